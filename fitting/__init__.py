@@ -1,0 +1,1 @@
+"""RED/WRED step-curve least-squares fitting (DESIGN.md §4)."""

@@ -1,0 +1,155 @@
+"""The RED marking curve a commodity switch chip can actually program (DESIGN.md §4).
+
+Chips implement RED as a step function (TBTCP §6.2, after Floyd & Jacobson [8]): the range
+(t_min, t_max] is cut into ``steps`` equal intervals, step i marks with P_max·(i + c)/steps, the
+queue marks nothing at or below t_min and everything above t_max. This module holds that chip
+model (:class:`RedStepModel`), evaluates the programmed curve, and rounds values to what the chip
+accepts (probability in whole percent, thresholds in cells).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from qosforge.errors import ModelInputError
+
+SOURCE_STEPS = "TBTCP §6.2 ('the range between t_min and t_max is divided into eight equal-sized intervals', Broadcom Trident)"
+SOURCE_OFFSET = "TBTCP §6.2 (step value (i + 0.5)·12.5%·P_max: the midpoint of each of the 8 steps)"
+SOURCE_PROBABILITY_GRANULARITY = (
+    "SAI saiwred.h SAI_WRED_ATTR_*_DROP_PROBABILITY 'Percentage 0 ~ 100' (uint32); SONiC "
+    "WRED_PROFILE.*_drop_probability 0..100 (reference/sai_qos.md, reference/sonic_qos.md)"
+)
+SOURCE_THRESHOLD_GRANULARITY = "thresholds in bytes, no cell rounding (no vendor profile given)"
+SOURCE_PER_STEP = "TBTCP §8 'Hardware consideration' (per-step probabilities not exposed by commodity chips)"
+
+#: TBTCP §6.2: eight equal-sized intervals on the Broadcom chip the paper used.
+DEFAULT_STEPS = 8
+#: TBTCP §6.2: step i marks with (i + 0.5)·12.5 % of P_max, i.e. the step's midpoint value.
+DEFAULT_STEP_OFFSET = 0.5
+#: SAI/SONiC program RED probabilities as integer percent (0..100).
+DEFAULT_PROBABILITY_GRANULARITY = 0.01
+
+
+@dataclass(frozen=True)
+class RedStepModel:
+    """What a chip's RED engine can program.
+
+    ``probability_granularity`` is a fraction (0.01 = whole percent) or None for a continuous
+    probability; ``threshold_granularity_bytes`` is the cell size or None for byte thresholds.
+    ``sources`` maps each field name to where its value comes from (paper, SAI, vendor profile).
+    """
+
+    steps: int = DEFAULT_STEPS
+    step_offset: float = DEFAULT_STEP_OFFSET
+    probability_granularity: float | None = DEFAULT_PROBABILITY_GRANULARITY
+    threshold_granularity_bytes: float | None = None
+    per_step_programmable: bool = False
+    name: str = "default (TBTCP §6.2 Broadcom step RED)"
+    sources: tuple[tuple[str, str], ...] = (
+        ("steps", SOURCE_STEPS),
+        ("step_offset", SOURCE_OFFSET),
+        ("probability_granularity", SOURCE_PROBABILITY_GRANULARITY),
+        ("threshold_granularity_bytes", SOURCE_THRESHOLD_GRANULARITY),
+        ("per_step_programmable", SOURCE_PER_STEP),
+    )
+
+    def __post_init__(self) -> None:
+        validate_red_model(self)
+
+    def source_of(self, field_name: str) -> str:
+        return dict(self.sources).get(field_name, "unknown")
+
+    def step_fractions(self) -> Any:
+        """(i + c)/steps for i = 0..steps−1: each step's value as a fraction of P_max."""
+        return (np.arange(self.steps, dtype=np.float64) + self.step_offset) / self.steps
+
+
+def validate_red_model(model: RedStepModel) -> None:
+    """Reject chip models that cannot describe a RED step curve, naming the CLI flag."""
+    if not isinstance(model.steps, (int, np.integer)) or isinstance(model.steps, bool) or model.steps < 1:
+        raise ModelInputError(
+            f"must be a whole number >= 1 (got {model.steps!r})",
+            place="steps",
+            hint="the number of RED steps between t_min and t_max, 8 on Broadcom (TBTCP §6.2)",
+        )
+    if not 0.0 <= model.step_offset <= 1.0:
+        raise ModelInputError(
+            f"must be within 0..1 (got {model.step_offset:g})",
+            place="step_offset",
+            hint="step i marks with P_max·(i + c)/steps; 0.5 is the step midpoint (TBTCP §6.2), 1 the step's top",
+        )
+    granularity = model.probability_granularity
+    if granularity is not None and not 0.0 < granularity <= 1.0:
+        raise ModelInputError(
+            f"must be within (0, 1] (got {granularity:g})",
+            place="probability_granularity",
+            hint="use 0.01 for whole-percent probabilities (SAI/SONiC)",
+        )
+    cell = model.threshold_granularity_bytes
+    if cell is not None and not cell > 0.0:
+        raise ModelInputError(
+            f"must be > 0 (got {cell:g})",
+            place="threshold_granularity_bytes",
+            hint="the chip's buffer cell size in bytes, or leave it unknown",
+        )
+
+
+def quantize_probability(probability: Any, granularity: float | None) -> Any:
+    """Clip to [0, 1] and round to the nearest programmable value.
+
+    The fit error is a convex quadratic in each programmed probability, so the nearest grid point
+    to the (clipped) optimum is the best programmable value, not just a convenient one.
+    """
+    clipped = np.clip(probability, 0.0, 1.0)
+    if granularity is None:
+        return clipped
+    highest = np.floor(1.0 / granularity + 1e-9) * granularity
+    # Round in units of the grid; the small epsilon keeps 0.35/0.01 from landing on 34.999...
+    return np.clip(np.round(clipped / granularity + 1e-12) * granularity, 0.0, highest)
+
+
+def quantize_thresholds(t_min_bytes: Any, t_max_bytes: Any, cell_bytes: float | None) -> tuple[Any, Any]:
+    """Round t_min up and t_max down to whole cells.
+
+    t_min rounds up so marking still starts at or above l, which must cover the LSO burst
+    (TBTCP §6.2); t_max rounds down so the profile stays within the buffer the port can use.
+    """
+    if cell_bytes is None:
+        return t_min_bytes, t_max_bytes
+    t_min = np.ceil(np.asarray(t_min_bytes) / cell_bytes - 1e-9) * cell_bytes
+    t_max = np.floor(np.asarray(t_max_bytes) / cell_bytes + 1e-9) * cell_bytes
+    if np.ndim(t_min) == 0 and not isinstance(t_min_bytes, np.ndarray):
+        return float(t_min), float(t_max)
+    return t_min, t_max
+
+
+def step_marking_probability(
+    queue_bytes: Any, t_min_bytes: float, t_max_bytes: float, step_probabilities: Any
+) -> Any:
+    """The programmed chip curve f(Q) of one profile, vectorised over ``queue_bytes``.
+
+    0 for Q <= t_min, step i's value on A_i = (t_min + i·s, t_min + (i + 1)·s], 1 above t_max
+    (TBTCP §6.2). ``step_probabilities`` is the 1-D array of the steps' marking probabilities.
+    """
+    values = np.asarray(step_probabilities, dtype=np.float64).reshape(-1)
+    queue = np.asarray(queue_bytes, dtype=np.float64)
+    width = (t_max_bytes - t_min_bytes) / values.size
+    # Intervals are open on the left and closed on the right, hence ceil − 1.
+    index = np.clip(np.ceil((queue - t_min_bytes) / width).astype(np.int64) - 1, 0, values.size - 1)
+    curve = np.where(queue <= t_min_bytes, 0.0, np.where(queue > t_max_bytes, 1.0, values[index]))
+    return float(curve) if curve.ndim == 0 else curve
+
+
+__all__ = [
+    "DEFAULT_PROBABILITY_GRANULARITY",
+    "DEFAULT_STEPS",
+    "DEFAULT_STEP_OFFSET",
+    "RedStepModel",
+    "quantize_probability",
+    "quantize_thresholds",
+    "step_marking_probability",
+    "validate_red_model",
+]

@@ -1,0 +1,3 @@
+from qosforge.cli import main
+
+main()

@@ -1,0 +1,199 @@
+"""Parsing and formatting of quantities with explicit units.
+
+Everything inside qosforge is in SI base units held in names that say so
+(``buffer_bytes``, ``rate_bps``, ``delay_s``, ``cable_m``); this module is the only place
+strings with units are turned into those numbers. Conventions follow networking usage:
+
+* bandwidth is in **bits** per second: ``40G`` = ``40Gbps`` = 40e9 b/s, ``100Mbps``, ``25G``;
+* sizes are in **bytes**: ``kB``/``MB``/``GB`` are 10^3/10^6/10^9 bytes, ``KiB``/``MiB``/``GiB``
+  are 2^10/2^20/2^30 bytes, ``B`` is bytes, ``65pkt`` is 65 packets where a packet size is known;
+* time: ``ns``, ``us`` (or ``µs``), ``ms``, ``s``; length: ``m`` (also ``cm``, ``km``);
+* percent: ``2%`` = 0.02.
+
+Ambiguous spellings are errors with a hint rather than guesses: ``12M`` as a size (MB or MiB?),
+``KB`` (JEDEC 1024 or SI 1000?), ``Mb`` as a size (megabits), ``40GB`` as a bandwidth (bytes/s?).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from qosforge.errors import UnitError
+
+_NUMBER = r"(?P<number>[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
+_QUANTITY = re.compile(rf"^\s*{_NUMBER}\s*(?P<unit>[A-Za-zµ%/]*)\s*$")
+
+_RATE_UNITS: dict[str, float] = {
+    "bps": 1.0,
+    "K": 1e3, "k": 1e3, "Kbps": 1e3, "kbps": 1e3, "Kb/s": 1e3, "kb/s": 1e3,
+    "M": 1e6, "Mbps": 1e6, "Mb/s": 1e6,
+    "G": 1e9, "Gbps": 1e9, "Gb/s": 1e9,
+    "T": 1e12, "Tbps": 1e12, "Tb/s": 1e12,
+}
+_SIZE_UNITS: dict[str, float] = {
+    "B": 1.0,
+    "kB": 1e3, "MB": 1e6, "GB": 1e9,
+    "KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30,
+}
+_TIME_UNITS: dict[str, float] = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+_LENGTH_UNITS: dict[str, float] = {"m": 1.0, "cm": 1e-2, "km": 1e3}
+_SI_PREFIX = {"K": "k", "M": "M", "G": "G"}
+_PACKET_UNITS = ("pkt", "pkts", "packet", "packets", "p")
+
+_SIZE_EXAMPLE = "12MB (10^6 bytes), 12MiB (2^20 bytes), 400kB, 1500B or 65pkt"
+_RATE_EXAMPLE = "40G, 40Gbps or 100Mbps (bits per second)"
+_TIME_EXAMPLE = "80us, 1.5ms, 200ns or 2s"
+_LENGTH_EXAMPLE = "5m, 300m or 2km"
+
+
+def _split(text: str, kind: str, example: str) -> tuple[float, str]:
+    if not isinstance(text, str):
+        text = str(text)
+    match = _QUANTITY.match(text)
+    if match is None:
+        raise UnitError(f"{text!r} is not a {kind}", hint=f"write it like {example}")
+    value = float(match.group("number").replace("_", ""))
+    if not math.isfinite(value):
+        raise UnitError(f"{text!r} is not a finite {kind}", hint=f"write it like {example}")
+    return value, match.group("unit")
+
+
+def _missing_unit(text: str, kind: str, example: str) -> UnitError:
+    return UnitError(f"{text!r} has no unit", hint=f"a {kind} needs an explicit unit, e.g. {example}")
+
+
+def parse_rate_bps(text: str) -> float:
+    """Parse a bandwidth such as ``40G`` or ``100Mbps`` into bits per second (> 0)."""
+    value, unit = _split(text, "bandwidth", _RATE_EXAMPLE)
+    if unit == "":
+        raise _missing_unit(text, "bandwidth", _RATE_EXAMPLE)
+    if unit in _RATE_UNITS:
+        rate = value * _RATE_UNITS[unit]
+    elif unit.endswith(("B", "Bps", "B/s")):
+        raise UnitError(
+            f"{text!r} looks like bytes per second",
+            hint=f"bandwidth is in bits per second: write {_RATE_EXAMPLE}",
+        )
+    else:
+        raise UnitError(f"unknown bandwidth unit {unit!r} in {text!r}", hint=f"use {_RATE_EXAMPLE}")
+    if rate <= 0:
+        raise UnitError(f"bandwidth {text!r} must be positive", hint=f"use e.g. {_RATE_EXAMPLE}")
+    return rate
+
+
+def parse_size_bytes(text: str, *, packet_bytes: float | None = None, allow_zero: bool = False) -> float:
+    """Parse a size such as ``12MB``, ``12MiB``, ``1500B`` or ``65pkt`` into bytes.
+
+    ``pkt`` sizes need ``packet_bytes`` (the packet size the caller knows, e.g. an MTU).
+    """
+    value, unit = _split(text, "size", _SIZE_EXAMPLE)
+    if unit == "":
+        raise _missing_unit(text, "size", _SIZE_EXAMPLE)
+    if unit in _SIZE_UNITS:
+        size = value * _SIZE_UNITS[unit]
+    elif unit in _PACKET_UNITS:
+        if packet_bytes is None:
+            raise UnitError(
+                f"{text!r} is in packets but no packet size is known here",
+                hint="give the size in bytes (e.g. 97500B) or pass the packet size",
+            )
+        size = value * packet_bytes
+    elif unit in ("K", "k", "M", "G", "Ki", "Mi", "Gi"):
+        raise UnitError(
+            f"{text!r} is ambiguous",
+            hint=f"write {value:g}{_SI_PREFIX[unit[0].upper()]}B (SI, 10^3-based) or "
+            f"{value:g}{unit[0].upper()}iB (binary, 2^10-based)",
+        )
+    elif unit in ("KB",):
+        raise UnitError(
+            f"{text!r} is ambiguous (KB is used both for 1000 and 1024 bytes)",
+            hint=f"write {value:g}kB (10^3 bytes) or {value:g}KiB (2^10 bytes)",
+        )
+    elif unit in ("b", "kb", "Kb", "Mb", "Gb", "kbit", "Mbit", "Gbit", "bit", "bits"):
+        raise UnitError(
+            f"{text!r} is in bits; sizes are bytes",
+            hint=f"write the size in bytes, e.g. {_SIZE_EXAMPLE}",
+        )
+    else:
+        raise UnitError(f"unknown size unit {unit!r} in {text!r}", hint=f"use {_SIZE_EXAMPLE}")
+    if size < 0 or (size == 0 and not allow_zero):
+        raise UnitError(
+            f"size {text!r} must be {'non-negative' if allow_zero else 'positive'}",
+            hint=f"use e.g. {_SIZE_EXAMPLE}",
+        )
+    return size
+
+
+def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
+    """Parse a duration such as ``80us`` or ``1.5ms`` into seconds."""
+    value, unit = _split(text, "duration", _TIME_EXAMPLE)
+    if unit == "":
+        raise _missing_unit(text, "duration", _TIME_EXAMPLE)
+    if unit not in _TIME_UNITS:
+        raise UnitError(f"unknown time unit {unit!r} in {text!r}", hint=f"use {_TIME_EXAMPLE}")
+    seconds = value * _TIME_UNITS[unit]
+    if seconds < 0 or (seconds == 0 and not allow_zero):
+        raise UnitError(f"duration {text!r} must be positive", hint=f"use e.g. {_TIME_EXAMPLE}")
+    return seconds
+
+
+def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
+    """Parse a cable length such as ``5m`` or ``2km`` into metres."""
+    value, unit = _split(text, "length", _LENGTH_EXAMPLE)
+    if unit == "":
+        raise _missing_unit(text, "length", _LENGTH_EXAMPLE)
+    if unit not in _LENGTH_UNITS:
+        raise UnitError(f"unknown length unit {unit!r} in {text!r}", hint=f"use {_LENGTH_EXAMPLE}")
+    metres = value * _LENGTH_UNITS[unit]
+    if metres < 0 or (metres == 0 and not allow_zero):
+        raise UnitError(f"length {text!r} must be positive", hint=f"use e.g. {_LENGTH_EXAMPLE}")
+    return metres
+
+
+def parse_fraction(text: str) -> float:
+    """Parse ``2%`` (or a bare fraction ``0.02``) into a fraction in [0, 1]."""
+    value, unit = _split(text, "percentage", "2% or 0.02")
+    if unit == "%":
+        fraction = value / 100.0
+    elif unit == "":
+        fraction = value
+    else:
+        raise UnitError(f"unknown unit {unit!r} in {text!r}", hint="write a percentage like 2%")
+    if not 0.0 <= fraction <= 1.0:
+        raise UnitError(f"{text!r} is outside 0..100%", hint="write a percentage between 0% and 100%")
+    return fraction
+
+
+def parse_number(text: str, *, kind: str = "number") -> float:
+    """Parse a unitless number (alpha, counts); a unit suffix is an error."""
+    value, unit = _split(text, kind, "16 or 0.5")
+    if unit:
+        raise UnitError(f"{text!r}: a {kind} takes no unit", hint=f"write just the number, e.g. {value:g}")
+    return value
+
+
+def format_bytes(value: float) -> str:
+    """Human form of a byte count in SI units (kB = 1000 B), as the papers quote them."""
+    magnitude = abs(value)
+    if magnitude >= 1e9:
+        return f"{value / 1e9:.4g} GB"
+    if magnitude >= 1e6:
+        return f"{value / 1e6:.4g} MB"
+    if magnitude >= 1e3:
+        return f"{value / 1e3:.5g} kB"
+    return f"{value:.6g} B"
+
+
+def format_rate(value_bps: float) -> str:
+    for scale, symbol in ((1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "kbps")):
+        if abs(value_bps) >= scale:
+            return f"{value_bps / scale:.4g} {symbol}"
+    return f"{value_bps:.4g} bps"
+
+
+def format_time(value_s: float) -> str:
+    for scale, symbol in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us")):
+        if abs(value_s) >= scale:
+            return f"{value_s / scale:.4g} {symbol}"
+    return f"{value_s / 1e-9:.4g} ns"

@@ -1,0 +1,1 @@
+"""The bundled software switch model (DESIGN.md §6)."""

@@ -1,0 +1,98 @@
+"""The shared CLI behaviour: one-line errors with exit 2, JSON output, sweeps, plots, --help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qosforge.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_json_output_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["per_port_share_bytes"] == pytest.approx(705_882.35, abs=0.01)
+    assert payload["units"]["per_port_share_bytes"] == "B"
+    assert payload["provenance"]["derivations"][0]["formula"] == "alpha*B/(1+M*alpha)"
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (("--buffer", "12M"), "--buffer"),
+        (("--buffer", "12MB", "--alpha", "0"), "--alpha"),
+        (("--buffer", "12MB", "--congested-ports", "0"), "--congested-ports"),
+        (("--buffer", "12MB", "--congested-ports", "1.5"), "--congested-ports"),
+        (("--buffer", "-1MB"), "--buffer"),
+        (("--buffer", "12MB", "--sweep", "alpha"), "--sweep"),
+        (("--buffer", "12MB", "--sweep", "nonsense=1:2:3"), "--sweep"),
+        (("--buffer", "12MB", "--plot", "x.png"), "--plot"),
+        ((), "--buffer"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str) -> None:
+    code, out, err = run(capsys, "whatif", "buffer", *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert flag in err
+    assert "Traceback" not in err
+
+
+def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "whatif", "buffer", "--bogus", "1")
+    assert code == 2 and "--bogus" in err and err.count("\n") == 1
+
+
+def test_sweep_grid_is_vectorised_and_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:32", "--sweep", "buffer=1MB:12MB:12", "--format", "json"
+    )
+    assert code == 0
+    payload = json.loads(out)
+    shares = payload["per_port_share_bytes"]
+    assert len(shares) == 32 * 12
+    ports, buffers = payload["congested_ports"], payload["buffer_bytes"]
+    for m, b, share in zip(ports, buffers, shares, strict=True):
+        assert share == pytest.approx(b / (1 + m))
+    assert [axis["name"] for axis in payload["sweep"]] == ["congested-ports", "buffer"]
+
+
+def test_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "share.png"
+    code, _, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:8", "--plot", str(target))
+    assert code == 0
+    assert target.read_bytes().startswith(b"\x89PNG")
+    assert [p.name for p in tmp_path.iterdir()] == ["share.png"]
+
+
+def test_table_and_explain_show_formula_and_source(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--explain")
+    assert code == 0
+    assert "alpha*B/(1+M*alpha)" in out
+    assert "Choudhury" in out
+    assert "705.88 kB" in out
+
+
+def test_console_script_help_for_every_whatif_command() -> None:
+    from qosforge.cli.whatif import whatif_group
+
+    for name in whatif_group.commands:
+        completed = subprocess.run(
+            [sys.executable, "-m", "qosforge", "whatif", name, "--help"], capture_output=True, text=True, check=False
+        )
+        assert completed.returncode == 0, completed.stderr
+        assert "--format" in completed.stdout and "--sweep" in completed.stdout
