@@ -16,14 +16,21 @@ import numpy as np
 
 from qosforge.errors import ModelInputError
 
-SOURCE_STEPS = "TBTCP §6.2 ('the range between t_min and t_max is divided into eight equal-sized intervals', Broadcom Trident)"
+SOURCE_STEPS = (
+    "TBTCP §6.2 ('the range between t_min and t_max is divided into eight equal-sized "
+    "intervals', Broadcom Trident)"
+)
 SOURCE_OFFSET = "TBTCP §6.2 (step value (i + 0.5)·12.5%·P_max: the midpoint of each of the 8 steps)"
 SOURCE_PROBABILITY_GRANULARITY = (
     "SAI saiwred.h SAI_WRED_ATTR_*_DROP_PROBABILITY 'Percentage 0 ~ 100' (uint32); SONiC "
     "WRED_PROFILE.*_drop_probability 0..100 (reference/sai_qos.md, reference/sonic_qos.md)"
 )
-SOURCE_THRESHOLD_GRANULARITY = "thresholds in bytes, no cell rounding (no vendor profile given)"
-SOURCE_PER_STEP = "TBTCP §8 'Hardware consideration' (per-step probabilities not exposed by commodity chips)"
+SOURCE_THRESHOLD_GRANULARITY = (
+    "thresholds kept in bytes, no cell rounding (the chip's threshold granularity is not given)"
+)
+SOURCE_PER_STEP = (
+    "TBTCP §8 'Hardware consideration' (per-step probabilities not exposed by commodity chips)"
+)
 
 #: TBTCP §6.2: eight equal-sized intervals on the Broadcom chip the paper used.
 DEFAULT_STEPS = 8
@@ -67,9 +74,75 @@ class RedStepModel:
         return (np.arange(self.steps, dtype=np.float64) + self.step_offset) / self.steps
 
 
+def red_model_from_profile(
+    profile: Any,
+    *,
+    steps: int | None = None,
+    step_offset: float | None = None,
+    probability_granularity: float | None = None,
+) -> RedStepModel:
+    """The chip model of a vendor profile (``qosforge.vendor_profiles``), duck-typed so that
+    ``fitting`` keeps depending on numpy/scipy only (DESIGN.md §1).
+
+    Explicit arguments override the profile. Steps and step offset have no safe default, so an
+    unknown value raises the profile's own error (which says to give it explicitly). Unknown
+    probability granularity falls back to whole percent, the SAI/SONiC interface's own limit;
+    unknown threshold granularity means byte thresholds; unknown per-step support means no.
+    """
+    red = profile.red
+    name = str(profile.name)
+
+    def source(field_name: str) -> str:
+        entry = getattr(red, field_name)
+        note = f" ({entry.note})" if getattr(entry, "note", None) else ""
+        return f"vendor profile {name}: {entry.source}{note}"
+
+    sources = {
+        "steps": source("steps") if steps is None else "given explicitly (--steps)",
+        "step_offset": source("step_offset")
+        if step_offset is None
+        else "given explicitly (--step-offset)",
+        "probability_granularity": source("probability_granularity"),
+        "threshold_granularity_bytes": source("threshold_granularity_bytes"),
+        "per_step_programmable": source("per_step_programmable"),
+    }
+    if probability_granularity is not None:
+        sources["probability_granularity"] = "given explicitly (--probability-granularity)"
+    elif red.probability_granularity.value is None:
+        sources["probability_granularity"] = f"unknown in {name}; {SOURCE_PROBABILITY_GRANULARITY}"
+    if red.threshold_granularity_bytes.value is None:
+        sources["threshold_granularity_bytes"] = (
+            f"unknown in {name}: {SOURCE_THRESHOLD_GRANULARITY}"
+        )
+    granularity = probability_granularity
+    if granularity is None:
+        known_granularity = red.probability_granularity.value
+        granularity = (
+            DEFAULT_PROBABILITY_GRANULARITY
+            if known_granularity is None
+            else float(known_granularity)
+        )
+    cell = red.threshold_granularity_bytes.value
+    return RedStepModel(
+        steps=int(red.steps.known("red.steps")) if steps is None else steps,
+        step_offset=float(red.step_offset.known("red.step_offset"))
+        if step_offset is None
+        else step_offset,
+        probability_granularity=granularity,
+        threshold_granularity_bytes=None if cell is None else float(cell),
+        per_step_programmable=bool(red.per_step_programmable.value),
+        name=name,
+        sources=tuple(sources.items()),
+    )
+
+
 def validate_red_model(model: RedStepModel) -> None:
     """Reject chip models that cannot describe a RED step curve, naming the CLI flag."""
-    if not isinstance(model.steps, (int, np.integer)) or isinstance(model.steps, bool) or model.steps < 1:
+    if (
+        not isinstance(model.steps, (int, np.integer))
+        or isinstance(model.steps, bool)
+        or model.steps < 1
+    ):
         raise ModelInputError(
             f"must be a whole number >= 1 (got {model.steps!r})",
             place="steps",
@@ -79,7 +152,14 @@ def validate_red_model(model: RedStepModel) -> None:
         raise ModelInputError(
             f"must be within 0..1 (got {model.step_offset:g})",
             place="step_offset",
-            hint="step i marks with P_max·(i + c)/steps; 0.5 is the step midpoint (TBTCP §6.2), 1 the step's top",
+            hint="step i marks with P_max·(i + c)/steps; 0.5 is the step midpoint "
+            "(TBTCP §6.2), 1 the step's top",
+        )
+    if model.steps == 1 and model.step_offset == 0.0:
+        raise ModelInputError(
+            "a single step with offset 0 never marks, so nothing can be fitted",
+            place="step_offset",
+            hint="use an offset above 0 (0.5 = step midpoint) or more steps",
         )
     granularity = model.probability_granularity
     if granularity is not None and not 0.0 < granularity <= 1.0:
@@ -106,12 +186,19 @@ def quantize_probability(probability: Any, granularity: float | None) -> Any:
     clipped = np.clip(probability, 0.0, 1.0)
     if granularity is None:
         return clipped
-    highest = np.floor(1.0 / granularity + 1e-9) * granularity
-    # Round in units of the grid; the small epsilon keeps 0.35/0.01 from landing on 34.999...
-    return np.clip(np.round(clipped / granularity + 1e-12) * granularity, 0.0, highest)
+    levels = 1.0 / granularity
+    highest = np.floor(levels + 1e-9)
+    # Count in grid units (the epsilon keeps 0.35/0.01 from landing on 34.999...); divide by a
+    # whole number of levels where there is one, so 94 % comes out as 0.94, not 0.9400000000000001.
+    units = np.clip(np.round(clipped * levels + 1e-9), 0.0, highest)
+    if abs(levels - round(levels)) < 1e-9:
+        return units / round(levels)
+    return units * granularity
 
 
-def quantize_thresholds(t_min_bytes: Any, t_max_bytes: Any, cell_bytes: float | None) -> tuple[Any, Any]:
+def quantize_thresholds(
+    t_min_bytes: Any, t_max_bytes: Any, cell_bytes: float | None
+) -> tuple[Any, Any]:
     """Round t_min up and t_max down to whole cells.
 
     t_min rounds up so marking still starts at or above l, which must cover the LSO burst
@@ -121,9 +208,11 @@ def quantize_thresholds(t_min_bytes: Any, t_max_bytes: Any, cell_bytes: float | 
         return t_min_bytes, t_max_bytes
     t_min = np.ceil(np.asarray(t_min_bytes) / cell_bytes - 1e-9) * cell_bytes
     t_max = np.floor(np.asarray(t_max_bytes) / cell_bytes + 1e-9) * cell_bytes
-    if np.ndim(t_min) == 0 and not isinstance(t_min_bytes, np.ndarray):
-        return float(t_min), float(t_max)
-    return t_min, t_max
+
+    def same_kind(rounded: Any, given: Any) -> Any:
+        return rounded if isinstance(given, np.ndarray) else float(rounded)
+
+    return same_kind(t_min, t_min_bytes), same_kind(t_max, t_max_bytes)
 
 
 def step_marking_probability(
@@ -150,6 +239,7 @@ __all__ = [
     "RedStepModel",
     "quantize_probability",
     "quantize_thresholds",
+    "red_model_from_profile",
     "step_marking_probability",
     "validate_red_model",
 ]

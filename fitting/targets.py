@@ -11,7 +11,7 @@ stays exact to rounding on each smooth piece.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -31,9 +31,32 @@ class TargetCurve:
     formula: str
     source: str
     function: CurveFunction
-    size: int
+    shape: tuple[int, ...] = ()
     parameters: Mapping[str, FloatArray] = field(default_factory=dict)
     breakpoints_bytes: FloatArray = field(default_factory=lambda: np.zeros((1, 0)))
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    def broadcast_to(self, shape: tuple[int, ...]) -> TargetCurve:
+        """The same curve with its parameter sets broadcast to a batch of ``shape``."""
+        if shape == self.shape:
+            return self
+        size = int(np.prod(shape))
+
+        def spread(values: FloatArray) -> FloatArray:
+            return np.broadcast_to(values.reshape(self.shape), shape).reshape(size)
+
+        points = self.breakpoints_bytes
+        if points.shape[0] != 1:
+            points = np.stack([spread(points[:, j]) for j in range(points.shape[1])], axis=1)
+        return replace(
+            self,
+            shape=shape,
+            parameters={name: spread(values) for name, values in self.parameters.items()},
+            breakpoints_bytes=points,
+        )
 
     def evaluate(self, queue_bytes: FloatArray, rows: slice) -> FloatArray:
         """f at ``queue_bytes`` (shape (rows, points)) for the parameter sets in ``rows``."""
@@ -59,8 +82,12 @@ def tbtcp_target(bdp_bytes: Any, marking_start_bytes: Any) -> TargetCurve:
 
     Kinks at l (marking starts) and at BDP + l (the 0.5 cap, §6.2).
     """
-    require_positive("bdp_bytes", bdp_bytes, hint="BDP = link rate × RTT / 8, e.g. 10G × 150us = 187.5kB")
-    require_non_negative("t_min_bytes", marking_start_bytes, hint="l = t_min is a queue depth, 0 or more bytes")
+    require_positive(
+        "bdp_bytes", bdp_bytes, hint="BDP = link rate × RTT / 8, e.g. 10G × 150us = 187.5kB"
+    )
+    require_non_negative(
+        "t_min_bytes", marking_start_bytes, hint="l = t_min is a queue depth, 0 or more bytes"
+    )
     shape = np.broadcast_shapes(np.shape(bdp_bytes), np.shape(marking_start_bytes))
     size = int(np.prod(shape))
     bdp = _flat(np.broadcast_to(bdp_bytes, shape).reshape(-1), size)
@@ -69,10 +96,10 @@ def tbtcp_target(bdp_bytes: Any, marking_start_bytes: Any) -> TargetCurve:
         name="tbtcp",
         formula="p(Q) = 0 (Q <= l); (Q − l)/(BDP − l + Q) (l < Q <= BDP + l); 0.5 above",
         source=f"{SOURCE_CURVE}; {SOURCE_CAP}",
-        function=lambda queue_bytes, bdp_bytes, marking_start_bytes: tbtcp_ideal_marking_probability(
-            queue_bytes, bdp_bytes, marking_start_bytes
+        function=lambda queue_bytes, bdp_bytes, marking_start_bytes: (
+            tbtcp_ideal_marking_probability(queue_bytes, bdp_bytes, marking_start_bytes)
         ),
-        size=size,
+        shape=shape,
         parameters={"bdp_bytes": bdp, "marking_start_bytes": start},
         breakpoints_bytes=np.stack([start, start + bdp], axis=1),
     )
@@ -82,7 +109,11 @@ def linear_red_target(k_min_bytes: Any, k_max_bytes: Any, p_max: Any) -> TargetC
     """Classic linear RED (Floyd & Jacobson; DCQCN's K_min/K_max/P_max): 0 up to K_min, a
     straight line to P_max at K_max, 1 above K_max."""
     require_non_negative("k_min_bytes", k_min_bytes, hint="K_min is a queue depth, 0 or more bytes")
-    require_positive("k_max_bytes", np.asarray(k_max_bytes) - np.asarray(k_min_bytes), hint="K_max must exceed K_min")
+    require_positive(
+        "k_max_bytes",
+        np.asarray(k_max_bytes) - np.asarray(k_min_bytes),
+        hint="K_max must exceed K_min",
+    )
     require_in_range("p_max", p_max, 0.0, 1.0, hint="P_max is a probability, e.g. 0.01 for 1%")
     shape = np.broadcast_shapes(np.shape(k_min_bytes), np.shape(k_max_bytes), np.shape(p_max))
     size = int(np.prod(shape))
@@ -90,16 +121,19 @@ def linear_red_target(k_min_bytes: Any, k_max_bytes: Any, p_max: Any) -> TargetC
     k_max = _flat(np.broadcast_to(k_max_bytes, shape).reshape(-1), size)
     top = _flat(np.broadcast_to(p_max, shape).reshape(-1), size)
 
-    def ramp(queue_bytes: FloatArray, k_min: FloatArray, k_max: FloatArray, p_max: FloatArray) -> FloatArray:
+    def ramp(
+        queue_bytes: FloatArray, k_min: FloatArray, k_max: FloatArray, p_max: FloatArray
+    ) -> FloatArray:
         rising = p_max * np.clip((queue_bytes - k_min) / (k_max - k_min), 0.0, 1.0)
         return np.where(queue_bytes > k_max, 1.0, rising)
 
     return TargetCurve(
         name="linear-red",
         formula="p(Q) = 0 (Q <= K_min); P_max·(Q − K_min)/(K_max − K_min) (<= K_max); 1 above",
-        source="Floyd & Jacobson, 'Random Early Detection Gateways', IEEE/ACM ToN 1993 (TBTCP [8]); DCQCN RED",
+        source="Floyd & Jacobson, 'Random Early Detection Gateways', IEEE/ACM ToN 1993 "
+        "(TBTCP [8]); DCQCN RED",
         function=ramp,
-        size=size,
+        shape=shape,
         parameters={"k_min": k_min, "k_max": k_max, "p_max": top},
         breakpoints_bytes=np.stack([k_min, k_max], axis=1),
     )
@@ -121,7 +155,6 @@ def function_target(
         formula="user function f(Q)",
         source=source,
         function=lambda queue_bytes: function(queue_bytes),
-        size=1,
         breakpoints_bytes=np.asarray(breakpoints_bytes, dtype=np.float64).reshape(1, -1),
     )
 

@@ -25,8 +25,12 @@ import numpy as np
 from qosforge.models._checks import as_float_array, require_non_negative, require_positive
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
-SOURCE_DCTCP_K = "Alizadeh et al., 'Data Center TCP (DCTCP)', SIGCOMM 2010, §3.4 eq. 13 (restated TBTCP §2)"
-SOURCE_DCTCP_BURST = "DCTCP §3.5 (allow for host bursts from LSO/interrupt moderation when picking K)"
+SOURCE_DCTCP_K = (
+    "Alizadeh et al., 'Data Center TCP (DCTCP)', SIGCOMM 2010, §3.4 eq. 13 (restated TBTCP §2)"
+)
+SOURCE_DCTCP_BURST = (
+    "DCTCP §3.5 (allow for host bursts from LSO/interrupt moderation when picking K)"
+)
 SOURCE_DCTCP_GAIN = "DCTCP §3.4 eq. 15"
 
 BITS_PER_BYTE: Final = 8.0
@@ -36,7 +40,7 @@ DCTCP_BDP_DIVISOR: Final = 7.0
 DCTCP_GAIN_NUMERATOR: Final = 1.386
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DctcpThreshold:
     rate_bps: Any = quantity("bps", "bottleneck link rate C")
     rtt_s: Any = quantity("s", "round-trip time without queueing")
@@ -44,7 +48,9 @@ class DctcpThreshold:
     burst_bytes: Any = quantity("B", "largest host burst to tolerate (e.g. NIC LSO segment)")
     bdp_bytes: Any = quantity("B", "bandwidth-delay product C·RTT")
     bdp_packets: Any = quantity("packets", "bandwidth-delay product in packets")
-    stability_bound_packets: Any = quantity("packets", "DCTCP eq. 13 lower bound C·RTT/7 (K must exceed it)")
+    stability_bound_packets: Any = quantity(
+        "packets", "DCTCP eq. 13 lower bound C·RTT/7 (K must exceed it)"
+    )
     stability_bound_bytes: Any = quantity("B", "DCTCP eq. 13 lower bound in bytes")
     burst_packets: Any = quantity("packets", "host burst in whole packets")
     threshold_packets: Any = quantity("packets", "marking threshold K in packets")
@@ -64,7 +70,9 @@ def dctcp_marking_threshold(
     require_positive("rate_bps", rate_bps, hint="give the link rate, e.g. 10G")
     require_positive("rtt_s", rtt_s, hint="give the round-trip time without queueing, e.g. 100us")
     require_positive("packet_bytes", packet_bytes, hint="give the packet size (MTU), e.g. 1500B")
-    require_non_negative("burst_bytes", burst_bytes, hint="give the NIC's LSO burst, e.g. 64KiB, or 0")
+    require_non_negative(
+        "burst_bytes", burst_bytes, hint="give the NIC's LSO burst, e.g. 64KiB, or 0"
+    )
     bdp_bytes = rate_bps * rtt_s / BITS_PER_BYTE
     bdp_packets = bdp_bytes / packet_bytes
     bound_packets = bdp_packets / DCTCP_BDP_DIVISOR

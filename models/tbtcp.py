@@ -31,7 +31,9 @@ from qosforge.models._checks import (
 )
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
-SOURCE_CURVE = "Xiong, Li & Song, 'Tiny Buffer TCP for Data Center Networks', §4.1 Eq. 6 and §6.2 Eq. 9"
+SOURCE_CURVE = (
+    "Xiong, Li & Song, 'Tiny Buffer TCP for Data Center Networks', §4.1 Eq. 6 and §6.2 Eq. 9"
+)
 SOURCE_CAP = "TBTCP §6.2 (marking probability limited to 0.5, like TCP/DCTCP's 50% window cut)"
 SOURCE_STEADY = "TBTCP §4.4 Eq. 7-8 (W = BDP + Q, w = W/n, beta = w·p(Q))"
 SOURCE_QCD = "TBTCP §6.2 (curve scaled by 1/r; QCD: CWND <- max(CWND − r, CWND/2))"
@@ -42,7 +44,10 @@ SOURCE_LSO = "TBTCP §6.2 (l covers the NIC's LSO burst: 128 KB segment = 86 pac
 TBTCP_MAX_MARKING_PROBABILITY = 0.5
 
 _HINT_BDP = "BDP = link rate × RTT / 8, e.g. 10G × 150us = 187.5kB"
-_HINT_L = "l is where marking starts; use at least the NIC's LSO burst, e.g. 138kB for 128 KB LSO (TBTCP §6.2)"
+_HINT_L = (
+    "l is where marking starts; use at least the NIC's LSO burst, "
+    "e.g. 138kB for a 128 KB LSO segment (TBTCP §6.2)"
+)
 
 
 def tbtcp_ideal_marking_probability(queue_bytes: Any, bdp_bytes: Any, lso_burst_bytes: Any) -> Any:
@@ -63,12 +68,14 @@ def tbtcp_ideal_marking_probability(queue_bytes: Any, bdp_bytes: Any, lso_burst_
 
 def _marking_probability(queue_bytes: Any, bdp_bytes: Any, lso_burst_bytes: Any) -> Any:
     # Eq. 9 is Eq. 6 evaluated at the shifted depth Q − l (§6.2: "shift the ideal curve to the
-    # right"); the denominator BDP + (Q − l) stays > 0 because BDP > 0 and the excess is clipped at 0.
+    # right"); the denominator BDP + (Q − l) stays > 0: BDP > 0 and the excess is clipped at 0.
     excess = np.maximum(np.asarray(queue_bytes) - lso_burst_bytes, 0.0)
     probability = excess / (bdp_bytes + excess)
     # §6.2: saturated at 0.5 for Q > BDP + l (where Eq. 9 itself equals 0.5).
     capped = np.minimum(probability, TBTCP_MAX_MARKING_PROBABILITY)
-    if np.ndim(capped) == 0 and not any(isinstance(v, np.ndarray) for v in (queue_bytes, bdp_bytes, lso_burst_bytes)):
+    if np.ndim(capped) == 0 and not any(
+        isinstance(v, np.ndarray) for v in (queue_bytes, bdp_bytes, lso_burst_bytes)
+    ):
         return float(capped)
     return np.asarray(capped, dtype=np.float64)
 
@@ -77,8 +84,15 @@ def qcd_window_after_mark(cwnd_packets: Any, window_reduction_r: Any) -> Any:
     """Window after one ECN mark under QCD: max(CWND − r, CWND/2) (§6.2), vectorised."""
     cwnd_packets = as_float_array(cwnd_packets)
     window_reduction_r = as_float_array(window_reduction_r)
-    require_positive("cwnd_packets", cwnd_packets, hint="a congestion window is at least one packet")
-    require_at_least("window_reduction_r", window_reduction_r, 1, hint="r is the curve scaling factor, 1..4 in TBTCP Table 1")
+    require_positive(
+        "cwnd_packets", cwnd_packets, hint="a congestion window is at least one packet"
+    )
+    require_at_least(
+        "window_reduction_r",
+        window_reduction_r,
+        1,
+        hint="r is the curve scaling factor, 1..4 in TBTCP Table 1",
+    )
     return np.maximum(cwnd_packets - window_reduction_r, cwnd_packets / 2.0)
 
 
@@ -88,17 +102,21 @@ def lso_burst_packets(lso_segment_bytes: float, mtu_bytes: float) -> int:
     The paper's "128KB segment ... burst size of 86 packets" matches 128 000 B / 1 500 B rounded
     up; with 2^17 bytes it would be 88, so the paper's KB is read as 10^3 bytes.
     """
-    require_positive("lso_segment_bytes", lso_segment_bytes, hint="the NIC's LSO/TSO segment size, e.g. 64kB")
+    require_positive(
+        "lso_segment_bytes", lso_segment_bytes, hint="the NIC's LSO/TSO segment size, e.g. 64kB"
+    )
     require_positive("mtu_bytes", mtu_bytes, hint="the MTU-sized packet, e.g. 1500B")
-    return int(math.ceil(lso_segment_bytes / mtu_bytes - 1e-12))
+    return math.ceil(lso_segment_bytes / mtu_bytes - 1e-12)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TbtcpSteadyState:
     bdp_bytes: Any = quantity("B", "bandwidth-delay product C·RTT")
     flows: Any = quantity("flows", "long-lived synchronized flows n")
     beta: Any = quantity("MSS/RTT", "RAI window increase per flow per RTT")
-    window_reduction_r: Any = quantity("MSS", "QCD window reduction per mark r (curve scaled by 1/r)")
+    window_reduction_r: Any = quantity(
+        "MSS", "QCD window reduction per mark r (curve scaled by 1/r)"
+    )
     lso_burst_bytes: Any = quantity("B", "marking start l (>= the NIC's LSO burst)")
     queue_eq8_bytes: Any = quantity("B", "queue beta·n·MSS of Eq. 8 (ideal curve Eq. 6, l = 0)")
     queue_bytes: Any = quantity("B", "steady-state queue solving beta = w·p(Q) on the Eq. 9 curve")
@@ -108,7 +126,9 @@ class TbtcpSteadyState:
     marking_probability: Any = quantity("1", "ideal marking probability p(Q) at the steady state")
     programmed_marking_probability: Any = quantity("1", "probability the switch marks with, p(Q)/r")
     marks_per_rtt: Any = quantity("packets", "marked packets per RTT over all flows")
-    qcd_reduction_per_mark_packets: Any = quantity("MSS", "actual QCD cut at the per-flow window, min(r, w/2)")
+    qcd_reduction_per_mark_packets: Any = quantity(
+        "MSS", "actual QCD cut at the per-flow window, min(r, w/2)"
+    )
     rtts_per_mss_increase: Any = quantity("RTT", "RTTs for RAI to add one MSS, 1/beta")
     provenance: Provenance
 
@@ -139,11 +159,18 @@ def tbtcp_steady_state(
     window_reduction_r = as_float_array(window_reduction_r)
     require_positive("rate_bps", rate_bps, hint="the bottleneck link rate, e.g. 10G")
     require_positive("rtt_s", rtt_s, hint="the base round-trip time, e.g. 150us")
-    require_at_least("flows", flows, 1, hint="n counts long-lived flows on the bottleneck: use 1 or more")
+    require_at_least(
+        "flows", flows, 1, hint="n counts long-lived flows on the bottleneck: use 1 or more"
+    )
     require_positive("beta", beta, hint="RAI increase per RTT, e.g. 0.1 (TBTCP §4.3, §5.1)")
     require_positive("mss_bytes", mss_bytes, hint="the segment size, e.g. 1500B")
     require_non_negative("lso_burst_bytes", lso_burst_bytes, hint=_HINT_L)
-    require_at_least("window_reduction_r", window_reduction_r, 1, hint="r is the curve scaling factor, 1..4 in TBTCP Table 1")
+    require_at_least(
+        "window_reduction_r",
+        window_reduction_r,
+        1,
+        hint="r is the curve scaling factor, 1..4 in TBTCP Table 1",
+    )
 
     bdp = rate_bps * rtt_s / 8.0
     eq8_queue = beta * flows * mss_bytes
@@ -160,7 +187,9 @@ def tbtcp_steady_state(
     scalar = not any(isinstance(v, np.ndarray) for v in shape_source)
 
     def out(value: Any) -> Any:
-        return float(np.asarray(value).reshape(())) if scalar else np.asarray(value, dtype=np.float64)
+        return (
+            float(np.asarray(value).reshape(())) if scalar else np.asarray(value, dtype=np.float64)
+        )
 
     return TbtcpSteadyState(
         bdp_bytes=out(bdp),
@@ -194,21 +223,34 @@ def tbtcp_steady_state(
                 Derivation("queue_eq8_bytes", "beta*flows*mss_bytes", SOURCE_STEADY),
                 Derivation(
                     "queue_bytes",
-                    "l + x, x = 2·S·BDP/(b + sqrt(b^2 + 4·S·BDP)), b = BDP + l − S, S = queue_eq8_bytes; "
+                    "l + x, x = 2·S·BDP/(b + sqrt(b^2 + 4·S·BDP)), b = BDP + l − S, "
+                    "S = queue_eq8_bytes; "
                     "2·S − BDP where x > BDP (p capped at 0.5)",
                     f"{SOURCE_STEADY} solved on the {SOURCE_CURVE} curve; cap {SOURCE_CAP}",
                 ),
-                Derivation("queue_delay_s", "queue_bytes*8/rate_bps", "queue drains at the link rate"),
+                Derivation(
+                    "queue_delay_s", "queue_bytes*8/rate_bps", "queue drains at the link rate"
+                ),
                 Derivation("total_window_bytes", "bdp_bytes + queue_bytes", SOURCE_STEADY),
-                Derivation("per_flow_window_packets", "total_window_bytes/(flows*mss_bytes)", SOURCE_STEADY),
+                Derivation(
+                    "per_flow_window_packets", "total_window_bytes/(flows*mss_bytes)", SOURCE_STEADY
+                ),
                 Derivation("marking_probability", "p(Q) of Eq. 9, capped at 0.5", SOURCE_CURVE),
-                Derivation("programmed_marking_probability", "marking_probability/window_reduction_r", SOURCE_QCD),
+                Derivation(
+                    "programmed_marking_probability",
+                    "marking_probability/window_reduction_r",
+                    SOURCE_QCD,
+                ),
                 Derivation(
                     "marks_per_rtt",
                     "total_window_bytes/mss_bytes*programmed_marking_probability",
                     "TBTCP §4.1 (BDP + Q packets cross the bottleneck per RTT)",
                 ),
-                Derivation("qcd_reduction_per_mark_packets", "min(r, per_flow_window_packets/2)", SOURCE_QCD),
+                Derivation(
+                    "qcd_reduction_per_mark_packets",
+                    "min(r, per_flow_window_packets/2)",
+                    SOURCE_QCD,
+                ),
                 Derivation("rtts_per_mss_increase", "1/beta", SOURCE_RAI),
             ),
         ),

@@ -59,7 +59,7 @@ ROCE_VALUE_TRANSPORTS: Final = ("hpcc",)
 TRANSPORTS: Final = WINDOW_TRANSPORTS_BDP + KMAX_TRANSPORTS + ROCE_VALUE_TRANSPORTS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TltThreshold:
     transport: str
     rate_bps: Any = quantity("bps", "bottleneck link rate C")
@@ -144,7 +144,7 @@ def tlt_min_threshold(
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TltHeadroom:
     buffer_bytes: Any = quantity("B", "shared buffer B")
     alpha: Any = quantity("1", "dynamic-threshold alpha")
@@ -283,7 +283,71 @@ def _scalar_or_array(value: Any) -> Any:
     return float(array) if array.ndim == 0 else array
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class TltDesign(TltHeadroom):
+    """Headroom with K derived from the transport (TLT §4.2): the headroom fields plus the BDP."""
+
+    transport: str
+    rate_bps: Any = quantity("bps", "bottleneck link rate C")
+    rtt_s: Any = quantity("s", "base round-trip time")
+    bdp_bytes: Any = quantity("B", "bandwidth-delay product C·RTT/8")
+
+
+def tlt_design(
+    buffer_bytes: Any,
+    alpha: Any,
+    congested_ports: Any,
+    important_packet_bytes: Any,
+    *,
+    transport: str,
+    rate_bps: Any,
+    rtt_s: Any,
+    ecn_threshold_bytes: Any = None,
+    kmax_bytes: Any = None,
+    allow_infeasible: bool = False,
+) -> TltDesign:
+    """:func:`tlt_headroom` with K = :func:`tlt_min_threshold` of ``transport`` (vectorised).
+
+    When no headroom is left the error names ``transport`` (K was derived, not given).
+    """
+    threshold = tlt_min_threshold(
+        transport, rate_bps, rtt_s, ecn_threshold_bytes=ecn_threshold_bytes, kmax_bytes=kmax_bytes
+    )
+    try:
+        headroom = tlt_headroom(
+            buffer_bytes,
+            alpha,
+            congested_ports,
+            threshold.threshold_bytes,
+            important_packet_bytes,
+            allow_infeasible=allow_infeasible,
+        )
+    except InfeasibleDesignError as error:
+        raise InfeasibleDesignError(
+            f"{error.message}; the threshold is the {threshold.transport} minimum (TLT §4.2)",
+            place="transport",
+            hint="the transport needs this threshold, so give the port more share instead: "
+            "raise alpha, use a larger buffer or plan for fewer congested ports",
+        ) from None
+    fields = {name: getattr(headroom, name) for name in headroom.__dataclass_fields__}
+    fields["provenance"] = Provenance(
+        model="tlt_design",
+        inputs=(
+            *threshold.provenance.inputs,
+            *(item for item in headroom.provenance.inputs if item.name != "threshold_bytes"),
+        ),
+        derivations=(*threshold.provenance.derivations, *headroom.provenance.derivations),
+    )
+    return TltDesign(
+        **fields,
+        transport=threshold.transport,
+        rate_bps=threshold.rate_bps,
+        rtt_s=threshold.rtt_s,
+        bdp_bytes=threshold.bdp_bytes,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class TltPeriodicMarking:
     max_fan_in: Any = quantity("hosts", "maximum senders to one receiver at once")
     interval_packets: Any = quantity("packets", "mark one important packet every N packets")
@@ -327,9 +391,11 @@ def tlt_periodic_marking(max_fan_in: Any) -> TltPeriodicMarking:
 __all__ = [
     "DCQCN_RECOMMENDED_KMAX_BYTES",
     "TRANSPORTS",
+    "TltDesign",
     "TltHeadroom",
     "TltPeriodicMarking",
     "TltThreshold",
+    "tlt_design",
     "tlt_headroom",
     "tlt_min_threshold",
     "tlt_periodic_marking",

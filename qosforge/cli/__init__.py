@@ -12,6 +12,9 @@ import sys
 import click
 
 from qosforge._version import __version__
+from qosforge.cli.compile import compile_command, explain_command, schema_command
+from qosforge.cli.fit import fit_group
+from qosforge.cli.profiles import profiles_group
 from qosforge.cli.whatif import whatif_group
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 
@@ -25,7 +28,8 @@ def cli() -> None:
     """
 
 
-cli.add_command(whatif_group)
+for _command in (compile_command, explain_command, whatif_group, fit_group, profiles_group, schema_command):
+    cli.add_command(_command)
 
 
 def _print_error(text: str) -> None:

@@ -1,0 +1,167 @@
+"""Buffer pools and profiles sized from the ASIC (DESIGN.md §5, issue "Compilation").
+
+Layout (SONiC's traditional Broadcom-style model, reference/sonic_qos.md §3.1–3.4 and §8):
+
+* every lossless PG reserves its PFC headroom privately (profile ``size`` = xoff + xon, as
+  SONiC's Mellanox plugin sizes a PG without a shared headroom pool, §4.4.1);
+* one shared service pool per direction holds the rest: ``ingress_lossless_pool`` (all PGs, as
+  SONiC's Broadcom templates do) and ``egress_lossy_pool`` / ``egress_lossless_pool``;
+* ingress and egress are two accounting views of the same cells, so each view must fit the
+  physical buffer: shared pool + Σ headroom = B. SONiC itself never checks this (§5, §7 item 12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qosforge.compiler.intent import Design
+from qosforge.compiler.ir import BufferProfileIR, Derived, PoolIR, derived_constant, derived_from
+from qosforge.errors import InfeasibleDesignError
+from qosforge.models.dynamic_threshold import dynamic_th_from_alpha, dynamic_threshold_share
+from qosforge.models.pfc_headroom import pfc_headroom
+from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
+from qosforge.provenance import Derivation, Provenance, input_value
+from qosforge.vendor_profiles.schema import VendorProfile
+
+INGRESS_POOL = "ingress_lossless_pool"
+EGRESS_LOSSY_POOL = "egress_lossy_pool"
+EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
+INGRESS_LOSSY_PROFILE = "ingress_lossy_profile"
+EGRESS_LOSSY_PROFILE = "egress_lossy_profile"
+EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
+SOURCE_POOLS = "qosforge buffer layout (compiler/buffers.py; SONiC traditional model, reference/sonic_qos.md §3.1-3.4, §8)"
+
+
+@dataclass(frozen=True)
+class PortHeadroom:
+    profile_name: str
+    xoff_bytes: Derived
+    xon_bytes: Derived
+    size_bytes: Derived
+
+
+@dataclass(frozen=True)
+class BufferPlan:
+    pools: tuple[PoolIR, ...]
+    profiles: tuple[BufferProfileIR, ...]
+    headroom_by_port_kind: dict[tuple[float, float], PortHeadroom]
+    shared_bytes: Derived
+    total_headroom_bytes: Derived
+    per_port_share_bytes: Derived
+    dynamic_th: Derived
+
+
+def lossless_profile_name(rate_bps: float, cable_m: float) -> str:
+    """SONiC's naming for lossless PG profiles: pg_lossless_<speed>_<cable>_profile (§4.3/4.4)."""
+    return f"pg_lossless_{int(round(rate_bps / 1e6))}_{cable_m:g}m_profile".replace(".", "p")
+
+
+def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: VendorProfile) -> PortHeadroom:
+    name = lossless_profile_name(rate_bps, cable_m)
+    if design.headroom_model == "sonic":
+        table = profile.pfc_headroom.sonic
+        if table is None:
+            raise InfeasibleDesignError(
+                f"vendor profile {profile.name} has no SONiC ASIC_TABLE headroom parameters",
+                place="design.headroom_model",
+                hint="use headroom_model: physical, or a profile with pfc_headroom.sonic (qosforge profiles list)",
+            )
+        asic = SonicAsicTable(
+            name=table.name,
+            script=table.script,
+            cell_size_bytes=float(table.cell_size_bytes),
+            pipeline_latency_kb=table.pipeline_latency_kb,
+            mac_phy_delay_kb=table.mac_phy_delay_kb,
+            peer_response_time_kb=table.peer_response_time_kb,
+        )
+        result = sonic_headroom(
+            asic,
+            rate_bps,
+            cable_m,
+            port_mtu_bytes=design.port_mtu,
+            lossless_mtu_bytes=design.lossless_mtu,
+            small_packet_percent=design.small_packet_percent,
+        )
+        return PortHeadroom(name, derived_from(result, "xoff_bytes"), derived_from(result, "xon_bytes"), derived_from(result, "size_bytes"))
+    physical = pfc_headroom(
+        rate_bps,
+        cable_m,
+        cell_bytes=profile.cell_bytes.known("cell_bytes"),
+        max_frame_bytes=design.port_mtu,
+        lossless_frame_bytes=design.lossless_mtu,
+        small_packet_fraction=design.small_packet_percent / 100.0,
+    )
+    return PortHeadroom(name, derived_from(physical, "xoff_bytes"), derived_from(physical, "xon_bytes"), derived_from(physical, "size_bytes"))
+
+
+def plan_buffers(
+    *,
+    profile: VendorProfile,
+    design: Design,
+    port_kinds: tuple[tuple[float, float], ...],
+    lossless_pg_count: int,
+    has_lossless: bool,
+) -> BufferPlan:
+    """Pools and profiles for one switch; ``port_kinds`` lists (speed, cable) of every port."""
+    buffer_bytes = float(profile.buffer_bytes.known("buffer_bytes"))
+    dynamic_th_value = dynamic_th_from_alpha(design.alpha)
+    dynamic_th = derived_constant(dynamic_th_value, "1", quantity="dynamic_th", formula=f"log2(alpha) = log2({design.alpha:g})", source="SAI SHARED_DYNAMIC_TH: alpha = 2^n (reference/sonic_qos.md §3.2)")
+    headroom: dict[tuple[float, float], PortHeadroom] = {}
+    total = 0.0
+    if has_lossless:
+        for kind in port_kinds:
+            if kind not in headroom:
+                headroom[kind] = port_headroom(kind[0], kind[1], design, profile)
+            total += headroom[kind].size_bytes.value * lossless_pg_count
+    total_headroom = Derived(
+        value=total,
+        unit="B",
+        quantity="total_headroom_bytes",
+        provenance=Provenance(
+            model="buffer_layout",
+            inputs=(input_value("ports", float(len(port_kinds)), "ports"), input_value("lossless_pgs_per_port", float(lossless_pg_count), "PGs")),
+            derivations=(Derivation("total_headroom_bytes", "sum over ports and lossless PGs of the PG headroom size (xoff + xon)", SOURCE_POOLS),),
+        ),
+    )
+    shared = buffer_bytes - total
+    if shared <= 0:
+        raise InfeasibleDesignError(
+            f"PFC headroom needs {total:,.0f} B ({len(port_kinds)} ports x {lossless_pg_count} lossless PGs) but {profile.name} has {buffer_bytes:,.0f} B of buffer",
+            place="classes.lossless",
+            hint="make fewer classes lossless, shorten cables, or use a switch with more buffer",
+        )
+    shared_bytes = Derived(
+        value=float(int(shared)),
+        unit="B",
+        quantity="shared_bytes",
+        provenance=Provenance(
+            model="buffer_layout",
+            inputs=(input_value("buffer_bytes", buffer_bytes, "B"), input_value("total_headroom_bytes", total, "B")),
+            derivations=(Derivation("shared_bytes", "floor(B - total_headroom_bytes): each accounting view (ingress, egress) must fit the physical buffer", f"{SOURCE_POOLS}; B from vendor profile {profile.name} ({profile.buffer_bytes.source})"),),
+        ),
+    )
+    share = dynamic_threshold_share(shared_bytes.value, design.alpha, design.congested_ports)
+    pools = [PoolIR(INGRESS_POOL, "ingress", "dynamic", shared_bytes), PoolIR(EGRESS_LOSSY_POOL, "egress", "dynamic", shared_bytes)]
+    zero = derived_constant(0, "B", quantity="reserved_bytes", formula="0 (no private reservation; the queue draws from the shared pool)", source=SOURCE_POOLS)
+    profiles = [
+        BufferProfileIR(INGRESS_LOSSY_PROFILE, INGRESS_POOL, zero, dynamic_th=dynamic_th),
+        BufferProfileIR(EGRESS_LOSSY_PROFILE, EGRESS_LOSSY_POOL, zero, dynamic_th=dynamic_th),
+    ]
+    if has_lossless:
+        pools.append(PoolIR(EGRESS_LOSSLESS_POOL, "egress", "static", shared_bytes))
+        # Lossless queues must not drop at egress: PFC backpressure bounds them, so their static
+        # limit is the whole pool (SONiC's Broadcom templates do the same, reference §8).
+        profiles.append(BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, static_th_bytes=shared_bytes))
+        for entry in sorted(headroom.values(), key=lambda h: h.profile_name):
+            profiles.append(
+                BufferProfileIR(entry.profile_name, INGRESS_POOL, entry.size_bytes, dynamic_th=dynamic_th, xon_bytes=entry.xon_bytes, xoff_bytes=entry.xoff_bytes)
+            )
+    return BufferPlan(
+        pools=tuple(pools),
+        profiles=tuple(profiles),
+        headroom_by_port_kind=headroom,
+        shared_bytes=shared_bytes,
+        total_headroom_bytes=total_headroom,
+        per_port_share_bytes=derived_from(share, "per_port_share_bytes"),
+        dynamic_th=dynamic_th,
+    )

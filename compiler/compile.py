@@ -1,0 +1,303 @@
+"""Intent -> IR: resolve the topology, plan classes, size buffers, derive thresholds.
+
+Switches with the same signature (vendor profile and the speed and cable of every port) get the
+same computed plan: it is computed once and only the switch name and port peers differ, which
+keeps large generated fabrics linear in the number of distinct switch kinds, not switches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from qosforge.compiler.buffers import (
+    EGRESS_LOSSLESS_PROFILE,
+    EGRESS_LOSSY_PROFILE,
+    INGRESS_LOSSY_PROFILE,
+    BufferPlan,
+    plan_buffers,
+)
+from qosforge.compiler.capabilities import apply_target_capabilities
+from qosforge.compiler.intent import ClassSpec, Intent
+from qosforge.compiler.ir import (
+    ClassIR,
+    Derived,
+    FabricIR,
+    PfcWatchdogIR,
+    PortIR,
+    PriorityGroupIR,
+    QosMapsIR,
+    QueueIR,
+    SchedulerIR,
+    SwitchIR,
+    WredIR,
+    derived_constant,
+)
+from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
+from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
+from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
+from qosforge.errors import QosforgeError
+from qosforge.provenance import Derivation, Provenance, input_value
+from qosforge.vendor_profiles import load_vendor_profile
+from qosforge.vendor_profiles.schema import VendorProfile
+
+SOURCE_RTT = "qosforge topology model (compiler/topology.py): 2 x sum of one-way link latencies on the longest host-to-host path + serialisation of one MTU out and one ACK back per hop"
+SOURCE_PFCWD = "SONiC `pfcwd start_default` base values (reference/sonic_qos.md §3.17, §8)"
+PFCWD_POLL_INTERVAL_MS = 200
+
+
+@dataclass(frozen=True)
+class _SwitchTemplate:
+    """Everything about a switch that depends only on its signature."""
+
+    buffer_plan: BufferPlan
+    wred_profiles: tuple[WredIR, ...]
+    schedulers: tuple[SchedulerIR, ...]
+    classes: tuple[ClassIR, ...]
+    queue_wred: dict[tuple[float, int], str | None]
+    buffer_bytes: Derived
+
+
+def compile_intent(intent: Intent, source_map: SourceMap, *, switches: tuple[str, ...] = (), accepted_approximations: tuple[str, ...] = ()) -> FabricIR:
+    topology = resolve_topology(intent, source_map)
+    selected = _select(topology, switches, source_map)
+    profiles = _load_profiles(intent, selected, source_map)
+    rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
+    plans: dict[str, ClassPlan] = {}
+    templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
+    approximations = tuple(sorted(set(intent.approximations) | set(accepted_approximations)))
+    compiled: list[SwitchIR] = []
+    for switch in selected:
+        profile = profiles[switch.profile]
+        if switch.profile not in plans:
+            plans[switch.profile] = plan_classes(intent, source_map, profile)
+        plan = plans[switch.profile]
+        if switch.signature not in templates:
+            templates[switch.signature] = _template(intent, source_map, switch, profile, plan, rtt_by_class)
+        template = templates[switch.signature]
+        compiled.append(_assemble(intent, switch, profile, plan, template))
+    targets = tuple(intent.targets)
+    result = FabricIR(name=intent.metadata.name, source_file=source_map.file, switches=tuple(compiled), targets=targets)
+    return apply_target_capabilities(result, intent, source_map, approximations)
+
+
+def _select(topology: ResolvedTopology, names: tuple[str, ...], source_map: SourceMap) -> tuple[ResolvedSwitch, ...]:
+    if not names:
+        return topology.switches
+    known = {s.name: s for s in topology.switches}
+    missing = [n for n in names if n not in known]
+    if missing:
+        sample = ", ".join(sorted(known)[:8]) + (" ..." if len(known) > 8 else "")
+        raise QosforgeError(f"no switch named {missing[0]!r} in {source_map.file}", place="--switch", hint=f"switches: {sample}")
+    return tuple(known[n] for n in names)
+
+
+def _load_profiles(intent: Intent, switches: tuple[ResolvedSwitch, ...], source_map: SourceMap) -> dict[str, VendorProfile]:
+    profiles: dict[str, VendorProfile] = {}
+    for switch in switches:
+        if switch.profile in profiles:
+            continue
+        try:
+            profiles[switch.profile] = load_vendor_profile(switch.profile)
+        except QosforgeError as error:
+            raise source_map.error(_profile_path(intent, switch), error.message, error.hint) from None
+    return profiles
+
+
+def _profile_path(intent: Intent, switch: ResolvedSwitch) -> tuple[str | int, ...]:
+    if intent.topology.leaf_spine is not None:
+        if switch.role == "spine" and intent.topology.leaf_spine.spine_profile is not None:
+            return ("topology", "leaf_spine", "spine_profile")
+        return ("topology", "leaf_spine", "leaf_profile")
+    index = next(i for i, s in enumerate(intent.topology.switches or []) if s.name == switch.name)
+    return ("topology", "switches", index, "profile")
+
+
+def _class_rtt(spec: ClassSpec, topology: ResolvedTopology, intent: Intent) -> Derived:
+    if spec.rtt is not None:
+        return derived_constant(spec.rtt, "s", quantity="rtt_s", formula="intent classes[].rtt", source="operator-given RTT")
+    rtt = topology.rtt_s(intent.design.mtu)
+    return Derived(
+        value=rtt,
+        unit="s",
+        quantity="rtt_s",
+        provenance=Provenance(
+            model="topology_rtt",
+            inputs=(
+                input_value("hops", float(topology.hops), "links"),
+                input_value("one_way_latency_s", sum(topology.path_link_latencies_s), "s"),
+                input_value("mtu_bytes", intent.design.mtu, "B"),
+            ),
+            derivations=(Derivation("rtt_s", "2*sum(link latency) + sum(MTU*8/rate) + sum(84B*8/rate)", SOURCE_RTT),),
+        ),
+    )
+
+
+def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: QosforgeError, rate_bps: float) -> QosforgeError:
+    index = intent.classes.index(spec)
+    field: tuple[str | int, ...] = ("classes", index)
+    place = error.place or ""
+    if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
+        field += ("tlt",)
+    elif spec.transport in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, spec.transport) is not None:
+        field += (spec.transport,)
+    detail = f" [{place}]" if place else ""
+    return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)
+
+
+def _template(
+    intent: Intent,
+    source_map: SourceMap,
+    switch: ResolvedSwitch,
+    profile: VendorProfile,
+    plan: ClassPlan,
+    rtt_by_class: dict[str, Derived],
+) -> _SwitchTemplate:
+    lossless = [c for c in plan.classes if c.lossless]
+    try:
+        buffer_plan = plan_buffers(
+            profile=profile,
+            design=intent.design,
+            port_kinds=tuple((p.speed_bps, p.cable_m) for p in switch.ports),
+            lossless_pg_count=len(lossless),
+            has_lossless=bool(lossless),
+        )
+    except QosforgeError as error:
+        path = _profile_path(intent, switch)
+        if error.place == "classes.lossless" and lossless and lossless[0].spec is not None:
+            path = ("classes", intent.classes.index(lossless[0].spec), "lossless")
+        raise source_map.error(path, f"switch '{switch.name}': {error.message}", error.hint) from None
+    speeds = sorted({p.speed_bps for p in switch.ports})
+    wred: dict[str, WredIR] = {}
+    classes: list[ClassIR] = []
+    queue_wred: dict[tuple[float, int], str | None] = {}
+    for planned in plan.classes:
+        spec = planned.spec
+        for rate in speeds:
+            if spec is None:
+                queue_wred[(rate, planned.queue)] = None
+                continue
+            rtt = rtt_by_class[spec.name]
+            try:
+                thresholds = class_thresholds(
+                    spec,
+                    rate_bps=rate,
+                    rtt_s=rtt.value,
+                    design=intent.design,
+                    profile=profile,
+                    shared_buffer_bytes=buffer_plan.shared_bytes.value,
+                    per_port_share_bytes=buffer_plan.per_port_share_bytes.value,
+                )
+            except QosforgeError as error:
+                raise _class_error(source_map, intent, spec, error, rate) from None
+            if thresholds.tlt_flows is not None and intent.design.concurrent_flows is not None and thresholds.tlt_flows.value < intent.design.concurrent_flows:
+                raise source_map.error(
+                    ("design", "concurrent_flows"),
+                    f"class '{spec.name}' at {rate / 1e9:g}G: the buffer carries {thresholds.tlt_flows.value:.0f} flows without important loss at M={intent.design.congested_ports}, fewer than the {intent.design.concurrent_flows} required",
+                    "lower concurrent_flows or congested_ports, lower the TLT threshold, or use a switch with more buffer (TLT §4.2)",
+                )
+            name = wred_profile_name(spec.name, rate)
+            if thresholds.curves:
+                wred[name] = WredIR(name, thresholds.curves, thresholds.ect_marking)
+            queue_wred[(rate, planned.queue)] = name if thresholds.curves else None
+            bdp = Derived(
+                value=rate * rtt.value / 8.0,
+                unit="B",
+                quantity="bdp_bytes",
+                provenance=Provenance("bdp", (input_value("rate_bps", rate, "bps"), input_value("rtt_s", rtt.value, "s")), (Derivation("bdp_bytes", "rate_bps*rtt_s/8", "definition of the bandwidth-delay product"),)),
+            )
+            classes.append(
+                ClassIR(
+                    name=spec.name,
+                    transport=spec.transport,
+                    traffic_class=planned.traffic_class,
+                    queue=planned.queue,
+                    priority_group=planned.priority_group if planned.lossless else None,
+                    lossless=planned.lossless,
+                    dscp=tuple(spec.dscp),
+                    important_dscp=tuple(spec.tlt.important_dscp) if spec.tlt else (),
+                    rtt_s=rtt,
+                    bdp_bytes=bdp,
+                    marking=thresholds.marking,
+                    tlt_threshold_bytes=thresholds.tlt_threshold_bytes,
+                    tlt_flows_without_important_loss=thresholds.tlt_flows,
+                    host_settings=thresholds.host_settings,
+                    rate_bps=rate,
+                )
+            )
+    schedulers = tuple(_scheduler(c, intent) for c in plan.classes)
+    return _SwitchTemplate(
+        buffer_plan=buffer_plan,
+        wred_profiles=tuple(sorted(wred.values(), key=lambda w: w.name)),
+        schedulers=schedulers,
+        classes=tuple(classes),
+        queue_wred=queue_wred,
+        buffer_bytes=derived_constant(float(profile.buffer_bytes.known("buffer_bytes")), "B", quantity="buffer_bytes", formula=f"vendor profile {profile.name}", source=profile.buffer_bytes.source),
+    )
+
+
+def _scheduler_name(planned: PlannedClass) -> str:
+    return f"scheduler_{planned.name}"
+
+
+def _scheduler(planned: PlannedClass, intent: Intent) -> SchedulerIR:
+    if planned.strict_priority:
+        return SchedulerIR(_scheduler_name(planned), "STRICT")
+    weight = planned.spec.weight if planned.spec is not None else 1
+    return SchedulerIR(_scheduler_name(planned), "DWRR", weight=weight)
+
+
+def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, plan: ClassPlan, template: _SwitchTemplate) -> SwitchIR:
+    lossless_tcs = plan.lossless_priorities
+    buffer_plan = template.buffer_plan
+    ports: list[PortIR] = []
+    for port in switch.ports:
+        groups = [PriorityGroupIR(0, INGRESS_LOSSY_PROFILE, False)]
+        if lossless_tcs:
+            headroom = buffer_plan.headroom_by_port_kind[(port.speed_bps, port.cable_m)]
+            groups += [PriorityGroupIR(tc, headroom.profile_name, True) for tc in lossless_tcs]
+        queues = tuple(
+            QueueIR(
+                index=c.queue,
+                class_name=c.name,
+                scheduler=_scheduler_name(c),
+                buffer_profile=EGRESS_LOSSLESS_PROFILE if c.lossless else EGRESS_LOSSY_PROFILE,
+                wred_profile=template.queue_wred.get((port.speed_bps, c.queue)),
+                lossless=c.lossless,
+            )
+            for c in plan.classes
+        )
+        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, tuple(groups), queues, lossless_tcs))
+    maps = QosMapsIR(
+        dscp_to_tc=plan.dscp_to_tc,
+        dscp_to_color=plan.dscp_to_color,  # type: ignore[arg-type]
+        tc_to_queue=tuple((c.traffic_class, c.queue) for c in plan.classes),
+        tc_to_priority_group=tuple((tc, tc if tc in lossless_tcs else 0) for tc in range(8)),
+        pfc_priority_to_priority_group=tuple((p, p) for p in lossless_tcs),
+        pfc_priority_to_queue=tuple((p, p) for p in lossless_tcs),
+    )
+    watchdog = None
+    if lossless_tcs and intent.design.pfc_watchdog:
+        watchdog = PfcWatchdogIR(
+            detection_ms=int(round(intent.design.pfc_watchdog_detection * 1000)),
+            restoration_ms=int(round(intent.design.pfc_watchdog_restoration * 1000)),
+            poll_interval_ms=PFCWD_POLL_INTERVAL_MS,
+            action="drop",
+            source=SOURCE_PFCWD,
+        )
+    return SwitchIR(
+        name=switch.name,
+        vendor_profile=profile.name,
+        buffer_bytes=template.buffer_bytes,
+        pools=buffer_plan.pools,
+        buffer_profiles=buffer_plan.profiles,
+        wred_profiles=template.wred_profiles,
+        schedulers=template.schedulers,
+        maps=maps,
+        ports=tuple(ports),
+        classes=template.classes,
+        pfc_watchdog=watchdog,
+    )
+
+
+__all__ = ["compile_intent", "replace"]

@@ -1,0 +1,233 @@
+"""The intent document (DESIGN.md §2) as pydantic models.
+
+Quantities are written with explicit units (``40G``, ``12MB``, ``80us``, ``5m``, ``2%``) and parsed
+by :mod:`qosforge.units` during validation, so the models below hold SI numbers with the unit in
+the field name. Unknown fields are errors everywhere (``extra="forbid"``). ``qosforge schema``
+exports the JSON Schema of :class:`Intent` for editors.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+
+from qosforge.errors import UnitError
+from qosforge.units import parse_fraction, parse_length_m, parse_rate_bps, parse_size_bytes, parse_time_s
+
+
+def _unit_parser(parse: Any, example: str) -> Any:
+    def validate(value: Any) -> float:
+        if isinstance(value, bool):
+            raise ValueError(f"expected a quantity like {example}, got a boolean")
+        if isinstance(value, (int, float)):
+            raise ValueError(f"{value!r} has no unit; write it like {example}")
+        if not isinstance(value, str):
+            raise ValueError(f"expected a quantity like {example}")
+        try:
+            return float(parse(value))
+        except UnitError as error:
+            raise ValueError(error.one_line()) from None
+
+    return BeforeValidator(validate)
+
+
+RateBps = Annotated[float, _unit_parser(parse_rate_bps, "40G or 100Gbps"), Field(json_schema_extra={"type": "string", "examples": ["40G", "100Gbps"]})]
+SizeBytes = Annotated[float, _unit_parser(parse_size_bytes, "12MB, 12MiB or 1500B"), Field(json_schema_extra={"type": "string", "examples": ["12MB", "400kB", "1500B"]})]
+TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero=True), "80us"), Field(json_schema_extra={"type": "string", "examples": ["10us", "80us"]})]
+LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
+Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
+
+TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
+TargetName = Literal["sonic", "sai", "openconfig"]
+
+_RANGE = re.compile(r"^(?P<prefix>[A-Za-z_/-]*[A-Za-z_/-])\[(?P<start>\d+)-(?P<stop>\d+)(?:/(?P<step>\d+))?\](?P<suffix>[A-Za-z0-9_/-]*)$")
+
+
+def expand_port_names(pattern: str) -> list[str]:
+    """``Ethernet[0-124/4]`` -> Ethernet0, Ethernet4, ..., Ethernet124; plain names pass through."""
+    match = _RANGE.match(pattern)
+    if match is None:
+        if "[" in pattern or "]" in pattern:
+            raise ValueError(f"{pattern!r} is not a port range; write e.g. Ethernet[0-124/4]")
+        return [pattern]
+    start, stop = int(match["start"]), int(match["stop"])
+    step = int(match["step"] or 1)
+    if stop < start or step < 1:
+        raise ValueError(f"{pattern!r}: the range must run upwards with a positive step")
+    return [f"{match['prefix']}{index}{match['suffix']}" for index in range(start, stop + 1, step)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class LinkSpec(_Strict):
+    """A link class in the leaf-spine generator."""
+
+    speed: RateBps = Field(description="Port speed, e.g. 40G.")
+    cable: LengthM = Field(default=3.0, description="Cable length, e.g. 5m.")
+
+
+class LeafSpine(_Strict):
+    spines: int = Field(ge=1, le=512)
+    leaves: int = Field(ge=1, le=8192)
+    hosts_per_leaf: int = Field(ge=1, le=512)
+    host_link: LinkSpec
+    fabric_link: LinkSpec
+    link_latency: TimeS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us.")
+    leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
+    spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
+    port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
+    port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
+
+
+class PortSpec(_Strict):
+    name: str = Field(description="Port name or range, e.g. Ethernet0 or Ethernet[0-124/4].")
+    speed: RateBps
+    cable: LengthM = 3.0
+    peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
+
+    @field_validator("name")
+    @classmethod
+    def _valid_range(cls, value: str) -> str:
+        expand_port_names(value)
+        return value
+
+
+class SwitchSpec(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    profile: str
+    ports: list[PortSpec] = Field(min_length=1)
+
+
+class LinkLatency(_Strict):
+    a: str = Field(description="switch:port")
+    b: str = Field(description="switch:port")
+    latency: TimeS | None = Field(default=None, description="One-way latency; default: cable length at the propagation speed.")
+
+
+class Topology(_Strict):
+    leaf_spine: LeafSpine | None = None
+    switches: list[SwitchSpec] | None = None
+    links: list[LinkLatency] = Field(default_factory=list)
+    host_latency: TimeS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Topology:
+        if (self.leaf_spine is None) == (self.switches is None):
+            raise ValueError("give exactly one of 'leaf_spine' (generator) or 'switches' (explicit)")
+        if self.leaf_spine is not None and self.links:
+            raise ValueError("'links' belongs to an explicit topology; the leaf_spine generator makes its own")
+        return self
+
+
+class TltSpec(_Strict):
+    important_dscp: list[int] = Field(min_length=1, description="DSCPs the hosts use for important packets (colored green).")
+    threshold: SizeBytes | None = Field(default=None, description="Color-aware threshold K for unimportant packets (default: from the transport, TLT §4.2).")
+
+
+class TbtcpSpec(_Strict):
+    beta: int = Field(default=1, ge=1, description="RAI additive increase per RTT, packets (TBTCP §4.4).")
+    r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
+    lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
+    t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
+
+
+class D2tcpSpec(_Strict):
+    d_min: float = Field(default=0.5, gt=0)
+    d_max: float = Field(default=2.0, gt=0)
+
+
+class EarSpec(_Strict):
+    rtt_threshold: TimeS | None = None
+
+
+class DcqcnSpec(_Strict):
+    kmin: SizeBytes | None = None
+    kmax: SizeBytes | None = None
+    pmax: Fraction | None = None
+
+
+class FastLaneSpec(_Strict):
+    dscp: int = Field(ge=0, le=63, description="DSCP of the drop notifications.")
+    bandwidth_cap: Fraction = Field(default=0.02, description="Share of port bandwidth (FastLane: 2%).")
+    buffer_cap: Fraction = Field(default=0.05, description="Share of buffer (FastLane: 5%).")
+
+
+class ClassSpec(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
+    transport: TransportName
+    dscp: list[int] = Field(min_length=1)
+    lossless: bool = False
+    weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
+    rtt: TimeS | None = Field(default=None, description="Override the RTT derived from the topology.")
+    tlt: TltSpec | None = None
+    tbtcp: TbtcpSpec | None = None
+    d2tcp: D2tcpSpec | None = None
+    ear: EarSpec | None = None
+    dcqcn: DcqcnSpec | None = None
+    fastlane: FastLaneSpec | None = None
+
+    @field_validator("dscp")
+    @classmethod
+    def _dscp_range(cls, value: list[int]) -> list[int]:
+        for code in value:
+            if not 0 <= code <= 63:
+                raise ValueError(f"DSCP {code} is outside 0..63")
+        if len(set(value)) != len(value):
+            raise ValueError("a DSCP is listed twice")
+        return value
+
+    @model_validator(mode="after")
+    def _parameters_match_transport(self) -> ClassSpec:
+        for block in ("tbtcp", "d2tcp", "ear", "dcqcn"):
+            if getattr(self, block) is not None and self.transport != block:
+                raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
+        if self.tlt is not None:
+            for code in self.tlt.important_dscp:
+                if not 0 <= code <= 63:
+                    raise ValueError(f"important DSCP {code} is outside 0..63")
+                if code in self.dscp:
+                    raise ValueError(f"important DSCP {code} is also in 'dscp'; TLT needs distinct code points")
+        return self
+
+
+class Design(_Strict):
+    congested_ports: int = Field(default=1, ge=1, description="Design point M: ports congested at once (TLT §4.2).")
+    alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
+    concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
+    mtu: SizeBytes = Field(default=1500.0, description="Packet size used for packet-based thresholds.")
+    lso_burst: SizeBytes = Field(default=64_000.0, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
+    pfc_watchdog: bool = True
+    pfc_watchdog_detection: TimeS = Field(default=0.2, description="PFC watchdog detection time (SONiC default 200 ms).")
+    pfc_watchdog_restoration: TimeS = Field(default=0.2)
+    headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model (DESIGN.md §3).")
+    small_packet_percent: float = Field(default=50, ge=0, le=100)
+    lossless_mtu: SizeBytes = Field(default=1024.0, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
+    port_mtu: SizeBytes = Field(default=9100.0)
+
+
+class Metadata(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    description: str | None = None
+
+
+class Intent(_Strict):
+    api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
+    kind: Literal["Fabric"]
+    metadata: Metadata
+    topology: Topology
+    classes: list[ClassSpec] = Field(min_length=1)
+    design: Design = Field(default_factory=Design)
+    targets: list[TargetName] = Field(default_factory=lambda: ["sonic"], min_length=1)
+    approximations: list[Literal["tlt-without-color"]] = Field(
+        default_factory=list,
+        description="Named approximations the operator accepts where a target cannot express the intent.",
+    )
+
+
+
+def intent_json_schema() -> dict[str, Any]:
+    return Intent.model_json_schema(by_alias=True)

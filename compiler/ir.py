@@ -1,0 +1,236 @@
+"""The vendor-neutral intermediate representation (DESIGN.md §5).
+
+One :class:`SwitchIR` per switch: buffer pools and profiles, PG and queue bindings, WRED curves
+per color, QoS maps, schedulers, PFC and its watchdog. Every number the backends emit is a
+:class:`Derived` value that carries its provenance, so ``qosforge explain`` can show how it was
+obtained. Backends only translate this structure; they never compute thresholds themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from qosforge.provenance import Provenance
+
+Color = Literal["green", "yellow", "red"]
+Direction = Literal["ingress", "egress"]
+ThresholdMode = Literal["dynamic", "static"]
+SchedulerKind = Literal["STRICT", "DWRR"]
+Transport = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A number the compiler emits, with the unit and the derivation that produced it."""
+
+    value: float
+    unit: str
+    provenance: Provenance
+    quantity: str
+    """The output field of ``provenance`` this value is (for ``explain``)."""
+
+    @property
+    def as_int(self) -> int:
+        return int(round(self.value))
+
+
+@dataclass(frozen=True)
+class PoolIR:
+    name: str
+    direction: Direction
+    mode: ThresholdMode
+    size_bytes: Derived
+    shared_headroom_bytes: Derived | None = None
+
+
+@dataclass(frozen=True)
+class BufferProfileIR:
+    name: str
+    pool: str
+    reserved_bytes: Derived
+    dynamic_th: Derived | None = None
+    static_th_bytes: Derived | None = None
+    xon_bytes: Derived | None = None
+    xoff_bytes: Derived | None = None
+    xon_offset_bytes: Derived | None = None
+
+    @property
+    def lossless(self) -> bool:
+        return self.xoff_bytes is not None
+
+
+@dataclass(frozen=True)
+class ColorCurveIR:
+    """RED/WRED behaviour for one color: drop and/or ECN-mark between min and max."""
+
+    color: Color
+    drop: bool
+    mark: bool
+    min_bytes: Derived
+    max_bytes: Derived
+    probability_percent: Derived
+
+
+@dataclass(frozen=True)
+class EctMarkingIR:
+    """Separate ECN marking thresholds for ECT packets (SAI_WRED_ATTR_ECN_* ; not in config_db)."""
+
+    color: Color
+    min_bytes: Derived
+    max_bytes: Derived
+    probability_percent: Derived
+
+
+@dataclass(frozen=True)
+class WredIR:
+    name: str
+    curves: tuple[ColorCurveIR, ...]
+    ect_marking: tuple[EctMarkingIR, ...] = ()
+
+    def curve(self, color: Color) -> ColorCurveIR | None:
+        return next((c for c in self.curves if c.color == color), None)
+
+
+@dataclass(frozen=True)
+class SchedulerIR:
+    name: str
+    kind: SchedulerKind
+    weight: int | None = None
+    max_rate_bytes_per_s: Derived | None = None
+    """A shaper (FastLane's 2 % cap); rendered as SONiC pir (needs cir) or SAI MAX_BANDWIDTH_RATE."""
+
+
+@dataclass(frozen=True)
+class QueueIR:
+    index: int
+    class_name: str
+    scheduler: str
+    buffer_profile: str
+    wred_profile: str | None
+    lossless: bool
+
+
+@dataclass(frozen=True)
+class PriorityGroupIR:
+    index: int
+    buffer_profile: str
+    lossless: bool
+
+
+@dataclass(frozen=True)
+class PortIR:
+    name: str
+    speed_bps: float
+    cable_m: float
+    peer: str | None
+    priority_groups: tuple[PriorityGroupIR, ...]
+    queues: tuple[QueueIR, ...]
+    pfc_priorities: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class QosMapsIR:
+    """All maps as (from, to) pairs, sorted; names are chosen by the backends."""
+
+    dscp_to_tc: tuple[tuple[int, int], ...]
+    dscp_to_color: tuple[tuple[int, Color], ...]
+    tc_to_queue: tuple[tuple[int, int], ...]
+    tc_to_priority_group: tuple[tuple[int, int], ...]
+    pfc_priority_to_priority_group: tuple[tuple[int, int], ...]
+    pfc_priority_to_queue: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class PfcWatchdogIR:
+    detection_ms: int
+    restoration_ms: int
+    poll_interval_ms: int
+    action: Literal["drop", "forward", "alert"]
+    source: str
+
+
+@dataclass(frozen=True)
+class CapabilityGap:
+    """Something the intent asks for that a target or ASIC cannot express."""
+
+    target: str
+    class_name: str
+    feature: str
+    detail: str
+    alternatives: tuple[str, ...]
+    approximation: str | None = None
+    """Set when the user accepted a named approximation; the output then carries it."""
+
+
+@dataclass(frozen=True)
+class ClassIR:
+    """The plan and the model results for one traffic class on one switch."""
+
+    name: str
+    transport: Transport
+    traffic_class: int
+    queue: int
+    priority_group: int | None
+    lossless: bool
+    dscp: tuple[int, ...]
+    important_dscp: tuple[int, ...]
+    rtt_s: Derived
+    bdp_bytes: Derived
+    marking: tuple[Derived, ...]
+    """ECN marking parameters the class needs (K, K_min/K_max/P_max, fitted P_max, ...)."""
+    tlt_threshold_bytes: Derived | None = None
+    tlt_flows_without_important_loss: Derived | None = None
+    host_settings: tuple[Derived, ...] = ()
+    """Host-side outputs (TBTCP r and beta, EAR T, D2TCP d clamp, TLT N-th packet marking)."""
+    rate_bps: float = 0.0
+    """Port speed these thresholds are for (a switch with several speeds has one ClassIR each)."""
+
+
+@dataclass(frozen=True)
+class SwitchIR:
+    name: str
+    vendor_profile: str
+    buffer_bytes: Derived
+    pools: tuple[PoolIR, ...]
+    buffer_profiles: tuple[BufferProfileIR, ...]
+    wred_profiles: tuple[WredIR, ...]
+    schedulers: tuple[SchedulerIR, ...]
+    maps: QosMapsIR
+    ports: tuple[PortIR, ...]
+    classes: tuple[ClassIR, ...]
+    pfc_watchdog: PfcWatchdogIR | None
+    gaps: tuple[CapabilityGap, ...] = field(default=())
+
+    def profile(self, name: str) -> BufferProfileIR:
+        return next(p for p in self.buffer_profiles if p.name == name)
+
+
+@dataclass(frozen=True)
+class FabricIR:
+    name: str
+    source_file: str
+    switches: tuple[SwitchIR, ...]
+    targets: tuple[str, ...]
+
+
+def derived_from(result: object, quantity_name: str, *, index: int | None = None) -> Derived:
+    """Take one output of a model result (a provenance-carrying dataclass) into the IR."""
+    from qosforge.provenance import quantities
+
+    view = next(v for v in quantities(result) if v.name == quantity_name)
+    value = view.value if index is None else view.value[index]
+    provenance: Provenance = getattr(result, "provenance")  # noqa: B009
+    return Derived(value=float(value), unit=view.unit, provenance=provenance, quantity=quantity_name)
+
+
+def derived_constant(value: float, unit: str, *, quantity: str, formula: str, source: str, model: str = "constant") -> Derived:
+    """A value fixed by a standard or a vendor profile rather than computed by a model."""
+    from qosforge.provenance import Derivation
+
+    return Derived(
+        value=float(value),
+        unit=unit,
+        provenance=Provenance(model=model, inputs=(), derivations=(Derivation(quantity, formula, source),)),
+        quantity=quantity,
+    )

@@ -1,0 +1,152 @@
+"""Per-class marking and dropping thresholds from the transport models and the RED fitter.
+
+For each class and port speed this picks the model DESIGN.md §3 names for the transport, and
+turns its result into IR color curves:
+
+* DCTCP / D2TCP: step marking at K (min = max = K, 100 %), DCTCP §3.4; D2TCP's switch side is
+  DCTCP's (D2TCP §3.1).
+* EAR: the same switch-side K (EAR §4.2) plus the host RTT threshold T.
+* DCQCN: RED marking K_min/K_max/P_max (DCQCN §5), speed-scaled defaults or the intent's values.
+* TBTCP: the least-squares fitted step RED (TBTCP §6.2) with t_min = l and t_max chosen within
+  the port's buffer share unless given.
+* TCP, HPCC, IRN: no ECN marking at the switch (TCP reacts to loss; HPCC uses INT; IRN's loss
+  recovery does not need it), so no curve unless TLT adds one.
+* TLT (TLT §4.2): unimportant packets are red and tail-dropped at K (min = max = K, 100 %);
+  their ECN marking moves to the ECT thresholds so the transport keeps its signal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from qosforge.compiler.intent import ClassSpec, Design
+from qosforge.compiler.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
+from qosforge.fitting.red_model import red_model_from_profile
+from qosforge.fitting.tbtcp_red import fit_tbtcp_red
+from qosforge.models.dcqcn import dcqcn_marking
+from qosforge.models.dctcp import dctcp_marking_threshold
+from qosforge.models.ear import ear_thresholds
+from qosforge.models.tlt import tlt_headroom, tlt_min_threshold
+from qosforge.vendor_profiles.schema import VendorProfile
+
+SOURCE_STEP_MARKING = "DCTCP §3.1 (mark every packet above K: RED with min = max = K, P = 100%)"
+SOURCE_TLT_COLOR_DROP = "TLT §4.2 (unimportant packets colored red, dropped at K; important packets green)"
+#: EAR §4.2 evaluates K = 65 and T = 120 packets at 10 Gbps; qosforge keeps that T/K ratio.
+EAR_T_OVER_K = 120.0 / 65.0
+
+
+@dataclass(frozen=True)
+class ClassThresholds:
+    marking: tuple[Derived, ...]
+    curves: tuple[ColorCurveIR, ...]
+    ect_marking: tuple[EctMarkingIR, ...]
+    tlt_threshold_bytes: Derived | None
+    tlt_flows: Derived | None
+    host_settings: tuple[Derived, ...]
+
+
+def wred_profile_name(class_name: str, rate_bps: float) -> str:
+    """SONiC WRED_PROFILE names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (reference/sonic_qos.md §3.6)."""
+    name = f"{class_name}_{rate_bps / 1e9:g}G".replace(".", "p")
+    return re.sub(r"[^-A-Za-z0-9_]", "_", name)[:32]
+
+
+def _full(value: float, quantity: str) -> Derived:
+    return derived_constant(value, "%", quantity=quantity, formula="100 (mark or drop every packet above the threshold)", source=SOURCE_STEP_MARKING)
+
+
+def _step_curve(color: str, threshold: Derived, *, drop: bool, mark: bool) -> ColorCurveIR:
+    return ColorCurveIR(color=color, drop=drop, mark=mark, min_bytes=threshold, max_bytes=threshold, probability_percent=_full(100.0, "probability_percent"))  # type: ignore[arg-type]
+
+
+def _percent(fraction: Derived) -> Derived:
+    return Derived(value=round(fraction.value * 100.0, 6), unit="%", provenance=fraction.provenance, quantity=fraction.quantity)
+
+
+def class_thresholds(
+    spec: ClassSpec,
+    *,
+    rate_bps: float,
+    rtt_s: float,
+    design: Design,
+    profile: VendorProfile,
+    shared_buffer_bytes: float,
+    per_port_share_bytes: float,
+) -> ClassThresholds:
+    """Marking curves, TLT threshold and host settings for one class at one port speed."""
+    marking: list[Derived] = []
+    host: list[Derived] = []
+    mark_min: Derived | None = None
+    mark_max: Derived | None = None
+    mark_probability: Derived | None = None
+    ecn_threshold_for_tlt: float | None = None
+    kmax_for_tlt: float | None = None
+
+    if spec.transport in ("dctcp", "d2tcp", "ear"):
+        dctcp = dctcp_marking_threshold(rate_bps, rtt_s, design.mtu, design.lso_burst)
+        threshold = derived_from(dctcp, "threshold_bytes")
+        marking.append(threshold)
+        mark_min = mark_max = threshold
+        mark_probability = _full(100.0, "probability_percent")
+        ecn_threshold_for_tlt = threshold.value
+        if spec.transport == "ear":
+            delay_s = spec.ear.rtt_threshold if spec.ear and spec.ear.rtt_threshold is not None else EAR_T_OVER_K * threshold.value * 8.0 / rate_bps
+            ear = ear_thresholds(rate_bps, design.mtu, rtt_s, threshold.value, delay_s)
+            host += [derived_from(ear, "delay_threshold_s"), derived_from(ear, "rtt_threshold_s")]
+        if spec.transport == "d2tcp" and spec.d2tcp is not None:
+            host += [
+                derived_constant(spec.d2tcp.d_min, "1", quantity="d_min", formula="intent d2tcp.d_min", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
+                derived_constant(spec.d2tcp.d_max, "1", quantity="d_max", formula="intent d2tcp.d_max", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
+            ]
+    elif spec.transport == "dcqcn":
+        overrides = spec.dcqcn
+        dcqcn = dcqcn_marking(
+            rate_bps,
+            overrides.kmin if overrides else None,
+            overrides.kmax if overrides else None,
+            overrides.pmax if overrides else None,
+            lossless=spec.lossless,
+        )
+        mark_min, mark_max = derived_from(dcqcn, "kmin_bytes"), derived_from(dcqcn, "kmax_bytes")
+        mark_probability = _percent(derived_from(dcqcn, "pmax"))
+        marking += [mark_min, mark_max, mark_probability]
+        kmax_for_tlt = mark_max.value
+    elif spec.transport == "tbtcp":
+        tbtcp = spec.tbtcp
+        lso = tbtcp.lso_burst if tbtcp and tbtcp.lso_burst is not None else design.lso_burst
+        red_model = red_model_from_profile(profile)
+        fit = fit_tbtcp_red(
+            rate_bps * rtt_s / 8.0,
+            lso,
+            tbtcp.t_max if tbtcp else None,
+            tbtcp.r if tbtcp else 4,
+            model=red_model,
+            lso_burst_bytes=lso,
+            port_buffer_bytes=per_port_share_bytes,
+        )
+        mark_min, mark_max = derived_from(fit, "t_min_bytes"), derived_from(fit, "t_max_bytes")
+        mark_probability = _percent(derived_from(fit, "p_max"))
+        marking += [mark_min, mark_max, mark_probability, derived_from(fit, "error_kilobytes")]
+        host += [derived_from(fit, "window_reduction_r"), derived_from(fit, "beta")]
+
+    curves: list[ColorCurveIR] = []
+    ect: list[EctMarkingIR] = []
+    tlt_threshold: Derived | None = None
+    tlt_flows: Derived | None = None
+    if mark_min is not None and mark_max is not None and mark_probability is not None:
+        curves.append(ColorCurveIR("green", drop=False, mark=True, min_bytes=mark_min, max_bytes=mark_max, probability_percent=mark_probability))
+    if spec.tlt is not None:
+        if spec.tlt.threshold is not None:
+            tlt_threshold = derived_constant(spec.tlt.threshold, "B", quantity="threshold_bytes", formula="intent tlt.threshold", source="operator-given color-aware threshold (TLT §4.2 requires K >= the transport's steady queue)")
+        else:
+            minimum = tlt_min_threshold(spec.transport, rate_bps, rtt_s, ecn_threshold_bytes=ecn_threshold_for_tlt, kmax_bytes=kmax_for_tlt)
+            tlt_threshold = derived_from(minimum, "threshold_bytes")
+        headroom = tlt_headroom(shared_buffer_bytes, design.alpha, design.congested_ports, tlt_threshold.value, design.mtu)
+        tlt_flows = derived_from(headroom, "total_flows")
+        curves.append(_step_curve("red", tlt_threshold, drop=True, mark=False))
+        if mark_min is not None and mark_max is not None and mark_probability is not None:
+            # TLT §4.2: unimportant packets still carry the transport's ECN signal; with color drop
+            # on red, SAI's ECT thresholds are the place for that marking.
+            ect.append(EctMarkingIR("red", min_bytes=mark_min, max_bytes=mark_max, probability_percent=mark_probability))
+    return ClassThresholds(tuple(marking), tuple(curves), tuple(ect), tlt_threshold, tlt_flows, tuple(host))

@@ -1,0 +1,162 @@
+"""``qosforge profiles list | show NAME``: the bundled vendor profiles and each value's source.
+
+Human output is a rich table; ``--format json`` is stable (DESIGN.md §7): ``list`` prints a JSON
+array of profile summaries, ``show`` one object with every field as ``{value, source, note}``
+(sizes in bytes, speeds in bits per second, ``null`` for ``unknown``) plus the ``sources`` list.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from qosforge.units import format_bytes, format_rate
+from qosforge.vendor_profiles import (
+    SOURCED_FIELDS,
+    PortGroup,
+    VendorProfile,
+    list_vendor_profiles,
+    load_vendor_profile,
+)
+
+_FORMAT = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Readable table or JSON (stable keys).",
+)
+
+#: Fields whose integer value is a byte count (shown with units in tables).
+_BYTE_FIELDS = frozenset({"buffer_bytes", "cell_bytes", "red.threshold_granularity_bytes"})
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+
+
+def _ports_text(groups: list[PortGroup]) -> str:
+    def speed(rate_bps: float) -> str:
+        return format_rate(rate_bps).replace(" ", "").removesuffix("bps")
+
+    return " + ".join(f"{group.count}x{speed(group.speed_bps)}" for group in groups)
+
+
+def _value_text(field: str, value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if field in _BYTE_FIELDS:
+        pretty = format_bytes(value)
+        return pretty if pretty == f"{value} B" else f"{pretty} ({value} B)"
+    if field == "ports":
+        return _ports_text(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _summary(profile: VendorProfile) -> dict[str, Any]:
+    return {
+        "name": profile.name,
+        "vendor": profile.vendor,
+        "asic": profile.asic,
+        "aliases": list(profile.aliases),
+        "description": profile.description,
+        "buffer_bytes": profile.buffer_bytes.value,
+        "mmu_count": profile.mmu_count.value,
+        "cell_bytes": profile.cell_bytes.value,
+        "red_steps": profile.red.steps.value,
+        "sonic_asic_table": profile.pfc_headroom.sonic.name if profile.pfc_headroom.sonic else None,
+        "unknown_fields": profile.unknown_fields(),
+    }
+
+
+@click.group("profiles")
+def profiles_group() -> None:
+    """Bundled vendor (ASIC) profiles: buffer, cells, ports, RED quantisation, capabilities."""
+
+
+@profiles_group.command("list")
+@_FORMAT
+def list_command(output_format: str) -> None:
+    """List the bundled vendor profiles.
+
+    \b
+    Example:
+      qosforge profiles list --format json
+    """
+    profiles = list_vendor_profiles()
+    if output_format == "json":
+        click.echo(json.dumps([_summary(profile) for profile in profiles], indent=2))
+        return
+    table = Table(title="vendor profiles", title_justify="left")
+    table.add_column("name", no_wrap=True)
+    for column in ("buffer", "MMUs", "cell", "ports", "RED steps", "SONiC headroom", "unknown"):
+        table.add_column(column, no_wrap=True)
+    for profile in profiles:
+        sonic = profile.pfc_headroom.sonic
+        table.add_row(
+            profile.name,
+            _value_text("buffer_bytes", profile.buffer_bytes.value).split(" (")[0],
+            _value_text("mmu_count", profile.mmu_count.value),
+            _value_text("cell_bytes", profile.cell_bytes.value).split(" (")[0],
+            _value_text("ports", profile.ports.value),
+            _value_text("red.steps", profile.red.steps.value),
+            sonic.script if sonic else "-",
+            str(len(profile.unknown_fields())),
+        )
+    console = _console()
+    console.print(table)
+    console.print("Details and sources: qosforge profiles show NAME", markup=False)
+
+
+@profiles_group.command("show")
+@click.argument("name")
+@_FORMAT
+def show_command(name: str, output_format: str) -> None:
+    """Show every value of profile NAME (or an alias) with its source.
+
+    \b
+    Example:
+      qosforge profiles show broadcom-trident2
+    """
+    profile = load_vendor_profile(name)
+    if output_format == "json":
+        click.echo(json.dumps(profile.model_dump(mode="json"), indent=2))
+        return
+    console = _console()
+    aliases = f" (aliases: {', '.join(profile.aliases)})" if profile.aliases else ""
+    console.print(f"{profile.name}: {profile.vendor} {profile.asic}{aliases}", markup=False)
+    console.print(profile.description, markup=False)
+    values = Table(title="values", title_justify="left")
+    for column in ("field", "value", "source", "note"):
+        values.add_column(column, overflow="fold")
+    for field in SOURCED_FIELDS:
+        sourced = profile.sourced(field)
+        values.add_row(field, _value_text(field, sourced.value), sourced.source, sourced.note or "")
+    console.print(values)
+    sonic = profile.pfc_headroom.sonic
+    if sonic is not None:
+        title = f"SONiC ASIC_TABLE {sonic.name} ({sonic.source})"
+        headroom = Table(title=title, title_justify="left")
+        headroom.add_column("field")
+        headroom.add_column("value")
+        for key, value in sonic.model_dump(exclude={"source", "note", "name"}).items():
+            headroom.add_row(key, "-" if value is None else str(value))
+        console.print(headroom)
+    if profile.pfc_headroom.note:
+        console.print(f"PFC headroom: {profile.pfc_headroom.note}", markup=False)
+    sources = Table(title="sources", title_justify="left")
+    for column in ("id", "citation", "url"):
+        sources.add_column(column, overflow="fold")
+    for entry in profile.sources:
+        sources.add_row(entry.id, entry.citation, entry.url or "")
+    console.print(sources)
+
+
+__all__ = ["profiles_group"]

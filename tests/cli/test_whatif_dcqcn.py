@@ -1,0 +1,78 @@
+"""``qosforge whatif dcqcn`` end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from qosforge.cli import cli, main
+
+
+def invoke(*argv: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["whatif", "dcqcn", *argv])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Through the console-script entry point, which maps user errors to one line and exit 2."""
+    with pytest.raises(SystemExit) as exited:
+        main(["whatif", "dcqcn", *argv])
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_defaults_scaled_to_100g_as_json() -> None:
+    code, out, _ = invoke("--rate", "100G", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    # 5 kB / 200 kB at 40G, x 2.5; P_max stays 1 %.
+    assert payload["kmin_bytes"] == pytest.approx(12_500.0)
+    assert payload["kmax_bytes"] == pytest.approx(500_000.0)
+    assert payload["pmax"] == pytest.approx(0.01)
+    assert payload["units"]["kmax_bytes"] == "B"
+    sources = {d["quantity"]: d["source"] for d in payload["provenance"]["derivations"]}
+    assert "SIGCOMM 2015" in sources["kmin_bytes"]
+
+
+def test_overrides() -> None:
+    code, out, _ = invoke("--rate", "100G", "--kmax", "1MB", "--pmax", "20%", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["kmax_bytes"] == 1e6 and payload["pmax"] == pytest.approx(0.2)
+    assert payload["kmin_bytes"] == pytest.approx(12_500.0)
+
+
+def test_sweep_over_rate() -> None:
+    code, out, _ = invoke("--sweep", "rate=10G:100G:10", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["kmax_bytes"] == pytest.approx([r / 40e9 * 200e3 for r in payload["rate_bps"]])
+
+
+def test_table_names_the_source() -> None:
+    code, out, _ = invoke("--rate", "40G")
+    assert code == 0
+    assert "Zhu et al." in out and "200 kB" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (("--rate", "40G", "--kmin", "300kB"), "--kmin"),
+        (("--rate", "40G", "--kmin", "100kB", "--kmax", "50kB"), "--kmin"),
+        (("--rate", "40G", "--kmax", "4kB"), "--kmax"),
+        (("--rate", "40G", "--pmax", "0%"), "--pmax"),
+        (("--rate", "40GB"), "--rate"),
+        ((), "--rate"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_naming_the_flag(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+) -> None:
+    code, out, err = run_main(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert flag in err and "Traceback" not in err

@@ -1,0 +1,115 @@
+"""`qosforge whatif tlt` end to end: TLT §4.2 worked example, derived K, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from qosforge.cli import cli, main
+
+EXAMPLE = ("--buffer", "12MB", "--congested-ports", "16", "--alpha", "1", "--packet", "1500B")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(["whatif", "tlt", *argv])
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_worked_example_json_with_click_runner() -> None:
+    result = CliRunner().invoke(
+        cli, ["whatif", "tlt", *EXAMPLE, "--threshold", "400kB", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert round(payload["per_port_share_bytes"] / 1e3, 2) == 705.88
+    assert round(payload["important_headroom_bytes"] / 1e3, 2) == 305.88
+    assert payload["flows_per_port"] == 203
+    assert payload["total_flows"] == 3248
+    assert payload["threshold_bytes"] == 400e3
+    assert payload["units"]["total_flows"] == "flows"
+
+
+def test_threshold_derived_from_transport(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        *EXAMPLE,
+        "--transport",
+        "dctcp",
+        "--speed",
+        "40G",
+        "--rtt",
+        "80us",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["bdp_bytes"] == pytest.approx(400e3)
+    assert payload["threshold_bytes"] == pytest.approx(400e3)
+    assert payload["total_flows"] == 3248
+
+
+def test_single_congested_port(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--buffer", "12MB", "--threshold", "400kB", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["important_headroom_bytes"] == pytest.approx(5.6e6)
+    assert payload["total_flows"] == 3733
+
+
+def test_sweep_over_ports_with_infeasible_points(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "--buffer",
+        "12MB",
+        "--threshold",
+        "400kB",
+        "--sweep",
+        "congested-ports=1:32:32",
+        "--allow-infeasible",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["total_flows"][0] == 3733 and payload["total_flows"][15] == 3248
+    assert payload["total_flows"][-1] == 0
+
+
+def test_table_cites_section(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *EXAMPLE, "--threshold", "400kB")
+    assert code == 0 and "3248" in out and "§4.2" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (("--threshold", "800kB"), "--threshold"),
+        ((), "--threshold"),
+        (("--threshold", "400kB", "--transport", "dctcp"), "--threshold"),
+        (("--transport", "dctcp", "--speed", "40G"), "--rtt"),
+        (("--transport", "dctcp", "--rtt", "80us"), "--speed"),
+        (("--transport", "dctcp", "--speed", "100G", "--rtt", "80us"), "--transport"),
+        (("--transport", "quic", "--speed", "40G", "--rtt", "80us"), "--transport"),
+        (("--threshold", "400kB", "--packet", "0B"), "--packet"),
+        (("--threshold", "400kB", "--alpha", "0"), "--alpha"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+) -> None:
+    code, out, err = run(capsys, *EXAMPLE, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert flag in err
+    assert "Traceback" not in err
+
+
+def test_infeasible_threshold_message_has_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(capsys, *EXAMPLE, "--threshold", "800kB")
+    assert "705.88 kB" in err and "hint:" in err
