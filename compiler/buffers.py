@@ -48,6 +48,8 @@ class BufferPlan:
     shared_bytes: Derived
     total_headroom_bytes: Derived
     per_port_share_bytes: Derived
+    mmu_shared_bytes: Derived
+    """The shared buffer one port competes in (per MMU): the B of the dynamic-threshold models."""
     dynamic_th: Derived
 
 
@@ -140,7 +142,20 @@ def plan_buffers(
             derivations=(Derivation("shared_bytes", "floor(B - total_headroom_bytes): each accounting view (ingress, egress) must fit the physical buffer", f"{SOURCE_POOLS}; B from vendor profile {profile.name} ({profile.buffer_bytes.source})"),),
         ),
     )
-    share = dynamic_threshold_share(shared_bytes.value, design.alpha, design.congested_ports)
+    # Multi-MMU chips (Tomahawk: 4 x 4 MB) apply dynamic thresholds per MMU, so a port competes
+    # for its MMU's share of the pool (TLT §6 testbed: ~1.8 MB for one busy port of 16 MB).
+    mmu_count = int(profile.mmu_count.value or 1)
+    mmu_shared = Derived(
+        value=shared_bytes.value / mmu_count,
+        unit="B",
+        quantity="mmu_shared_bytes",
+        provenance=Provenance(
+            model="buffer_layout",
+            inputs=(input_value("shared_bytes", shared_bytes.value, "B"), input_value("mmu_count", float(mmu_count), "MMUs")),
+            derivations=(Derivation("mmu_shared_bytes", "shared_bytes / mmu_count", f"{SOURCE_POOLS}; MMU count from vendor profile {profile.name} ({profile.mmu_count.source})"),),
+        ),
+    )
+    share = dynamic_threshold_share(mmu_shared.value, design.alpha, design.congested_ports)
     pools = [PoolIR(INGRESS_POOL, "ingress", "dynamic", shared_bytes), PoolIR(EGRESS_LOSSY_POOL, "egress", "dynamic", shared_bytes)]
     zero = derived_constant(0, "B", quantity="reserved_bytes", formula="0 (no private reservation; the queue draws from the shared pool)", source=SOURCE_POOLS)
     profiles = [
@@ -163,5 +178,6 @@ def plan_buffers(
         shared_bytes=shared_bytes,
         total_headroom_bytes=total_headroom,
         per_port_share_bytes=derived_from(share, "per_port_share_bytes"),
+        mmu_shared_bytes=mmu_shared,
         dynamic_th=dynamic_th,
     )

@@ -185,7 +185,7 @@ def _template(
                     rtt_s=rtt.value,
                     design=intent.design,
                     profile=profile,
-                    shared_buffer_bytes=buffer_plan.shared_bytes.value,
+                    shared_buffer_bytes=buffer_plan.mmu_shared_bytes.value,
                     per_port_share_bytes=buffer_plan.per_port_share_bytes.value,
                 )
             except QosforgeError as error:

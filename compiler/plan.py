@@ -53,6 +53,12 @@ class ClassPlan:
 
 
 def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) -> ClassPlan:
+    seen: set[str] = set()
+    for index, spec in enumerate(intent.classes):
+        if spec.name in seen or spec.name in (DEFAULT_CLASS_NAME, "fastlane"):
+            reason = "is used twice" if spec.name in seen else "is reserved for an implicit class"
+            raise source_map.error(("classes", index, "name"), f"class name '{spec.name}' {reason}", "give every class a unique name other than 'default' and 'fastlane'")
+        seen.add(spec.name)
     owner: dict[int, tuple[int, str]] = {}
     for index, spec in enumerate(intent.classes):
         claims = [("dscp", i, code) for i, code in enumerate(spec.dscp)]
@@ -90,7 +96,7 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, tc, True))
     needs_fastlane = any(s.fastlane is not None for s in intent.classes)
-    for position, spec in enumerate(lossy_specs):
+    for spec in lossy_specs:
         free = [t for t in LOSSY_TC_ORDER if t not in used]
         if not free:
             index = intent.classes.index(spec)
@@ -99,7 +105,6 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         tc = free[0]
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, LOSSY_PG, False))
-        del position
     if needs_fastlane:
         if not profile.fastlane_support.value:
             index = next(i for i, s in enumerate(intent.classes) if s.fastlane is not None)

@@ -92,7 +92,7 @@ def class_thresholds(
         ecn_threshold_for_tlt = threshold.value
         if spec.transport == "ear":
             delay_s = spec.ear.rtt_threshold if spec.ear and spec.ear.rtt_threshold is not None else EAR_T_OVER_K * threshold.value * 8.0 / rate_bps
-            ear = ear_thresholds(rate_bps, design.mtu, rtt_s, threshold.value, delay_s)
+            ear = ear_thresholds(rate_bps=rate_bps, packet_bytes=design.mtu, base_rtt_s=rtt_s, ecn_threshold_bytes=threshold.value, delay_threshold_s=delay_s)
             host += [derived_from(ear, "delay_threshold_s"), derived_from(ear, "rtt_threshold_s")]
         if spec.transport == "d2tcp" and spec.d2tcp is not None:
             host += [

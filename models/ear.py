@@ -54,15 +54,15 @@ def ear_thresholds(
     rate_bps: Any,
     packet_bytes: Any,
     base_rtt_s: Any,
+    ecn_threshold_bytes: Any,
     delay_threshold_s: Any,
     *,
-    ecn_threshold_bytes: Any = None,
     burst_bytes: Any = 0.0,
 ) -> EarThresholds:
     """EAR's ECN threshold K and host delay threshold T, both as bytes, packets and time.
 
-    K is ``ecn_threshold_bytes`` when given, else DCTCP's K for this rate and base RTT with the
-    host burst ``burst_bytes`` (EAR §4.2 uses DCTCP's recommended K). Raises
+    K is ``ecn_threshold_bytes`` unless that is ``None``; then it is DCTCP's K for this rate and
+    base RTT with the host burst ``burst_bytes`` (EAR §4.2 uses DCTCP's recommended K). Raises
     :class:`InfeasibleDesignError` at ``delay_threshold_s`` when T (as a queue) is not larger
     than K, which EAR §4.2 requires.
     """

@@ -51,8 +51,12 @@ SOURCE_PAUSE_TIMING = (
     "values as transcribed in SONiC buffer_headroom_mellanox.lua, reference/sonic_qos.md §4.4.1)"
 )
 SOURCE_FRAME = "IEEE Std 802.3 clause 4.4.2 (minFrameSize 64 B) and Clause 31 (MAC Control frames)"
-SOURCE_CABLE = "IEEE Std 802.3 Table 29-3 (fibre round-trip delay 1.0 bit time/m at 100 Mb/s = 5 ns/m)"
-SOURCE_CELLS = "DESIGN.md §3 'PFC headroom'; cell accounting as in SONiC's Lua (reference/sonic_qos.md §4.4.1)"
+SOURCE_CABLE = (
+    "IEEE Std 802.3 Table 29-3 (fibre round-trip delay 1.0 bit time/m at 100 Mb/s = 5 ns/m)"
+)
+SOURCE_CELLS = (
+    "DESIGN.md §3 'PFC headroom'; cell accounting as in SONiC's Lua (reference/sonic_qos.md §4.4.1)"
+)
 SOURCE_SONIC_SIZE = "reference/sonic_qos.md §4.4.1 (size = xoff + xon without shared headroom)"
 
 #: Bit times per pause quantum (IEEE 802.3 clause 31B.2: "pause_quanta ... 512 bit times").
@@ -85,7 +89,7 @@ MIN_FRAME_BYTES = 64.0
 DEFAULT_MAC_PHY_DELAY_BYTES = 0.8 * 1024.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PfcHeadroom:
     rate_bps: Any = quantity("bps", "line rate R")
     cable_m: Any = quantity("m", "cable length L")
@@ -131,7 +135,10 @@ def cell_occupancy(
     small_cells = np.ceil(small_packet_bytes / cell_bytes) * cell_bytes
     large_cells = np.ceil(lossless_frame_bytes / cell_bytes) * cell_bytes
     held = small_packet_fraction * small_cells + (1.0 - small_packet_fraction) * large_cells
-    carried = small_packet_fraction * small_packet_bytes + (1.0 - small_packet_fraction) * lossless_frame_bytes
+    carried = (
+        small_packet_fraction * small_packet_bytes
+        + (1.0 - small_packet_fraction) * lossless_frame_bytes
+    )
     return held / carried
 
 
@@ -168,12 +175,21 @@ def pfc_headroom(
     small_packet_bytes = as_float_array(small_packet_bytes)
     require_positive("rate_bps", rate_bps, hint="the port speed, e.g. 100G")
     require_non_negative("cable_m", cable_m, hint="the cable length, e.g. 40m")
-    require_positive("cell_bytes", cell_bytes, hint="the ASIC's buffer cell, e.g. 144B (1B for none)")
+    require_positive(
+        "cell_bytes", cell_bytes, hint="the ASIC's buffer cell, e.g. 144B (1B for none)"
+    )
     require_positive("max_frame_bytes", max_frame_bytes, hint="the port MTU in bytes, e.g. 9100")
-    require_positive("lossless_frame_bytes", lossless_frame_bytes, hint="the lossless MTU, e.g. 1024")
-    require_in_range("small_packet_fraction", small_packet_fraction, 0.0, 1.0, hint="a share such as 50%")
+    require_positive(
+        "lossless_frame_bytes", lossless_frame_bytes, hint="the lossless MTU, e.g. 1024"
+    )
     require_in_range(
-        "propagation_speed_mps", propagation_speed_mps, 1.0, SPEED_OF_LIGHT_MPS,
+        "small_packet_fraction", small_packet_fraction, 0.0, 1.0, hint="a share such as 50%"
+    )
+    require_in_range(
+        "propagation_speed_mps",
+        propagation_speed_mps,
+        1.0,
+        SPEED_OF_LIGHT_MPS,
         hint="about 2e8 m/s for fibre and copper",
     )
     require_non_negative("mac_phy_delay_bytes", mac_phy_delay_bytes, hint="e.g. 819.2 (0.8 KB)")
@@ -186,7 +202,9 @@ def pfc_headroom(
         peer_source = SOURCE_PAUSE_TIMING
     else:
         peer_response_bits = as_float_array(peer_response_bits)
-        require_non_negative("peer_response_bits", peer_response_bits, hint="e.g. 201728 (394 quanta)")
+        require_non_negative(
+            "peer_response_bits", peer_response_bits, hint="e.g. 201728 (394 quanta)"
+        )
         peer_response = peer_response_bits / 8.0
         peer_formula = "peer_response_bits/8 (given)"
         peer_source = "input"
@@ -195,15 +213,31 @@ def pfc_headroom(
     frames = 2.0 * max_frame_bytes
     resume_path = frames + pfc_frame_bytes + cable + peer_response + mac_phy_delay_bytes
     in_flight = lossless_frame_bytes + resume_path
-    occupancy = cell_occupancy(cell_bytes, small_packet_fraction, lossless_frame_bytes, small_packet_bytes)
+    occupancy = cell_occupancy(
+        cell_bytes, small_packet_fraction, lossless_frame_bytes, small_packet_bytes
+    )
     xoff = np.ceil(in_flight * occupancy / cell_bytes) * cell_bytes
     xon = np.ceil(resume_path * occupancy / cell_bytes) * cell_bytes
     size = xoff + xon
 
-    shape = np.broadcast_shapes(*(np.shape(v) for v in (
-        rate_bps, cable_m, cell_bytes, max_frame_bytes, lossless_frame_bytes, small_packet_fraction,
-        propagation_speed_mps, mac_phy_delay_bytes, pfc_frame_bytes, small_packet_bytes, peer_response,
-    )))
+    shape = np.broadcast_shapes(
+        *(
+            np.shape(v)
+            for v in (
+                rate_bps,
+                cable_m,
+                cell_bytes,
+                max_frame_bytes,
+                lossless_frame_bytes,
+                small_packet_fraction,
+                propagation_speed_mps,
+                mac_phy_delay_bytes,
+                pfc_frame_bytes,
+                small_packet_bytes,
+                peer_response,
+            )
+        )
+    )
 
     def shaped(value: Any) -> Any:
         full = np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
@@ -242,15 +276,33 @@ def pfc_headroom(
             inputs=tuple(inputs),
             derivations=(
                 Derivation("trigger_frame_bytes", "lossless_frame_bytes", SOURCE_CELLS),
-                Derivation("frames_in_flight_bytes", "2*max_frame_bytes (local frame delays the PFC frame; peer finishes its frame)", SOURCE_FRAME),
+                Derivation(
+                    "frames_in_flight_bytes",
+                    "2*max_frame_bytes (local frame delays the PFC frame; peer finishes its frame)",
+                    SOURCE_FRAME,
+                ),
                 Derivation("pfc_frame_bytes", "64 B PFC frame serialisation", SOURCE_FRAME),
                 Derivation("cable_bytes", "2*L/v*R/8", SOURCE_CABLE),
                 Derivation("peer_response_bytes", peer_formula, peer_source),
-                Derivation("mac_phy_delay_bytes", "input (default 0.8 KB as in SONiC ASIC_TABLE)", "reference/sonic_qos.md §4.4"),
-                Derivation("in_flight_bytes", "trigger+frames_in_flight+pfc_frame+cable+peer_response+mac_phy_delay", "DESIGN.md §3 'PFC headroom'"),
-                Derivation("cell_occupancy", "(p*ceil(64/c)*c+(1-p)*ceil(M/c)*c)/(p*64+(1-p)*M)", SOURCE_CELLS),
+                Derivation(
+                    "mac_phy_delay_bytes",
+                    "input (default 0.8 KB as in SONiC ASIC_TABLE)",
+                    "reference/sonic_qos.md §4.4",
+                ),
+                Derivation(
+                    "in_flight_bytes",
+                    "trigger+frames_in_flight+pfc_frame+cable+peer_response+mac_phy_delay",
+                    "DESIGN.md §3 'PFC headroom'",
+                ),
+                Derivation(
+                    "cell_occupancy",
+                    "(p*ceil(64/c)*c+(1-p)*ceil(M/c)*c)/(p*64+(1-p)*M)",
+                    SOURCE_CELLS,
+                ),
                 Derivation("xoff_bytes", "ceil(in_flight*cell_occupancy/c)*c", SOURCE_CELLS),
-                Derivation("xon_bytes", "ceil((in_flight-trigger_frame)*cell_occupancy/c)*c", SOURCE_CELLS),
+                Derivation(
+                    "xon_bytes", "ceil((in_flight-trigger_frame)*cell_occupancy/c)*c", SOURCE_CELLS
+                ),
                 Derivation("size_bytes", "xoff+xon", SOURCE_SONIC_SIZE),
             ),
         ),

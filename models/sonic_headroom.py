@@ -65,10 +65,12 @@ from qosforge.models._checks import (
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_MELLANOX_LUA = (
-    "sonic-swss cfgmgr/buffer_headroom_mellanox.lua (commit e6b0c5b5; reference/sonic_qos.md §4.4.1)"
+    "sonic-swss cfgmgr/buffer_headroom_mellanox.lua (commit e6b0c5b5; "
+    "reference/sonic_qos.md §4.4.1)"
 )
 SOURCE_BAREFOOT_LUA = (
-    "sonic-swss cfgmgr/buffer_headroom_barefoot.lua (commit e6b0c5b5; reference/sonic_qos.md §4.4.2)"
+    "sonic-swss cfgmgr/buffer_headroom_barefoot.lua (commit e6b0c5b5; "
+    "reference/sonic_qos.md §4.4.2)"
 )
 SOURCE_ASIC_TABLE = (
     "sonic-buildimage platform/{mellanox,barefoot}/asic_table.j2, platform/vs asic_table.json "
@@ -94,13 +96,16 @@ MELLANOX_PAUSE_QUANTA_PER_SPEED_MBPS: dict[float, float] = {
 }
 #: ``pause_quanta_per_speed`` of buffer_headroom_barefoot.lua: the same without 800G.
 BAREFOOT_PAUSE_QUANTA_PER_SPEED_MBPS: dict[float, float] = {
-    speed: quanta for speed, quanta in MELLANOX_PAUSE_QUANTA_PER_SPEED_MBPS.items() if speed != 800000.0
+    speed: quanta
+    for speed, quanta in MELLANOX_PAUSE_QUANTA_PER_SPEED_MBPS.items()
+    if speed != 800000.0
 }
 
 # Constants of both scripts (``local speed_of_light = 198000000``, ``minimal_packet_size = 64``).
 _SPEED_OF_LIGHT_MPS = 198000000.0
 _MINIMAL_PACKET_SIZE_BYTES = 64.0
-# Mellanox script: ``headroom_compensation = 2 * 1024``, ``spectrum6_headroom_compensation = 18 * 1024``.
+# Mellanox script: ``headroom_compensation = 2 * 1024`` and
+# ``spectrum6_headroom_compensation = 18 * 1024``.
 _HEADROOM_COMPENSATION_BYTES = 2.0 * 1024.0
 _SPECTRUM6_COMPENSATION_BYTES = 18.0 * 1024.0
 #: Port MTU buffermgrdyn assumes when PORT.mtu is absent (``DEFAULT_MTU_STR``, sonic_qos.md §3.21).
@@ -130,10 +135,16 @@ class SonicAsicTable:
                 hint=f"use one of {', '.join(SONIC_SCRIPTS)} (VS uses mellanox)",
             )
         if not self.name:
-            raise ModelInputError("is empty", place="name", hint="use the ASIC_TABLE key, e.g. MELLANOX-SPECTRUM-2")
-        require_positive("cell_size_bytes", self.cell_size_bytes, hint="ASIC_TABLE cell_size, e.g. 144")
+            raise ModelInputError(
+                "is empty", place="name", hint="use the ASIC_TABLE key, e.g. MELLANOX-SPECTRUM-2"
+            )
+        require_positive(
+            "cell_size_bytes", self.cell_size_bytes, hint="ASIC_TABLE cell_size, e.g. 144"
+        )
         for field_name in ("pipeline_latency_kb", "mac_phy_delay_kb", "peer_response_time_kb"):
-            require_non_negative(field_name, getattr(self, field_name), hint="ASIC_TABLE value in KB, e.g. 19")
+            require_non_negative(
+                field_name, getattr(self, field_name), hint="ASIC_TABLE value in KB, e.g. 19"
+            )
 
     @property
     def generation_digit(self) -> str:
@@ -141,7 +152,7 @@ class SonicAsicTable:
         return self.name[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SonicHeadroom:
     rate_bps: Any = quantity("bps", "port speed")
     cable_m: Any = quantity("m", "cable length")
@@ -209,10 +220,14 @@ def sonic_headroom(
     # YANG ranges: PORT.mtu uint16 68..9216 (§3.21), LOSSLESS_TRAFFIC_PATTERN mtu 1..9216 and
     # small_packet_percentage 0..100 (§3.20).
     require_in_range("port_mtu_bytes", port_mtu, 68, 9216, hint="PORT.mtu in bytes, e.g. 9100")
-    require_in_range("lossless_mtu_bytes", lossless_mtu, 1, 9216, hint="lossless MTU in bytes, e.g. 1024")
+    require_in_range(
+        "lossless_mtu_bytes", lossless_mtu, 1, 9216, hint="lossless MTU in bytes, e.g. 1024"
+    )
     require_in_range("small_packet_percent", spp, 0, 100, hint="a percentage such as 50")
     require_at_least("lanes", lanes, 1, hint="the port's lane count, e.g. 4 or 8")
-    require_non_negative("gearbox_delay_s", gearbox_delay_s, hint="gearbox delay, e.g. 0ns or 305ns")
+    require_non_negative(
+        "gearbox_delay_s", gearbox_delay_s, hint="gearbox delay, e.g. 0ns or 305ns"
+    )
 
     # SONiC keeps speed in Mb/s and the gearbox delay in ns; recover those numbers exactly.
     speed = rate_bps / 1e6
@@ -235,12 +250,15 @@ def sonic_headroom(
         worst_case_factor = cell_size / _MINIMAL_PACKET_SIZE_BYTES
     else:
         worst_case_factor = (2.0 * cell_size) / (1.0 + cell_size)
-    bytes_on_gearbox = np.where(gearbox_delay_ns == 0, 0.0, speed * gearbox_delay_ns / (8.0 * 1024.0))
+    bytes_on_gearbox = np.where(
+        gearbox_delay_ns == 0, 0.0, speed * gearbox_delay_ns / (8.0 * 1024.0)
+    )
 
     if asic.script == "mellanox":
         worst_case_factor = float(np.ceil(worst_case_factor))
         by_byte = (
-            100.0 * _MINIMAL_PACKET_SIZE_BYTES
+            100.0
+            * _MINIMAL_PACKET_SIZE_BYTES
             / ((spp * _MINIMAL_PACKET_SIZE_BYTES + (100.0 - spp) * lossless_mtu) / 100.0)
         )
         cell_occupancy = (100.0 - by_byte + by_byte * worst_case_factor) / 100.0
@@ -250,13 +268,22 @@ def sonic_headroom(
         digit = asic.generation_digit
         tile = speed / 1000.0 * 120.0 / 8.0 if digit in ("4", "5") else speed * 0.0
         bytes_on_cable = 2.0 * cable_m * speed * 1000000000.0 / _SPEED_OF_LIGHT_MPS / (8.0 * 1000.0)
-        propagation = port_mtu + bytes_on_cable + 2.0 * bytes_on_gearbox + mac_phy_delay + peer_response + tile
+        propagation = (
+            port_mtu
+            + bytes_on_cable
+            + 2.0 * bytes_on_gearbox
+            + mac_phy_delay
+            + peer_response
+            + tile
+        )
         xoff = _ceil1024(lossless_mtu + propagation * cell_occupancy)
         if digit == "6":
             xoff = xoff + _SPECTRUM6_COMPENSATION_BYTES
         if not shared_headroom_pool:
             full_small_packet_xoff = _ceil1024(lossless_mtu + propagation * worst_case_factor)
-            compensate = (spp != 100.0) & (xoff + _HEADROOM_COMPENSATION_BYTES < full_small_packet_xoff)
+            compensate = (spp != 100.0) & (
+                xoff + _HEADROOM_COMPENSATION_BYTES < full_small_packet_xoff
+            )
             xoff = np.where(compensate, xoff + _HEADROOM_COMPENSATION_BYTES, xoff)
         xon = _ceil1024(pipeline)
         size = _ceil1024(xon if shared_headroom_pool else xoff + xon + speed_overhead)
@@ -266,10 +293,13 @@ def sonic_headroom(
         )
         wcf_formula = "ceil(cell>128 ? cell/64 : 2*cell/(1+cell))"
         cable_formula = "2*cable*speed_mbps*1e9/198e6/(8*1000)"
-        propagation_formula = "port_mtu+cable_bytes+2*gearbox_bytes+mac_phy_delay+peer_response_bytes+tile_bytes"
+        propagation_formula = (
+            "port_mtu+cable_bytes+2*gearbox_bytes+mac_phy_delay+peer_response_bytes+tile_bytes"
+        )
         xoff_formula = (
             "ceil1024(lossless_mtu+propagation_delay_bytes*cell_occupancy) [+18432 on Spectrum-6]"
-            " [+2048 if no SHP, spp!=100 and that stays below ceil1024(lossless_mtu+pd*worst_case_factor)]"
+            " [+2048 if no SHP, spp!=100 and that stays below"
+            " ceil1024(lossless_mtu+pd*worst_case_factor)]"
         )
         xon_formula = "ceil1024(pipeline_latency_kb*1024 [*2 on 8-lane ports])"
         size_formula = "ceil1024(SHP ? xon : xoff+xon [+port_mtu on 8-lane ports])"
@@ -280,21 +310,27 @@ def sonic_headroom(
         peer_response = np.where(speed == 400000.0, 2.0 * peer_response, peer_response)
         tile = speed * 0.0
         bytes_on_cable = 2.0 * cable_m * speed * 1000000000.0 / _SPEED_OF_LIGHT_MPS / (8.0 * 1024.0)
-        propagation = port_mtu + bytes_on_cable + 2.0 * bytes_on_gearbox + mac_phy_delay + peer_response
+        propagation = (
+            port_mtu + bytes_on_cable + 2.0 * bytes_on_gearbox + mac_phy_delay + peer_response
+        )
         xoff = _ceil1024(lossless_mtu + propagation * cell_occupancy)
         xon = _ceil1024(pipeline_latency)
         size = _ceil1024(xon)
         occupancy_formula = "(100-spp+spp*worst_case_factor)/100"
         wcf_formula = "cell>128 ? cell/64 : 2*cell/(1+cell) (not rounded)"
         cable_formula = "2*cable*speed_mbps*1e9/198e6/(8*1024)"
-        propagation_formula = "port_mtu+cable_bytes+2*gearbox_bytes+mac_phy_delay+peer_response_bytes"
+        propagation_formula = (
+            "port_mtu+cable_bytes+2*gearbox_bytes+mac_phy_delay+peer_response_bytes"
+        )
         xoff_formula = "ceil1024(lossless_mtu+propagation_delay_bytes*cell_occupancy)"
         xon_formula = "ceil1024(pipeline_latency_kb*1024)"
         size_formula = "ceil1024(xon) (script assumes shared headroom)"
         tile_formula = "0 (barefoot script has no tile term)"
         peer_formula = "pause_quanta[speed]*512/8 (x2 at 400G), else peer_response_time_kb*1024"
 
-    broadcast = np.broadcast_arrays(rate_bps, cable_m, port_mtu, lossless_mtu, spp, lanes, gearbox_delay_s)
+    broadcast = np.broadcast_arrays(
+        rate_bps, cable_m, port_mtu, lossless_mtu, spp, lanes, gearbox_delay_s
+    )
     shape = broadcast[0].shape
 
     def shaped(value: Any) -> Any:
@@ -335,9 +371,13 @@ def sonic_headroom(
             derivations=(
                 Derivation("worst_case_factor", wcf_formula, source),
                 Derivation("cell_occupancy", occupancy_formula, source),
-                Derivation("peer_response_bytes", peer_formula, f"{source}; IEEE 802.3 Annex 31B.3.7"),
+                Derivation(
+                    "peer_response_bytes", peer_formula, f"{source}; IEEE 802.3 Annex 31B.3.7"
+                ),
                 Derivation("cable_bytes", cable_formula, source),
-                Derivation("gearbox_bytes", "gearbox_ns==0 ? 0 : speed_mbps*gearbox_ns/(8*1024)", source),
+                Derivation(
+                    "gearbox_bytes", "gearbox_ns==0 ? 0 : speed_mbps*gearbox_ns/(8*1024)", source
+                ),
                 Derivation("tile_bytes", tile_formula, source),
                 Derivation("propagation_delay_bytes", propagation_formula, source),
                 Derivation("xoff_bytes", xoff_formula, source),

@@ -439,7 +439,7 @@ def _json(result: TbtcpRedFit, axes: list[_Axis], context: Mapping[str, Any]) ->
         "provenance": result.provenance,
     }
     if axes:
-        payload["sweep"] = [{"name": axis.name, "values": axis.values} for axis in axes]
+        payload["sweep"] = [{"name": axis.name, "values": axis.values.tolist()} for axis in axes]
     return {key: _finite(to_jsonable(value)) for key, value in payload.items()}
 
 
@@ -520,6 +520,12 @@ def _render_sweep(result: TbtcpRedFit, axes: list[_Axis]) -> None:
         "P_max (unrounded)": (result.p_max_unquantized, lambda v: f"{v:.6g}"),
         "error": (result.error_kilobytes, lambda v: f"{v:.4g}"),
     }
+    if any(axis.argument == "t_max_bytes" for axis in axes) and "t_max" in outputs:
+        # The swept t_max is already a column; the programmed one differs only by cell rounding.
+        programmed = np.broadcast_to(result.t_max_bytes, shape)
+        swept = grids[[axis.argument for axis in axes].index("t_max_bytes")]
+        if np.array_equal(programmed, swept):
+            del outputs["t_max"]
     table = Table(
         title=f"qosforge fit red sweep ({total} points; error with Q in kB)", title_justify="left"
     )

@@ -12,9 +12,26 @@ from qosforge.cli import cli, main
 from qosforge.errors import EXIT_BAD_INPUT
 
 SONIC_40M = [
-    "whatif", "pfc-headroom", "--mode", "sonic", "--asic", "mellanox-spectrum-2", "--speed", "100G",
-    "--cable", "40m", "--port-mtu", "9100", "--lossless-mtu", "1024", "--small-packet-percent", "50",
-    "--lanes", "4", "--format", "json",
+    "whatif",
+    "pfc-headroom",
+    "--mode",
+    "sonic",
+    "--asic",
+    "mellanox-spectrum-2",
+    "--speed",
+    "100G",
+    "--cable",
+    "40m",
+    "--port-mtu",
+    "9100",
+    "--lossless-mtu",
+    "1024",
+    "--small-packet-percent",
+    "50",
+    "--lanes",
+    "4",
+    "--format",
+    "json",
 ]
 
 
@@ -35,7 +52,11 @@ def _error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_sonic_mode_reproduces_the_section_441_row() -> None:
     payload = _json(SONIC_40M)
-    assert (payload["xon_bytes"], payload["xoff_bytes"], payload["size_bytes"]) == (19456, 53248, 72704)
+    assert (payload["xon_bytes"], payload["xoff_bytes"], payload["size_bytes"]) == (
+        19456,
+        53248,
+        72704,
+    )
     assert payload["units"]["xoff_bytes"] == "B"
     assert payload["provenance"]["model"] == "sonic_headroom[mellanox]"
 
@@ -48,7 +69,9 @@ def test_sonic_mode_reproduces_the_section_441_row() -> None:
         ("mellanox-spectrum", "100G", (19456, 48128, 67584)),
     ],
 )
-def test_sonic_mode_uses_each_vendor_profile(asic: str, speed: str, expected: tuple[int, int, int]) -> None:
+def test_sonic_mode_uses_each_vendor_profile(
+    asic: str, speed: str, expected: tuple[int, int, int]
+) -> None:
     args = [*SONIC_40M]
     args[args.index("mellanox-spectrum-2")] = asic
     args[args.index("100G")] = speed
@@ -65,30 +88,72 @@ def test_sonic_mode_flags_for_8_lanes_and_shp() -> None:
 
 
 def test_sonic_defaults_match_the_sonic_template_values() -> None:
-    payload = _json(["whatif", "pfc-headroom", "--mode", "sonic", "--asic", "mellanox-spectrum-2",
-                     "--speed", "100G", "--cable", "40m", "--format", "json"])
+    payload = _json(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--mode",
+            "sonic",
+            "--asic",
+            "mellanox-spectrum-2",
+            "--speed",
+            "100G",
+            "--cable",
+            "40m",
+            "--format",
+            "json",
+        ]
+    )
     assert payload["xoff_bytes"] == 53248
 
 
 def test_physical_mode_is_the_default_and_uses_the_asic_cell() -> None:
-    payload = _json(["whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", "--asic",
-                     "mellanox-spectrum-2", "--format", "json"])
+    payload = _json(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--speed",
+            "100G",
+            "--cable",
+            "40m",
+            "--asic",
+            "mellanox-spectrum-2",
+            "--format",
+            "json",
+        ]
+    )
     assert payload["provenance"]["model"] == "pfc_headroom"
     assert payload["xoff_bytes"] == 417 * 144  # tests/models/test_pfc_headroom.py worked example
     assert payload["size_bytes"] == payload["xoff_bytes"] + payload["xon_bytes"]
 
 
 def test_physical_mode_without_cell_is_byte_granular() -> None:
-    payload = _json(["whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", "--format", "json"])
+    payload = _json(
+        ["whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", "--format", "json"]
+    )
     assert payload["cell_occupancy"] == 1.0
     assert payload["xoff_bytes"] == 50324  # ceil(50323.2 B) with 1-byte cells
 
 
-def test_physical_peer_response_override_for_speeds_outside_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_physical_peer_response_override_for_speeds_outside_the_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     line = _error(["whatif", "pfc-headroom", "--speed", "150G", "--cable", "40m"], capsys)
     assert line.startswith("error: --speed:") and "--peer-response-quanta" in line
-    payload = _json(["whatif", "pfc-headroom", "--speed", "150G", "--cable", "40m",
-                     "--peer-response-quanta", "400", "--format", "json"])
+    payload = _json(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--speed",
+            "150G",
+            "--cable",
+            "40m",
+            "--peer-response-quanta",
+            "400",
+            "--format",
+            "json",
+        ]
+    )
     assert payload["peer_response_bytes"] == 400 * 64
 
 
@@ -97,34 +162,81 @@ def test_cable_sweep_in_both_modes() -> None:
     assert len(sonic["xoff_bytes"]) == 60
     assert sonic["cable_m"][0] == 5 and sonic["cable_m"][-1] == 300
     assert sonic["xoff_bytes"][0] == 48128 and sonic["xoff_bytes"][-1] == 94208
-    assert all(a <= b for a, b in zip(sonic["xoff_bytes"], sonic["xoff_bytes"][1:]))
-    physical = _json(["whatif", "pfc-headroom", "--speed", "100G", "--sweep", "cable=1m:1km:11", "--format", "json"])
+    assert all(
+        a <= b for a, b in zip(sonic["xoff_bytes"][:-1], sonic["xoff_bytes"][1:], strict=True)
+    )
+    physical = _json(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--speed",
+            "100G",
+            "--sweep",
+            "cable=1m:1km:11",
+            "--format",
+            "json",
+        ]
+    )
     assert len(physical["xoff_bytes"]) == 11
-    assert all(a <= b for a, b in zip(physical["xoff_bytes"], physical["xoff_bytes"][1:]))
+    assert all(
+        a <= b for a, b in zip(physical["xoff_bytes"][:-1], physical["xoff_bytes"][1:], strict=True)
+    )
 
 
 def test_sweep_table_and_plot(tmp_path: Path) -> None:
     plot = tmp_path / "headroom.png"
     result = CliRunner().invoke(
-        cli, [*SONIC_40M[:-2], "--sweep", "cable=5m:300m:5", "--plot", str(plot)], catch_exceptions=False
+        cli,
+        [*SONIC_40M[:-2], "--sweep", "cable=5m:300m:5", "--plot", str(plot)],
+        catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
     assert "94,208 B" in result.output
     assert plot.stat().st_size > 0
 
 
-def test_unknown_asic_exits_2_naming_the_flag_and_known_profiles(capsys: pytest.CaptureFixture[str]) -> None:
-    line = _error(["whatif", "pfc-headroom", "--mode", "sonic", "--asic", "spectrum-9", "--speed", "100G",
-                   "--cable", "40m"], capsys)
+def test_unknown_asic_exits_2_naming_the_flag_and_known_profiles(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = _error(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--mode",
+            "sonic",
+            "--asic",
+            "spectrum-9",
+            "--speed",
+            "100G",
+            "--cable",
+            "40m",
+        ],
+        capsys,
+    )
     assert line.startswith("error: --asic:")
     assert "mellanox-spectrum-2" in line and "barefoot-tofino-2" in line
 
 
 def test_sonic_mode_needs_an_asic_with_an_asic_table(capsys: pytest.CaptureFixture[str]) -> None:
-    line = _error(["whatif", "pfc-headroom", "--mode", "sonic", "--speed", "100G", "--cable", "40m"], capsys)
+    line = _error(
+        ["whatif", "pfc-headroom", "--mode", "sonic", "--speed", "100G", "--cable", "40m"], capsys
+    )
     assert line.startswith("error: --asic:") and "mellanox-spectrum-2" in line
-    line = _error(["whatif", "pfc-headroom", "--mode", "sonic", "--asic", "broadcom-trident2",
-                   "--speed", "100G", "--cable", "40m"], capsys)
+    line = _error(
+        [
+            "whatif",
+            "pfc-headroom",
+            "--mode",
+            "sonic",
+            "--asic",
+            "broadcom-trident2",
+            "--speed",
+            "100G",
+            "--cable",
+            "40m",
+        ],
+        capsys,
+    )
     assert line.startswith("error: --asic:") and "ASIC_TABLE" in line
 
 
@@ -137,7 +249,9 @@ def test_sonic_mode_needs_an_asic_with_an_asic_table(capsys: pytest.CaptureFixtu
         (["--cell", "0B"], "--cell"),
     ],
 )
-def test_physical_bad_values_name_the_flag(extra: list[str], flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_physical_bad_values_name_the_flag(
+    extra: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     line = _error(["whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", *extra], capsys)
     assert line.startswith(f"error: {flag}:")
 

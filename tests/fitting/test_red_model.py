@@ -85,14 +85,18 @@ class _Entry:
 
     def known(self, field_name: str) -> object:
         if self.value is None:
-            raise ProfileError(f"{field_name} is unknown", place=f"profile: {field_name}", hint="give it explicitly")
+            raise ProfileError(
+                f"{field_name} is unknown",
+                place=f"profile: {field_name}",
+                hint="give it explicitly",
+            )
         return self.value
 
 
 class _Profile:
     name = "fake"
 
-    class red:  # noqa: N801 - mirrors the profile's attribute name
+    class red:  # mirrors the profile's attribute name
         steps = _Entry(None, "steps")
         step_offset = _Entry(0.5, "step_offset")
         probability_granularity = _Entry(None, "probability_granularity")

@@ -63,7 +63,11 @@ def test_per_step_needs_a_programmable_chip_and_r_one() -> None:
     ],
 )
 def test_bad_input_names_the_parameter(kwargs: dict[str, float | None], place: str) -> None:
-    arguments: dict[str, float | None] = {"bdp_bytes": 180 * KB, "t_min_bytes": 138 * KB, "t_max_bytes": 550 * KB}
+    arguments: dict[str, float | None] = {
+        "bdp_bytes": 180 * KB,
+        "t_min_bytes": 138 * KB,
+        "t_max_bytes": 550 * KB,
+    }
     arguments.update(kwargs)
     with pytest.raises(ModelInputError) as raised:
         fit_tbtcp_red(**arguments)  # type: ignore[arg-type]
@@ -103,7 +107,9 @@ def test_t_max_search_beats_a_dense_scan_for_a_curve_that_reaches_one() -> None:
     model = RedStepModel(probability_granularity=None)
     choice = choose_t_max(target, 100 * KB, 1e6, 1.0, model)
     scan = np.linspace(110 * KB, 1e6, 900)
-    scanned = error_to_limit_kilobytes(target, fit_red_batch(target, 100 * KB, scan, 1.0, model), 1e6)
+    scanned = error_to_limit_kilobytes(
+        target, fit_red_batch(target, 100 * KB, scan, 1.0, model), 1e6
+    )
     assert choice.error_to_limit_kilobytes <= scanned.min() + 1e-9
     assert 100 * KB < choice.fit.t_max_bytes < 1e6  # an interior optimum
 

@@ -4,6 +4,7 @@ monotonicity in cable length and speed, and input errors."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +22,18 @@ from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
 
 G = 1e9
 SPECTRUM_2_CELL = 144.0  # reference/sonic_qos.md §4.4 ASIC_TABLE cell_size
-BASE = {"cell_bytes": SPECTRUM_2_CELL, "max_frame_bytes": 9100.0, "lossless_frame_bytes": 1024.0, "small_packet_fraction": 0.5}
+BASE = {
+    "cell_bytes": SPECTRUM_2_CELL,
+    "max_frame_bytes": 9100.0,
+    "lossless_frame_bytes": 1024.0,
+    "small_packet_fraction": 0.5,
+}
+
+
+def _source(result: Any, name: str) -> str:
+    derivation = result.provenance.derivation_of(name)
+    assert derivation is not None, name
+    return str(derivation.source)
 
 
 def test_worked_example_100g_40m_term_by_term() -> None:
@@ -45,10 +57,17 @@ def test_worked_example_100g_40m_term_by_term() -> None:
 
 def test_every_output_has_a_derivation_with_a_source() -> None:
     result = pfc_headroom(100 * G, 40.0, **BASE)
-    for name in ("cable_bytes", "peer_response_bytes", "cell_occupancy", "xoff_bytes", "xon_bytes", "size_bytes"):
+    for name in (
+        "cable_bytes",
+        "peer_response_bytes",
+        "cell_occupancy",
+        "xoff_bytes",
+        "xon_bytes",
+        "size_bytes",
+    ):
         derivation = result.provenance.derivation_of(name)
         assert derivation is not None and derivation.source
-    assert "31B" in result.provenance.derivation_of("peer_response_bytes").source  # type: ignore[union-attr]
+    assert "31B" in _source(result, "peer_response_bytes")
 
 
 def test_pause_quanta_table_and_unknown_rate() -> None:
@@ -66,7 +85,7 @@ def test_pause_quanta_table_and_unknown_rate() -> None:
 def test_peer_response_override_allows_rates_outside_the_table() -> None:
     result = pfc_headroom(150 * G, 40.0, peer_response_bits=600 * 512, **BASE)
     assert result.peer_response_bytes == 600 * 512 / 8
-    assert result.provenance.derivation_of("peer_response_bytes").source == "input"  # type: ignore[union-attr]
+    assert _source(result, "peer_response_bytes") == "input"
 
 
 def test_cable_term_matches_sonic_lua_at_its_propagation_speed() -> None:
@@ -84,7 +103,8 @@ def test_cell_occupancy_limits() -> None:
     assert cell_occupancy(128.0, 0.0, 1024.0, 64.0) == 1.0  # only whole-cell frames
     assert cell_occupancy(144.0, 1.0, 1024.0, 64.0) == pytest.approx(144 / 64)  # all minimum frames
     np.testing.assert_allclose(
-        cell_occupancy(144.0, np.array([0.0, 0.5, 1.0]), 1024.0, 64.0), [1152 / 1024, 648 / 544, 144 / 64]
+        cell_occupancy(144.0, np.array([0.0, 0.5, 1.0]), 1024.0, 64.0),
+        [1152 / 1024, 648 / 544, 144 / 64],
     )
 
 
@@ -111,10 +131,21 @@ lengths = st.floats(min_value=0.0, max_value=120_000.0, allow_nan=False)
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(TABLE_RATES), lengths, lengths, cells, frames, frames, fractions)
 def test_xoff_non_decreasing_in_cable_length(
-    rate: float, cable_a: float, cable_b: float, cell: float, mtu: int, lossless: int, fraction: float
+    rate: float,
+    cable_a: float,
+    cable_b: float,
+    cell: float,
+    mtu: int,
+    lossless: int,
+    fraction: float,
 ) -> None:
     short, long = sorted((cable_a, cable_b))
-    args = {"cell_bytes": cell, "max_frame_bytes": mtu, "lossless_frame_bytes": lossless, "small_packet_fraction": fraction}
+    args = {
+        "cell_bytes": cell,
+        "max_frame_bytes": mtu,
+        "lossless_frame_bytes": lossless,
+        "small_packet_fraction": fraction,
+    }
     low, high = pfc_headroom(rate, short, **args), pfc_headroom(rate, long, **args)
     assert low.xoff_bytes <= high.xoff_bytes
     assert low.size_bytes <= high.size_bytes
@@ -122,9 +153,15 @@ def test_xoff_non_decreasing_in_cable_length(
 
 @settings(max_examples=200, deadline=None)
 @given(lengths, cells, frames, frames, fractions)
-def test_xoff_non_decreasing_in_speed(cable: float, cell: float, mtu: int, lossless: int, fraction: float) -> None:
+def test_xoff_non_decreasing_in_speed(
+    cable: float, cell: float, mtu: int, lossless: int, fraction: float
+) -> None:
     result = pfc_headroom(
-        np.array(TABLE_RATES), cable, cell_bytes=cell, max_frame_bytes=mtu, lossless_frame_bytes=lossless,
+        np.array(TABLE_RATES),
+        cable,
+        cell_bytes=cell,
+        max_frame_bytes=mtu,
+        lossless_frame_bytes=lossless,
         small_packet_fraction=fraction,
     )
     assert np.all(np.diff(result.xoff_bytes) >= 0)
@@ -136,7 +173,11 @@ def test_xoff_is_whole_cells_covering_the_occupied_bytes(
     rate: float, cable: float, cell: float, mtu: int, lossless: int, fraction: float
 ) -> None:
     result = pfc_headroom(
-        rate, cable, cell_bytes=cell, max_frame_bytes=mtu, lossless_frame_bytes=lossless,
+        rate,
+        cable,
+        cell_bytes=cell,
+        max_frame_bytes=mtu,
+        lossless_frame_bytes=lossless,
         small_packet_fraction=fraction,
     )
     occupied = result.in_flight_bytes * result.cell_occupancy
@@ -163,7 +204,7 @@ def test_bad_inputs_name_the_parameter(overrides: dict[str, float], place: str) 
     args: dict[str, float] = dict(BASE)
     args.update(overrides)
     with pytest.raises(ModelInputError) as caught:
-        pfc_headroom(100 * G, 40.0, **args)  # type: ignore[arg-type]
+        pfc_headroom(100 * G, 40.0, **args)
     assert caught.value.place == place
     assert caught.value.hint
 

@@ -3,6 +3,8 @@ running SONiC's own Lua, vectorisation, and the (non-)monotonicity documented in
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -47,13 +49,28 @@ SECTION_441_ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("asic", "rate", "cable", "lanes", "shp", "xon", "xoff", "size"), SECTION_441_ROWS)
+@pytest.mark.parametrize(
+    ("asic", "rate", "cable", "lanes", "shp", "xon", "xoff", "size"), SECTION_441_ROWS
+)
 def test_reproduces_every_row_of_the_section_441_table(
-    asic: SonicAsicTable, rate: float, cable: float, lanes: int, shp: bool, xon: int, xoff: int, size: int
+    asic: SonicAsicTable,
+    rate: float,
+    cable: float,
+    lanes: int,
+    shp: bool,
+    xon: int,
+    xoff: int,
+    size: int,
 ) -> None:
     result = sonic_headroom(
-        asic, rate, cable, port_mtu_bytes=9100, lossless_mtu_bytes=1024, small_packet_percent=50,
-        lanes=lanes, shared_headroom_pool=shp,
+        asic,
+        rate,
+        cable,
+        port_mtu_bytes=9100,
+        lossless_mtu_bytes=1024,
+        small_packet_percent=50,
+        lanes=lanes,
+        shared_headroom_pool=shp,
     )
     assert (result.xon_bytes, result.xoff_bytes, result.size_bytes) == (xon, xoff, size)
 
@@ -63,7 +80,8 @@ def test_reproduces_every_row_of_the_section_441_table(
 # values; they cover the branches the §4.4.1 table does not (Spectrum-3/5/6, gearbox, speeds
 # outside the pause-quanta table, spp 0/100, SHP with 8 lanes, Barefoot 800G).
 LUA_GOLDEN = [
-    # asic, spp, lossless_mtu, shp, speed_mbps, cable_m, port_mtu, gearbox_ns, lanes, xon, xoff, size
+    # asic, spp, lossless_mtu, shp, speed_mbps, cable_m, port_mtu, gearbox_ns, lanes,
+    # xon, xoff, size
     (SPECTRUM_3, 50, 1024, False, 200000, 40, 9100, 0, 4, 19456, 64512, 83968),
     (SPECTRUM_4, 50, 1024, False, 400000, 5, 9100, 0, 8, 38912, 98304, 146432),
     (SPECTRUM_4, 50, 1024, False, 100000, 40, 9100, 0, 4, 19456, 55296, 74752),
@@ -89,18 +107,54 @@ LUA_GOLDEN = [
 
 
 @pytest.mark.parametrize(
-    ("asic", "spp", "lossless", "shp", "speed_mbps", "cable", "mtu", "gearbox_ns", "lanes", "xon", "xoff", "size"),
+    (
+        "asic",
+        "spp",
+        "lossless",
+        "shp",
+        "speed_mbps",
+        "cable",
+        "mtu",
+        "gearbox_ns",
+        "lanes",
+        "xon",
+        "xoff",
+        "size",
+    ),
     LUA_GOLDEN,
 )
 def test_matches_values_from_running_the_sonic_lua(
-    asic: SonicAsicTable, spp: int, lossless: int, shp: bool, speed_mbps: int, cable: int, mtu: int,
-    gearbox_ns: int, lanes: int, xon: int, xoff: int, size: int,
+    asic: SonicAsicTable,
+    spp: int,
+    lossless: int,
+    shp: bool,
+    speed_mbps: int,
+    cable: int,
+    mtu: int,
+    gearbox_ns: int,
+    lanes: int,
+    xon: int,
+    xoff: int,
+    size: int,
 ) -> None:
     result = sonic_headroom(
-        asic, speed_mbps * 1e6, cable, port_mtu_bytes=mtu, lossless_mtu_bytes=lossless,
-        small_packet_percent=spp, lanes=lanes, gearbox_delay_s=gearbox_ns * 1e-9, shared_headroom_pool=shp,
+        asic,
+        speed_mbps * 1e6,
+        cable,
+        port_mtu_bytes=mtu,
+        lossless_mtu_bytes=lossless,
+        small_packet_percent=spp,
+        lanes=lanes,
+        gearbox_delay_s=gearbox_ns * 1e-9,
+        shared_headroom_pool=shp,
     )
     assert (result.xon_bytes, result.xoff_bytes, result.size_bytes) == (xon, xoff, size)
+
+
+def _source(result: Any, name: str) -> str:
+    derivation = result.provenance.derivation_of(name)
+    assert derivation is not None, name
+    return str(derivation.source)
 
 
 def test_vectorised_call_equals_elementwise_calls() -> None:
@@ -108,12 +162,18 @@ def test_vectorised_call_equals_elementwise_calls() -> None:
     cables = np.array([0.0, 5.0, 40.0, 300.0, 1000.0, 7.5, 40.0])
     spp = np.array([0, 25, 50, 75, 99, 100, 50])
     for asic in (SPECTRUM_2, SPECTRUM_5, SPECTRUM_6, TOFINO_2):
-        batch = sonic_headroom(asic, rates, cables, lossless_mtu_bytes=1024, small_packet_percent=spp, lanes=8)
+        batch = sonic_headroom(
+            asic, rates, cables, lossless_mtu_bytes=1024, small_packet_percent=spp, lanes=8
+        )
         assert batch.xoff_bytes.shape == rates.shape
         for index in range(rates.size):
             single = sonic_headroom(
-                asic, float(rates[index]), float(cables[index]), lossless_mtu_bytes=1024,
-                small_packet_percent=float(spp[index]), lanes=8,
+                asic,
+                float(rates[index]),
+                float(cables[index]),
+                lossless_mtu_bytes=1024,
+                small_packet_percent=float(spp[index]),
+                lanes=8,
             )
             assert single.xoff_bytes == batch.xoff_bytes[index]
             assert single.size_bytes == batch.size_bytes[index]
@@ -121,21 +181,31 @@ def test_vectorised_call_equals_elementwise_calls() -> None:
 
 
 def test_outputs_are_whole_kilobytes_and_provenance_names_the_script() -> None:
-    result = sonic_headroom(SPECTRUM_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50)
+    result = sonic_headroom(
+        SPECTRUM_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+    )
     for value in (result.xon_bytes, result.xoff_bytes, result.size_bytes):
         assert value % 1024 == 0
-    assert "buffer_headroom_mellanox.lua" in result.provenance.derivation_of("xoff_bytes").source  # type: ignore[union-attr]
-    barefoot = sonic_headroom(TOFINO_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50)
-    assert "buffer_headroom_barefoot.lua" in barefoot.provenance.derivation_of("xoff_bytes").source  # type: ignore[union-attr]
+    assert "buffer_headroom_mellanox.lua" in _source(result, "xoff_bytes")
+    barefoot = sonic_headroom(
+        TOFINO_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+    )
+    assert "buffer_headroom_barefoot.lua" in _source(barefoot, "xoff_bytes")
     assert ReExportedSonicAsicTable is SonicAsicTable
 
 
 def test_peer_response_uses_pause_quanta_in_table_and_asic_value_otherwise() -> None:
-    in_table = sonic_headroom(SPECTRUM_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50)
+    in_table = sonic_headroom(
+        SPECTRUM_2, 100 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+    )
     assert in_table.peer_response_bytes == 394 * 512 / 8
-    off_table = sonic_headroom(SPECTRUM_2, 150 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50)
+    off_table = sonic_headroom(
+        SPECTRUM_2, 150 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+    )
     assert off_table.peer_response_bytes == 3.8 * 1024
-    doubled = sonic_headroom(TOFINO_2, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50)
+    doubled = sonic_headroom(
+        TOFINO_2, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+    )
     assert doubled.peer_response_bytes == 2 * 905 * 512 / 8
     assert 800000.0 in MELLANOX_PAUSE_QUANTA_PER_SPEED_MBPS
     assert 800000.0 not in BAREFOOT_PAUSE_QUANTA_PER_SPEED_MBPS
@@ -143,8 +213,18 @@ def test_peer_response_uses_pause_quanta_in_table_and_asic_value_otherwise() -> 
 
 def test_spectrum_generation_branches_follow_the_last_character_of_the_key() -> None:
     # Spectrum-4/5 add speed/1000*120/8 bytes "on tile"; others add nothing.
-    assert sonic_headroom(SPECTRUM_4, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50).tile_bytes == 6000
-    assert sonic_headroom(SPECTRUM_3, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50).tile_bytes == 0
+    assert (
+        sonic_headroom(
+            SPECTRUM_4, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+        ).tile_bytes
+        == 6000
+    )
+    assert (
+        sonic_headroom(
+            SPECTRUM_3, 400 * G, 40, lossless_mtu_bytes=1024, small_packet_percent=50
+        ).tile_bytes
+        == 0
+    )
     # Spectrum-6 adds 18 KB to xoff relative to an identical table with another name.
     twin = SonicAsicTable("MELLANOX-SPECTRUM-X", "mellanox", 256, 42, 0.8, 3.8)
     args = {"lossless_mtu_bytes": 1024, "small_packet_percent": 100}
@@ -171,14 +251,23 @@ def test_barefoot_xoff_non_decreasing_in_cable(
 ) -> None:
     short, long = sorted((cable_a, cable_b))
     args = {"port_mtu_bytes": mtu, "lossless_mtu_bytes": lossless, "small_packet_percent": spp}
-    assert sonic_headroom(TOFINO_2, rate, short, **args).xoff_bytes <= sonic_headroom(TOFINO_2, rate, long, **args).xoff_bytes
+    assert (
+        sonic_headroom(TOFINO_2, rate, short, **args).xoff_bytes
+        <= sonic_headroom(TOFINO_2, rate, long, **args).xoff_bytes
+    )
 
 
 @settings(max_examples=150, deadline=None)
 @given(cables, port_mtus, lossless_mtus, percents)
-def test_barefoot_xoff_non_decreasing_in_speed_up_to_400g(cable: float, mtu: int, lossless: int, spp: int) -> None:
+def test_barefoot_xoff_non_decreasing_in_speed_up_to_400g(
+    cable: float, mtu: int, lossless: int, spp: int
+) -> None:
     result = sonic_headroom(
-        TOFINO_2, np.array(BAREFOOT_SPEEDS_BPS), cable, port_mtu_bytes=mtu, lossless_mtu_bytes=lossless,
+        TOFINO_2,
+        np.array(BAREFOOT_SPEEDS_BPS),
+        cable,
+        port_mtu_bytes=mtu,
+        lossless_mtu_bytes=lossless,
         small_packet_percent=spp,
     )
     assert np.all(np.diff(result.xoff_bytes) >= 0)
@@ -193,16 +282,39 @@ def test_barefoot_800g_falls_back_to_asic_peer_response_and_needs_less_than_400g
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(MELLANOX_ASICS), st.sampled_from(MELLANOX_SPEEDS_BPS), cables, cables, port_mtus,
-       lossless_mtus, percents, st.booleans())
+@given(
+    st.sampled_from(MELLANOX_ASICS),
+    st.sampled_from(MELLANOX_SPEEDS_BPS),
+    cables,
+    cables,
+    port_mtus,
+    lossless_mtus,
+    percents,
+    st.booleans(),
+)
 def test_mellanox_xoff_monotone_in_cable_when_compensation_cannot_fire(
-    asic: SonicAsicTable, rate: float, cable_a: float, cable_b: float, mtu: int, lossless: int, spp: int, shp: bool
+    asic: SonicAsicTable,
+    rate: float,
+    cable_a: float,
+    cable_b: float,
+    mtu: int,
+    lossless: int,
+    spp: int,
+    shp: bool,
 ) -> None:
     # With SHP on, or spp = 100, the 2 KB "headroom_compensation" branch is skipped.
     spp = spp if shp else 100
     short, long = sorted((cable_a, cable_b))
-    args = {"port_mtu_bytes": mtu, "lossless_mtu_bytes": lossless, "small_packet_percent": spp, "shared_headroom_pool": shp}
-    assert sonic_headroom(asic, rate, short, **args).xoff_bytes <= sonic_headroom(asic, rate, long, **args).xoff_bytes
+    args = {
+        "port_mtu_bytes": mtu,
+        "lossless_mtu_bytes": lossless,
+        "small_packet_percent": spp,
+        "shared_headroom_pool": shp,
+    }
+    assert (
+        sonic_headroom(asic, rate, short, **args).xoff_bytes
+        <= sonic_headroom(asic, rate, long, **args).xoff_bytes
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -212,21 +324,42 @@ def test_mellanox_xoff_monotone_in_speed_when_compensation_cannot_fire(
 ) -> None:
     spp = 50 if shp else 100
     result = sonic_headroom(
-        asic, np.array(MELLANOX_SPEEDS_BPS), cable, port_mtu_bytes=mtu, lossless_mtu_bytes=lossless,
-        small_packet_percent=spp, shared_headroom_pool=shp,
+        asic,
+        np.array(MELLANOX_SPEEDS_BPS),
+        cable,
+        port_mtu_bytes=mtu,
+        lossless_mtu_bytes=lossless,
+        small_packet_percent=spp,
+        shared_headroom_pool=shp,
     )
     assert np.all(np.diff(result.xoff_bytes) >= 0)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(MELLANOX_ASICS), st.sampled_from(MELLANOX_SPEEDS_BPS), cables, cables, port_mtus,
-       lossless_mtus, percents)
+@given(
+    st.sampled_from(MELLANOX_ASICS),
+    st.sampled_from(MELLANOX_SPEEDS_BPS),
+    cables,
+    cables,
+    port_mtus,
+    lossless_mtus,
+    percents,
+)
 def test_mellanox_xoff_never_drops_by_more_than_one_kilobyte_with_longer_cable(
-    asic: SonicAsicTable, rate: float, cable_a: float, cable_b: float, mtu: int, lossless: int, spp: int
+    asic: SonicAsicTable,
+    rate: float,
+    cable_a: float,
+    cable_b: float,
+    mtu: int,
+    lossless: int,
+    spp: int,
 ) -> None:
     short, long = sorted((cable_a, cable_b))
     args = {"port_mtu_bytes": mtu, "lossless_mtu_bytes": lossless, "small_packet_percent": spp}
-    drop = sonic_headroom(asic, rate, short, **args).xoff_bytes - sonic_headroom(asic, rate, long, **args).xoff_bytes
+    drop = (
+        sonic_headroom(asic, rate, short, **args).xoff_bytes
+        - sonic_headroom(asic, rate, long, **args).xoff_bytes
+    )
     assert drop <= 1024
 
 
@@ -239,19 +372,26 @@ def test_mellanox_compensation_makes_xoff_drop_with_a_longer_cable() -> None:
 
 
 def test_mellanox_with_sonic_template_traffic_pattern_is_monotone_from_10g() -> None:
-    # LOSSLESS_TRAFFIC_PATTERN defaults (mtu 1024, spp 50) and PORT mtu 9100 (sonic_qos.md §3.20-3.21).
+    # LOSSLESS_TRAFFIC_PATTERN defaults (mtu 1024, spp 50) and PORT mtu 9100
+    # (sonic_qos.md §3.20-3.21).
     speeds = np.array([s for s in MELLANOX_SPEEDS_BPS if s >= 10 * G])
     cable_grid = np.arange(0.0, 5001.0)
     rate_mesh, cable_mesh = np.meshgrid(speeds, cable_grid, indexing="ij")
     for asic in MELLANOX_ASICS:
         xoff = sonic_headroom(
-            asic, rate_mesh, cable_mesh, port_mtu_bytes=9100, lossless_mtu_bytes=1024, small_packet_percent=50
+            asic,
+            rate_mesh,
+            cable_mesh,
+            port_mtu_bytes=9100,
+            lossless_mtu_bytes=1024,
+            small_packet_percent=50,
         ).xoff_bytes
         assert np.all(np.diff(xoff, axis=1) >= 0), asic.name
         assert np.all(np.diff(xoff, axis=0) >= 0), asic.name
 
 
 # ---- input errors ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("overrides", "place"),
@@ -267,8 +407,13 @@ def test_mellanox_with_sonic_template_traffic_pattern_is_monotone_from_10g() -> 
 )
 def test_bad_inputs_name_the_parameter(overrides: dict[str, float], place: str) -> None:
     args: dict[str, float] = {
-        "rate_bps": 100 * G, "cable_m": 40.0, "port_mtu_bytes": 9100, "lossless_mtu_bytes": 1024,
-        "small_packet_percent": 50, "lanes": 4, "gearbox_delay_s": 0.0,
+        "rate_bps": 100 * G,
+        "cable_m": 40.0,
+        "port_mtu_bytes": 9100,
+        "lossless_mtu_bytes": 1024,
+        "small_packet_percent": 50,
+        "lanes": 4,
+        "gearbox_delay_s": 0.0,
     }
     args.update(overrides)
     with pytest.raises(ModelInputError) as caught:

@@ -60,7 +60,8 @@ def _sonic_table(asic: str | None) -> SonicAsicTable:
     table = profile.pfc_headroom.sonic if profile.pfc_headroom is not None else None
     if table is None:
         raise QosforgeError(
-            f"vendor profile {profile.name!r} has no SONiC ASIC_TABLE (SONiC's dynamic buffer model "
+            f"vendor profile {profile.name!r} has no SONiC ASIC_TABLE "
+            "(SONiC's dynamic buffer model "
             "covers Mellanox, Barefoot and VS only)",
             place="--asic",
             hint=f"use --mode physical, or one of: {', '.join(_sonic_profiles())}",
@@ -96,7 +97,12 @@ def _compute(values: dict[str, Any]) -> PfcHeadroom | SonicHeadroom:
             gearbox_delay_s=values["gearbox_delay_s"],
             shared_headroom_pool=values["shared_headroom_pool"],
         )
-    if not 0.0 <= float(np.min(values["small_packet_percent"])) <= float(np.max(values["small_packet_percent"])) <= 100.0:
+    if (
+        not 0.0
+        <= float(np.min(values["small_packet_percent"]))
+        <= float(np.max(values["small_packet_percent"]))
+        <= 100.0
+    ):
         raise ModelInputError(
             "must be within 0..100", place="small_packet_percent", hint="a percentage such as 50"
         )
@@ -116,7 +122,8 @@ def _compute(values: dict[str, Any]) -> PfcHeadroom | SonicHeadroom:
     except ModelInputError as error:
         if error.place == "rate_bps" and quanta is None and "pause-quanta" in error.message:
             raise ModelInputError(
-                error.message, place="rate_bps",
+                error.message,
+                place="rate_bps",
                 hint=f"{error.hint}: pass --peer-response-quanta N for this speed",
             ) from None
         if error.place in _PHYSICAL_PLACES:
@@ -129,65 +136,106 @@ SPEC = WhatIf(
     summary="Lossless PG headroom (xon/xoff/size) for a port speed and cable length.",
     description=(
         "physical: bytes arriving after XOFF = lossless trigger frame + a max frame at each end + "
-        "PFC frame + cable round trip (2·L/v) + peer reaction (IEEE 802.3 Annex 31B pause quanta) + "
+        "PFC frame + cable round trip (2·L/v) + peer reaction "
+        "(IEEE 802.3 Annex 31B pause quanta) + "
         "MAC/PHY delay, times the small-packet cell occupancy, rounded up to cells; xon covers the "
         "resume path; size = xoff + xon. sonic: SONiC's buffer_headroom_<vendor>.lua bit for bit, "
         "with the ASIC_TABLE of --asic (reference/sonic_qos.md §4.4.1)."
     ),
     params=(
-        Param("--mode", "mode", "choice", "Model to use.", default="physical", choices=("physical", "sonic")),
+        Param(
+            "--mode",
+            "mode",
+            "choice",
+            "Model to use.",
+            default="physical",
+            choices=("physical", "sonic"),
+        ),
         Param("--speed", "rate_bps", "rate", "Port speed (e.g. 100G).", required=True),
         Param("--cable", "cable_m", "length", "Cable length (e.g. 40m).", required=True),
         Param(
-            "--asic", "asic", "text",
+            "--asic",
+            "asic",
+            "text",
             "Vendor profile (e.g. mellanox-spectrum-2). Required for sonic; in physical mode it "
             "supplies the cell size.",
         ),
         Param(
-            "--port-mtu", "port_mtu_bytes", "integer",
+            "--port-mtu",
+            "port_mtu_bytes",
+            "integer",
             "Port MTU in bytes, the largest frame either end sends (SONiC default 9100).",
             default="9100",
         ),
         Param(
-            "--lossless-mtu", "lossless_mtu_bytes", "integer",
+            "--lossless-mtu",
+            "lossless_mtu_bytes",
+            "integer",
             "Largest lossless frame in bytes (SONiC LOSSLESS_TRAFFIC_PATTERN default 1024).",
             default="1024",
         ),
         Param(
-            "--small-packet-percent", "small_packet_percent", "number",
+            "--small-packet-percent",
+            "small_packet_percent",
+            "number",
             "Percentage of lossless packets that are minimum size (SONiC default 50).",
             default="50",
         ),
         Param(
-            "--cell", "cell_bytes", "size",
+            "--cell",
+            "cell_bytes",
+            "size",
             "Buffer cell (physical). Default: the cell size of --asic, else 1B (no cell rounding).",
         ),
         Param(
-            "--propagation-speed", "propagation_speed_mps", "number",
+            "--propagation-speed",
+            "propagation_speed_mps",
+            "number",
             "Signal speed in the cable in m/s (physical; 5 ns/m, IEEE 802.3 Table 29-3).",
             default=f"{DEFAULT_PROPAGATION_SPEED_MPS:g}",
         ),
         Param(
-            "--mac-phy-delay", "mac_phy_delay_bytes", "size",
+            "--mac-phy-delay",
+            "mac_phy_delay_bytes",
+            "size",
             "MAC/PHY delay in bytes (physical; SONiC ASIC_TABLE uses 0.8 KiB).",
             default=f"{DEFAULT_MAC_PHY_DELAY_BYTES:g}B",
         ),
         Param(
-            "--peer-response-quanta", "peer_response_quanta", "number",
-            "Peer PAUSE reaction in pause quanta (physical). Default: IEEE 802.3 Annex 31B value for --speed.",
+            "--peer-response-quanta",
+            "peer_response_quanta",
+            "number",
+            "Peer PAUSE reaction in pause quanta (physical). "
+            "Default: IEEE 802.3 Annex 31B value for --speed.",
         ),
-        Param("--lanes", "lanes", "integer", "Lanes of the port (sonic; 8 selects the 8-lane branch).", default="4"),
-        Param("--gearbox-delay", "gearbox_delay_s", "time", "Gearbox delay (sonic; e.g. 305ns).", default="0ns"),
         Param(
-            "--shp", "shared_headroom_pool", "flag",
-            "Shared headroom pool on (sonic; ingress_lossless_pool xoff or over_subscribe_ratio set).",
+            "--lanes",
+            "lanes",
+            "integer",
+            "Lanes of the port (sonic; 8 selects the 8-lane branch).",
+            default="4",
+        ),
+        Param(
+            "--gearbox-delay",
+            "gearbox_delay_s",
+            "time",
+            "Gearbox delay (sonic; e.g. 305ns).",
+            default="0ns",
+        ),
+        Param(
+            "--shp",
+            "shared_headroom_pool",
+            "flag",
+            "Shared headroom pool on "
+            "(sonic; ingress_lossless_pool xoff or over_subscribe_ratio set).",
         ),
     ),
     compute=_compute,
     headline=("xon_bytes", "xoff_bytes", "size_bytes"),
     examples=(
         "qosforge whatif pfc-headroom --speed 100G --cable 40m --asic mellanox-spectrum-2",
-        "qosforge whatif pfc-headroom --mode sonic --asic mellanox-spectrum-2 --speed 100G --cable 40m "
+        "qosforge whatif pfc-headroom --mode sonic --asic mellanox-spectrum-2 --speed 100G "
+        "--cable 40m "
         "--port-mtu 9100 --lossless-mtu 1024 --small-packet-percent 50 --lanes 4 --format json",
         "qosforge whatif pfc-headroom --mode sonic --asic mellanox-spectrum-2 --speed 100G "
         "--sweep cable=5m:300m:60 --plot headroom.png",

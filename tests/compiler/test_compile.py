@@ -1,0 +1,166 @@
+"""End-to-end compilation: every example compiles; thresholds come from the models; limits,
+infeasible designs and capability gaps are reported with the numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from qosforge.compiler.compile import compile_intent
+from qosforge.compiler.loader import IntentError, load_intent
+from qosforge.errors import QosforgeError
+from qosforge.models.dctcp import dctcp_marking_threshold
+from qosforge.models.dynamic_threshold import dynamic_threshold_share
+from qosforge.models.tlt import tlt_headroom
+
+Writer = Callable[..., Path]
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
+
+
+def compile_file(path: Path, **kwargs: object):  # type: ignore[no-untyped-def]
+    intent, source_map = load_intent(path)
+    return compile_intent(intent, source_map, **kwargs)  # type: ignore[arg-type]
+
+
+def test_there_are_five_examples() -> None:
+    assert {p.stem for p in EXAMPLES} >= {"tlt-simulation", "tlt-testbed", "tbtcp-testbed", "roce-pod", "mixed-fabric"}
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_compiles_and_fits_the_buffer(example: Path) -> None:
+    fabric = compile_file(example)
+    assert fabric.switches
+    for switch in fabric.switches:
+        headroom = sum(p.reserved_bytes.value for p in switch.buffer_profiles for port in switch.ports for g in port.priority_groups if g.buffer_profile == p.name and g.lossless)
+        for pool in switch.pools:
+            assert pool.size_bytes.value + headroom <= switch.buffer_bytes.value
+        for wred in switch.wred_profiles:
+            for curve in wred.curves:
+                assert 0 < curve.min_bytes.value <= curve.max_bytes.value < 2**31
+                assert 0 <= curve.probability_percent.value <= 100
+
+
+def test_dctcp_threshold_is_the_model_value(write_intent: Writer, base_intent: str) -> None:
+    fabric = compile_file(write_intent(base_intent))
+    switch = fabric.switches[0]
+    bulk = next(c for c in switch.classes if c.name == "bulk")
+    expected = dctcp_marking_threshold(40e9, bulk.rtt_s.value, 1500.0, 64_000.0).threshold_bytes
+    curve = switch.wred_profiles[0].curve("green")
+    assert curve is not None and curve.mark and not curve.drop
+    assert curve.min_bytes.value == curve.max_bytes.value == pytest.approx(expected)
+    assert curve.min_bytes.provenance.model == "dctcp_marking_threshold"
+
+
+def test_identical_switches_share_one_plan(write_intent: Writer, base_intent: str) -> None:
+    fabric = compile_file(write_intent(base_intent))
+    leaves = [s for s in fabric.switches if s.name.startswith("leaf")]
+    assert len(leaves) == 3
+    assert all(leaf.wred_profiles is leaves[0].wred_profiles for leaf in leaves)
+    assert all(leaf.pools is leaves[0].pools for leaf in leaves)
+
+
+def test_lossless_class_gets_pfc_priority_pg_and_headroom(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent + "  - {name: rdma, transport: dcqcn, dscp: [26], lossless: true}\n"
+    switch = compile_file(write_intent(text)).switches[0]
+    rdma = next(c for c in switch.classes if c.name == "rdma")
+    assert rdma.lossless and rdma.traffic_class == 3 and rdma.priority_group == 3
+    assert switch.maps.pfc_priority_to_queue == ((3, 3),)
+    port = switch.ports[0]
+    assert port.pfc_priorities == (3,)
+    lossless_pg = next(g for g in port.priority_groups if g.lossless)
+    profile = switch.profile(lossless_pg.buffer_profile)
+    assert profile.xoff_bytes is not None and profile.xoff_bytes.value > 0
+    assert profile.xoff_bytes.provenance.model in ("pfc_headroom", "sonic_headroom")
+    assert dict(switch.maps.dscp_to_tc)[26] == 3
+    assert dict(switch.maps.dscp_to_tc)[63] == 0
+    assert switch.pfc_watchdog is not None and switch.pfc_watchdog.detection_ms == 200
+
+
+def test_tlt_capacity_matches_the_model_and_gap_is_reported(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11]}\n")
+    path = write_intent(text)
+    with pytest.raises(QosforgeError, match="SONiC config_db cannot express") as caught:
+        compile_file(path)
+    assert "SAI" in caught.value.message and "tlt-without-color" in caught.value.message
+    fabric = compile_file(path, accepted_approximations=("tlt-without-color",))
+    switch = fabric.switches[0]
+    assert [g.approximation for g in switch.gaps] == ["tlt-without-color"]
+    assert all(color == "green" for _, color in switch.maps.dscp_to_color)
+    assert all(c.color == "green" for w in switch.wred_profiles for c in w.curves)
+
+
+def test_tlt_ir_before_the_sonic_gap_has_color_drop(write_intent: Writer, base_intent: str) -> None:
+    from qosforge.compiler import capabilities
+
+    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11]}\n")
+    intent, source_map = load_intent(write_intent(text))
+    original = capabilities.apply_target_capabilities
+    try:
+        capabilities_seen = []
+        import qosforge.compiler.compile as compile_module
+
+        compile_module.apply_target_capabilities = lambda fabric, *_: capabilities_seen.append(fabric) or fabric  # type: ignore[assignment]
+        fabric = compile_intent(intent, source_map)
+    finally:
+        compile_module.apply_target_capabilities = original  # type: ignore[assignment]
+    switch = fabric.switches[0]
+    assert dict(switch.maps.dscp_to_color)[10] == "red" and dict(switch.maps.dscp_to_color)[11] == "green"
+    red = switch.wred_profiles[0].curve("red")
+    assert red is not None and red.drop and red.probability_percent.value == 100
+    bulk = next(c for c in switch.classes if c.name == "bulk")
+    assert bulk.tlt_threshold_bytes is not None
+    assert bulk.tlt_threshold_bytes.value == pytest.approx(bulk.bdp_bytes.value)  # DCTCP: K = max(K_ECN, BDP)
+    expected = tlt_headroom(12e6, 1.0, 1, bulk.tlt_threshold_bytes.value, 1500.0).total_flows
+    assert bulk.tlt_flows_without_important_loss is not None
+    assert bulk.tlt_flows_without_important_loss.value == expected
+    assert switch.wred_profiles[0].ect_marking[0].color == "red"
+
+
+def test_tlt_without_headroom_is_infeasible_with_numbers(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11], threshold: 800kB}\n")
+    text += "design: {congested_ports: 16}\napproximations: [tlt-without-color]\n"
+    share = dynamic_threshold_share(12e6, 1.0, 16).per_port_share_bytes
+    assert share < 800e3
+    with pytest.raises(IntentError) as caught:
+        compile_file(write_intent(text))
+    message = caught.value.one_line()
+    assert "classes[0].tlt" in message and "bulk" in message
+    assert "705" in message  # the per-port share, in kB
+
+
+def test_headroom_exceeding_the_buffer(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("hosts_per_leaf: 4", "hosts_per_leaf: 30").replace("cable: 3m", "cable: 9000m")
+    text += "  - {name: r1, transport: dcqcn, dscp: [26], lossless: true}\n  - {name: r2, transport: dcqcn, dscp: [27], lossless: true}\n"
+    with pytest.raises(IntentError, match="PFC headroom needs") as caught:
+        compile_file(write_intent(text))
+    assert "lossless" in caught.value.one_line()
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ("  - {name: b2, transport: tcp, dscp: [10]}\n", "DSCP 10 is already used by class 'bulk'"),
+        ("  - {name: r, transport: dcqcn, dscp: [26]}\n", "DCQCN (RoCEv2) needs a lossless class"),
+        ("".join(f"  - {{name: c{i}, transport: tcp, dscp: [{20 + i}]}}\n" for i in range(7)), "queues needed"),
+        ("  - {name: bulk, transport: tcp, dscp: [12]}\n", None),
+    ],
+)
+def test_planning_limits(write_intent: Writer, base_intent: str, extra: str, fragment: str | None) -> None:
+    path = write_intent(base_intent + extra)
+    if fragment is None:
+        with pytest.raises(IntentError):
+            compile_file(path)
+        return
+    with pytest.raises(IntentError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
+        compile_file(path)
+
+
+def test_unknown_target_and_switch(write_intent: Writer, base_intent: str) -> None:
+    with pytest.raises(IntentError, match="not available"):
+        compile_file(write_intent(base_intent + "targets: [sai]\n"))
+    with pytest.raises(QosforgeError, match="no switch named"):
+        compile_file(write_intent(base_intent), switches=("leaf99",))
+    fabric = compile_file(write_intent(base_intent), switches=("spine2",))
+    assert [s.name for s in fabric.switches] == ["spine2"]
