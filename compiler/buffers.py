@@ -55,7 +55,7 @@ class BufferPlan:
 
 def lossless_profile_name(rate_bps: float, cable_m: float) -> str:
     """SONiC's naming for lossless PG profiles: pg_lossless_<speed>_<cable>_profile (§4.3/4.4)."""
-    return f"pg_lossless_{int(round(rate_bps / 1e6))}_{cable_m:g}m_profile".replace(".", "p")
+    return f"pg_lossless_{round(rate_bps / 1e6)}_{cable_m:g}m_profile".replace(".", "p")
 
 
 def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: VendorProfile) -> PortHeadroom:

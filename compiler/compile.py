@@ -279,8 +279,8 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
     watchdog = None
     if lossless_tcs and intent.design.pfc_watchdog:
         watchdog = PfcWatchdogIR(
-            detection_ms=int(round(intent.design.pfc_watchdog_detection * 1000)),
-            restoration_ms=int(round(intent.design.pfc_watchdog_restoration * 1000)),
+            detection_ms=round(intent.design.pfc_watchdog_detection * 1000),
+            restoration_ms=round(intent.design.pfc_watchdog_restoration * 1000),
             poll_interval_ms=PFCWD_POLL_INTERVAL_MS,
             action="drop",
             source=SOURCE_PFCWD,

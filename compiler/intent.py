@@ -14,7 +14,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from qosforge.errors import UnitError
-from qosforge.units import parse_fraction, parse_length_m, parse_rate_bps, parse_size_bytes, parse_time_s
+from qosforge.units import (
+    parse_fraction,
+    parse_length_m,
+    parse_rate_bps,
+    parse_size_bytes,
+    parse_time_s,
+)
 
 
 def _unit_parser(parse: Any, example: str) -> Any:
@@ -221,7 +227,7 @@ class Intent(_Strict):
     topology: Topology
     classes: list[ClassSpec] = Field(min_length=1)
     design: Design = Field(default_factory=Design)
-    targets: list[TargetName] = Field(default_factory=lambda: ["sonic"], min_length=1)
+    targets: list[TargetName] = Field(default_factory=lambda: list[TargetName](["sonic"]), min_length=1)
     approximations: list[Literal["tlt-without-color"]] = Field(
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",

@@ -32,7 +32,7 @@ class Derived:
 
     @property
     def as_int(self) -> int:
-        return int(round(self.value))
+        return round(self.value)
 
 
 @dataclass(frozen=True)

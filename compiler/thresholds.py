@@ -32,7 +32,9 @@ from qosforge.vendor_profiles.schema import VendorProfile
 
 SOURCE_STEP_MARKING = "DCTCP §3.1 (mark every packet above K: RED with min = max = K, P = 100%)"
 SOURCE_TLT_COLOR_DROP = "TLT §4.2 (unimportant packets colored red, dropped at K; important packets green)"
-#: EAR §4.2 evaluates K = 65 and T = 120 packets at 10 Gbps; qosforge keeps that T/K ratio.
+#: EAR gives no formula for T, only T > K and one evaluated point (K = 65, T = 120 packets at
+#: 10 Gbps, §4.2). qosforge's heuristic default keeps that T/K ratio at every speed; set
+#: ``ear.rtt_threshold`` in the intent to override it.
 EAR_T_OVER_K = 120.0 / 65.0
 
 

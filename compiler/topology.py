@@ -107,6 +107,8 @@ def _leaf_spine(spec: LeafSpine) -> ResolvedTopology:
             for leaf in range(spec.leaves)
         ]
         switches.append(ResolvedSwitch(f"spine{spine + 1}", spine_profile, tuple(ports), "spine"))
+    latencies: tuple[float, ...]
+    speeds: tuple[float, ...]
     if spec.leaves == 1:
         latencies = (spec.link_latency, spec.link_latency)
         speeds = (spec.host_link.speed, spec.host_link.speed)
@@ -122,6 +124,16 @@ def _explicit_ports(switch: SwitchSpec) -> Iterator[tuple[int, str, float, float
             yield index, name, port.speed, port.cable, port.peer
 
 
+@dataclass
+class _PortDraft:
+    """A port while links are being applied (peers and latencies may still change)."""
+
+    speed_bps: float
+    cable_m: float
+    peer: str | None
+    latency_s: float
+
+
 def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     specs = intent.topology.switches or []
     names: dict[str, int] = {}
@@ -129,9 +141,9 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
         if switch.name in names:
             raise source_map.error(("topology", "switches", index, "name"), f"switch '{switch.name}' is defined twice", "give every switch a unique name")
         names[switch.name] = index
-    ports_of: dict[str, dict[str, list[object]]] = {}
+    ports_of: dict[str, dict[str, _PortDraft]] = {}
     for s_index, switch in enumerate(specs):
-        table: dict[str, list[object]] = {}
+        table: dict[str, _PortDraft] = {}
         for p_index, name, speed, cable, peer in _explicit_ports(switch):
             if name in table:
                 raise source_map.error(("topology", "switches", s_index, "ports", p_index, "name"), f"port {name} of '{switch.name}' is listed twice", "list each port once (ranges must not overlap)")
@@ -142,7 +154,7 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
             latency = cable / PROPAGATION_M_PER_S
             if peer == "host" and intent.topology.host_latency is not None:
                 latency = intent.topology.host_latency
-            table[name] = [speed, cable, peer, latency]
+            table[name] = _PortDraft(speed, cable, peer, latency)
         ports_of[switch.name] = table
     for l_index, link in enumerate(intent.topology.links):
         for end_name, end in (("a", link.a), ("b", link.b)):
@@ -152,16 +164,16 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
         a_switch, _, a_port = link.a.partition(":")
         b_switch, _, b_port = link.b.partition(":")
         a_entry, b_entry = ports_of[a_switch][a_port], ports_of[b_switch][b_port]
-        if a_entry[0] != b_entry[0]:
-            raise source_map.error(("topology", "links", l_index), f"{link.a} runs at {a_entry[0] / 1e9:g}G but {link.b} at {b_entry[0] / 1e9:g}G", "both ends of a link must have the same speed")
-        a_entry[2], b_entry[2] = link.b, link.a
+        if a_entry.speed_bps != b_entry.speed_bps:
+            raise source_map.error(("topology", "links", l_index), f"{link.a} runs at {a_entry.speed_bps / 1e9:g}G but {link.b} at {b_entry.speed_bps / 1e9:g}G", "both ends of a link must have the same speed")
+        a_entry.peer, b_entry.peer = link.b, link.a
         if link.latency is not None:
-            a_entry[3] = b_entry[3] = link.latency
+            a_entry.latency_s = b_entry.latency_s = link.latency
     switches = tuple(
         ResolvedSwitch(
             spec.name,
             spec.profile,
-            tuple(ResolvedPort(name, float(e[0]), float(e[1]), e[2] if isinstance(e[2], str) else None, float(e[3])) for name, e in ports_of[spec.name].items()),  # type: ignore[arg-type]
+            tuple(ResolvedPort(name, e.speed_bps, e.cable_m, e.peer, e.latency_s) for name, e in ports_of[spec.name].items()),
             "switch",
         )
         for spec in specs

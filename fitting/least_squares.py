@@ -39,7 +39,7 @@ BYTES_PER_KB = 1e3
 CHUNK_SETS = 8192
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RedFit:
     """A fitted RED step profile per parameter set (arrays for a batch, floats for one set)."""
 

@@ -36,7 +36,7 @@ SOURCE_T_MAX_SEARCH = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TbtcpRedFit:
     """Switch RED profile and host parameters for TBTCP, per parameter set."""
 
@@ -155,6 +155,7 @@ def fit_tbtcp_red(
         choice = choose_t_max(
             target, float(t_min), float(port_buffer_bytes), float(r), model, per_step=per_step
         )
+        to_limit: Any
         red, to_limit = choice.fit, choice.error_to_limit_kilobytes
         t_max_source = SOURCE_T_MAX_SEARCH
     else:

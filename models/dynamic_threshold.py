@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from qosforge.models._checks import as_float_array, require_at_least, require_positive
 from qosforge.errors import ModelInputError
+from qosforge.models._checks import as_float_array, require_at_least, require_positive
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_DT = "Choudhury & Hahne, 'Dynamic queue length thresholds for shared-memory packet switches', IEEE/ACM ToN 6(2), 1998; TLT §4.2"

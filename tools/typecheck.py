@@ -28,7 +28,7 @@ def build_view() -> dict[str, str]:
     for entry in (ROOT / package_dirs["qosforge"]).iterdir():
         if entry.name != "__pycache__":
             os.symlink(entry, package_root / entry.name)
-    view_to_source = {f".typecheck/qosforge/": f"{package_dirs['qosforge']}/"}
+    view_to_source = {".typecheck/qosforge/": f"{package_dirs['qosforge']}/"}
     for package, folder in package_dirs.items():
         if package == "qosforge":
             continue

@@ -69,7 +69,7 @@ RULES: dict[str, str] = {
     "pool-size": "traditional model: BUFFER_POOL has size; percentage only in the dynamic model "
     "and never with size (§3.1, §7.11, sonic-swss PR #1975)",
     "null-profile": "BUFFER_PG profile NULL only in the dynamic buffer model (§3.3, §7.11)",
-    "pool-overcommit": "sum of ingress pool sizes + xoff, and of egress pool sizes, fit the ASIC "
+    "pool-overcommit": "sum of ingress pool sizes + xoff, and every single pool, fit the ASIC "
     "buffer (§7.12, sonic-buildimage #28657)",
     "traditional-pg-overwrite": "traditional model: user lossless PGs are exactly what buffermgrd "
     "would write (key from pfc_enable, profile pg_lossless_<speed>_<cable>_profile), else "
@@ -554,20 +554,23 @@ def _check_buffers(tables: ConfigDb, found: list[Violation]) -> None:
 
 
 def _check_pool_overcommit(tables: ConfigDb, asic_buffer_bytes: int, found: list[Violation]) -> None:
-    totals = {"ingress": 0, "egress": 0}
-    for pool in tables.get("BUFFER_POOL", {}).values():
-        size = int(pool["size"]) if _UINT.fullmatch(pool.get("size", "")) else 0
-        xoff = int(pool["xoff"]) if _UINT.fullmatch(pool.get("xoff", "")) else 0
-        pool_type = pool.get("type")
-        if pool_type in ("ingress", "both"):
-            totals["ingress"] += size + xoff
-        if pool_type in ("egress", "both"):
-            totals["egress"] += size
-    for direction, total in totals.items():
-        if total > asic_buffer_bytes:
-            found.append(Violation("pool-overcommit", "BUFFER_POOL", "", None,
-                                   f"{direction} pools (size + xoff) total {total} B > ASIC buffer "
-                                   f"{asic_buffer_bytes} B"))
+    # Ingress pools (size + shared-headroom xoff) partition the buffer, so their sum must fit
+    # (§7.12; sonic-buildimage #28657). Egress pools are not summed: SONiC's own Broadcom templates
+    # size egress_lossless_pool as the whole MMU next to egress_lossy_pool (§8, Dell 6100), a
+    # static upper bound, not a partition. Every single pool must still fit.
+    ingress_total = 0
+    for name, pool in tables.get("BUFFER_POOL", {}).items():
+        size = _uint_or_none(pool, "size") or 0
+        xoff = _uint_or_none(pool, "xoff") or 0
+        if pool.get("type") in ("ingress", "both"):
+            ingress_total += size + xoff
+        if size + xoff > asic_buffer_bytes:
+            found.append(Violation("pool-overcommit", "BUFFER_POOL", name, "size",
+                                   f"size + xoff = {size + xoff} B > ASIC buffer {asic_buffer_bytes} B"))
+    if ingress_total > asic_buffer_bytes:
+        found.append(Violation("pool-overcommit", "BUFFER_POOL", "", None,
+                               f"ingress pools (size + xoff) total {ingress_total} B > ASIC buffer "
+                               f"{asic_buffer_bytes} B"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -644,7 +647,7 @@ def _check_pfc_watchdog(tables: ConfigDb, found: list[Violation]) -> None:
         for field in entry:
             on_global = field == "POLL_INTERVAL"
             if on_global != (key == "GLOBAL") and field in _FIELDS["PFC_WD"]:
-                where = "only on PFC_WD|GLOBAL" if on_global else "not on PFC_WD|GLOBAL"
+                where = "only on PFC_WD|GLOBAL" if on_global else "on ports, never on PFC_WD|GLOBAL"
                 found.append(Violation("pfcwd-placement", "PFC_WD", key, field, f"{field} belongs {where}"))
         if key == "GLOBAL":
             continue

@@ -47,6 +47,7 @@ QosforgeError`, because config_db cannot express it — the compiler must have t
   all-green map is what the switch does anyway and is accepted.
 - ``WredIR.ect_marking``: config_db has no separate ECT marking thresholds (§3.6, sonic-swss #4718).
 - any ``CapabilityGap`` for target ``sonic`` without an accepted ``approximation``.
+- PFC priorities on a port but no ``pfc_watchdog`` (the §7.6 lossless chain needs it).
 - numbers SONiC stores as integers but the IR gives as fractions (drop probability in whole
   percent, ``dynamic_th`` exponent, port speed in whole Mb/s): the compiler quantises them.
   Byte sizes are rounded to whole bytes (a sub-byte part has no meaning).
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -122,8 +124,21 @@ def render_config_db(switch: SwitchIR) -> ConfigDb:
 
 
 def config_db_to_json(config: ConfigDb) -> str:
-    """Stable text form (sorted keys, 2-space indent, trailing newline) for files and goldens."""
-    return json.dumps(config, indent=2, sort_keys=True) + "\n"
+    """Stable text form for files and goldens: tables, keys and fields in natural order
+    (``Ethernet4`` before ``Ethernet12``, DSCP 2 before 10), 2-space indent, trailing newline."""
+    ordered = {
+        table: {
+            key: {field: entry[field] for field in sorted(entry, key=_natural)}
+            for key, entry in sorted(config[table].items(), key=lambda item: _natural(item[0]))
+        }
+        for table in sorted(config)
+    }
+    return json.dumps(ordered, indent=2) + "\n"
+
+
+def _natural(text: str) -> list[tuple[int, int | str]]:
+    """Sort key that compares digit runs as numbers."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
 
 
 def _environment() -> jinja2.Environment:
@@ -399,6 +414,11 @@ def _build_view(switch: SwitchIR) -> dict[str, Any]:
         "pfc_to_queue": bool(maps.pfc_priority_to_queue),
     }
     watchdog = switch.pfc_watchdog
+    if watchdog is None and any(port.pfc_priorities for port in switch.ports):
+        raise QosforgeError(
+            "PFC is enabled but the IR has no PFC watchdog", place=f"switch {switch.name}",
+            hint="SONiC's lossless chain includes pfcwd_sw_enable and PFC_WD (reference/sonic_qos.md "
+            "§7.6, §7.13); the compiler sets PfcWatchdogIR for every switch with lossless classes")
     ports = []
     for port in switch.ports:
         pfc = ",".join(str(p) for p in sorted(set(port.pfc_priorities)))

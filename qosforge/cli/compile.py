@@ -15,7 +15,6 @@ from rich.console import Console
 from rich.table import Table
 
 
-
 def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...]) -> Any:
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent

@@ -68,7 +68,7 @@ def test_table_1_values_we_get() -> None:
 @pytest.mark.parametrize("r", [1, 2, 3, 4])
 def test_table_1_paper_p_max_is_our_optimum_on_a_five_percent_grid(r: int) -> None:
     # The paper's P_max values are exactly our least-squares optimum rounded to 0.05; its errors
-    # are 0.82-0.89 times ours at those values (docs/fitting.md explains what we can and cannot match).
+    # are 0.82-0.89 times ours at those values (docs/fitting.md: what we can and cannot match).
     paper_p_max, paper_error = PAPER_TABLE_1[r]
     model = RedStepModel(probability_granularity=0.05)
     fit = fit_red_batch(tbtcp_target(180 * KB, 138 * KB), 138 * KB, 550 * KB, r, model)

@@ -12,6 +12,8 @@ Lossless headroom uses SONiC's own Spectrum-2 Lua outputs for 100G/5m and 100G/4
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from qosforge.compiler.ir import (
@@ -154,3 +156,9 @@ def switch() -> SwitchIR:
 @pytest.fixture
 def fabric() -> FabricIR:
     return FabricIR(name="lab", source_file="lab.yaml", switches=(make_switch(),), targets=("sonic",))
+
+
+@pytest.fixture
+def derive() -> Callable[..., Derived]:
+    """The fixture's Derived builder: derive(value, unit, quantity, formula=..., source=...)."""
+    return derived
