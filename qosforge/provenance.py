@@ -94,7 +94,8 @@ def input_value(name: str, value: Any, unit: str) -> InputValue:
 def to_jsonable(value: Any) -> Any:
     """Scalars become Python numbers; arrays become lists; integral floats stay floats."""
     if isinstance(value, np.ndarray):
-        return [to_jsonable(item) for item in value.tolist()] if value.ndim else to_jsonable(value.item())
+        # tolist() already yields Python scalars; no per-element recursion (10^6-point sweeps).
+        return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -529,28 +529,28 @@ def _check_buffers(tables: ConfigDb, found: list[Violation]) -> None:
         if len(modes) != 1:
             found.append(Violation("threshold-mode", "BUFFER_PROFILE", name, None,
                                    f"give exactly one of dynamic_th / static_th (has {modes or 'none'})"))
-        pool = tables.get("BUFFER_POOL", {}).get(profile.get("pool", ""))
-        if dynamic_model and pool is not None and len(modes) == 1 and pool.get("mode") and \
-                modes[0] != f"{pool['mode']}_th":
+        its_pool = tables.get("BUFFER_POOL", {}).get(profile.get("pool", ""))
+        if dynamic_model and its_pool is not None and len(modes) == 1 and its_pool.get("mode") and \
+                modes[0] != f"{its_pool['mode']}_th":
             found.append(Violation("threshold-mode-pool", "BUFFER_PROFILE", name, modes[0],
-                                   f"pool {profile['pool']} is {pool['mode']}; use {pool['mode']}_th"))
+                                   f"pool {profile['pool']} is {its_pool['mode']}; use {its_pool['mode']}_th"))
         if "xoff" in profile:
             if profile.get("pool") != LOSSLESS_POOL:
                 found.append(Violation("lossless-pool-name", "BUFFER_PROFILE", name, "pool",
                                        f"lossless profiles belong to {LOSSLESS_POOL} (buffermgrd hard-codes it)"))
-            if pool is not None and pool.get("type") == "egress":
+            if its_pool is not None and its_pool.get("type") == "egress":
                 found.append(Violation("profile-direction", "BUFFER_PROFILE", name, "pool",
                                        "a lossless (xoff) profile cannot use an egress pool"))
     for table, bad_type, what in (("BUFFER_PG", "egress", "ingress"), ("BUFFER_QUEUE", "ingress", "egress")):
         for key, entry in tables.get(table, {}).items():
-            profile = entry.get("profile", "")
-            if table == "BUFFER_PG" and profile == "NULL" and not dynamic_model:
+            profile_name = entry.get("profile", "")
+            if table == "BUFFER_PG" and profile_name == "NULL" and not dynamic_model:
                 found.append(Violation("null-profile", table, key, "profile",
                                        "profile NULL only works in the dynamic buffer model"))
-            pool = _pool_of(tables, profile)
-            if pool is not None and pool.get("type") == bad_type:
+            profile_pool = _pool_of(tables, profile_name)
+            if profile_pool is not None and profile_pool.get("type") == bad_type:
                 found.append(Violation("profile-direction", table, key, "profile",
-                                       f"{profile} uses an {bad_type} pool; {table} needs an {what} pool"))
+                                       f"{profile_name} uses an {bad_type} pool; {table} needs an {what} pool"))
 
 
 def _check_pool_overcommit(tables: ConfigDb, asic_buffer_bytes: int, found: list[Violation]) -> None:

@@ -8,8 +8,8 @@ targets SONiC's *traditional* buffer model (pool sizes given; no DEVICE_METADATA
 
 How it works: this module turns the IR into a small view (names resolved, every number already
 a decimal string), the Jinja2 templates in ``templates/sonic/`` lay the tables out as JSON (every
-value through ``tojson``), the JSON is parsed, and :func:`~qosforge.backends.sonic.checks.
-check_config_db` validates the result; a violation there is a qosforge bug
+value through ``tojson``), the JSON is parsed, and :func:`~qosforge.backends.sonic.checks.check_config_db`
+validates the result; a violation there is a qosforge bug
 (:class:`ConfigDbViolationError`), never something to ship.
 
 Naming (SONiC conventions, so SONiC's own tools keep working):
@@ -204,7 +204,7 @@ def _integral(value: float, what: str, switch: SwitchIR, hint: str) -> int:
     if not math.isfinite(value) or abs(value - round(value)) > _INTEGRAL_TOLERANCE:
         raise QosforgeError(f"{what} is {value!r}, but SONiC stores a whole number",
                             place=f"switch {switch.name}", hint=hint)
-    return int(round(value))
+    return round(value)
 
 
 def _bytes(derived: Derived, what: str, switch: SwitchIR) -> str:
@@ -212,7 +212,7 @@ def _bytes(derived: Derived, what: str, switch: SwitchIR) -> str:
     if not math.isfinite(derived.value) or derived.value < 0:
         raise QosforgeError(f"{what} is {derived.value!r} B", place=f"switch {switch.name}",
                             hint="byte sizes and thresholds must be finite and >= 0")
-    return str(int(math.floor(derived.value + 0.5)))
+    return str(math.floor(derived.value + 0.5))
 
 
 def _whole(derived: Derived, what: str, switch: SwitchIR) -> str:
@@ -243,7 +243,7 @@ def cable_length_text(cable_m: float) -> str:
     return f"{math.ceil(cable_m - _INTEGRAL_TOLERANCE)}m"
 
 
-def _choose_names(switch: SwitchIR) -> _Names:
+def choose_names(switch: SwitchIR) -> _Names:
     profiles = {p.name: p for p in switch.buffer_profiles}
     lossless_pools = sorted({p.pool for p in switch.buffer_profiles if p.lossless})
     if len(lossless_pools) > 1:
@@ -281,8 +281,9 @@ def _choose_names(switch: SwitchIR) -> _Names:
                 place=f"switch {switch.name}, port {port.name}",
                 hint="buffermgrd keys lossless profiles by speed and cable length only")
         lossless_pg_profile[port.name] = name
-    if set(lossless_pg_profile.values()) & set(profiles):
-        raise QosforgeError("an IR buffer profile already uses a buffermgrd pg_lossless_* name",
+    taken = [name for name, ir_profile in owner.items() if name in profiles and name != ir_profile]
+    if taken:
+        raise QosforgeError(f"IR buffer profile {taken[0]} has a buffermgrd name for another port signature",
                             place=f"switch {switch.name}", hint="rename that profile in the compiler")
     return _Names(pools, lossless_pg_profile, _wred_names(switch))
 
@@ -381,7 +382,7 @@ def _scheduler_view(scheduler: SchedulerIR, switch: SwitchIR) -> dict[str, Any]:
 
 
 def _build_view(switch: SwitchIR) -> dict[str, Any]:
-    names = _choose_names(switch)
+    names = choose_names(switch)
     maps = switch.maps
     profiles = {p.name: p for p in switch.buffer_profiles}
 

@@ -351,7 +351,8 @@ def build_command(spec: WhatIf) -> click.Command:
                 ]
                 for argument, column in grid.items():
                     payload[argument] = to_jsonable(column)
-            click.echo(json.dumps(payload, indent=2, sort_keys=False, allow_nan=False, default=str))
+            # Sweeps can hold millions of values: one compact line; scalar results stay indented.
+            click.echo(json.dumps(payload, indent=None if axes else 2, allow_nan=False, default=str))
             return
         console = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
         if axes:

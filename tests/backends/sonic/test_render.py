@@ -12,8 +12,8 @@ import fnmatch
 import json
 import os
 import tomllib
-from importlib import resources
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -122,7 +122,8 @@ def test_two_lossless_pgs_share_one_range_key(switch: SwitchIR) -> None:
     port = switch.ports[0]
     pgs = (*port.priority_groups, PriorityGroupIR(4, "lossless_100g_5m", True))
     maps = dataclasses.replace(
-        switch.maps, tc_to_queue=((0, 0), (1, 1), (2, 2), (3, 3), (4, 3)),
+        switch.maps, dscp_to_tc=tuple((d, 4 if d == 27 else tc) for d, tc in switch.maps.dscp_to_tc),
+        tc_to_queue=((0, 0), (1, 1), (2, 2), (3, 3), (4, 3)),
         tc_to_priority_group=((0, 0), (1, 0), (2, 0), (3, 3), (4, 4)),
         pfc_priority_to_priority_group=((3, 3), (4, 4)), pfc_priority_to_queue=((3, 3), (4, 3)))
     changed = _replace_port(dataclasses.replace(switch, maps=maps), 0, priority_groups=pgs, pfc_priorities=(3, 4))
@@ -248,7 +249,7 @@ def test_refuses_unresolved_sonic_gap(switch: SwitchIR) -> None:
 def test_refuses_fractional_drop_probability(switch: SwitchIR, derive: Callable[..., Derived]) -> None:
     dcqcn = next(w for w in switch.wred_profiles if w.name == "dcqcn_ecn")
     curve = dataclasses.replace(dcqcn.curves[0], probability_percent=derive(0.3, "%", "pmax_percent"))
-    with pytest.raises(QosforgeError, match="drop probability.*0.3.*whole number"):
+    with pytest.raises(QosforgeError, match=r"drop probability.*0\.3.*whole number"):
         render_config_db(_replace_wred(switch, "dcqcn_ecn", dataclasses.replace(dcqcn, curves=(curve,))))
 
 
@@ -308,3 +309,12 @@ def test_templates_are_package_data() -> None:
 def test_golden_is_valid_json_with_string_leaves() -> None:
     data = json.loads((GOLDEN / "leaf1.json").read_text())
     assert all(isinstance(v, str) for t in data.values() for e in t.values() for v in e.values())
+
+
+def test_ir_profile_already_named_the_buffermgrd_way_is_kept(switch: SwitchIR) -> None:
+    profiles = tuple(dataclasses.replace(p, name="pg_lossless_100000_5m_profile") if p.name == "lossless_100g_5m"
+                     else p for p in switch.buffer_profiles)
+    pgs = tuple(dataclasses.replace(pg, buffer_profile="pg_lossless_100000_5m_profile") if pg.lossless else pg
+                for pg in switch.ports[0].priority_groups)
+    changed = _replace_port(dataclasses.replace(switch, buffer_profiles=profiles), 0, priority_groups=pgs)
+    assert render_config_db(changed) == render_config_db(switch)

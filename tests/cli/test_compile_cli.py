@@ -1,0 +1,90 @@
+"""`qosforge compile`, `explain` and `schema` end to end through the console entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qosforge.backends.sonic import check_config_db
+from qosforge.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_examples_compile_to_valid_config_db(example: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "compile", str(example), "-o", str(tmp_path), "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    written = sorted(tmp_path.glob("*/config_db.json"))
+    assert {p.parent.name for p in written} == {s["name"] for s in report["switches"]}
+    for path in written:
+        config = json.loads(path.read_text())
+        assert check_config_db(config) == []
+        assert all(isinstance(v, str) for table in config.values() for entry in table.values() for v in entry.values())
+    assert json.loads((tmp_path / "report.json").read_text()) == report
+
+
+def test_failed_compile_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    intent = tmp_path / "bad.yaml"
+    intent.write_text((EXAMPLES / "tlt-testbed.yaml").read_text().replace("approximations: [tlt-without-color]\n", ""))
+    out_dir = tmp_path / "out"
+    code, _, err = run(capsys, "compile", str(intent), "-o", str(out_dir))
+    assert code == 2
+    assert "SONiC config_db cannot express" in err and "tlt-without-color" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not out_dir.exists()
+    code, _, _ = run(capsys, "compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color")
+    assert code == 0
+    assert (out_dir / "aurora720" / "config_db.json").is_file()
+
+
+def test_switch_selection(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path), "--switch", "leaf2", "--switch", "spine1")
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["leaf2", "spine1"]
+    code, _, err = run(capsys, "compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path / "x"), "--switch", "leaf99")
+    assert code == 2 and "--switch" in err and not (tmp_path / "x").exists()
+
+
+def test_explain_reports_model_formula_and_source(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1",
+        "--path", "BUFFER_PROFILE/pg_lossless_100000_40m_profile/xoff", "--format", "json",
+    )
+    assert code == 0
+    explanation = json.loads(out)
+    assert explanation["rendered"] == "53248"  # SONiC's own table, reference/sonic_qos.md §4.4.1
+    assert explanation["model"] == "sonic_headroom[mellanox]"
+    assert any("buffer_headroom_mellanox.lua" in d["source"] for d in explanation["derivations"])
+    code, out, _ = run(
+        capsys, "explain", str(EXAMPLES / "tbtcp-testbed.yaml"), "--switch", "trident1",
+        "--path", "WRED_PROFILE/iperf_10G/green_drop_probability", "--format", "json",
+    )
+    assert code == 0
+    explanation = json.loads(out)
+    assert explanation["model"] == "fit_tbtcp_red" and explanation["rendered"] == "18"
+
+
+def test_explain_bad_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "WRED_PROFILE/x")
+    assert code == 2 and "--path" in err
+    code, _, err = run(capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "DSCP_TO_TC_MAP/AZURE/26")
+    assert code == 2 and "not a model output" in err
+
+
+def test_schema_is_json_schema_of_the_intent(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schema")
+    assert code == 0
+    schema = json.loads(out)
+    assert schema["additionalProperties"] is False
+    assert {"apiVersion", "kind", "metadata", "topology", "classes"} <= set(schema["required"])
