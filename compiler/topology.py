@@ -8,9 +8,12 @@ every hop on the way out and one ACK-sized packet on the way back.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
 
 from qosforge.compiler.intent import Intent, LeafSpine, SwitchSpec, expand_port_names
 from qosforge.compiler.loader import SourceMap
@@ -182,39 +185,42 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
 
 
 def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap) -> ResolvedTopology:
-    """Worst case over host-facing switches of the shortest switch path between them (BFS)."""
-    by_name = {switch.name: switch for switch in switches}
-    host_ports = {s.name: [p for p in s.ports if p.peer == "host"] for s in switches}
-    edge_switches = [name for name, ports in host_ports.items() if ports]
-    if not edge_switches:
+    """The worst case over host-facing switch pairs of the fewest-hop switch path between them
+    (how ECMP/BGP fabrics route), found with SciPy's compiled BFS in bounded-memory chunks so
+    explicit fabrics of thousands of switches stay fast."""
+    index = {switch.name: position for position, switch in enumerate(switches)}
+    link_port: dict[tuple[int, int], ResolvedPort] = {}
+    for position, switch in enumerate(switches):
+        for port in switch.ports:
+            if port.peer in (None, "host"):
+                continue
+            link_port.setdefault((position, index[port.peer.partition(":")[0]]), port)
+    host_ports = [[p for p in s.ports if p.peer == "host"] for s in switches]
+    edge = np.array([i for i, ports in enumerate(host_ports) if ports], dtype=np.int64)
+    if edge.size == 0:
         raise source_map.error(("topology", "switches"), "no port is connected to a host ('peer: host')", "mark host-facing ports with peer: host so RTTs can be derived")
-    best: tuple[float, list[ResolvedPort]] = (-1.0, [])
-    for start in edge_switches:
-        previous: dict[str, tuple[str, ResolvedPort] | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            current = queue.popleft()
-            for port in by_name[current].ports:
-                if port.peer in (None, "host"):
-                    continue
-                neighbour = port.peer.partition(":")[0]
-                if neighbour not in previous:
-                    previous[neighbour] = (current, port)
-                    queue.append(neighbour)
-        for end in edge_switches:
-            if end not in previous:
-                raise source_map.error(("topology", "switches"), f"switches '{start}' and '{end}' both face hosts but are not connected", "add the links between them (peer: switch:port)")
-            links: list[ResolvedPort] = []
-            node = end
-            while previous[node] is not None:
-                parent, port = previous[node]  # type: ignore[misc]
-                links.append(port)
-                node = parent
-            first_host = max(host_ports[start], key=lambda p: p.latency_s)
-            last_host = max(host_ports[end], key=lambda p: p.latency_s)
-            path = [first_host, *reversed(links), last_host]
-            latency = sum(p.latency_s for p in path)
-            if latency > best[0]:
-                best = (latency, path)
-    path = best[1]
+    rows = np.array([u for u, _ in link_port], dtype=np.int64)
+    columns = np.array([v for _, v in link_port], dtype=np.int64)
+    graph = csr_matrix((np.ones(rows.size), (rows, columns)), shape=(len(switches), len(switches)))
+    best_hops, best_pair = -1.0, (int(edge[0]), int(edge[0]))
+    for chunk in np.array_split(edge, max(1, edge.size // 256)):
+        hops = shortest_path(graph, directed=False, unweighted=True, indices=chunk)[:, edge]
+        if np.isinf(hops).any():
+            row, column = np.argwhere(np.isinf(hops))[0]
+            start, end = switches[int(chunk[row])].name, switches[int(edge[column])].name
+            raise source_map.error(("topology", "switches"), f"switches '{start}' and '{end}' both face hosts but are not connected", "add the links between them (peer: switch:port)")
+        row, column = np.unravel_index(int(np.argmax(hops)), hops.shape)
+        if hops[row, column] > best_hops:
+            best_hops, best_pair = float(hops[row, column]), (int(chunk[row]), int(edge[column]))
+    start, end = best_pair
+    _, predecessors = shortest_path(graph, directed=False, unweighted=True, indices=[start], return_predecessors=True)
+    links: list[ResolvedPort] = []
+    node = end
+    while node != start:
+        parent = int(predecessors[0, node])
+        links.append(link_port.get((parent, node)) or link_port[(node, parent)])
+        node = parent
+    first_host = max(host_ports[start], key=lambda p: p.latency_s)
+    last_host = max(host_ports[end], key=lambda p: p.latency_s)
+    path = [first_host, *reversed(links), last_host]
     return ResolvedTopology(switches, tuple(p.latency_s for p in path), tuple(p.speed_bps for p in path))

@@ -25,9 +25,11 @@ import numpy as np
 
 from qosforge.models._checks import (
     as_float_array,
+    bool_or_array,
     require_at_least,
     require_in_range,
     require_positive,
+    scalar_or_array,
 )
 from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
@@ -104,10 +106,10 @@ def d2tcp_deadline(
         completion_rtts=completion_rtts,
         completion_s=completion_s,
         imminence_raw=imminence_raw,
-        imminence=_plain(imminence),
+        imminence=scalar_or_array(imminence),
         deadline_slack_s=deadline_s - completion_s,
-        meets_deadline_agnostic=_plain_bool(completion_s <= deadline_s),
-        within_cap=_plain_bool(imminence_raw <= d_max),
+        meets_deadline_agnostic=bool_or_array(completion_s <= deadline_s),
+        within_cap=bool_or_array(imminence_raw <= d_max),
         required_rate_bps=8.0 * remaining_bytes / deadline_s,
         provenance=Provenance(
             model="d2tcp_deadline",
@@ -156,9 +158,9 @@ def d2tcp_penalty(congestion_alpha: Any, imminence: Any) -> D2tcpPenalty:
     return D2tcpPenalty(
         congestion_alpha=congestion_alpha,
         imminence=imminence,
-        penalty=_plain(penalty),
+        penalty=scalar_or_array(penalty),
         # With p = 0 D2TCP grows W by one segment instead (§3.2.1); the factor is then 1.
-        window_factor=_plain(1.0 - penalty / 2.0),
+        window_factor=scalar_or_array(1.0 - penalty / 2.0),
         provenance=Provenance(
             model="d2tcp_penalty",
             inputs=(
@@ -211,14 +213,8 @@ def d2tcp_deadline_penalty(
     )
 
 
-def _plain(value: Any) -> Any:
-    array = np.asarray(value)
-    return float(array) if array.ndim == 0 else array
 
 
-def _plain_bool(value: Any) -> Any:
-    array = np.asarray(value)
-    return bool(array) if array.ndim == 0 else array
 
 
 __all__ = [

@@ -36,7 +36,12 @@ from typing import Any
 import numpy as np
 
 from qosforge.errors import InfeasibleDesignError, ModelInputError
-from qosforge.models._checks import as_float_array, require_non_negative, require_positive
+from qosforge.models._checks import (
+    as_float_array,
+    describe_values,
+    require_non_negative,
+    require_positive,
+)
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_DCQCN = "Zhu et al., 'Congestion Control for Large-Scale RDMA Deployments', SIGCOMM 2015"
@@ -111,13 +116,13 @@ def dcqcn_marking(
         require_positive("kmax_bytes", kmax, hint=_HINT_ORDER)
     if pmax_given and not np.all((np.asarray(probability) > 0) & (np.asarray(probability) <= 1)):
         raise ModelInputError(
-            f"must be in (0, 1] (got {_show(probability)})",
+            f"must be in (0, 1] (got {describe_values(probability)})",
             place="pmax",
             hint="P_max is a probability, e.g. 1% (DCQCN default) or 20%",
         )
     if not np.all(np.asarray(kmin) < np.asarray(kmax)):
         raise ModelInputError(
-            f"K_min ({_show(kmin)} B) must be below K_max ({_show(kmax)} B)",
+            f"K_min ({describe_values(kmin)} B) must be below K_max ({describe_values(kmax)} B)",
             place="kmin_bytes" if kmin_given else "kmax_bytes",
             hint=_HINT_ORDER + "; an unset threshold is the default scaled to the link rate",
         )
@@ -179,11 +184,6 @@ def dcqcn_marking_probability(queue_bytes: Any, kmin_bytes: Any, kmax_bytes: Any
     return np.asarray(probability, dtype=np.float64)
 
 
-def _show(value: Any) -> str:
-    array = np.asarray(value, dtype=np.float64)
-    if array.size == 1:
-        return f"{float(array.reshape(())):g}"
-    return f"values from {float(array.min()):g} to {float(array.max()):g}"
 
 
 __all__ = [

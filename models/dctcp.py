@@ -22,7 +22,12 @@ from typing import Any, Final
 
 import numpy as np
 
-from qosforge.models._checks import as_float_array, require_non_negative, require_positive
+from qosforge.models._checks import (
+    as_float_array,
+    require_non_negative,
+    require_positive,
+    scalar_or_array,
+)
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_DCTCP_K = (
@@ -91,10 +96,10 @@ def dctcp_marking_threshold(
         bdp_packets=bdp_packets,
         stability_bound_packets=bound_packets,
         stability_bound_bytes=bound_packets * packet_bytes,
-        burst_packets=_plain(burst_packets),
-        threshold_packets=_plain(threshold_packets),
-        threshold_bytes=_plain(threshold_bytes),
-        max_gain=_plain(max_gain),
+        burst_packets=scalar_or_array(burst_packets),
+        threshold_packets=scalar_or_array(threshold_packets),
+        threshold_bytes=scalar_or_array(threshold_bytes),
+        max_gain=scalar_or_array(max_gain),
         provenance=Provenance(
             model="dctcp_marking_threshold",
             inputs=(
@@ -121,9 +126,6 @@ def dctcp_marking_threshold(
     )
 
 
-def _plain(value: Any) -> Any:
-    array = np.asarray(value)
-    return float(array) if array.ndim == 0 else array
 
 
 __all__ = ["DctcpThreshold", "dctcp_marking_threshold"]

@@ -26,6 +26,7 @@ from qosforge.models._checks import (
     require_at_least,
     require_non_negative,
     require_positive,
+    scalar_or_array,
 )
 from qosforge.models.dynamic_threshold import DynamicThresholdShare, dynamic_threshold_share
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
@@ -202,10 +203,10 @@ def tlt_headroom(
         important_packet_bytes=important_packet_bytes,
         per_port_share_bytes=share.per_port_share_bytes,
         important_headroom_bytes=headroom,
-        flows_per_port=_scalar_or_array(flows_per_port),
-        total_flows=_scalar_or_array(total_flows),
+        flows_per_port=scalar_or_array(flows_per_port),
+        total_flows=scalar_or_array(total_flows),
         single_port_headroom_bytes=single_headroom,
-        single_port_flows=_scalar_or_array(single_flows),
+        single_port_flows=scalar_or_array(single_flows),
         provenance=Provenance(
             model="tlt_headroom",
             inputs=(
@@ -278,9 +279,6 @@ def _fmt_bytes(value: float) -> str:
     return f"{value:.0f} B"
 
 
-def _scalar_or_array(value: Any) -> Any:
-    array = np.asarray(value)
-    return float(array) if array.ndim == 0 else array
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -369,8 +367,8 @@ def tlt_periodic_marking(max_fan_in: Any) -> TltPeriodicMarking:
     interval = np.floor(max_fan_in) + 1.0
     return TltPeriodicMarking(
         max_fan_in=max_fan_in,
-        interval_packets=_scalar_or_array(interval),
-        important_load_ratio=_scalar_or_array(np.floor(max_fan_in) / interval),
+        interval_packets=scalar_or_array(interval),
+        important_load_ratio=scalar_or_array(np.floor(max_fan_in) / interval),
         provenance=Provenance(
             model="tlt_periodic_marking",
             inputs=(input_value("max_fan_in", max_fan_in, "hosts"),),
