@@ -39,7 +39,7 @@ design: {{congested_ports: 8}}
 
 
 def run_one(switches: int) -> dict[str, float]:
-    from qosforge.backends.sonic import render_config_db
+    from qosforge.backends.sonic import config_db_to_json, render_fabric
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
     from qosforge.files import write_text_atomically
@@ -53,9 +53,10 @@ def run_one(switches: int) -> dict[str, float]:
         intent, source_map = load_intent(intent_path)
         fabric = compile_intent(intent, source_map)
         compiled = time.perf_counter()
-        for switch in fabric.switches:
-            config = render_config_db(switch)
-            write_text_atomically(Path(folder) / "out" / switch.name / "config_db.json", json.dumps(config, indent=2, sort_keys=True))
+        texts: dict[int, str] = {}
+        for switch, config in render_fabric(fabric.switches):
+            text = texts.setdefault(id(config), config_db_to_json(config))
+            write_text_atomically(Path(folder) / "out" / switch.name / "config_db.json", text)
         done = time.perf_counter()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {

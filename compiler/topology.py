@@ -207,8 +207,8 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
         hops = shortest_path(graph, directed=False, unweighted=True, indices=chunk)[:, edge]
         if np.isinf(hops).any():
             row, column = np.argwhere(np.isinf(hops))[0]
-            start, end = switches[int(chunk[row])].name, switches[int(edge[column])].name
-            raise source_map.error(("topology", "switches"), f"switches '{start}' and '{end}' both face hosts but are not connected", "add the links between them (peer: switch:port)")
+            first, second = switches[int(chunk[row])].name, switches[int(edge[column])].name
+            raise source_map.error(("topology", "switches"), f"switches '{first}' and '{second}' both face hosts but are not connected", "add the links between them (peer: switch:port)")
         row, column = np.unravel_index(int(np.argmax(hops)), hops.shape)
         if hops[row, column] > best_hops:
             best_hops, best_pair = float(hops[row, column]), (int(chunk[row]), int(edge[column]))

@@ -13,6 +13,7 @@ from qosforge.backends.sonic.render import (
     ConfigDbViolationError,
     config_db_to_json,
     render_config_db,
+    render_fabric,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "config_db_to_json",
     "qos_subset",
     "render_config_db",
+    "render_fabric",
 ]

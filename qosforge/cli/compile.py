@@ -49,16 +49,17 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     fabric = _compile(intent, switches, approximations)
 
     from qosforge.backends.report import render_report_table, report_to_json
-    from qosforge.backends.sonic import render_config_db
+    from qosforge.backends.sonic import config_db_to_json, render_fabric
     from qosforge.files import write_text_atomically
 
     wanted = targets or fabric.targets
     rendered: dict[Path, str] = {}
     root = Path(output_dir)
     if "sonic" in wanted:
-        for switch in fabric.switches:
-            config = render_config_db(switch)
-            rendered[root / switch.name / "config_db.json"] = json.dumps(config, indent=2, sort_keys=True) + "\n"
+        texts: dict[int, str] = {}
+        for switch, config in render_fabric(fabric.switches):
+            text = texts.setdefault(id(config), config_db_to_json(config))
+            rendered[root / switch.name / "config_db.json"] = text
     report = report_to_json(fabric)
     rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
     for path, text in rendered.items():
