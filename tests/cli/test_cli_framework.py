@@ -5,22 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from qosforge.cli import main
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(list(argv))
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
-
-
-def test_json_output_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--format", "json")
+def test_json_output_is_one_object(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["per_port_share_bytes"] == pytest.approx(705_882.35, abs=0.01)
@@ -42,8 +34,8 @@ def test_json_output_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
         ((), "--buffer"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str) -> None:
-    code, out, err = run(capsys, "whatif", "buffer", *argv)
+def test_bad_input_is_one_line_exit_2(run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str) -> None:
+    code, out, err = run_cli("whatif", "buffer", *argv)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1
@@ -52,14 +44,13 @@ def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: 
     assert "Traceback" not in err
 
 
-def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "whatif", "buffer", "--bogus", "1")
+def test_unknown_option_is_a_usage_error(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = run_cli("whatif", "buffer", "--bogus", "1")
     assert code == 2 and "--bogus" in err and err.count("\n") == 1
 
 
-def test_sweep_grid_is_vectorised_and_in_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:32", "--sweep", "buffer=1MB:12MB:12", "--format", "json"
+def test_sweep_grid_is_vectorised_and_in_json(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:32", "--sweep", "buffer=1MB:12MB:12", "--format", "json"
     )
     assert code == 0
     payload = json.loads(out)
@@ -71,16 +62,16 @@ def test_sweep_grid_is_vectorised_and_in_json(capsys: pytest.CaptureFixture[str]
     assert [axis["name"] for axis in payload["sweep"]] == ["congested-ports", "buffer"]
 
 
-def test_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_is_written(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
     target = tmp_path / "share.png"
-    code, _, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:8", "--plot", str(target))
+    code, _, _ = run_cli("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:8", "--plot", str(target))
     assert code == 0
     assert target.read_bytes().startswith(b"\x89PNG")
     assert [p.name for p in tmp_path.iterdir()] == ["share.png"]
 
 
-def test_table_and_explain_show_formula_and_source(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--explain")
+def test_table_and_explain_show_formula_and_source(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "buffer", "--buffer", "12MB", "--congested-ports", "16", "--explain")
     assert code == 0
     assert "alpha*B/(1+M*alpha)" in out
     assert "Choudhury" in out

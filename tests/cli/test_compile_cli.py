@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from qosforge.backends.sonic import check_config_db
-from qosforge.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(list(argv))
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
-def test_examples_compile_to_valid_config_db(example: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "compile", str(example), "-o", str(tmp_path), "--format", "json")
+def test_examples_compile_to_valid_config_db(example: Path, tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, err = run_cli("compile", str(example), "-o", str(tmp_path), "--format", "json")
     assert code == 0, err
     report = json.loads(out)
     written = sorted(tmp_path.glob("*/config_db.json"))
@@ -34,31 +29,30 @@ def test_examples_compile_to_valid_config_db(example: Path, tmp_path: Path, caps
     assert json.loads((tmp_path / "report.json").read_text()) == report
 
 
-def test_failed_compile_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_failed_compile_writes_nothing(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
     intent = tmp_path / "bad.yaml"
     intent.write_text((EXAMPLES / "tlt-testbed.yaml").read_text().replace("approximations: [tlt-without-color]\n", ""))
     out_dir = tmp_path / "out"
-    code, _, err = run(capsys, "compile", str(intent), "-o", str(out_dir))
+    code, _, err = run_cli("compile", str(intent), "-o", str(out_dir))
     assert code == 2
     assert "SONiC config_db cannot express" in err and "tlt-without-color" in err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert not out_dir.exists()
-    code, _, _ = run(capsys, "compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color")
+    code, _, _ = run_cli("compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color")
     assert code == 0
     assert (out_dir / "aurora720" / "config_db.json").is_file()
 
 
-def test_switch_selection(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, _ = run(capsys, "compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path), "--switch", "leaf2", "--switch", "spine1")
+def test_switch_selection(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, _ = run_cli("compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path), "--switch", "leaf2", "--switch", "spine1")
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["leaf2", "spine1"]
-    code, _, err = run(capsys, "compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path / "x"), "--switch", "leaf99")
+    code, _, err = run_cli("compile", str(EXAMPLES / "roce-pod.yaml"), "-o", str(tmp_path / "x"), "--switch", "leaf99")
     assert code == 2 and "--switch" in err and not (tmp_path / "x").exists()
 
 
-def test_explain_reports_model_formula_and_source(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1",
+def test_explain_reports_model_formula_and_source(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1",
         "--path", "BUFFER_PROFILE/pg_lossless_100000_40m_profile/xoff", "--format", "json",
     )
     assert code == 0
@@ -66,8 +60,7 @@ def test_explain_reports_model_formula_and_source(capsys: pytest.CaptureFixture[
     assert explanation["rendered"] == "53248"  # SONiC's own table, reference/sonic_qos.md §4.4.1
     assert explanation["model"] == "sonic_headroom[mellanox]"
     assert any("buffer_headroom_mellanox.lua" in d["source"] for d in explanation["derivations"])
-    code, out, _ = run(
-        capsys, "explain", str(EXAMPLES / "tbtcp-testbed.yaml"), "--switch", "trident1",
+    code, out, _ = run_cli("explain", str(EXAMPLES / "tbtcp-testbed.yaml"), "--switch", "trident1",
         "--path", "WRED_PROFILE/iperf_10G/green_drop_probability", "--format", "json",
     )
     assert code == 0
@@ -75,15 +68,15 @@ def test_explain_reports_model_formula_and_source(capsys: pytest.CaptureFixture[
     assert explanation["model"] == "fit_tbtcp_red" and explanation["rendered"] == "18"
 
 
-def test_explain_bad_path(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "WRED_PROFILE/x")
+def test_explain_bad_path(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = run_cli("explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "WRED_PROFILE/x")
     assert code == 2 and "--path" in err
-    code, _, err = run(capsys, "explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "DSCP_TO_TC_MAP/AZURE/26")
+    code, _, err = run_cli("explain", str(EXAMPLES / "roce-pod.yaml"), "--switch", "leaf1", "--path", "DSCP_TO_TC_MAP/AZURE/26")
     assert code == 2 and "not a model output" in err
 
 
-def test_schema_is_json_schema_of_the_intent(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "schema")
+def test_schema_is_json_schema_of_the_intent(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("schema")
     assert code == 0
     schema = json.loads(out)
     assert schema["additionalProperties"] is False

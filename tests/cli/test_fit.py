@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from qosforge.cli import main
-
 TABLE_1 = ("--bdp", "180kB", "--t-min", "138kB", "--t-max", "550kB")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(["fit", "red", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
-def test_issue_example_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, *TABLE_1, "--r", "4", "--format", "json")
+def test_issue_example_prints_one_json_object(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, err = run_cli("fit", "red", *TABLE_1, "--r", "4", "--format", "json")
     assert code == 0 and err == ""
     payload = json.loads(out)
     assert payload["t_min_bytes"] == 138_000 and payload["t_max_bytes"] == 550_000
@@ -34,11 +28,9 @@ def test_issue_example_prints_one_json_object(capsys: pytest.CaptureFixture[str]
     assert any("TBTCP §6.2" in d["source"] for d in payload["provenance"]["derivations"])
 
 
-def test_bytes_or_kilobytes_give_the_same_answer(capsys: pytest.CaptureFixture[str]) -> None:
-    _, in_kb, _ = run(capsys, *TABLE_1, "--r", "2", "--format", "json")
-    _, in_bytes, _ = run(
-        capsys,
-        "--bdp",
+def test_bytes_or_kilobytes_give_the_same_answer(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    _, in_kb, _ = run_cli("fit", "red", *TABLE_1, "--r", "2", "--format", "json")
+    _, in_bytes, _ = run_cli("fit", "red", "--bdp",
         "180000B",
         "--t-min",
         "138000B",
@@ -61,27 +53,27 @@ def test_bytes_or_kilobytes_give_the_same_answer(capsys: pytest.CaptureFixture[s
         assert first[key] == pytest.approx(second[key], rel=1e-12), key
 
 
-def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *TABLE_1, "--r", "4")
+def test_human_table(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", *TABLE_1, "--r", "4")
     assert code == 0
     assert "P_max programmed" in out and "0.18" in out
     assert "programmed steps" in out and "QCD" in out and "TBTCP §6.2" in out
 
 
-def test_asic_profile_and_per_step_refusal(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *TABLE_1, "--asic", "broadcom-trident2", "--format", "json")
+def test_asic_profile_and_per_step_refusal(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", *TABLE_1, "--asic", "broadcom-trident2", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["asic"] == "broadcom-trident2" and payload["steps"] == 8
     assert (
         payload["port_buffer_bytes"] == 12_000_000
     )  # the profile's whole shared buffer bounds t_max
-    code, out, err = run(capsys, *TABLE_1, "--asic", "broadcom-trident2", "--per-step")
+    code, out, err = run_cli("fit", "red", *TABLE_1, "--asic", "broadcom-trident2", "--per-step")
     assert code == 2 and "--per-step" in err and "cannot program each RED step" in err
 
 
-def test_per_step_without_profile(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *TABLE_1, "--per-step", "--format", "json")
+def test_per_step_without_profile(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", *TABLE_1, "--per-step", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["per_step"] is True and payload["r"] == 1
@@ -89,10 +81,8 @@ def test_per_step_without_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert payload["error"] < 0.5
 
 
-def test_steps_offset_and_granularity_flags(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        *TABLE_1,
+def test_steps_offset_and_granularity_flags(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", *TABLE_1,
         "--steps",
         "16",
         "--step-offset",
@@ -108,20 +98,17 @@ def test_steps_offset_and_granularity_flags(capsys: pytest.CaptureFixture[str]) 
     assert round(payload["p_max"] / 0.05, 9) == round(payload["p_max"] / 0.05)
 
 
-def test_paper_p_max_with_five_percent_grid(capsys: pytest.CaptureFixture[str]) -> None:
+def test_paper_p_max_with_five_percent_grid(run_cli: Callable[..., tuple[int, str, str]]) -> None:
     got = []
     for r in ("1", "2", "3", "4"):
-        _, out, _ = run(
-            capsys, *TABLE_1, "--r", r, "--probability-granularity", "5%", "--format", "json"
+        _, out, _ = run_cli("fit", "red", *TABLE_1, "--r", r, "--probability-granularity", "5%", "--format", "json"
         )
         got.append(json.loads(out)["p_max"])
     assert got == pytest.approx([0.7, 0.35, 0.25, 0.2])
 
 
-def test_optimize_t_max(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "--bdp",
+def test_optimize_t_max(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", "--bdp",
         "180kB",
         "--t-min",
         "138kB",
@@ -137,31 +124,30 @@ def test_optimize_t_max(capsys: pytest.CaptureFixture[str]) -> None:
     assert payload["error_to_limit"] >= payload["error"]
 
 
-def test_sweep_gives_arrays(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *TABLE_1, "--sweep", "r=1:4:4", "--format", "json")
+def test_sweep_gives_arrays(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", *TABLE_1, "--sweep", "r=1:4:4", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["p_max"] == pytest.approx([0.72, 0.36, 0.24, 0.18])
     assert payload["sweep"][0]["name"] == "r"
-    code, out, _ = run(capsys, *TABLE_1, "--sweep", "r=1:4:4", "--sweep", "t-max=400kB:600kB:3")
+    code, out, _ = run_cli("fit", "red", *TABLE_1, "--sweep", "r=1:4:4", "--sweep", "t-max=400kB:600kB:3")
     assert code == 0 and "12 points" in out
 
 
-def test_lso_burst_defaults_t_min(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "--bdp", "180kB", "--lso-burst", "138kB", "--t-max", "550kB", "--format", "json"
+def test_lso_burst_defaults_t_min(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("fit", "red", "--bdp", "180kB", "--lso-burst", "138kB", "--t-max", "550kB", "--format", "json"
     )
     assert code == 0 and json.loads(out)["t_min_bytes"] == 138_000
 
 
-def test_plot_is_written_atomically(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_plot_is_written_atomically(run_cli: Callable[..., tuple[int, str, str]], tmp_path: Path) -> None:
     target = tmp_path / "fit.png"
-    code, _, _ = run(capsys, *TABLE_1, "--r", "4", "--plot", str(target))
+    code, _, _ = run_cli("fit", "red", *TABLE_1, "--r", "4", "--plot", str(target))
     assert code == 0
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in tmp_path.iterdir()] == ["fit.png"]
     sweep_plot = tmp_path / "sweep.png"
-    code, _, _ = run(capsys, *TABLE_1, "--sweep", "t-max=300kB:900kB:7", "--plot", str(sweep_plot))
+    code, _, _ = run_cli("fit", "red", *TABLE_1, "--sweep", "t-max=300kB:900kB:7", "--plot", str(sweep_plot))
     assert code == 0 and sweep_plot.stat().st_size > 0
 
 
@@ -192,9 +178,9 @@ def test_plot_is_written_atomically(capsys: pytest.CaptureFixture[str], tmp_path
     ],
 )
 def test_bad_input_is_one_line_naming_the_flag(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run(capsys, *argv)
+    code, out, err = run_cli("fit", "red", *argv)
     assert code == 2
     assert out == ""
     assert err.startswith("error: ") and err.count("\n") == 1

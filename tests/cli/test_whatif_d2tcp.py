@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
 
-from qosforge.cli import cli, main
+from qosforge.cli import cli
 
 FLOW = ("--remaining", "300kB", "--window", "20kB", "--rtt", "200us")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(["whatif", "d2tcp", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
 def test_deadline_analysis_json() -> None:
@@ -33,10 +29,8 @@ def test_deadline_analysis_json() -> None:
     assert "penalty" not in payload
 
 
-def test_penalty_with_alpha_and_packet_window(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "--remaining",
+def test_penalty_with_alpha_and_packet_window(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "d2tcp", "--remaining",
         "10MB",
         "--window",
         "40pkt",
@@ -57,8 +51,8 @@ def test_penalty_with_alpha_and_packet_window(capsys: pytest.CaptureFixture[str]
     assert payload["window_factor"] == pytest.approx(0.875)
 
 
-def test_deadline_sweep(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *FLOW, "--sweep", "deadline=1ms:20ms:20", "--format", "json")
+def test_deadline_sweep(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "d2tcp", *FLOW, "--sweep", "deadline=1ms:20ms:20", "--format", "json")
     assert code == 0
     imminence = json.loads(out)["imminence"]
     assert imminence[0] == 2.0 and imminence[-1] == 0.5
@@ -75,8 +69,8 @@ def test_deadline_sweep(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run(capsys, *FLOW, *argv)
+    code, out, err = run_cli("whatif", "d2tcp", *FLOW, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and flag in err

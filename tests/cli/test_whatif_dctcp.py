@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
 
-from qosforge.cli import cli, main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(["whatif", "dctcp", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
+from qosforge.cli import cli
 
 
 def test_sixty_five_packets_at_10g_with_burst_allowance() -> None:
@@ -40,18 +34,16 @@ def test_sixty_five_packets_at_10g_with_burst_allowance() -> None:
     assert payload["stability_bound_packets"] == pytest.approx(11.905, abs=1e-3)
 
 
-def test_bound_alone_and_lso_in_kib(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--speed", "40G", "--rtt", "160us", "--format", "json")
+def test_bound_alone_and_lso_in_kib(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "dctcp", "--speed", "40G", "--rtt", "160us", "--format", "json")
     assert code == 0 and json.loads(out)["threshold_packets"] == 77  # > 76.19 (TBTCP §6: 76)
-    code, out, _ = run(
-        capsys, "--speed", "10G", "--rtt", "10us", "--burst", "64KiB", "--format", "json"
+    code, out, _ = run_cli("whatif", "dctcp", "--speed", "10G", "--rtt", "10us", "--burst", "64KiB", "--format", "json"
     )
     assert code == 0 and json.loads(out)["threshold_packets"] == 44
 
 
-def test_rtt_sweep_is_monotone(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "--speed", "100G", "--sweep", "rtt=5us:500us:100", "--format", "json"
+def test_rtt_sweep_is_monotone(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "dctcp", "--speed", "100G", "--sweep", "rtt=5us:500us:100", "--format", "json"
     )
     assert code == 0
     packets = json.loads(out)["threshold_packets"]
@@ -70,8 +62,8 @@ def test_rtt_sweep_is_monotone(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run(capsys, *argv)
+    code, out, err = run_cli("whatif", "dctcp", *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and flag in err

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
 
-from qosforge.cli import cli, main
+from qosforge.cli import cli
 
 PAPER = ("--speed", "10G", "--base-rtt", "116us")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(["whatif", "ear", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
 def test_paper_parameters_json() -> None:
@@ -41,9 +37,8 @@ def test_paper_parameters_json() -> None:
     assert payload["rtt_threshold_s"] == pytest.approx(260e-6)
 
 
-def test_k_derived_from_dctcp_with_burst(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, *PAPER, "--burst", "65pkt", "--delay-threshold", "144us", "--format", "json"
+def test_k_derived_from_dctcp_with_burst(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "ear", *PAPER, "--burst", "65pkt", "--delay-threshold", "144us", "--format", "json"
     )
     assert code == 0
     assert json.loads(out)["ecn_threshold_packets"] == 65
@@ -59,8 +54,8 @@ def test_k_derived_from_dctcp_with_burst(capsys: pytest.CaptureFixture[str]) -> 
     ],
 )
 def test_bad_input_is_one_line_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run(capsys, *PAPER, *argv)
+    code, out, err = run_cli("whatif", "ear", *PAPER, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and flag in err

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
 
-from qosforge.cli import cli, main
+from qosforge.cli import cli
 
 
 def invoke(*argv: str) -> tuple[int, str, str]:
@@ -15,12 +16,6 @@ def invoke(*argv: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Through the console-script entry point, which maps user errors to one line and exit 2."""
-    with pytest.raises(SystemExit) as exited:
-        main(["whatif", "fastlane", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
 def test_caps_and_worst_case_as_json() -> None:
@@ -88,9 +83,9 @@ def test_table() -> None:
     ],
 )
 def test_bad_input_exits_2_with_one_line_naming_the_flag(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run_main(capsys, *argv)
+    code, out, err = run_cli("whatif", "fastlane", *argv)
     assert code == 2
     assert out == ""
     assert err.startswith("error: ") and err.count("\n") == 1

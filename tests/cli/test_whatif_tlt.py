@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
 
-from qosforge.cli import cli, main
+from qosforge.cli import cli
 
 EXAMPLE = ("--buffer", "12MB", "--congested-ports", "16", "--alpha", "1", "--packet", "1500B")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(["whatif", "tlt", *argv])
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out, captured.err
 
 
 def test_worked_example_json_with_click_runner() -> None:
@@ -33,10 +29,8 @@ def test_worked_example_json_with_click_runner() -> None:
     assert payload["units"]["total_flows"] == "flows"
 
 
-def test_threshold_derived_from_transport(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        *EXAMPLE,
+def test_threshold_derived_from_transport(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", *EXAMPLE,
         "--transport",
         "dctcp",
         "--speed",
@@ -53,18 +47,16 @@ def test_threshold_derived_from_transport(capsys: pytest.CaptureFixture[str]) ->
     assert payload["total_flows"] == 3248
 
 
-def test_single_congested_port(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--buffer", "12MB", "--threshold", "400kB", "--format", "json")
+def test_single_congested_port(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", "--buffer", "12MB", "--threshold", "400kB", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["important_headroom_bytes"] == pytest.approx(5.6e6)
     assert payload["total_flows"] == 3733
 
 
-def test_sweep_over_ports_with_infeasible_points(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "--buffer",
+def test_sweep_over_ports_with_infeasible_points(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", "--buffer",
         "12MB",
         "--threshold",
         "400kB",
@@ -80,8 +72,8 @@ def test_sweep_over_ports_with_infeasible_points(capsys: pytest.CaptureFixture[s
     assert payload["total_flows"][-1] == 0
 
 
-def test_table_cites_section(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *EXAMPLE, "--threshold", "400kB")
+def test_table_cites_section(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", *EXAMPLE, "--threshold", "400kB")
     assert code == 0 and "3248" in out and "§4.2" in out
 
 
@@ -100,9 +92,9 @@ def test_table_cites_section(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], flag: str
+    run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...], flag: str
 ) -> None:
-    code, out, err = run(capsys, *EXAMPLE, *argv)
+    code, out, err = run_cli("whatif", "tlt", *EXAMPLE, *argv)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("error: ")
@@ -110,6 +102,6 @@ def test_bad_input_is_one_line_exit_2(
     assert "Traceback" not in err
 
 
-def test_infeasible_threshold_message_has_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    _, _, err = run(capsys, *EXAMPLE, "--threshold", "800kB")
+def test_infeasible_threshold_message_has_numbers(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    _, _, err = run_cli("whatif", "tlt", *EXAMPLE, "--threshold", "800kB")
     assert "705.88 kB" in err and "hint:" in err
