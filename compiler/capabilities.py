@@ -14,7 +14,6 @@ from dataclasses import replace
 from qosforge.compiler.intent import Intent
 from qosforge.compiler.ir import CapabilityGap, FabricIR, QosMapsIR, SwitchIR, WredIR
 from qosforge.compiler.loader import SourceMap
-from qosforge.errors import QosforgeError
 
 TLT_WITHOUT_COLOR = "tlt-without-color"
 AVAILABLE_TARGETS = ("sonic",)
@@ -40,20 +39,15 @@ def apply_target_capabilities(fabric: FabricIR, intent: Intent, source_map: Sour
         return fabric
     if TLT_WITHOUT_COLOR not in approximations:
         index, spec = tlt_classes[0]
-        raise QosforgeError(
+        raise source_map.error(
+            ("classes", index, "tlt"),
             f"class '{spec.name}' uses TLT color-aware dropping, which SONiC config_db cannot express "
             "(no DSCP_TO_COLOR table, no ECN thresholds separate from the WRED drop thresholds). Alternatives: "
             + "; ".join(f"({n}) {text}" for n, text in enumerate(TLT_ALTERNATIVES, start=1)),
-            place=_place(source_map, ("classes", index, "tlt")),
-            hint=f"add 'approximations: [{TLT_WITHOUT_COLOR}]' to accept the approximation, or remove the tlt block",
+            f"add 'approximations: [{TLT_WITHOUT_COLOR}]' to accept the approximation, or remove the tlt block",
         )
     names = {spec.name for _, spec in tlt_classes}
     return replace(fabric, switches=tuple(_without_color(switch, names) for switch in fabric.switches))
-
-
-def _place(source_map: SourceMap, path: tuple[str | int, ...]) -> str:
-    line, column, field = source_map.locate(path)
-    return f"{source_map.file}:{line}:{column}: {field}"
 
 
 def _without_color(switch: SwitchIR, tlt_class_names: set[str]) -> SwitchIR:

@@ -7,7 +7,7 @@ keeps large generated fabrics linear in the number of distinct switch kinds, not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from qosforge.compiler.buffers import (
     EGRESS_LOSSLESS_PROFILE,
@@ -225,7 +225,7 @@ def _template(
                     rate_bps=rate,
                 )
             )
-    schedulers = tuple(_scheduler(c, intent) for c in plan.classes)
+    schedulers = tuple(_scheduler(c) for c in plan.classes)
     return _SwitchTemplate(
         buffer_plan=buffer_plan,
         wred_profiles=tuple(sorted(wred.values(), key=lambda w: w.name)),
@@ -240,7 +240,7 @@ def _scheduler_name(planned: PlannedClass) -> str:
     return f"scheduler_{planned.name}"
 
 
-def _scheduler(planned: PlannedClass, intent: Intent) -> SchedulerIR:
+def _scheduler(planned: PlannedClass) -> SchedulerIR:
     if planned.strict_priority:
         return SchedulerIR(_scheduler_name(planned), "STRICT")
     weight = planned.spec.weight if planned.spec is not None else 1
@@ -300,4 +300,4 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
     )
 
 
-__all__ = ["compile_intent", "replace"]
+__all__ = ["compile_intent"]

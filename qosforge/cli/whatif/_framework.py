@@ -257,8 +257,16 @@ def _render_sweep(console: Console, spec: WhatIf, result: Any, axes: list[SweepA
     console.print(table)
 
 
+#: Unit of a swept input's values as the models receive them (SI base units, see qosforge.units).
+_AXIS_UNITS = {"size": "B", "rate": "bps", "time": "s", "length": "m", "fraction": "1"}
+
+
+def _axis_unit(axis: SweepAxis) -> str:
+    return _AXIS_UNITS.get(axis.param.kind, "1")
+
+
 def _format_axis_value(axis: SweepAxis, value: float) -> str:
-    unit = {"size": "B", "rate": "bps", "time": "s", "length": "m", "fraction": "1"}.get(axis.param.kind, "1")
+    unit = _axis_unit(axis)
     if unit == "m":
         return f"{value:g} m"
     return _format_quantity(value, unit)
@@ -290,7 +298,7 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
             subplot.legend(fontsize="small")
         subplot.set_ylabel(f"{view.name} [{view.unit}]", fontsize="small")
         subplot.grid(True, alpha=0.3)
-    subplots[-1, 0].set_xlabel(f"{x_axis.param.sweep_name} [{_format_axis_value(x_axis, 0).split()[-1] if x_axis.param.kind != 'integer' else '1'}]")
+    subplots[-1, 0].set_xlabel(f"{x_axis.param.sweep_name} [{_axis_unit(x_axis)}]")
     figure.suptitle(f"qosforge whatif {spec.name}")
     figure.tight_layout()
     write_atomically(path, lambda temporary: figure.savefig(temporary, dpi=110))
