@@ -47,7 +47,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from qosforge.compiler.ir import BufferProfileIR, ClassIR, Derived, FabricIR, SwitchIR
+from qosforge.compiler.ir import BufferProfileIR, CapabilityGap, ClassIR, Derived, FabricIR, SwitchIR
 
 SCHEMA = "qosforge.report/v1"
 
@@ -67,13 +67,21 @@ def quantity_to_json(derived: Derived | None) -> dict[str, Any] | None:
 
 
 def report_to_json(fabric: FabricIR) -> dict[str, Any]:
-    """The fabric report as JSON-ready data (layout in the module docstring)."""
+    """The fabric report as JSON-ready data (layout in the module docstring).
+
+    Classes and numbers are the full plan; ``gaps`` collects what each target's view lost.
+    """
+    gaps: dict[str, tuple[CapabilityGap, ...]] = {}
+    for view in fabric.views:
+        for target_switch in view.switches:
+            if target_switch.gaps:
+                gaps[target_switch.name] = gaps.get(target_switch.name, ()) + target_switch.gaps
     return {
         "schema": SCHEMA,
         "fabric": fabric.name,
         "source_file": fabric.source_file,
         "targets": list(fabric.targets),
-        "switches": [_switch_json(switch) for switch in fabric.switches],
+        "switches": [_switch_json(switch, gaps.get(switch.name, ())) for switch in fabric.switches],
     }
 
 
@@ -81,7 +89,7 @@ def _pool_total(size: Derived, headroom: Derived | None) -> float:
     return float(size.value) + (float(headroom.value) if headroom is not None else 0.0)
 
 
-def _switch_json(switch: SwitchIR) -> dict[str, Any]:
+def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str, Any]:
     buffer_bytes = float(switch.buffer_bytes.value)
     totals = {"ingress": 0.0, "egress": 0.0}
     for pool in switch.pools:
@@ -110,7 +118,7 @@ def _switch_json(switch: SwitchIR) -> dict[str, Any]:
             "detail": gap.detail, "alternatives": list(gap.alternatives),
             "approximation": gap.approximation,
             "status": "unresolved" if gap.approximation is None else "approximated",
-        } for gap in switch.gaps],
+        } for gap in (*switch.gaps, *gaps)],
     }
 
 

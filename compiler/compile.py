@@ -16,7 +16,7 @@ from qosforge.compiler.buffers import (
     BufferPlan,
     plan_buffers,
 )
-from qosforge.compiler.capabilities import apply_target_capabilities
+from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.ir import (
     ClassIR,
@@ -58,7 +58,21 @@ class _SwitchTemplate:
     buffer_bytes: Derived
 
 
-def compile_intent(intent: Intent, source_map: SourceMap, *, switches: tuple[str, ...] = (), accepted_approximations: tuple[str, ...] = ()) -> FabricIR:
+def compile_intent(
+    intent: Intent,
+    source_map: SourceMap,
+    *,
+    switches: tuple[str, ...] = (),
+    accepted_approximations: tuple[str, ...] = (),
+    targets: tuple[str, ...] | None = None,
+) -> FabricIR:
+    """Compile the intent for ``targets`` (default: the intent's ``targets``).
+
+    The returned fabric's ``switches`` are the full plan; ``fabric.for_target(t)`` is what target
+    ``t`` renders, with its capability gaps and accepted approximations applied.
+    """
+    chosen = tuple(dict.fromkeys(targets)) if targets else tuple(intent.targets)
+    check_targets(chosen, source_map, from_cli=bool(targets))
     topology = resolve_topology(intent, source_map)
     selected = _select(topology, switches, source_map)
     profiles = _load_profiles(intent, selected, source_map)
@@ -76,8 +90,7 @@ def compile_intent(intent: Intent, source_map: SourceMap, *, switches: tuple[str
             templates[switch.signature] = _template(intent, source_map, switch, profile, plan, rtt_by_class)
         template = templates[switch.signature]
         compiled.append(_assemble(intent, switch, profile, plan, template))
-    targets = tuple(intent.targets)
-    result = FabricIR(name=intent.metadata.name, source_file=source_map.file, switches=tuple(compiled), targets=targets)
+    result = FabricIR(name=intent.metadata.name, source_file=source_map.file, switches=tuple(compiled), targets=chosen)
     return apply_target_capabilities(result, intent, source_map, approximations)
 
 

@@ -228,7 +228,7 @@ class Intent(_Strict):
     classes: list[ClassSpec] = Field(min_length=1)
     design: Design = Field(default_factory=Design)
     targets: list[TargetName] = Field(default_factory=lambda: list[TargetName](["sonic"]), min_length=1)
-    approximations: list[Literal["tlt-without-color"]] = Field(
+    approximations: list[Literal["tlt-without-color", "tlt-unmarked-red"]] = Field(
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",
     )

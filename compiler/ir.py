@@ -207,11 +207,29 @@ class SwitchIR:
 
 
 @dataclass(frozen=True)
+class TargetView:
+    """The switches as one target renders them: capability gaps recorded, approximations applied."""
+
+    target: str
+    switches: tuple[SwitchIR, ...]
+
+
+@dataclass(frozen=True)
 class FabricIR:
     name: str
     source_file: str
     switches: tuple[SwitchIR, ...]
+    """The full-fidelity plan, before any target's capabilities are applied."""
     targets: tuple[str, ...]
+    views: tuple[TargetView, ...] = ()
+
+    def for_target(self, target: str) -> tuple[SwitchIR, ...]:
+        """The switches as ``target`` renders them (the full plan where it has no view)."""
+        return next((view.switches for view in self.views if view.target == target), self.switches)
+
+    def gaps(self, switch_name: str) -> tuple[CapabilityGap, ...]:
+        """Every target's capability gaps for one switch."""
+        return tuple(gap for view in self.views for s in view.switches if s.name == switch_name for gap in s.gaps)
 
 
 def derived_from(result: object, quantity_name: str, *, index: int | None = None) -> Derived:

@@ -15,51 +15,60 @@ from rich.console import Console
 from rich.table import Table
 
 
-def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...]) -> Any:
+def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
 
     intent, source_map = load_intent(Path(intent_path))
-    return compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations)
+    return compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
 
 
 _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
     "approximations",
     multiple=True,
-    type=click.Choice(["tlt-without-color"]),
+    type=click.Choice(["tlt-without-color", "tlt-unmarked-red"]),
     help="Accept a named approximation where the target cannot express the intent (see the report).",
 )
 
 
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json and the report.")
-@click.option("--target", "targets", multiple=True, type=click.Choice(["sonic"]), help="Backends to render (default: the intent's targets).")
+@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json, <switch>/sai.json, <switch>/sairedis.rec and the report.")
+@click.option("--target", "targets", multiple=True, type=click.Choice(["sonic", "sai"]), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as a table or JSON.")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str, approximations: tuple[str, ...]) -> None:
-    """Compile an intent file into per-switch SONiC config_db.json files and a fabric report.
+    """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
+    sairedis recording) and a fabric report.
 
     \b
     Example:
       qosforge compile examples/tlt-simulation.yaml -o out/
+      qosforge compile examples/tlt-softswitch.yaml --target sai -o out/
     """
-    fabric = _compile(intent, switches, approximations)
+    fabric = _compile(intent, switches, approximations, targets)
 
     from qosforge.backends.report import render_report_table, report_to_json
-    from qosforge.backends.sonic import config_db_to_json, render_fabric
     from qosforge.files import write_text_atomically
 
-    wanted = targets or fabric.targets
     rendered: dict[Path, str] = {}
     root = Path(output_dir)
-    if "sonic" in wanted:
+    if "sonic" in fabric.targets:
+        from qosforge.backends.sonic import config_db_to_json, render_fabric
+
         texts: dict[int, str] = {}
-        for switch, config in render_fabric(fabric.switches):
+        for switch, config in render_fabric(fabric.for_target("sonic")):
             text = texts.setdefault(id(config), config_db_to_json(config))
             rendered[root / switch.name / "config_db.json"] = text
+    if "sai" in fabric.targets:
+        from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
+
+        for switch in fabric.for_target("sai"):
+            program = render_sai_program(switch)
+            rendered[root / switch.name / "sai.json"] = program_to_json(program)
+            rendered[root / switch.name / "sairedis.rec"] = program_to_recording(program)
     report = report_to_json(fabric)
     rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
     for path, text in rendered.items():
@@ -69,7 +78,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         return
     console = Console(highlight=False, width=max(110, Console().width))
     render_report_table(fabric, console)
-    console.print(f"wrote {len(rendered) - 1} config_db.json file(s) and report.json to {root}/")
+    kinds = sorted({path.name for path in rendered if path.name != "report.json"})
+    console.print(f"wrote {len(rendered) - 1} file(s) ({', '.join(kinds)}) and report.json to {root}/")
 
 
 @click.command("explain")
@@ -83,8 +93,8 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     from qosforge.backends.sonic.explain import explain_value
     from qosforge.provenance import to_jsonable
 
-    fabric = _compile(intent, (switch_name,), approximations)
-    explanation = explain_value(fabric.switches[0], value_path)
+    fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
+    explanation = explain_value(fabric.for_target("sonic")[0], value_path)
     if output_format == "json":
         click.echo(json.dumps(to_jsonable(explanation), indent=2))
         return

@@ -85,26 +85,19 @@ def test_tlt_capacity_matches_the_model_and_gap_is_reported(write_intent: Writer
         compile_file(path)
     assert "SAI" in caught.value.message and "tlt-without-color" in caught.value.message
     fabric = compile_file(path, accepted_approximations=("tlt-without-color",))
-    switch = fabric.switches[0]
+    assert fabric.switches[0].gaps == ()  # the full plan carries no target's gaps
+    switch = fabric.for_target("sonic")[0]
     assert [g.approximation for g in switch.gaps] == ["tlt-without-color"]
+    assert [g.approximation for g in fabric.gaps(switch.name)] == ["tlt-without-color"]
     assert all(color == "green" for _, color in switch.maps.dscp_to_color)
     assert all(c.color == "green" for w in switch.wred_profiles for c in w.curves)
 
 
-def test_tlt_ir_before_the_sonic_gap_has_color_drop(write_intent: Writer, base_intent: str) -> None:
-    from qosforge.compiler import capabilities
-
+def test_tlt_full_plan_has_color_drop_whatever_the_sonic_view_loses(write_intent: Writer, base_intent: str) -> None:
     text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11]}\n")
     intent, source_map = load_intent(write_intent(text))
-    original = capabilities.apply_target_capabilities
-    try:
-        capabilities_seen = []
-        import qosforge.compiler.compile as compile_module
-
-        compile_module.apply_target_capabilities = lambda fabric, *_: capabilities_seen.append(fabric) or fabric  # type: ignore[assignment]
-        fabric = compile_intent(intent, source_map)
-    finally:
-        compile_module.apply_target_capabilities = original  # type: ignore[assignment]
+    fabric = compile_intent(intent, source_map, accepted_approximations=("tlt-without-color",))
+    assert fabric.for_target("sonic")[0].wred_profiles[0].curve("red") is None
     switch = fabric.switches[0]
     assert dict(switch.maps.dscp_to_color)[10] == "red" and dict(switch.maps.dscp_to_color)[11] == "green"
     red = switch.wred_profiles[0].curve("red")
@@ -159,7 +152,10 @@ def test_planning_limits(write_intent: Writer, base_intent: str, extra: str, fra
 
 def test_unknown_target_and_switch(write_intent: Writer, base_intent: str) -> None:
     with pytest.raises(IntentError, match="not available"):
-        compile_file(write_intent(base_intent + "targets: [sai]\n"))
+        compile_file(write_intent(base_intent + "targets: [openconfig]\n"))
+    with pytest.raises(QosforgeError, match="not available") as caught:
+        compile_file(write_intent(base_intent), targets=("openconfig",))
+    assert caught.value.place == "--target"
     with pytest.raises(QosforgeError, match="no switch named"):
         compile_file(write_intent(base_intent), switches=("leaf99",))
     fabric = compile_file(write_intent(base_intent), switches=("spine2",))

@@ -34,6 +34,7 @@ EXPECTED = {
     "mellanox-spectrum-4",
     "barefoot-tofino-2",
     "vs",
+    "softswitch",
 }
 
 
