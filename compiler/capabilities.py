@@ -143,7 +143,7 @@ def _sai_gap(switch: SwitchIR) -> tuple[str, str] | None:
         "ecn_ect_thresholds": profile.ecn_ect_thresholds,
         "color_drop_applies_to_ect": profile.color_drop_applies_to_ect,
     }
-    missing = [f"{name} is {'unknown' if fact.value == 'unknown' else str(fact.value).lower()} ({fact.source})" for name, fact in facts.items() if fact.value is not True]
+    missing = [f"{name} is {'unknown' if fact.value is None else str(fact.value).lower()} ({fact.source})" for name, fact in facts.items() if fact.value is not True]
     if not missing:
         return None
     return (

@@ -19,7 +19,14 @@ from collections.abc import Iterator
 from qosforge._version import __version__
 from qosforge.backends.sai.json_format import QOS_MAP_FIELDS
 from qosforge.backends.sai.metadata import AttributeMetadata, sai_metadata
-from qosforge.backends.sai.program import SWITCH_ID, MapListEntry, QosMapEntry, SaiOperation, SaiProgram, SaiValue
+from qosforge.backends.sai.program import (
+    SWITCH_ID,
+    MapListEntry,
+    QosMapEntry,
+    SaiOperation,
+    SaiProgram,
+    SaiValue,
+)
 from qosforge.backends.sai.validate import DISCOVERED_PREFIXES
 
 #: sai_object_type_t values (saitypes.h; reference/sai_qos.md §1, §2, §7.3).

@@ -18,7 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from qosforge.backends.sai.metadata import INTEGER_RANGES, AttributeMetadata, SaiMetadata, sai_metadata
+from qosforge.backends.sai.metadata import (
+    INTEGER_RANGES,
+    AttributeMetadata,
+    SaiMetadata,
+    sai_metadata,
+)
 from qosforge.backends.sai.program import (
     SWITCH_ID,
     MapListEntry,
@@ -51,9 +56,12 @@ class SaiViolation:
     message: str
     hint: str
 
+    @property
+    def where(self) -> str:
+        return f"operation {self.operation_index} ({self.operation.describe()})"
+
     def describe(self) -> str:
-        where = f"operation {self.operation_index} ({self.operation.describe()})"
-        return f"{where}: {self.message}"
+        return f"{self.where}: {self.message}"
 
 
 @dataclass
@@ -288,7 +296,7 @@ def validate_program(program: SaiProgram) -> None:
         return
     first = found[0]
     more = f" ({len(found) - 1} more violation(s) follow)" if len(found) > 1 else ""
-    raise SaiValidationError(f"{first.message} [{first.rule}]{more}", place=f"switch {program.switch_name}: {first.describe().split(':', 1)[0]}", hint=first.hint)
+    raise SaiValidationError(f"{first.message} [{first.rule}]{more}", place=f"switch {program.switch_name}: {first.where}", hint=first.hint)
 
 
 def program_objects(program: SaiProgram) -> dict[str, SaiObject]:

@@ -89,3 +89,25 @@ def test_schema_is_json_schema_of_the_intent(run_cli: Callable[..., tuple[int, s
     schema = json.loads(out)
     assert schema["additionalProperties"] is False
     assert {"apiVersion", "kind", "metadata", "topology", "classes"} <= set(schema["required"])
+
+
+def test_compile_for_sai_writes_program_and_recording(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    from qosforge.backends.sai import check_program, program_from_json
+
+    code, out, err = run_cli("compile", str(EXAMPLES / "tlt-softswitch.yaml"), "-o", str(tmp_path))
+    assert code == 0, err
+    assert "sai.json" in out and "sairedis.rec" in out
+    program = program_from_json((tmp_path / "tor1" / "sai.json").read_text())
+    assert check_program(program) == [] and len(program.ports) == 32
+    recording = (tmp_path / "tor1" / "sairedis.rec").read_text()
+    assert "|a|INIT_VIEW" in recording and "SAI_WRED_ATTR_ECN_RED_MIN_THRESHOLD=" in recording
+    assert not (tmp_path / "tor1" / "config_db.json").exists()
+
+
+def test_sai_capability_gap_writes_nothing(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    intent = tmp_path / "td2.yaml"
+    intent.write_text((EXAMPLES / "tlt-softswitch.yaml").read_text().replace("profile: softswitch", "profile: broadcom-trident2"))
+    out_dir = tmp_path / "out"
+    code, _, err = run_cli("compile", str(intent), "-o", str(out_dir))
+    assert code == 2 and "ecn_ect_thresholds is false" in err and "td2.yaml:" in err
+    assert err.count("\n") == 1 and not out_dir.exists()
