@@ -47,7 +47,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from qosforge.compiler.ir import BufferProfileIR, CapabilityGap, ClassIR, Derived, FabricIR, SwitchIR
+from qosforge.compiler.ir import (
+    BufferProfileIR,
+    CapabilityGap,
+    ClassIR,
+    Derived,
+    FabricIR,
+    SwitchIR,
+)
 
 SCHEMA = "qosforge.report/v1"
 
