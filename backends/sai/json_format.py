@@ -75,7 +75,12 @@ def program_to_dict(program: SaiProgram) -> dict[str, Any]:
 
 
 def program_to_json(program: SaiProgram) -> str:
-    return json.dumps(program_to_dict(program), indent=1) + "\n"
+    """Indented header, then one operation per line (readable diffs; json's C encoder is fast)."""
+    document = program_to_dict(program)
+    operations = document.pop("operations")
+    head = json.dumps(document, indent=1)
+    lines = ",\n".join("  " + json.dumps(op, separators=(", ", ": ")) for op in operations)
+    return head[:-2] + ',\n "operations": [\n' + lines + "\n ]\n}\n"
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -128,11 +128,15 @@ def _get_lines(op: SaiOperation, ids: _VirtualIds, attributes: dict[str, Attribu
 
 def program_to_recording(program: SaiProgram, *, start: dt.datetime | None = None) -> str:
     """The recording text; timestamps advance 1 µs per line from ``start`` (default: now, UTC)."""
-    base = start or dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    base = (start or dt.datetime.now(dt.UTC).replace(tzinfo=None)).replace(microsecond=0)
+    first_microsecond = (start.microsecond if start else 0)
+    seconds_text: dict[int, str] = {}
     out = []
     for number, (op, payload) in enumerate(_lines(program)):
-        stamp = (base + dt.timedelta(microseconds=number)).strftime("%Y-%m-%d.%H:%M:%S.%f")
-        out.append(f"{stamp}|{op}|{payload}")
+        second, microsecond = divmod(first_microsecond + number, 1_000_000)
+        if second not in seconds_text:
+            seconds_text[second] = (base + dt.timedelta(seconds=second)).strftime("%Y-%m-%d.%H:%M:%S")
+        out.append(f"{seconds_text[second]}.{microsecond:06d}|{op}|{payload}")
     return "\n".join(out) + "\n"
 
 

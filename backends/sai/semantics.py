@@ -210,16 +210,17 @@ def _check_discovery_get(walk: _Walk, program: SaiProgram, op: SaiOperation) -> 
             if name == "SAI_SWITCH_ATTR_PORT_LIST":
                 _expect_list(walk, name, value, tuple(p.object_id for p in program.ports), "ports")
         return
-    port = next((p for p in program.ports if p.object_id == op.object_id), None)
+    port = walk.ports.get(op.object_id)
     if port is not None:
-        expected = {
-            "SAI_PORT_ATTR_QOS_QUEUE_LIST": (tuple(queue_id(port.name, i) for i in range(inventory.queues_per_port)), "queues"),
-            "SAI_PORT_ATTR_INGRESS_PRIORITY_GROUP_LIST": (tuple(ipg_id(port.name, i) for i in range(inventory.ingress_priority_groups)), "priority groups"),
-            "SAI_PORT_ATTR_QOS_SCHEDULER_GROUP_LIST": (tuple(scheduler_group_id(port.name, i) for i in range(len(inventory.scheduler_groups))), "scheduler groups"),
+        lists = {
+            "SAI_PORT_ATTR_QOS_QUEUE_LIST": (queue_id, inventory.queues_per_port, "queues"),
+            "SAI_PORT_ATTR_INGRESS_PRIORITY_GROUP_LIST": (ipg_id, inventory.ingress_priority_groups, "priority groups"),
+            "SAI_PORT_ATTR_QOS_SCHEDULER_GROUP_LIST": (scheduler_group_id, len(inventory.scheduler_groups), "scheduler groups"),
         }
         for name, value in op.attributes:
-            if name in expected:
-                _expect_list(walk, name, value, *expected[name])
+            if name in lists:
+                make_id, count, what = lists[name]
+                _expect_list(walk, name, value, tuple(make_id(port.name, i) for i in range(count)), what)
         return
     prefix, _, rest = op.object_id.partition(":")
     if prefix == "scheduler_group":

@@ -27,6 +27,7 @@ from qosforge.backends.sai.metadata import (
 from qosforge.backends.sai.program import (
     SWITCH_ID,
     MapListEntry,
+    PortContext,
     QosMapEntry,
     SaiOperation,
     SaiProgram,
@@ -78,6 +79,7 @@ class _Walk:
     metadata: SaiMetadata
     objects: dict[str, SaiObject]
     found: list[SaiViolation]
+    ports: dict[str, PortContext] = field(default_factory=dict)
     index: int = 0
     operation: SaiOperation | None = None
 
@@ -268,7 +270,7 @@ def _get(walk: _Walk, op: SaiOperation) -> None:
 def _walk(program: SaiProgram) -> _Walk:
     from qosforge.backends.sai.semantics import check_discovery, check_operation
 
-    walk = _Walk(sai_metadata(), {SWITCH_ID: SaiObject("SAI_OBJECT_TYPE_SWITCH", discovered=True)}, [])
+    walk = _Walk(sai_metadata(), {SWITCH_ID: SaiObject("SAI_OBJECT_TYPE_SWITCH", discovered=True)}, [], {p.object_id: p for p in program.ports})
     for index, op in enumerate(program.operations):
         walk.index, walk.operation = index, op
         before = len(walk.found)
