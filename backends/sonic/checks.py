@@ -249,6 +249,36 @@ _FIELD_TRAPS = {
 }
 
 
+#: Public view of the table-name traps: wrong table name -> the right one (§2.10). ``qosforge
+#: lint`` feeds these tables to the checks even from a whole config_db, and ``--fix`` renames them.
+TABLE_TRAPS: Mapping[str, str] = _TABLE_TRAPS
+
+
+def field_kind(table: str, field: str) -> str | None:
+    """The YANG kind of ``table.field`` for tools (``qosforge lint --fix``): ``integer``,
+    ``enum``, ``boolean``, ``reference``, ``reference-list``, ``priority-list``, ``pattern``,
+    or None for a field the table does not have."""
+    spec = _FIELDS.get(table, {}).get(field)
+    if spec is None:
+        return None
+    if spec is _PFC_LIST:
+        return "priority-list"
+    kinds: dict[type, str] = {_Num: "integer", _Enum: "enum", _Bool: "boolean", _Ref: "reference",
+                              _RefList: "reference-list", _Pattern: "pattern"}
+    return kinds[type(spec)]
+
+
+def enum_values(table: str, field: str) -> tuple[str, ...]:
+    """The allowed values of an enum field (empty for any other field)."""
+    spec = _FIELDS.get(table, {}).get(field)
+    return spec.values if isinstance(spec, _Enum) else ()
+
+
+def map_tables() -> frozenset[str]:
+    """The Type-1 map tables (§2.6): ``{map name: {from: to}}``."""
+    return frozenset(_MAP_TABLES)
+
+
 def qos_subset(config: Mapping[str, Any]) -> dict[str, Any]:
     """The tables :func:`check_config_db` understands, taken from a whole switch config_db."""
     return {name: table for name, table in config.items() if name in QOS_TABLES | CONTEXT_TABLES}
@@ -350,9 +380,23 @@ def _check_port_exists(table: str, key: str, port: str, tables: ConfigDb, found:
         found.append(Violation("dangling-reference", table, key, None, f"port {port} is not in PORT"))
 
 
+#: Longer digit strings exceed every SONiC integer (uint64 has 20 digits); parsing them would
+#: only cost time (and Python refuses int() beyond 4300 digits).
+_MAX_DIGITS = 24
+
+
+def _bounded_int(text: str) -> int:
+    """``int(text)`` for decimal text already matched by a pattern; absurdly long text maps to a
+    value beyond every range instead of being parsed."""
+    digits = text.lstrip("+-")
+    if len(digits) > _MAX_DIGITS:
+        return -(10**_MAX_DIGITS) if text.startswith("-") else 10**_MAX_DIGITS
+    return int(text)
+
+
 def _parse_range(match: re.Match[str]) -> tuple[int, int]:
-    low = int(match.group(1))
-    high = int(match.group(2)) if match.group(2) is not None else low
+    low = _bounded_int(match.group(1))
+    high = _bounded_int(match.group(2)) if match.group(2) is not None else low
     return low, high
 
 
@@ -402,7 +446,7 @@ def _check_value(table: str, key: str, name: str, value: str, spec: _FieldSpec,
     if isinstance(spec, _Num):
         if (_INT if spec.signed else _UINT).fullmatch(value) is None:
             add("bad-integer", f"{value!r} is not a decimal integer")
-        elif not spec.low <= int(value) <= spec.high:
+        elif not spec.low <= _bounded_int(value) <= spec.high:
             add("out-of-range", f"{value} is outside {spec.low}..{spec.high}")
     elif isinstance(spec, _Enum):
         if value not in spec.values:
@@ -448,7 +492,7 @@ def _small_int(text: str, low: int, high: int) -> int | None:
     """``text`` as an int in low..high written without sign or leading zeros, else None."""
     if re.fullmatch(r"0|[1-9][0-9]*", text) is None:
         return None
-    number = int(text)
+    number = _bounded_int(text)
     return number if low <= number <= high else None
 
 
@@ -587,7 +631,7 @@ def _check_pool_overcommit(tables: ConfigDb, asic_buffer_bytes: int, found: list
 
 def _uint_or_none(entry: Mapping[str, str], field: str) -> int | None:
     value = entry.get(field)
-    return int(value) if value is not None and _UINT.fullmatch(value) else None
+    return _bounded_int(value) if value is not None and _UINT.fullmatch(value) else None
 
 
 def ecn_colors(ecn: str) -> frozenset[str]:
@@ -725,11 +769,17 @@ def _ports_of(tables: ConfigDb, table: str) -> set[str]:
     return {key.split("|")[0] for key in tables.get(table, {}) if "|" in key}
 
 
+#: PG and queue indices are at most 0..15 in SONiC's YANG; wider spans are malformed keys.
+_MAX_INDEX_SPAN = 64
+
+
 def _check_overlaps(tables: ConfigDb, found: list[Violation]) -> None:
     for table in ("BUFFER_PG", "BUFFER_QUEUE", "QUEUE"):
         for port in sorted(_ports_of(tables, table)):
             seen: dict[int, str] = {}
             for low, high, key, _entry in sorted(_indexed_entries(tables, table, port)):
+                if high - low > _MAX_INDEX_SPAN:
+                    continue  # not a real index range (bad-key reports it); do not walk it
                 clashes = sorted({seen[i] for i in range(low, high + 1) if i in seen})
                 if clashes:
                     found.append(Violation("overlapping-keys", table, key, None,
@@ -748,7 +798,7 @@ def _covering(tables: ConfigDb, table: str, port: str, index: int) -> tuple[str,
 def _map(tables: ConfigDb, table: str, name: str | None) -> dict[int, int] | None:
     if name is None or name not in tables.get(table, {}):
         return None
-    return {int(k): int(v) for k, v in tables[table][name].items()
+    return {_bounded_int(k): _bounded_int(v) for k, v in tables[table][name].items()
             if _INT.fullmatch(k) and _INT.fullmatch(v)}
 
 

@@ -219,3 +219,16 @@ def test_helpers() -> None:
     assert ecn_colors("ecn_all") == {"green", "yellow", "red"}
     assert ecn_colors("ecn_green_red") == {"green", "red"}
     assert ecn_colors("ecn_none") == frozenset()
+
+
+def test_absurd_numbers_and_ranges_are_bounded_not_parsed() -> None:
+    """Found by lint's fuzzing: int() refuses > 4300 digits, and a huge index range was walked."""
+    import time
+
+    start = time.perf_counter()
+    found = check_config_db({
+        "QUEUE": {"Ethernet0|0-99999999999999999999999": {"scheduler": "x"}},
+        "WRED_PROFILE": {"a": {"green_min_threshold": "9" * 5000, "green_max_threshold": "10", "wred_green_enable": "true"}},
+    })
+    assert time.perf_counter() - start < 5.0
+    assert any(v.rule in ("out-of-range", "wred-threshold-overflow") and v.field == "green_min_threshold" for v in found)

@@ -1,0 +1,135 @@
+"""Benchmark: lint 1,000 config_db files of 64 ports each through the CLI, in one process (issue 7).
+
+The files are generated from a compiled fabric: a leaf-spine intent (4 spines, N leaves with 60
+hosts each, so every leaf has 64 100G ports; Spectrum-2; a lossless DCQCN class, DCTCP and TCP)
+is compiled for one leaf and rendered by the SONiC backend, then written once per leaf as
+``out/leaf<i>/config_db.json`` with a PORT and DEVICE_METADATA table added (a whole-file shape)
+and per-file variation: each file gets its own DCTCP K, two ports get other cable lengths, and
+every tenth file carries a deliberate mistake (a too-small xoff, an integer value, a SCHEDULER
+priority), so the run reports findings like a real CI job would.
+
+Then ``qosforge lint out/*/config_db.json --profile mellanox-spectrum-2 --intent fabric.yaml
+--format json`` runs in a fresh subprocess (so peak RSS is the lint's own), once with every rule
+and once without --profile/--intent. Reported: wall time, ms per file, findings, peak RSS.
+Target: under 20 s for 1,000 files on a 2-core machine. Usage: ``python bench/bench_lint.py [N]``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+INTENT = """apiVersion: qosforge/v1
+kind: Fabric
+metadata: {{name: bench-lint}}
+topology:
+  leaf_spine:
+    spines: 4
+    leaves: {leaves}
+    hosts_per_leaf: 60
+    host_link: {{speed: 100G, cable: 3m}}
+    fabric_link: {{speed: 100G, cable: 40m}}
+    link_latency: 1us
+    leaf_profile: mellanox-spectrum-2
+classes:
+  - {{name: rdma, transport: dcqcn, dscp: [26], lossless: true, weight: 50}}
+  - {{name: bulk, transport: dctcp, dscp: [10], weight: 30}}
+  - {{name: legacy, transport: tcp, dscp: [0], weight: 20}}
+design: {{congested_ports: 8, headroom_model: sonic}}
+"""
+
+
+def generate(folder: Path, files: int) -> tuple[Path, int]:
+    """Write the intent and ``files`` leaf configs; returns (intent path, total bytes)."""
+    from qosforge.backends.sonic import config_db_to_json, render_config_db
+    from qosforge.compiler.compile import compile_intent
+    from qosforge.compiler.loader import load_intent
+
+    intent_path = folder / "fabric.yaml"
+    intent_path.write_text(INTENT.format(leaves=files))
+    intent, source_map = load_intent(intent_path)
+    [leaf] = compile_intent(intent=intent, source_map=source_map, switches=("leaf1",)).switches
+    base = json.loads(config_db_to_json(render_config_db(leaf)))
+    ports = [port.name for port in leaf.ports]
+    assert len(ports) == 64, len(ports)
+    rng = random.Random(7)
+    total = 0
+    for index in range(1, files + 1):
+        config = json.loads(json.dumps(base))
+        config["DEVICE_METADATA"] = {"localhost": {"hostname": f"leaf{index}", "hwsku": "bench-sn3700"}}
+        config["PORT"] = {name: {"admin_status": "up", "mtu": "9100", "speed": "100000"} for name in ports}
+        for name in rng.sample(ports[:60], 2):  # host ports on longer cables (own headroom profile)
+            config["CABLE_LENGTH"]["AZURE"][name] = f"{rng.choice([5, 10, 20])}m"
+        wred = next(name for name in config["WRED_PROFILE"] if name.startswith("bulk"))
+        k = str(rng.randrange(60_000, 200_000, 1500))
+        config["WRED_PROFILE"][wred].update(green_min_threshold=k, green_max_threshold=k)
+        if index % 10 == 0:
+            profile = next(name for name in config["BUFFER_PROFILE"] if name.startswith("pg_lossless"))
+            config["BUFFER_PROFILE"][profile]["xoff"] = "20480"
+            config["SCHEDULER"][next(iter(config["SCHEDULER"]))]["priority"] = "1"
+            config["BUFFER_POOL"]["egress_lossy_pool"]["size"] = int(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])
+        text = json.dumps(config, indent=2) + "\n"
+        target = folder / "out" / f"leaf{index}" / "config_db.json"
+        target.parent.mkdir(parents=True)
+        target.write_text(text)
+        total += len(text)
+    return intent_path, total
+
+
+def run_one(folder: Path, with_models: bool) -> dict[str, float]:
+    from qosforge.cli import main
+
+    files = sorted(str(p) for p in (folder / "out").glob("*/config_db.json"))
+    argv = ["lint", *files, "--format", "json"]
+    if with_models:
+        argv += ["--profile", "mellanox-spectrum-2", "--intent", str(folder / "fabric.yaml")]
+    buffer = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(buffer):
+        try:
+            main(argv)
+        except SystemExit as done:
+            code = done.code
+    elapsed = time.perf_counter() - start
+    summary = json.loads(buffer.getvalue())["summary"]
+    return {
+        "files": len(files),
+        "exit_code": float(code or 0),
+        "findings": summary["findings"],
+        "errors": summary["errors"],
+        "wall_s": round(elapsed, 2),
+        "per_file_ms": round(1000 * elapsed / len(files), 2),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--one"]:
+        print(json.dumps(run_one(Path(argv[1]), argv[2] == "models")))
+        return
+    files = int(argv[0]) if argv else 1000
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        start = time.perf_counter()
+        _, total = generate(folder, files)
+        print(f"generated {files} config_db files of 64 ports ({total / 1e6:.1f} MB) in "
+              f"{time.perf_counter() - start:.1f} s")
+        print(f"{'rules':>22} {'files':>6} {'findings':>9} {'wall s':>7} {'ms/file':>8} {'peak RSS MiB':>13}")
+        for mode, label in (("models", "all (profile+intent)"), ("plain", "config only")):
+            output = subprocess.run([sys.executable, __file__, "--one", str(folder), mode],
+                                    capture_output=True, text=True, check=True).stdout
+            row = json.loads(output)
+            print(f"{label:>22} {row['files']:>6.0f} {row['findings']:>9.0f} {row['wall_s']:>7} "
+                  f"{row['per_file_ms']:>8} {row['peak_rss_mib']:>13}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,124 @@
+"""Lint files: load, pick the ASIC and intent, run the rules, apply ``--fix``.
+
+:class:`Linter` is the library entry point (the CLI is a thin layer over it). It never raises for
+a bad config file: such a file becomes an :class:`~qosforge.lint.findings.UnusableInput` (exit
+code 2) and the other files are still linted. Bad *options* (an unknown profile, an intent that
+does not compile) raise :class:`~qosforge.errors.QosforgeError` before any file is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from qosforge.errors import QosforgeError
+from qosforge.lint.context import KNOWN_TABLES, LintContext, RunCache
+from qosforge.lint.findings import Finding, Skipped, UnusableInput, sort_key
+from qosforge.lint.fix import Fix, apply_fixes, render_fixed
+from qosforge.lint.intent import IntentCatalogue, SwitchIntent
+from qosforge.lint.load import LoadedConfig, UnusableInputError, load_config, read_bytes
+from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules
+from qosforge.vendor_profiles import load_vendor_profile
+from qosforge.vendor_profiles.schema import VendorProfile
+
+
+@dataclass
+class FileReport:
+    """The outcome for one input file."""
+
+    file: str
+    findings: list[Finding] = field(default_factory=list)
+    unusable: UnusableInput | None = None
+    fixes: list[Fix] = field(default_factory=list)
+    fixed_path: str | None = None
+    fixed_text: str | None = None
+    """The corrected file, to be written by the caller once every file was processed."""
+
+
+class Linter:
+    """Lints config_db files against one optional vendor profile and one optional intent."""
+
+    def __init__(self, *, profile: str | None = None, intent: Path | None = None, switch: str | None = None) -> None:
+        self.profile: VendorProfile | None = load_vendor_profile(profile) if profile is not None else None
+        self.catalogue = IntentCatalogue(intent) if intent is not None else None
+        self.switch = switch
+        if switch is not None and self.catalogue is None:
+            raise QosforgeError("--switch names a switch of an intent", place="--switch",
+                                hint="give --intent FILE with it")
+        self.cache = RunCache()
+        self.profiles_used: set[str] = set()
+        """Names of the vendor profiles files were linted against (from --profile or the intent)."""
+
+    @property
+    def skipped(self) -> list[Skipped]:
+        """Rules that do not run in this configuration, and why (shown in every summary)."""
+        skipped: list[Skipped] = []
+        if self.profile is None and self.catalogue is None:
+            skipped.append(Skipped(rules_needing("profile"), "no --profile (and no --intent naming the ASIC)"))
+        if self.catalogue is None:
+            skipped.append(Skipped(rules_needing("intent"), "no --intent"))
+        return skipped
+
+    # ------------------------------------------------------------------ per file
+
+    def _switch_context(self, path: Path | None) -> tuple[VendorProfile | None, SwitchIntent | None]:
+        switch = None
+        profile = self.profile
+        if self.catalogue is not None:
+            name = self.catalogue.switch_for(path or Path("config_db.json"), self.switch)
+            switch = self.catalogue.for_switch(name)
+            if profile is None:
+                profile = self.cache.get(("profile", switch.profile), lambda: load_vendor_profile(switch.profile))
+        if profile is not None:
+            self.profiles_used.add(profile.name)
+        return profile, switch
+
+    def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None) -> list[Finding]:
+        profile, switch = self._switch_context(path)
+        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache)
+        findings = run_rules(context)
+        if any(REGISTRY[f.rule].fixable for f in findings if f.rule in REGISTRY):
+            _, fixes = apply_fixes(loaded)
+            addressed = {(fix.rule, fix.table, fix.key) for fix in fixes}
+            findings = [replace(f, fixable=True) if (f.rule, f.table, f.key) in addressed else f for f in findings]
+        return sorted(findings, key=sort_key)
+
+    def lint_bytes(self, data: bytes, file: str, *, path: Path | None = None, fix: bool = False,
+                   fixed_path: Path | None = None) -> FileReport:
+        report = FileReport(file=file)
+        try:
+            loaded = load_config(data, file, KNOWN_TABLES)
+            report.findings = self.lint_loaded(loaded, path=path)
+        except QosforgeError as error:
+            report.unusable = UnusableInput(file, error.one_line())
+            return report
+        if fix:
+            self._fix(report, loaded, path, fixed_path)
+        return report
+
+    def lint_path(self, path: Path, *, fix: bool = False, fixed_path: Path | None = None) -> FileReport:
+        try:
+            data = read_bytes(path)
+        except UnusableInputError as error:
+            return FileReport(file=str(path), unusable=UnusableInput(str(path), error.one_line()))
+        return self.lint_bytes(data, str(path), path=path, fix=fix, fixed_path=fixed_path)
+
+    def _fix(self, report: FileReport, loaded: LoadedConfig, path: Path | None, fixed_path: Path | None) -> None:
+        data, fixes = apply_fixes(loaded)
+        destination = fixed_path or Path(f"{path or report.file}.fixed.json")
+        if not fixes and fixed_path is None:
+            return
+        text = render_fixed(data, loaded.text)
+        report.fixes = fixes
+        report.fixed_path = str(destination)
+        report.fixed_text = text
+        # Report what is left in the corrected file, located in it.
+        try:
+            relinted = load_config(text.encode("utf-8"), str(destination), KNOWN_TABLES)
+            report.findings = self.lint_loaded(relinted, path=path)
+        except QosforgeError as error:  # the fixer produced something unusable: a qosforge bug
+            report.unusable = UnusableInput(str(destination), f"--fix produced an unusable file: {error.one_line()}")
+            report.fixed_text = None
+
+
+__all__ = ["FileReport", "Linter"]

@@ -1,0 +1,46 @@
+"""The rule type: a stable id, a severity, documentation, and a check function.
+
+docs/rules.md is generated from these fields (``python -m qosforge.lint.docs``), so the
+rationale of every rule, with its reference section, lives next to the code that enforces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from qosforge.lint.context import LintContext, Needs
+from qosforge.lint.findings import Finding, Severity
+
+Category = Literal["encoding", "schema", "consistency", "capacity", "transport"]
+CheckFunction = Callable[[LintContext], Iterable[Finding]]
+
+CATEGORY_TITLES: dict[Category, str] = {
+    "encoding": "Encoding: how config_db must be written",
+    "schema": "Schema: what SONiC's YANG models and orchagent accept",
+    "consistency": "Consistency: tables that must agree with each other",
+    "capacity": "Capacity and headroom (needs --profile)",
+    "transport": "Transport models (needs --intent)",
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: Severity
+    category: Category
+    title: str
+    rationale: str
+    """Why the rule exists, citing reference/sonic_qos.md sections or the paper it applies."""
+    fix: str
+    """How to fix a finding (the default hint of every finding of this rule)."""
+    needs: Needs = "config"
+    fixable: bool = False
+    """``--fix`` repairs (some of) its findings mechanically."""
+    check: CheckFunction | None = None
+    """None for the rules of backends/sonic/checks.py, which run together in one pass."""
+    origin: str = "qosforge.lint"
+
+
+__all__ = ["CATEGORY_TITLES", "Category", "CheckFunction", "Rule"]

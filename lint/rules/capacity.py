@@ -1,0 +1,347 @@
+"""Capacity rules (need ``--profile``, or an intent that names the switch's profile): the config
+against the ASIC's buffer, and PFC headroom against what the port's speed and cable need.
+
+SONiC checks none of this in the traditional buffer model (reference/sonic_qos.md §5, §7 item
+12). Every required value comes from the models (:mod:`qosforge.models`), never a formula here:
+
+* headroom: :func:`~qosforge.models.sonic_headroom.sonic_headroom` (SONiC's own Lua, bit-exact)
+  where the vendor profile has a SONiC ASIC_TABLE entry, else the physical model
+  :func:`~qosforge.models.pfc_headroom.pfc_headroom`; an intent's ``design.headroom_model``
+  overrides the choice. Traffic inputs come from the intent's design, else the file's
+  LOSSLESS_TRAFFIC_PATTERN, else the intent schema's defaults (SONiC's template values: lossless
+  MTU 1024, 50 % small packets, port MTU 9100; compiler/intent.py ``Design``); the port MTU from
+  PORT.mtu first, as that is a fact of the switch.
+* queue limits: :func:`~qosforge.models.dynamic_threshold.dynamic_threshold_share`
+  (alpha·B/(1+M·alpha), B the pool per MMU, M = 1 or the intent's design M).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
+from qosforge.compiler.intent import Design
+from qosforge.compiler.ir import BufferProfileIR
+from qosforge.errors import QosforgeError
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
+from qosforge.models.dynamic_threshold import alpha_from_dynamic_th, dynamic_threshold_share
+from qosforge.models.pfc_headroom import pfc_headroom
+from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
+
+#: The intent schema's design defaults, which are SONiC's template values (§3.20, §3.21).
+DEFAULT_DESIGN = Design()
+
+
+def skipped(ctx: LintContext, what: str, reason: str, table: str = "", key: str = "") -> Finding:
+    """An info finding: a model check could not run for this part of the file (located at
+    ``table|key`` when given)."""
+    return ctx.report("model-input-missing", table, key, None, f"cannot check {what}: {reason}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Buffer capacity
+
+
+def _pg_reservations(parsed: ParsedConfigDb) -> float:
+    """Σ over PGs of the profile's reserved size: the private part of every PG (§4.4.3)."""
+    total = 0.0
+    for port in parsed.ports:
+        for group in port.priority_groups:
+            profile = parsed.profile(group.buffer_profile)
+            if profile is not None:
+                total += profile.reserved_bytes.value
+    return total
+
+
+def _buffer_capacity(ctx: LintContext) -> Iterator[Finding]:
+    buffer_bytes = ctx.asic_buffer_bytes
+    if buffer_bytes is None:
+        assert ctx.profile is not None
+        yield skipped(ctx, "buffer capacity", f"buffer_bytes is unknown in vendor profile {ctx.profile.name}",
+                      "BUFFER_POOL")
+        return
+    parsed = ctx.parsed
+    pools = 0.0
+    for pool in parsed.pools:
+        if pool.direction in ("ingress", "both"):
+            pools += (pool.size_bytes.value if pool.size_bytes else 0.0) + \
+                (pool.shared_headroom_bytes.value if pool.shared_headroom_bytes else 0.0)
+    if pools > buffer_bytes:
+        return  # pool-overcommit already says so
+    reserved = _pg_reservations(parsed)
+    if pools + reserved > buffer_bytes:
+        yield ctx.report(
+            "buffer-capacity", "BUFFER_POOL", "", None,
+            f"ingress pools (size + xoff) {size_text(pools)} + PG reservations (profile size x PGs) "
+            f"{size_text(reserved)} = {size_text(pools + reserved)} > the ASIC's {size_text(buffer_bytes)}: "
+            "the buffer is overcommitted once lossless PGs fill their headroom",
+            values={"pools_bytes": pools, "reserved_bytes": reserved, "buffer_bytes": buffer_bytes})
+
+
+# ---------------------------------------------------------------------------------------------
+# PFC headroom
+
+
+@dataclass(frozen=True)
+class HeadroomInputs:
+    model: str
+    rate_bps: float
+    cable_m: float
+    port_mtu_bytes: float
+    lossless_mtu_bytes: float
+    small_packet_percent: float
+    lanes: int
+    shared_headroom_pool: bool
+
+
+def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
+    """The model inputs for ``port``, or why they are missing."""
+    assert ctx.profile is not None
+    if port.speed_bps is None:
+        return "port speed unknown (no PORT.speed, and the lossless profile name carries none)"
+    if port.cable_m is None:
+        return "cable length unknown (no CABLE_LENGTH entry)"
+    if port.cable_m == 0:
+        return "cable length 0m (buffermgrd leaves such PGs to the operator, §3.18)"
+    parsed = ctx.parsed
+    design = ctx.intent.design if ctx.intent is not None else None
+    pattern = parsed.traffic_pattern
+    if design is not None:
+        model = design.headroom_model
+        lossless_mtu, spp = design.lossless_mtu, design.small_packet_percent
+    else:
+        model = "sonic" if ctx.profile.pfc_headroom.sonic is not None else "physical"
+        lossless_mtu = pattern.lossless_mtu_bytes or DEFAULT_DESIGN.lossless_mtu
+        spp = pattern.small_packet_percent if pattern.small_packet_percent is not None else \
+            DEFAULT_DESIGN.small_packet_percent
+    port_mtu = port.mtu_bytes or (design.port_mtu if design is not None else DEFAULT_DESIGN.port_mtu)
+    return HeadroomInputs(model, port.speed_bps, port.cable_m, port_mtu, lossless_mtu, spp,
+                          port.lanes or 4, parsed.shared_headroom_pool)
+
+
+def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]:
+    """(required xoff in bytes, model description); raises QosforgeError for bad model inputs."""
+    profile = ctx.profile
+    assert profile is not None
+
+    def compute() -> tuple[float, str]:
+        if inputs.model == "sonic":
+            table = profile.pfc_headroom.sonic
+            if table is None:
+                raise QosforgeError(f"vendor profile {profile.name} has no SONiC ASIC_TABLE entry",
+                                    hint="use headroom_model: physical in the intent")
+            asic = SonicAsicTable(name=table.name, script=table.script, cell_size_bytes=float(table.cell_size_bytes),
+                                  pipeline_latency_kb=table.pipeline_latency_kb,
+                                  mac_phy_delay_kb=table.mac_phy_delay_kb,
+                                  peer_response_time_kb=table.peer_response_time_kb)
+            result = sonic_headroom(asic, inputs.rate_bps, inputs.cable_m, port_mtu_bytes=inputs.port_mtu_bytes,
+                                    lossless_mtu_bytes=inputs.lossless_mtu_bytes,
+                                    small_packet_percent=inputs.small_packet_percent, lanes=inputs.lanes,
+                                    shared_headroom_pool=inputs.shared_headroom_pool)
+            section = "§4.4.1" if table.script == "mellanox" else "§4.4.2"
+            return float(result.xoff_bytes), f"SONiC {table.script} headroom plugin for {table.name} ({section})"
+        physical = pfc_headroom(inputs.rate_bps, inputs.cable_m,
+                                cell_bytes=profile.cell_bytes.known("cell_bytes"),
+                                max_frame_bytes=inputs.port_mtu_bytes,
+                                lossless_frame_bytes=inputs.lossless_mtu_bytes,
+                                small_packet_fraction=inputs.small_packet_percent / 100.0)
+        return float(physical.xoff_bytes), "physical PFC headroom model (IEEE 802.3 Annex 31B, DESIGN.md §3)"
+
+    return ctx.cache.get(("xoff", profile.name, inputs), compute)
+
+
+def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    short: dict[str, list[tuple[str, float, HeadroomInputs, str]]] = defaultdict(list)
+    missing: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for port in parsed.ports:
+        names = sorted({g.buffer_profile for g in port.priority_groups if g.lossless and g.buffer_profile != "NULL"})
+        profiles = [p for n in names if (p := parsed.profile(n)) is not None and p.xoff_bytes is not None]
+        if not profiles:
+            continue
+        inputs = headroom_inputs(ctx, port)
+        if isinstance(inputs, str):
+            missing[(inputs, profiles[0].name)].append(port.name)
+            continue
+        try:
+            needed, model = required_xoff(ctx, inputs)
+        except QosforgeError as error:
+            missing[(error.message, profiles[0].name)].append(port.name)
+            continue
+        for profile in profiles:
+            assert profile.xoff_bytes is not None
+            if profile.xoff_bytes.value < needed:
+                short[profile.name].append((port.name, needed, inputs, model))
+    for (reason, profile_name), ports in sorted(missing.items()):
+        yield skipped(ctx, f"PFC headroom of {ports_text(ports)}", reason, "BUFFER_PROFILE", profile_name)
+    for name, cases in sorted(short.items()):
+        short_profile = parsed.profile(name)
+        assert short_profile is not None and short_profile.xoff_bytes is not None
+        configured = short_profile.xoff_bytes.value
+        port_name, needed, inputs, model = max(cases, key=lambda case: case[1])
+        yield ctx.report(
+            "pfc-headroom", "BUFFER_PROFILE", name, "xoff",
+            f"xoff {size_text(configured)} < {size_text(needed)} needed at "
+            f"{rate_text(inputs.rate_bps)} over {inputs.cable_m:g} m ({model}; lossless MTU "
+            f"{inputs.lossless_mtu_bytes:g} B, {inputs.small_packet_percent:g} % small packets, port MTU "
+            f"{inputs.port_mtu_bytes:g} B) on {ports_text(c[0] for c in cases)}: frames in flight after XOFF "
+            "overflow the headroom and lossless traffic drops",
+            values={"configured_bytes": configured, "required_bytes": needed,
+                    "rate_bps": inputs.rate_bps, "cable_m": inputs.cable_m, "port": port_name})
+
+
+# ---------------------------------------------------------------------------------------------
+# Queue limits vs WRED thresholds
+
+
+def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int) -> tuple[float, str] | None:
+    """The most a queue with egress ``profile`` can hold (bytes) and how, or None if unknown."""
+    assert ctx.profile is not None
+    if profile.static_th_bytes is not None and profile.static_th_bytes.value > 0:
+        return profile.static_th_bytes.value, f"static_th of {profile.name}"
+    pool = ctx.parsed.pool(profile.pool)
+    if profile.dynamic_th is None or pool is None or pool.size_bytes is None or pool.size_bytes.value <= 0:
+        return None
+    mmus = int(ctx.profile.mmu_count.value or 1)
+    shared = pool.size_bytes.value / mmus
+    alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
+    share = ctx.cache.get(("share", shared, alpha, congested_ports),
+                          lambda: float(dynamic_threshold_share(shared, alpha, congested_ports).per_port_share_bytes))
+    how = (f"alpha·B/(1+M·alpha) with alpha = 2^{int(profile.dynamic_th.value)}, B = {size_text(shared)} "
+           f"({pool.name}{f' / {mmus} MMUs' if mmus > 1 else ''}), M = {congested_ports}")
+    return share, how
+
+
+def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    congested = ctx.intent.design.congested_ports if ctx.intent is not None else 1
+    worst: dict[str, tuple[float, str, float, str, list[str]]] = {}
+    for port in parsed.ports:
+        for queue in port.queues:
+            wred = parsed.wred(queue.wred_profile)
+            profile = parsed.profile(queue.buffer_profile)
+            if wred is None or profile is None:
+                continue
+            active = [c for c in wred.curves if c.drop or c.mark]
+            if not active:
+                continue
+            limit = queue_limit(ctx, profile, congested)
+            if limit is None:
+                continue
+            start = min(active, key=lambda c: c.min_bytes.value)
+            if start.min_bytes.value <= limit[0]:
+                continue
+            previous = worst.get(wred.name)
+            ports = [*(previous[4] if previous else []), f"{port.name}|{queue.index}"]
+            if previous is None or limit[0] < previous[0]:
+                worst[wred.name] = (limit[0], limit[1], start.min_bytes.value, start.color, ports)
+            else:
+                worst[wred.name] = (*previous[:4], ports)
+    for name, (most, how, threshold, color, queues) in sorted(worst.items()):
+        yield ctx.report(
+            "ecn-above-queue-limit", "WRED_PROFILE", name, f"{color}_min_threshold",
+            f"{color} WRED starts at {size_text(threshold)} but queue(s) {ports_text(queues)} hold at most "
+            f"{size_text(most)} ({how}): the queue tail-drops before WRED/ECN acts",
+            values={"threshold_bytes": threshold, "queue_limit_bytes": most})
+
+
+# ---------------------------------------------------------------------------------------------
+# Limits from the vendor profile
+
+
+def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.profile is not None
+    low, high = ctx.profile.dynamic_th_min.value, ctx.profile.dynamic_th_max.value
+    if low is None or high is None:
+        return
+    for profile in ctx.parsed.buffer_profiles:
+        if profile.dynamic_th is not None and not low <= profile.dynamic_th.value <= high:
+            yield ctx.report(
+                "dynamic-th-range", "BUFFER_PROFILE", profile.name, "dynamic_th",
+                f"dynamic_th {profile.dynamic_th.value:g} is outside {low}..{high}, the range "
+                f"{ctx.profile.name} accepts ({ctx.profile.dynamic_th_min.source})",
+                values={"configured": profile.dynamic_th.value, "min": low, "max": high})
+
+
+def _lossless_limit(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.profile is not None
+    limit = ctx.profile.max_lossless_classes.value
+    if limit is None:
+        return
+    over = [p for p in ctx.parsed.ports if len(p.pfc_priorities) > limit]
+    if over:
+        yield ctx.report(
+            "lossless-priority-limit", "PORT_QOS_MAP", over[0].name, "pfc_enable",
+            f"{len(over[0].pfc_priorities)} PFC priorities on {ports_text(p.name for p in over)}, but "
+            f"{ctx.profile.name} supports {limit} lossless classes ({ctx.profile.max_lossless_classes.source})",
+            values={"configured": len(over[0].pfc_priorities), "limit": limit})
+
+
+def _queue_limit(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.profile is not None
+    limit = ctx.profile.queues_per_port.value
+    if limit is None:
+        return
+    for port in ctx.parsed.ports:
+        over = [q.index for q in port.queues if q.index >= limit]
+        if over:
+            first = port.queue(over[0])
+            table = "QUEUE" if first is not None and first.scheduler is not None else "BUFFER_QUEUE"
+            yield ctx.report(
+                "queue-index-limit", table, f"{port.name}|{over[0]}", None,
+                f"queue(s) {over} of {port.name} do not exist: {ctx.profile.name} has {limit} queues per port "
+                f"({ctx.profile.queues_per_port.source}); orchagent fails 'Invalid queue index'",
+                values={"queue": over[0], "limit": limit})
+
+
+E = Severity.ERROR
+
+RULES: tuple[Rule, ...] = (
+    Rule("buffer-capacity", E, "capacity", "pools plus PG headroom fit the ASIC buffer",
+         "Shared pools and the headroom every lossless PG reserves are carved from one buffer: Σ ingress "
+         "pool (size + xoff) + Σ PG profile size must fit the ASIC's buffer (reference/sonic_qos.md §7 item "
+         "12; SONiC's Mellanox pool plugin computes pool = mmu - reservations - SHP, §4.4.3). SONiC does not "
+         "check it in the traditional model; overcommitted SKUs failed on warm reboot (sonic-buildimage "
+         "#28657, §6 #6). Pools alone are the pool-overcommit rule.",
+         "shrink the shared pool by the reserved headroom (qosforge compile sizes pool = buffer - Σ headroom)",
+         needs="profile", check=_buffer_capacity),
+    Rule("pfc-headroom", E, "capacity", "xoff covers the port's speed and cable",
+         "After a PG crosses XOFF, the frames already on the cable and in the peer's pipeline keep arriving: "
+         "xoff must hold them (DESIGN.md §3 'PFC headroom'; IEEE 802.3 Annex 31B). Too little headroom drops "
+         "lossless traffic (sonic-net/SONiC #480, §6 #1; slow peers, sonic-buildimage PR #11901, §6 #17). "
+         "Required xoff: SONiC's own plugin (§4.4.1) where the ASIC has one, else the physical model.",
+         "raise xoff (and size) to the required value: qosforge whatif pfc-headroom --speed S --cable L",
+         needs="profile", check=_pfc_headroom),
+    Rule("ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
+         "A queue in a dynamic-threshold pool holds at most alpha·B/(1+M·alpha) (Choudhury & Hahne; "
+         "TLT §4.2), a static_th queue its static_th. WRED/ECN that starts above that never acts: the queue "
+         "tail-drops first, and ECN transports see losses instead of marks (DCTCP §3.4, DCQCN).",
+         "lower the WRED thresholds below the queue limit, or give the queue more buffer (dynamic_th)",
+         needs="profile", check=_ecn_above_limit),
+    Rule("dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
+         "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, §3.2); SONiC's YANG allows -8..7 but ASICs "
+         "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI).",
+         "use a dynamic_th inside the ASIC's range", needs="profile", check=_dynamic_th_range),
+    Rule("lossless-priority-limit", E, "capacity", "no more lossless classes than the ASIC has",
+         "Each PFC priority needs its own lossless PG with headroom (reference/sonic_qos.md §3.3, §7.6); "
+         "the vendor profile's max_lossless_classes bounds how many an ASIC supports.",
+         "enable PFC on fewer priorities", needs="profile", check=_lossless_limit),
+    Rule("queue-index-limit", E, "capacity", "queue indices exist on the ASIC",
+         "A queue index >= the port's queue count fails in orchagent ('Invalid queue index specified', "
+         "§3.7); the vendor profile's queues_per_port gives the count.",
+         "use queue indices below the ASIC's queues per port", needs="profile", check=_queue_limit),
+    Rule("model-input-missing", Severity.INFO, "capacity", "model checks that could not run",
+         "A capacity or transport check needs an input the file, the vendor profile or the intent does not "
+         "give (a port's speed or cable, a value the profile lists as unknown, which vendor profiles never "
+         "guess: vendor_profiles/schema.py, DESIGN.md §1); the finding says which, so a clean report is "
+         "never mistaken for a checked one.",
+         "add the missing input (PORT.speed, CABLE_LENGTH, or the vendor profile value with its source)",
+         needs="profile"),
+)
+
+__all__ = ["DEFAULT_DESIGN", "RULES", "headroom_inputs", "queue_limit", "required_xoff", "skipped"]

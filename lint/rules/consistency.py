@@ -1,0 +1,220 @@
+"""Consistency rules: tables that SONiC accepts one by one but that contradict each other.
+
+SONiC validates little across tables (reference/sonic_qos.md §5 "Not checked anywhere in
+SONiC"); the failures below are the ones operators hit in the field (§6).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from qosforge.backends.sonic.checks import WRED_COLORS, ecn_colors
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.helpers import ports_text, raw_entries
+
+#: SONiC's conventional egress pool for lossless queues (reference/sonic_qos.md §3.1, §8).
+EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
+_DSCP = re.compile(r"[0-9]{1,2}")
+
+
+def _active(entry: dict[str, object]) -> bool:
+    ecn = entry.get("ecn", "ecn_none")
+    marked = ecn_colors(ecn) if isinstance(ecn, str) else frozenset()
+    return bool(marked) or any(entry.get(f"wred_{color}_enable") == "true" for color in WRED_COLORS)
+
+
+def _wred_bindings(ctx: LintContext) -> dict[str, list[str]]:
+    """WRED profile name -> QUEUE keys that bind it."""
+    bound: dict[str, list[str]] = defaultdict(list)
+    for key, entry in raw_entries(ctx.tables, "QUEUE").items():
+        name = entry.get("wred_profile")
+        if isinstance(name, str):
+            bound[name].append(key)
+    return bound
+
+
+def _wred_unbound(ctx: LintContext) -> Iterator[Finding]:
+    bound = _wred_bindings(ctx)
+    for name, entry in raw_entries(ctx.tables, "WRED_PROFILE").items():
+        if _active(entry) and name not in bound:
+            yield ctx.report("wred-unbound", "WRED_PROFILE", name, None,
+                             f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect")
+
+
+def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
+    profiles = raw_entries(ctx.tables, "WRED_PROFILE")
+    for name, queues in sorted(_wred_bindings(ctx).items()):
+        entry = profiles.get(name)
+        if entry is None or _active(entry):
+            continue
+        yield ctx.report(
+            "wred-inactive", "WRED_PROFILE", name, None,
+            f"bound to {len(queues)} queue(s) ({ports_text(queues)}) but no color drops or marks "
+            "(every wred_<color>_enable is false and ecn is ecn_none): those queues get neither WRED nor ECN",
+            values={"queues": len(queues)})
+
+
+def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
+    users: dict[str, list[str]] = defaultdict(list)
+    for port in ctx.parsed.ports:
+        if port.map_names.dscp_to_tc is not None:
+            users[port.map_names.dscp_to_tc].append(port.name)
+    global_map = raw_entries(ctx.tables, "PORT_QOS_MAP").get("global", {}).get("dscp_to_tc_map")
+    if isinstance(global_map, str):
+        users[global_map].append("global")
+    maps = raw_entries(ctx.tables, "DSCP_TO_TC_MAP")
+    # DSCP -> TC -> maps that send it there: linear in (maps in use) x 64, however many maps.
+    targets: dict[int, dict[object, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for name in sorted(name for name in users if name in maps):
+        for dscp, tc in maps[name].items():
+            if _DSCP.fullmatch(dscp) and isinstance(tc, str):
+                targets[int(dscp)][tc].append(name)
+    for code, by_tc in sorted(targets.items()):
+        if len(by_tc) < 2:
+            continue
+        # Report at the map used by the fewest ports: the likely odd one out.
+        odd_maps = min(by_tc.values(), key=lambda names: sum(len(users[m]) for m in names))
+        shown = "; ".join(f"TC {tc} in {', '.join(names[:3])} (used by {ports_text(p for m in names for p in users[m])})"
+                          for tc, names in sorted(by_tc.items(), key=lambda item: str(item[0])))
+        yield ctx.report(
+            "dscp-conflict", "DSCP_TO_TC_MAP", odd_maps[0], str(code),
+            f"DSCP {code} goes to different TCs depending on the ingress port: {shown}",
+            values={"dscp": code, "tcs": len(by_tc)})
+
+
+def _lossless_without_pfc(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    for port in parsed.ports:
+        queues = [q.index for q in port.queues if not q.lossless and q.buffer_profile is not None
+                  and (profile := parsed.profile(q.buffer_profile)) is not None
+                  and profile.pool == EGRESS_LOSSLESS_POOL]
+        if queues:
+            yield ctx.report(
+                "lossless-queue-without-pfc", "BUFFER_QUEUE", f"{port.name}|{queues[0]}", "profile",
+                f"queue(s) {queues} of {port.name} use {EGRESS_LOSSLESS_POOL} but no enabled PFC priority "
+                f"pauses them (pfc_enable {','.join(map(str, port.pfc_priorities)) or 'empty'}): the queue is "
+                "lossless in name only and drops under congestion",
+                values={"queue": queues[0]})
+        if not port.has_qos_entry:
+            groups = [g.index for g in port.priority_groups if g.lossless and g.buffer_profile != "NULL"]
+            if groups:
+                yield ctx.report(
+                    "lossless-queue-without-pfc", "BUFFER_PG", f"{port.name}|{groups[0]}", "profile",
+                    f"PG(s) {groups} of {port.name} have a lossless (xoff) profile but the port has no "
+                    "PORT_QOS_MAP entry, so no PFC priority is enabled: the headroom is reserved for nothing",
+                    values={"pg": groups[0]})
+
+
+def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    users: dict[str, list[str]] = defaultdict(list)
+    for port in parsed.ports:
+        for group in port.priority_groups:
+            if group.lossless:
+                users[group.buffer_profile].append(port.name)
+    for name, ports in sorted(users.items()):
+        profile = parsed.profile(name)
+        if profile is not None and profile.xoff_bytes is not None and profile.xoff_bytes.value == 0:
+            yield ctx.report(
+                "lossless-pg-zero-headroom", "BUFFER_PROFILE", name, "xoff",
+                f"xoff is 0 on the lossless PG profile used by {ports_text(ports)}: the PG has no headroom, "
+                "so frames still in flight after PFC XOFF are dropped",
+                values={"configured_bytes": 0})
+
+
+def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    if parsed.shared_headroom_pool:
+        return
+    used = {g.buffer_profile for port in parsed.ports for g in port.priority_groups if g.lossless}
+    for name in sorted(used):
+        profile = parsed.profile(name)
+        if profile is None or profile.xoff_bytes is None:
+            continue
+        xon = profile.xon_bytes.value if profile.xon_bytes is not None else 0.0
+        needed = xon + profile.xoff_bytes.value
+        if profile.reserved_bytes.value < needed:
+            yield ctx.report(
+                "shared-headroom-missing", "BUFFER_PROFILE", name, "size",
+                f"size {profile.reserved_bytes.value:,.0f} B < xon + xoff = {needed:,.0f} B, which SONiC reads as "
+                "headroom from a shared headroom pool, but ingress_lossless_pool has no xoff and "
+                "over_subscribe_ratio is not set",
+                values={"size_bytes": profile.reserved_bytes.value, "xon_plus_xoff_bytes": needed})
+
+
+def _admin_status(ctx: LintContext) -> Iterator[Finding]:
+    parsed = ctx.parsed
+    if parsed.buffer_model != "traditional":
+        return
+    ports = raw_entries(ctx.tables, "PORT")
+    missing = [p.name for p in parsed.ports if p.pfc_priorities and p.name in ports and p.admin_status is None]
+    if missing:
+        yield ctx.report(
+            "port-admin-status", "PORT", missing[0], "admin_status",
+            f"PFC-enabled port(s) {ports_text(missing)} have no admin_status; the traditional buffermgrd "
+            "treats them as down and creates no lossless PG for them",
+            values={"ports": len(missing)})
+
+
+def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
+    missing = [p.name for p in ctx.parsed.ports
+               if p.watchdog_priorities and (p.watchdog is None or p.watchdog.detection_ms is None)]
+    if missing:
+        yield ctx.report(
+            "pfcwd-missing", "PORT_QOS_MAP", missing[0], "pfcwd_sw_enable",
+            f"pfcwd_sw_enable is set on {ports_text(missing)} but PFC_WD has no entry with detection_time for "
+            "them: the PFC watchdog never starts there, so a PFC storm is not broken",
+            values={"ports": len(missing)})
+
+
+W, E = Severity.WARNING, Severity.ERROR
+
+RULES: tuple[Rule, ...] = (
+    Rule("wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
+         "A WRED profile takes effect only when a QUEUE entry references it (reference/sonic_qos.md §3.6, "
+         "last bullet); an unbound profile that drops or marks suggests a missing QUEUE binding.",
+         "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
+    Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
+         "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (§3.6), so a bound profile "
+         "without them does nothing: the queue has neither WRED nor ECN. This is the ecnconfig failure of "
+         "§6 #7 (sonic-buildimage #4545).",
+         "set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
+         check=_wred_inactive),
+    Rule("dscp-conflict", W, "consistency", "a DSCP means one class on every port",
+         "DSCP_TO_TC_MAP is one map per name (§3.9); when ports bind different maps, a DSCP that maps to "
+         "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
+         "in two classes').",
+         "use one DSCP map, or make the maps agree on the listed DSCPs", check=_dscp_conflict),
+    Rule("lossless-queue-without-pfc", E, "consistency", "no lossless queue or PG without PFC on the port",
+         f"A queue in {EGRESS_LOSSLESS_POOL}, or a PG with an xoff profile, is lossless only if an enabled "
+         "PFC priority of its port pauses it (PORT_QOS_MAP pfc_enable, pfc_to_queue_map; §3.14, §3.16, "
+         "§7.6). SONiC does not check this (§5).",
+         "enable PFC for the priority that maps to the queue, or move the queue to a lossy profile",
+         check=_lossless_without_pfc),
+    Rule("lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
+         "xoff is the headroom above the XOFF threshold (§3.2); xoff 0 leaves none, and lossless traffic is "
+         "dropped with PFC enabled, as in sonic-net/SONiC #480 (§6 #1).",
+         "size xoff for the port's speed and cable (qosforge whatif pfc-headroom, or lint --profile)",
+         check=_zero_headroom),
+    Rule("shared-headroom-missing", W, "consistency", "a profile that relies on shared headroom has one",
+         "Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
+         "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
+         "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
+         "sanity check can abort orchagent (§4.4.3; sonic-swss PR #3387, §6 #16).",
+         "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
+         check=_shared_headroom_missing),
+    Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
+         "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
+         "for it (§3.21); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, §6 #4).",
+         'set PORT|<port>.admin_status to "up"', check=_admin_status),
+    Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
+         "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
+         "with a PFC_WD|<port> entry with detection_time (§3.16, §3.17; `pfcwd start` writes it).",
+         "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
+)
+
+__all__ = ["EGRESS_LOSSLESS_POOL", "RULES"]

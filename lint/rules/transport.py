@@ -1,0 +1,480 @@
+"""Transport rules (need ``--intent``): does each class's queue suit the transport it carries?
+
+The intent says which DSCPs run which transport, the RTT and the design point (DESIGN.md §2);
+the config's own maps say where those DSCPs land (DSCP→TC→queue per port, §3.9, §3.11) and which
+WRED profile the queue has. Every expected value comes from the models the compiler uses:
+
+* DCTCP / D2TCP / EAR: :func:`~qosforge.models.dctcp.dctcp_marking_threshold` (K > C·RTT/7 and
+  at least the LSO burst, DCTCP §3.4) and step marking (min = max, 100 %, DCTCP §3.1);
+* DCQCN: :func:`~qosforge.models.dcqcn.dcqcn_marking` (K_min, K_max, P_max scaled with the link
+  speed, or the intent's overrides);
+* TBTCP: :func:`~qosforge.fitting.tbtcp_red.fit_tbtcp_red` gives the best programmable P_max at
+  the configured t_min/t_max on the ASIC's RED steps; the configured curve's error is the same
+  TBTCP §6.2 integral ∫(p(Q)/r − f(Q))² dQ, evaluated with the fitter's quadrature;
+* TLT: :func:`~qosforge.models.tlt.tlt_min_threshold` (K vs BDP / K_max, TLT §4.2) and
+  :func:`~qosforge.models.tlt.tlt_headroom` (flows without important loss at the design M).
+
+Without a TC_TO_QUEUE_MAP on a port, TC n is taken to use queue n, SONiC's default AZURE map
+(reference/sonic_qos.md §3.11).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from qosforge.backends.sonic.parse import PortConfig, QueueConfig
+from qosforge.compiler.ir import ColorCurveIR, WredIR
+from qosforge.errors import QosforgeError
+from qosforge.fitting.least_squares import BYTES_PER_KB
+from qosforge.fitting.quadrature import sample_intervals
+from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
+from qosforge.fitting.targets import tbtcp_target
+from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.intent import IntentClass
+from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.capacity import queue_limit, skipped
+from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
+from qosforge.models.dcqcn import dcqcn_marking
+from qosforge.models.dctcp import dctcp_marking_threshold
+from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
+from qosforge.models.tlt import tlt_headroom, tlt_min_threshold
+
+#: Transports whose switch side is ECN marking (DESIGN.md §3; compiler/thresholds.py).
+ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear", "dcqcn", "tbtcp"})
+#: Transports that need DCTCP's step marking at K (D2TCP §3.1 and EAR §4.2 reuse DCTCP's switch).
+STEP_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear"})
+#: Relative slack when comparing two evaluations of the same fit error (floating-point noise).
+_FIT_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one intent class lands on one port."""
+
+    klass: IntentClass
+    port: PortConfig
+    queues: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Ports on which a class uses the same queue, WRED profile and speed: checked once."""
+
+    klass: IntentClass
+    queue: QueueConfig
+    wred: WredIR | None
+    rate_bps: float
+    ports: tuple[str, ...]
+
+
+def _rate(ctx: LintContext, port: PortConfig) -> float | None:
+    if port.speed_bps is not None:
+        return port.speed_bps
+    assert ctx.intent is not None
+    return ctx.intent.port_speeds_bps.get(port.name)
+
+
+def placements(ctx: LintContext) -> list[Placement]:
+    cached = ctx.memo.get("placements")
+    if cached is not None:
+        result: list[Placement] = cached
+        return result
+    assert ctx.intent is not None
+    found: list[Placement] = []
+    for port in ctx.parsed.ports:
+        if not port.maps.dscp_to_tc:
+            continue  # nothing classifies traffic on this port (lossless-chain / missing maps say so)
+        dscp_to_tc = dict(port.maps.dscp_to_tc)
+        tc_to_queue = dict(port.maps.tc_to_queue) if port.map_names.tc_to_queue else None
+        for klass in ctx.intent.classes:
+            queues = set()
+            for dscp in klass.dscps:
+                tc = dscp_to_tc.get(dscp)
+                if tc is None:
+                    continue
+                queue = tc if tc_to_queue is None else tc_to_queue.get(tc)
+                if queue is not None:
+                    queues.add(queue)
+            found.append(Placement(klass, port, tuple(sorted(queues))))
+    ctx.memo["placements"] = found
+    return found
+
+
+def groups(ctx: LintContext) -> list[Group]:
+    cached = ctx.memo.get("groups")
+    if cached is not None:
+        result: list[Group] = cached
+        return result
+    grouped: dict[tuple[str, int, str | None, float], list[str]] = defaultdict(list)
+    keys: dict[tuple[str, int, str | None, float], tuple[IntentClass, QueueConfig]] = {}
+    for placement in placements(ctx):
+        if len(placement.queues) != 1:
+            continue
+        queue = placement.port.queue(placement.queues[0]) or QueueConfig(placement.queues[0], None, None, None, False)
+        rate = _rate(ctx, placement.port)
+        if rate is None:
+            continue
+        key = (placement.klass.name, queue.index, queue.wred_profile, rate)
+        grouped[key].append(placement.port.name)
+        keys.setdefault(key, (placement.klass, queue))
+    result = [Group(keys[k][0], keys[k][1], ctx.parsed.wred(k[2]), k[3], tuple(v)) for k, v in grouped.items()]
+    ctx.memo["groups"] = result
+    return result
+
+
+def _green_marking(wred: WredIR | None) -> ColorCurveIR | None:
+    # config_db has no DSCP->color map: all traffic is green (reference/sonic_qos.md §3.22).
+    curve = wred.curve("green") if wred is not None else None
+    return curve if curve is not None and curve.mark else None
+
+
+def _queue_key(group: Group) -> str:
+    return f"{group.ports[0]}|{group.queue.index}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Class placement
+
+
+def _split(ctx: LintContext) -> Iterator[Finding]:
+    split: dict[str, list[Placement]] = defaultdict(list)
+    for placement in placements(ctx):
+        if len(placement.queues) > 1:
+            split[placement.klass.name].append(placement)
+    for name, cases in sorted(split.items()):
+        first = cases[0]
+        yield ctx.report(
+            "class-dscp-split", "DSCP_TO_TC_MAP", first.port.map_names.dscp_to_tc or "", None,
+            f"class {name} (DSCP {list(first.klass.dscps)}) reaches queues {list(first.queues)} on "
+            f"{ports_text(c.port.name for c in cases)}: one transport's packets are split over queues "
+            "(reordering, and per-queue thresholds no longer match the transport)",
+            values={"queues": len(first.queues)})
+
+
+def _shared(ctx: LintContext) -> Iterator[Finding]:
+    by_queue: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for placement in placements(ctx):
+        for queue in placement.queues:
+            by_queue[(placement.port.name, queue)].add(placement.klass.name)
+    shared: dict[tuple[tuple[str, ...], int], list[str]] = defaultdict(list)
+    for (port, queue), names in by_queue.items():
+        if len(names) > 1:
+            shared[(tuple(sorted(names)), queue)].append(port)
+    for (classes, queue), ports in sorted(shared.items()):
+        yield ctx.report(
+            "class-queue-shared", "TC_TO_QUEUE_MAP", "", None,
+            f"classes {', '.join(classes)} share queue {queue} on {ports_text(ports)}: their transports get one "
+            "set of thresholds", values={"queue": queue})
+
+
+def _lossless(ctx: LintContext) -> Iterator[Finding]:
+    wrong: dict[tuple[str, bool], list[str]] = defaultdict(list)
+    for placement in placements(ctx):
+        if len(placement.queues) != 1:
+            continue
+        queue = placement.port.queue(placement.queues[0])
+        paused = queue is not None and queue.lossless
+        if paused != placement.klass.spec.lossless:
+            wrong[(placement.klass.name, placement.klass.spec.lossless)].append(placement.port.name)
+    for (name, lossless), ports in sorted(wrong.items()):
+        text = ("is lossless in the intent but no enabled PFC priority pauses its queue" if lossless else
+                "is lossy in the intent but its queue is paused by PFC (head-of-line blocking, PFC storms)")
+        yield ctx.report(
+            "class-lossless-mismatch", "PORT_QOS_MAP", ports[0], "pfc_enable",
+            f"class {name} {text} on {ports_text(ports)}", values={"ports": len(ports)})
+
+
+# ---------------------------------------------------------------------------------------------
+# ECN marking per transport
+
+
+def _ecn_missing(ctx: LintContext) -> Iterator[Finding]:
+    missing: dict[str, list[Group]] = defaultdict(list)
+    for group in groups(ctx):
+        if group.klass.spec.transport in ECN_TRANSPORTS and _green_marking(group.wred) is None:
+            missing[group.klass.name].append(group)
+    for name, cases in sorted(missing.items()):
+        first = cases[0]
+        why = ("no WRED profile" if first.wred is None else
+               f"WRED profile {first.wred.name} does not ECN-mark green (ecn must include green)")
+        yield ctx.report(
+            "ecn-missing", "QUEUE", _queue_key(first), "wred_profile",
+            f"class {name} runs {first.klass.spec.transport}, which reacts to ECN marks, but queue "
+            f"{first.queue.index} has {why} on {ports_text(p for c in cases for p in c.ports)}: the transport "
+            "only sees losses", values={"queue": first.queue.index})
+
+
+def _dctcp_k_bytes(ctx: LintContext, group: Group) -> float:
+    assert ctx.intent is not None
+    design = ctx.intent.design
+
+    def compute() -> float:
+        return float(dctcp_marking_threshold(group.rate_bps, group.klass.rtt_s, design.mtu,
+                                             design.lso_burst).threshold_bytes)
+
+    return ctx.cache.get(("dctcp", group.rate_bps, group.klass.rtt_s, design.mtu, design.lso_burst), compute)
+
+
+def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.intent is not None
+    design = ctx.intent.design
+    for group in groups(ctx):
+        curve = _green_marking(group.wred)
+        if group.klass.spec.transport not in STEP_TRANSPORTS or curve is None or group.wred is None:
+            continue
+        needed = _dctcp_k_bytes(ctx, group)
+        k = curve.min_bytes.value
+        where = f"class {group.klass.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
+        if k < needed:
+            yield ctx.report(
+                "dctcp-k", "WRED_PROFILE", group.wred.name, "green_min_threshold",
+                f"K = {size_text(k)} < {size_text(needed)} = max(C·RTT/7 + 1 packet, LSO burst) for {where} "
+                f"(RTT {group.klass.rtt_s * 1e6:g} us, {design.mtu:g} B packets, LSO {size_text(design.lso_burst)}): "
+                "the queue drains empty after each window cut and the link loses throughput (DCTCP §3.4)",
+                values={"configured_bytes": k, "required_bytes": needed, "rate_bps": group.rate_bps})
+        if curve.max_bytes.value != k or curve.probability_percent.value < 100:
+            yield ctx.report(
+                "dctcp-k", "WRED_PROFILE", group.wred.name, "green_max_threshold",
+                f"{group.klass.spec.transport} needs step marking (min = max = K, 100 %) but {group.wred.name} "
+                f"marks from {size_text(k)} to {size_text(curve.max_bytes.value)} at "
+                f"{curve.probability_percent.value:g} % for {where} (DCTCP §3.1)",
+                values={"min_bytes": k, "max_bytes": curve.max_bytes.value,
+                        "probability_percent": curve.probability_percent.value})
+
+
+def _whole(value: float) -> int:
+    """The renderer's rounding of bytes to config_db integers (backends/sonic/render.py)."""
+    return int(np.floor(value + 0.5))
+
+
+def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
+    for group in groups(ctx):
+        curve = _green_marking(group.wred)
+        spec = group.klass.spec
+        if spec.transport != "dcqcn" or curve is None or group.wred is None:
+            continue
+        overrides = spec.dcqcn
+        try:
+            model = dcqcn_marking(group.rate_bps, overrides.kmin if overrides else None,
+                                  overrides.kmax if overrides else None, overrides.pmax if overrides else None)
+        except QosforgeError as error:
+            yield skipped(ctx, f"DCQCN marking of class {spec.name}", error.one_line())
+            continue
+        expected = (_whole(float(model.kmin_bytes)), _whole(float(model.kmax_bytes)),
+                    round(float(model.pmax) * 100))
+        configured = (round(curve.min_bytes.value), round(curve.max_bytes.value),
+                      round(curve.probability_percent.value))
+        if configured != expected:
+            source = "the intent's dcqcn block" if overrides else "DCQCN defaults scaled to the link speed"
+            yield ctx.report(
+                "dcqcn-marking", "WRED_PROFILE", group.wred.name, None,
+                f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)} marks K_min "
+                f"{size_text(configured[0])}, K_max {size_text(configured[1])}, P_max {configured[2]} %; "
+                f"{source} give K_min {size_text(expected[0])}, K_max {size_text(expected[1])}, P_max "
+                f"{expected[2]} %", values={"kmin_bytes": configured[0], "kmax_bytes": configured[1],
+                                            "pmax_percent": configured[2], "expected_kmin_bytes": expected[0],
+                                            "expected_kmax_bytes": expected[1], "expected_pmax_percent": expected[2]})
+
+
+def configured_error_kilobytes(bdp_bytes: float, t_min_bytes: float, t_max_bytes: float, p_max: float,
+                               window_reduction_r: float, model: RedStepModel) -> float:
+    """TBTCP §6.2's fit error ∫_{t_min}^{t_max} (p(Q)/r − f(Q))² dQ of a *configured* step
+    curve f (step i = P_max·(i + c)/steps), on the fitter's own target and quadrature."""
+    target = tbtcp_target(bdp_bytes, t_min_bytes)
+    edges = np.linspace(t_min_bytes, t_max_bytes, model.steps + 1).reshape(1, -1)
+    sampled = sample_intervals(target, edges, slice(0, 1))
+    steps = p_max * model.step_fractions()
+    residual = sampled.values / window_reduction_r - steps[None, :, None]
+    return float(np.einsum("skn,skn,skn->", sampled.weights, residual, residual)) / BYTES_PER_KB
+
+
+def _red_model(ctx: LintContext) -> RedStepModel:
+    profile = ctx.profile
+    assert profile is not None
+    return ctx.cache.get(("red", profile.name), lambda: red_model_from_profile(profile))
+
+
+def _best_fit(ctx: LintContext, bdp: float, t_min: float, t_max: float, r: float, red: RedStepModel) -> TbtcpRedFit:
+    return ctx.cache.get(("tbtcp", bdp, t_min, t_max, r, red), lambda: fit_tbtcp_red(bdp, t_min, t_max, r, model=red))
+
+
+def _tbtcp(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.intent is not None and ctx.profile is not None
+    for group in groups(ctx):
+        curve = _green_marking(group.wred)
+        spec = group.klass.spec
+        if spec.transport != "tbtcp" or curve is None or group.wred is None:
+            continue
+        tbtcp = spec.tbtcp
+        r = float(tbtcp.r) if tbtcp is not None else 4.0
+        lso = tbtcp.lso_burst if tbtcp is not None and tbtcp.lso_burst is not None else ctx.intent.design.lso_burst
+        bdp = group.rate_bps * group.klass.rtt_s / 8.0
+        t_min, t_max, p_max = curve.min_bytes.value, curve.max_bytes.value, curve.probability_percent.value / 100
+        where = f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
+        if t_min < lso:
+            yield ctx.report(
+                "tbtcp-red-fit", "WRED_PROFILE", group.wred.name, "green_min_threshold",
+                f"t_min = l = {size_text(t_min)} is below the LSO burst {size_text(lso)} for {where}: bursts "
+                "trigger QCD window cuts (TBTCP §6.2)", values={"t_min_bytes": t_min, "lso_burst_bytes": lso})
+        if not 0 < t_min < t_max:
+            continue
+        try:
+            red = _red_model(ctx)
+            best = _best_fit(ctx, bdp, t_min, t_max, r, red)
+            configured = configured_error_kilobytes(bdp, t_min, t_max, p_max, r, red)
+        except QosforgeError as error:
+            yield skipped(ctx, f"the TBTCP RED fit of class {spec.name}", error.one_line())
+            continue
+        best_error = float(best.error_kilobytes)
+        if configured > best_error * (1 + _FIT_TOLERANCE) + 1e-12:
+            yield ctx.report(
+                "tbtcp-red-fit", "WRED_PROFILE", group.wred.name, "green_drop_probability",
+                f"P_max {p_max * 100:g} % gives fit error {configured:.4g} kB against TBTCP's curve p(Q)/{r:g} "
+                f"(BDP {size_text(bdp)}, t_min {size_text(t_min)}, t_max {size_text(t_max)}) for {where}; the best "
+                f"programmable P_max on {red.name} is {float(best.p_max) * 100:g} % with error "
+                f"{best_error:.4g} kB (TBTCP §6.2)",
+                values={"configured_error_kb": configured, "best_error_kb": best_error,
+                        "configured_pmax_percent": p_max * 100, "best_pmax_percent": float(best.p_max) * 100})
+
+
+# ---------------------------------------------------------------------------------------------
+# TLT
+
+
+def _tlt_curve(wred: WredIR | None) -> ColorCurveIR | None:
+    """TLT's color-aware threshold in config_db: a red curve that drops (TLT §4.2)."""
+    curve = wred.curve("red") if wred is not None else None
+    return curve if curve is not None and curve.drop else None
+
+
+def _tlt_minimum(ctx: LintContext, group: Group) -> float:
+    assert ctx.intent is not None
+    spec, design = group.klass.spec, ctx.intent.design
+    ecn = kmax = None
+    if spec.transport in STEP_TRANSPORTS:
+        ecn = float(dctcp_marking_threshold(group.rate_bps, group.klass.rtt_s, design.mtu,
+                                            design.lso_burst).threshold_bytes)
+    elif spec.transport == "dcqcn":
+        overrides = spec.dcqcn
+        kmax = float(dcqcn_marking(group.rate_bps, overrides.kmin if overrides else None,
+                                   overrides.kmax if overrides else None,
+                                   overrides.pmax if overrides else None).kmax_bytes)
+    return float(tlt_min_threshold(spec.transport, group.rate_bps, group.klass.rtt_s, ecn_threshold_bytes=ecn,
+                                   kmax_bytes=kmax).threshold_bytes)
+
+
+def _tlt(ctx: LintContext) -> Iterator[Finding]:
+    assert ctx.intent is not None and ctx.profile is not None
+    design = ctx.intent.design
+    for group in groups(ctx):
+        spec = group.klass.spec
+        if spec.tlt is None:
+            continue
+        curve = _tlt_curve(group.wred)
+        where = f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
+        if curve is None or group.wred is None:
+            yield ctx.report(
+                "tlt-not-expressed", "QUEUE", _queue_key(group), "wred_profile",
+                f"{where} asks for TLT, but queue {group.queue.index} has no red drop threshold: SONiC config_db "
+                "cannot color DSCPs, so important packets get no protection (approximation tlt-without-color)")
+            continue
+        k = curve.min_bytes.value
+        try:
+            minimum = _tlt_minimum(ctx, group)
+        except QosforgeError as error:
+            yield skipped(ctx, f"the TLT threshold of class {spec.name}", error.one_line())
+            continue
+        if k < minimum:
+            yield ctx.report(
+                "tlt-threshold", "WRED_PROFILE", group.wred.name, "red_min_threshold",
+                f"TLT threshold K = {size_text(k)} < {size_text(minimum)}, the steady-state queue of "
+                f"{spec.transport} (BDP or K_max, RTT {group.klass.rtt_s * 1e6:g} us) for {where}: unimportant "
+                "packets are dropped in normal operation (TLT §4.2)",
+                values={"configured_bytes": k, "required_bytes": minimum})
+        profile = ctx.parsed.profile(group.queue.buffer_profile)
+        if profile is None or profile.dynamic_th is None:
+            continue
+        limit = queue_limit(ctx, profile, design.congested_ports)
+        pool = ctx.parsed.pool(profile.pool)
+        if limit is None or pool is None or pool.size_bytes is None:
+            continue
+        shared = pool.size_bytes.value / int(ctx.profile.mmu_count.value or 1)
+        alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
+        headroom = tlt_headroom(shared, alpha, design.congested_ports, k, design.mtu, allow_infeasible=True)
+        per_port, total = float(headroom.flows_per_port), float(headroom.total_flows)
+        wanted = design.concurrent_flows
+        if per_port < 1 or (wanted is not None and total < wanted):
+            need = f"the {wanted} the intent requires" if wanted is not None else "at least one per port"
+            yield ctx.report(
+                "tlt-flows", "WRED_PROFILE", group.wred.name, "red_min_threshold",
+                f"with K = {size_text(k)}, {profile.name} (alpha 2^{int(profile.dynamic_th.value)}) and "
+                f"B = {size_text(shared)} at M = {design.congested_ports}, the buffer carries {total:.0f} flows "
+                f"({per_port:.0f} per port) without important-packet loss for {where}, fewer than {need} "
+                "(TLT §4.2: headroom alpha·B/(1+M·alpha) − K, one important packet per flow)",
+                values={"flows": total, "flows_per_port": per_port,
+                        **({"required_flows": wanted} if wanted is not None else {})})
+
+
+E, W = Severity.ERROR, Severity.WARNING
+
+RULES: tuple[Rule, ...] = (
+    Rule("class-dscp-split", E, "transport", "a class's DSCPs land in one queue",
+         "Each intent class is one transport in one queue (DESIGN.md §2, §5 maps); if its DSCPs reach "
+         "several queues, its packets are reordered and each queue's thresholds fit only part of it.",
+         "map all the class's DSCPs to one TC, and that TC to one queue", needs="intent", check=_split),
+    Rule("class-queue-shared", W, "transport", "classes do not share a queue",
+         "Classes with different transports in one queue get one set of WRED/ECN thresholds, which cannot "
+         "suit both (DCTCP's K vs DCQCN's K_min/K_max vs TBTCP's fitted curve, DESIGN.md §3).",
+         "give each class its own TC and queue", needs="intent", check=_shared),
+    Rule("class-lossless-mismatch", E, "transport", "lossless classes, and only they, are PFC-paused",
+         "A lossless class (DCQCN needs one, DCQCN §2) must sit in a queue an enabled PFC priority pauses "
+         "(§7.6); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
+         "enable PFC for the lossless class's priority, and only for it", needs="intent", check=_lossless),
+    Rule("ecn-missing", E, "transport", "ECN transports get ECN marking",
+         "DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (DESIGN.md §3). SONiC marks with the WRED "
+         "profile of the queue (ecn field) and all traffic is green (§3.6, §3.22), so the queue needs a WRED "
+         "profile whose ecn includes green.",
+         "bind a WRED profile with ecn: ecn_green (or ecn_all) and the transport's thresholds",
+         needs="intent", check=_ecn_missing),
+    Rule("dctcp-k", W, "transport", "DCTCP's K is large enough, and a step",
+         "DCTCP needs K > C·RTT/7 for full throughput (DCTCP §3.4 eq. 13) and at least the NIC's LSO burst "
+         "(§3.5); it assumes marking every packet above K (§3.1: min = max, 100 %). D2TCP and EAR reuse it "
+         "(D2TCP §3.1, EAR §4.2). Computed by models/dctcp.py.",
+         "set green_min_threshold = green_max_threshold = the K the message gives, probability 100",
+         needs="intent", check=_dctcp_k),
+    Rule("dcqcn-marking", W, "transport", "DCQCN marking as the model derives it",
+         "DCQCN marks with RED between K_min and K_max up to P_max (DCQCN §5); defaults (5 kB, 200 kB, 1 % at "
+         "40G) scale with link speed unless the intent overrides them (models/dcqcn.py). A different curve "
+         "changes DCQCN's rate control from what the design assumed.",
+         "set green_min/max_threshold and green_drop_probability to the values the message gives, or put "
+         "your values in the intent's dcqcn block", needs="intent", check=_dcqcn),
+    Rule("tbtcp-red-fit", W, "transport", "TBTCP's RED curve is the best programmable fit",
+         "TBTCP approximates its ideal marking curve p(Q)/r with the chip's step RED by least squares over "
+         "[t_min, t_max] (TBTCP §6.2); any other P_max on the same steps fits worse. t_min = l must cover "
+         "the LSO burst (§6.2). The best fit comes from fitting/tbtcp_red.py with the vendor profile's RED "
+         "steps.",
+         "set green_drop_probability to the best P_max the message gives (qosforge fit red)",
+         needs="intent", check=_tbtcp),
+    Rule("tlt-threshold", E, "transport", "TLT's threshold clears the transport's queue",
+         "TLT drops unimportant (red) packets at K; K must exceed the transport's steady-state queue: BDP for "
+         "TCP/DCTCP, K_max for DCQCN (TLT §4.2; models/tlt.py).",
+         "raise red_min/max_threshold to at least the value the message gives", needs="intent", check=_tlt),
+    Rule("tlt-flows", E, "transport", "the buffer carries the design's flows",
+         "Above K each congested port keeps alpha·B/(1+M·alpha) − K of headroom for important packets, one "
+         "per flow, so it carries floor(headroom / packet) flows without important loss (TLT §4.2). The "
+         "design needs at least one per port and, if given, design.concurrent_flows in total.",
+         "lower K, raise dynamic_th (alpha) or the pool, or lower design.congested_ports", needs="intent"),
+    Rule("tlt-not-expressed", Severity.INFO, "transport", "TLT classes without color-aware dropping",
+         "SONiC config_db has no DSCP->color table (§3.22), so a TLT class is usually rendered with the "
+         "named approximation tlt-without-color: no red threshold, no important-packet protection "
+         "(compiler/capabilities.py).", "use the SAI target for exact TLT, or accept the approximation",
+         needs="intent"),
+)
+
+__all__ = ["ECN_TRANSPORTS", "RULES", "configured_error_kilobytes", "groups", "placements"]

@@ -1,0 +1,133 @@
+"""``qosforge lint FILE...``: lint SONiC config_db files in CI (issue 7; DESIGN.md §7).
+
+Exit codes: 0 clean (nothing at or above ``--fail-on``), 1 findings at or above it, 2 unusable
+input (an unreadable / non-JSON / oversized file, an unknown profile, a bad intent). With several
+files every file is linted and the worst code wins. Rules and the JSON/SARIF shapes are documented
+in docs/rules.md, generated from the rule registry.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from qosforge.errors import EXIT_BAD_INPUT
+
+_EPILOG = """\b
+Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
+Rules: docs/rules.md (or qosforge lint --list-rules).
+\b
+Examples:
+  qosforge lint out/leaf1/config_db.json
+  qosforge lint configs/*.json --profile mellanox-spectrum-2 --format sarif > lint.sarif
+  qosforge lint out/*/config_db.json --intent fabric.yaml --format github
+  qosforge lint config_db.json --fix            # writes config_db.json.fixed.json
+"""
+
+#: Reading from stdin is bounded like files (qosforge.lint.load.MAX_CONFIG_BYTES).
+STDIN = "-"
+
+
+def _robust_output() -> None:
+    """Never fail on printing: keys can hold any Unicode, terminals may not."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a detached or closed stream: leave it
+                pass
+
+
+def _list_rules(output_format: str) -> None:
+    from qosforge.lint.docs import rules_json, rules_text
+
+    if output_format == "json":
+        click.echo(json.dumps(rules_json(), indent=2))
+    else:
+        click.echo(rules_text(), nl=False)
+
+
+@click.command("lint", epilog=_EPILOG)
+@click.argument("files", nargs=-1, metavar="FILE...")
+@click.option("--profile", "profile", metavar="ASIC", help="Vendor profile of the switch (qosforge profiles list); "
+              "enables the capacity and headroom rules.")
+@click.option("--intent", "intent", metavar="INTENT", type=click.Path(dir_okay=False),
+              help="Intent file; enables the transport rules (and names the ASIC).")
+@click.option("--switch", "switch", metavar="NAME", help="Which switch of the intent the files are "
+              "(default: the file's folder name, as qosforge compile writes them).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]),
+              default="text", show_default=True, help="Output on stdout.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning"]), default="error", show_default=True,
+              help="Lowest severity that makes the exit code 1.")
+@click.option("--fix", "fix", is_flag=True, help="Write a corrected copy (FILE.fixed.json) for mechanical fixes.")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help="With --fix and one FILE: "
+              "where to write the corrected copy.")
+@click.option("--in-place", "in_place", is_flag=True, help="With --fix: overwrite FILE (atomically).")
+@click.option("--list-rules", "list_rules", is_flag=True, help="Print the rules and exit.")
+def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, switch: str | None,
+                 output_format: str, fail_on: str, fix: bool, output: str | None, in_place: bool,
+                 list_rules: bool) -> int:
+    """Lint SONiC config_db.json files (whole or fragments): encoding, schema, consistency, and,
+    with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
+    """
+    _robust_output()
+    if list_rules:
+        _list_rules(output_format)
+        return 0
+    if not files:
+        raise click.UsageError("give at least one FILE (or - for stdin)")
+    if (output or in_place) and not fix:
+        raise click.UsageError("-o/--output and --in-place only apply with --fix")
+    if output and in_place:
+        raise click.UsageError("give either -o/--output or --in-place, not both")
+    if output and len(files) != 1:
+        raise click.UsageError("-o/--output takes one FILE; with several, each is written to FILE.fixed.json")
+    if fix and STDIN in files and not output:
+        raise click.UsageError("--fix on stdin needs -o/--output")
+
+    from qosforge.files import write_text_atomically
+    from qosforge.lint.engine import FileReport, Linter
+    from qosforge.lint.findings import Severity, sort_key
+    from qosforge.lint.formats import Report, github, sarif, text
+    from qosforge.lint.formats import json as json_format
+    from qosforge.lint.load import MAX_CONFIG_BYTES
+
+    linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch)
+    reports: list[FileReport] = []
+    for name in files:
+        destination = Path(output) if output else (Path(name) if in_place else None)
+        if name == STDIN:
+            data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
+            reports.append(linter.lint_bytes(data, "<stdin>", fix=fix, fixed_path=destination))
+        else:
+            reports.append(linter.lint_path(Path(name), fix=fix, fixed_path=destination))
+
+    fixed: dict[str, int] = {}
+    for report in reports:
+        if report.fixed_text is not None and report.fixed_path is not None:
+            write_text_atomically(Path(report.fixed_path), report.fixed_text)
+            fixed[report.fixed_path] = len(report.fixes)
+    unusable = [r.unusable for r in reports if r.unusable is not None]
+    for item in unusable:
+        click.echo(f"error: {' '.join(item.message.split())}", err=True)
+    findings = sorted((f for r in reports for f in r.findings), key=sort_key)
+    severity = Severity(fail_on)
+    run = Report(
+        findings=findings, files=[r.file for r in reports], unusable=unusable, skipped=linter.skipped,
+        fail_on=severity, profile=", ".join(sorted(linter.profiles_used)) or None,
+        intent=intent, fixed=fixed,
+    )
+    renderer = {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}
+    click.echo(renderer[output_format](run), nl=False)
+    if unusable:
+        return EXIT_BAD_INPUT
+    from qosforge.lint.findings import exit_code
+
+    return exit_code(findings, severity, 0)
+
+
+__all__ = ["lint_command"]

@@ -1,0 +1,190 @@
+"""qosforge lint: exit codes, formats, several files, --fix, and errors as one line (issue 7)."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+CONFIGS = Path(__file__).parents[1] / "lint" / "configs"
+GOOD = str(CONFIGS / "broadcom_traditional.json")
+BAD = str(CONFIGS / "broadcom_bad_encoding.json")
+INTENT = str(CONFIGS / "broadcom_fabric.yaml")
+Run = Callable[..., tuple[int, str, str]]
+
+
+def _no_traceback(err: str) -> None:
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_clean_file_exits_0(run_cli: Run) -> None:
+    code, out, err = run_cli("lint", GOOD, "--profile", "broadcom-tomahawk")
+    assert code == 0 and err == ""
+    assert "0 errors, 0 warnings, 0 notes in 1 file (profile: broadcom-tomahawk; intent: none)" in out
+    assert "not run: 10 rules" in out and "no --intent" in out
+
+
+def test_findings_exit_1_and_name_the_place(run_cli: Run) -> None:
+    code, out, _ = run_cli("lint", BAD)
+    assert code == 1
+    assert "broadcom_bad_encoding.json:" in out and "error [scheduler-priority] SCHEDULER|scheduler.1.priority" in out
+
+
+def test_fail_on_warning(run_cli: Run, tmp_path: Path) -> None:
+    config = json.loads(Path(GOOD).read_text())
+    del config["DSCP_TO_TC_MAP"]["AZURE"]["63"]  # dscp-map-incomplete: a warning
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps(config))
+    assert run_cli("lint", str(path))[0] == 0
+    assert run_cli("lint", str(path), "--fail-on", "warning")[0] == 1
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{", "not JSON: Expecting property name enclosed in double quotes"),
+    ("[]", "the top level is an array, not an object"),
+    ('{"a": NaN}', "NaN is not valid JSON"),
+])
+def test_unusable_file_exits_2_with_one_line(run_cli: Run, tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, _out, err = run_cli("lint", str(path))
+    assert code == 2 and message in err and err.count("\n") == 1 and err.startswith("error: ")
+    _no_traceback(err)
+
+
+def test_several_files_are_all_linted_and_the_worst_code_wins(run_cli: Run, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    code, out, err = run_cli("lint", BAD, str(broken), GOOD, str(tmp_path / "missing.json"), "--format", "json")
+    assert code == 2
+    payload = json.loads(out)
+    assert payload["summary"]["files"] == 4
+    assert {u["file"] for u in payload["summary"]["unusable"]} == {str(broken), str(tmp_path / "missing.json")}
+    assert payload["summary"]["errors"] > 0  # BAD's findings are reported despite the broken files
+    assert err.count("error: ") == 2 and "cannot read the file" in err
+    _no_traceback(err)
+    code, _out, _err = run_cli("lint", GOOD, BAD)
+    assert code == 1
+
+
+def test_options_errors_exit_2(run_cli: Run, tmp_path: Path) -> None:
+    code, _, err = run_cli("lint", GOOD, "--profile", "tomahwak")
+    assert code == 2 and "unknown vendor profile 'tomahwak'" in err and "did you mean 'broadcom-tomahawk'" in err
+    bad_intent = tmp_path / "intent.yaml"
+    bad_intent.write_text("apiVersion: qosforge/v1\nkind: Fabric\nmetadata: {name: x}\n")
+    code, _, err = run_cli("lint", GOOD, "--intent", str(bad_intent))
+    assert code == 2 and "intent.yaml:" in err
+    for argv, text in ((("lint",), "give at least one FILE"), (("lint", GOOD, "-o", "x.json"), "only apply with --fix"),
+                       (("lint", GOOD, BAD, "--fix", "-o", "x.json"), "-o/--output takes one FILE"),
+                       (("lint", GOOD, "--switch", "tor1"), "--switch names a switch of an intent")):
+        code, _, err = run_cli(*argv)
+        assert code == 2 and text in err, (argv, err)
+        _no_traceback(err)
+
+
+def test_intent_rules_and_switch_from_the_folder(run_cli: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "out" / "tor1"
+    folder.mkdir(parents=True)
+    config = json.loads(Path(GOOD).read_text())
+    config["WRED_PROFILE"]["bulk_ecn"].update(green_min_threshold="30000", green_max_threshold="30000")
+    (folder / "config_db.json").write_text(json.dumps(config, indent=4))
+    code, out, _ = run_cli("lint", str(folder / "config_db.json"), "--intent", INTENT, "--format", "json")
+    payload = json.loads(out)
+    assert code == 0  # dctcp-k is a warning
+    assert [f["rule"] for f in payload["findings"]] == ["dctcp-k"]
+    assert payload["summary"]["profile"] == "broadcom-tomahawk" and payload["summary"]["skipped"] == []
+    code, out, err = run_cli("lint", str(folder / "config_db.json"), "--intent", INTENT, "--switch", "nope")
+    assert code == 2 and "no switch named 'nope'" in err
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "github", "text"])
+def test_every_format_on_the_same_findings(run_cli: Run, output_format: str) -> None:
+    code, out, _ = run_cli("lint", BAD, "--format", output_format)
+    assert code == 1
+    if output_format == "json":
+        assert json.loads(out)["summary"]["exit_code"] == 1
+    elif output_format == "sarif":
+        log = json.loads(out)
+        assert log["version"] == "2.1.0" and log["runs"][0]["results"]
+    elif output_format == "github":
+        assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in out.splitlines())
+    else:
+        assert "fixable: --fix" in out
+
+
+def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "config_db.json"
+    shutil.copy(BAD, path)
+    original = path.read_text()
+    code, out, _ = run_cli("lint", str(path), "--fix")
+    fixed = tmp_path / "config_db.json.fixed.json"
+    assert path.read_text() == original and fixed.exists()
+    assert code == 1  # the WRED window that cannot be fixed mechanically remains
+    assert f"{fixed}:" in out and "[wred-min-gt-max] WRED_PROFILE|lone" in out
+    # 5 numbers/booleans quoted, 1 bracket reference, 2 case fixes, 1 scheduler priority, 2 patterns,
+    # 1 table renamed, 1 key split, 1 duplicate, 1 redis key, 1 WRED window swapped
+    assert f"fixed: 16 mechanical fixes written to {fixed}" in out
+    code, out, _ = run_cli("lint", str(fixed), "--format", "json")
+    assert [f["rule"] for f in json.loads(out)["findings"]] == ["wred-min-gt-max"]
+
+
+def test_fix_to_output_and_in_place(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "config_db.json"
+    shutil.copy(BAD, path)
+    target = tmp_path / "out.json"
+    run_cli("lint", str(path), "--fix", "-o", str(target))
+    assert target.exists() and not (tmp_path / "config_db.json.fixed.json").exists()
+    run_cli("lint", str(path), "--fix", "--in-place")
+    assert path.read_text() == target.read_text()
+    # a clean file gets no copy
+    clean = tmp_path / "clean.json"
+    shutil.copy(GOOD, clean)
+    assert run_cli("lint", str(clean), "--fix")[0] == 0 and not (tmp_path / "clean.json.fixed.json").exists()
+
+
+def test_stdin(run_cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(Path(BAD).read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, _ = run_cli("lint", "-", "--format", "json")
+    assert code == 1 and json.loads(out)["findings"][0]["file"] == "<stdin>"
+
+
+def test_list_rules(run_cli: Run) -> None:
+    code, out, _ = run_cli("lint", "--list-rules")
+    assert code == 0 and out.splitlines()[0].split()[0] == "structure"
+    code, out, _ = run_cli("lint", "--list-rules", "--format", "json")
+    rules = json.loads(out)
+    assert {"pfc-headroom", "tbtcp-red-fit", "lossless-chain"} <= {r["id"] for r in rules}
+
+
+def test_garbage_never_shows_a_traceback(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "garbage.json"
+    path.write_bytes(b'{"BUFFER_POOL": {"\xf0\x9f\x92\xa5\\ud800": {"size": 1e999, "type": [[[[{}]]]]}}, "QUEUE": 5}')
+    code, out, err = run_cli("lint", str(path))
+    assert code == 1 and "\\ud800" in out
+    _no_traceback(err)
+
+
+def test_unknown_asic_values_are_notes_not_silence(run_cli: Run) -> None:
+    code, out, _ = run_cli("lint", GOOD, "--profile", "vs", "--format", "json")
+    [note] = json.loads(out)["findings"]
+    assert code == 0 and note["rule"] == "model-input-missing" and note["severity"] == "info"
+    assert "buffer_bytes is unknown in vendor profile vs" in note["message"] and note["table"] == "BUFFER_POOL"
+
+
+def test_any_bytes_through_the_cli(run_cli: Run, tmp_path: Path) -> None:
+    """A few fixed nasty inputs end to end (the property tests cover the library)."""
+    samples = [b"\x00\xff", b"{}" * 3, b'{"BUFFER_PG": {"|": {"profile": null}}}', b"{" + b'"a":{' * 40 + b"}",
+               "{\"\u2028\": \"\\ud800\"}".encode(), b'{"QUEUE": {"Ethernet0|0-99999999999999999999999": {}}}']
+    for index, data in enumerate(samples):
+        path = tmp_path / f"s{index}.json"
+        path.write_bytes(data)
+        for output_format in ("text", "json", "sarif", "github"):
+            code, _out, err = run_cli("lint", str(path), "--format", output_format)
+            assert code in (0, 1, 2), (data, code, err)
+            _no_traceback(err)

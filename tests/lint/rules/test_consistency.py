@@ -1,0 +1,132 @@
+"""Consistency rules and the field failures of reference/sonic_qos.md §6 a config can show.
+
+Each case is a pain point from §6 (GitHub issue number in the id) or an issue-7 requirement,
+applied to a clean test config, and must be caught by the named rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+Config = dict[str, Any]
+Mutation = Callable[[Config], None]
+
+
+def _set(table: str, key: str, field: str, value: Any) -> Mutation:
+    def mutate(config: Config) -> None:
+        config.setdefault(table, {}).setdefault(key, {})[field] = value
+    return mutate
+
+
+def _drop(table: str, key: str, field: str | None = None) -> Mutation:
+    def mutate(config: Config) -> None:
+        if field is None:
+            del config[table][key]
+        else:
+            del config[table][key][field]
+    return mutate
+
+
+def _all(*mutations: Mutation) -> Mutation:
+    def mutate(config: Config) -> None:
+        for mutation in mutations:
+            mutation(config)
+    return mutate
+
+
+def _breakout_port(config: Config) -> None:
+    """sonic-net/SONiC #223 / sonic-buildimage #23354: a new (breakout) port gets PFC and PGs, but no
+    CABLE_LENGTH and no admin_status."""
+    config["PORT"]["Ethernet32"] = {"lanes": "64,65", "mtu": "9100", "speed": "100000"}
+    config["PORT_QOS_MAP"]["Ethernet32"] = dict(config["PORT_QOS_MAP"]["Ethernet0"])
+    config["BUFFER_PG"]["Ethernet32|3-4"] = {"profile": "pg_lossless_100000_5m_profile"}
+    config["BUFFER_QUEUE"]["Ethernet32|3-4"] = {"profile": "egress_lossless_profile"}
+    config["PFC_WD"]["Ethernet32"] = dict(config["PFC_WD"]["Ethernet0"])
+
+
+def _second_dscp_map(config: Config) -> None:
+    other = dict(config["DSCP_TO_TC_MAP"]["AZURE"])
+    other["3"] = "0"  # DSCP 3 is lossless (TC 3) on the other ports
+    config["DSCP_TO_TC_MAP"]["EDGE"] = other
+    config["PORT_QOS_MAP"]["Ethernet28"]["dscp_to_tc_map"] = "EDGE"
+
+
+PAIN_POINTS: list[tuple[str, str, Mutation, str]] = [
+    ("§6#1 SONiC#480 lossless PG without headroom", "mellanox_whole.json",
+     _set("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "xoff", "0"), "lossless-pg-zero-headroom"),
+    ("§6#2 swss#465 cable length not set", "mellanox_whole.json", _drop("CABLE_LENGTH", "AZURE", "Ethernet0"),
+     "lossless-chain"),
+    ("§6#3 SONiC#223 breakout ports without CABLE_LENGTH", "mellanox_whole.json", _breakout_port, "lossless-chain"),
+    ("§6#4 buildimage#23354 breakout ports without admin_status", "mellanox_whole.json", _breakout_port,
+     "port-admin-status"),
+    ("§6#7 buildimage#4545 WRED profile with colors disabled", "mellanox_whole.json",
+     _all(*(_set("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
+          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-inactive"),
+    ("§6#7 ... and thresholds for disabled colors", "mellanox_whole.json",
+     _all(*(_set("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
+          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-color-consistency"),
+    ("§6#8 utilities#579 WRED min > max", "mellanox_whole.json",
+     _set("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000"), "wred-min-gt-max"),
+    ("§6#10 mgmt#26163 thresholds on a color that is off", "mellanox_whole.json",
+     _all(_set("WRED_PROFILE", "AZURE_LOSSLESS", "wred_yellow_enable", "false"),
+          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_green_red")), "wred-color-consistency"),
+    ("§6#11 buildimage#10342 NULL PG profile (traditional model)", "mellanox_whole.json",
+     _set("BUFFER_PG", "Ethernet4|3-4", "profile", "NULL"), "null-profile"),
+    ("§6#12 buildimage#13267 profile without pool", "mellanox_whole.json",
+     _drop("BUFFER_PROFILE", "pg_lossless_100000_40m_profile", "pool"), "missing-field"),
+    ("§6#13 buildimage PR#14125 comma-joined ports", "broadcom_traditional.json",
+     lambda c: c["BUFFER_QUEUE"].update({"Ethernet0,Ethernet4|7": {"profile": "egress_lossy_profile"}}),
+     "multi-port-key"),
+    ("§6#15 swss PR#1975 pool without size (traditional)", "broadcom_traditional.json",
+     _drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
+    ("§6#16 swss PR#3387 profiles imply shared headroom, pool has none", "mellanox_whole.json",
+     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "shared-headroom-missing"),
+    ("issue 7: WRED bound where its colors are enabled", "broadcom_traditional.json",
+     lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")],
+     "wred-unbound"),
+    ("issue 7: no DSCP in two classes (two maps disagree)", "mellanox_whole.json", _second_dscp_map, "dscp-conflict"),
+    ("issue 7: no lossless queue without PFC on the port", "broadcom_traditional.json",
+     _set("PORT_QOS_MAP", "Ethernet8", "pfc_enable", "3"), "lossless-queue-without-pfc"),
+    ("issue 7: lossless PG on a port without PORT_QOS_MAP", "broadcom_traditional.json",
+     _drop("PORT_QOS_MAP", "Ethernet8"), "lossless-queue-without-pfc"),
+    ("issue 7: lossless chain (no PFC priority -> queue map)", "broadcom_traditional.json",
+     _drop("PORT_QOS_MAP", "Ethernet0", "pfc_to_queue_map"), "lossless-chain"),
+    ("issue 7: lossless chain (no DSCP reaches the lossless TC)", "broadcom_traditional.json",
+     _set("DSCP_TO_TC_MAP", "AZURE", "24", "0"), "lossless-chain"),
+    ("PFC watchdog never started", "broadcom_traditional.json", _drop("PFC_WD", "Ethernet4"), "pfcwd-missing"),
+]
+
+
+@pytest.mark.parametrize(("case", "base", "mutation", "rule"), PAIN_POINTS, ids=[c[0] for c in PAIN_POINTS])
+def test_pain_point_is_caught(case: str, base: str, mutation: Mutation, rule: str,
+                              load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
+    config = load_named(base)
+    mutation(config)
+    findings = lint_config(config)
+    assert any(f.rule == rule for f in findings), (case, [(f.rule, f.where, f.message) for f in findings])
+
+
+def test_dscp_in_two_classes_by_duplicate_key(lint_config: Callable[..., Any]) -> None:
+    """The same DSCP twice in one map: json.load keeps the last, so the file says two things."""
+    text = '{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "26": "0"}}}'
+    assert "duplicate-key" in {f.rule for f in lint_config(text)}
+
+
+def test_messages_name_the_numbers(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
+    config = load_named("mellanox_whole.json")
+    config["BUFFER_PROFILE"]["pg_lossless_100000_300m_profile"]["size"] = "19456"
+    [finding] = [f for f in lint_config(config) if f.rule == "shared-headroom-missing"]
+    assert (finding.table, finding.key, finding.field) == ("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size")
+    assert "19,456 B < xon + xoff = 113,664 B" in finding.message
+    assert finding.values == {"size_bytes": 19456.0, "xon_plus_xoff_bytes": 113664.0}
+
+
+def test_aggregated_over_ports(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
+    config = load_named("broadcom_traditional.json")
+    for entry in config["PFC_WD"].values():
+        entry.pop("detection_time", None)
+    [finding] = [f for f in lint_config(config) if f.rule == "pfcwd-missing"]
+    assert "Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message and finding.values == {"ports": 4}

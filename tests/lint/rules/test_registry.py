@@ -1,0 +1,46 @@
+"""The registry: stable ids, every checks.py rule exposed, documentation complete."""
+
+from __future__ import annotations
+
+import re
+
+from qosforge.backends.sonic.checks import RULES as SONIC_RULES
+from qosforge.lint.findings import Severity
+from qosforge.lint.rules import REGISTRY, rules_needing
+
+#: Ids are part of the CLI contract (CI configs filter on them): changing one is a breaking change.
+STABLE_IDS = {
+    "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "dscp-conflict",
+    "lossless-queue-without-pfc", "lossless-pg-zero-headroom", "shared-headroom-missing", "port-admin-status",
+    "pfcwd-missing", "buffer-capacity", "pfc-headroom", "ecn-above-queue-limit", "dynamic-th-range",
+    "lossless-priority-limit", "queue-index-limit", "model-input-missing", "class-dscp-split", "class-queue-shared",
+    "class-lossless-mismatch", "ecn-missing", "dctcp-k", "dcqcn-marking", "tbtcp-red-fit", "tlt-threshold",
+    "tlt-flows", "tlt-not-expressed", "internal-error",
+}
+
+
+def test_every_checks_rule_is_a_lint_rule_under_its_own_id() -> None:
+    for rule_id in SONIC_RULES:
+        rule = REGISTRY[rule_id]
+        assert rule.origin == "backends/sonic/checks.py"
+        assert SONIC_RULES[rule_id] in rule.rationale
+
+
+def test_ids_are_stable() -> None:
+    assert set(REGISTRY) == set(SONIC_RULES) | STABLE_IDS
+
+
+def test_every_rule_is_documented_with_a_reference() -> None:
+    for rule in REGISTRY.values():
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.id), rule.id
+        assert rule.title and rule.fix and len(rule.rationale) > 40, rule.id
+        cites = ("§", "DESIGN.md", "issue 7", "qosforge", "SONiC", "Python")
+        assert any(mark in rule.rationale for mark in cites), rule.id
+
+
+def test_needs_and_severities() -> None:
+    assert "pool-overcommit" in rules_needing("profile") and "pfc-headroom" in rules_needing("profile")
+    assert set(rules_needing("intent")) >= {"dctcp-k", "dcqcn-marking", "tbtcp-red-fit", "tlt-threshold"}
+    assert REGISTRY["model-input-missing"].severity is Severity.INFO
+    assert REGISTRY["dscp-map-incomplete"].severity is Severity.WARNING
+    assert REGISTRY["lossless-chain"].severity is Severity.ERROR
