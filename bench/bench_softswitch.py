@@ -1,0 +1,85 @@
+"""Benchmark: packet events per second of the software switch, and memory flat in duration.
+
+Switch: ``examples/tlt-softswitch.yaml`` compiled for SAI and loaded (32 x 40G, 12 MB shared
+buffer, 208 B cells, DCTCP+TLT class with WRED and red drop, dynamic thresholds). Traffic,
+open-loop: every port sends Poisson traffic at 90 % of its line rate, spread over four other
+ports in two classes (the TLT class's unimportant and important DSCPs and the default class),
+plus an incast of 31 ports onto port 0 in bursts, so queues build, WRED marks and drops, and the
+MMU limits bite. A *packet event* is one enqueue into a switch egress queue, one dequeue of a
+packet for transmission at a switch port, or one drop of a packet at a switch port; the rate is
+packet events per second of wall time of the event loop (compilation excluded; it is cached).
+
+Each duration runs in a fresh subprocess so its peak RSS is its own. Usage:
+``python bench/bench_softswitch.py [SIMULATED_SECONDS ...]`` (default 0.02 and 0.2).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "tlt-softswitch.yaml"
+PACKET_BYTES = 1500
+LOAD = 0.9
+
+
+def run_one(duration_s: float) -> dict[str, float]:
+    from qosforge.softswitch.compiled import compile_for_softswitch
+    from qosforge.softswitch.simulation import simulate
+    from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
+
+    switch = compile_for_softswitch(EXAMPLE, None)
+    config = switch.config
+    bulk = next(c for c in switch.ir.classes if c.name == "bulk")
+    claimed = {d for c in switch.ir.classes for d in (*c.dscp, *c.important_dscp)}
+    default_dscp = next(d for d in range(64) if d not in claimed)
+    ports = len(config.ports)
+    line_pps = config.ports[0].speed_bps / 8.0 / PACKET_BYTES
+    flows = []
+    for src in range(ports):
+        for k, dscp in enumerate((bulk.dscp[0], bulk.important_dscp[0], default_dscp, bulk.dscp[0])):
+            dst = (src + 1 + 7 * k) % ports
+            if dst == src:
+                dst = (dst + 1) % ports
+            flows.append(FlowSpec("poisson", src, dst, dscp, packet_bytes=PACKET_BYTES, rate_pps=LOAD * line_pps / 4, ect=True))
+    for src in range(1, ports):  # incast bursts onto port 0: 64 packets from every port each ms
+        flows += [FlowSpec("cbr", src, 0, bulk.dscp[0], packet_bytes=PACKET_BYTES, rate_pps=line_pps, size_packets=64, start_s=t * 1e-3, ect=True)
+                  for t in range(int(duration_s * 1e3))]
+    run = RunSpec(duration_s=duration_s, monitors=((0, bulk.queue),))
+    start = time.perf_counter()
+    result = simulate(config, tuple(flows), run)
+    total = time.perf_counter() - start
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "simulated_s": duration_s,
+        "ports": ports,
+        "packet_events": result.packet_events,
+        "events": result.events,
+        "loop_wall_s": round(result.wall_seconds, 3),
+        "packet_events_per_s": round(result.packet_events_per_second),
+        "total_wall_s": round(total, 3),
+        "drops": result.counters["drops"],
+        "marks": result.counters["marks"],
+        "peak_rss_mib": round(peak_kib / 1024, 1),
+    }
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--one"]:
+        print(json.dumps(run_one(float(argv[1]))))
+        return
+    durations = [float(a) for a in argv] or [0.02, 0.2]
+    print(f"{'sim s':>6} {'ports':>5} {'packet events':>14} {'loop s':>8} {'pkt events/s':>13} {'drops':>9} {'marks':>9} {'peak RSS MiB':>13}")
+    for duration in durations:
+        output = subprocess.run([sys.executable, __file__, "--one", str(duration)], capture_output=True, text=True, check=True).stdout
+        row = json.loads(output.strip().splitlines()[-1])
+        print(f"{row['simulated_s']:>6} {row['ports']:>5} {row['packet_events']:>14} {row['loop_wall_s']:>8} {row['packet_events_per_s']:>13} "
+              f"{row['drops']:>9} {row['marks']:>9} {row['peak_rss_mib']:>13}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,199 @@
+"""``qosforge simulate``: run a scenario on the bundled software switch (DESIGN.md §6, §7).
+
+Two scenarios: ``dumbbell``, configured by flags only so its numbers can be compared with other
+simulators, and ``incast`` on a compiled intent (intent -> SAI program -> switch). Output is a
+table or stable JSON (docs/softswitch.md); ``--plot`` draws the queue over time. Nothing is
+written unless the run succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from qosforge.errors import QosforgeError, UnitError
+from qosforge.units import parse_fraction, parse_rate_bps, parse_size_bytes, parse_time_s
+
+_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+
+
+def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:
+    if text is None:
+        return None
+    try:
+        return parser(text, **kwargs)
+    except UnitError as error:
+        raise error.with_place(flag) from None
+
+
+def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
+    result = {}
+    for item in items:
+        if "=" not in item:
+            raise QosforgeError(f"{item!r} is not FIELD=VALUE", place="--assume", hint="e.g. --assume red.steps=8")
+        key, value = item.split("=", 1)
+        result[key.strip()] = value.strip()
+    return result
+
+
+def _plot(path: Path, result: Any, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from qosforge.files import write_atomically
+
+    figure, axis = plt.subplots(figsize=(8, 3.5))
+    for depth in result.monitors:
+        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"port {depth.port} queue {depth.queue}")
+    axis.set_xlabel("time (ms)")
+    axis.set_ylabel("queue (packets)")
+    axis.set_title(title)
+    axis.legend(loc="upper right", fontsize="small")
+    figure.tight_layout()
+    write_atomically(path, lambda temporary: figure.savefig(temporary, dpi=120))
+    plt.close(figure)
+
+
+@click.command("simulate")
+@click.argument("intent", required=False, type=click.Path(dir_okay=False))
+@click.option("--scenario", type=click.Choice(["dumbbell", "incast"]), required=True, help="dumbbell (flags only) or incast (on INTENT).")
+@click.option("--switch", "switch_name", metavar="NAME", help="incast: the switch of INTENT (default: the first).")
+@click.option("--class", "class_name", metavar="NAME", help="incast: the traffic class (default: the first non-default class).")
+@click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port).")
+@click.option("--flows", type=int, default=10, show_default=True, help="Number of flows.")
+@click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast: overrides the class's transport.")
+@click.option("--bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck rate.")
+@click.option("--rtt", metavar="TIME", default="100us", show_default=True, help="dumbbell: base round-trip time.")
+@click.option("--buffer", "buffer_text", metavar="SIZE", default="1000pkt", show_default=True, help="dumbbell: bottleneck queue limit.")
+@click.option("--ecn-threshold", metavar="SIZE", help="dumbbell: DCTCP step marking at K (RED min = max = K, 100%).")
+@click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
+@click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
+@click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability at the maximum, e.g. 10%.")
+@click.option("--packet", "packet_text", metavar="SIZE", default="1500B", show_default=True, help="Packet (MSS-sized frame) size; also the unit of 'pkt'.")
+@click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
+@click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
+@click.option("--r", "window_r", type=float, default=4.0, show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
+@click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
+@click.option("--duration", default="0.3s", show_default=True, metavar="TIME", help="Simulated time.")
+@click.option("--warmup", default="0.1s", show_default=True, metavar="TIME", help="Statistics start after this.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast: a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
+def simulate_command(intent: str | None, scenario: str, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int,
+                     transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
+                     red_max: str | None, red_pmax: str | None, packet_text: str, flow_size: str | None, beta: float, window_r: float,
+                     rto_min: str | None, duration: str, warmup: str, seed: int, assumptions: tuple[str, ...], output_format: str,
+                     plot_path: str | None) -> None:
+    """Run a scenario on the bundled software switch and report queue, goodput, marks and drops.
+
+    \b
+    Examples:
+      qosforge simulate --scenario dumbbell --flows 10 --transport dctcp --bandwidth 10G \\
+          --rtt 100us --ecn-threshold 65pkt --buffer 1000pkt --duration 0.3s --warmup 0.1s --format json
+      qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
+    """
+    from qosforge.softswitch.metrics import summary
+    from qosforge.softswitch.simulation import simulate
+
+    packet = _parse("--packet", parse_size_bytes, packet_text)
+    if packet != int(packet) or packet < 64:
+        raise QosforgeError(f"{packet_text!r} is not a whole frame of at least 64 bytes", place="--packet", hint="e.g. 1500B")
+    duration_s = _parse("--duration", parse_time_s, duration)
+    warmup_s = _parse("--warmup", parse_time_s, warmup, allow_zero=True)
+    if flows < 1:
+        raise QosforgeError(f"must be at least 1 (got {flows})", place="--flows", hint="e.g. --flows 10")
+    rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
+    size_packets = -1
+    if flow_size is not None:
+        size_packets = max(1, int(-(-_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet) // packet)))
+    if beta <= 0 or window_r < 1:
+        raise QosforgeError("beta must be > 0 and r >= 1", place="--beta" if beta <= 0 else "--r", hint="TBTCP uses beta 0.1, r 4")
+    if scenario == "dumbbell":
+        if intent is not None:
+            raise QosforgeError("the dumbbell is configured by flags only", place="INTENT", hint="drop the intent file, or use --scenario incast")
+        if transport is None:
+            raise QosforgeError("the dumbbell needs a transport", place="--transport", hint="e.g. --transport dctcp")
+        from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+
+        spec = DumbbellSpec(
+            flows=flows, transport=_TRANSPORTS[transport],  # type: ignore[arg-type]
+            bandwidth_bps=_parse("--bandwidth", parse_rate_bps, bandwidth), rtt_s=_parse("--rtt", parse_time_s, rtt),
+            buffer_bytes=_parse("--buffer", parse_size_bytes, buffer_text, packet_bytes=packet), packet_bytes=int(packet),
+            ecn_threshold_bytes=_parse("--ecn-threshold", parse_size_bytes, ecn_threshold, packet_bytes=packet),
+            red_min_bytes=_parse("--red-min", parse_size_bytes, red_min, packet_bytes=packet, allow_zero=True),
+            red_max_bytes=_parse("--red-max", parse_size_bytes, red_max, packet_bytes=packet),
+            red_pmax=_parse("--red-pmax", parse_fraction, red_pmax), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
+            tbtcp_beta=beta, tbtcp_r=window_r, rto_min_s=rto_min_s,
+        )
+        config, flow_specs, run = dumbbell(spec)
+        if size_packets > 0:
+            from dataclasses import replace
+
+            flow_specs = tuple(replace(f, size_packets=size_packets) for f in flow_specs)
+        header: dict[str, Any] = {"scenario": "dumbbell", "flows": flows, "transport": _TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
+                                  "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
+                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes, "pmax": spec.red_pmax}}
+    else:
+        if intent is None:
+            raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
+        config, flow_specs, run, header = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
+                                                  duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
+    result = simulate(config, flow_specs, run)
+    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result)}
+    if plot_path is not None:
+        _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
+    if output_format == "json":
+        click.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"qosforge simulate {header['scenario']}", show_header=True)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in report.items():
+        text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, dict) else str(value)
+        table.add_row(key, text)
+    Console(highlight=False).print(table)
+
+
+def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
+            size_packets: int, packet: int, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
+            assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any]]:
+    from qosforge.softswitch.compiled import (
+        compile_for_softswitch,
+        host_transport,
+        tbtcp_host_settings,
+    )
+    from qosforge.softswitch.scenarios import incast_flows
+    from qosforge.softswitch.traffic.spec import RunSpec, TransportParams
+
+    if not intent.is_file():
+        raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/tlt-softswitch.yaml")
+    compiled = compile_for_softswitch(intent, switch_name, assume=assume)
+    entry = compiled.traffic_class(class_name)
+    receiver = compiled.port_index(port_name)
+    kind = _TRANSPORTS[transport] if transport else host_transport(entry)
+    beta, window_r = tbtcp_host_settings(entry)
+    config = compiled.config
+    forward = 2 * config.ports[receiver].cable_delay_s
+    # The intent's RTT covers the fabric's longest path; what the one switch does not carry
+    # (other hops, the reverse path) becomes the ACK delay.
+    ack_delay = max(entry.rtt_s.value - forward, forward)
+    flow_specs = incast_flows(config, receiver=receiver, flows=flows, transport=kind, dscp=entry.dscp[0],  # type: ignore[arg-type]
+                              important_dscp=entry.important_dscp[0] if entry.important_dscp else None, size_packets=size_packets,
+                              packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r)
+    queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
+    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
+    run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
+    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name, "transport": kind,
+              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name}
+    return config, flow_specs, run, header
+
+
+__all__ = ["simulate_command"]

@@ -1,0 +1,44 @@
+"""The event core of the software switch: a numba-compiled discrete-event loop over arrays.
+
+numba caches compiled code per source file (``cache=True``) and checks only the file that
+defines each function, so an edit to ``hosts.py`` would not invalidate the cached
+``run_kernel`` that inlined it. :func:`ensure_fresh_cache` keeps a digest of all engine sources
+next to the cache and drops the engine's cache files when any source changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+
+def engine_digest() -> str:
+    digest = hashlib.sha256()
+    for source in sorted(_HERE.glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_fresh_cache() -> None:
+    """Drop numba's cached engine code if any engine source changed since it was compiled."""
+    cache = _HERE / "__pycache__"
+    stamp = cache / "engine.digest"
+    current = engine_digest()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for stale in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            stale.unlink()
+        stamp.write_text(current)
+    except OSError:
+        return  # a read-only install: numba then caches elsewhere or not at all
+
+
+__all__ = ["engine_digest", "ensure_fresh_cache"]

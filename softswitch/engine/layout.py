@@ -1,0 +1,317 @@
+"""Column indexes of the engine's state arrays (one place, shared by builder and kernel).
+
+The kernel keeps all state in NumPy arrays so numba can compile it (DESIGN.md §6 performance
+target); these integer constants name the columns. numba treats module-level ints as
+compile-time constants.
+"""
+
+from __future__ import annotations
+
+# --- event kinds -------------------------------------------------------------------------
+EV_GEN = 0  # a flow's next packet (open-loop source, DCQCN pacer) or a window flow's start
+EV_TX_DONE = 1  # a transmit port finished serialising its current packet
+EV_ARR_SW = 2  # a packet reaches the switch ingress
+EV_ARR_HOST = 3  # a packet reaches the receiving host
+EV_ACK = 4  # an ACK/NACK reaches the sender (reverse path: uncongested delay)
+EV_PFC = 5  # a PFC frame takes effect at its receiver
+EV_WAKE = 6  # a shaper has tokens again
+EV_RTO = 7  # retransmission timer
+EV_DCQCN = 8  # DCQCN reaction-point timer (alpha decay and rate increase)
+EV_CNP = 9  # a DCQCN congestion notification reaches the sender
+
+# --- packet integer columns (pk_i) ---------------------------------------------------------
+P_FLOW = 0
+P_BYTES = 1
+P_CELLS = 2
+P_SEQ = 3
+P_FLAGS = 4
+P_COLOR = 5
+P_PG = 6
+P_IN = 7
+P_OUT = 8
+P_Q = 9
+P_NEXT = 10
+P_HDR = 11  # 1 if the packet sits in PG headroom (ingress accounting)
+P_PRIO = 12  # host NIC queue = 802.1p priority
+P_ACC = 13  # bit0: counted in its PG, bit1: counted in its egress queue profile
+PK_COLS = 14
+# packet float columns (pk_f)
+PF_SENT = 0
+PKF_COLS = 1
+
+# packet flags
+F_ECT = 1
+F_CE = 2
+F_IMP = 4  # TLT important (Important Data)
+F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
+F_RTX = 16
+
+# --- flow kinds ---------------------------------------------------------------------------
+K_POISSON = 0
+K_CBR = 1
+K_NEWRENO = 2
+K_DCTCP = 3
+K_TBTCP = 4
+K_DCQCN = 5
+
+# flow integer columns (fl_i)
+FL_KIND = 0
+FL_SRC = 1
+FL_DST = 2
+FL_PG = 3
+FL_Q = 4
+FL_COLOR = 5
+FL_COLOR_IMP = 6
+FL_PRIO = 7
+FL_TLT = 8
+FL_ECT = 9
+FL_SIZE = 10  # packets, -1 = unlimited
+FL_SNDNXT = 11
+FL_SNDUNA = 12
+FL_RCVNXT = 13
+FL_DUPACKS = 14
+FL_INREC = 15
+FL_RECOVER = 16
+FL_WEND = 17
+FL_ACKED_W = 18
+FL_MARKED_W = 19
+FL_CWR_END = 20
+FL_RTO_PENDING = 21
+FL_IMP_STATE = 22  # TLT sendState: 1 = next packet is important
+FL_DONE = 23
+FL_SEEN_ECN = 24
+FL_NACKED = 25  # receiver: rcv_nxt value a NACK was sent for (go-back-N)
+FL_HIGH = 26  # highest sequence sent + 1
+FL_SINCE_IMP = 27  # DCQCN+TLT: packets since the last important one
+FL_PKT_BYTES = 28
+FL_PG_IMP = 29
+FL_Q_IMP = 30
+FL_RTX_FIRST = 31  # DCQCN+TLT: next packet starts a retransmission round
+FL_LOSS = 32  # TLT: loss seen since the last Important Echo
+FL_DCQCN_ARMED = 33
+FL_GEN_PENDING = 34
+FL_OOO = 35  # receiver: out-of-order packets held
+FL_RTX_SEQ = 36  # last segment retransmitted
+FL_COLS = 37
+
+# flow float columns (fl_f)
+FF_CWND = 0
+FF_SSTHRESH = 1
+FF_ALPHA = 2
+FF_START = 3
+FF_RATE = 4  # open-loop: packets/s; DCQCN: current rate R_C in bytes/s
+FF_TARGET = 5  # DCQCN R_T, bytes/s
+FF_DALPHA = 6  # DCQCN alpha
+FF_BYTES_CTR = 7  # DCQCN byte counter
+FF_TIMER_CNT = 8  # DCQCN timer stage count
+FF_BYTE_CNT = 9  # DCQCN byte-counter stage count
+FF_LAST_CNP = 10  # receiver: time of the last CNP sent
+FF_CNP_SEEN = 11  # DCQCN: a CNP arrived in the current alpha period
+FF_SRTT = 12
+FF_RTTVAR = 13
+FF_RTO = 14
+FF_FINISH = 15
+FF_BETA = 16  # TBTCP RAI beta (MSS per RTT)
+FF_R = 17  # TBTCP QCD window reduction r
+FF_LINE = 18  # sender line rate, bytes/s
+FF_ACK_DELAY = 19  # reverse-path delay receiver -> sender
+FF_RTO_AT = 20  # deadline of the armed retransmission timer
+FF_DCQCN_NEXT = 21  # when the next DCQCN timer tick is due
+FF_RTX_TIME = 22  # when FL_RTX_SEQ was retransmitted
+FL_F_COLS = 23
+
+# --- transmit ports (switch egress 0..P-1, host NICs P..2P-1) -----------------------------
+TXF_RATE = 0  # bytes/s
+TXF_PROP = 1  # one-way propagation delay of the attached link, s
+TXF_BUSY_UNTIL = 2
+TXF_RESPONSE = 3  # PFC reaction time of this transmitter (802.3 Annex 31B), s
+TXF_COLS = 4
+TXI_BUSY = 0
+TXI_CUR = 1
+TXI_RR = 2
+TXI_CREDITED = 3
+TXI_WAKE = 4  # a shaper wake-up is pending
+TXI_NQ = 5
+TXI_COLS = 6
+
+# --- queues (per transmit port) -------------------------------------------------------------
+QI_HEAD = 0
+QI_TAIL = 1
+QI_PKTS = 2
+QI_BYTES = 3
+QI_CELLS = 4
+QI_KIND = 5  # 0 strict, 1 DWRR/WRR
+QI_PAUSED = 6
+QI_WRED = 7  # -1 none
+QI_POOL = 8  # -1 no buffer profile
+QI_RES = 9  # reserved cells
+QI_DYN = 10
+QI_STATIC = 11  # static shared limit in cells, 0 = unlimited
+QI_QUANTUM = 12  # DWRR quantum, bytes
+QI_COLS = 13
+QF_ALPHA = 0
+QF_DEFICIT = 1
+QF_TOKENS = 2
+QF_TOKEN_TIME = 3
+QF_SHAPE_RATE = 4  # bytes/s, 0 = none
+QF_BURST = 5
+QF_AVG = 6  # WRED average queue, bytes
+QF_WEIGHT = 7  # 2^-WEIGHT of the WRED average
+QF_COLS = 8
+
+# --- ingress priority groups --------------------------------------------------------------------
+GI_OCC = 0
+GI_HDR = 1
+GI_POOL = 2
+GI_RES = 3
+GI_DYN = 4
+GI_STATIC = 5
+GI_XOFF = 6
+GI_XON = 7
+GI_XON_OFFSET = 8
+GI_STATE = 9
+GI_MASK = 10
+GI_COLS = 11
+GF_ALPHA = 0
+GF_COLS = 1
+
+# --- pools -------------------------------------------------------------------------------------
+PO_SHARED = 0  # shared cells (size - headroom pool - reserved)
+PO_USED = 1
+PO_HDR_SIZE = 2
+PO_HDR_USED = 3
+PO_COLS = 4
+
+# --- WRED: wr_i[w, color, kind], kind 0 = drop curve, 1 = ECT marking curve ------------------
+WRI_ENABLED = 0
+WRI_MARK = 1  # color in ECN_MARK_MODE
+WRI_ECT_DROP = 2  # ECT packets also face the drop curve
+WRI_COLS = 3
+
+# --- scalar parameters -------------------------------------------------------------------------
+PRM_END = 0
+PRM_WARMUP = 1
+PRM_SAMPLE = 2
+PRM_CELL = 3
+PRM_TOTAL_CELLS = 4
+PRM_DCTCP_G = 5
+PRM_RTO_MIN = 6
+PRM_RTO_INIT = 7
+PRM_DCQCN_G = 8
+PRM_DCQCN_TIMER = 9
+PRM_DCQCN_BYTES = 10
+PRM_DCQCN_F = 11
+PRM_DCQCN_RAI = 12
+PRM_DCQCN_RHAI = 13
+PRM_CNP_INTERVAL = 14
+PRM_DCQCN_MIN_RATE = 15
+PRM_BAND = 16
+PRM_IW = 17
+PRM_PFC_FRAME = 18
+PRM_TLT_N = 19
+PRM_COLS = 20
+PRI_NP = 0
+PRI_SEED = 1
+PRI_WINDOW = 2
+PRI_HOSTQ = 3
+PRI_NEXT_PAUSE = 4
+PRI_COLS = 5
+
+# --- counters ---------------------------------------------------------------------------------
+C_EVENTS = 0
+C_ENQ = 1
+C_DEQ = 2
+C_DROP = 3
+C_PKT_EVENTS = 4  # enqueue + dequeue + drop at switch ports (the benchmark's unit)
+C_POOL_EXHAUSTED = 5
+C_HOST_DROPS = 6
+C_IMPORTANT_DROPS = 7
+C_IMPORTANT_SENT = 8
+C_PFC_XOFF = 9
+C_PFC_XON = 10
+C_LOSSLESS_DROPS = 11
+C_TIMEOUTS = 12
+C_FAST_RETX = 13
+C_CNP = 14
+C_DELIVERED_BYTES = 15  # new in-order data at receivers after warm-up
+C_MARKS = 16
+C_FORWARDED = 17  # dequeued at switch ports after warm-up
+C_ECN_ACKS = 18
+C_ACKS = 19
+C_MAX_PKTS_ALIVE = 20
+C_COLS = 21
+
+# drop reasons: st_drop[port, queue, reason]
+DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
+DR_WRED = 1
+DR_INGRESS = 2  # lossy PG limit
+DR_LOSSLESS = 3  # lossless PG headroom exhausted
+DR_BUFFER = 4  # the chip's whole buffer is full
+DR_COLS = 5
+
+# --- the world tuple passed to every compiled function (index = position) -----------------
+W_PKI = 0
+W_PKF = 1
+W_FREE = 2
+W_ST = 3
+W_STF = 4
+W_HT = 5
+W_HI = 6
+W_TXF = 7
+W_TXI = 8
+W_QI = 9
+W_QF = 10
+W_GI = 11
+W_GF = 12
+W_PO = 13
+W_WRI = 14
+W_WRF = 15
+W_WRP = 16
+W_FLI = 17
+W_FLF = 18
+W_RCV = 19
+W_PRMF = 20
+W_PRMI = 21
+W_CNT = 22
+W_DROP = 23
+W_MARK = 24
+W_DROPC = 25
+W_ENQ = 26
+W_DEQB = 27
+W_MON = 28
+W_MONS = 29
+W_HIST = 30
+W_RING = 31
+W_RINGT = 32
+W_BAND = 33
+W_PAUSE = 34
+W_PGMAX = 35
+W_QMAX = 36
+W_PFCPRIO = 37  # int64 [P, 8]: PFC priority -> queue of each switch port (-1 if PFC off)
+W_EVENT = 38  # int64 [3]: the kernel's scratch for the popped event
+W_LEN = 39
+
+# misc integer state (st)
+ST_HSIZE = 0
+ST_FREE_TOP = 1
+ST_ALIVE = 2
+ST_TOTAL = 3
+ST_RING_N = 4
+ST_RING_STRIDE = 5
+ST_RING_SKIP = 6
+ST_PAUSE_IDX = 7
+ST_COLS = 8
+# misc float state (stf)
+STF_NEXT_SAMPLE = 0
+STF_COLS = 1
+
+# monitor statistics columns (mons)
+MS_SUM_PKTS = 0
+MS_SAMPLES = 1
+MS_MAX_PKTS = 2
+MS_SUM_BYTES = 3
+MS_COLS = 4
+# band statistics last axis
+BD_ARRIVALS = 0
+BD_MARKS = 1
+BD_DROPS = 2

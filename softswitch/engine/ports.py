@@ -1,0 +1,206 @@
+"""Transmit ports: queues, the scheduler, shapers, serialisation and the packet pool.
+
+A transmit port is a switch egress port (index < P) or the NIC of the host on switch port i
+(index P + i). Scheduling per port (reference/sai_qos.md §5.2): STRICT queues first, higher
+queue index first; then DWRR among the others with a quantum proportional to
+SCHEDULING_WEIGHT; a queue with MAX_BANDWIDTH_RATE is shaped by a token bucket (bytes/s, burst
+MAX_BANDWIDTH_BURST_RATE). Queues paused by PFC are skipped. Host NICs serve their eight
+priority queues with equal weights.
+"""
+
+from __future__ import annotations
+
+from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.layout import (
+    C_DEQ,
+    C_FORWARDED,
+    C_MAX_PKTS_ALIVE,
+    C_PKT_EVENTS,
+    EV_TX_DONE,
+    EV_WAKE,
+    P_ACC,
+    P_BYTES,
+    P_CELLS,
+    P_IN,
+    P_NEXT,
+    P_PG,
+    PRI_NP,
+    PRM_WARMUP,
+    QF_BURST,
+    QF_DEFICIT,
+    QF_SHAPE_RATE,
+    QF_TOKEN_TIME,
+    QF_TOKENS,
+    QI_BYTES,
+    QI_HEAD,
+    QI_KIND,
+    QI_PAUSED,
+    QI_PKTS,
+    QI_QUANTUM,
+    QI_TAIL,
+    ST_ALIVE,
+    ST_FREE_TOP,
+    ST_HSIZE,
+    ST_TOTAL,
+    TXF_BUSY_UNTIL,
+    TXF_RATE,
+    TXI_BUSY,
+    TXI_CREDITED,
+    TXI_CUR,
+    TXI_NQ,
+    TXI_RR,
+    TXI_WAKE,
+    W_CNT,
+    W_DEQB,
+    W_FREE,
+    W_HI,
+    W_HT,
+    W_PKI,
+    W_PRMF,
+    W_PRMI,
+    W_QF,
+    W_QI,
+    W_ST,
+    W_TXF,
+    W_TXI,
+)
+from qosforge.softswitch.engine.mmu import release
+
+
+@compiled_inline
+def alloc_packet(w: World) -> int:
+    """A free packet slot, or -1 when the fixed pool is exhausted (memory stays flat)."""
+    st = w[W_ST]
+    top = st[ST_FREE_TOP]
+    if top == 0:
+        return -1
+    top -= 1
+    st[ST_FREE_TOP] = top
+    st[ST_ALIVE] += 1
+    if st[ST_ALIVE] > w[W_CNT][C_MAX_PKTS_ALIVE]:
+        w[W_CNT][C_MAX_PKTS_ALIVE] = st[ST_ALIVE]
+    packet: int = w[W_FREE][top]
+    w[W_PKI][packet, P_NEXT] = -1
+    return packet
+
+
+@compiled_inline
+def free_packet(w: World, packet: int) -> None:
+    st = w[W_ST]
+    w[W_FREE][st[ST_FREE_TOP]] = packet
+    st[ST_FREE_TOP] += 1
+    st[ST_ALIVE] -= 1
+
+
+@compiled_inline
+def _shaper_wait(w: World, now: float, port: int, queue: int) -> float:
+    """0 when the queue may send now, else seconds until its token bucket is positive."""
+    qf = w[W_QF]
+    rate = qf[port, queue, QF_SHAPE_RATE]
+    if rate <= 0.0:
+        return 0.0
+    tokens = qf[port, queue, QF_TOKENS] + rate * (now - qf[port, queue, QF_TOKEN_TIME])
+    if tokens > qf[port, queue, QF_BURST]:
+        tokens = qf[port, queue, QF_BURST]
+    qf[port, queue, QF_TOKENS] = tokens
+    qf[port, queue, QF_TOKEN_TIME] = now
+    if tokens > 0.0:
+        return 0.0
+    return float((1.0 - tokens) / rate)
+
+
+@compiled
+def select_queue(w: World, now: float, port: int) -> int:
+    qi, qf, txi = w[W_QI], w[W_QF], w[W_TXI]
+    n_queues = txi[port, TXI_NQ]
+    wait = -1.0
+    for queue in range(n_queues - 1, -1, -1):
+        if qi[port, queue, QI_KIND] == 0 and qi[port, queue, QI_PKTS] > 0 and qi[port, queue, QI_PAUSED] == 0:
+            delay = _shaper_wait(w, now, port, queue)
+            if delay == 0.0:
+                return queue
+            if wait < 0.0 or delay < wait:
+                wait = delay
+    pki = w[W_PKI]
+    for _ in range(2 * n_queues + 2):
+        queue = txi[port, TXI_RR]
+        if qi[port, queue, QI_KIND] == 1 and qi[port, queue, QI_PKTS] > 0 and qi[port, queue, QI_PAUSED] == 0:
+            delay = _shaper_wait(w, now, port, queue)
+            if delay == 0.0:
+                if txi[port, TXI_CREDITED] == 0:
+                    qf[port, queue, QF_DEFICIT] += qi[port, queue, QI_QUANTUM]
+                    txi[port, TXI_CREDITED] = 1
+                size = pki[qi[port, queue, QI_HEAD], P_BYTES]
+                if qf[port, queue, QF_DEFICIT] >= size:
+                    qf[port, queue, QF_DEFICIT] -= size
+                    return int(queue)
+            elif wait < 0.0 or delay < wait:
+                wait = delay
+        elif qi[port, queue, QI_PKTS] == 0:
+            qf[port, queue, QF_DEFICIT] = 0.0
+        txi[port, TXI_RR] = (queue + 1) % n_queues
+        txi[port, TXI_CREDITED] = 0
+    if wait > 0.0 and txi[port, TXI_WAKE] == 0:
+        txi[port, TXI_WAKE] = 1
+        heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + wait, EV_WAKE, port, 0, 0.0)
+    return -1
+
+
+@compiled
+def start_transmission(w: World, now: float, port: int) -> None:
+    txi, txf, qi, qf, pki = w[W_TXI], w[W_TXF], w[W_QI], w[W_QF], w[W_PKI]
+    if txi[port, TXI_BUSY] == 1:
+        return
+    queue = select_queue(w, now, port)
+    if queue < 0:
+        return
+    packet = qi[port, queue, QI_HEAD]
+    qi[port, queue, QI_HEAD] = pki[packet, P_NEXT]
+    if qi[port, queue, QI_HEAD] < 0:
+        qi[port, queue, QI_TAIL] = -1
+    size = pki[packet, P_BYTES]
+    qi[port, queue, QI_PKTS] -= 1
+    qi[port, queue, QI_BYTES] -= size
+    if qf[port, queue, QF_SHAPE_RATE] > 0.0:
+        qf[port, queue, QF_TOKENS] -= size
+    done = now + size / txf[port, TXF_RATE]
+    txi[port, TXI_BUSY] = 1
+    txi[port, TXI_CUR] = packet
+    txf[port, TXF_BUSY_UNTIL] = done
+    if port < w[W_PRMI][PRI_NP]:
+        # A switch port: the packet leaves the buffer (one "dequeue" packet event).
+        cnt = w[W_CNT]
+        cnt[C_DEQ] += 1
+        cnt[C_PKT_EVENTS] += 1
+        if now >= w[W_PRMF][PRM_WARMUP]:
+            cnt[C_FORWARDED] += 1
+            w[W_DEQB][port, queue] += size
+        cells = pki[packet, P_CELLS]
+        w[W_ST][ST_TOTAL] -= cells
+        release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
+    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, done, EV_TX_DONE, port, packet, 0.0)
+
+
+@compiled_inline
+def append(w: World, port: int, queue: int, packet: int) -> None:
+    qi, pki = w[W_QI], w[W_PKI]
+    pki[packet, P_NEXT] = -1
+    tail = qi[port, queue, QI_TAIL]
+    if tail < 0:
+        qi[port, queue, QI_HEAD] = packet
+    else:
+        pki[tail, P_NEXT] = packet
+    qi[port, queue, QI_TAIL] = packet
+    qi[port, queue, QI_PKTS] += 1
+    qi[port, queue, QI_BYTES] += pki[packet, P_BYTES]
+
+
+@compiled
+def host_send(w: World, now: float, nic: int, priority: int, packet: int) -> None:
+    """Hand a packet to a host NIC (transmit port P + switch port) on its priority queue."""
+    append(w, nic, priority, packet)
+    start_transmission(w, now, nic)
+
+
+__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue", "start_transmission"]

@@ -1,0 +1,199 @@
+"""Results of a run, read from the kernel's fixed-size statistics (DESIGN.md §6 metrics).
+
+Everything here is streaming: per-queue counters, a histogram and moments of each monitored
+queue's depth, and a fixed-size trace; nothing grows with the simulated duration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from qosforge.softswitch.engine import layout as L
+
+
+@dataclass(frozen=True)
+class QueueDepth:
+    """Depth statistics of one monitored queue, sampled every ``sample_interval_s``."""
+
+    port: int
+    queue: int
+    samples: int
+    mean_packets: float
+    p50_packets: float
+    p99_packets: float
+    max_packets: float
+    mean_bytes: float
+    trace_time_s: np.ndarray
+    trace_packets: np.ndarray
+    bands: np.ndarray
+    """[color, ect, band, (arrivals, marks, drops)] of WRED decisions by queue-depth band."""
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    duration_s: float
+    warmup_s: float
+    wall_seconds: float
+    events: int
+    packet_events: int
+    counters: dict[str, int]
+    drops: np.ndarray
+    """[port, queue, reason] (reasons: egress, wred, ingress, lossless, buffer)."""
+    marks: np.ndarray
+    """[port, queue, color]."""
+    drops_by_color: np.ndarray
+    enqueued: np.ndarray
+    dequeued_bytes: np.ndarray
+    queue_max_cells: np.ndarray
+    pg_max_cells: np.ndarray
+    """[port, pg, (shared+reserved, headroom)] peak occupancy in cells."""
+    monitors: tuple[QueueDepth, ...]
+    flow_finish_s: np.ndarray
+    flow_start_s: np.ndarray
+    flow_window: np.ndarray
+    cell_bytes: float
+
+    @property
+    def measured_s(self) -> float:
+        return self.duration_s - self.warmup_s
+
+    @property
+    def goodput_bps(self) -> float:
+        """Unique data bytes reaching receivers after the warm-up (each packet once), in bits/s."""
+        return self.counters["delivered_bytes"] * 8.0 / self.measured_s
+
+    @property
+    def packet_events_per_second(self) -> float:
+        return self.packet_events / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+
+
+_COUNTER_NAMES = {
+    "events": L.C_EVENTS,
+    "enqueued": L.C_ENQ,
+    "dequeued": L.C_DEQ,
+    "drops": L.C_DROP,
+    "packet_events": L.C_PKT_EVENTS,
+    "pool_exhausted": L.C_POOL_EXHAUSTED,
+    "host_drops": L.C_HOST_DROPS,
+    "important_drops": L.C_IMPORTANT_DROPS,
+    "important_sent": L.C_IMPORTANT_SENT,
+    "pfc_xoff_sent": L.C_PFC_XOFF,
+    "pfc_xon_sent": L.C_PFC_XON,
+    "lossless_drops": L.C_LOSSLESS_DROPS,
+    "timeouts": L.C_TIMEOUTS,
+    "fast_retransmits": L.C_FAST_RETX,
+    "cnps": L.C_CNP,
+    "delivered_bytes": L.C_DELIVERED_BYTES,
+    "marks": L.C_MARKS,
+    "packets_forwarded": L.C_FORWARDED,
+    "ecn_echo_acks": L.C_ECN_ACKS,
+    "acks": L.C_ACKS,
+    "max_packets_alive": L.C_MAX_PKTS_ALIVE,
+}
+
+
+def histogram_percentile(histogram: np.ndarray, fraction: float) -> float:
+    """The smallest depth d with P(depth <= d) >= fraction (nearest-rank percentile)."""
+    total = int(histogram.sum())
+    if total == 0:
+        return 0.0
+    cumulative = np.cumsum(histogram)
+    return float(np.searchsorted(cumulative, fraction * total - 1e-9, side="left"))
+
+
+def collect(world: tuple[np.ndarray, ...], wall_seconds: float) -> SimulationResult:
+    prmf, cnt, mons = world[L.W_PRMF], world[L.W_CNT], world[L.W_MONS]
+    st = world[L.W_ST]
+    monitors = []
+    n_trace = int(st[L.ST_RING_N])
+    for m, (port, queue) in enumerate(world[L.W_MON]):
+        samples = int(mons[m, L.MS_SAMPLES])
+        histogram = world[L.W_HIST][m]
+        monitors.append(QueueDepth(
+            port=int(port),
+            queue=int(queue),
+            samples=samples,
+            mean_packets=float(mons[m, L.MS_SUM_PKTS] / samples) if samples else 0.0,
+            p50_packets=histogram_percentile(histogram, 0.50),
+            p99_packets=histogram_percentile(histogram, 0.99),
+            max_packets=float(mons[m, L.MS_MAX_PKTS]),
+            mean_bytes=float(mons[m, L.MS_SUM_BYTES] / samples) if samples else 0.0,
+            trace_time_s=world[L.W_RINGT][:n_trace].copy(),
+            trace_packets=world[L.W_RING][m, :n_trace].copy(),
+            bands=world[L.W_BAND][m].copy(),
+        ))
+    counters = {name: int(cnt[index]) for name, index in _COUNTER_NAMES.items()}
+    return SimulationResult(
+        duration_s=float(prmf[L.PRM_END]),
+        warmup_s=float(prmf[L.PRM_WARMUP]),
+        wall_seconds=wall_seconds,
+        events=counters["events"],
+        packet_events=counters["packet_events"],
+        counters=counters,
+        drops=world[L.W_DROP].copy(),
+        marks=world[L.W_MARK].copy(),
+        drops_by_color=world[L.W_DROPC].copy(),
+        enqueued=world[L.W_ENQ].copy(),
+        dequeued_bytes=world[L.W_DEQB].copy(),
+        queue_max_cells=world[L.W_QMAX].copy(),
+        pg_max_cells=world[L.W_PGMAX].copy(),
+        monitors=tuple(monitors),
+        flow_finish_s=world[L.W_FLF][:, L.FF_FINISH].copy(),
+        flow_start_s=world[L.W_FLF][:, L.FF_START].copy(),
+        flow_window=world[L.W_FLF][:, L.FF_CWND].copy(),
+        cell_bytes=float(prmf[L.PRM_CELL]),
+    )
+
+
+__all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile"]
+
+
+_REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
+
+
+def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
+    """The stable ``qosforge simulate --format json`` fields for the monitored queue ``monitor``.
+
+    ``mark_fraction`` = CE-marked / enqueued packets of that queue after the warm-up; ``drops``
+    counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is data packets
+    arriving at receivers for the first time (whole frames, no duplicates) per second measured.
+    """
+    depth = result.monitors[monitor]
+    port, queue = depth.port, depth.queue
+    enqueued = int(result.enqueued[port, queue])
+    marked = int(result.marks[port, queue].sum())
+    dropped_here = int(result.drops[port, queue].sum())
+    arrivals = enqueued + dropped_here
+    finished = result.flow_finish_s >= 0
+    fct = (result.flow_finish_s - result.flow_start_s)[finished]
+    out: dict[str, object] = {
+        "queue_mean_packets": depth.mean_packets,
+        "queue_p50_packets": depth.p50_packets,
+        "queue_p99_packets": depth.p99_packets,
+        "queue_max_packets": depth.max_packets,
+        "queue_samples": depth.samples,
+        "goodput_gbps": result.goodput_bps / 1e9,
+        "mark_fraction": marked / enqueued if enqueued else 0.0,
+        "drop_fraction": dropped_here / arrivals if arrivals else 0.0,
+        "drops": result.counters["drops"],
+        "drops_by_reason": {name: int(result.drops[:, :, i].sum()) for i, name in enumerate(_REASONS)},
+        "packets_forwarded": result.counters["packets_forwarded"],
+        "timeouts": result.counters["timeouts"],
+        "fast_retransmits": result.counters["fast_retransmits"],
+        "important_drops": result.counters["important_drops"],
+        "lossless_drops": result.counters["lossless_drops"],
+        "pfc_xoff_sent": result.counters["pfc_xoff_sent"],
+        "host_drops": result.counters["host_drops"],
+        "flows_finished": int(finished.sum()),
+        "fct_mean_s": float(fct.mean()) if fct.size else None,
+        "fct_p99_s": float(np.percentile(fct, 99)) if fct.size else None,
+        "packet_events": result.packet_events,
+        "packet_events_per_second": result.packet_events_per_second,
+        "wall_seconds": result.wall_seconds,
+    }
+    return out
+
+
+__all__ += ["summary"]

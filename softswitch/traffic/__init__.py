@@ -1,0 +1,1 @@
+"""Traffic for the software switch: open-loop sources and closed-loop transports."""

@@ -1,0 +1,120 @@
+"""What a simulation runs: flows (open-loop or closed-loop), PFC pauses from peers, run settings.
+
+Every transport constant has its source next to it. A flow enters the switch on ``src_port``
+and leaves on ``dst_port``; its host sits on ``src_port`` (the peer of that switch port), its
+receiver on ``dst_port``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+FlowKind = Literal["poisson", "cbr", "newreno", "dctcp", "tbtcp", "dcqcn"]
+WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "dctcp", "tbtcp")
+OPEN_LOOP_KINDS: tuple[FlowKind, ...] = ("poisson", "cbr")
+
+#: DCTCP §3.1: "we use g = 1/16 in all our experiments".
+DCTCP_G = 1.0 / 16.0
+#: TLT §2.1: "In Linux, the lowest possible minimum RTO is 1 jiffy, which is 4 ms by default";
+#: TLT §2.2 reports operators keep "minimum RTO to several milliseconds for intra-DC traffic".
+RTO_MIN_S = 4e-3
+#: RFC 6928: initial window of 10 segments.
+INITIAL_WINDOW = 10
+#: DCQCN RP/NP parameters (Zhu et al., SIGCOMM 2015, §3 and its parameter settings): g = 1/256
+#: (as models/dcqcn.py quotes), alpha/rate-increase timer 55 us, byte counter 10 MB, F = 5 fast
+#: recovery stages, CNP at most every 50 us per flow. R_AI = 5 Mb/s and R_HAI = 50 Mb/s as the
+#: HPCC ns-3 RdmaHw defaults (alibaba-edu/High-Precision-Congestion-Control, rdma-hw.cc), the
+#: simulator models/dcqcn.py already takes its speed scaling from.
+DCQCN_G = 1.0 / 256.0
+DCQCN_TIMER_S = 55e-6
+DCQCN_BYTE_COUNTER = 10e6
+DCQCN_F = 5
+DCQCN_RAI_BPS = 5e6
+DCQCN_RHAI_BPS = 50e6
+DCQCN_CNP_INTERVAL_S = 50e-6
+#: A rate floor so a flow can always recover (HPCC ns-3 run settings: min_rate 100 Mb/s).
+DCQCN_MIN_RATE_BPS = 100e6
+#: TLT §7.1: one important packet every N = 96 packets for rate-based transports (footnote 2:
+#: N larger than the fan-in; "tail FCT differs less than 3% between N=96 and N=384").
+TLT_EVERY_N = 96
+#: TBTCP §5.1: "we set beta to 0.1"; §7: r = 4 with P_max = 0.2 (the testbed's choice).
+TBTCP_BETA = 0.1
+TBTCP_R = 4.0
+
+
+@dataclass(frozen=True)
+class FlowSpec:
+    kind: FlowKind
+    src_port: int
+    dst_port: int
+    dscp: int
+    packet_bytes: int = 1500
+    size_packets: int = -1
+    """-1 = unlimited (long-lived)."""
+    start_s: float = 0.0
+    rate_pps: float = 0.0
+    """Open-loop sending rate in packets per second."""
+    ect: bool = True
+    tlt: bool = False
+    important_dscp: int | None = None
+    """TLT: the DSCP of important packets (mapped to GREEN by the switch's DSCP->color map)."""
+    all_important: bool = False
+    """Every packet carries the important mark (counted as important; not TLT's clocking)."""
+    ack_delay_s: float = 0.0
+    """Reverse-path delay receiver -> sender (uncongested)."""
+    beta: float = TBTCP_BETA
+    window_reduction_r: float = TBTCP_R
+
+
+@dataclass(frozen=True)
+class PauseSpec:
+    """A PFC frame the peer of switch port ``port`` sends at ``time_s`` (on = XOFF)."""
+
+    time_s: float
+    port: int
+    priorities: int
+    """Bit vector of priorities."""
+    on: bool
+
+
+@dataclass(frozen=True)
+class TransportParams:
+    dctcp_g: float = DCTCP_G
+    rto_min_s: float = RTO_MIN_S
+    initial_window: int = INITIAL_WINDOW
+    dcqcn_g: float = DCQCN_G
+    dcqcn_timer_s: float = DCQCN_TIMER_S
+    dcqcn_byte_counter: float = DCQCN_BYTE_COUNTER
+    dcqcn_f: int = DCQCN_F
+    dcqcn_rai_bps: float = DCQCN_RAI_BPS
+    dcqcn_rhai_bps: float = DCQCN_RHAI_BPS
+    dcqcn_cnp_interval_s: float = DCQCN_CNP_INTERVAL_S
+    dcqcn_min_rate_bps: float = DCQCN_MIN_RATE_BPS
+    tlt_every_n: int = TLT_EVERY_N
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    duration_s: float
+    warmup_s: float = 0.0
+    sample_interval_s: float = 10e-6
+    """The issue: "queue sampled every 10 µs after the warm-up"."""
+    seed: int = 1
+    monitors: tuple[tuple[int, int], ...] = ()
+    """(switch port index, queue index) pairs whose depth is sampled."""
+    band_bytes: float = 1500.0
+    """Width of the queue-depth bands of the WRED mark/drop statistics."""
+    band_count: int = 512
+    """Number of bands; deeper queues count in the last one."""
+    link_delays_s: tuple[float, ...] | None = None
+    """Per switch port one-way propagation delay; default = cable length x 5 ns/m."""
+    transport: TransportParams = field(default_factory=TransportParams)
+    pauses: tuple[PauseSpec, ...] = ()
+    receive_window_packets: int = 2048
+    """Largest congestion window (and receiver reordering window), packets."""
+    host_queue_packets: int = 4096
+    """Host NIC queue per priority for open-loop sources; beyond it the host drops."""
+    trace_points: int = 65536
+    """Fixed size of the queue trace (halves its resolution when full)."""
+    histogram_packets: int = 65536

@@ -1,0 +1,157 @@
+"""The event core on hand-built configurations: MMU thresholds, scheduling, shaping, PFC, WRED."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qosforge.fitting.red_model import step_marking_probability
+from qosforge.models.dynamic_threshold import dynamic_threshold_share
+from qosforge.softswitch.config import (
+    BufferProfileConfig,
+    SchedulerConfig,
+    SwitchConfig,
+    WredConfig,
+)
+from qosforge.softswitch.engine import layout as L
+from qosforge.softswitch.engine.build import build_world
+from qosforge.softswitch.engine.mmu import step_curve
+from qosforge.softswitch.simulation import simulate
+from qosforge.softswitch.traffic.spec import FlowSpec, PauseSpec, RunSpec
+
+PKT = 1500
+
+
+def _line_pps(config: SwitchConfig, port: int = 0) -> float:
+    return config.ports[port].speed_bps / 8.0 / PKT
+
+
+def test_single_congested_port_settles_at_half_the_pool(switch: Callable[..., SwitchConfig]) -> None:
+    config = switch(pool_bytes=1_000_000, dynamic_th=0)
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 0, ect=False, rate_pps=rate))
+    result = simulate(config, flows, RunSpec(duration_s=4e-3, warmup_s=2e-3, monitors=((0, 0),)))
+    cell_bytes = config.asic.cell_bytes
+    pool_cells = 1_000_000 // cell_bytes
+    share = dynamic_threshold_share(pool_cells * cell_bytes, 1.0, 1).per_port_share_bytes
+    footprint = math.ceil(PKT / cell_bytes) * cell_bytes
+    assert abs(result.queue_max_cells[0, 0] * cell_bytes - share) <= footprint
+    assert result.drops[0, 0, L.DR_EGRESS] > 0
+    assert result.counters["packets_forwarded"] > 0
+
+
+def test_static_threshold_caps_the_queue(switch: Callable[..., SwitchConfig]) -> None:
+    config = switch(dynamic_th=None, static_th_bytes=200_000)
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 0, ect=False, rate_pps=rate))
+    result = simulate(config, flows, RunSpec(duration_s=2e-3))
+    assert 200_000 - 1664 < result.queue_max_cells[0, 0] * config.asic.cell_bytes <= 200_000
+
+
+def test_strict_priority_queue_is_served_first(switch: Callable[..., SwitchConfig]) -> None:
+    schedulers = (SchedulerConfig("scheduler:strict", "STRICT", 1, 0, 0), SchedulerConfig("scheduler:dwrr", "DWRR", 1, 0, 0))
+    config = switch(schedulers=schedulers, queue_schedulers={5: "scheduler:strict", 0: "scheduler:dwrr"})
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 40, ect=False, rate_pps=rate))
+    result = simulate(config, flows, RunSpec(duration_s=3e-3, warmup_s=1e-3))
+    high, low = result.dequeued_bytes[0, 5], result.dequeued_bytes[0, 0]
+    assert high > 0.99 * (high + low)
+
+
+def test_dwrr_shares_bandwidth_by_weight(switch: Callable[..., SwitchConfig]) -> None:
+    schedulers = (SchedulerConfig("scheduler:one", "DWRR", 1, 0, 0), SchedulerConfig("scheduler:three", "DWRR", 3, 0, 0))
+    config = switch(schedulers=schedulers, queue_schedulers={0: "scheduler:one", 2: "scheduler:three"})
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 16, ect=False, rate_pps=rate))
+    result = simulate(config, flows, RunSpec(duration_s=3e-3, warmup_s=1e-3))
+    ratio = result.dequeued_bytes[0, 2] / result.dequeued_bytes[0, 0]
+    assert abs(ratio - 3.0) < 0.05
+
+
+def test_max_bandwidth_rate_shapes_the_queue(switch: Callable[..., SwitchConfig]) -> None:
+    shaped = 250_000_000  # bytes/s = 2 Gb/s (SAI rates are bytes/s, reference/sai_qos.md §5.2)
+    config = switch(schedulers=(SchedulerConfig("scheduler:shaped", "DWRR", 1, shaped, 0),), queue_schedulers={0: "scheduler:shaped"})
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=_line_pps(config)),)
+    result = simulate(config, flows, RunSpec(duration_s=4e-3, warmup_s=1e-3))
+    measured = result.dequeued_bytes[0, 0] / result.measured_s
+    assert abs(measured - shaped) / shaped < 0.01
+
+
+def test_pause_from_the_peer_stops_the_mapped_queue(switch: Callable[..., SwitchConfig]) -> None:
+    config = switch(pfc_priorities=1 << 3, pool_bytes=10_000_000)
+    rate = _line_pps(config) / 2
+    flows = (FlowSpec("cbr", 1, 0, 24, ect=False, rate_pps=rate),)
+    pauses = (PauseSpec(1e-3, 0, 1 << 3, True), PauseSpec(2e-3, 0, 1 << 3, False))
+    result = simulate(config, flows, RunSpec(duration_s=4e-3, pauses=pauses, monitors=((0, 3),)))
+    held = result.monitors[0].max_packets
+    assert abs(held - rate * 1e-3) < 0.05 * rate * 1e-3  # everything sent during the pause waited
+    assert result.counters["drops"] == 0
+    # Another priority is not paused.
+    other = simulate(config, (FlowSpec("cbr", 1, 0, 16, ect=False, rate_pps=rate),), RunSpec(duration_s=4e-3, pauses=pauses, monitors=((0, 2),)))
+    assert other.monitors[0].max_packets <= 2
+
+
+def _lossless_run(switch: Callable[..., SwitchConfig], xoff_bytes: int) -> dict[str, int]:
+    pg = BufferProfileConfig("buffer_profile:lossless", "buffer_pool:ingress", 0, None, 50_000, xoff_bytes, 0, 3000)
+    config = switch(pfc_priorities=1 << 3, pg_profile=pg, pool_bytes=4_000_000)
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 24, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 24, ect=False, rate_pps=rate))
+    return simulate(config, flows, RunSpec(duration_s=3e-3, host_queue_packets=64)).counters
+
+
+def test_lossless_priority_group_pauses_its_sender(switch: Callable[..., SwitchConfig]) -> None:
+    counters = _lossless_run(switch, 40_000)
+    assert counters["pfc_xoff_sent"] > 0 and counters["pfc_xon_sent"] > 0
+    assert counters["lossless_drops"] == 0
+
+
+def test_headroom_smaller_than_the_in_flight_data_drops(switch: Callable[..., SwitchConfig]) -> None:
+    assert _lossless_run(switch, 2_000)["lossless_drops"] > 0
+
+
+def test_ecn_marking_instead_of_drop_for_ect_packets(switch: Callable[..., SwitchConfig], wred: Callable[..., WredConfig]) -> None:
+    config = switch(wred=wred(30_000, 30_000, 1.0, mark=True))
+    rate = _line_pps(config)
+    flows = (FlowSpec("cbr", 1, 0, 8, ect=True, rate_pps=rate), FlowSpec("cbr", 2, 0, 8, ect=True, rate_pps=rate * 0.2))
+    result = simulate(config, flows, RunSpec(duration_s=2e-3))
+    assert result.marks[0, 1, 0] > 0
+    assert result.drops[0, 1, L.DR_WRED] == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    low=st.integers(1_000, 200_000),
+    span=st.integers(0, 400_000),
+    probability=st.integers(1, 100),
+    depth=st.floats(0, 700_000, allow_nan=False),
+)
+def test_engine_step_curve_is_the_reference_curve(low: int, span: int, probability: int, depth: float) -> None:
+    """The kernel's RED step lookup equals fitting.red_model.step_marking_probability (TBTCP §6.2)
+    with the profile's quantisation, at any depth (min = max: 0 at or below, 1 above)."""
+    world = _WORLD_CACHE.setdefault("w", _world())
+    wrf, wrp = world[L.W_WRF], world[L.W_WRP]
+    config: SwitchConfig = _WORLD_CACHE["config"]  # type: ignore[assignment]
+    steps = config.asic.step_probabilities(probability / 100.0)
+    wrf[0, 0, 0, 0], wrf[0, 0, 0, 1] = low, low + span
+    wrp[0, 0, 0, :] = steps
+    engine = step_curve(world, 0, 0, 0, depth)
+    if span == 0:
+        reference = 1.0 if depth > low else 0.0
+    else:
+        reference = float(step_marking_probability(depth, low, low + span, steps))
+    assert engine == reference
+
+
+_WORLD_CACHE: dict[str, object] = {}
+
+
+def _world() -> tuple[np.ndarray, ...]:
+    from tests.softswitch.conftest import make_switch, step_wred
+
+    config = make_switch(wred=step_wred(1000, 2000, 0.5, mark=False))
+    _WORLD_CACHE["config"] = config
+    return build_world(config, (), RunSpec(duration_s=1e-3))

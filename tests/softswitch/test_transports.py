@@ -1,0 +1,86 @@
+"""Closed-loop transports on the flag-configured dumbbell and on a compiled TLT switch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qosforge.errors import QosforgeError
+from qosforge.softswitch.compiled import compile_for_softswitch
+from qosforge.softswitch.metrics import histogram_percentile, summary
+from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell, incast_flows
+from qosforge.softswitch.simulation import simulate
+from qosforge.softswitch.traffic.spec import RunSpec
+
+PKT = 1500
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _run(**fields: object) -> dict[str, object]:
+    spec = DumbbellSpec(**{"flows": 4, "bandwidth_bps": 10e9, "rtt_s": 100e-6, "buffer_bytes": 200 * PKT, "duration_s": 0.05, "warmup_s": 0.02, **fields})  # type: ignore[arg-type]
+    config, flows, run = dumbbell(spec)
+    return summary(simulate(config, flows, run))
+
+
+def test_newreno_fills_the_link_and_recovers_from_tail_drops() -> None:
+    report = _run(transport="newreno", buffer_bytes=40 * PKT)
+    assert report["goodput_gbps"] >= 9.0  # type: ignore[operator]
+    assert report["drops"] > 0 and report["fast_retransmits"] > 0 and report["mark_fraction"] == 0.0  # type: ignore[operator]
+
+
+def test_dctcp_keeps_the_queue_near_k() -> None:
+    report = _run(transport="dctcp", flows=8, ecn_threshold_bytes=40 * PKT)
+    assert report["queue_p99_packets"] <= 40 + 8 + 2  # type: ignore[operator]
+    assert report["drops"] == 0 and report["mark_fraction"] > 0 and report["goodput_gbps"] >= 9.9  # type: ignore[operator]
+
+
+def test_dcqcn_cuts_its_rate_on_cnps_without_loss() -> None:
+    report = _run(transport="dcqcn", red_min_bytes=5 * PKT, red_max_bytes=100 * PKT, red_pmax=0.01, buffer_bytes=1000 * PKT)
+    assert report["drops"] == 0 and report["goodput_gbps"] >= 8.0  # type: ignore[operator]
+    assert report["queue_max_packets"] < 1000  # type: ignore[operator]
+
+
+def test_tbtcp_holds_a_short_queue() -> None:
+    report = _run(transport="tbtcp", flows=20, red_min_bytes=20 * PKT, red_max_bytes=200 * PKT, red_pmax=0.2)
+    assert 20 <= report["queue_mean_packets"] <= 40  # type: ignore[operator]
+    assert report["goodput_gbps"] >= 9.9  # type: ignore[operator]
+
+
+def test_tlt_flows_complete_without_losing_important_packets() -> None:
+    switch = compile_for_softswitch(EXAMPLES / "tlt-softswitch.yaml", None)
+    bulk = next(c for c in switch.ir.classes if c.name == "bulk")
+    flows = incast_flows(switch.config, receiver=0, flows=300, transport="dctcp", dscp=bulk.dscp[0], important_dscp=bulk.important_dscp[0],
+                         size_packets=40, ack_delay_s=bulk.rtt_s.value)
+    result = simulate(switch.config, flows, RunSpec(duration_s=0.05, monitors=((0, bulk.queue),)))
+    assert result.counters["important_sent"] >= 300 and result.counters["important_drops"] == 0
+    assert result.drops.sum() > 0  # unimportant packets were dropped at K ...
+    assert (result.flow_finish_s > 0).all()  # ... and every flow still finished
+    assert result.counters["timeouts"] == 0  # without a retransmission timeout (TLT's point)
+
+
+def test_memory_is_flat_in_the_simulated_duration() -> None:
+    short = dumbbell(DumbbellSpec(flows=4, transport="dctcp", bandwidth_bps=10e9, rtt_s=100e-6, buffer_bytes=200 * PKT, ecn_threshold_bytes=30 * PKT, duration_s=0.02, warmup_s=0.0))
+    long = dumbbell(DumbbellSpec(flows=4, transport="dctcp", bandwidth_bps=10e9, rtt_s=100e-6, buffer_bytes=200 * PKT, ecn_threshold_bytes=30 * PKT, duration_s=0.2, warmup_s=0.0))
+    a, b = simulate(*short), simulate(*long)
+    assert b.packet_events > 5 * a.packet_events
+    assert b.counters["max_packets_alive"] <= 2 * a.counters["max_packets_alive"]
+    assert b.monitors[0].trace_packets.size <= 65536 and b.monitors[0].samples == 20000
+
+
+def test_histogram_percentiles() -> None:
+    histogram = np.zeros(10, dtype=np.int64)
+    histogram[[1, 2, 9]] = [50, 49, 1]
+    assert histogram_percentile(histogram, 0.5) == 1.0
+    assert histogram_percentile(histogram, 0.99) == 2.0
+    assert histogram_percentile(histogram, 1.0) == 9.0
+    assert histogram_percentile(np.zeros(3, dtype=np.int64), 0.5) == 0.0
+
+
+@pytest.mark.parametrize(("field", "value", "place"), [("flows", 0, "--flows"), ("transport", "quic", "--transport"), ("red_min_bytes", 1000.0, "--red-min"), ("ecn_threshold_bytes", 10e9, "--ecn-threshold")])
+def test_impossible_dumbbell_parameters_name_the_flag(field: str, value: object, place: str) -> None:
+    spec = {"flows": 4, "transport": "dctcp", "bandwidth_bps": 10e9, "rtt_s": 1e-4, "buffer_bytes": 1e5, field: value}
+    with pytest.raises(QosforgeError) as error:
+        dumbbell(DumbbellSpec(**spec))  # type: ignore[arg-type]
+    assert error.value.place == place
