@@ -383,6 +383,7 @@ def _check_port_exists(table: str, key: str, port: str, tables: ConfigDb, found:
 #: Longer digit strings exceed every SONiC integer (uint64 has 20 digits); parsing them would
 #: only cost time (and Python refuses int() beyond 4300 digits).
 _MAX_DIGITS = 24
+_BEYOND_EVERY_RANGE: int = 10**_MAX_DIGITS
 
 
 def _bounded_int(text: str) -> int:
@@ -390,7 +391,7 @@ def _bounded_int(text: str) -> int:
     value beyond every range instead of being parsed."""
     digits = text.lstrip("+-")
     if len(digits) > _MAX_DIGITS:
-        return -(10**_MAX_DIGITS) if text.startswith("-") else 10**_MAX_DIGITS
+        return -_BEYOND_EVERY_RANGE if text.startswith("-") else _BEYOND_EVERY_RANGE
     return int(text)
 
 
