@@ -21,6 +21,7 @@ from qosforge.backends.sai import (
     validate_program,
 )
 from qosforge.backends.sai.program import SaiValue
+from qosforge.backends.sai.render import ecn_marked_colors
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.asic import AsicModel, asic_from_profile
 
@@ -230,16 +231,6 @@ _NO_EFFECT = {
     "SAI_QUEUE_ATTR_ENABLE_PFC_DLDR", "SAI_QUEUE_ATTR_PFC_DLR_INIT", "SAI_QUEUE_ATTR_PFC_DLR_PACKET_ACTION",
     "SAI_SWITCH_ATTR_PFC_DLR_PACKET_ACTION", "SAI_SWITCH_ATTR_PFC_TC_DLD_INTERVAL", "SAI_SWITCH_ATTR_PFC_TC_DLR_INTERVAL",
 }
-_MARK_MODES = {
-    "SAI_ECN_MARK_MODE_NONE": (False, False, False),
-    "SAI_ECN_MARK_MODE_GREEN": (True, False, False),
-    "SAI_ECN_MARK_MODE_YELLOW": (False, True, False),
-    "SAI_ECN_MARK_MODE_RED": (False, False, True),
-    "SAI_ECN_MARK_MODE_GREEN_YELLOW": (True, True, False),
-    "SAI_ECN_MARK_MODE_GREEN_RED": (True, False, True),
-    "SAI_ECN_MARK_MODE_YELLOW_RED": (False, True, True),
-    "SAI_ECN_MARK_MODE_ALL": (True, True, True),
-}
 
 
 def _reject(object_id: str, attribute: str, message: str, hint: str) -> SoftswitchConfigError:
@@ -330,7 +321,8 @@ def _wred(object_id: str, obj: SaiObject, buffer_bytes: float) -> WredConfig:
             _threshold(obj, f"{ecn}_MAX_THRESHOLD", maximum, buffer_bytes),
             _int(obj, f"{ecn}_MARK_PROBABILITY", round(probability * 100)) / 100.0,
         ))
-    return WredConfig(object_id, weight, (drop[0], drop[1], drop[2]), _MARK_MODES[mode], (ect[0], ect[1], ect[2]))
+    marked = ecn_marked_colors(mode)
+    return WredConfig(object_id, weight, (drop[0], drop[1], drop[2]), ("GREEN" in marked, "YELLOW" in marked, "RED" in marked), (ect[0], ect[1], ect[2]))
 
 
 def _scheduler(object_id: str, obj: SaiObject) -> SchedulerConfig:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
@@ -88,11 +88,18 @@ class SaiMetadata:
     def attribute(self, name: str) -> AttributeMetadata | None:
         return self.attributes.get(name)
 
+    @cached_property
+    def _by_object_type(self) -> dict[str, tuple[AttributeMetadata, ...]]:
+        grouped: dict[str, list[AttributeMetadata]] = {}
+        for attribute in self.attributes.values():
+            grouped.setdefault(attribute.object_type, []).append(attribute)
+        return {object_type: tuple(attributes) for object_type, attributes in grouped.items()}
+
     def attributes_of(self, object_type: str) -> tuple[AttributeMetadata, ...]:
-        return tuple(a for a in self.attributes.values() if a.object_type == object_type)
+        return self._by_object_type.get(object_type, ())
 
     def object_types(self) -> frozenset[str]:
-        return frozenset(a.object_type for a in self.attributes.values())
+        return frozenset(self._by_object_type)
 
 
 #: Attributes outside the QoS dump, from opencomputeproject/SAI 91e6b860 headers.

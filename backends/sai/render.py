@@ -153,6 +153,16 @@ def ecn_mark_mode(colors: set[str]) -> str:
     return "SAI_ECN_MARK_MODE_" + "_".join(order)
 
 
+def ecn_marked_colors(mode: str) -> frozenset[str]:
+    """The colors a sai_ecn_mark_mode_t value marks (the inverse of :func:`ecn_mark_mode`)."""
+    name = mode.removeprefix("SAI_ECN_MARK_MODE_")
+    if name == "NONE":
+        return frozenset()
+    if name == "ALL":
+        return frozenset(_COLOR_NAMES.values())
+    return frozenset(name.split("_"))
+
+
 def _wred(wred: WredIR) -> SaiOperation:
     attributes: list[tuple[str, SaiValue]] = [("SAI_WRED_ATTR_WEIGHT", 0)]
     marked: set[str] = set()
@@ -323,4 +333,4 @@ def _refuse_shared_parents(switch: SwitchIR, scheduler_sets: list[SaiOperation])
             )
 
 
-__all__ = ["ecn_mark_mode", "pool_id", "profile_id", "qos_map_id", "render_sai_program", "scheduler_id", "wred_id"]
+__all__ = ["ecn_mark_mode", "ecn_marked_colors", "pool_id", "profile_id", "qos_map_id", "render_sai_program", "scheduler_id", "wred_id"]

@@ -73,10 +73,9 @@ def _check_wred(walk: _Walk, obj: SaiObject) -> None:
         low, high = _int(obj, low_name), _int(obj, high_name)
         if low is not None and high is not None and low > high:
             walk.flag("min-gt-max", low_name, f"{low_name}={low} exceeds {high_name}={high}", "make the minimum threshold <= the maximum")
-    for low_name, _ in _WRED_PAIRS:
-        for name in (low_name, low_name.replace("_MIN_", "_MAX_")):
-            if not name.endswith("_64") and name in obj.attributes and name + "_64" in obj.attributes:
-                walk.flag("threshold-32-and-64", name, f"{name} and {name}_64 are both set; SAI does not say which wins (reference/sai_qos.md §1.2)", "set only one form: the 32-bit one below 2^32 bytes, else _64")
+    for name in obj.attributes:
+        if name + "_64" in obj.attributes:
+            walk.flag("threshold-32-and-64", name, f"{name} and {name}_64 are both set; SAI does not say which wins (reference/sai_qos.md §1.2)", "set only one form: the 32-bit one below 2^32 bytes, else _64")
 
 
 def _check_scheduler(walk: _Walk, obj: SaiObject) -> None:

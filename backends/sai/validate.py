@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from qosforge.backends.sai.metadata import (
     INTEGER_RANGES,
     AttributeMetadata,
+    Condition,
     SaiMetadata,
     sai_metadata,
 )
@@ -170,10 +171,8 @@ def _effective(meta: SaiMetadata, attribute: str, values: Mapping[str, SaiValue]
     return {"true": True, "false": False}.get(default, default)
 
 
-def _holds(meta: SaiMetadata, conditions: tuple[object, ...], values: Mapping[str, SaiValue]) -> bool:
-    from qosforge.backends.sai.metadata import Condition
-
-    return any(isinstance(c, Condition) and c.holds(_effective(meta, c.attribute, values)) for c in conditions)
+def _holds(meta: SaiMetadata, conditions: tuple[Condition, ...], values: Mapping[str, SaiValue]) -> bool:
+    return any(c.holds(_effective(meta, c.attribute, values)) for c in conditions)
 
 
 def _check_attribute_known(walk: _Walk, op: SaiOperation, name: str) -> AttributeMetadata | None:

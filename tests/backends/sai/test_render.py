@@ -27,7 +27,7 @@ from qosforge.backends.sai import (
     render_sai_program,
 )
 from qosforge.backends.sai.inventory import inventory_for_profile
-from qosforge.backends.sai.render import ecn_mark_mode
+from qosforge.backends.sai.render import ecn_mark_mode, ecn_marked_colors
 from qosforge.compiler.ir import SwitchIR
 from qosforge.errors import QosforgeError
 
@@ -178,6 +178,7 @@ def test_ecn_mark_mode_marks_exactly_the_given_colors(colors: set[str]) -> None:
     mode = ecn_mark_mode(colors).removeprefix("SAI_ECN_MARK_MODE_")
     marked = {"NONE": set(), "ALL": {"GREEN", "YELLOW", "RED"}}.get(mode, set(mode.split("_")))
     assert marked == colors
+    assert ecn_marked_colors(ecn_mark_mode(colors)) == colors
 
 
 @pytest.mark.parametrize("profile", ["broadcom-trident2", "broadcom-tomahawk", "mellanox-spectrum", "mellanox-spectrum-2", "vs", "softswitch"])
