@@ -1,7 +1,7 @@
 """Fabric report: what the compiler decided for every switch and class, and why.
 
 :func:`report_to_json` is the stable machine form (``--format json``); :func:`render_report_table`
-prints the same content with rich. Both read only the :class:`~qosforge.compiler.ir.FabricIR`.
+prints the same content with rich. Both read only the :class:`~qosforge.ir.FabricIR`.
 
 JSON layout (keys are stable; new keys may be added, none are renamed or removed)::
 
@@ -34,7 +34,7 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
       }]
     }
 
-where ``Q`` (a :class:`~qosforge.compiler.ir.Derived` value) is
+where ``Q`` (a :class:`~qosforge.ir.Derived` value) is
 ``{"value": float, "unit": str, "quantity": str, "model": str, "formula": str | null,
 "source": str | null}`` — formula and source are the provenance's derivation of that quantity.
 Lists keep IR order, except ``pfc_headroom`` (by speed, then cable length).
@@ -47,7 +47,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     BufferProfileIR,
     CapabilityGap,
     ClassIR,

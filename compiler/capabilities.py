@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from qosforge.compiler.intent import Intent
-from qosforge.compiler.ir import CapabilityGap, FabricIR, QosMapsIR, SwitchIR, TargetView, WredIR
+from qosforge.ir import CapabilityGap, FabricIR, QosMapsIR, SwitchIR, TargetView, WredIR
 from qosforge.compiler.loader import SourceMap
 from qosforge.vendor_profiles import load_vendor_profile
 

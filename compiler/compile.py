@@ -18,7 +18,7 @@ from qosforge.compiler.buffers import (
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.intent import ClassSpec, Intent
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     ClassIR,
     Derived,
     FabricIR,

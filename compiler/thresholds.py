@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import ClassSpec, Design
-from qosforge.compiler.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
+from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.fitting.red_model import red_model_from_profile
 from qosforge.fitting.tbtcp_red import fit_tbtcp_red
 from qosforge.models.dcqcn import dcqcn_marking

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
-from qosforge.compiler.ir import ClassIR, SwitchIR
+from qosforge.ir import ClassIR, SwitchIR
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind

@@ -1,4 +1,4 @@
-"""Render one :class:`~qosforge.compiler.ir.SwitchIR` as a SAI program (DESIGN.md §5).
+"""Render one :class:`~qosforge.ir.SwitchIR` as a SAI program (DESIGN.md §5).
 
 Order (reference/sai_qos.md §9 item 1): discover the pre-existing objects (port list; per port
 its queues, ingress priority groups and scheduler groups; the children of the scheduler groups
@@ -47,7 +47,7 @@ from qosforge.backends.sai.program import (
     scheduler_group_id,
 )
 from qosforge.backends.sai.validate import validate_program
-from qosforge.compiler.ir import BufferProfileIR, Derived, PoolIR, SchedulerIR, SwitchIR, WredIR
+from qosforge.ir import BufferProfileIR, Derived, PoolIR, SchedulerIR, SwitchIR, WredIR
 from qosforge.errors import QosforgeError
 
 _COLOR_NAMES = {"green": "GREEN", "yellow": "YELLOW", "red": "RED"}

@@ -3,7 +3,7 @@
 DESIGN.md §1: "lint runs the other way for SONiC: config_db -> IR (reverse mapping) -> the same
 model checks". :func:`parse_config_db` reads what a ``config_db.json`` says about buffers and QoS
 (pools, profiles, PGs, queues, WRED per color, maps, schedulers, PFC, ports with speed and cable
-length) into frozen dataclasses. The IR types of :mod:`qosforge.compiler.ir` are reused where a
+length) into frozen dataclasses. The IR types of :mod:`qosforge.ir` are reused where a
 config value fits them (:class:`BufferProfileIR`, :class:`WredIR` / :class:`ColorCurveIR`,
 :class:`PriorityGroupIR`, :class:`QosMapsIR`); where config_db can say things the IR cannot (a
 pool of type ``both`` or without ``size``, a ``WRR`` scheduler, a queue that belongs to no class,
@@ -38,7 +38,7 @@ from qosforge.backends.sonic.checks import (
     WRED_COLORS,
     ecn_colors,
 )
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     BufferProfileIR,
     Color,
     ColorCurveIR,

@@ -1,4 +1,4 @@
-"""Render one :class:`~qosforge.compiler.ir.SwitchIR` as a SONiC CONFIG_DB fragment.
+"""Render one :class:`~qosforge.ir.SwitchIR` as a SONiC CONFIG_DB fragment.
 
 The output is ``config_db.json`` content for the QoS/buffer tables (``reference/sonic_qos.md``
 §3): BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE, CABLE_LENGTH, WRED_PROFILE,
@@ -72,7 +72,7 @@ from qosforge.backends.sonic.checks import (
     check_config_db,
     contiguous_ranges,
 )
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     BufferProfileIR,
     Derived,
     PortIR,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
 from qosforge.compiler.intent import Design
-from qosforge.compiler.ir import BufferProfileIR
+from qosforge.ir import BufferProfileIR
 from qosforge.errors import QosforgeError
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qosforge.backends.sonic.parse import PortConfig, QueueConfig
-from qosforge.compiler.ir import ColorCurveIR, WredIR
+from qosforge.ir import ColorCurveIR, WredIR
 from qosforge.errors import QosforgeError
 from qosforge.fitting.least_squares import BYTES_PER_KB
 from qosforge.fitting.quadrature import sample_intervals

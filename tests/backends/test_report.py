@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from qosforge.backends.report import SCHEMA, format_quantity, render_report_table, report_to_json
-from qosforge.compiler.ir import FabricIR
+from qosforge.ir import FabricIR
 
 
 def _fixture_module() -> ModuleType:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     BufferProfileIR,
     CapabilityGap,
     ClassIR,

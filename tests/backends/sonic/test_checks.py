@@ -10,7 +10,7 @@ import pytest
 
 from qosforge.backends.sonic import RULES, check_config_db, qos_subset, render_config_db
 from qosforge.backends.sonic.checks import contiguous_ranges, ecn_colors
-from qosforge.compiler.ir import SwitchIR
+from qosforge.ir import SwitchIR
 
 Config = dict[str, Any]
 Mutation = Callable[[Config], None]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 from qosforge.backends.sonic import render_config_db
 from qosforge.backends.sonic.parse import parse_config_db
-from qosforge.compiler.ir import SwitchIR
+from qosforge.ir import SwitchIR
 
 CONFIGS = Path(__file__).parents[2] / "lint" / "configs"
 

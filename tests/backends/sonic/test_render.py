@@ -25,7 +25,7 @@ from qosforge.backends.sonic import (
     render_config_db,
 )
 from qosforge.backends.sonic.render import TEMPLATES, cable_length_text
-from qosforge.compiler.ir import (
+from qosforge.ir import (
     CapabilityGap,
     Derived,
     EctMarkingIR,
