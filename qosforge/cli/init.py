@@ -12,9 +12,8 @@ import io
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import click
 from pydantic import BaseModel
@@ -22,6 +21,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from qosforge.errors import QosforgeError
+
+if TYPE_CHECKING:
+    from qosforge.compiler.intent import ClassSpec
 
 _CLASS_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")  # compiler/intent.py ClassSpec.name
 _FABRIC_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -38,14 +40,6 @@ HOST_CABLE, FABRIC_CABLE = "3m", "40m"
 #: One-way link latency written into the starter (examples/roce-pod.yaml); replace it with the
 #: fabric's measured value -- the RTT every threshold derives from starts here.
 LINK_LATENCY = "1us"
-
-
-@dataclass(frozen=True)
-class ClassAnswer:
-    name: str
-    transport: str
-    dscp: tuple[int, ...]
-    lossless: bool
 
 
 def _transports() -> tuple[str, ...]:
@@ -66,7 +60,7 @@ def _dscps(text: str, place: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def parse_class(text: str) -> ClassAnswer:
+def parse_class(text: str) -> ClassSpec:
     """``NAME:TRANSPORT:DSCPS[:lossless]``, e.g. ``rdma:dcqcn:26:lossless`` or ``web:dctcp:0,10``."""
     place = f"--class {text}"
     parts = text.split(":")
@@ -77,7 +71,9 @@ def parse_class(text: str) -> ClassAnswer:
         raise QosforgeError(f"class name {name!r} must start with a letter and use letters, digits, '_' or '-' (at most 24)", place=place, hint="e.g. rdma")
     if transport not in _transports():
         raise QosforgeError(f"unknown transport {transport!r}", place=place, hint=f"use one of: {', '.join(_transports())}")
-    return ClassAnswer(name, transport, _dscps(dscps, place), len(parts) == 4)
+    from qosforge.compiler.intent import ClassSpec
+
+    return ClassSpec.model_validate({"name": name, "transport": transport, "dscp": list(_dscps(dscps, place)), "lossless": len(parts) == 4})
 
 
 def _rate_text(bps: float) -> str:
@@ -120,7 +116,7 @@ def _flow(items: list[Any]) -> CommentedSeq:
     return seq
 
 
-def build_intent_document(name: str, profile: str, leaves: int, spines: int, hosts_per_leaf: int, speed: str, classes: list[ClassAnswer]) -> CommentedMap:
+def build_intent_document(name: str, profile: str, leaves: int, spines: int, hosts_per_leaf: int, speed: str, classes: list[ClassSpec]) -> CommentedMap:
     """The starter intent as a commented YAML tree (comments: the intent model's descriptions)."""
     from qosforge.compiler.intent import ClassSpec, Design, Intent, LeafSpine, LinkSpec
 
@@ -149,7 +145,7 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
         ]
         if answer.lossless:
             pairs.append(("lossless", True, "PFC-protected: gets a lossless priority, headroom and the watchdog"))
-        pairs.append(("weight", ClassSpec.model_fields["weight"].default, _described(ClassSpec, "weight", "")))
+        pairs.append(("weight", answer.weight, _described(ClassSpec, "weight", "")))
         class_nodes.append(_commented(pairs))
     design = _commented([
         ("congested_ports", Design.model_fields["congested_ports"].default, _described(Design, "congested_ports", "")),
