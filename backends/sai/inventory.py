@@ -14,9 +14,9 @@ published, machine-checked layouts are sonic-sairedis' virtual-switch models (vs
   groups: group 0 -> groups 8..15, groups 1..7 empty, groups 8..15 each hold queues i and i + 8.
 * Both: 8 ingress priority groups per port (``SwitchStateBase.cpp:1588``, "mlnx and brcm is 8").
 * Both: 32 ports, one per entry of the lane map in file order (``SwitchStateBase.cpp:
-  create_ports``, 1396-1488; ``set_port_list`` then publishes them as SAI_SWITCH_ATTR_PORT_LIST).
+  create_ports``, 1396-1486; ``set_port_list`` then publishes them as SAI_SWITCH_ATTR_PORT_LIST).
   Without a lane map file vslib loads ``LaneMap::getDefaultLaneMap`` (``Sai.cpp:255-262``): 32
-  ports x 4 lanes (``LaneMap.cpp:108-170``), the Dell Force10-S6000 lanes, port i = ``eth<i>``.
+  ports x 4 lanes (``LaneMap.cpp:108-168``), the Dell Force10-S6000 lanes, port i = ``eth<i>``.
   The lanes are not 4i..4i+3: eth0 has lanes 29-32, eth1 25-28, eth6 5-8. SONiC's virtual switch
   runs the Force10-S6000 SKU, whose ``port_config.ini`` (sonic-buildimage
   ``device/dell/x86_64-dell_s6000_s1220-r0/Force10-S6000/port_config.ini``) names the port with
@@ -44,7 +44,7 @@ _VSLIB_DEFAULT_LANES = (
     65, 69, 77, 73, 105, 109, 117, 113, 121, 125, 85, 81, 89, 93, 97, 101,
 )
 _VSLIB_PORTS = tuple(LayoutPort(lanes=tuple(range(first, first + 4))) for first in _VSLIB_DEFAULT_LANES)
-_VSLIB_PORTS_SOURCE = f"{_VSLIB} LaneMap.cpp:108-170 getDefaultLaneMap (32 ports x 4 lanes), SwitchStateBase.cpp:1396 create_ports"
+_VSLIB_PORTS_SOURCE = f"{_VSLIB} LaneMap.cpp:108-168 getDefaultLaneMap (32 ports x 4 lanes), SwitchStateBase.cpp:1396 create_ports"
 
 
 def _bcm56850() -> SwitchInventory:
