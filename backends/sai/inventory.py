@@ -13,6 +13,15 @@ published, machine-checked layouts are sonic-sairedis' virtual-switch models (vs
 * ``SwitchMLNX2700`` (Mellanox Spectrum): 8 + 8 queues (``SwitchMLNX2700.h:63-64``), 16 scheduler
   groups: group 0 -> groups 8..15, groups 1..7 empty, groups 8..15 each hold queues i and i + 8.
 * Both: 8 ingress priority groups per port (``SwitchStateBase.cpp:1588``, "mlnx and brcm is 8").
+* Both: 32 ports, one per entry of the lane map in file order (``SwitchStateBase.cpp:
+  create_ports``, 1396-1486; ``set_port_list`` then publishes them as SAI_SWITCH_ATTR_PORT_LIST).
+  Without a lane map file vslib loads ``LaneMap::getDefaultLaneMap`` (``Sai.cpp:255-262``): 32
+  ports x 4 lanes (``LaneMap.cpp:108-168``), the Dell Force10-S6000 lanes, port i = ``eth<i>``.
+  The lanes are not 4i..4i+3: eth0 has lanes 29-32, eth1 25-28, eth6 5-8. SONiC's virtual switch
+  runs the Force10-S6000 SKU, whose ``port_config.ini`` (sonic-buildimage
+  ``device/dell/x86_64-dell_s6000_s1220-r0/Force10-S6000/port_config.ini``) names the port with
+  the same lanes ``Ethernet<4i>``: SONiC's EthernetN is the port whose first lane slot is N, i.e.
+  port list position N / 4 (:mod:`qosforge.backends.sai.port_binding`).
 
 Profiles without a published layout use the one of their vendor family (Broadcom -> BCM56850,
 Mellanox/NVIDIA -> MLNX2700) or, for the SONiC virtual switch and Barefoot, BCM56850 (SONiC's
@@ -22,9 +31,20 @@ bundled software switch has its own, simplest layout.
 
 from __future__ import annotations
 
-from qosforge.backends.sai.program import SchedulerGroupShape, SwitchInventory
+import functools
+
+from qosforge.backends.sai.program import LayoutPort, SchedulerGroupShape, SwitchInventory
+from qosforge.vendor_profiles import load_vendor_profile
 
 _VSLIB = "sonic-net/sonic-sairedis vslib @21851c5d"
+
+# vslib LaneMap::getDefaultLaneMap (LaneMap.cpp:116-149): lanes of eth0..eth31, 4 per port.
+_VSLIB_DEFAULT_LANES = (
+    29, 25, 37, 33, 41, 45, 5, 1, 9, 13, 21, 17, 49, 53, 61, 57,
+    65, 69, 77, 73, 105, 109, 117, 113, 121, 125, 85, 81, 89, 93, 97, 101,
+)
+_VSLIB_PORTS = tuple(LayoutPort(lanes=tuple(range(first, first + 4))) for first in _VSLIB_DEFAULT_LANES)
+_VSLIB_PORTS_SOURCE = f"{_VSLIB} LaneMap.cpp:108-168 getDefaultLaneMap (32 ports x 4 lanes), SwitchStateBase.cpp:1396 create_ports"
 
 
 def _bcm56850() -> SwitchInventory:
@@ -39,6 +59,8 @@ def _bcm56850() -> SwitchInventory:
         multicast_queues=10,
         ingress_priority_groups=8,
         scheduler_groups=tuple(groups),
+        ports=_VSLIB_PORTS,
+        ports_source=_VSLIB_PORTS_SOURCE,
     )
 
 
@@ -53,7 +75,16 @@ def _mlnx2700() -> SwitchInventory:
         multicast_queues=8,
         ingress_priority_groups=8,
         scheduler_groups=tuple(groups),
+        ports=_VSLIB_PORTS,
+        ports_source=_VSLIB_PORTS_SOURCE,
     )
+
+
+@functools.cache
+def _softswitch_port_count() -> int:
+    # The softswitch models the switch its vendor profile describes (32 x 40G, TLT §4.2).
+    groups = load_vendor_profile("softswitch").ports.known("ports")
+    return sum(group.count for group in groups)
 
 
 def _softswitch() -> SwitchInventory:
@@ -67,6 +98,8 @@ def _softswitch() -> SwitchInventory:
         multicast_queues=0,
         ingress_priority_groups=8,
         scheduler_groups=tuple(groups),
+        ports=tuple(LayoutPort() for _ in range(_softswitch_port_count())),
+        ports_source="vendor_profiles/softswitch.yaml ports (lanes not modelled)",
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from qosforge.backends.sai.metadata import sai_metadata
 from qosforge.backends.sai.program import (
+    LayoutPort,
     MapListEntry,
     PortContext,
     QosMapEntry,
@@ -45,6 +46,32 @@ def _value_to_json(value: SaiValue) -> Any:
     return value
 
 
+def _layout_ports_to_json(inventory: SwitchInventory) -> dict[str, Any]:
+    lanes = [",".join(str(lane) for lane in port.lanes) for port in inventory.ports]
+    return {"count": len(inventory.ports), "lanes": lanes if any(lanes) else None, "source": inventory.ports_source}
+
+
+def _layout_ports_from_json(raw: Any) -> tuple[tuple[LayoutPort, ...], str]:
+    if raw is None:  # written before layouts carried their ports
+        return (), ""
+    _expect(raw, dict, "inventory.ports", "inventory.ports")
+    count = _expect(raw.get("count"), int, "inventory.ports.count", "count")
+    lanes = raw.get("lanes")
+    if lanes is None:
+        return tuple(LayoutPort() for _ in range(count)), str(raw.get("source", ""))
+    _expect(lanes, list, "inventory.ports.lanes", "lanes")
+    if len(lanes) != count:
+        raise _fail("inventory.ports.lanes", f"{len(lanes)} lane lists for {count} ports", "give one lane list per port")
+    ports = []
+    for i, text in enumerate(lanes):
+        _expect(text, str, f"inventory.ports.lanes[{i}]", "a lane list")
+        try:
+            ports.append(LayoutPort(tuple(int(lane) for lane in text.split(",")) if text else ()))
+        except ValueError:
+            raise _fail(f"inventory.ports.lanes[{i}]", f"{text!r} is not a comma-separated list of lane numbers", 'write e.g. "29,30,31,32"') from None
+    return tuple(ports), str(raw.get("source", ""))
+
+
 def program_to_dict(program: SaiProgram) -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -61,9 +88,11 @@ def program_to_dict(program: SaiProgram) -> dict[str, Any]:
                 {"level": g.level, "child_groups": list(g.child_groups), "child_queues": list(g.child_queues)}
                 for g in program.inventory.scheduler_groups
             ],
+            # The switch's whole port list (SAI_SWITCH_ATTR_PORT_LIST order) and each port's lanes.
+            "ports": _layout_ports_to_json(program.inventory),
         },
         "ports": [
-            {"id": p.object_id, "name": p.name, "speed_bps": p.speed_bps, "cable_m": p.cable_m, "peer": p.peer}
+            {"id": p.object_id, "name": p.name, "speed_bps": p.speed_bps, "cable_m": p.cable_m, "peer": p.peer, "layout_index": p.layout_index}
             for p in program.ports
         ],
         "notes": list(program.notes),
@@ -161,6 +190,7 @@ def _inventory(raw: Any) -> SwitchInventory:
             child_groups=tuple(_expect(c, int, f"{place}.child_groups", "a group index") for c in _expect(group.get("child_groups", []), list, f"{place}.child_groups", "child_groups")),
             child_queues=tuple(_expect(c, int, f"{place}.child_queues", "a queue position") for c in _expect(group.get("child_queues", []), list, f"{place}.child_queues", "child_queues")),
         ))
+    layout_ports, ports_source = _layout_ports_from_json(raw.get("ports"))
     return SwitchInventory(
         name=_expect(raw.get("name"), str, "inventory.name", "name"),
         source=_expect(raw.get("source"), str, "inventory.source", "source"),
@@ -168,6 +198,8 @@ def _inventory(raw: Any) -> SwitchInventory:
         multicast_queues=_expect(raw.get("multicast_queues"), int, "inventory.multicast_queues", "multicast_queues"),
         ingress_priority_groups=_expect(raw.get("ingress_priority_groups"), int, "inventory.ingress_priority_groups", "ingress_priority_groups"),
         scheduler_groups=tuple(groups),
+        ports=layout_ports,
+        ports_source=ports_source,
     )
 
 
@@ -185,6 +217,7 @@ def program_from_dict(document: Any) -> SaiProgram:
             speed_bps=float(_expect(raw.get("speed_bps"), (int, float), f"{place}.speed_bps", "speed_bps")),
             cable_m=float(_expect(raw.get("cable_m"), (int, float), f"{place}.cable_m", "cable_m")),
             peer=None if raw.get("peer") is None else _expect(raw.get("peer"), str, f"{place}.peer", "peer"),
+            layout_index=None if raw.get("layout_index") is None else _expect(raw.get("layout_index"), int, f"{place}.layout_index", "layout_index"),
         ))
     operations = []
     for i, raw in enumerate(_expect(document.get("operations"), list, "operations", "operations")):

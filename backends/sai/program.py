@@ -75,8 +75,16 @@ class SchedulerGroupShape:
 
 
 @dataclass(frozen=True)
+class LayoutPort:
+    """One port the target switch creates at boot, at its position in SAI_SWITCH_ATTR_PORT_LIST."""
+
+    lanes: tuple[int, ...] = ()
+    """Its SAI_PORT_ATTR_HW_LANE_LIST where the layout publishes it, else empty."""
+
+
+@dataclass(frozen=True)
 class SwitchInventory:
-    """The objects the target switch creates per port at boot, and where we learned their shape."""
+    """The objects the target switch creates at boot, and where we learned their shape."""
 
     name: str
     source: str
@@ -84,6 +92,16 @@ class SwitchInventory:
     multicast_queues: int
     ingress_priority_groups: int
     scheduler_groups: tuple[SchedulerGroupShape, ...]
+    ports: tuple[LayoutPort, ...] = ()
+    """The switch's whole port list, in SAI_SWITCH_ATTR_PORT_LIST order; empty in programs written
+    before layouts carried ports (then the program's own ports are the whole list)."""
+    ports_source: str = ""
+
+    @property
+    def lanes_per_port(self) -> int | None:
+        """The layout's lane count when every port has the same, published one."""
+        counts = {len(port.lanes) for port in self.ports}
+        return counts.pop() if len(counts) == 1 and 0 not in counts else None
 
     @property
     def queues_per_port(self) -> int:
@@ -106,6 +124,9 @@ class PortContext:
     speed_bps: float
     cable_m: float
     peer: str | None
+    layout_index: int | None = None
+    """The port's position in the switch's SAI_SWITCH_ATTR_PORT_LIST (None: its own position in
+    the program's ports, as programs written before port binding had it)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +159,7 @@ def scheduler_group_id(port: str, index: int) -> str:
 
 __all__ = [
     "SWITCH_ID",
+    "LayoutPort",
     "MapListEntry",
     "OperationKind",
     "PortContext",

@@ -99,6 +99,8 @@ def _lines(program: SaiProgram) -> Iterator[tuple[str, str]]:
     yield "#", f"recording on: qosforge {__version__} SAI program for switch {program.switch_name} (vendor profile {program.vendor_profile}, switch layout {program.inventory.name})"
     for note in program.notes:
         yield "#", f"note: {note}"
+    if program.inventory.ports:
+        yield "#", f"ports: {_binding(program)}"
     yield "a", "INIT_VIEW"
     yield "A", "SAI_STATUS_SUCCESS"
     yield "c", f"SAI_OBJECT_TYPE_SWITCH:{_oid(SWITCH_VID)}|SAI_SWITCH_ATTR_INIT_SWITCH=true"
@@ -113,6 +115,16 @@ def _lines(program: SaiProgram) -> Iterator[tuple[str, str]]:
         yield ("c" if op.op == "create" else "s"), f"{key}|{fields}"
     yield "a", "APPLY_VIEW"
     yield "A", "SAI_STATUS_SUCCESS"
+
+
+def _binding(program: SaiProgram) -> str:
+    """Which positions of the layout's port list the topology's ports are bound to."""
+    layout = program.inventory
+    bound = []
+    for port in program.ports:
+        lanes = layout.ports[port.layout_index].lanes if port.layout_index is not None else ()
+        bound.append(f"{port.name} at {port.layout_index}" + (f" (lanes {','.join(map(str, lanes))})" if lanes else ""))
+    return f"{len(program.ports)} of the {len(layout.ports)} ports of switch layout {layout.name} are configured, by position in SAI_SWITCH_ATTR_PORT_LIST: " + ", ".join(bound)
 
 
 def _get_lines(op: SaiOperation, ids: _VirtualIds, attributes: dict[str, AttributeMetadata]) -> Iterator[tuple[str, str]]:

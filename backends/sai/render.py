@@ -32,6 +32,7 @@ from collections.abc import Iterable
 
 from qosforge.backends.sai.inventory import inventory_for_profile
 from qosforge.backends.sai.metadata import sai_metadata
+from qosforge.backends.sai.port_binding import bind_ports, port_list, profile_lanes_per_port
 from qosforge.backends.sai.program import (
     SWITCH_ID,
     MapListEntry,
@@ -47,8 +48,8 @@ from qosforge.backends.sai.program import (
     scheduler_group_id,
 )
 from qosforge.backends.sai.validate import validate_program
-from qosforge.ir import BufferProfileIR, Derived, PoolIR, SchedulerIR, SwitchIR, WredIR
 from qosforge.errors import QosforgeError
+from qosforge.ir import BufferProfileIR, Derived, PoolIR, SchedulerIR, SwitchIR, WredIR
 
 _COLOR_NAMES = {"green": "GREEN", "yellow": "YELLOW", "red": "RED"}
 _UINT32_MAX = 2**32 - 1
@@ -246,7 +247,8 @@ def _refuse_inexpressible(switch: SwitchIR) -> None:
 
 def _discovery(program_ports: tuple[PortContext, ...], inventory: SwitchInventory) -> list[SaiOperation]:
     queues, groups, scheduler_groups = inventory.queues_per_port, inventory.ingress_priority_groups, len(inventory.scheduler_groups)
-    operations = [_get("SAI_OBJECT_TYPE_SWITCH", SWITCH_ID, "SAI_SWITCH_ATTR_PORT_LIST", tuple(p.object_id for p in program_ports))]
+    # The whole port list of the switch layout, with the topology's ports at their bound positions.
+    operations = [_get("SAI_OBJECT_TYPE_SWITCH", SWITCH_ID, "SAI_SWITCH_ATTR_PORT_LIST", port_list(program_ports, inventory))]
     for port in program_ports:
         operations += [
             _get("SAI_OBJECT_TYPE_PORT", port.object_id, "SAI_PORT_ATTR_SPEED", round(port.speed_bps / 1e6)),
@@ -261,7 +263,8 @@ def render_sai_program(switch: SwitchIR) -> SaiProgram:
     """The SAI operations that configure ``switch``, validated against the SAI metadata."""
     _refuse_inexpressible(switch)
     inventory, inventory_note = inventory_for_profile(switch.vendor_profile)
-    ports = tuple(PortContext(port_id(p.name), p.name, p.speed_bps, p.cable_m, p.peer) for p in switch.ports)
+    positions = bind_ports(switch.name, [p.name for p in switch.ports], inventory, profile_lanes_per_port(switch.vendor_profile))
+    ports = tuple(PortContext(port_id(p.name), p.name, p.speed_bps, p.cable_m, p.peer, position) for p, position in zip(switch.ports, positions, strict=True))
     maps = _maps(switch)
     parents: dict[str, set[int]] = {}
     creates = [_pool(p) for p in switch.pools] + [_profile(p) for p in switch.buffer_profiles]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from qosforge.backends.sai.port_binding import port_list
 from qosforge.backends.sai.program import (
     SWITCH_ID,
     MapListEntry,
@@ -207,7 +208,7 @@ def _check_discovery_get(walk: _Walk, program: SaiProgram, op: SaiOperation) -> 
     if op.object_id == SWITCH_ID:
         for name, value in op.attributes:
             if name == "SAI_SWITCH_ATTR_PORT_LIST":
-                _expect_list(walk, name, value, tuple(p.object_id for p in program.ports), "ports")
+                _expect_list(walk, name, value, port_list(program.ports, inventory), "ports")
         return
     port = walk.ports.get(op.object_id)
     if port is not None:

@@ -14,6 +14,7 @@ import click
 from qosforge._version import __version__
 from qosforge.cli.compile import compile_command, explain_command, schema_command
 from qosforge.cli.fit import fit_group
+from qosforge.cli.init import init_command
 from qosforge.cli.lint import lint_command
 from qosforge.cli.profiles import profiles_group
 from qosforge.cli.simulate import simulate_command
@@ -30,7 +31,7 @@ def cli() -> None:
     """
 
 
-for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command):
+for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command, init_command):
     cli.add_command(_command)
 
 

@@ -38,8 +38,9 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("--target", "targets", multiple=True, type=click.Choice(["sonic", "sai"]), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as a table or JSON.")
+@click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
 @_APPROXIMATION_OPTION
-def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str, approximations: tuple[str, ...]) -> None:
+def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str, approximations: tuple[str, ...], base_path: str | None = None) -> None:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
 
@@ -59,9 +60,17 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         from qosforge.backends.sonic import config_db_to_json, render_fabric
 
         texts: dict[int, str] = {}
+        configs = {}
         for switch, config in render_fabric(fabric.for_target("sonic")):
             text = texts.setdefault(id(config), config_db_to_json(config))
             rendered[root / switch.name / "config_db.json"] = text
+            configs[switch.name] = config
+        if base_path is not None:
+            from qosforge.backends.sonic.base_config import gcu_patch_texts
+
+            rendered.update({root / name / "gcu-patch.json": text for name, text in gcu_patch_texts(Path(base_path), configs).items()})
+    elif base_path is not None:
+        raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
     if "sai" in fabric.targets:
         from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
 

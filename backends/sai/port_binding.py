@@ -1,0 +1,98 @@
+"""Which of the switch's ports each topology port is: positions in SAI_SWITCH_ATTR_PORT_LIST.
+
+A recording replays only against a switch whose port list has the recorded length: saiplayer
+matches the recorded ``G`` list to the live one element by element and refuses another count
+(sonic-sairedis ``saiplayer/SaiPlayer.cpp: match_list_lengths``, "get response list count not
+match recording"). So the program discovers the layout's *whole* port list and binds the
+topology's ports to a subset of it:
+
+* By lanes where the lane width is known: SONiC names a port ``Ethernet<N>`` after its first lane
+  slot N (0-based, ``lanes_per_port`` slots per port), so ``EthernetN`` is list position
+  ``N / lanes_per_port``. On the vslib layouts this is exact: vslib's port i is ``eth<i>``
+  (``LaneMap.cpp: getDefaultLaneMap``), which SONiC's virtual-switch SKU Force10-S6000 names
+  ``Ethernet<4i>`` (sonic-buildimage ``device/dell/x86_64-dell_s6000_s1220-r0/Force10-S6000/
+  port_config.ini``: Ethernet0 = lanes 29-32 = vslib eth0). The width comes from the vendor
+  profile's optional ``lanes_per_port`` (e.g. 8 for a 400G port), else from the layout when all
+  its ports have the same published lane count.
+* Otherwise by name order: the topology's ports, naturally sorted (``Ethernet4`` before
+  ``Ethernet12``), take positions 0, 1, 2, ...
+
+Ports of the layout that no topology port binds to are discovered (so the list has the switch's
+length) and never configured; their ids are ``port:unused<position>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from qosforge.backends.sai.program import PortContext, SwitchInventory
+from qosforge.errors import ProfileError, QosforgeError
+from qosforge.vendor_profiles import load_vendor_profile
+
+_SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
+
+
+def unused_port_id(position: int) -> str:
+    return f"port:unused{position}"
+
+
+def _natural(name: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def profile_lanes_per_port(profile_name: str) -> int | None:
+    """The vendor profile's ``lanes_per_port`` when it states one (an optional, sourced field)."""
+    try:
+        profile = load_vendor_profile(profile_name)
+    except ProfileError:
+        return None
+    value = getattr(profile, "lanes_per_port", None)
+    value = getattr(value, "value", value)  # a Sourced[int] or a bare int
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def bind_ports(switch: str, port_names: Sequence[str], inventory: SwitchInventory, lanes_per_port: int | None) -> tuple[int, ...]:
+    """Each port's position in the layout's port list, in ``port_names`` order."""
+    capacity = len(inventory.ports)
+    if len(port_names) > capacity:
+        raise QosforgeError(
+            f"the topology gives it {len(port_names)} ports, but its switch layout {inventory.name} has {capacity} ({inventory.ports_source})",
+            place=f"switch {switch}",
+            hint="use at most that many ports on this switch, or a vendor profile whose switch has more ports",
+        )
+    width = lanes_per_port or inventory.lanes_per_port
+    numbers = [_SONIC_PORT.match(name) for name in port_names]
+    if width is not None and all(numbers):
+        positions = []
+        for name, match in zip(port_names, numbers, strict=True):
+            assert match is not None
+            slot = int(match.group(1))
+            if slot % width or slot // width >= capacity:
+                raise QosforgeError(
+                    f"port {name}: lane slot {slot} is not the first lane of one of the {capacity} ports of {width} lanes of switch layout {inventory.name}",
+                    place=f"switch {switch}",
+                    hint=f"name ports Ethernet0, Ethernet{width}, ... up to Ethernet{width * (capacity - 1)}",
+                )
+            positions.append(slot // width)
+        return tuple(positions)
+    order = sorted(range(len(port_names)), key=lambda i: _natural(port_names[i]))
+    positions = [0] * len(port_names)
+    for position, index in enumerate(order):
+        positions[index] = position
+    return tuple(positions)
+
+
+def port_list(ports: Sequence[PortContext], inventory: SwitchInventory) -> tuple[str, ...]:
+    """The SAI_SWITCH_ATTR_PORT_LIST answer: the layout's ports with the program's bound in."""
+    if not inventory.ports:  # a program from before layouts carried their ports
+        return tuple(port.object_id for port in ports)
+    ids = [unused_port_id(position) for position in range(len(inventory.ports))]
+    for port in ports:
+        if port.layout_index is not None and 0 <= port.layout_index < len(ids):
+            ids[port.layout_index] = port.object_id
+    return tuple(ids)
+
+
+__all__ = ["bind_ports", "port_list", "profile_lanes_per_port", "unused_port_id"]

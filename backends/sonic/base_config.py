@@ -1,0 +1,52 @@
+"""Reading ``--base``: one switch's running config_db.json, or a folder of ``<switch>/config_db.json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from qosforge.backends.sonic.gcu_patch import BaseConfigError, check_base_config, gcu_patch
+from qosforge.backends.sonic.render import ConfigDb
+
+
+def _read(path: Path) -> dict[str, Any]:
+    place = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BaseConfigError("no such file", place=place, hint="give a running config_db.json or a folder of <switch>/config_db.json") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise BaseConfigError(f"cannot read the base config ({error.__class__.__name__}: {error})", place=place, hint="check the path and its permissions") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BaseConfigError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}", place=place, hint="give the switch's running config: sonic-cfggen -d --print-data > config_db.json") from None
+    return check_base_config(document, place)
+
+
+def read_base_configs(path: Path, switches: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each switch's base config: ``path`` itself when it is a file (one switch only), else
+    ``path/<switch>/config_db.json`` for every switch."""
+    if path.is_dir():
+        return {name: _read(path / name / "config_db.json") for name in switches}
+    if len(switches) != 1:
+        raise BaseConfigError(
+            f"a base file is one switch's running config, but {len(switches)} switches are compiled",
+            place=f"--base {path}",
+            hint="compile one switch (--switch NAME), or give a folder of <switch>/config_db.json",
+        )
+    return {switches[0]: _read(path)}
+
+
+def gcu_patch_texts(path: Path, configs: dict[str, ConfigDb]) -> dict[str, str]:
+    """``gcu-patch.json`` text per switch: the patch from its base config to its compiled one."""
+    bases = read_base_configs(path, list(configs))
+    return {
+        name: json.dumps(gcu_patch(bases[name], config, place=f"--base for switch {name}"), indent=2) + "\n"
+        for name, config in configs.items()
+    }
+
+
+__all__ = ["gcu_patch_texts", "read_base_configs"]

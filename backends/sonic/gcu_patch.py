@@ -1,0 +1,127 @@
+"""The JSON Patch (RFC 6902) that SONiC's Generic Config Updater applies to move a switch's running
+QoS and buffer tables to the compiled ones, leaving every other table alone.
+
+``config apply-patch FILE`` (sonic-utilities ``config/main.py: apply_patch`` ->
+``generic_config_updater/main.py: apply_patch_from_file``) reads the patch with the PyPI
+``jsonpatch`` library, applies it to the running config to get the target, validates the target
+against the SONiC YANG models and then works out its own change order. GCU addresses config_db
+with JSON Pointers (RFC 6901): ``/TABLE/KEY/FIELD`` with the table's key as one token, so a
+multi-part key such as ``Ethernet0|3-4`` is a single, unescaped token (``|`` is not special in
+RFC 6901); only ``~`` and ``/`` are escaped, as ``~0`` and ``~1``
+(sonic-buildimage ``src/sonic-yang-mgmt/sonic_yang_path.py: configdb_path_split/_join`` use
+``jsonpointer.JsonPointer.parts`` / ``from_parts``, which ``generic_config_updater/gu_common.py:
+PathAddressing`` calls). The patch here is built with the same ``jsonpatch``/``jsonpointer``
+libraries, so its paths are exactly GCU's.
+
+Which tables are "QoS and buffer tables": :data:`QOS_AND_BUFFER_TABLES`, the tables
+``config qos reload`` deletes and regenerates (sonic-utilities ``config/main.py: _clear_qos``,
+``QOS_TABLE_NAMES``), plus ``PFC_WD``, the PFC watchdog table qosforge renders (written by
+``pfcwd start``/``start_default``, sonic-utilities ``pfcwd/main.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonpatch
+
+from qosforge.errors import QosforgeError
+
+#: sonic-utilities config/main.py ``_clear_qos`` QOS_TABLE_NAMES (commit 691b1bbc), in its order.
+CONFIG_QOS_RELOAD_TABLES: tuple[str, ...] = (
+    "PORT_QOS_MAP",
+    "QUEUE",
+    "TC_TO_PRIORITY_GROUP_MAP",
+    "MAP_PFC_PRIORITY_TO_QUEUE",
+    "TC_TO_QUEUE_MAP",
+    "DSCP_TO_TC_MAP",
+    "MPLS_TC_TO_TC_MAP",
+    "SCHEDULER",
+    "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+    "WRED_PROFILE",
+    "CABLE_LENGTH",
+    "BUFFER_PG",
+    "BUFFER_QUEUE",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST",
+    "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "BUFFER_PROFILE",
+    "BUFFER_POOL",
+    "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
+    "LOSSLESS_TRAFFIC_PATTERN",
+)
+
+#: The tables a qosforge patch owns: everything ``config qos reload`` owns, and ``PFC_WD``.
+QOS_AND_BUFFER_TABLES: frozenset[str] = frozenset((*CONFIG_QOS_RELOAD_TABLES, "PFC_WD"))
+
+# Tables keyed by "<port>" or "<port>|<index>" (YANG: a leafref to PORT, or the words below).
+_PER_PORT_TABLES = (
+    "PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE", "PFC_WD",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST",
+)
+# PORT_QOS_MAP|global (sonic-port-qos-map.yang) and PFC_WD|GLOBAL (sonic-pfcwd.yang) are not ports.
+_NOT_PORTS = frozenset({"global", "GLOBAL"})
+
+
+class BaseConfigError(QosforgeError):
+    """A base config (a switch's running config_db.json) that a patch cannot be computed against."""
+
+
+def check_base_config(base: Any, place: str) -> dict[str, dict[str, Any]]:
+    """``base`` as a config_db document (table -> key -> entry), or a :class:`BaseConfigError`.
+
+    A running config_db.json (``sonic-cfggen -d --print-data``, ``show runningconfiguration all``)
+    is an object of tables, each an object of entries; and it always has a ``PORT`` table, which
+    every per-port QoS key refers to (YANG leafrefs).
+    """
+    hint = "give the switch's running config: sonic-cfggen -d --print-data > config_db.json (or show runningconfiguration all)"
+    if not isinstance(base, dict):
+        raise BaseConfigError(f"a config_db.json is a JSON object of tables, not a {type(base).__name__}", place=place, hint=hint)
+    for table, entries in base.items():
+        if not isinstance(entries, dict):
+            raise BaseConfigError(f"table {table} is a {type(entries).__name__}, not an object of entries", place=place, hint=hint)
+        if table in QOS_AND_BUFFER_TABLES:
+            for key, entry in entries.items():
+                if not isinstance(entry, dict):
+                    raise BaseConfigError(f"{table}|{key} is a {type(entry).__name__}, not an object of fields", place=place, hint=hint)
+    if not base.get("PORT"):
+        raise BaseConfigError("no PORT table: this is not a switch's running config_db.json", place=place, hint=hint)
+    return base
+
+
+def _ports_used(compiled: Mapping[str, Mapping[str, Mapping[str, str]]]) -> set[str]:
+    ports = {key.split("|", 1)[0] for table in _PER_PORT_TABLES for key in compiled.get(table, {})}
+    for entry in compiled.get("CABLE_LENGTH", {}).values():
+        ports.update(entry)  # CABLE_LENGTH|AZURE: {"<port>": "<length>m"}
+    return ports - _NOT_PORTS
+
+
+def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mapping[str, str]]], *, place: str = "base config") -> list[dict[str, Any]]:
+    """The RFC 6902 operations that turn ``base``'s QoS and buffer tables into ``compiled``'s.
+
+    Applied to ``base``, the patch gives ``base`` with exactly the tables of
+    :data:`QOS_AND_BUFFER_TABLES` replaced by the compiled ones (a table the compiled config does
+    not have is removed: GCU refuses targets with empty tables, ``generic_updater.py:
+    PatchApplier.apply``). Only ``add``, ``remove`` and ``replace`` are used.
+    """
+    checked = check_base_config(base, place)
+    foreign = sorted(set(compiled) - QOS_AND_BUFFER_TABLES)
+    if foreign:  # the SONiC renderer only writes QoS and buffer tables
+        raise ValueError(f"compiled config has tables outside the QoS/buffer set: {', '.join(foreign)}")
+    missing = sorted(_ports_used(compiled) - set(checked["PORT"]))
+    if missing:
+        shown = ", ".join(missing[:6]) + (", ..." if len(missing) > 6 else "")
+        raise BaseConfigError(
+            f"the compiled config uses {len(missing)} port(s) that the base config's PORT table lacks: {shown}",
+            place=place,
+            hint="GCU's YANG validation rejects QoS entries on ports that do not exist; check that the base is this switch's running config and that the intent's port names match it",
+        )
+    current = {table: checked[table] for table in QOS_AND_BUFFER_TABLES if table in checked}
+    target = {table: dict(entries) for table, entries in compiled.items() if entries}
+    # optimization=False: no 'move' ops, so every operation names its own path (readable, and
+    # GCU's multi-ASIC scope split rewrites only 'path', never 'from').
+    patch = jsonpatch.JsonPatch.from_diff(current, target, optimization=False)
+    return list(patch.patch)
+
+
+__all__ = ["CONFIG_QOS_RELOAD_TABLES", "QOS_AND_BUFFER_TABLES", "BaseConfigError", "check_base_config", "gcu_patch"]
