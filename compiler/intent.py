@@ -45,6 +45,9 @@ TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero
 LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
 Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
 
+#: A DSCP code point: 6 bits (RFC 2474 §3).
+Dscp = Annotated[int, Field(ge=0, le=63)]
+
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
 TargetName = Literal["sonic", "sai", "openconfig"]
 
@@ -73,7 +76,7 @@ class LinkSpec(_Strict):
     """A link class in the leaf-spine generator."""
 
     speed: RateBps = Field(description="Port speed, e.g. 40G.")
-    cable: LengthM = Field(default=3.0, description="Cable length, e.g. 5m.")
+    cable: LengthM = Field(default="3m", validate_default=True, description="Cable length, e.g. 5m.")
 
 
 class LeafSpine(_Strict):
@@ -92,7 +95,7 @@ class LeafSpine(_Strict):
 class PortSpec(_Strict):
     name: str = Field(description="Port name or range, e.g. Ethernet0 or Ethernet[0-124/4].")
     speed: RateBps
-    cable: LengthM = 3.0
+    cable: LengthM = Field(default="3m", validate_default=True)
     peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
 
     @field_validator("name")
@@ -130,15 +133,21 @@ class Topology(_Strict):
 
 
 class TltSpec(_Strict):
-    important_dscp: list[int] = Field(min_length=1, description="DSCPs the hosts use for important packets (colored green).")
+    important_dscp: list[Dscp] = Field(min_length=1, description="DSCPs the hosts use for important packets (colored green).")
     threshold: SizeBytes | None = Field(default=None, description="Color-aware threshold K for unimportant packets (default: from the transport, TLT §4.2).")
 
 
 class TbtcpSpec(_Strict):
-    beta: int = Field(default=1, ge=1, description="RAI additive increase per RTT, packets (TBTCP §4.4).")
+    beta: float = Field(
+        default=0.1,
+        gt=0,
+        lt=0.5,
+        description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
+    )
     r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
     lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
     t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
+    flows: int | None = Field(default=None, ge=1, description="Long-lived flows n per bottleneck for the steady-state queue beta*n (TBTCP §4.4); default: design.concurrent_flows.")
 
 
 class D2tcpSpec(_Strict):
@@ -157,15 +166,15 @@ class DcqcnSpec(_Strict):
 
 
 class FastLaneSpec(_Strict):
-    dscp: int = Field(ge=0, le=63, description="DSCP of the drop notifications.")
-    bandwidth_cap: Fraction = Field(default=0.02, description="Share of port bandwidth (FastLane: 2%).")
-    buffer_cap: Fraction = Field(default=0.05, description="Share of buffer (FastLane: 5%).")
+    dscp: Dscp = Field(description="DSCP of the drop notifications.")
+    bandwidth_cap: Fraction = Field(default="2%", validate_default=True, description="Share of port bandwidth (FastLane: 2%).")
+    buffer_cap: Fraction = Field(default="5%", validate_default=True, description="Share of buffer (FastLane: 5%).")
 
 
 class ClassSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
     transport: TransportName
-    dscp: list[int] = Field(min_length=1)
+    dscp: list[Dscp] = Field(min_length=1)
     lossless: bool = False
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
     rtt: TimeS | None = Field(default=None, description="Override the RTT derived from the topology.")
@@ -178,10 +187,7 @@ class ClassSpec(_Strict):
 
     @field_validator("dscp")
     @classmethod
-    def _dscp_range(cls, value: list[int]) -> list[int]:
-        for code in value:
-            if not 0 <= code <= 63:
-                raise ValueError(f"DSCP {code} is outside 0..63")
+    def _dscp_unique(cls, value: list[int]) -> list[int]:
         if len(set(value)) != len(value):
             raise ValueError("a DSCP is listed twice")
         return value
@@ -193,8 +199,6 @@ class ClassSpec(_Strict):
                 raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
-                if not 0 <= code <= 63:
-                    raise ValueError(f"important DSCP {code} is outside 0..63")
                 if code in self.dscp:
                     raise ValueError(f"important DSCP {code} is also in 'dscp'; TLT needs distinct code points")
         return self
@@ -204,15 +208,15 @@ class Design(_Strict):
     congested_ports: int = Field(default=1, ge=1, description="Design point M: ports congested at once (TLT §4.2).")
     alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
     concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
-    mtu: SizeBytes = Field(default=1500.0, description="Packet size used for packet-based thresholds.")
-    lso_burst: SizeBytes = Field(default=64_000.0, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
+    mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
+    lso_burst: SizeBytes = Field(default="64kB", validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
-    pfc_watchdog_detection: TimeS = Field(default=0.2, description="PFC watchdog detection time (SONiC default 200 ms).")
-    pfc_watchdog_restoration: TimeS = Field(default=0.2)
+    pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
+    pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
     headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model (DESIGN.md §3).")
-    small_packet_percent: float = Field(default=50, ge=0, le=100)
-    lossless_mtu: SizeBytes = Field(default=1024.0, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
-    port_mtu: SizeBytes = Field(default=9100.0)
+    small_packet_percent: float = Field(default=50.0, ge=0, le=100)
+    lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
+    port_mtu: SizeBytes = Field(default="9100B", validate_default=True)
 
 
 class Metadata(_Strict):
@@ -235,5 +239,9 @@ class Intent(_Strict):
 
 
 
+#: pydantic emits JSON Schema draft 2020-12; editors pick the dialect from ``$schema``.
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
 def intent_json_schema() -> dict[str, Any]:
-    return Intent.model_json_schema(by_alias=True)
+    return {"$schema": JSON_SCHEMA_DIALECT, **Intent.model_json_schema(by_alias=True)}
