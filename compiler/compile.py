@@ -25,6 +25,7 @@ from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve
 from qosforge.errors import QosforgeError
 from qosforge.ir import (
     ClassIR,
+    ControlClassIR,
     Derived,
     FabricIR,
     PfcWatchdogIR,
@@ -152,8 +153,10 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     place = error.place or ""
     if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
         field += ("tlt",)
-    elif spec.transport in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, spec.transport) is not None:
-        field += (spec.transport,)
+    else:
+        block = "dcqcn" if spec.transport == "irn" else spec.transport
+        if block in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, block) is not None:
+            field += (block,)
     detail = f" [{place}]" if place else ""
     return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)
 
@@ -310,6 +313,7 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         ports=tuple(ports),
         classes=template.classes,
         pfc_watchdog=watchdog,
+        control_classes=tuple(ControlClassIR(c.name, c.purpose, c.traffic_class, c.traffic_class, c.dscp, c.source) for c in plan.control),
     )
 
 

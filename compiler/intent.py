@@ -195,7 +195,9 @@ class ClassSpec(_Strict):
     @model_validator(mode="after")
     def _parameters_match_transport(self) -> ClassSpec:
         for block in ("tbtcp", "d2tcp", "ear", "dcqcn"):
-            if getattr(self, block) is not None and self.transport != block:
+            # IRN runs DCQCN's congestion control (IRN §4), so it takes the same marking overrides.
+            accepted = ("dcqcn", "irn") if block == "dcqcn" else (block,)
+            if getattr(self, block) is not None and self.transport not in accepted:
                 raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
@@ -217,6 +219,7 @@ class Design(_Strict):
     small_packet_percent: float = Field(default=50.0, ge=0, le=100)
     lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
     port_mtu: SizeBytes = Field(default="9100B", validate_default=True)
+    cnp_dscp: Dscp = Field(default=48, description="DSCP of RoCE congestion notification packets, planned on their own strict-priority queue whenever a dcqcn or irn class exists (SONiC, NVIDIA and Dell RoCE defaults: 48).")
 
 
 class Metadata(_Strict):

@@ -9,8 +9,9 @@ turns its result into IR color curves:
 * DCQCN: RED marking K_min/K_max/P_max (DCQCN §5), speed-scaled defaults or the intent's values.
 * TBTCP: the least-squares fitted step RED (TBTCP §6.2) with t_min = l and t_max chosen within
   the port's buffer share unless given.
-* TCP, HPCC, IRN: no ECN marking at the switch (TCP reacts to loss; HPCC uses INT; IRN's loss
-  recovery does not need it), so no curve unless TLT adds one.
+* IRN: DCQCN's RED marking on a lossy class (IRN runs DCQCN's congestion control, IRN §4).
+* TCP: no ECN marking at the switch (TCP reacts to loss), so no curve unless TLT adds one.
+* HPCC is refused by the planner: it needs INT, not ECN thresholds (HPCC §3).
 * TLT (TLT §4.2): unimportant packets are red and tail-dropped at K (min = max = K, 100 %);
   their ECN marking moves to the ECT thresholds so the transport keeps its signal.
 """
@@ -102,7 +103,9 @@ def class_thresholds(
                 derived_constant(spec.d2tcp.d_min, "1", quantity="d_min", formula="intent d2tcp.d_min", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
                 derived_constant(spec.d2tcp.d_max, "1", quantity="d_max", formula="intent d2tcp.d_max", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
             ]
-    elif spec.transport == "dcqcn":
+    elif spec.transport in ("dcqcn", "irn"):
+        # IRN keeps DCQCN's congestion control and ECN marking on a lossy class (IRN §4; TLT §7.1
+        # runs "DCQCN with IRN"); its selective retransmission replaces PFC.
         overrides = spec.dcqcn
         dcqcn = dcqcn_marking(
             rate_bps,
@@ -110,6 +113,7 @@ def class_thresholds(
             overrides.kmax if overrides else None,
             overrides.pmax if overrides else None,
             lossless=spec.lossless,
+            selective_retransmission=spec.transport == "irn",
         )
         mark_min, mark_max = derived_from(dcqcn, "kmin_bytes"), derived_from(dcqcn, "kmax_bytes")
         mark_probability = _percent(derived_from(dcqcn, "pmax"))
