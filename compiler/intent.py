@@ -92,6 +92,37 @@ class LeafSpine(_Strict):
     port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
 
 
+class Clos(_Strict):
+    """A three-tier Clos: ``pods`` of leaves and spines (every leaf to every spine of its pod) and
+    a super-spine tier in ``spines_per_pod`` planes: spine s of every pod connects to each of the
+    ``super_spines / spines_per_pod`` super-spines of plane s, as in Facebook's data center fabric
+    (A. Andreyev, "Introducing data center fabric", 2014) and Google's Jupiter (SIGCOMM 2015 §3)."""
+
+    pods: int = Field(ge=1, le=512)
+    leaves_per_pod: int = Field(ge=1, le=512)
+    spines_per_pod: int = Field(ge=1, le=128)
+    super_spines: int = Field(ge=1, le=4096, description="Super-spines in total; a multiple of spines_per_pod (one plane per spine position).")
+    hosts_per_leaf: int = Field(ge=1, le=512)
+    host_link: LinkSpec
+    fabric_link: LinkSpec = Field(description="Leaf-to-spine links.")
+    super_link: LinkSpec | None = Field(default=None, description="Spine-to-super-spine links (default: fabric_link).")
+    link_latency: TimeS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us.")
+    leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
+    spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
+    super_spine_profile: str | None = Field(default=None, description="Vendor profile of the super-spines (default: spine_profile).")
+    port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
+    port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
+
+    @model_validator(mode="after")
+    def _planes(self) -> Clos:
+        if self.super_spines % self.spines_per_pod:
+            raise ValueError(
+                f"super_spines ({self.super_spines}) must be a multiple of spines_per_pod ({self.spines_per_pod}): "
+                "spine s of every pod connects to the super-spines of plane s"
+            )
+        return self
+
+
 class PortSpec(_Strict):
     name: str = Field(description="Port name or range, e.g. Ethernet0 or Ethernet[0-124/4].")
     speed: RateBps
@@ -119,16 +150,18 @@ class LinkLatency(_Strict):
 
 class Topology(_Strict):
     leaf_spine: LeafSpine | None = None
+    clos: Clos | None = None
     switches: list[SwitchSpec] | None = None
     links: list[LinkLatency] = Field(default_factory=list)
     host_latency: TimeS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:
-        if (self.leaf_spine is None) == (self.switches is None):
-            raise ValueError("give exactly one of 'leaf_spine' (generator) or 'switches' (explicit)")
-        if self.leaf_spine is not None and self.links:
-            raise ValueError("'links' belongs to an explicit topology; the leaf_spine generator makes its own")
+        forms = [self.leaf_spine is not None, self.clos is not None, self.switches is not None]
+        if sum(forms) != 1:
+            raise ValueError("give exactly one of 'leaf_spine' or 'clos' (generators) or 'switches' (explicit)")
+        if self.switches is None and self.links:
+            raise ValueError("'links' belongs to an explicit topology; the generators make their own")
         return self
 
 
