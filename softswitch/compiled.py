@@ -49,6 +49,12 @@ class CompiledSwitch:
     def config_assumptions(self) -> dict[str, str]:
         return dict(self.assumptions)
 
+    @property
+    def cnp_dscp(self) -> int | None:
+        """The DSCP of RoCE CNPs where the compiled plan has a CNP class (its own queue)."""
+        cnp = next((c for c in self.ir.control_classes if c.name == "cnp"), None)
+        return cnp.dscp[0] if cnp is not None else None
+
     def traffic_class(self, name: str | None) -> ClassIR:
         """The named class, or the first class that is not the catch-all ``default``."""
         classes = self.ir.classes
