@@ -26,7 +26,6 @@ from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve
 from qosforge.errors import QosforgeError
 from qosforge.ir import (
     ClassIR,
-    ControlClassIR,
     Derived,
     FabricIR,
     PfcWatchdogIR,
@@ -366,7 +365,7 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         ports=tuple(ports),
         classes=template.classes,
         pfc_watchdog=watchdog,
-        control_classes=tuple(ControlClassIR(c.name, c.purpose, c.traffic_class, c.traffic_class, c.dscp, c.source) for c in plan.control),
+        control_classes=plan.control,
     )
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
+from qosforge.ir import ControlClassIR
 from qosforge.vendor_profiles.schema import VendorProfile
 
 #: TCs for lossless classes, in order: SONiC's RoCE pair 3 and 4, then upward (qos_config.j2).
@@ -69,22 +70,12 @@ class PlannedClass:
 
 
 @dataclass(frozen=True)
-class ControlClass:
-    """A class the plan adds for transport signalling (CNPs, FastLane notifications)."""
-
-    name: str
-    purpose: str
-    traffic_class: int
-    dscp: tuple[int, ...]
-    source: str
-
-
-@dataclass(frozen=True)
 class ClassPlan:
     classes: tuple[PlannedClass, ...]
     dscp_to_tc: tuple[tuple[int, int], ...]
     dscp_to_color: tuple[tuple[int, str], ...]
-    control: tuple[ControlClass, ...] = ()
+    control: tuple[ControlClassIR, ...] = ()
+    """Classes added for transport signalling (CNPs, FastLane notifications); TC n uses queue n."""
 
     @property
     def lossless_priorities(self) -> tuple[int, ...]:
@@ -138,12 +129,12 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, tc, True))
     needs_fastlane = any(s.fastlane is not None for s in intent.classes)
-    control: list[ControlClass] = []
+    control: list[ControlClassIR] = []
     if needs_cnp:
         tc = next(t for t in CNP_TC_ORDER if t not in used)  # lossless classes hold at most 3-6: 2 and 1 stay free
         used.add(tc)
         planned.append(PlannedClass(None, CNP_CLASS_NAME, tc, tc, LOSSY_PG, False, strict_priority=True))
-        control.append(ControlClass(CNP_CLASS_NAME, "RoCE congestion notification packets (DCQCN CNPs)", tc, (cnp_dscp,), SOURCE_CNP))
+        control.append(ControlClassIR(CNP_CLASS_NAME, "RoCE congestion notification packets (DCQCN CNPs)", tc, tc, (cnp_dscp,), SOURCE_CNP))
     for spec in lossy_specs:
         free = [t for t in LOSSY_TC_ORDER if t not in used]
         if not free:
@@ -160,7 +151,7 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
             raise source_map.error(("classes", index, "fastlane"), f"FastLane needs switch support (drop notifications) that {profile.name} does not have ({profile.fastlane_support.source})", "remove the fastlane block, or use a vendor profile that declares fastlane_support")
         planned.append(PlannedClass(None, "fastlane", FASTLANE_TC, FASTLANE_TC, LOSSY_PG, False, strict_priority=True))
         fastlane_dscps = tuple(s.fastlane.dscp for s in intent.classes if s.fastlane is not None)
-        control.append(ControlClass("fastlane", "FastLane drop notifications", FASTLANE_TC, fastlane_dscps, "FastLane §3.2 (notifications in a strict-priority queue)"))
+        control.append(ControlClassIR("fastlane", "FastLane drop notifications", FASTLANE_TC, FASTLANE_TC, fastlane_dscps, "FastLane §3.2 (notifications in a strict-priority queue)"))
     planned.insert(0, PlannedClass(None, DEFAULT_CLASS_NAME, DEFAULT_TC, DEFAULT_TC, LOSSY_PG, False))
 
     tc_of: dict[int, int] = {}
