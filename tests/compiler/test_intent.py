@@ -50,10 +50,10 @@ def test_every_default_has_its_declared_json_type() -> None:
         assert isinstance(default, python_types[json_type]), f"{model}.{field}: default {default!r} is not a {json_type}"
 
 
-@pytest.mark.parametrize("model", [Design, LinkSpec, PortSpec, TbtcpSpec])
+@pytest.mark.parametrize("model", [Design, LinkSpec, PortSpec, TbtcpSpec, FastLaneSpec])
 def test_writing_every_default_literally_is_accepted(model: type[Any]) -> None:
     schema = model.model_json_schema()
-    required = {"speed": "40G", "name": "Ethernet0"}
+    required = {"speed": "40G", "name": "Ethernet0", "dscp": 5}
     literal = {name: prop["default"] for name, prop in schema["properties"].items() if "default" in prop and prop["default"] is not None}
     literal |= {name: required[name] for name in schema.get("required", [])}
     written = model.model_validate(literal)
