@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from qosforge.compiler.intent import (
     Design,
+    FastLaneSpec,
     Intent,
     LinkSpec,
     PortSpec,
