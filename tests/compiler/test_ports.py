@@ -84,5 +84,5 @@ def test_a_leaf_spine_too_wide_for_its_spines_points_at_leaves(write_intent: Wri
 
 
 def test_a_leaf_with_too_many_hosts_points_at_hosts_per_leaf(write_intent: Writer, base_intent: str) -> None:
-    with pytest.raises(IntentError, match="leaf_spine.hosts_per_leaf: switch 'leaf1': 33 ports at 40G"):
+    with pytest.raises(IntentError, match=r"leaf_spine\.hosts_per_leaf: switch 'leaf1': 33 ports at 40G"):
         compile_text(write_intent, base_intent.replace("hosts_per_leaf: 4", "hosts_per_leaf: 31"))
