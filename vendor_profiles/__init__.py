@@ -37,8 +37,8 @@ from qosforge.vendor_profiles.schema import (
 
 __all__ = [
     "SOURCED_FIELDS",
-    "BreakoutMode",
     "UNKNOWN",
+    "BreakoutMode",
     "PfcHeadroom",
     "PortGroup",
     "RedQuantisation",
