@@ -30,7 +30,10 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
                           "profiles": [{"name", "size": Q, "xon": Q | null, "xoff": Q | null,
                                         "xon_offset": Q | null}]}],
         "gaps": [{"target", "class", "feature", "detail", "alternatives": [str],
-                  "approximation": str | null, "status": "approximated" | "unresolved"}]
+                  "approximation": str | null, "status": "approximated" | "unresolved"}],
+        "control_classes": [{"name", "purpose", "traffic_class": int, "queue": int, "dscp": [int],
+                             "scheduler": "strict", "lossless": false, "source"}],
+                                                       # CNP / FastLane notification classes
       }]
     }
 
@@ -126,6 +129,10 @@ def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str,
             "approximation": gap.approximation,
             "status": "unresolved" if gap.approximation is None else "approximated",
         } for gap in (*switch.gaps, *gaps)],
+        "control_classes": [{
+            "name": c.name, "purpose": c.purpose, "traffic_class": c.traffic_class, "queue": c.queue,
+            "dscp": list(c.dscp), "scheduler": "strict", "lossless": False, "source": c.source,
+        } for c in switch.control_classes],
     }
 
 
@@ -236,6 +243,10 @@ def _classes_table(switch: dict[str, Any]) -> Table:
         kind = f"{cls['transport']}{' (lossless)' if cls['lossless'] else ''}"
         table.add_row(cls["name"], kind, f"{cls['traffic_class']}/{cls['queue']}/{pg}",
                       "\n".join(lines) or "-", capacity)
+    for control in switch["control_classes"]:
+        table.add_row(control["name"], "signalling (lossy, strict priority)",
+                      f"{control['traffic_class']}/{control['queue']}/-",
+                      f"DSCP {', '.join(str(d) for d in control['dscp'])}: {control['purpose']}  [{control['source']}]", "-")
     return table
 
 

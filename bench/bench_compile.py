@@ -1,10 +1,10 @@
-"""Benchmark: compile generated leaf-spine fabrics to SONiC config_db (issue 4 figures).
+"""Benchmark: compile generated Clos fabrics to SONiC config_db (issue 4 figures).
 
-For each size N (default 100, 1000, 5000 switches) a leaf-spine intent is generated with 64-port
-leaves (hosts + one uplink per spine) and 32 spines (4 for N=100). In a two-tier fabric the
-spines then have N-32 ports, and no buffer holds PFC headroom for thousands of ports, so the
-benchmark fabric runs lossy transports (DCTCP, D2TCP, TCP); each run happens in a fresh
-subprocess so peak RSS is per size. Reported: wall time of load + compile + render + write of
+For each size N (default 100, 1000, 5000 switches) a three-tier Clos intent of exactly N switches
+is generated (bench/fabrics.py: e.g. 1,000 = 32 pods of 20 leaves + 10 spines, and 40
+super-spines) with 64-port Spectrum-2 leaves (hosts + one uplink per spine of the pod), so every
+switch passes the vendor-profile port check. The fabric runs lossy transports (DCTCP, D2TCP,
+TCP); each run happens in a fresh subprocess so peak RSS is per size. Reported: wall time of load + compile + render + write of
 every config_db.json, and peak RSS. Usage: ``python bench/bench_compile.py [N ...]``.
 """
 
@@ -18,24 +18,25 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from fabrics import MAX_PORTS, clos_shape
+
 INTENT = """apiVersion: qosforge/v1
 kind: Fabric
 metadata: {{name: bench-{switches}}}
 topology:
-  leaf_spine:
-    spines: {spines}
-    leaves: {leaves}
-    hosts_per_leaf: {hosts}
-    host_link: {{speed: 100G, cable: 3m}}
-    fabric_link: {{speed: 100G, cable: 40m}}
-    link_latency: 1us
-    leaf_profile: mellanox-spectrum-2
-classes:
+{topology}classes:
   - {{name: rpc, transport: d2tcp, dscp: [34], weight: 30}}
   - {{name: bulk, transport: dctcp, dscp: [10], weight: 50}}
   - {{name: legacy, transport: tcp, dscp: [0], weight: 20}}
 design: {{congested_ports: 8}}
 """
+
+
+def bench_intent(switches: int) -> str:
+    """The benchmark intent of exactly ``switches`` switches (64-port leaves)."""
+    shape = clos_shape(switches)
+    return INTENT.format(switches=switches, topology=shape.yaml(MAX_PORTS - shape.spines_per_pod))
 
 
 def run_one(switches: int) -> dict[str, float]:
@@ -44,11 +45,10 @@ def run_one(switches: int) -> dict[str, float]:
     from qosforge.compiler.loader import load_intent
     from qosforge.files import write_text_atomically
 
-    spines = 4 if switches <= 100 else 32
-    leaves = switches - spines
+    shape = clos_shape(switches)
     with tempfile.TemporaryDirectory() as folder:
         intent_path = Path(folder) / "intent.yaml"
-        intent_path.write_text(INTENT.format(switches=switches, spines=spines, leaves=leaves, hosts=64 - spines))
+        intent_path.write_text(bench_intent(switches))
         start = time.perf_counter()
         intent, source_map = load_intent(intent_path)
         fabric = compile_intent(intent, source_map)
@@ -61,8 +61,9 @@ def run_one(switches: int) -> dict[str, float]:
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "switches": switches,
-        "leaf_ports": 64,
-        "spine_ports": leaves,
+        "leaf_ports": MAX_PORTS,
+        "spine_ports": shape.spine_ports,
+        "super_spine_ports": shape.pods,
         "compile_s": round(compiled - start, 3),
         "render_and_write_s": round(done - compiled, 3),
         "total_s": round(done - start, 3),

@@ -1,9 +1,10 @@
 """Benchmark: lint 1,000 config_db files of 64 ports each through the CLI, in one process (issue 7).
 
-The files are generated from a compiled fabric: a leaf-spine intent (4 spines, N leaves with 60
-hosts each, so every leaf has 64 100G ports; Spectrum-2; a lossless DCQCN class, DCTCP and TCP)
+The files are generated from a compiled fabric: a three-tier Clos intent (pods of 20 leaves and 4
+spines, one super-spine per plane, N leaves in all with 60 hosts each, so every leaf has 64 100G
+ports and every switch passes the port check; Spectrum-2; a lossless DCQCN class, DCTCP and TCP)
 is compiled for one leaf and rendered by the SONiC backend, then written once per leaf as
-``out/leaf<i>/config_db.json`` with a PORT and DEVICE_METADATA table added (a whole-file shape)
+``out/pod<p>-leaf<l>/config_db.json`` with a PORT and DEVICE_METADATA table added (a whole-file shape)
 and per-file variation: each file gets its own DCTCP K, two ports get other cable lengths, and
 every tenth file carries a deliberate mistake (a too-small xoff, an integer value, a SCHEDULER
 priority), so the run reports findings like a real CI job would.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import random
 import resource
 import subprocess
@@ -31,9 +33,11 @@ INTENT = """apiVersion: qosforge/v1
 kind: Fabric
 metadata: {{name: bench-lint}}
 topology:
-  leaf_spine:
-    spines: 4
-    leaves: {leaves}
+  clos:
+    pods: {pods}
+    leaves_per_pod: {leaves_per_pod}
+    spines_per_pod: 4
+    super_spines: 4
     hosts_per_leaf: 60
     host_link: {{speed: 100G, cable: 3m}}
     fabric_link: {{speed: 100G, cable: 40m}}
@@ -50,21 +54,26 @@ design: {{congested_ports: 8, headroom_model: sonic}}
 def generate(folder: Path, files: int) -> tuple[Path, int]:
     """Write the intent and ``files`` leaf configs; returns (intent path, total bytes)."""
     from qosforge.backends.sonic import config_db_to_json, render_config_db
+    from qosforge.compiler.clos import leaf_name
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
 
     intent_path = folder / "fabric.yaml"
-    intent_path.write_text(INTENT.format(leaves=files))
+    # 20 leaves per pod (more when a super-spine would need over 64 ports, one per pod).
+    leaves_per_pod = max(20, math.ceil(files / 64))
+    pods = math.ceil(files / leaves_per_pod)
+    intent_path.write_text(INTENT.format(pods=pods, leaves_per_pod=leaves_per_pod))
     intent, source_map = load_intent(intent_path)
-    [leaf] = compile_intent(intent=intent, source_map=source_map, switches=("leaf1",)).switches
+    [leaf] = compile_intent(intent=intent, source_map=source_map, switches=(leaf_name(0, 0),)).switches
     base = json.loads(config_db_to_json(render_config_db(leaf)))
     ports = [port.name for port in leaf.ports]
     assert len(ports) == 64, len(ports)
     rng = random.Random(7)
     total = 0
     for index in range(1, files + 1):
+        switch_name = leaf_name(*divmod(index - 1, leaves_per_pod))
         config = json.loads(json.dumps(base))
-        config["DEVICE_METADATA"] = {"localhost": {"hostname": f"leaf{index}", "hwsku": "bench-sn3700"}}
+        config["DEVICE_METADATA"] = {"localhost": {"hostname": switch_name, "hwsku": "bench-sn3700"}}
         config["PORT"] = {name: {"admin_status": "up", "mtu": "9100", "speed": "100000"} for name in ports}
         for name in rng.sample(ports[:60], 2):  # host ports on longer cables (own headroom profile)
             config["CABLE_LENGTH"]["AZURE"][name] = f"{rng.choice([5, 10, 20])}m"
@@ -77,7 +86,7 @@ def generate(folder: Path, files: int) -> tuple[Path, int]:
             config["SCHEDULER"][next(iter(config["SCHEDULER"]))]["priority"] = "1"
             config["BUFFER_POOL"]["egress_lossy_pool"]["size"] = int(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])
         text = json.dumps(config, indent=2) + "\n"
-        target = folder / "out" / f"leaf{index}" / "config_db.json"
+        target = folder / "out" / switch_name / "config_db.json"
         target.parent.mkdir(parents=True)
         target.write_text(text)
         total += len(text)

@@ -1,6 +1,7 @@
-"""Benchmark: render generated leaf-spine fabrics for the SAI target (issue 5 figures).
+"""Benchmark: render generated Clos fabrics for the SAI target (issue 5 figures).
 
-Same fabric as ``bench_compile.py`` (64-port Spectrum-2 leaves, lossy DCTCP/D2TCP/TCP), rendered
+Same fabric as ``bench_compile.py`` (a three-tier Clos of exactly N switches that passes the port
+check, 64-port Spectrum-2 leaves, lossy DCTCP/D2TCP/TCP), rendered
 per switch as a validated SAI program, written as ``sai.json`` and ``sairedis.rec``. Each size
 runs in a fresh subprocess so peak RSS is per size. Reported: wall time of load + compile +
 render + metadata validation + write, operations per switch, and peak RSS.
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_compile import INTENT
+from bench_compile import bench_intent
 
 
 def run_one(switches: int) -> dict[str, float]:
@@ -27,10 +28,9 @@ def run_one(switches: int) -> dict[str, float]:
     from qosforge.compiler.loader import load_intent
     from qosforge.files import write_text_atomically
 
-    spines = 4 if switches <= 100 else 32
     with tempfile.TemporaryDirectory() as folder:
         intent_path = Path(folder) / "intent.yaml"
-        intent_path.write_text(INTENT.format(switches=switches, spines=spines, leaves=switches - spines, hosts=64 - spines))
+        intent_path.write_text(bench_intent(switches))
         start = time.perf_counter()
         intent, source_map = load_intent(intent_path)
         fabric = compile_intent(intent, source_map, targets=("sai",))

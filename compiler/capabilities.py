@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from qosforge.compiler.intent import Intent
-from qosforge.ir import CapabilityGap, FabricIR, QosMapsIR, SwitchIR, TargetView, WredIR
 from qosforge.compiler.loader import SourceMap
+from qosforge.ir import CapabilityGap, FabricIR, QosMapsIR, SwitchIR, TargetView, WredIR
 from qosforge.vendor_profiles import load_vendor_profile
 
 TLT_WITHOUT_COLOR = "tlt-without-color"

@@ -18,6 +18,12 @@ from qosforge.compiler.buffers import (
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.intent import ClassSpec, Intent
+from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
+from qosforge.compiler.ports import check_port_layout
+from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
+from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
+from qosforge.errors import QosforgeError
 from qosforge.ir import (
     ClassIR,
     Derived,
@@ -32,11 +38,6 @@ from qosforge.ir import (
     WredIR,
     derived_constant,
 )
-from qosforge.compiler.loader import SourceMap
-from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
-from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
-from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
-from qosforge.errors import QosforgeError
 from qosforge.provenance import Derivation, Provenance, input_value
 from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -76,6 +77,7 @@ def compile_intent(
     topology = resolve_topology(intent, source_map)
     selected = _select(topology, switches, source_map)
     profiles = _load_profiles(intent, selected, source_map)
+    _check_ports(intent, selected, profiles, source_map)
     rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
     plans: dict[str, ClassPlan] = {}
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
@@ -117,7 +119,58 @@ def _load_profiles(intent: Intent, switches: tuple[ResolvedSwitch, ...], source_
     return profiles
 
 
+def _check_ports(intent: Intent, switches: tuple[ResolvedSwitch, ...], profiles: dict[str, VendorProfile], source_map: SourceMap) -> None:
+    """Every switch's ports must fit its ASIC's front panel (compiler/ports.py); checked once per
+    switch kind (profile and port speeds), so large generated fabrics stay fast."""
+    checked: set[tuple[str, tuple[float, ...]]] = set()
+    for switch in switches:
+        speeds = tuple(sorted(p.speed_bps for p in switch.ports))
+        if (switch.profile, speeds) in checked:
+            continue
+        checked.add((switch.profile, speeds))
+        problem = check_port_layout(speeds, profiles[switch.profile])
+        if problem is not None:
+            path, hint = _port_problem_place(intent, switch, problem.speed_bps)
+            raise source_map.error(path, f"switch '{switch.name}': {problem.message}", hint)
+
+
+_FEWER_PORTS = "or a vendor profile with more ports (qosforge profiles list)"
+
+
+def _port_problem_place(intent: Intent, switch: ResolvedSwitch, speed_bps: float | None) -> tuple[tuple[str | int, ...], str]:
+    """Where in the intent a port-layout problem of ``switch`` comes from, and what to change."""
+    speed_hint = f"use a speed {switch.profile} runs at (qosforge profiles show {switch.profile}) or another profile"
+    generator = "leaf_spine" if intent.topology.leaf_spine is not None else "clos" if intent.topology.clos is not None else None
+    if generator is None:
+        index = next(i for i, s in enumerate(intent.topology.switches or []) if s.name == switch.name)
+        ports = (intent.topology.switches or [])[index].ports
+        position = next((i for i, p in enumerate(ports) if speed_bps is not None and p.speed == speed_bps), 0)
+        path: tuple[str | int, ...] = ("topology", "switches", index, "ports", position if speed_bps is not None else 0)
+        return path, speed_hint if speed_bps is not None else f"list fewer ports on this switch {_FEWER_PORTS}"
+    spec = intent.topology.leaf_spine or intent.topology.clos
+    assert spec is not None
+    if speed_bps is not None:
+        link = "host_link" if switch.role == "leaf" and spec.host_link.speed == speed_bps else "fabric_link"
+        if switch.role != "leaf" and generator == "clos" and intent.topology.clos is not None and intent.topology.clos.super_link is not None and intent.topology.clos.super_link.speed == speed_bps:
+            link = "super_link"
+        return ("topology", generator, link, "speed"), speed_hint
+    if switch.role == "leaf":
+        return ("topology", generator, "hosts_per_leaf"), f"lower hosts_per_leaf or the spine count {_FEWER_PORTS}"
+    if generator == "leaf_spine":
+        return ("topology", "leaf_spine", "leaves"), f"use the three-tier 'clos' generator to spread the leaves over pods, fewer leaves, {_FEWER_PORTS}"
+    if switch.role == "spine":
+        return ("topology", "clos", "leaves_per_pod"), f"lower leaves_per_pod or super_spines per plane {_FEWER_PORTS}"
+    return ("topology", "clos", "pods"), f"a super-spine has one port per pod: use fewer pods {_FEWER_PORTS}"
+
+
 def _profile_path(intent: Intent, switch: ResolvedSwitch) -> tuple[str | int, ...]:
+    clos = intent.topology.clos
+    if clos is not None:
+        if switch.role == "super-spine" and clos.super_spine_profile is not None:
+            return ("topology", "clos", "super_spine_profile")
+        if switch.role != "leaf" and clos.spine_profile is not None:
+            return ("topology", "clos", "spine_profile")
+        return ("topology", "clos", "leaf_profile")
     if intent.topology.leaf_spine is not None:
         if switch.role == "spine" and intent.topology.leaf_spine.spine_profile is not None:
             return ("topology", "leaf_spine", "spine_profile")
@@ -152,8 +205,10 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     place = error.place or ""
     if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
         field += ("tlt",)
-    elif spec.transport in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, spec.transport) is not None:
-        field += (spec.transport,)
+    else:
+        block = "dcqcn" if spec.transport == "irn" else spec.transport
+        if block in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, block) is not None:
+            field += (block,)
     detail = f" [{place}]" if place else ""
     return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)
 
@@ -310,6 +365,7 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         ports=tuple(ports),
         classes=template.classes,
         pfc_watchdog=watchdog,
+        control_classes=plan.control,
     )
 
 

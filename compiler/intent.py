@@ -45,6 +45,9 @@ TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero
 LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
 Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
 
+#: A DSCP code point: 6 bits (RFC 2474 §3).
+Dscp = Annotated[int, Field(ge=0, le=63)]
+
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
 TargetName = Literal["sonic", "sai", "openconfig"]
 
@@ -73,7 +76,7 @@ class LinkSpec(_Strict):
     """A link class in the leaf-spine generator."""
 
     speed: RateBps = Field(description="Port speed, e.g. 40G.")
-    cable: LengthM = Field(default=3.0, description="Cable length, e.g. 5m.")
+    cable: LengthM = Field(default="3m", validate_default=True, description="Cable length, e.g. 5m.")
 
 
 class LeafSpine(_Strict):
@@ -89,10 +92,41 @@ class LeafSpine(_Strict):
     port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
 
 
+class Clos(_Strict):
+    """A three-tier Clos: ``pods`` of leaves and spines (every leaf to every spine of its pod) and
+    a super-spine tier in ``spines_per_pod`` planes: spine s of every pod connects to each of the
+    ``super_spines / spines_per_pod`` super-spines of plane s, as in Facebook's data center fabric
+    (A. Andreyev, "Introducing data center fabric", 2014) and Google's Jupiter (SIGCOMM 2015 §3)."""
+
+    pods: int = Field(ge=1, le=512)
+    leaves_per_pod: int = Field(ge=1, le=512)
+    spines_per_pod: int = Field(ge=1, le=128)
+    super_spines: int = Field(ge=1, le=4096, description="Super-spines in total; a multiple of spines_per_pod (one plane per spine position).")
+    hosts_per_leaf: int = Field(ge=1, le=512)
+    host_link: LinkSpec
+    fabric_link: LinkSpec = Field(description="Leaf-to-spine links.")
+    super_link: LinkSpec | None = Field(default=None, description="Spine-to-super-spine links (default: fabric_link).")
+    link_latency: TimeS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us.")
+    leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
+    spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
+    super_spine_profile: str | None = Field(default=None, description="Vendor profile of the super-spines (default: spine_profile).")
+    port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
+    port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
+
+    @model_validator(mode="after")
+    def _planes(self) -> Clos:
+        if self.super_spines % self.spines_per_pod:
+            raise ValueError(
+                f"super_spines ({self.super_spines}) must be a multiple of spines_per_pod ({self.spines_per_pod}): "
+                "spine s of every pod connects to the super-spines of plane s"
+            )
+        return self
+
+
 class PortSpec(_Strict):
     name: str = Field(description="Port name or range, e.g. Ethernet0 or Ethernet[0-124/4].")
     speed: RateBps
-    cable: LengthM = 3.0
+    cable: LengthM = Field(default="3m", validate_default=True)
     peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
 
     @field_validator("name")
@@ -116,29 +150,37 @@ class LinkLatency(_Strict):
 
 class Topology(_Strict):
     leaf_spine: LeafSpine | None = None
+    clos: Clos | None = None
     switches: list[SwitchSpec] | None = None
     links: list[LinkLatency] = Field(default_factory=list)
     host_latency: TimeS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:
-        if (self.leaf_spine is None) == (self.switches is None):
-            raise ValueError("give exactly one of 'leaf_spine' (generator) or 'switches' (explicit)")
-        if self.leaf_spine is not None and self.links:
-            raise ValueError("'links' belongs to an explicit topology; the leaf_spine generator makes its own")
+        forms = [self.leaf_spine is not None, self.clos is not None, self.switches is not None]
+        if sum(forms) != 1:
+            raise ValueError("give exactly one of 'leaf_spine' or 'clos' (generators) or 'switches' (explicit)")
+        if self.switches is None and self.links:
+            raise ValueError("'links' belongs to an explicit topology; the generators make their own")
         return self
 
 
 class TltSpec(_Strict):
-    important_dscp: list[int] = Field(min_length=1, description="DSCPs the hosts use for important packets (colored green).")
+    important_dscp: list[Dscp] = Field(min_length=1, description="DSCPs the hosts use for important packets (colored green).")
     threshold: SizeBytes | None = Field(default=None, description="Color-aware threshold K for unimportant packets (default: from the transport, TLT §4.2).")
 
 
 class TbtcpSpec(_Strict):
-    beta: int = Field(default=1, ge=1, description="RAI additive increase per RTT, packets (TBTCP §4.4).")
+    beta: float = Field(
+        default=0.1,
+        gt=0,
+        lt=0.5,
+        description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
+    )
     r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
     lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
     t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
+    flows: int | None = Field(default=None, ge=1, description="Long-lived flows n per bottleneck for the steady-state queue beta*n (TBTCP §4.4); default: design.concurrent_flows.")
 
 
 class D2tcpSpec(_Strict):
@@ -157,15 +199,15 @@ class DcqcnSpec(_Strict):
 
 
 class FastLaneSpec(_Strict):
-    dscp: int = Field(ge=0, le=63, description="DSCP of the drop notifications.")
-    bandwidth_cap: Fraction = Field(default=0.02, description="Share of port bandwidth (FastLane: 2%).")
-    buffer_cap: Fraction = Field(default=0.05, description="Share of buffer (FastLane: 5%).")
+    dscp: Dscp = Field(description="DSCP of the drop notifications.")
+    bandwidth_cap: Fraction = Field(default="2%", validate_default=True, description="Share of port bandwidth (FastLane: 2%).")
+    buffer_cap: Fraction = Field(default="5%", validate_default=True, description="Share of buffer (FastLane: 5%).")
 
 
 class ClassSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
     transport: TransportName
-    dscp: list[int] = Field(min_length=1)
+    dscp: list[Dscp] = Field(min_length=1)
     lossless: bool = False
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
     rtt: TimeS | None = Field(default=None, description="Override the RTT derived from the topology.")
@@ -178,10 +220,7 @@ class ClassSpec(_Strict):
 
     @field_validator("dscp")
     @classmethod
-    def _dscp_range(cls, value: list[int]) -> list[int]:
-        for code in value:
-            if not 0 <= code <= 63:
-                raise ValueError(f"DSCP {code} is outside 0..63")
+    def _dscp_unique(cls, value: list[int]) -> list[int]:
         if len(set(value)) != len(value):
             raise ValueError("a DSCP is listed twice")
         return value
@@ -189,12 +228,12 @@ class ClassSpec(_Strict):
     @model_validator(mode="after")
     def _parameters_match_transport(self) -> ClassSpec:
         for block in ("tbtcp", "d2tcp", "ear", "dcqcn"):
-            if getattr(self, block) is not None and self.transport != block:
+            # IRN runs DCQCN's congestion control (IRN §4), so it takes the same marking overrides.
+            accepted = ("dcqcn", "irn") if block == "dcqcn" else (block,)
+            if getattr(self, block) is not None and self.transport not in accepted:
                 raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
-                if not 0 <= code <= 63:
-                    raise ValueError(f"important DSCP {code} is outside 0..63")
                 if code in self.dscp:
                     raise ValueError(f"important DSCP {code} is also in 'dscp'; TLT needs distinct code points")
         return self
@@ -204,15 +243,16 @@ class Design(_Strict):
     congested_ports: int = Field(default=1, ge=1, description="Design point M: ports congested at once (TLT §4.2).")
     alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
     concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
-    mtu: SizeBytes = Field(default=1500.0, description="Packet size used for packet-based thresholds.")
-    lso_burst: SizeBytes = Field(default=64_000.0, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
+    mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
+    lso_burst: SizeBytes = Field(default="64kB", validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
-    pfc_watchdog_detection: TimeS = Field(default=0.2, description="PFC watchdog detection time (SONiC default 200 ms).")
-    pfc_watchdog_restoration: TimeS = Field(default=0.2)
+    pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
+    pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
     headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model (DESIGN.md §3).")
-    small_packet_percent: float = Field(default=50, ge=0, le=100)
-    lossless_mtu: SizeBytes = Field(default=1024.0, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
-    port_mtu: SizeBytes = Field(default=9100.0)
+    small_packet_percent: float = Field(default=50.0, ge=0, le=100)
+    lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
+    port_mtu: SizeBytes = Field(default="9100B", validate_default=True)
+    cnp_dscp: Dscp = Field(default=48, description="DSCP of RoCE congestion notification packets, planned on their own strict-priority queue whenever a dcqcn or irn class exists (SONiC, NVIDIA and Dell RoCE defaults: 48).")
 
 
 class Metadata(_Strict):
@@ -235,5 +275,9 @@ class Intent(_Strict):
 
 
 
+#: pydantic emits JSON Schema draft 2020-12; editors pick the dialect from ``$schema``.
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
 def intent_json_schema() -> dict[str, Any]:
-    return Intent.model_json_schema(by_alias=True)
+    return {"$schema": JSON_SCHEMA_DIALECT, **Intent.model_json_schema(by_alias=True)}

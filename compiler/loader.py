@@ -118,6 +118,8 @@ def _hint_for(error: dict[str, Any], path: Path_) -> str | None:
         if close:
             return f"did you mean '{close[0]}'?"
         return f"allowed fields here: {', '.join(known)}" if known else "remove this field"
+    if kind in ("less_than_equal", "greater_than_equal") and any("dscp" in str(part) for part in path):
+        return "a DSCP is a 6-bit code point, 0..63"
     if kind == "missing":
         return "add this field (see `qosforge schema`)"
     if kind == "literal_error":
@@ -133,7 +135,7 @@ def _hint_for(error: dict[str, Any], path: Path_) -> str | None:
 def _message_for(error: dict[str, Any]) -> str:
     message = str(error["msg"])
     if error["type"] == "extra_forbidden":
-        return "unknown field"
+        return f"unknown field '{error['loc'][-1]}'"
     if message.startswith("Value error, "):
         message = message.removeprefix("Value error, ")
     return message
@@ -174,7 +176,9 @@ def load_intent(path: Path) -> tuple[Intent, SourceMap]:
     try:
         intent = Intent.model_validate(_to_plain(root))
     except ValidationError as validation:
-        first = validation.errors(include_url=False)[0]
+        errors = validation.errors(include_url=False)
+        # A misspelt key also makes the right key "missing"; the unknown one is the real mistake.
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         location: Path_ = tuple(first["loc"])
         raise source_map.error(location, _message_for(dict(first)), _hint_for(dict(first), location)) from None
     return intent, source_map

@@ -1,10 +1,20 @@
 """Class planning: traffic classes onto TCs, queues, PGs, PFC priorities, DSCPs and colors.
 
 Conventions follow SONiC's defaults so the output reads familiar to operators: lossless classes
-take PFC priorities / TCs 3 and 4 first (SONiC's AZURE maps, reference/sonic_qos.md §8), a TC
-maps to the queue of the same number, lossless TC n uses PG n, all lossy traffic shares PG 0, and
-DSCPs no class claims fall into a best-effort default class on TC 0. A FastLane notification
-class gets the strict-priority queue 7 (FastLane §3.2).
+take PFC priorities / TCs 3 and 4 first, then 5 and 6 (SONiC's AZURE maps make 3 and 4 lossless,
+sonic-buildimage files/build_templates/qos_config.j2), up to the vendor profile's lossless limit
+where it is known; a TC maps to the queue of the same number, lossless TC n uses PG n, all lossy
+traffic shares PG 0, and DSCPs no class claims fall into a best-effort default class on TC 0.
+
+Two classes are added for the transports' own signalling, each on its own strict-priority queue so
+that notifications are never queued behind the data they throttle:
+
+* CNP: whenever a DCQCN class exists (and IRN, which runs DCQCN's congestion control), RoCE
+  congestion notification packets (DSCP ``design.cnp_dscp``, 48 by default) go to TC 6, lossy and
+  strict priority, as SONiC's AZURE DSCP_TO_TC_MAP (48 -> 6), NVIDIA Cumulus ``nv set qos roce``
+  and Dell Enterprise SONiC ``enable roce`` do. If lossless classes hold TC 6, the CNP class takes
+  the highest free TC below it.
+* FastLane: drop notifications on the strict-priority queue 7 (FastLane §3.2).
 """
 
 from __future__ import annotations
@@ -13,10 +23,28 @@ from dataclasses import dataclass
 
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
+from qosforge.ir import ControlClassIR
 from qosforge.vendor_profiles.schema import VendorProfile
 
-#: TCs tried for lossless classes, in order (SONiC uses 3 and 4 for RoCE).
-LOSSLESS_TC_ORDER = (3, 4, 2, 5, 6, 1)
+#: TCs for lossless classes, in order: SONiC's RoCE pair 3 and 4, then upward (qos_config.j2).
+LOSSLESS_TC_ORDER = (3, 4, 5, 6)
+#: TCs tried for the CNP class: SONiC's AZURE map sends DSCP 48 to TC 6.
+CNP_TC_ORDER = (6, 5, 2, 1)
+CNP_CLASS_NAME = "cnp"
+SOURCE_CNP = (
+    "RoCE CNPs on their own strict-priority queue: sonic-buildimage files/build_templates/qos_config.j2 "
+    "(DSCP_TO_TC_MAP AZURE 48 -> 6), NVIDIA Cumulus Linux `nv set qos roce`, Dell Enterprise SONiC `enable roce`"
+)
+#: Transports whose receivers send DCQCN CNPs (IRN runs DCQCN's congestion control, IRN §4).
+CNP_TRANSPORTS = ("dcqcn", "irn")
+SOURCE_HPCC_INT = (
+    "HPCC (Li et al., SIGCOMM 2019) §3: senders react to in-band network telemetry (queue length, "
+    "transmitted bytes, timestamp, link rate) that every switch adds to every packet, not to ECN marks"
+)
+SOURCE_IRN_LOSSY = (
+    "IRN (Mittal et al., 'Revisiting Network Support for RDMA', SIGCOMM 2018) §1, §3: IRN's loss "
+    "recovery (selective retransmission, BDP-FC) exists to run RoCE without PFC"
+)
 #: TCs tried for lossy classes, in order; 0 is the default class, 7 the FastLane queue.
 LOSSY_TC_ORDER = (1, 2, 5, 6, 3, 4)
 DEFAULT_TC = 0
@@ -46,6 +74,8 @@ class ClassPlan:
     classes: tuple[PlannedClass, ...]
     dscp_to_tc: tuple[tuple[int, int], ...]
     dscp_to_color: tuple[tuple[int, str], ...]
+    control: tuple[ControlClassIR, ...] = ()
+    """Classes added for transport signalling (CNPs, FastLane notifications); TC n uses queue n."""
 
     @property
     def lossless_priorities(self) -> tuple[int, ...]:
@@ -55,9 +85,9 @@ class ClassPlan:
 def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) -> ClassPlan:
     seen: set[str] = set()
     for index, spec in enumerate(intent.classes):
-        if spec.name in seen or spec.name in (DEFAULT_CLASS_NAME, "fastlane"):
+        if spec.name in seen or spec.name in (DEFAULT_CLASS_NAME, "fastlane", CNP_CLASS_NAME):
             reason = "is used twice" if spec.name in seen else "is reserved for an implicit class"
-            raise source_map.error(("classes", index, "name"), f"class name '{spec.name}' {reason}", "give every class a unique name other than 'default' and 'fastlane'")
+            raise source_map.error(("classes", index, "name"), f"class name '{spec.name}' {reason}", "give every class a unique name other than 'default', 'fastlane' and 'cnp'")
         seen.add(spec.name)
     owner: dict[int, tuple[int, str]] = {}
     for index, spec in enumerate(intent.classes):
@@ -75,6 +105,11 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
                     path = ("classes", index, "fastlane", "dscp")
                 raise source_map.error(path, f"DSCP {code} is already used by class '{owner[code][1]}'", "give each DSCP to exactly one class")
             owner[code] = (index, spec.name)
+    _check_transports(intent, source_map)
+    needs_cnp = any(s.transport in CNP_TRANSPORTS for s in intent.classes)
+    cnp_dscp = intent.design.cnp_dscp
+    if needs_cnp and cnp_dscp in owner:
+        raise source_map.error(("design", "cnp_dscp"), f"the RoCE CNP DSCP {cnp_dscp} is also used by class '{owner[cnp_dscp][1]}'", "set design.cnp_dscp to a code point no class uses (48 by default)")
 
     lossless_specs = [s for s in intent.classes if s.lossless]
     lossy_specs = [s for s in intent.classes if not s.lossless]
@@ -84,10 +119,8 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         raise source_map.error(("classes", index, "lossless"), f"{len(lossless_specs)} lossless classes, but {profile.name} supports {max_lossless}", f"make at most {max_lossless} classes lossless (source: {profile.max_lossless_classes.source})")
     if len(lossless_specs) > len(LOSSLESS_TC_ORDER):
         index = intent.classes.index(lossless_specs[len(LOSSLESS_TC_ORDER)])
-        raise source_map.error(("classes", index, "lossless"), f"{len(lossless_specs)} lossless classes; at most {len(LOSSLESS_TC_ORDER)} fit beside the default and FastLane queues", "merge lossless classes")
-    for index, spec in enumerate(intent.classes):
-        if spec.transport == "dcqcn" and not spec.lossless:
-            raise source_map.error(("classes", index, "lossless"), "DCQCN (RoCEv2) needs a lossless class", "set lossless: true (DCQCN §2 relies on PFC)")
+        tcs = ", ".join(str(t) for t in LOSSLESS_TC_ORDER)
+        raise source_map.error(("classes", index, "lossless"), f"{len(lossless_specs)} lossless classes; lossless classes take TCs {tcs}, so at most {len(LOSSLESS_TC_ORDER)}", "merge lossless classes or make some lossy")
 
     planned: list[PlannedClass] = []
     used: set[int] = {DEFAULT_TC}
@@ -96,12 +129,19 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, tc, True))
     needs_fastlane = any(s.fastlane is not None for s in intent.classes)
+    control: list[ControlClassIR] = []
+    if needs_cnp:
+        tc = next(t for t in CNP_TC_ORDER if t not in used)  # lossless classes hold at most 3-6: 2 and 1 stay free
+        used.add(tc)
+        planned.append(PlannedClass(None, CNP_CLASS_NAME, tc, tc, LOSSY_PG, False, strict_priority=True))
+        control.append(ControlClassIR(CNP_CLASS_NAME, "RoCE congestion notification packets (DCQCN CNPs)", tc, tc, (cnp_dscp,), SOURCE_CNP))
     for spec in lossy_specs:
         free = [t for t in LOSSY_TC_ORDER if t not in used]
         if not free:
             index = intent.classes.index(spec)
-            total = len(intent.classes) + 1 + int(needs_fastlane)
-            raise source_map.error(("classes", index), f"{total} queues needed (classes + default{' + FastLane' if needs_fastlane else ''}) but a port has 8", "merge classes that can share a queue")
+            extras = ["default", *(["CNP"] if needs_cnp else []), *(["FastLane"] if needs_fastlane else [])]
+            total = len(intent.classes) + len(extras)
+            raise source_map.error(("classes", index), f"{total} queues needed (classes + {' + '.join(extras)}) but a port has 8", "merge classes that can share a queue")
         tc = free[0]
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, LOSSY_PG, False))
@@ -110,6 +150,8 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
             index = next(i for i, s in enumerate(intent.classes) if s.fastlane is not None)
             raise source_map.error(("classes", index, "fastlane"), f"FastLane needs switch support (drop notifications) that {profile.name} does not have ({profile.fastlane_support.source})", "remove the fastlane block, or use a vendor profile that declares fastlane_support")
         planned.append(PlannedClass(None, "fastlane", FASTLANE_TC, FASTLANE_TC, LOSSY_PG, False, strict_priority=True))
+        fastlane_dscps = tuple(s.fastlane.dscp for s in intent.classes if s.fastlane is not None)
+        control.append(ControlClassIR("fastlane", "FastLane drop notifications", FASTLANE_TC, FASTLANE_TC, fastlane_dscps, "FastLane §3.2 (notifications in a strict-priority queue)"))
     planned.insert(0, PlannedClass(None, DEFAULT_CLASS_NAME, DEFAULT_TC, DEFAULT_TC, LOSSY_PG, False))
 
     tc_of: dict[int, int] = {}
@@ -128,6 +170,20 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         if spec.fastlane is not None:
             tc_of[spec.fastlane.dscp] = FASTLANE_TC
             color_of[spec.fastlane.dscp] = "green"
+    if needs_cnp:
+        tc_of[cnp_dscp] = by_name[CNP_CLASS_NAME].traffic_class
+        color_of[cnp_dscp] = "green"
     dscp_to_tc = tuple((code, tc_of.get(code, DEFAULT_TC)) for code in range(64))
     dscp_to_color = tuple((code, color_of.get(code, "green")) for code in range(64))
-    return ClassPlan(tuple(sorted(planned, key=lambda c: c.traffic_class)), dscp_to_tc, dscp_to_color)
+    return ClassPlan(tuple(sorted(planned, key=lambda c: c.traffic_class)), dscp_to_tc, dscp_to_color, tuple(control))
+
+
+def _check_transports(intent: Intent, source_map: SourceMap) -> None:
+    """Transport requirements the switch configuration cannot meet or that defeat the transport."""
+    for index, spec in enumerate(intent.classes):
+        if spec.transport == "dcqcn" and not spec.lossless:
+            raise source_map.error(("classes", index, "lossless"), "DCQCN (RoCEv2) needs a lossless class", "set lossless: true (DCQCN §2 relies on PFC), or use transport: irn, which recovers losses itself")
+        if spec.transport == "irn" and spec.lossless:
+            raise source_map.error(("classes", index, "lossless"), f"class '{spec.name}': IRN is meant to run without PFC ({SOURCE_IRN_LOSSY})", "remove lossless: true (IRN gets DCQCN's ECN marking on a lossy queue), or use transport: dcqcn for a lossless class")
+        if spec.transport == "hpcc":
+            raise source_map.error(("classes", index, "transport"), f"class '{spec.name}': HPCC cannot be configured by qosforge: {SOURCE_HPCC_INT}; the SONiC and SAI QoS outputs have no INT, and ECN thresholds would not steer HPCC", "use transport: dcqcn or irn (ECN-driven RoCE) for this class; HPCC needs INT enabled on every switch, which qosforge does not configure")

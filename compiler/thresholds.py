@@ -9,8 +9,9 @@ turns its result into IR color curves:
 * DCQCN: RED marking K_min/K_max/P_max (DCQCN §5), speed-scaled defaults or the intent's values.
 * TBTCP: the least-squares fitted step RED (TBTCP §6.2) with t_min = l and t_max chosen within
   the port's buffer share unless given.
-* TCP, HPCC, IRN: no ECN marking at the switch (TCP reacts to loss; HPCC uses INT; IRN's loss
-  recovery does not need it), so no curve unless TLT adds one.
+* IRN: DCQCN's RED marking on a lossy class (IRN runs DCQCN's congestion control, IRN §4).
+* TCP: no ECN marking at the switch (TCP reacts to loss), so no curve unless TLT adds one.
+* HPCC is refused by the planner: it needs INT, not ECN thresholds (HPCC §3).
 * TLT (TLT §4.2): unimportant packets are red and tail-dropped at K (min = max = K, 100 %);
   their ECN marking moves to the ECT thresholds so the transport keeps its signal.
 """
@@ -21,12 +22,13 @@ import re
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import ClassSpec, Design
-from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.fitting.red_model import red_model_from_profile
-from qosforge.fitting.tbtcp_red import fit_tbtcp_red
+from qosforge.fitting.tbtcp_red import DEFAULT_BETA, fit_tbtcp_red
+from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.models.ear import ear_thresholds
+from qosforge.models.tbtcp import tbtcp_steady_state
 from qosforge.models.tlt import tlt_headroom, tlt_min_threshold
 from qosforge.vendor_profiles.schema import VendorProfile
 
@@ -101,7 +103,9 @@ def class_thresholds(
                 derived_constant(spec.d2tcp.d_min, "1", quantity="d_min", formula="intent d2tcp.d_min", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
                 derived_constant(spec.d2tcp.d_max, "1", quantity="d_max", formula="intent d2tcp.d_max", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),
             ]
-    elif spec.transport == "dcqcn":
+    elif spec.transport in ("dcqcn", "irn"):
+        # IRN keeps DCQCN's congestion control and ECN marking on a lossy class (IRN §4; TLT §7.1
+        # runs "DCQCN with IRN"); its selective retransmission replaces PFC.
         overrides = spec.dcqcn
         dcqcn = dcqcn_marking(
             rate_bps,
@@ -109,6 +113,7 @@ def class_thresholds(
             overrides.kmax if overrides else None,
             overrides.pmax if overrides else None,
             lossless=spec.lossless,
+            selective_retransmission=spec.transport == "irn",
         )
         mark_min, mark_max = derived_from(dcqcn, "kmin_bytes"), derived_from(dcqcn, "kmax_bytes")
         mark_probability = _percent(derived_from(dcqcn, "pmax"))
@@ -117,12 +122,15 @@ def class_thresholds(
     elif spec.transport == "tbtcp":
         tbtcp = spec.tbtcp
         lso = tbtcp.lso_burst if tbtcp and tbtcp.lso_burst is not None else design.lso_burst
+        beta = tbtcp.beta if tbtcp else DEFAULT_BETA
+        window_reduction = tbtcp.r if tbtcp else 4
         red_model = red_model_from_profile(profile)
         fit = fit_tbtcp_red(
             rate_bps * rtt_s / 8.0,
             lso,
             tbtcp.t_max if tbtcp else None,
-            tbtcp.r if tbtcp else 4,
+            window_reduction,
+            beta,
             model=red_model,
             lso_burst_bytes=lso,
             port_buffer_bytes=per_port_share_bytes,
@@ -130,6 +138,12 @@ def class_thresholds(
         mark_min, mark_max = derived_from(fit, "t_min_bytes"), derived_from(fit, "t_max_bytes")
         mark_probability = _percent(derived_from(fit, "p_max"))
         marking += [mark_min, mark_max, mark_probability, derived_from(fit, "error_kilobytes")]
+        flows = tbtcp.flows if tbtcp and tbtcp.flows is not None else design.concurrent_flows
+        if flows is not None:
+            # TBTCP §4.4: with n long-lived flows the queue settles where RAI's beta per RTT
+            # equals QCD's expected cut, Q = beta*n MSS on the ideal curve (Eq. 8).
+            steady = tbtcp_steady_state(rate_bps, rtt_s, flows, beta, design.mtu, lso, window_reduction)
+            marking += [derived_from(steady, "queue_eq8_bytes"), derived_from(steady, "queue_bytes")]
         host += [derived_from(fit, "window_reduction_r"), derived_from(fit, "beta")]
 
     curves: list[ColorCurveIR] = []

@@ -70,6 +70,11 @@ class ResolvedTopology:
 def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     if intent.topology.leaf_spine is not None:
         return _leaf_spine(intent.topology.leaf_spine)
+    if intent.topology.clos is not None:
+        # compiler/clos.py builds on this module's types, so it is imported here, not at the top.
+        from qosforge.compiler.clos import resolve_clos
+
+        return resolve_clos(intent.topology.clos)
     assert intent.topology.switches is not None
     return _explicit(intent, source_map)
 

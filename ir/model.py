@@ -188,6 +188,20 @@ class ClassIR:
 
 
 @dataclass(frozen=True)
+class ControlClassIR:
+    """A class the compiler adds for transport signalling (RoCE CNPs, FastLane notifications):
+    lossy, on its own strict-priority queue; its DSCPs, TC, queue and scheduler are also in the
+    switch's maps, queues and schedulers like any class's."""
+
+    name: str
+    purpose: str
+    traffic_class: int
+    queue: int
+    dscp: tuple[int, ...]
+    source: str
+
+
+@dataclass(frozen=True)
 class SwitchIR:
     name: str
     vendor_profile: str
@@ -201,6 +215,7 @@ class SwitchIR:
     classes: tuple[ClassIR, ...]
     pfc_watchdog: PfcWatchdogIR | None
     gaps: tuple[CapabilityGap, ...] = field(default=())
+    control_classes: tuple[ControlClassIR, ...] = field(default=())
 
     def profile(self, name: str) -> BufferProfileIR:
         return next(p for p in self.buffer_profiles if p.name == name)

@@ -84,14 +84,17 @@ def dcqcn_marking(
     pmax: Any = None,
     *,
     lossless: bool = True,
+    selective_retransmission: bool = False,
 ) -> DcqcnMarking:
     """RED marking parameters for DCQCN on a link of ``rate_bps`` (vectorised).
 
     Each of ``kmin_bytes``, ``kmax_bytes``, ``pmax`` left as ``None`` takes the DCQCN default
     scaled to the link rate; a given value overrides it. ``lossless=False`` is an infeasible
-    design: DCQCN/RoCEv2 needs PFC.
+    design: DCQCN/RoCEv2 needs PFC, unless the NIC recovers losses itself:
+    ``selective_retransmission=True`` is IRN (Mittal et al., "Revisiting Network Support for
+    RDMA", SIGCOMM 2018), which runs DCQCN's congestion control without PFC (§4, §5).
     """
-    if not lossless:
+    if not lossless and not selective_retransmission:
         raise InfeasibleDesignError(
             "DCQCN needs a lossless (PFC-enabled) class: "
             "RoCEv2 relies on PFC for a drop-free network",
@@ -144,7 +147,7 @@ def dcqcn_marking(
         pmax=out(probability),
         kmin_delay_s=out(8.0 * kmin / rate_bps),
         kmax_delay_s=out(8.0 * kmax / rate_bps),
-        requires_lossless=True,
+        requires_lossless=not selective_retransmission,
         provenance=Provenance(
             model="dcqcn_marking",
             inputs=(

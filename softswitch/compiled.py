@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
-from qosforge.ir import ClassIR, SwitchIR
 from qosforge.errors import QosforgeError
+from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
 
@@ -48,6 +48,12 @@ class CompiledSwitch:
     @property
     def config_assumptions(self) -> dict[str, str]:
         return dict(self.assumptions)
+
+    @property
+    def cnp_dscp(self) -> int | None:
+        """The DSCP of RoCE CNPs where the compiled plan has a CNP class (its own queue)."""
+        cnp = next((c for c in self.ir.control_classes if c.name == "cnp"), None)
+        return cnp.dscp[0] if cnp is not None else None
 
     def traffic_class(self, name: str | None) -> ClassIR:
         """The named class, or the first class that is not the catch-all ``default``."""

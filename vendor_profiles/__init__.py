@@ -25,6 +25,7 @@ from qosforge.errors import ProfileError
 from qosforge.vendor_profiles.schema import (
     SOURCED_FIELDS,
     UNKNOWN,
+    BreakoutMode,
     PfcHeadroom,
     PortGroup,
     RedQuantisation,
@@ -37,6 +38,7 @@ from qosforge.vendor_profiles.schema import (
 __all__ = [
     "SOURCED_FIELDS",
     "UNKNOWN",
+    "BreakoutMode",
     "PfcHeadroom",
     "PortGroup",
     "RedQuantisation",

@@ -122,6 +122,17 @@ class PortGroup(_Strict):
     speed_bps: BitsPerSecond
 
 
+class BreakoutMode(_Strict):
+    """One front-panel port run as ``ports`` ports of any of ``speeds_bps`` each.
+
+    SONiC's ``device/<platform>/platform.json`` writes these as ``<ports>x<speed>[<other
+    speeds>]``, e.g. ``2x100G[50G]`` = two ports of 100G or 50G; the native mode is ``1x<native>``.
+    """
+
+    ports: Count
+    speeds_bps: Annotated[list[BitsPerSecond], Field(min_length=1)]
+
+
 class RedQuantisation(_Strict):
     """How the chip implements RED/WRED marking (TBTCP §6.2; DESIGN.md §4)."""
 
@@ -169,6 +180,8 @@ SOURCED_FIELDS: tuple[str, ...] = (
     "mmu_count",
     "cell_bytes",
     "ports",
+    "lanes_per_port",
+    "breakout_modes",
     "queues_per_port",
     "dynamic_th_min",
     "dynamic_th_max",
@@ -200,7 +213,14 @@ class VendorProfile(_Strict):
     #: Number of independent memory-management units the buffer is split into (Tomahawk: 4).
     mmu_count: Sourced[Count]
     cell_bytes: Sourced[Bytes]
+    #: Front-panel ports at their native speed (what a datasheet lists first).
     ports: Sourced[Annotated[list[PortGroup], Field(min_length=1)]]
+    #: SerDes lanes of one front-panel port at its native speed (SONiC port_config.ini /
+    #: platform.json ``lanes``); SONiC names a port ``Ethernet<first lane index>`` on many
+    #: platforms, which is how a switch layout binds names to lanes.
+    lanes_per_port: Sourced[Count]
+    #: How one front-panel port may be split or slowed (SONiC platform.json ``breakout_modes``).
+    breakout_modes: Sourced[Annotated[list[BreakoutMode], Field(min_length=1)]]
     #: Unicast egress queues per port available to traffic classes.
     queues_per_port: Sourced[Count]
     #: Range of the SAI/SONiC dynamic_th exponent n (alpha = 2^n) the ASIC accepts.

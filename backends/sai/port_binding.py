@@ -62,21 +62,15 @@ def bind_ports(switch: str, port_names: Sequence[str], inventory: SwitchInventor
             place=f"switch {switch}",
             hint="use at most that many ports on this switch, or a vendor profile whose switch has more ports",
         )
-    width = lanes_per_port or inventory.lanes_per_port
     numbers = [_SONIC_PORT.match(name) for name in port_names]
-    if width is not None and all(numbers):
-        positions = []
-        for name, match in zip(port_names, numbers, strict=True):
-            assert match is not None
-            slot = int(match.group(1))
-            if slot % width or slot // width >= capacity:
-                raise QosforgeError(
-                    f"port {name}: lane slot {slot} is not the first lane of one of the {capacity} ports of {width} lanes of switch layout {inventory.name}",
-                    place=f"switch {switch}",
-                    hint=f"name ports Ethernet0, Ethernet{width}, ... up to Ethernet{width * (capacity - 1)}",
-                )
-            positions.append(slot // width)
-        return tuple(positions)
+    if all(numbers):
+        slots = [int(match.group(1)) for match in numbers if match is not None]
+        # The profile's lane width describes its own chip; a profile that borrows another
+        # family's layout (e.g. a 1-lane SFP+ Trident on vslib's 4-lane BCM56850) may not fit
+        # it, so the layout's own width is tried next, and name order is the last resort.
+        for width in dict.fromkeys(w for w in (lanes_per_port, inventory.lanes_per_port) if w):
+            if all(slot % width == 0 and slot // width < capacity for slot in slots):
+                return tuple(slot // width for slot in slots)
     order = sorted(range(len(port_names)), key=lambda i: _natural(port_names[i]))
     positions = [0] * len(port_names)
     for position, index in enumerate(order):

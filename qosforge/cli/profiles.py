@@ -17,6 +17,7 @@ from rich.table import Table
 from qosforge.units import format_bytes, format_rate
 from qosforge.vendor_profiles import (
     SOURCED_FIELDS,
+    BreakoutMode,
     PortGroup,
     VendorProfile,
     list_vendor_profiles,
@@ -40,11 +41,17 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
 
 
-def _ports_text(groups: list[PortGroup]) -> str:
-    def speed(rate_bps: float) -> str:
-        return format_rate(rate_bps).replace(" ", "").removesuffix("bps")
+def _speed_text(rate_bps: float) -> str:
+    return format_rate(rate_bps).replace(" ", "").removesuffix("bps")
 
-    return " + ".join(f"{group.count}x{speed(group.speed_bps)}" for group in groups)
+
+def _ports_text(groups: list[PortGroup]) -> str:
+    return " + ".join(f"{group.count}x{_speed_text(group.speed_bps)}" for group in groups)
+
+
+def _breakout_text(modes: list[BreakoutMode]) -> str:
+    """``1x100G/40G, 2x50G``: ports per front-panel port and the speeds each may run at."""
+    return ", ".join(f"{mode.ports}x{'/'.join(_speed_text(s) for s in mode.speeds_bps)}" for mode in modes)
 
 
 def _value_text(field: str, value: Any) -> str:
@@ -55,6 +62,8 @@ def _value_text(field: str, value: Any) -> str:
         return pretty if pretty == f"{value} B" else f"{pretty} ({value} B)"
     if field == "ports":
         return _ports_text(value)
+    if field == "breakout_modes":
+        return _breakout_text(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return f"{value:g}" if isinstance(value, float) else str(value)

@@ -187,7 +187,8 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     ack_delay = max(entry.rtt_s.value - forward, forward)
     flow_specs = incast_flows(config, receiver=receiver, flows=flows, transport=kind, dscp=entry.dscp[0],  # type: ignore[arg-type]
                               important_dscp=entry.important_dscp[0] if entry.important_dscp else None, size_packets=size_packets,
-                              packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r)
+                              packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r,
+                              cnp_dscp=compiled.cnp_dscp)
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)

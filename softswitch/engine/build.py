@@ -228,6 +228,14 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
         flf[f, L.FF_LINE] = line
         flf[f, L.FF_ACK_DELAY] = flow.ack_delay_s
         flf[f, L.FF_LAST_CNP] = -1.0
+        fli[f, L.FL_CNP_Q] = -1
+        if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
+            # CNPs cross the switch the other way, classified by the switch's own maps.
+            cnp = classify(config, flow.dst_port, flow.cnp_dscp, flow.src_port)
+            fli[f, L.FL_CNP_Q] = cnp.queue
+            fli[f, L.FL_CNP_PG] = cnp.pg
+            fli[f, L.FL_CNP_PRIO] = cnp.tc
+            fli[f, L.FL_CNP_COLOR] = cnp.color
         if flow.kind in ("poisson", "cbr"):
             if not flow.rate_pps > 0:
                 raise QosforgeError(f"flow {f}: an open-loop flow needs a positive rate", place="--load", hint="e.g. 50%")

@@ -23,8 +23,12 @@ hyper-additive stages driven by a 55 us timer and a byte counter; go-back-N on N
 (TLT §5.2) the last packet of a flow, one packet every N, and the first packet of each
 retransmission round are important.
 
-The reverse path (ACK, NACK, CNP) is an uncongested delay (``FF_ACK_DELAY``): in the scenarios
-the data direction is the bottleneck and ACKs are 64-byte control frames.
+The reverse path of ACKs and NACKs is an uncongested delay (``FF_ACK_DELAY``): in the scenarios
+the data direction is the bottleneck and ACKs are 64-byte control frames. CNPs of a flow whose
+switch maps the CNP DSCP to a queue (``FL_CNP_Q``, a compiled RoCE plan's strict-priority CNP
+class) are packets: they cross the switch from the receiver's port to the sender's through that
+queue, and reach the sender after ``FF_ACK_DELAY`` or their switch transit, whichever is longer
+(the delay stands for the fabric hops the one switch does not model).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from qosforge.softswitch.engine.layout import (
     EV_RTO,
     F_CE,
     F_CLOCK,
+    F_CNP,
     F_ECT,
     F_IMP,
     F_RTX,
@@ -75,6 +80,10 @@ from qosforge.softswitch.engine.layout import (
     FF_TARGET,
     FF_TIMER_CNT,
     FL_ACKED_W,
+    FL_CNP_COLOR,
+    FL_CNP_PG,
+    FL_CNP_PRIO,
+    FL_CNP_Q,
     FL_COLOR,
     FL_COLOR_IMP,
     FL_CWR_END,
@@ -632,6 +641,34 @@ def dcqcn_cnp(w: World, now: float, f: int) -> None:
     flf[f, FF_BYTES_CTR] = 0.0
 
 
+#: A RoCEv2 CNP on the wire: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + 16 reserved bytes + ICRC 4
+#: + FCS 4 (InfiniBand Architecture Specification, Annex A17 RoCEv2, CNP format).
+CNP_BYTES = 78
+
+
+@compiled
+def _send_cnp(w: World, now: float, f: int) -> None:
+    """One CNP of flow ``f`` from the receiver's host into the switch, towards the sender."""
+    packet = alloc_packet(w)
+    if packet < 0:
+        w[W_CNT][C_POOL_EXHAUSTED] += 1
+        return
+    fli, pki = w[W_FLI], w[W_PKI]
+    pki[packet, P_FLOW] = f
+    pki[packet, P_BYTES] = CNP_BYTES
+    pki[packet, P_CELLS] = int(np.ceil(CNP_BYTES / w[W_PRMF][PRM_CELL] - 1e-9))
+    pki[packet, P_SEQ] = 0
+    pki[packet, P_FLAGS] = F_CNP
+    pki[packet, P_COLOR] = fli[f, FL_CNP_COLOR]
+    pki[packet, P_PG] = fli[f, FL_CNP_PG]
+    pki[packet, P_Q] = fli[f, FL_CNP_Q]
+    pki[packet, P_IN] = fli[f, FL_DST]
+    pki[packet, P_OUT] = fli[f, FL_SRC]
+    pki[packet, P_PRIO] = fli[f, FL_CNP_PRIO]
+    w[W_PKF][packet, PF_SENT] = now
+    host_send(w, now, w[W_PRMI][PRI_NP] + fli[f, FL_DST], fli[f, FL_CNP_PRIO], packet)
+
+
 @compiled
 def dcqcn_receive(w: World, now: float, packet: int) -> None:
     pki, fli, flf, prmf = w[W_PKI], w[W_FLI], w[W_FLF], w[W_PRMF]
@@ -642,7 +679,10 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     if flags & F_CE and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
         flf[f, FF_LAST_CNP] = now
         w[W_CNT][C_CNP] += 1
-        _push(w, now + delay, EV_CNP, f, 0, 0.0)
+        if fli[f, FL_CNP_Q] >= 0:
+            _send_cnp(w, now, f)
+        else:
+            _push(w, now + delay, EV_CNP, f, 0, 0.0)
     nxt = fli[f, FL_RCVNXT]
     if seq == nxt:
         fli[f, FL_RCVNXT] = nxt + 1
@@ -689,7 +729,10 @@ def host_receive(w: World, now: float, packet: int) -> None:
     pki, fli = w[W_PKI], w[W_FLI]
     f = pki[packet, P_FLOW]
     kind = fli[f, FL_KIND]
-    if kind == K_POISSON or kind == K_CBR:
+    if pki[packet, P_FLAGS] & F_CNP:
+        transit = now - w[W_PKF][packet, PF_SENT]
+        _push(w, now + max(w[W_FLF][f, FF_ACK_DELAY] - transit, 0.0), EV_CNP, f, 0, 0.0)
+    elif kind == K_POISSON or kind == K_CBR:
         if now >= w[W_PRMF][PRM_WARMUP]:
             w[W_CNT][C_DELIVERED_BYTES] += pki[packet, P_BYTES]
     elif kind == K_DCQCN:

@@ -45,6 +45,7 @@ F_CE = 2
 F_IMP = 4  # TLT important (Important Data)
 F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
+F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -92,7 +93,11 @@ FL_DCQCN_ARMED = 33
 FL_GEN_PENDING = 34
 FL_OOO = 35  # receiver: out-of-order packets held
 FL_RTX_SEQ = 36  # last segment retransmitted
-FL_COLS = 37
+FL_CNP_Q = 37  # DCQCN: egress queue of the flow's CNPs on the sender's port, -1 = side path
+FL_CNP_PG = 38  # ingress PG of the CNPs on the receiver's port
+FL_CNP_PRIO = 39  # TC / NIC priority of the CNPs
+FL_CNP_COLOR = 40
+FL_COLS = 41
 
 # flow float columns (fl_f)
 FF_CWND = 0

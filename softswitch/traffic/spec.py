@@ -63,6 +63,9 @@ class FlowSpec:
     """Every packet carries the important mark (counted as important; not TLT's clocking)."""
     ack_delay_s: float = 0.0
     """Reverse-path delay receiver -> sender (uncongested)."""
+    cnp_dscp: int | None = None
+    """DCQCN: the DSCP of the receiver's CNPs; they then cross the switch through the queue it maps
+    that DSCP to (a compiled plan's strict-priority CNP class). None: an uncongested side path."""
     beta: float = TBTCP_BETA
     window_reduction_r: float = TBTCP_R
 

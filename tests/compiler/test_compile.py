@@ -160,3 +160,38 @@ def test_unknown_target_and_switch(write_intent: Writer, base_intent: str) -> No
         compile_file(write_intent(base_intent), switches=("leaf99",))
     fabric = compile_file(write_intent(base_intent), switches=("spine2",))
     assert [s.name for s in fabric.switches] == ["spine2"]
+
+
+TBTCP_CLASS = "  - name: bulk\n    transport: tbtcp\n    dscp: [10]\n    tbtcp: {{beta: {beta}, flows: 100}}\n"
+
+
+def _tbtcp_class(switch, beta: float):  # type: ignore[no-untyped-def]
+    bulk = next(c for c in switch.classes if c.name == "bulk")
+    host = {d.quantity: d.value for d in bulk.host_settings}
+    marking = {d.quantity: d.value for d in bulk.marking}
+    return host, marking
+
+
+@pytest.mark.parametrize("beta", [0.05, 0.1, 0.4])
+def test_tbtcp_beta_reaches_host_settings_and_the_steady_queue(write_intent: Writer, base_intent: str, beta: float) -> None:
+    text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n", TBTCP_CLASS.format(beta=beta))
+    switch = compile_file(write_intent(text)).switches[0]
+    host, marking = _tbtcp_class(switch, beta)
+    assert host["beta"] == pytest.approx(beta)
+    # TBTCP §4.4 Eq. 8: Q = beta * n * MSS with n = 100 flows and MSS = design.mtu = 1500 B.
+    assert marking["queue_eq8_bytes"] == pytest.approx(beta * 100 * 1500.0)
+    assert marking["queue_bytes"] > 0
+
+
+def test_tbtcp_beta_changes_the_report(write_intent: Writer, base_intent: str) -> None:
+    from qosforge.backends.report import report_to_json
+
+    reports = []
+    for beta in (0.1, 0.3):
+        text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n", TBTCP_CLASS.format(beta=beta))
+        reports.append(report_to_json(compile_file(write_intent(text, name=f"b{beta}.yaml"))))
+    first, second = (r["switches"][0]["classes"][0] for r in reports)
+    betas = [next(q["value"] for q in c["host_settings"] if q["quantity"] == "beta") for c in (first, second)]
+    assert betas == [pytest.approx(0.1), pytest.approx(0.3)]
+    queues = [next(q["value"] for q in c["thresholds"] if q["quantity"] == "queue_eq8_bytes") for c in (first, second)]
+    assert queues[1] == pytest.approx(3 * queues[0])

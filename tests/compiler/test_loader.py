@@ -28,7 +28,7 @@ def test_valid_intent_loads_with_units_parsed(write_intent: Writer, base_intent:
     ("old", "new", "line", "fragment", "hint"),
     [
         ("fabric_link: {speed: 40G, cable: 10m}", "fabric_link: {speed: 40GB, cable: 10m}", 10, "bytes per second", "bits per second"),
-        ("dscp: [10]", "dscp: [10, 64]", 16, "outside 0..63", None),
+        ("dscp: [10]", "dscp: [10, 64]", 16, "less than or equal to 63", "0..63"),
         ("transport: dctcp", "transport: dctcpp", 15, "Input should be", "use one of"),
         ("    dscp: [10]", "    dscp: [10]\n    colour: red", 17, "unknown field", "allowed fields"),
         ("    dscp: [10]", "    dscp: [10]\n    lossles: true", 17, "unknown field", "did you mean 'lossless'"),

@@ -275,7 +275,9 @@ def test_cli_show_json(app: click.Group) -> None:
     payload = json.loads(result.output)
     assert payload["buffer_bytes"]["value"] == 16_000_000
     assert payload["buffer_bytes"]["source"].startswith("tlt")
-    assert payload["ports"]["value"] == [{"count": 32, "speed_bps": 40e9}]
+    assert payload["ports"]["value"] == [{"count": 32, "speed_bps": 100e9}]
+    assert payload["lanes_per_port"]["value"] == 4
+    assert {"ports": 1, "speeds_bps": [100e9, 40e9]} in payload["breakout_modes"]["value"]
     assert payload["red"]["steps"]["value"] == 8
     assert payload["red"]["threshold_granularity_bytes"]["value"] is None
     assert {entry["id"] for entry in payload["sources"]} >= {"tlt", "tbtcp"}
@@ -297,3 +299,30 @@ def test_cli_main_reports_unknown_name_in_one_line(capsys: pytest.CaptureFixture
         main(["profiles", "show", "tomahwak"])
     assert exited.value.code == 2
     assert "did you mean 'broadcom-tomahawk'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_port_layout_is_sourced_and_consistent(name: str) -> None:
+    profile = load_vendor_profile(name)
+    for field in ("ports", "lanes_per_port", "breakout_modes"):
+        assert profile.sourced(field).source
+    if profile.ports.value is None:
+        assert profile.breakout_modes.value is None and profile.lanes_per_port.value is None
+        return
+    assert profile.breakout_modes.value is not None and profile.lanes_per_port.value is not None
+    (group,) = profile.ports.value
+    native = [mode for mode in profile.breakout_modes.value if mode.ports == 1]
+    assert native and group.speed_bps in native[0].speeds_bps
+    for mode in profile.breakout_modes.value:
+        # A split never yields more ports than the port has lanes, nor more than its native rate.
+        assert mode.ports <= profile.lanes_per_port.value
+        assert mode.ports * max(mode.speeds_bps) <= group.speed_bps
+
+
+def test_known_port_layouts_match_their_sonic_platform_files() -> None:
+    spectrum2 = load_vendor_profile("mellanox-spectrum-2")
+    assert [(g.count, g.speed_bps) for g in spectrum2.ports.known()] == [(32, 200e9)]
+    assert spectrum2.lanes_per_port.known() == 4
+    assert [(m.ports, m.speeds_bps) for m in spectrum2.breakout_modes.known()] == [(1, [200e9, 100e9, 40e9]), (2, [100e9, 50e9]), (4, [50e9, 25e9, 10e9])]
+    assert load_vendor_profile("mellanox-spectrum-4").lanes_per_port.known() == 8
+    assert load_vendor_profile("broadcom-trident2").lanes_per_port.known() == 4

@@ -55,9 +55,14 @@ def test_more_ports_than_the_layout_is_an_error_with_the_numbers() -> None:
 
 
 @pytest.mark.parametrize("name", ["Ethernet2", "Ethernet128"])
-def test_a_name_off_the_lane_grid_is_an_error(name: str) -> None:
-    with pytest.raises(QosforgeError, match=f"port {name}: lane slot"):
-        bind_ports("s", ["Ethernet0", name], BCM56850, None)
+def test_a_name_off_the_lane_grid_binds_in_name_order(name: str) -> None:
+    assert bind_ports("s", [name, "Ethernet0"], BCM56850, None) == (1, 0)
+
+
+def test_a_profile_width_that_does_not_fit_a_borrowed_layout_falls_back_to_the_layouts() -> None:
+    # 1-lane SFP+ ports (Trident) named Ethernet0..Ethernet32 on vslib's 4-lane BCM56850 layout
+    assert bind_ports("s", ["Ethernet32", "Ethernet0"], BCM56850, 1) == (8, 0)
+    assert bind_ports("s", ["Ethernet1", "Ethernet0"], BCM56850, 1) == (1, 0)
 
 
 def test_profile_lanes_per_port_is_read_when_the_profile_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
