@@ -78,7 +78,7 @@ class Flag:
             try:
                 converted: Value = kind.convert(text, self.original, None)
             except click.BadParameter as error:
-                raise QosforgeError(error.format_message(), place=place, hint=f"see qosforge {self.flag} in --help") from None
+                raise QosforgeError(error.message, place=place, hint=f"see the {self.flag} line of --help") from None
             return converted
         check = _QUANTITY_CHECKS.get(self.original.metavar or "")
         if check is not None:

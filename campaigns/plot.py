@@ -57,7 +57,8 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
     import matplotlib.pyplot as plt
 
     ok_rows = [row for row in rows if row.ok]
-    outputs = numeric_outputs(ok_rows)
+    # A result key that only echoes a swept parameter (simulate's "flows") is the x axis or a legend.
+    outputs = {name: values for name, values in numeric_outputs(ok_rows).items() if name not in {axis.key for axis in axes}}
     varying = {name: values for name, values in outputs.items() if len({value for value in values if value is not None}) > 1}
     constant = [f"{name}={next(value for value in values if value is not None):g}" for name, values in outputs.items() if name not in varying]
     x_axis, others = axes[0], axes[1:]

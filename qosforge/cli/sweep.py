@@ -75,7 +75,8 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
     campaign = build_campaign(request)
     outputs = Outputs(out=Path(options["out"]), parquet=Path(options["parquet"]) if options["parquet"] else None,
                       plot=Path(options["plot"]) if options["plot"] else None)
-    cluster = ClusterChoice(workers=options["workers"] or os.cpu_count() or 1, scheduler=options["scheduler"], dashboard=options["dashboard"])
+    workers = options["workers"] if options["workers"] is not None else os.cpu_count() or 1
+    cluster = ClusterChoice(workers=workers, scheduler=options["scheduler"], dashboard=options["dashboard"])
     try:
         report = run_campaign(campaign, outputs, cluster)
     except KeyboardInterrupt:
