@@ -133,8 +133,8 @@ def given_values(flags: list[Flag], options: Mapping[str, Any]) -> tuple[dict[st
     swept: dict[str, tuple[Value, ...]] = {}
     by_dest = {flag.dest: flag for flag in flags}
     typed_order = [by_dest[name] for name in options if name in by_dest]
-    for flag in typed_order:
-        given = options[flag.dest]
+    for flag in typed_order + [flag for flag in flags if flag not in typed_order]:
+        given = options.get(flag.dest)
         if flag.kind == "switch":
             fixed[flag.key] = bool(given)
         elif flag.kind == "multiple":

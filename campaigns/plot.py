@@ -94,7 +94,8 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
     if len(footer) > 400:
         footer = footer[:400] + " ..."
     figure.suptitle(f"{title} ({len(ok_rows)} of {len(rows)} points ok)")
-    figure.tight_layout(rect=(0, 0.04 if footer else 0, 1, 1))
+    # Room for about three lines of footnote, whatever the figure's height.
+    figure.tight_layout(rect=(0, 0.5 / figure.get_figheight() if footer else 0, 1, 1))
     if footer:
         figure.text(0.01, 0.005, footer, fontsize="x-small", wrap=True)
     write_atomically(path, lambda temporary: _save(figure, temporary))

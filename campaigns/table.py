@@ -1,6 +1,7 @@
 """Rows as columns: flattened keys for ``--parquet`` and for the plot.
 
-Nested result objects become dotted column names (``drops_by_reason.wred``); the row's sections
+Nested result objects become dotted column names (``drops_by_reason.wred``), lists of objects
+too, by their names (``switches.tor1.buffer.value``); the row's sections
 are prefixed (``params.rtt``, ``result.goodput_gbps``, ``timing.seconds``) so a parameter and an
 output of the same name stay apart.
 """
@@ -16,13 +17,29 @@ from qosforge.campaigns.store import Row
 from qosforge.files import write_atomically
 
 
+def _item_names(items: list[Any]) -> list[str] | None:
+    """Names for a list of objects: their ``name`` fields when unique (switches, classes), else
+    their indices; ``None`` for a list of plain values, which stays one column."""
+    if not items or not all(isinstance(item, Mapping) for item in items):
+        return None
+    names = [str(item.get("name")) for item in items]
+    if all(item.get("name") is not None for item in items) and len(set(names)) == len(names):
+        return names
+    return [str(index) for index in range(len(items))]
+
+
 def flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{'a': {'b': 1}, 'c': [1, 2]}`` -> ``{'a.b': 1, 'c': [1, 2]}`` (lists stay whole)."""
+    """``{'a': {'b': 1}, 's': [{'name': 'x', 'v': 2}], 'c': [1, 2]}`` ->
+    ``{'a.b': 1, 's.x.v': 2, 'c': [1, 2]}`` (compile's per-switch reports become columns)."""
     flat: dict[str, Any] = {}
     for key, item in value.items():
         name = f"{prefix}{key}"
+        names = _item_names(item) if isinstance(item, list) else None
         if isinstance(item, Mapping):
             flat.update(flatten(item, f"{name}."))
+        elif names is not None:
+            for item_name, element in zip(names, item, strict=True):
+                flat.update(flatten(element, f"{name}.{item_name}."))
         else:
             flat[name] = item
     return flat

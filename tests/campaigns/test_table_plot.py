@@ -24,6 +24,8 @@ def _rows() -> list[Row]:
 
 def test_flatten_and_columns() -> None:
     assert flatten({"a": {"b": 1, "c": {"d": 2}}, "e": [1, 2]}) == {"a.b": 1, "a.c.d": 2, "e": [1, 2]}
+    assert flatten({"s": [{"name": "tor1", "v": 1}, {"name": "tor2", "v": 2}]}) == {"s.tor1.name": "tor1", "s.tor1.v": 1, "s.tor2.name": "tor2", "s.tor2.v": 2}
+    assert flatten({"p": [{"v": 1}, {"v": 2}], "q": []}) == {"p.0.v": 1, "p.1.v": 2, "q": []}
     columns = columns_of(_rows())
     assert columns["params.rtt"] == ["10us", "40us", "10us", "40us", "80us"]
     assert columns["result.by.wred"] == [2, 2, 8, 8, None] and columns["status"][-1] == "failed"
