@@ -76,7 +76,7 @@ def build_campaign(request: CampaignRequest) -> Campaign:
         files: tuple[ShippedFile, ...] = ()
         argv: list[str] = []
         if intents:
-            intent = intents[combination.get("intent", request.intents[0].name)]
+            intent = intents[str(combination.get("intent", request.intents[0].name))]
             params.update({"intent": intent.name, "intent_sha256": intent.sha256})
             values = {a.path: combination.get(a.path, fixed.get(a.path)) for a in request.assignments}
             params.update(values)

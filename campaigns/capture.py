@@ -28,7 +28,7 @@ class _PerThreadStdout(io.TextIOBase):
         buffer: TextIO | None = getattr(self.local, "buffer", None)
         return buffer if buffer is not None else self.fallback
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         return self._target().write(text)
 
     def flush(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import click
 
@@ -76,7 +76,7 @@ class Flag:
         kind = self.original.type
         if isinstance(kind, (click.types.IntParamType, click.types.FloatParamType, click.Choice)):
             try:
-                converted: Value = kind.convert(text, self.original, None)
+                converted: Value = cast(Any, kind).convert(text, self.original, None)
             except click.BadParameter as error:
                 raise QosforgeError(error.message, place=place, hint=f"see the {self.flag} line of --help") from None
             return converted
