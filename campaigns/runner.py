@@ -68,8 +68,11 @@ def connect(choice: ClusterChoice) -> Iterator[Any]:
         return
     if choice.workers < 1:
         raise QosforgeError(f"must be at least 1 (got {choice.workers})", place="--workers", hint="e.g. --workers 2")
+    # The scheduler always serves HTTP (health, metrics); without --dashboard it serves no
+    # dashboard pages and takes a free loopback port instead of 8787.
+    http = {"dashboard": True, "dashboard_address": "127.0.0.1:8787"} if choice.dashboard else {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
     cluster = LocalCluster(n_workers=choice.workers, threads_per_worker=1, processes=LOCAL_PROCESSES, host="127.0.0.1", protocol="tcp://",
-                           dashboard_address="127.0.0.1:8787" if choice.dashboard else None, silence_logs=logging.ERROR)
+                           scheduler_kwargs=http, silence_logs=logging.ERROR)
     try:
         with Client(cluster, set_as_default=False) as client:
             yield client

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
+
 import pytest
 from distributed import LocalCluster
 
@@ -38,3 +41,13 @@ def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(QosforgeError, match="cannot reach the scheduler") as raised, connect(ClusterChoice(workers=1, scheduler="tcp://127.0.0.1:9")):
         pass
     assert raised.value.place == "--scheduler"
+
+
+def test_the_local_cluster_is_loopback_only_and_serves_no_dashboard(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
+    with connect(ClusterChoice(workers=1)) as client:
+        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+        port = client.scheduler_info()["services"]["dashboard"]
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5).status == 200
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5)
