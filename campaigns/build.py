@@ -67,6 +67,10 @@ def build_campaign(request: CampaignRequest) -> Campaign:
     """Every point of the request's grid, validated (intent changes by the compiler's loader)."""
     if request.assignments and not request.intents:
         raise QosforgeError("changes an intent, and none was given", place="--set", hint="name an INTENT file before the flags")
+    names = [intent.name for intent in request.intents]
+    if len(set(names)) != len(names):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise QosforgeError(f"{', '.join(repeated)} is given twice", place="INTENT", hint="name each intent once")
     fixed, axes = _axes(request)
     intents = {intent.name: intent for intent in request.intents}
     texts: dict[tuple[Any, ...], str] = {}

@@ -86,8 +86,6 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
     check_outputs(campaign, outputs)
     if cluster.scheduler is not None:
         check_scheduler_address(cluster.scheduler)
-    if len({spec.point_id for spec in campaign.points}) != len(campaign.points):
-        raise QosforgeError("the grid names one point twice", place="INTENT", hint="give each intent once")
     store = ResultStore(outputs.out)
     store.load()
     todo = [spec for spec in campaign.points if not store.finished(spec.point_id)]

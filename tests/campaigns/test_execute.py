@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from qosforge.campaigns.capture import captured_stdout
 from qosforge.campaigns.execute import resolve_command, run_point
 from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.cli import main
@@ -54,22 +51,3 @@ def test_resolve_command_refuses_unknown_paths() -> None:
     assert resolve_command(("whatif", "dctcp")).name == "dctcp"
     with pytest.raises(LookupError):
         resolve_command(("nope",))
-
-
-def test_capture_is_per_thread() -> None:
-    results: dict[int, str] = {}
-    barrier = threading.Barrier(4)
-
-    def worker(index: int) -> None:
-        with captured_stdout() as buffer:
-            barrier.wait()
-            for _ in range(200):
-                sys.stdout.write(f"{index}")
-        results[index] = buffer.getvalue()
-
-    threads = [threading.Thread(target=worker, args=(index,)) for index in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert results == {index: str(index) * 200 for index in range(4)}
