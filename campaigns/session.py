@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,10 +38,13 @@ class CampaignReport:
     ran: int
     failed: int
     seconds: float
+    #: The most frequent errors of failed points with their counts, most frequent first.
+    errors: tuple[tuple[str, int], ...] = ()
 
-    def one_line(self, out: Path) -> str:
-        return (f"sweep: {self.points} points, {self.skipped} already done, {self.ran} run, {self.failed} failed "
-                f"in {self.seconds:.1f} s; rows in {out}")
+    def lines(self, out: Path) -> list[str]:
+        summary = (f"sweep: {self.points} points, {self.skipped} already done, {self.ran} run, {self.failed} failed "
+                   f"in {self.seconds:.1f} s; rows in {out}")
+        return [summary, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
 
 
 def _check_suffix(path: Path | None, suffix: str, flag: str) -> None:
@@ -117,8 +121,9 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
         from qosforge.campaigns.plot import plot_campaign
 
         plot_campaign(outputs.plot, campaign.title, campaign.axes, rows)
+    errors = Counter(row.error for row in rows if row.error is not None)
     return CampaignReport(points=len(campaign.points), skipped=len(campaign.points) - len(todo), ran=len(todo),
-                          failed=sum(not row.ok for row in rows), seconds=time.perf_counter() - started)
+                          failed=sum(errors.values()), seconds=time.perf_counter() - started, errors=tuple(errors.most_common(3)))
 
 
 __all__ = ["CampaignReport", "Outputs", "check_outputs", "run_campaign"]

@@ -82,7 +82,8 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
     except KeyboardInterrupt:
         click.echo(f"sweep: interrupted; finished rows are in {outputs.out}, re-run the same command to resume", err=True)
         raise click.exceptions.Exit(130) from None
-    click.echo(report.one_line(outputs.out), err=True)
+    for line in report.lines(outputs.out):
+        click.echo(line, err=True)
     if report.failed:
         raise click.exceptions.Exit(1)
 

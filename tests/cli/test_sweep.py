@@ -63,6 +63,7 @@ def test_a_rerun_skips_finished_points_and_retries_failed_ones(run_cli: Run, thr
     grid = [*DUMBBELL, "--flows", "2", "--ecn-threshold", "20pkt,5000pkt", "--workers", "1", "--out", str(out)]
     code, _, err = run_cli(*grid)
     assert code == 1 and "2 points, 0 already done, 2 run, 1 failed" in err
+    assert "sweep: 1 point(s) failed: --ecn-threshold" in err
     failed = [row for row in _rows(out) if row["status"] == "failed"]
     assert len(failed) == 1 and failed[0]["error"].startswith("--ecn-threshold") and failed[0]["result"] is None
     code, _, err = run_cli(*grid)
