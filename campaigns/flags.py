@@ -105,6 +105,8 @@ class Flag:
         note = " Sweep: a,b,c or START:STOP:N." if self.numeric else " Sweep: a,b,c." if self.kind == "value" else ""
         default = self.default()
         shown = f" [default: {','.join(map(str, default)) if isinstance(default, tuple) else default}]" if default not in (None, (), False) else ""
+        if "[default:" in (self.original.help or ""):
+            shown = ""  # whatif's help already states it
         metavar = self.original.metavar or ("|".join(self.original.type.choices) if isinstance(self.original.type, click.Choice) else self.original.type.name.upper())
         return click.Option([*self.original.opts, self.dest], multiple=self.kind == "multiple", default=None, metavar=metavar, show_default=False,
                             required=self.original.required, help=(self.original.help or "") + shown + note, hidden=self.original.hidden)
