@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +94,8 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
     store.load()
     todo = [spec for spec in campaign.points if not store.finished(spec.point_id)]
     if todo:
+        if cluster.scheduler is None and cluster.workers > len(todo):
+            cluster = replace(cluster, workers=len(todo))  # no idle worker processes for a small re-run
         with connect(cluster) as client:
             if cluster.dashboard:
                 print(f"sweep: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
