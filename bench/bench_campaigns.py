@@ -77,8 +77,11 @@ def main() -> None:
         "points": len(one_rows),
         "wall_s": {"1_worker": round(one_s, 2), "2_workers": round(two_s, 2)},
         "speedup": round(one_s / two_s, 2),
-        # Busy seconds per wall second: how many cores the campaign actually got on a shared machine.
+        # Busy seconds per wall second (points in progress), and CPU seconds per wall second: how
+        # many cores the campaign actually got on a shared machine.
         "parallelism": {workers: round(sum(row["timing"]["seconds"] for row in rows) / wall, 2) for workers, (wall, rows) in results.items()},
+        "cores_obtained": {workers: round(sum(row["timing"]["cpu_seconds"] for row in rows) / wall, 2) for workers, (wall, rows) in results.items()},
+        "cpu_per_point_s": {workers: round(statistics.median(row["timing"]["cpu_seconds"] for row in rows), 3) for workers, (_, rows) in results.items()},
         "identical_rows": _without_timing(one_rows) == _without_timing(two_rows),
         "per_point_s": {"mean": round(per_point, 3), "median": round(median_point, 3),
                         "first_on_a_worker": round(max(row["timing"]["seconds"] for row in one_rows), 3)},

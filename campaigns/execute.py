@@ -125,6 +125,9 @@ def run_point(spec: PointSpec) -> PointOutcome:
     """Run ``spec`` and never raise: a failed point is a row with an error, not a lost campaign."""
     started = time.time()
     clock = time.perf_counter()
+    # CPU time of this thread (the point runs in it, numba kernels included): against ``seconds``
+    # it shows how much of the wall time the point actually had a core.
+    cpu = time.thread_time()
     result: dict[str, Any] | None = None
     error: str | None = None
     timing: dict[str, Any] = {}
@@ -140,7 +143,8 @@ def run_point(spec: PointSpec) -> PointOutcome:
         for key in WALL_CLOCK_KEYS:
             if key in result:
                 timing[key] = result.pop(key)
-    timing.update({"seconds": time.perf_counter() - clock, "started_unix_s": started, "worker": _worker_name()})
+    timing.update({"seconds": time.perf_counter() - clock, "cpu_seconds": time.thread_time() - cpu, "started_unix_s": started,
+                   "worker": _worker_name()})
     return PointOutcome(point_id=spec.point_id, result=result, error=error, timing=timing)
 
 

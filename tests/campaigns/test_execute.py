@@ -21,7 +21,7 @@ def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str
         main(["whatif", "dctcp", *argv, "--format", "json"])
     assert outcome.error is None and outcome.result == json.loads(capsys.readouterr().out)
     assert outcome.result["threshold_packets"] == 65  # DCTCP §3.5: the burst floor wins at 10G/100us
-    assert outcome.timing["seconds"] > 0 and "worker" in outcome.timing
+    assert outcome.timing["seconds"] > 0 and 0 <= outcome.timing["cpu_seconds"] and "worker" in outcome.timing
 
 
 def test_a_failing_point_records_the_one_line_error() -> None:
