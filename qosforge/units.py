@@ -59,6 +59,12 @@ def _split(text: str, kind: str, example: str) -> tuple[float, str]:
     return value, match.group("unit")
 
 
+def split_quantity(text: str) -> tuple[float, str]:
+    """``'40us'`` -> ``(40.0, 'us')``: the number and the unit as written, without converting
+    (campaign ranges step in the unit the user wrote, e.g. ``10us:100us:10``)."""
+    return _split(text, "number with an optional unit", "40us, 10G, 65pkt or 4")
+
+
 def _missing_unit(text: str, kind: str, example: str) -> UnitError:
     return UnitError(f"{text!r} has no unit", hint=f"a {kind} needs an explicit unit, e.g. {example}")
 

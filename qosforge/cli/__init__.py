@@ -18,6 +18,7 @@ from qosforge.cli.init import init_command
 from qosforge.cli.lint import lint_command
 from qosforge.cli.profiles import profiles_group
 from qosforge.cli.simulate import simulate_command
+from qosforge.cli.sweep import sweep_group
 from qosforge.cli.whatif import whatif_group
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 
@@ -31,7 +32,7 @@ def cli() -> None:
     """
 
 
-for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command, init_command):
+for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command, init_command, sweep_group):
     cli.add_command(_command)
 
 

@@ -1,0 +1,53 @@
+"""One point through the real command, in-process: results, errors, shipped intents, timing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qosforge.campaigns.execute import resolve_command, run_point
+from qosforge.campaigns.point import PointSpec, ShippedFile
+from qosforge.cli import main
+
+INTENT = Path(__file__).resolve().parents[2] / "examples" / "tlt-softswitch.yaml"
+
+
+def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("--speed", "10G", "--rtt", "100us", "--burst", "65pkt")
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, argv))
+    with pytest.raises(SystemExit):
+        main(["whatif", "dctcp", *argv, "--format", "json"])
+    assert outcome.error is None and outcome.result == json.loads(capsys.readouterr().out)
+    assert outcome.result["threshold_packets"] == 65  # DCTCP §3.5: the burst floor wins at 10G/100us
+    assert outcome.timing["seconds"] > 0 and 0 <= outcome.timing["cpu_seconds"] and "worker" in outcome.timing
+
+
+def test_a_failing_point_records_the_one_line_error() -> None:
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--speed", "10GB", "--rtt", "100us")))
+    assert outcome.result is None and outcome.error is not None and outcome.error.startswith("--speed:")
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--bogus",)))
+    assert outcome.error is not None and "No such option" in outcome.error
+
+
+def test_the_intent_travels_as_contents_and_rows_name_the_users_path(tmp_path: Path) -> None:
+    name = "designs/tlt.yaml"  # need not exist on the worker
+    spec = PointSpec(("compile",), {}, (name,), files=(ShippedFile(0, name, INTENT.read_text()),))
+    outcome = run_point(spec)
+    assert outcome.error is None and outcome.result is not None
+    assert outcome.result["source_file"] == name and "qosforge-point-" not in json.dumps(outcome.result)
+
+
+def test_wall_clock_keys_move_to_timing() -> None:
+    argv = ("--scenario", "dumbbell", "--transport", "dctcp", "--flows", "2", "--duration", "2ms", "--warmup", "0s")
+    outcome = run_point(PointSpec(("simulate",), {}, argv))
+    assert outcome.error is None and outcome.result is not None
+    assert "wall_seconds" not in outcome.result and outcome.timing["wall_seconds"] > 0
+    assert outcome.result["packets_forwarded"] > 0
+
+
+def test_resolve_command_refuses_unknown_paths() -> None:
+    assert resolve_command(("whatif", "dctcp")).name == "dctcp"
+    with pytest.raises(LookupError):
+        resolve_command(("nope",))

@@ -1,0 +1,53 @@
+"""Dask: an existing cluster by address, and the errors for a bad or unreachable one."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+
+import pytest
+from distributed import LocalCluster
+
+from qosforge.campaigns import runner
+from qosforge.campaigns.execute import PointOutcome
+from qosforge.campaigns.point import PointSpec
+from qosforge.campaigns.runner import ClusterChoice, check_scheduler_address, connect, run_points
+from qosforge.errors import QosforgeError
+
+
+def _specs() -> list[PointSpec]:
+    return [PointSpec(("whatif", "dctcp"), {"rtt": rtt}, ("--speed", "10G", "--rtt", rtt)) for rtt in ("10us", "100us", "1ms")]
+
+
+def test_points_run_on_an_existing_scheduler() -> None:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, host="127.0.0.1", protocol="tcp://", dashboard_address=None) as cluster:
+        outcomes: dict[str, PointOutcome] = {}
+        with connect(ClusterChoice(workers=1, scheduler=cluster.scheduler_address)) as client:
+            run_points(client, _specs(), lambda spec, outcome: outcomes.__setitem__(spec.params["rtt"], outcome))
+    assert set(outcomes) == {"10us", "100us", "1ms"} and all(outcome.error is None for outcome in outcomes.values())
+    # DCTCP §3.4 eq. 13: C·RTT/7 packets grows with the RTT.
+    bounds = [outcomes[rtt].result["stability_bound_packets"] for rtt in ("10us", "100us", "1ms")]  # type: ignore[index]
+    assert bounds[0] < bounds[1] < bounds[2]
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:8786", "http://h:1", "tcp://h", "tcp://h:99999", "tcp://a b:1"])
+def test_malformed_addresses(address: str) -> None:
+    with pytest.raises(QosforgeError, match="tcp://HOST:PORT"):
+        check_scheduler_address(address)
+
+
+def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 0.5)
+    with pytest.raises(QosforgeError, match="cannot reach the scheduler") as raised, connect(ClusterChoice(workers=1, scheduler="tcp://127.0.0.1:9")):
+        pass
+    assert raised.value.place == "--scheduler"
+
+
+def test_the_local_cluster_is_loopback_only_and_serves_no_dashboard(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
+    with connect(ClusterChoice(workers=1)) as client:
+        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+        port = client.scheduler_info()["services"]["dashboard"]
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5).status == 200
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5)

@@ -1,0 +1,131 @@
+"""`qosforge sweep` through the console entry point: grids, determinism, resume, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from qosforge.campaigns import runner
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DUMBBELL = ["sweep", "simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "4ms", "--warmup", "1ms"]
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local workers as threads in this process: the same Dask scheduler, seconds faster to start."""
+    monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 0.5)
+    yield
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _without_timing(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(({key: value for key, value in row.items() if key != "timing"} for row in rows), key=lambda row: row["point"])
+
+
+def test_same_grid_same_rows_with_one_or_two_workers(run_cli: Run, threads: None, tmp_path: Path) -> None:
+    grid = [*DUMBBELL, "--flows", "2,6", "--ecn-threshold", "10pkt:30pkt:2", "--seeds", "2"]
+    code, out, err = run_cli(*grid, "--workers", "1", "--out", str(tmp_path / "one.jsonl"))
+    assert code == 0, err
+    code, _, err = run_cli(*grid, "--workers", "2", "--out", str(tmp_path / "two.jsonl"), "--parquet", str(tmp_path / "two.parquet"),
+                           "--plot", str(tmp_path / "two.png"))
+    assert code == 0, err
+    one, two = _rows(tmp_path / "one.jsonl"), _rows(tmp_path / "two.jsonl")
+    assert len(one) == 8 and _without_timing(one) == _without_timing(two)
+    assert out == "" and "8 points, 0 already done, 8 run, 0 failed" in err
+    # The grid is the product; a lower K gives a shorter queue (DCTCP §3.4).
+    by_k: dict[str, list[float]] = {}
+    for row in one:
+        assert row["params"]["transport"] == "dctcp" and row["params"]["rtt"] == "100us"  # defaults are part of the point
+        by_k.setdefault(row["params"]["ecn-threshold"], []).append(row["result"]["queue_p99_packets"])
+    assert set(by_k) == {"10pkt", "30pkt"} and max(by_k["10pkt"]) < min(by_k["30pkt"])
+    table = pq.read_table(tmp_path / "two.parquet")
+    assert table.num_rows == 8 and "result.queue_p99_packets" in table.column_names and "timing.seconds" in table.column_names
+    assert (tmp_path / "two.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_rerun_skips_finished_points_and_retries_failed_ones(run_cli: Run, threads: None, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    # 5000 packets of K do not fit the 1000-packet buffer: that point fails, the campaign goes on.
+    grid = [*DUMBBELL, "--flows", "2", "--ecn-threshold", "20pkt,5000pkt", "--workers", "1", "--out", str(out)]
+    code, _, err = run_cli(*grid)
+    assert code == 1 and "2 points, 0 already done, 2 run, 1 failed" in err
+    assert "sweep: 1 point(s) failed: --ecn-threshold" in err
+    failed = [row for row in _rows(out) if row["status"] == "failed"]
+    assert len(failed) == 1 and failed[0]["error"].startswith("--ecn-threshold") and failed[0]["result"] is None
+    code, _, err = run_cli(*grid)
+    assert code == 1 and "2 points, 1 already done, 1 run, 1 failed" in err
+    assert sorted(row["status"] for row in _rows(out)) == ["failed", "failed", "ok"]  # appended, never rewritten
+    code, _, err = run_cli(*DUMBBELL, "--flows", "2", "--ecn-threshold", "20pkt", "--workers", "1", "--out", str(out))
+    assert code == 0 and "1 points, 1 already done, 0 run, 0 failed" in err
+
+
+def test_whatif_and_compile_campaigns(run_cli: Run, threads: None, tmp_path: Path) -> None:
+    code, _, err = run_cli("sweep", "whatif", "dctcp", "--speed", "10G,100G", "--rtt", "10us:100us:4", "--workers", "1", "--out", str(tmp_path / "w.jsonl"))
+    assert code == 0, err
+    rows = _rows(tmp_path / "w.jsonl")
+    assert len(rows) == 8 and {tuple(row["command"]) for row in rows} == {("whatif", "dctcp")}
+    intent = str(EXAMPLES / "tlt-softswitch.yaml")
+    code, _, err = run_cli("sweep", "compile", intent, "--set", "design.alpha=1,2", "--workers", "1", "--out", str(tmp_path / "c.jsonl"))
+    assert code == 0, err
+    rows = _rows(tmp_path / "c.jsonl")
+    assert sorted(row["params"]["design.alpha"] for row in rows) == [1, 2]
+    assert all(row["params"]["intent"] == intent and row["result"]["source_file"] == intent for row in rows)
+    assert rows[0]["result"] != rows[1]["result"]  # alpha reaches the compiled buffer profiles
+
+
+@pytest.mark.parametrize(("argv", "place"), [
+    ([*DUMBBELL, "--rtt", "10us:1ms:3"], "--rtt"),
+    ([*DUMBBELL, "--flows", "2,x"], "--flows"),
+    ([*DUMBBELL, "--transport", "dctcp,bbr"], "--transport"),
+    ([*DUMBBELL, "--bogus", "1"], "--bogus"),
+    ([*DUMBBELL, "--seeds", "2", "--seed", "3"], "--seeds"),
+    ([*DUMBBELL, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler"),
+    ([*DUMBBELL, "--scheduler", "localhost"], "--scheduler"),
+    ([*DUMBBELL, "--workers", "0"], "--workers"),
+    ([*DUMBBELL, "--plot", "PLOT"], "--plot"),
+    (["sweep", "compile", str(EXAMPLES / "tlt-softswitch.yaml"), "--set", "design.alfa=1,2"], "--set design.alfa=1"),
+    (["sweep", "compile", str(EXAMPLES / "tlt-softswitch.yaml"), "--set", "design.alpha=nope"], "--set design.alpha=nope"),
+    (["sweep", "simulate", "--scenario", "dumbbell", "--set", "design.alpha=1"], "--set"),
+    (["sweep", "whatif", "nope"], "nope"),
+])
+def test_bad_input_is_one_line_exit_2_and_no_files(run_cli: Run, threads: None, tmp_path: Path, argv: list[str], place: str) -> None:
+    outputs = {"--out": tmp_path / "runs.jsonl", "--parquet": tmp_path / "runs.parquet"}
+    argv = [str(tmp_path / "runs.png") if item == "PLOT" else item for item in argv]
+    code, out, err = run_cli(*argv, *(item for flag, path in outputs.items() for item in (flag, str(path))))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and place in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_local_worker_processes(run_cli: Run, tmp_path: Path) -> None:
+    """The default: a local cluster of worker processes bound to 127.0.0.1."""
+    out = tmp_path / "runs.jsonl"
+    code, _, err = run_cli("sweep", "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "1:16:4", "--workers", "2", "--out", str(out))
+    assert code == 0, err
+    rows = _rows(out)
+    assert all(row["timing"]["worker"].startswith("tcp://127.0.0.1:") for row in rows)
+    shares = [row["result"]["per_port_share_bytes"] for row in sorted(rows, key=lambda row: int(row["params"]["congested-ports"]))]
+    # Dynamic threshold (Choudhury-Hahne): alpha·B/(1+alpha·M) falls as M grows.
+    assert len(shares) == 4 and shares == sorted(shares, reverse=True)
+
+
+def test_other_commands_do_not_import_dask_or_pyarrow() -> None:
+    code = ("import sys\nfrom qosforge.cli import cli\nfrom click.testing import CliRunner\n"
+            "assert CliRunner().invoke(cli, ['sweep', 'simulate', '--help']).exit_code == 0\n"
+            "print(sorted({name.split('.')[0] for name in sys.modules} & {'dask', 'distributed', 'pyarrow'}))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert shown == "[]"
