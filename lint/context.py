@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from qosforge.backends.sonic.checks import (
-    CONTEXT_TABLES,
-    QOS_TABLES,
-    TABLE_TRAPS,
+    KNOWN_TABLES,
     Violation,
     check_config_db,
     map_tables,
+    near_miss_table,
 )
+from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES, index_span
 from qosforge.backends.sonic.parse import ParsedConfigDb, parse_config_db
 from qosforge.lint.findings import Finding, Severity, clip, printable
 from qosforge.lint.intent import SwitchIntent
@@ -31,23 +31,10 @@ from qosforge.vendor_profiles.schema import VendorProfile
 Needs = Literal["config", "profile", "intent"]
 T = TypeVar("T")
 
-#: Tables the linter reads; every other table of a whole config_db is left alone.
-KNOWN_TABLES = frozenset(QOS_TABLES | CONTEXT_TABLES)
-#: The widest queue index range a key may span: no port has more queues (the CPU port's 0-48 is
-#: the largest in reference/sonic_qos.md §3.7, BUFFER_QUEUE allows 0-15, §3.4).
-MAX_INDEX_SPAN = 64
-#: A QoS map has at most 64 entries (DSCP 0-63; TC 0-15, priorities 0-7, §3.9-§3.15). Beyond its
-#: keys 0-63, a map keeps at most this many other (invalid) keys for the checks, which walk every
-#: map once per port (a 10^6-entry map bound to 5,000 ports would take hours).
-MAX_MAP_ENTRIES = 64
 MAP_TABLES = map_tables()
+#: Beyond its keys 0-63, a map keeps at most MAX_MAP_ENTRIES other (invalid) keys for the checks,
+#: which walk every map once per port (a 10^6-entry map bound to 5,000 ports would take hours).
 _MAP_KEY = re.compile(r"[0-9]|[1-5][0-9]|6[0-3]")
-_RANGE = re.compile(r"[^|]*\|([0-9]{1,4096})-([0-9]{1,4096})")
-
-
-def _index_span(key: str) -> int:
-    match = _RANGE.fullmatch(key)
-    return int(match.group(2)) - int(match.group(1)) if match is not None else 0
 
 
 @dataclass
@@ -115,10 +102,11 @@ class LintContext:
         QUEUE keys whose index range is wider than :data:`MAX_INDEX_SPAN` are held back (and
         reported as ``index-range-too-wide``): YANG leaves the QUEUE index a free string (§3.7),
         and expanding ``0-99999999999`` index by index would never finish."""
-        tables = {name: table for name, table in self.tables.items() if name in KNOWN_TABLES or name in TABLE_TRAPS}
+        tables = {name: table for name, table in self.tables.items()
+                  if name in KNOWN_TABLES or near_miss_table(name) is not None}
         queue = tables.get("QUEUE")
         if isinstance(queue, dict):
-            wide = [key for key in queue if _index_span(key) > MAX_INDEX_SPAN]
+            wide = [key for key in queue if index_span(key) > MAX_INDEX_SPAN]
             if wide:
                 self.wide_ranges.extend(wide)
                 tables["QUEUE"] = {key: entry for key, entry in queue.items() if key not in set(wide)}

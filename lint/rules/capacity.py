@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
 from qosforge.compiler.intent import Design
-from qosforge.ir import BufferProfileIR
 from qosforge.errors import QosforgeError
+from qosforge.ir import BufferProfileIR
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule

@@ -16,8 +16,6 @@ from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.helpers import ports_text, raw_entries
 
-#: SONiC's conventional egress pool for lossless queues (reference/sonic_qos.md §3.1, §8).
-EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 _DSCP = re.compile(r"[0-9]{1,2}")
 
 
@@ -84,29 +82,6 @@ def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
             "dscp-conflict", "DSCP_TO_TC_MAP", odd_maps[0], str(code),
             f"DSCP {code} goes to different TCs depending on the ingress port: {shown}",
             values={"dscp": code, "tcs": len(by_tc)})
-
-
-def _lossless_without_pfc(ctx: LintContext) -> Iterator[Finding]:
-    parsed = ctx.parsed
-    for port in parsed.ports:
-        queues = [q.index for q in port.queues if not q.lossless and q.buffer_profile is not None
-                  and (profile := parsed.profile(q.buffer_profile)) is not None
-                  and profile.pool == EGRESS_LOSSLESS_POOL]
-        if queues:
-            yield ctx.report(
-                "lossless-queue-without-pfc", "BUFFER_QUEUE", f"{port.name}|{queues[0]}", "profile",
-                f"queue(s) {queues} of {port.name} use {EGRESS_LOSSLESS_POOL} but no enabled PFC priority "
-                f"pauses them (pfc_enable {','.join(map(str, port.pfc_priorities)) or 'empty'}): the queue is "
-                "lossless in name only and drops under congestion",
-                values={"queue": queues[0]})
-        if not port.has_qos_entry:
-            groups = [g.index for g in port.priority_groups if g.lossless and g.buffer_profile != "NULL"]
-            if groups:
-                yield ctx.report(
-                    "lossless-queue-without-pfc", "BUFFER_PG", f"{port.name}|{groups[0]}", "profile",
-                    f"PG(s) {groups} of {port.name} have a lossless (xoff) profile but the port has no "
-                    "PORT_QOS_MAP entry, so no PFC priority is enabled: the headroom is reserved for nothing",
-                    values={"pg": groups[0]})
 
 
 def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
@@ -189,12 +164,6 @@ RULES: tuple[Rule, ...] = (
          "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
          "in two classes').",
          "use one DSCP map, or make the maps agree on the listed DSCPs", check=_dscp_conflict),
-    Rule("lossless-queue-without-pfc", E, "consistency", "no lossless queue or PG without PFC on the port",
-         f"A queue in {EGRESS_LOSSLESS_POOL}, or a PG with an xoff profile, is lossless only if an enabled "
-         "PFC priority of its port pauses it (PORT_QOS_MAP pfc_enable, pfc_to_queue_map; §3.14, §3.16, "
-         "§7.6). SONiC does not check this (§5).",
-         "enable PFC for the priority that maps to the queue, or move the queue to a lossy profile",
-         check=_lossless_without_pfc),
     Rule("lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
          "xoff is the headroom above the XOFF threshold (§3.2); xoff 0 leaves none, and lossless traffic is "
          "dropped with PFC enabled, as in sonic-net/SONiC #480 (§6 #1).",
@@ -217,4 +186,4 @@ RULES: tuple[Rule, ...] = (
          "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
 )
 
-__all__ = ["EGRESS_LOSSLESS_POOL", "RULES"]
+__all__ = ["RULES"]

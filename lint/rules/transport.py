@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from qosforge.backends.sonic.parse import PortConfig, QueueConfig
-from qosforge.ir import ColorCurveIR, WredIR
 from qosforge.errors import QosforgeError
 from qosforge.fitting.least_squares import BYTES_PER_KB
 from qosforge.fitting.quadrature import sample_intervals
 from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
 from qosforge.fitting.targets import tbtcp_target
 from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
+from qosforge.ir import ColorCurveIR, WredIR
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.intent import IntentClass

@@ -22,7 +22,7 @@ STABLE_IDS = {
 def test_every_checks_rule_is_a_lint_rule_under_its_own_id() -> None:
     for rule_id in SONIC_RULES:
         rule = REGISTRY[rule_id]
-        assert rule.origin == "backends/sonic/checks.py"
+        assert rule.origin == "backends/sonic/checks"
         assert SONIC_RULES[rule_id] in rule.rationale
 
 
