@@ -164,6 +164,14 @@ def index_span(key: str) -> int:
     return bounded_int(match.group(1)) - bounded_int(low_text)
 
 
+def bare_reference(value: str) -> str:
+    """A reference without the legacy ``[TABLE|name]`` notation (db_migrator version_3_0_2 strips
+    it the same way: sonic-utilities scripts/db_migrator.py migrate_qos_db_fieldval_reference_remove)."""
+    if value.startswith("[") and value.endswith("]") and "|" in value:
+        return value[1:-1].split("|", 1)[1]
+    return value
+
+
 def cable_metres(text: object) -> float | None:
     if not isinstance(text, str) or CABLE_PATTERN.fullmatch(text) is None or len(text) > MAX_DIGITS:
         return None
@@ -184,6 +192,7 @@ __all__ = [
     "TRADITIONAL_PG_PROFILE",
     "VOQ_TABLES",
     "IndexedKey",
+    "bare_reference",
     "bounded_int",
     "cable_metres",
     "contiguous_ranges",

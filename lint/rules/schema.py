@@ -8,14 +8,18 @@ with its severity, category, needs, fixability, rationale and fix hint.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 
+from qosforge.backends.sonic.checks import Violation
 from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.load import MAX_TEXT_CHARS
 from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.helpers import raw_entries
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -29,10 +33,57 @@ def _sonic_rule(spec: RuleSpec) -> Rule:
     )
 
 
+#: Legacy notations reported once per file (not once per key), with what db_migrator does.
+_LEGACY_RULES = ("bracket-reference", "multi-port-key")
+#: db_migrator's step that rewrites [TABLE|name] references (sonic-utilities scripts/db_migrator.py).
+_BRACKET_MIGRATION = (3, 0, 2)
+_VERSION = re.compile(r"version_([0-9]+(?:_[0-9]+)*)")
+
+
+def db_version(ctx: LintContext) -> tuple[str, tuple[int, ...]] | None:
+    """VERSIONS|DATABASE.VERSION (as written, and as a comparable tuple), when the file has it."""
+    entry = raw_entries(ctx.tables, "VERSIONS").get("DATABASE", {})
+    text = entry.get("VERSION")
+    match = _VERSION.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    numbers = tuple(int(part) for part in match.group(1).split("_")[:6])
+    return text, numbers  # type: ignore[return-value]
+
+
+def _older_than(version: tuple[int, ...], step: tuple[int, ...]) -> bool:
+    # Release-named versions (version_202305_01) follow every x_y_z one.
+    return version[0] < 1000 and version < step
+
+
 def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
-    """check_config_db's violations as findings (one pass for all of its rules)."""
+    """check_config_db's violations as findings (one pass for all of its rules); legacy notations
+    once per file."""
+    legacy: dict[str, list[Violation]] = {}
     for violation in ctx.violations:
+        if violation.rule in _LEGACY_RULES:
+            legacy.setdefault(violation.rule, []).append(violation)
+            continue
         yield ctx.report(violation.rule, violation.table, violation.key, violation.field, violation.message)
+    version = db_version(ctx)
+    for rule, items in legacy.items():
+        first = items[0]
+        where = ", ".join(dict.fromkeys(v.table for v in items))
+        if rule == "bracket-reference":
+            what = (f"{len(items)} reference(s) in {where} use the legacy [TABLE|name] notation (first: "
+                    f"{first.table}|{first.key}.{first.field})")
+            migrated = version is not None and _older_than(version[1], _BRACKET_MIGRATION)
+            action = (f"db_migrator upgrades this {version[0]} database on load and its version_3_0_2 step "
+                      "rewrites them to bare names" if migrated and version is not None else
+                      "db_migrator rewrites them only when upgrading a database older than version_3_0_2; "
+                      "YANG and orchagent expect bare names")
+        else:
+            what = f"{len(items)} key(s) in {where} join several ports with ',' (first: {first.table}|{first.key})"
+            migrated = False
+            action = "orchagent still splits them, but YANG/GCU reject them and db_migrator does not rewrite them"
+        finding = ctx.report(rule, first.table, first.key, first.field, f"{what}: {action}",
+                             values={"count": len(items)})
+        yield replace(finding, severity=Severity.INFO) if migrated else finding
 
 
 def _duplicate_keys(ctx: LintContext) -> Iterator[Finding]:
@@ -49,11 +100,26 @@ def _duplicate_keys(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _redis_keys(ctx: LintContext) -> Iterator[Finding]:
-    for (table, key), written in sorted(ctx.loaded.redis_keys.items()):
-        yield ctx.report(
-            "redis-key-format", table, key, None,
-            f"top-level key {written!r} is redis-dump form; config_db.json nests it as "
-            f'"{table}": {{"{key}": ...}}', line=ctx.locate_path((written,)))
+    if not ctx.loaded.redis_keys:
+        return
+    (table, key), written = min(ctx.loaded.redis_keys.items())
+    yield ctx.report(
+        "redis-key-format", table, key, None,
+        f"the file is a redis dump ({len(ctx.loaded.redis_keys)} top-level keys such as {written!r}); it was read "
+        f'as config_db, which nests entries as "{table}": {{"{key}": ...}} (--fix writes that form)',
+        line=ctx.locate_path((written,)), values={"count": len(ctx.loaded.redis_keys)})
+
+
+def _legacy_version(ctx: LintContext) -> Iterator[Finding]:
+    version = db_version(ctx)
+    if version is None or not _older_than(version[1], _CURRENT_DB_VERSION):
+        return
+    steps = " (its version_3_0_2 step rewrites [TABLE|name] references)" if _older_than(
+        version[1], _BRACKET_MIGRATION) else ""
+    yield ctx.report(
+        "legacy-db-version", "VERSIONS", "DATABASE", "VERSION",
+        f"database {version[0]}: db_migrator upgrades it on load (config reload, boot) to its current version, "
+        f"rewriting tables on the way{steps}; lint checks the file as written")
 
 
 def _wide_ranges(ctx: LintContext) -> Iterator[Finding]:
@@ -83,6 +149,10 @@ def _oversized(ctx: LintContext) -> Iterator[Finding]:
             "that long", values={"length": item.length, "limit": MAX_TEXT_CHARS})
 
 
+#: Steps after which db_migrator has nothing left to rewrite in QoS tables: the release-named
+#: versions (sonic-utilities scripts/db_migrator.py, version_202305_01 onwards).
+_CURRENT_DB_VERSION = (1000,)
+
 RULES: tuple[Rule, ...] = (
     *(_sonic_rule(spec) for spec in RULE_SPECS),
     Rule(
@@ -93,10 +163,18 @@ RULES: tuple[Rule, ...] = (
         "two classes'; reference/sonic_qos.md §2.6 map encoding).",
         fix="keep one occurrence of the key with the value you mean", fixable=True, check=_duplicate_keys),
     Rule(
-        id="redis-key-format", severity=E, category="encoding", title="tables are nested objects",
-        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}} (reference/sonic_qos.md §2.2); '
-        'the flat {"TABLE|key": {...}} form is a redis dump (sonic-utilities tests/mock_tables), which '
-        "`config reload` and `sonic-cfggen -j` do not read as table entries.",
+        id="legacy-db-version", severity=Severity.INFO, category="encoding", title="old database versions",
+        rationale="VERSIONS|DATABASE.VERSION older than the release-named versions means db_migrator (sonic-utilities "
+        "scripts/db_migrator.py) rewrites the tables when SONiC loads them; reported once per file with what it "
+        "does, so the legacy notations it fixes are not read as defects.",
+        fix="run config reload on a current image (db_migrator -o migrate), then save the migrated config",
+        check=_legacy_version),
+    Rule(
+        id="redis-key-format", severity=Severity.INFO, category="encoding", title="redis dumps are read as config_db",
+        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}}; the flat {"TABLE|key": {...}} form is '
+        "a redis dump (sonic-utilities tests/mock_tables), and sonic-db-dump writes each key as "
+        "{type, value, ttl}. Both are recognised and read as config_db, and reported once per file: "
+        "`config reload` and `sonic-cfggen -j` do not read these forms.",
         fix='nest the entry: "TABLE|key": {...} becomes "TABLE": {"key": {...}}', fixable=True,
         check=_redis_keys),
     Rule(

@@ -5,14 +5,13 @@ from __future__ import annotations
 from qosforge.backends.sonic.checks.schema import LOSSLESS_POOL
 from qosforge.backends.sonic.checks.view import ConfigView
 from qosforge.backends.sonic.checks.violation import Violation
-from qosforge.backends.sonic.keys import TRADITIONAL_PG_PROFILE, contiguous_ranges, priorities, uint
-
-
-def _pool_of(view: ConfigView, profile: str) -> dict[str, str] | None:
-    profile_entry = view.profile(profile)
-    if profile_entry is None:
-        return None
-    return view.entries("BUFFER_POOL").get(profile_entry.get("pool", ""))
+from qosforge.backends.sonic.keys import (
+    TRADITIONAL_PG_PROFILE,
+    bare_reference,
+    contiguous_ranges,
+    priorities,
+    uint,
+)
 
 
 def check_buffers(view: ConfigView, found: list[Violation]) -> None:
@@ -33,13 +32,14 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
         if len(modes) != 1:
             found.append(Violation("threshold-mode", "BUFFER_PROFILE", name, None,
                                    f"give exactly one of dynamic_th / static_th (has {modes or 'none'})"))
-        its_pool = view.entries("BUFFER_POOL").get(profile.get("pool", ""))
+        pool_name = bare_reference(profile.get("pool", ""))
+        its_pool = view.entries("BUFFER_POOL").get(pool_name)
         if dynamic_model and its_pool is not None and len(modes) == 1 and its_pool.get("mode") and \
                 modes[0] != f"{its_pool['mode']}_th":
             found.append(Violation("threshold-mode-pool", "BUFFER_PROFILE", name, modes[0],
-                                   f"pool {profile['pool']} is {its_pool['mode']}; use {its_pool['mode']}_th"))
+                                   f"pool {pool_name} is {its_pool['mode']}; use {its_pool['mode']}_th"))
         if "xoff" in profile:
-            if profile.get("pool") != LOSSLESS_POOL:
+            if pool_name != LOSSLESS_POOL:
                 found.append(Violation("lossless-pool-name", "BUFFER_PROFILE", name, "pool",
                                        f"lossless profiles belong to {LOSSLESS_POOL} (buffermgrd hard-codes it)"))
             if its_pool is not None and its_pool.get("type") == "egress":
@@ -51,7 +51,7 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
             if table == "BUFFER_PG" and profile_name == "NULL" and not dynamic_model:
                 found.append(Violation("null-profile", table, key, "profile",
                                        f"profile NULL only works in the dynamic buffer model (traditional: {why})"))
-            profile_pool = _pool_of(view, profile_name)
+            profile_pool = view.pool_of(profile_name)
             if profile_pool is not None and profile_pool.get("type") == bad_type:
                 found.append(Violation("profile-direction", table, key, "profile",
                                        f"{profile_name} uses an {bad_type} pool; {table} needs an {what} pool"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from qosforge.backends.sonic.facts import BufferModelFact, buffer_model
-from qosforge.backends.sonic.keys import IndexedKey, is_int, parse_indexed_key, sint
+from qosforge.backends.sonic.keys import IndexedKey, bare_reference, is_int, parse_indexed_key, sint
 
 ConfigDb: TypeAlias = dict[str, dict[str, dict[str, str]]]
 
@@ -79,13 +79,20 @@ class ConfigView:
     @functools.cache  # noqa: B019 - see port_index
     def map(self, table: str, name: str | None) -> dict[int, int] | None:
         """The named map of ``table`` as integers, None when absent (or the name is None)."""
-        if name is None or name not in self.entries(table):
+        if name is None:
+            return None
+        name = bare_reference(name)
+        if name not in self.entries(table):
             return None
         return {number: target for k, v in self.entries(table)[name].items()
                 if is_int(k) and is_int(v) and (number := sint(k)) is not None and (target := sint(v)) is not None}
 
     def profile(self, name: str) -> dict[str, str] | None:
-        return self.entries("BUFFER_PROFILE").get(name)
+        return self.entries("BUFFER_PROFILE").get(bare_reference(name))
+
+    def pool_of(self, profile_name: str) -> dict[str, str] | None:
+        profile = self.profile(profile_name)
+        return None if profile is None else self.entries("BUFFER_POOL").get(bare_reference(profile.get("pool", "")))
 
     def lossless_profile(self, name: str) -> bool:
         """A PG profile that reserves headroom: it has xoff, or it is NULL in the dynamic model
