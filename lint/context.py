@@ -11,7 +11,7 @@ import functools
 import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from qosforge.backends.sonic.checks import (
     KNOWN_TABLES,
@@ -20,13 +20,17 @@ from qosforge.backends.sonic.checks import (
     map_tables,
     near_miss_table,
 )
+from qosforge.backends.sonic.facts import VendorFact, vendor_from_metadata
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES, index_span
-from qosforge.backends.sonic.parse import ParsedConfigDb, parse_config_db
 from qosforge.lint.findings import Finding, Severity, clip, printable
-from qosforge.lint.intent import SwitchIntent
 from qosforge.lint.load import LoadedConfig
 from qosforge.lint.locate import KeyLocator
-from qosforge.vendor_profiles.schema import VendorProfile
+from qosforge.lint.merge import MergedConfig
+
+if TYPE_CHECKING:  # heavy (IR, pydantic) and needed only by the model-based rules
+    from qosforge.backends.sonic.parse import ParsedConfigDb
+    from qosforge.lint.intent import SwitchIntent
+    from qosforge.vendor_profiles.schema import VendorProfile
 
 Needs = Literal["config", "profile", "intent"]
 T = TypeVar("T")
@@ -69,8 +73,11 @@ class LintContext:
         intent: SwitchIntent | None,
         rules: Mapping[str, RuleInfo],
         cache: RunCache | None = None,
+        merged: MergedConfig | None = None,
     ) -> None:
         self.loaded = loaded
+        self.merged = merged
+        self._locators: dict[int, KeyLocator] = {}
         self.file = loaded.file
         self.tables = loaded.tables
         self.profile = profile
@@ -84,6 +91,13 @@ class LintContext:
         self.oversized_maps: list[tuple[str, str, int]] = []
         """(table, map name, entries) of maps cut to :data:`MAX_MAP_ENTRIES` for the checks."""
         """Per-file results several rules share (e.g. where each intent class lands)."""
+
+    @functools.cached_property
+    def vendor(self) -> VendorFact:
+        """The ASIC vendor: from the vendor profile (--profile or the intent), else DEVICE_METADATA."""
+        if self.profile is not None:
+            return VendorFact(self.profile.name.split("-")[0], f"vendor profile {self.profile.name}")
+        return vendor_from_metadata(self.tables)
 
     def has(self, needs: Needs) -> bool:
         if needs == "profile":
@@ -140,17 +154,34 @@ class LintContext:
 
     @functools.cached_property
     def parsed(self) -> ParsedConfigDb:
+        from qosforge.backends.sonic.parse import parse_config_db
+
         return parse_config_db(self.checked_tables, file=self.file)
 
     # ------------------------------------------------------------------ findings
 
+    def _source(self, table: str, key: str, field_name: str | None) -> tuple[LoadedConfig, KeyLocator]:
+        """The file that supplied ``table|key.field`` (the last one, with --merge) and its locator."""
+        if self.merged is None:
+            return self.loaded, self._locator
+        paths = [(table, key, field_name), (table, key), (table,)] if field_name else [(table, key), (table,)]
+        index = next((self.merged.origin[p] for p in paths if p in self.merged.origin), 0)
+        source = self.merged.sources[index]
+        if index not in self._locators:
+            self._locators[index] = KeyLocator(source.text)
+        return source, self._locators[index]
+
     def location(self, table: str, key: str, field_name: str | None) -> tuple[int | None, int | None]:
-        redis_key = self.loaded.redis_keys.get((table, key))
+        return self._where(table, key, field_name)[1:]
+
+    def _where(self, table: str, key: str, field_name: str | None) -> tuple[str, int | None, int | None]:
+        source, locator = self._source(table, key, field_name)
+        redis_key = source.redis_keys.get((table, key))
         parts = [redis_key] if redis_key is not None else [table, *([key] if key else [])]
         if field_name is not None and key:
             parts.append(field_name)
-        found = self._locator.locate(*parts)
-        return (found[0], found[1]) if found is not None else (None, None)
+        found = locator.locate(*parts)
+        return (source.file, found[0], found[1]) if found is not None else (source.file, None, None)
 
     def locate_path(self, path: tuple[str, ...]) -> tuple[int | None, int | None]:
         found = self._locator.locate(*path)
@@ -169,11 +200,13 @@ class LintContext:
         line: tuple[int | None, int | None] | None = None,
     ) -> Finding:
         info = self._rules.get(rule, RuleInfo(Severity.ERROR, "see docs/rules.md"))
-        where_line, where_column = line if line is not None else self.location(table, key, field_name)
+        file, where_line, where_column = self._where(table, key, field_name)
+        if line is not None:
+            where_line, where_column = line
         return Finding(
             rule=rule,
             severity=info.severity,
-            file=self.file,
+            file=file,
             table=clip(printable(table), 120),
             key=clip(printable(key), 200),
             field=None if field_name is None else clip(printable(field_name), 120),

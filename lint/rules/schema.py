@@ -16,8 +16,9 @@ from qosforge.backends.sonic.checks import Violation
 from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
 from qosforge.lint.context import LintContext
-from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.findings import Finding, Severity, clip
 from qosforge.lint.load import MAX_TEXT_CHARS
+from qosforge.lint.merge import MergedConfig
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.helpers import raw_entries
 
@@ -153,6 +154,15 @@ def _oversized(ctx: LintContext) -> Iterator[Finding]:
 #: versions (sonic-utilities scripts/db_migrator.py, version_202305_01 onwards).
 _CURRENT_DB_VERSION = (1000,)
 
+def override_findings(ctx: LintContext, merged: MergedConfig) -> Iterator[Finding]:
+    """merge-override: a field a later file of --merge sets again (info, at the later file's line)."""
+    for item in merged.overrides:
+        table, key, field_name = item.path
+        yield ctx.report("merge-override", table, key, field_name,
+                         f"{item.later} overrides {item.earlier}: {clip(repr(item.old), 60)} -> {clip(repr(item.new), 60)} "
+                         "(sonic-cfggen deep update: the later file wins)")
+
+
 RULES: tuple[Rule, ...] = (
     *(_sonic_rule(spec) for spec in RULE_SPECS),
     Rule(
@@ -162,6 +172,12 @@ RULES: tuple[Rule, ...] = (
         "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
         "two classes'; reference/sonic_qos.md §2.6 map encoding).",
         fix="keep one occurrence of the key with the value you mean", fixable=True, check=_duplicate_keys),
+    Rule(
+        id="merge-override", severity=Severity.INFO, category="encoding", title="fields a later --merge file overrides",
+        rationale="With --merge, files are merged as sonic-cfggen merges buffers.json, qos.json and config_db.json: a "
+        "deep update where a later file overrides an earlier one per field (sonic-buildimage "
+        "src/sonic-config-engine/sonic-cfggen deep_update). An overridden field is worth knowing, not wrong.",
+        fix="drop the field from the earlier file if the override is intended"),
     Rule(
         id="legacy-db-version", severity=Severity.INFO, category="encoding", title="old database versions",
         rationale="VERSIONS|DATABASE.VERSION older than the release-named versions means db_migrator (sonic-utilities "
