@@ -334,7 +334,7 @@ def load_config(data: bytes, file: str, known_tables: frozenset[str]) -> LoadedC
                                  hint="lint one switch's config_db.json per file")
     text = _decode(data, file)
     value, recorder, longest = parse_json(text, file)
-    if isinstance(value, list) and all(isinstance(op, dict) and "OP" in op for op in value):
+    if isinstance(value, list) and value and all(isinstance(op, dict) and "OP" in op for op in value):
         raise UnusableInputError(
             "this is a swssconfig file (a list of APPL_DB operations with OP), not CONFIG_DB",
             place=f"{file}:1:1", hint="lint the config_db.json (or buffers.json / qos.json) the switch loads")

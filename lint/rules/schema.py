@@ -171,7 +171,9 @@ RULES: tuple[Rule, ...] = (
         "config reload) keeps the last value and drops the others silently, so a DSCP mapped twice in "
         "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
         "two classes'; reference/sonic_qos.md §2.6 map encoding).",
-        fix="keep one occurrence of the key with the value you mean", fixable=True, check=_duplicate_keys),
+        fix="keep one occurrence of the key with the value you mean (--fix refuses such a file: which "
+        "occurrence is meant is not mechanical, and keeping one would silently drop the other's data)",
+        check=_duplicate_keys),
     Rule(
         id="merge-override", severity=Severity.INFO, category="encoding", title="fields a later --merge file overrides",
         rationale="With --merge, files are merged as sonic-cfggen merges buffers.json, qos.json and config_db.json: a "

@@ -105,13 +105,12 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
         raise click.UsageError("--merge takes two or more files (not stdin) and does not combine with --fix")
 
     from qosforge.files import write_text_atomically
+    from qosforge.lint.baseline import baseline_text, fingerprint, read_baseline
     from qosforge.lint.engine import FileReport, Linter
     from qosforge.lint.findings import Severity, sort_key
     from qosforge.lint.formats import Report, github, sarif, text
     from qosforge.lint.formats import json as json_format
     from qosforge.lint.load import MAX_CONFIG_BYTES
-
-    from qosforge.lint.baseline import baseline_text, fingerprint, read_baseline
     from qosforge.lint.project import load_settings
     from qosforge.lint.rules import REGISTRY
 

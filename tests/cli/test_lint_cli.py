@@ -14,6 +14,14 @@ import pytest
 CONFIGS = Path(__file__).parents[1] / "lint" / "configs"
 GOOD = str(CONFIGS / "broadcom_traditional.json")
 BAD = str(CONFIGS / "broadcom_bad_encoding.json")
+#: BAD without its duplicated DSCP (--fix refuses files with duplicate keys; issue 11).
+_DUPLICATE = '"10": "3",\n      "10": "1"'
+
+
+def _fixable_copy(path: Path) -> None:
+    text = Path(BAD).read_text()
+    assert _DUPLICATE in text
+    path.write_text(text.replace(_DUPLICATE, '"10": "1"'))
 INTENT = str(CONFIGS / "broadcom_fabric.yaml")
 Run = Callable[..., tuple[int, str, str]]
 
@@ -117,9 +125,17 @@ def test_every_format_on_the_same_findings(run_cli: Run, output_format: str) -> 
         assert "fixable: --fix" in out
 
 
-def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
+def test_fix_refuses_files_with_duplicate_keys(run_cli: Run, tmp_path: Path) -> None:
     path = tmp_path / "config_db.json"
     shutil.copy(BAD, path)
+    code, _out, err = run_cli("lint", str(path), "--fix")
+    assert code == 2 and "--fix refuses: DSCP_TO_TC_MAP|AZURE|10 is given 2 times" in err
+    assert not (tmp_path / "config_db.json.fixed.json").exists()
+
+
+def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "config_db.json"
+    _fixable_copy(path)
     original = path.read_text()
     code, out, _ = run_cli("lint", str(path), "--fix")
     fixed = tmp_path / "config_db.json.fixed.json"
@@ -127,15 +143,15 @@ def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
     assert code == 1  # the WRED window that cannot be fixed mechanically remains
     assert f"{fixed}:" in out and "[wred-min-gt-max] WRED_PROFILE|lone" in out
     # 5 numbers/booleans quoted, 1 bracket reference, 2 case fixes, 1 scheduler priority, 2 patterns,
-    # 1 table renamed, 1 key split, 1 duplicate, 1 redis key, 1 WRED window swapped
-    assert f"fixed: 16 mechanical fixes written to {fixed}" in out
+    # 1 table renamed, 1 key split, 1 redis key, 1 WRED window swapped
+    assert f"fixed: 15 mechanical fixes written to {fixed}" in out
     code, out, _ = run_cli("lint", str(fixed), "--format", "json")
     assert [f["rule"] for f in json.loads(out)["findings"]] == ["wred-min-gt-max"]
 
 
 def test_fix_to_output_and_in_place(run_cli: Run, tmp_path: Path) -> None:
     path = tmp_path / "config_db.json"
-    shutil.copy(BAD, path)
+    _fixable_copy(path)
     target = tmp_path / "out.json"
     run_cli("lint", str(path), "--fix", "-o", str(target))
     assert target.exists() and not (tmp_path / "config_db.json.fixed.json").exists()

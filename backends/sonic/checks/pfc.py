@@ -129,6 +129,8 @@ def check_lossless_chain(view: ConfigView, found: list[Violation]) -> None:
                 continue
             tcs = sorted(tc for tc, mapped_pg in tc_to_pg.items() if mapped_pg == pg)
             if not tcs:
+                if priority in tc_to_pg:
+                    continue  # TC p goes to another PG: pfc-priority-lossy-pg reports it
                 broken(f"PFC priority {priority}: no TC maps to lossless PG {pg}", "tc_to_pg_map")
                 continue
             for tc in tcs:
@@ -199,6 +201,8 @@ def check_pfc_priority_pg(view: ConfigView, found: list[Violation]) -> None:
         if port == "global" or not enabled or tc_to_pg is None:
             continue
         lossless = lossless_pgs(view, port, enabled)
+        if not lossless:
+            continue  # no lossless PG at all: lossless-chain reports the missing PGs
         for priority in enabled:
             pg = tc_to_pg.get(priority)
             if pg is None:
