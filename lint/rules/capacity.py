@@ -22,11 +22,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from qosforge.backends.sonic.checks.buffers import ingress_pool_bytes
 from qosforge.errors import QosforgeError
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
-from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
+from qosforge.lint.rules.helpers import ports_text, rate_text, raw_entries, size_text
 
 if TYPE_CHECKING:  # the models and the intent schema load when a --profile rule first runs
     from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
@@ -69,11 +70,7 @@ def _buffer_capacity(ctx: LintContext) -> Iterator[Finding]:
                       "BUFFER_POOL")
         return
     parsed = ctx.parsed
-    pools = 0.0
-    for pool in parsed.pools:
-        if pool.direction in ("ingress", "both"):
-            pools += (pool.size_bytes.value if pool.size_bytes else 0.0) + \
-                (pool.shared_headroom_bytes.value if pool.shared_headroom_bytes else 0.0)
+    pools = float(ingress_pool_bytes(raw_entries(ctx.checked_tables, "BUFFER_POOL")))
     if pools > buffer_bytes:
         return  # pool-overcommit already says so
     reserved = _pg_reservations(parsed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from qosforge.backends.sonic.checks.schema import LOSSLESS_POOL
 from qosforge.backends.sonic.checks.view import ConfigView
 from qosforge.backends.sonic.checks.violation import Violation
@@ -70,17 +72,24 @@ def check_overlaps(view: ConfigView, found: list[Violation]) -> None:
                     seen.setdefault(index, item.key)
 
 
+def ingress_pool_bytes(pools: Mapping[str, Mapping[str, str]]) -> int:
+    """Σ (size + xoff) over the ingress pools: the part of the buffer they partition. The one
+    definition both pool-overcommit and lint's buffer-capacity use.
+
+    Ingress pools (size + shared-headroom xoff) partition the buffer (sonic-buildimage #28657).
+    Egress pools are not summed: SONiC's own Broadcom templates size egress_lossless_pool as the
+    whole MMU next to egress_lossy_pool (device/common/profiles/td2/gen/BALANCED/buffers_defaults_t1.j2),
+    a static upper bound, not a partition."""
+    return sum((uint(pool.get("size")) or 0) + (uint(pool.get("xoff")) or 0) for pool in pools.values()
+               if isinstance(pool, Mapping) and pool.get("type") in ("ingress", "both"))
+
+
 def check_pool_overcommit(view: ConfigView, asic_buffer_bytes: int, found: list[Violation]) -> None:
-    # Ingress pools (size + shared-headroom xoff) partition the buffer, so their sum must fit
-    # (sonic-buildimage #28657). Egress pools are not summed: SONiC's own Broadcom templates size
-    # egress_lossless_pool as the whole MMU next to egress_lossy_pool (device/dell/.../buffers_defaults_t1.j2),
-    # a static upper bound, not a partition. Every single pool must still fit.
-    ingress_total = 0
+    """The ingress pools together, and every single pool, fit the ASIC's buffer."""
+    ingress_total = ingress_pool_bytes(view.entries("BUFFER_POOL"))
     for name, pool in view.entries("BUFFER_POOL").items():
         size = uint(pool.get("size")) or 0
         xoff = uint(pool.get("xoff")) or 0
-        if pool.get("type") in ("ingress", "both"):
-            ingress_total += size + xoff
         if size + xoff > asic_buffer_bytes:
             found.append(Violation("pool-overcommit", "BUFFER_POOL", name, "size",
                                    f"size + xoff = {size + xoff} B > ASIC buffer {asic_buffer_bytes} B"))
@@ -113,4 +122,4 @@ def check_traditional_pgs(view: ConfigView, found: list[Violation]) -> None:
                                        f"buffermgrd overwrites it with {expected}; name the profile so"))
 
 
-__all__ = ["check_buffers", "check_overlaps", "check_pool_overcommit", "check_traditional_pgs"]
+__all__ = ["check_buffers", "check_overlaps", "check_pool_overcommit", "check_traditional_pgs", "ingress_pool_bytes"]
