@@ -81,9 +81,12 @@ def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
         else:
             what = f"{len(items)} key(s) in {where} join several ports with ',' (first: {first.table}|{first.key})"
             migrated = False
-            action = "orchagent still splits them, but YANG/GCU reject them and db_migrator does not rewrite them"
+            action = ("orchagent still splits them, so the switch works, but YANG validation and GCU reject them "
+                      "and db_migrator does not rewrite them (warning; --fix splits them)")
         finding = ctx.report(rule, first.table, first.key, first.field, f"{what}: {action}",
                              values={"count": len(items)})
+        # What SONiC still loads is not an error: db_migrator rewrites old brackets, orchagent
+        # splits comma-joined ports.
         yield replace(finding, severity=Severity.INFO) if migrated else finding
 
 

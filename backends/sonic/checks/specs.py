@@ -64,10 +64,10 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
           "key shape: PG `[0-7](-[0-7])?`, queue `(1[0-5]|[0-9])(-…)?`, on a VOQ chassis "
           "`<host>|<asic>|<port>|<queue>` (VOQ_BUFFER_QUEUE_LIST, VOQ_QUEUE_LIST), names without '|', N<=M",
           "write <port>|<index> with PG 0-7, queue 0-15, ranges N-M with N <= M; names without '|'"),
-    _spec("multi-port-key", E, "encoding", "one port per key",
+    _spec("multi-port-key", W, "encoding", "one port per key",
           "YANG keys on a single port leafref; comma-joined port lists (`Ethernet0,Ethernet4|3-4`) are the "
-          "pre-YANG notation orchagent still splits, but GCU and YANG validation reject them and db_migrator "
-          "does not rewrite them. Reported once per file",
+          "pre-YANG notation orchagent still splits (so a warning: the switch works), but GCU and YANG "
+          "validation reject them and db_migrator does not rewrite them. Reported once per file",
           "write one key per port (Ethernet0|3-4, Ethernet4|3-4); --fix splits them", fixable=True),
     _spec("bracket-reference", E, "encoding", "references are bare names",
           "references are bare names since SONiC 202012; the `[TABLE|name]` notation is what db_migrator's "
