@@ -109,20 +109,24 @@ def check_lossless_chain(view: ConfigView, found: list[Violation]) -> None:
         pfc_to_pg = _bound_map(view, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", entry.get("pfc_to_pg_map"))
         dscp_to_tc = view.map("DSCP_TO_TC_MAP", dscp_map_name)
         port_has_queues = bool(view.indexed("BUFFER_QUEUE", port))
+
+        def through(mapping: dict[int, int], field: str, priority: int,
+                    entry: dict[str, str] = entry) -> int | None:
+            """Where ``mapping`` (bound by ``field``) sends ``priority``; reported when it does not."""
+            if priority not in mapping:
+                broken(f"PFC priority {priority} is missing from {entry.get(field)}", field)
+            return mapping.get(priority)
+
         for priority in enabled:
             if pfc_to_pg is None:
                 break
-            if priority not in pfc_to_pg:
-                broken(f"PFC priority {priority} is missing from {entry.get('pfc_to_pg_map')}", "pfc_to_pg_map")
+            pg = through(pfc_to_pg, "pfc_to_pg_map", priority)
+            if pg is None:
                 continue
-            pg = pfc_to_pg[priority]
             _check_lossless_pg(view, port, priority, pg, broken)
-            if pfc_to_queue is None:
+            queue = None if pfc_to_queue is None else through(pfc_to_queue, "pfc_to_queue_map", priority)
+            if queue is None:
                 continue
-            if priority not in pfc_to_queue:
-                broken(f"PFC priority {priority} is missing from {entry.get('pfc_to_queue_map')}", "pfc_to_queue_map")
-                continue
-            queue = pfc_to_queue[priority]
             if port_has_queues and view.covering("BUFFER_QUEUE", port, queue) is None:
                 broken(f"PFC priority {priority}: {port} has BUFFER_QUEUE entries but none for queue {queue}")
             if tc_to_pg is None:
