@@ -15,6 +15,7 @@ Key shapes come from SONiC's YANG models (sonic-buildimage ``src/sonic-yang-mode
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -127,6 +128,12 @@ class IndexedKey:
         return range(self.low, self.high + 1)
 
 
+#: Parsed keys are shared across the files of a run: a fabric's configs repeat the same port
+#: keys, so linting 1,000 of them parses each key shape once (the results are immutable).
+_KEY_CACHE_SIZE = 1 << 16
+
+
+@functools.lru_cache(maxsize=_KEY_CACHE_SIZE)
 def split_indexed_key(table: str, key: str) -> tuple[str | None, str, str] | None:
     """(chassis prefix or None, port, index text) of an indexed key, None for a wrong part count."""
     parts = key.split("|")
@@ -137,6 +144,7 @@ def split_indexed_key(table: str, key: str) -> tuple[str | None, str, str] | Non
     return None
 
 
+@functools.lru_cache(maxsize=_KEY_CACHE_SIZE)
 def parse_indexed_key(table: str, key: str) -> IndexedKey | None:
     """``key`` of BUFFER_PG / BUFFER_QUEUE / QUEUE parsed, or None when malformed (wrong part
     count, an index outside the table's pattern, a range running backwards or wider than
