@@ -88,11 +88,18 @@ def small_int(text: str, low: int, high: int) -> int | None:
     return number if low <= number <= high else None
 
 
-def priorities(text: object) -> tuple[int, ...]:
-    """A ``pfc_enable`` / ``pfcwd_sw_enable`` list as sorted distinct priorities (empty if malformed)."""
-    if not isinstance(text, str) or not text or PFC_LIST_PATTERN.fullmatch(text) is None:
+@functools.lru_cache(maxsize=1024)
+def _priority_list(text: str) -> tuple[int, ...]:
+    if not text or PFC_LIST_PATTERN.fullmatch(text) is None:
         return ()
     return tuple(sorted({int(part) for part in text.split(",")}))
+
+
+def priorities(text: object) -> tuple[int, ...]:
+    """A ``pfc_enable`` / ``pfcwd_sw_enable`` list as sorted distinct priorities (empty if malformed)."""
+    if not isinstance(text, str) or len(text) > 64:
+        return () if not isinstance(text, str) else _priority_list.__wrapped__(text)
+    return _priority_list(text)
 
 
 def contiguous_ranges(numbers: list[int] | tuple[int, ...]) -> list[tuple[int, int]]:

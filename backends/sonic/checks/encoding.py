@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -129,26 +130,36 @@ def _check_key(table: str, key: str, view: ConfigView, found: list[Violation]) -
         found.append(Violation("bad-key", table, key, None, f"range {index} runs backwards"))
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _scalar_problem(spec: Num | EnumSpec | BoolSpec | PatternSpec, value: str) -> tuple[str, str] | None:
+    """(rule, message) when ``value`` breaks ``spec``; a pure function of both, so cached: a
+    fabric's files repeat the same values thousands of times."""
+    if isinstance(spec, Num):
+        if not (is_int(value) if spec.signed else is_uint(value)):
+            return "bad-integer", f"{value!r} is not a decimal integer"
+        if not spec.low <= bounded_int(value) <= spec.high:
+            return "out-of-range", f"{value} is outside {spec.low}..{spec.high}"
+    elif isinstance(spec, EnumSpec):
+        if value not in spec.values:
+            return "bad-enum", f"{value!r} is not one of {', '.join(spec.values)}"
+    elif isinstance(spec, BoolSpec):
+        if value not in ("true", "false"):
+            return "bad-boolean", f"{value!r}: booleans are exactly 'true' or 'false'"
+    elif spec.regex.fullmatch(value) is None:
+        return "bad-pattern", f"{value!r}: expected {spec.what}"
+    return None
+
+
 def _check_value(table: str, key: str, name: str, value: str, spec: FieldSpec,
                  view: ConfigView, found: list[Violation]) -> None:
     def add(rule: str, message: str) -> None:
         found.append(Violation(rule, table, key, name, message))
 
-    if isinstance(spec, Num):
-        if not (is_int(value) if spec.signed else is_uint(value)):
-            add("bad-integer", f"{value!r} is not a decimal integer")
-        elif not spec.low <= bounded_int(value) <= spec.high:
-            add("out-of-range", f"{value} is outside {spec.low}..{spec.high}")
-    elif isinstance(spec, EnumSpec):
-        if value not in spec.values:
-            add("bad-enum", f"{value!r} is not one of {', '.join(spec.values)}")
-    elif isinstance(spec, BoolSpec):
-        if value not in ("true", "false"):
-            add("bad-boolean", f"{value!r}: booleans are exactly 'true' or 'false'")
-    elif isinstance(spec, PatternSpec):
-        if spec.regex.fullmatch(value) is None:
-            add("bad-pattern", f"{value!r}: expected {spec.what}")
-    elif isinstance(spec, (Ref, RefList)):
+    if not isinstance(spec, (Ref, RefList)):
+        problem = _scalar_problem(spec, value) if len(value) <= 64 else _scalar_problem.__wrapped__(spec, value)
+        if problem is not None:
+            add(*problem)
+    else:
         names = value.split(",") if isinstance(spec, RefList) else [value]
         for ref in names:
             if is_bracket_ref(ref):
