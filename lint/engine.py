@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from qosforge.errors import QosforgeError
 from qosforge.lint.aggregate import aggregate
 from qosforge.lint.context import KNOWN_TABLES, LintContext, RunCache
-from qosforge.lint.findings import Finding, Severity, Skipped, UnusableInput, sort_key
+from qosforge.lint.findings import Finding, Skipped, UnusableInput, sort_key
 from qosforge.lint.fix import Fix, apply_fixes, render_fixed
 from qosforge.lint.load import LoadedConfig, UnusableInputError, load_config, read_bytes
 from qosforge.lint.merge import MergedConfig, merge_configs
@@ -199,4 +199,4 @@ def _load_profile(name: str) -> VendorProfile:
     return load_vendor_profile(name)
 
 
-__all__ = ["FRAGMENT_NEEDS", "FileReport", "Linter", "Severity"]
+__all__ = ["FRAGMENT_NEEDS", "FileReport", "Linter"]
