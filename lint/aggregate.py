@@ -21,6 +21,8 @@ _MASK = "<port>"
 
 
 def _port(finding: Finding) -> str | None:
+    if finding.table == "CABLE_LENGTH" and finding.field:
+        return finding.field  # CABLE_LENGTH|<name>.<port>
     if finding.table not in _PORT_TABLES or not finding.key:
         return None
     parts = finding.key.split("|")
@@ -41,7 +43,7 @@ def aggregate(findings: list[Finding]) -> list[Finding]:
         if port is None:
             order.append(position)
             continue
-        signature = (finding.file, finding.rule, finding.severity, finding.table, finding.field,
+        signature = (finding.file, finding.rule, finding.severity, finding.table, _mask(finding.field or "", port),
                      _mask(finding.key, port), _mask(finding.message, port))
         if signature not in groups:
             groups[signature] = []

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from qosforge.backends.sonic.checks import (
     KNOWN_TABLES,
+    ConfigView,
     Violation,
-    check_config_db,
+    check_view,
     map_tables,
     near_miss_table,
+    read_config_db,
 )
 from qosforge.backends.sonic.facts import VendorFact, vendor_from_metadata
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES, index_span
@@ -149,14 +151,24 @@ class LintContext:
         return int(value) if value is not None else None
 
     @functools.cached_property
+    def _read(self) -> tuple[ConfigView, list[Violation]]:
+        return read_config_db(self.checked_tables)
+
+    @property
+    def view(self) -> ConfigView:
+        """The well-formed tables the checks read; the reverse mapping reads the same ones."""
+        return self._read[0]
+
+    @functools.cached_property
     def violations(self) -> list[Violation]:
-        return check_config_db(self.checked_tables, asic_buffer_bytes=self.asic_buffer_bytes)
+        view, structure = self._read
+        return structure + check_view(view, asic_buffer_bytes=self.asic_buffer_bytes)
 
     @functools.cached_property
     def parsed(self) -> ParsedConfigDb:
         from qosforge.backends.sonic.parse import parse_config_db
 
-        return parse_config_db(self.checked_tables, file=self.file)
+        return parse_config_db(self.view.tables, file=self.file)
 
     # ------------------------------------------------------------------ findings
 

@@ -218,3 +218,10 @@ def test_real_corpus_has_no_errors() -> None:
             failing[str(path)] = errors[:3]
     allowed = int(os.environ.get("QOSFORGE_LINT_CORPUS_MAX_FAILING", "0"))
     assert len(failing) <= allowed, json.dumps(failing, indent=1)[:4000]
+
+
+def test_cable_length_findings_per_port_are_one_finding() -> None:
+    config = _buffers_fragment(ports=6)
+    config["CABLE_LENGTH"]["AZURE"] = {f"Ethernet{4 * i}": "40 m" for i in range(6)}
+    [finding] = [f for f in _lint(config)[0] if f.rule == "bad-pattern"]
+    assert finding.values["ports"] == 6 and "(on 6 ports: Ethernet0, Ethernet4, Ethernet8, Ethernet12 (+2 more))" in finding.message

@@ -58,11 +58,24 @@ def qos_subset(config: Mapping[str, Any]) -> dict[str, Any]:
     return {name: table for name, table in config.items() if name in KNOWN_TABLES}
 
 
+def read_config_db(config: Mapping[str, Any]) -> tuple[ConfigView, list[Violation]]:
+    """The one reading of a config_db dict: its well-formed part (string fields in objects) as a
+    :class:`ConfigView`, and the structure violations of the rest. The checks, the reverse
+    mapping (:func:`~qosforge.backends.sonic.parse.parse_config_db`) and lint all read this view."""
+    found: list[Violation] = []
+    return ConfigView(encoding.check_structure(config, found)), found
+
+
 def check_config_db(config: Mapping[str, Any], *, asic_buffer_bytes: int | None = None) -> list[Violation]:
     """Every rule of :data:`RULE_SPECS` broken by ``config``; empty when SONiC would accept it.
     ``pool-overcommit`` runs only with ``asic_buffer_bytes``."""
+    view, found = read_config_db(config)
+    return found + check_view(view, asic_buffer_bytes=asic_buffer_bytes)
+
+
+def check_view(view: ConfigView, *, asic_buffer_bytes: int | None = None) -> list[Violation]:
+    """The rules of :data:`RULE_SPECS` (but structure) on an already read config."""
     found: list[Violation] = []
-    view = ConfigView(encoding.check_structure(config, found))
     encoding.check_table_names(view, found)
     for table_name in view.tables:
         if table_name in FIELDS:
@@ -109,6 +122,7 @@ __all__ = [
     "RuleSpec",
     "Violation",
     "check_config_db",
+    "check_view",
     "contiguous_ranges",
     "ecn_colors",
     "enum_values",
@@ -116,4 +130,5 @@ __all__ = [
     "map_tables",
     "near_miss_table",
     "qos_subset",
+    "read_config_db",
 ]
