@@ -12,7 +12,10 @@ priority), so the run reports findings like a real CI job would.
 Then ``qosforge lint out/*/config_db.json --profile mellanox-spectrum-2 --intent fabric.yaml
 --format json`` runs in a fresh subprocess (so peak RSS is the lint's own), once with every rule
 and once without --profile/--intent. Reported: wall time, ms per file, findings, peak RSS.
-Target: under 20 s for 1,000 files on a 2-core machine. Usage: ``python bench/bench_lint.py [N]``.
+Target: under 20 s for 1,000 files on a 2-core machine. Start-up (issue 11): ``qosforge lint`` on
+one small file as a whole process next to ``python -c pass`` (target under 10x), and which heavy
+modules the lint library loads (none of numba, matplotlib, scipy, numpy, pydantic, Jinja2 for a
+config-only run). Usage: ``python bench/bench_lint.py [N]`` or ``python bench/bench_lint.py --startup``.
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ def run_one(folder: Path, with_models: bool) -> dict[str, float]:
     if with_models:
         argv += ["--profile", "mellanox-spectrum-2", "--intent", str(folder / "fabric.yaml")]
     buffer = io.StringIO()
+    before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     with contextlib.redirect_stdout(buffer):
         try:
@@ -108,6 +112,8 @@ def run_one(folder: Path, with_models: bool) -> dict[str, float]:
         except SystemExit as done:
             code = done.code
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     summary = json.loads(buffer.getvalue())["summary"]
     return {
         "files": len(files),
@@ -115,12 +121,49 @@ def run_one(folder: Path, with_models: bool) -> dict[str, float]:
         "findings": summary["findings"],
         "errors": summary["errors"],
         "wall_s": round(elapsed, 2),
+        "cpu_s": round(cpu, 2),
         "per_file_ms": round(1000 * elapsed / len(files), 2),
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
 
 
+#: Modules lint must not import for a config-only run (issue 11: start-up).
+HEAVY = ("numba", "matplotlib", "scipy", "numpy", "pydantic", "jinja2", "qosforge.softswitch", "qosforge.compiler")
+_SMALL = {"DSCP_TO_TC_MAP": {"AZURE": {str(d): "0" for d in range(64)}},
+          "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": "AZURE"}}}
+
+
+def _median_seconds(command: list[str], runs: int = 7) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def startup(folder: Path) -> None:
+    """``qosforge lint`` on one small file as a whole process, next to ``python -c pass``; and the
+    lint library alone (without the CLI package, whose subcommands load with it)."""
+    small = folder / "small.json"
+    small.write_text(json.dumps(_SMALL))
+    library = ("import sys; from pathlib import Path; from qosforge.lint.engine import Linter; "
+               f"Linter().lint_path(Path({str(small)!r})); "
+               f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", library], capture_output=True, text=True, check=True).stdout.strip()
+    bare = _median_seconds([sys.executable, "-c", "pass"])
+    cli = _median_seconds([str(Path(sys.executable).with_name("qosforge")), "lint", str(small)])
+    lib = _median_seconds([sys.executable, "-c", library])
+    print(f"start-up (median of 7): python -c pass {bare * 1e3:.0f} ms; qosforge lint small.json {cli * 1e3:.0f} ms "
+          f"({cli / bare:.1f}x); lint library alone {lib * 1e3:.0f} ms ({lib / bare:.1f}x); heavy modules the "
+          f"library loads: {loaded or 'none'}")
+
+
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--startup"]:
+        with tempfile.TemporaryDirectory() as name:
+            startup(Path(name))
+        return
     if argv[:1] == ["--one"]:
         print(json.dumps(run_one(Path(argv[1]), argv[2] == "models")))
         return
@@ -131,13 +174,15 @@ def main(argv: list[str]) -> None:
         _, total = generate(folder, files)
         print(f"generated {files} config_db files of 64 ports ({total / 1e6:.1f} MB) in "
               f"{time.perf_counter() - start:.1f} s")
-        print(f"{'rules':>22} {'files':>6} {'findings':>9} {'wall s':>7} {'ms/file':>8} {'peak RSS MiB':>13}")
+        # CPU seconds next to wall time: on a shared machine the wall time measures the neighbours.
+        print(f"{'rules':>22} {'files':>6} {'findings':>9} {'wall s':>7} {'CPU s':>6} {'ms/file':>8} {'peak RSS MiB':>13}")
         for mode, label in (("models", "all (profile+intent)"), ("plain", "config only")):
             output = subprocess.run([sys.executable, __file__, "--one", str(folder), mode],
                                     capture_output=True, text=True, check=True).stdout
             row = json.loads(output)
-            print(f"{label:>22} {row['files']:>6.0f} {row['findings']:>9.0f} {row['wall_s']:>7} "
+            print(f"{label:>22} {row['files']:>6.0f} {row['findings']:>9.0f} {row['wall_s']:>7} {row['cpu_s']:>6} "
                   f"{row['per_file_ms']:>8} {row['peak_rss_mib']:>13}")
+        startup(folder)
 
 
 if __name__ == "__main__":

@@ -11,43 +11,36 @@ import functools
 import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from qosforge.backends.sonic.checks import (
-    CONTEXT_TABLES,
-    QOS_TABLES,
-    TABLE_TRAPS,
+    KNOWN_TABLES,
+    ConfigView,
     Violation,
-    check_config_db,
+    check_view,
     map_tables,
+    near_miss_table,
+    read_config_db,
 )
-from qosforge.backends.sonic.parse import ParsedConfigDb, parse_config_db
+from qosforge.backends.sonic.facts import VendorFact, vendor_from_metadata
+from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES, index_span
 from qosforge.lint.findings import Finding, Severity, clip, printable
-from qosforge.lint.intent import SwitchIntent
 from qosforge.lint.load import LoadedConfig
 from qosforge.lint.locate import KeyLocator
-from qosforge.vendor_profiles.schema import VendorProfile
+from qosforge.lint.merge import MergedConfig
+
+if TYPE_CHECKING:  # heavy (IR, pydantic) and needed only by the model-based rules
+    from qosforge.backends.sonic.parse import ParsedConfigDb
+    from qosforge.lint.intent import SwitchIntent
+    from qosforge.vendor_profiles.schema import VendorProfile
 
 Needs = Literal["config", "profile", "intent"]
 T = TypeVar("T")
 
-#: Tables the linter reads; every other table of a whole config_db is left alone.
-KNOWN_TABLES = frozenset(QOS_TABLES | CONTEXT_TABLES)
-#: The widest queue index range a key may span: no port has more queues (the CPU port's 0-48 is
-#: the largest in reference/sonic_qos.md §3.7, BUFFER_QUEUE allows 0-15, §3.4).
-MAX_INDEX_SPAN = 64
-#: A QoS map has at most 64 entries (DSCP 0-63; TC 0-15, priorities 0-7, §3.9-§3.15). Beyond its
-#: keys 0-63, a map keeps at most this many other (invalid) keys for the checks, which walk every
-#: map once per port (a 10^6-entry map bound to 5,000 ports would take hours).
-MAX_MAP_ENTRIES = 64
 MAP_TABLES = map_tables()
+#: Beyond its keys 0-63, a map keeps at most MAX_MAP_ENTRIES other (invalid) keys for the checks,
+#: which walk every map once per port (a 10^6-entry map bound to 5,000 ports would take hours).
 _MAP_KEY = re.compile(r"[0-9]|[1-5][0-9]|6[0-3]")
-_RANGE = re.compile(r"[^|]*\|([0-9]{1,4096})-([0-9]{1,4096})")
-
-
-def _index_span(key: str) -> int:
-    match = _RANGE.fullmatch(key)
-    return int(match.group(2)) - int(match.group(1)) if match is not None else 0
 
 
 @dataclass
@@ -82,8 +75,11 @@ class LintContext:
         intent: SwitchIntent | None,
         rules: Mapping[str, RuleInfo],
         cache: RunCache | None = None,
+        merged: MergedConfig | None = None,
     ) -> None:
         self.loaded = loaded
+        self.merged = merged
+        self._locators: dict[int, KeyLocator] = {}
         self.file = loaded.file
         self.tables = loaded.tables
         self.profile = profile
@@ -97,6 +93,13 @@ class LintContext:
         self.oversized_maps: list[tuple[str, str, int]] = []
         """(table, map name, entries) of maps cut to :data:`MAX_MAP_ENTRIES` for the checks."""
         """Per-file results several rules share (e.g. where each intent class lands)."""
+
+    @functools.cached_property
+    def vendor(self) -> VendorFact:
+        """The ASIC vendor: from the vendor profile (--profile or the intent), else DEVICE_METADATA."""
+        if self.profile is not None:
+            return VendorFact(self.profile.name.split("-")[0], f"vendor profile {self.profile.name}")
+        return vendor_from_metadata(self.tables)
 
     def has(self, needs: Needs) -> bool:
         if needs == "profile":
@@ -115,10 +118,11 @@ class LintContext:
         QUEUE keys whose index range is wider than :data:`MAX_INDEX_SPAN` are held back (and
         reported as ``index-range-too-wide``): YANG leaves the QUEUE index a free string (§3.7),
         and expanding ``0-99999999999`` index by index would never finish."""
-        tables = {name: table for name, table in self.tables.items() if name in KNOWN_TABLES or name in TABLE_TRAPS}
+        tables = {name: table for name, table in self.tables.items()
+                  if name in KNOWN_TABLES or near_miss_table(name) is not None}
         queue = tables.get("QUEUE")
         if isinstance(queue, dict):
-            wide = [key for key in queue if _index_span(key) > MAX_INDEX_SPAN]
+            wide = [key for key in queue if index_span(key) > MAX_INDEX_SPAN]
             if wide:
                 self.wide_ranges.extend(wide)
                 tables["QUEUE"] = {key: entry for key, entry in queue.items() if key not in set(wide)}
@@ -147,22 +151,49 @@ class LintContext:
         return int(value) if value is not None else None
 
     @functools.cached_property
+    def _read(self) -> tuple[ConfigView, list[Violation]]:
+        return read_config_db(self.checked_tables)
+
+    @property
+    def view(self) -> ConfigView:
+        """The well-formed tables the checks read; the reverse mapping reads the same ones."""
+        return self._read[0]
+
+    @functools.cached_property
     def violations(self) -> list[Violation]:
-        return check_config_db(self.checked_tables, asic_buffer_bytes=self.asic_buffer_bytes)
+        view, structure = self._read
+        return structure + check_view(view, asic_buffer_bytes=self.asic_buffer_bytes)
 
     @functools.cached_property
     def parsed(self) -> ParsedConfigDb:
-        return parse_config_db(self.checked_tables, file=self.file)
+        from qosforge.backends.sonic.parse import parse_config_db
+
+        return parse_config_db(self.view.tables, file=self.file)
 
     # ------------------------------------------------------------------ findings
 
+    def _source(self, table: str, key: str, field_name: str | None) -> tuple[LoadedConfig, KeyLocator]:
+        """The file that supplied ``table|key.field`` (the last one, with --merge) and its locator."""
+        if self.merged is None:
+            return self.loaded, self._locator
+        paths = [(table, key, field_name), (table, key), (table,)] if field_name else [(table, key), (table,)]
+        index = next((self.merged.origin[p] for p in paths if p in self.merged.origin), 0)
+        source = self.merged.sources[index]
+        if index not in self._locators:
+            self._locators[index] = KeyLocator(source.text)
+        return source, self._locators[index]
+
     def location(self, table: str, key: str, field_name: str | None) -> tuple[int | None, int | None]:
-        redis_key = self.loaded.redis_keys.get((table, key))
+        return self._where(table, key, field_name)[1:]
+
+    def _where(self, table: str, key: str, field_name: str | None) -> tuple[str, int | None, int | None]:
+        source, locator = self._source(table, key, field_name)
+        redis_key = source.redis_keys.get((table, key))
         parts = [redis_key] if redis_key is not None else [table, *([key] if key else [])]
         if field_name is not None and key:
             parts.append(field_name)
-        found = self._locator.locate(*parts)
-        return (found[0], found[1]) if found is not None else (None, None)
+        found = locator.locate(*parts)
+        return (source.file, found[0], found[1]) if found is not None else (source.file, None, None)
 
     def locate_path(self, path: tuple[str, ...]) -> tuple[int | None, int | None]:
         found = self._locator.locate(*path)
@@ -181,11 +212,13 @@ class LintContext:
         line: tuple[int | None, int | None] | None = None,
     ) -> Finding:
         info = self._rules.get(rule, RuleInfo(Severity.ERROR, "see docs/rules.md"))
-        where_line, where_column = line if line is not None else self.location(table, key, field_name)
+        file, where_line, where_column = self._where(table, key, field_name)
+        if line is not None:
+            where_line, where_column = line
         return Finding(
             rule=rule,
             severity=info.severity,
-            file=self.file,
+            file=file,
             table=clip(printable(table), 120),
             key=clip(printable(key), 200),
             field=None if field_name is None else clip(printable(field_name), 120),

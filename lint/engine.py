@@ -10,16 +10,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from qosforge.errors import QosforgeError
+from qosforge.lint.aggregate import aggregate
 from qosforge.lint.context import KNOWN_TABLES, LintContext, RunCache
 from qosforge.lint.findings import Finding, Skipped, UnusableInput, sort_key
 from qosforge.lint.fix import Fix, apply_fixes, render_fixed
-from qosforge.lint.intent import IntentCatalogue, SwitchIntent
 from qosforge.lint.load import LoadedConfig, UnusableInputError, load_config, read_bytes
-from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules
-from qosforge.vendor_profiles import load_vendor_profile
-from qosforge.vendor_profiles.schema import VendorProfile
+from qosforge.lint.merge import MergedConfig, merge_configs
+from qosforge.lint.project import LintSettings
+from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules, vendor_skips
+from qosforge.lint.rules.schema import override_findings
+
+if TYPE_CHECKING:  # the intent and vendor-profile machinery (pydantic) loads only when asked for
+    from qosforge.lint.intent import IntentCatalogue, SwitchIntent
+    from qosforge.vendor_profiles.schema import VendorProfile
+
+#: Tables a fragment may lack, and the rules (or parts of rules) that then do not run on it.
+FRAGMENT_NEEDS: dict[str, tuple[str, ...]] = {
+    "PORT_QOS_MAP": ("lossless-chain", "pfc-priority-lossy-pg", "lossless-queue-without-pfc", "map-unbound",
+                     "traditional-pg-overwrite"),
+    "BUFFER_PG": ("lossless-chain", "traditional-pg-overwrite"),
+    "CABLE_LENGTH": ("lossless-chain",),
+    "PORT": ("dangling-reference", "port-admin-status"),
+}
 
 
 @dataclass
@@ -38,9 +53,21 @@ class FileReport:
 class Linter:
     """Lints config_db files against one optional vendor profile and one optional intent."""
 
-    def __init__(self, *, profile: str | None = None, intent: Path | None = None, switch: str | None = None) -> None:
-        self.profile: VendorProfile | None = load_vendor_profile(profile) if profile is not None else None
-        self.catalogue = IntentCatalogue(intent) if intent is not None else None
+    def __init__(self, *, profile: str | None = None, intent: Path | None = None, switch: str | None = None,
+                 disable: frozenset[str] = frozenset(), settings: LintSettings | None = None) -> None:
+        self.profile: VendorProfile | None = _load_profile(profile) if profile is not None else None
+        self.catalogue: IntentCatalogue | None = None
+        if intent is not None:
+            from qosforge.lint.intent import IntentCatalogue
+
+            self.catalogue = IntentCatalogue(intent)
+        unknown = sorted(disable - set(REGISTRY))
+        if unknown:
+            raise QosforgeError(f"unknown rule id(s) {', '.join(unknown)}", place="--disable",
+                                hint="see qosforge lint --list-rules")
+        self.disable = disable
+        self.settings = settings or LintSettings()
+        self._file_skips: dict[tuple[tuple[str, ...], str], set[str]] = {}
         self.switch = switch
         if switch is not None and self.catalogue is None:
             raise QosforgeError("--switch names a switch of an intent", place="--switch",
@@ -57,7 +84,18 @@ class Linter:
             skipped.append(Skipped(rules_needing("profile"), "no --profile (and no --intent naming the ASIC)"))
         if self.catalogue is None:
             skipped.append(Skipped(rules_needing("intent"), "no --intent"))
+        for (rules, reason), files in sorted(self._file_skips.items()):
+            shown = ", ".join(sorted(files)[:3]) + (f" (+{len(files) - 3} more)" if len(files) > 3 else "")
+            skipped.append(Skipped(rules, f"{reason}: {shown}"))
         return skipped
+
+    def _note_skips(self, ctx: LintContext, file: str) -> None:
+        for table, rules in FRAGMENT_NEEDS.items():
+            if table not in ctx.tables:
+                reason = f"(in part) the file has no {table} (a fragment; lint the merged config with --merge)"
+                self._file_skips.setdefault((rules, reason), set()).add(file)
+        for item in vendor_skips(ctx):
+            self._file_skips.setdefault((item.rules, item.reason), set()).add(file)
 
     # ------------------------------------------------------------------ per file
 
@@ -68,20 +106,44 @@ class Linter:
             name = self.catalogue.switch_for(path or Path("config_db.json"), self.switch)
             switch = self.catalogue.for_switch(name)
             if profile is None:
-                profile = self.cache.get(("profile", switch.profile), lambda: load_vendor_profile(switch.profile))
+                profile = self.cache.get(("profile", switch.profile), lambda: _load_profile(switch.profile))
         if profile is not None:
             self.profiles_used.add(profile.name)
         return profile, switch
 
-    def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None) -> list[Finding]:
+    def lint_merged(self, paths: list[Path]) -> FileReport:
+        """``paths`` linted as the one config sonic-cfggen merges from them (--merge)."""
+        loaded: list[LoadedConfig] = []
+        for path in paths:
+            try:
+                loaded.append(load_config(read_bytes(path), str(path), KNOWN_TABLES))
+            except QosforgeError as error:
+                return FileReport(file=str(path), unusable=UnusableInput(str(path), error.one_line()))
+        merged = merge_configs(loaded)
+        report = FileReport(file=merged.loaded.file)
+        try:
+            report.findings = self.lint_loaded(merged.loaded, path=paths[-1], merged=merged)
+        except QosforgeError as error:
+            report.unusable = UnusableInput(report.file, error.one_line())
+        return report
+
+    def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None,
+                    merged: MergedConfig | None = None) -> list[Finding]:
         profile, switch = self._switch_context(path)
-        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache)
-        findings = run_rules(context)
-        if any(REGISTRY[f.rule].fixable for f in findings if f.rule in REGISTRY):
+        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged)
+        disabled, severities = self.settings.for_file(loaded.file)
+        disabled |= self.disable
+        findings = [f for f in run_rules(context, disabled) if f.rule not in disabled]
+        if merged is not None and "merge-override" not in disabled:
+            findings.extend(override_findings(context, merged))
+        self._note_skips(context, loaded.file)
+        if severities:
+            findings = [replace(f, severity=severities[f.rule]) if f.rule in severities else f for f in findings]
+        if merged is None and any(REGISTRY[f.rule].fixable for f in findings if f.rule in REGISTRY):
             _, fixes = apply_fixes(loaded)
             addressed = {(fix.rule, fix.table, fix.key) for fix in fixes}
             findings = [replace(f, fixable=True) if (f.rule, f.table, f.key) in addressed else f for f in findings]
-        return sorted(findings, key=sort_key)
+        return aggregate(sorted(findings, key=sort_key))
 
     def lint_bytes(self, data: bytes, file: str, *, path: Path | None = None, fix: bool = False,
                    fixed_path: Path | None = None) -> FileReport:
@@ -104,6 +166,16 @@ class Linter:
         return self.lint_bytes(data, str(path), path=path, fix=fix, fixed_path=fixed_path)
 
     def _fix(self, report: FileReport, loaded: LoadedConfig, path: Path | None, fixed_path: Path | None) -> None:
+        if loaded.duplicates:
+            # json.load keeps the last occurrence; which one the operator meant is not mechanical,
+            # and writing either would drop the other's data without a word.
+            first = loaded.duplicates[0]
+            where = "|".join((*first.path, first.key))
+            report.unusable = UnusableInput(
+                report.file, f"{report.file}: --fix refuses: {where} is given {first.count} times "
+                f"({len(loaded.duplicates)} duplicated key(s)); keeping one would silently drop the other's "
+                "data (hint: remove the duplicates by hand, then run --fix again)")
+            return
         data, fixes = apply_fixes(loaded)
         destination = fixed_path or Path(f"{path or report.file}.fixed.json")
         if not fixes and fixed_path is None:
@@ -121,4 +193,10 @@ class Linter:
             report.fixed_text = None
 
 
-__all__ = ["FileReport", "Linter"]
+def _load_profile(name: str) -> VendorProfile:
+    from qosforge.vendor_profiles import load_vendor_profile
+
+    return load_vendor_profile(name)
+
+
+__all__ = ["FRAGMENT_NEEDS", "FileReport", "Linter"]

@@ -93,12 +93,6 @@ class _Fixer:
                 result[name] = value
         self.data = result
 
-    def note_duplicates(self) -> None:
-        for duplicate in self.loaded.duplicates:
-            path = (*duplicate.path, duplicate.key)
-            self.add("duplicate-key", path[0], path[1] if len(path) > 1 else "", path[2] if len(path) > 2 else None,
-                     f"kept the last of {duplicate.count} occurrences of {duplicate.key!r}")
-
     def rename_trap_tables(self) -> None:
         for wrong, right in TABLE_TRAPS.items():
             table = self.data.get(wrong)
@@ -289,7 +283,7 @@ def apply_fixes(loaded: LoadedConfig) -> tuple[dict[str, Any], list[Fix]]:
     """The fixed config and what was changed (empty list: nothing mechanical to fix)."""
     fixer = _Fixer(loaded)
     steps: tuple[Callable[[], None], ...] = (
-        fixer.nest_redis_keys, fixer.note_duplicates, fixer.fix_values, fixer.fix_cable_lengths,
+        fixer.nest_redis_keys, fixer.fix_values, fixer.fix_cable_lengths,
         fixer.split_multi_port_keys, fixer.rename_trap_tables,
         fixer.drop_scheduler_priority, fixer.swap_wred_windows,
     )

@@ -7,9 +7,8 @@ one the compiler derives (topology or the class's ``rtt``) and an intent that do
 reported as unusable input (exit 2) rather than linted against.
 
 Which switch a config file is: ``--switch NAME``; otherwise the name of the folder holding the
-file when it is a switch of the intent (``qosforge compile`` writes ``out/<switch>/config_db.json``);
-otherwise, when every switch of the intent uses one vendor profile, any of them (the RTT is the
-fabric's, and the profile is the same).
+file, which must be a switch of the intent (``qosforge compile`` writes
+``out/<switch>/config_db.json``); any other folder is bad input (exit 2), never a guess.
 """
 
 from __future__ import annotations
@@ -86,12 +85,12 @@ class IntentCatalogue:
         folder = config_file.resolve().parent.name
         if folder in self._switches:
             return folder
-        if len(self.profiles) == 1:
-            return next(iter(self._switches))
+        # Never guess: linting leaf7's file against leaf1's ports and RTTs reports nonsense.
+        sample = ", ".join(sorted(self._switches)[:5]) + (" ..." if len(self._switches) > 5 else "")
         raise QosforgeError(
-            f"cannot tell which switch of {self.path} this file is (its folder {folder!r} is not a "
-            f"switch name, and the switches use {len(self.profiles)} vendor profiles)",
-            place=str(config_file), hint="pass --switch NAME")
+            f"its folder {folder!r} is not a switch of {self.path} (switches: {sample})",
+            place=str(config_file), hint="put the file in out/<switch>/ as qosforge compile writes it, "
+            "or pass --switch NAME")
 
     def _class_rtts(self, name: str) -> dict[str, float]:
         """Class name -> RTT, compiled once per switch signature (the compiler shares plans the

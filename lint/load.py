@@ -25,6 +25,7 @@ in sonic-utilities' mock tables), which are normalised into nested tables and re
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -233,18 +234,34 @@ def _placeholder(length: int) -> str:
     return f"<{length}-character text>"
 
 
+_TABLE_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+#: The fields of one key in ``sonic-db-dump`` output (sonic-swss-common): {type, value, ttl, expireat}.
+_DB_DUMP_FIELDS = frozenset({"type", "value", "ttl", "expireat"})
+
+
+def _db_dump_value(entry: Any) -> Any:
+    """The hash of a ``sonic-db-dump`` key ({"type": "hash", "value": {...}, "ttl": -1}), else
+    ``entry`` unchanged."""
+    if isinstance(entry, dict) and "value" in entry and "type" in entry and set(entry) <= _DB_DUMP_FIELDS:
+        return entry["value"]
+    return entry
+
+
 def normalise(data: dict[str, Any], known_tables: frozenset[str], *, longest_text: int | None = None,
               ) -> tuple[dict[str, Any], dict[tuple[str, str], str], tuple[Oversized, ...]]:
-    """Nest redis-dump keys of known tables and replace oversized keys/values (see module doc);
-    ``longest_text`` (from the parse) skips the search when nothing can be oversized."""
+    """Read redis dumps (``"TABLE|key"`` top-level keys, as in sonic-utilities tests/mock_tables)
+    and ``sonic-db-dump`` output (each key ``{type, value, ttl}``) as nested config_db tables, and
+    replace oversized keys/values of known tables (see module doc); ``longest_text`` (from the
+    parse) skips the search when nothing can be oversized."""
     tables: dict[str, Any] = {}
     redis_keys: dict[tuple[str, str], str] = {}
     flat: dict[str, dict[str, Any]] = {}
     for name, table in data.items():
         prefix, bar, rest = name.partition("|")
         nested = data.get(prefix)
-        if bar and rest and prefix in known_tables and (nested is None or isinstance(nested, dict)) and \
+        if bar and rest and _TABLE_NAME.fullmatch(prefix) and (nested is None or isinstance(nested, dict)) and \
                 not (isinstance(nested, dict) and rest in nested):
+            table = _db_dump_value(table)
             flat.setdefault(prefix, {})[rest] = table
             redis_keys[(prefix, rest)] = name
         else:
@@ -296,6 +313,20 @@ def _short_entry(entry: Mapping[str, Any]) -> bool:
     return all(not isinstance(v, str) or len(v) <= MAX_TEXT_CHARS for v in values)
 
 
+def _require_sonic_tables(tables: Mapping[str, Any], file: str) -> None:
+    """A file with no SONiC CONFIG_DB table at all is not a config to lint (exit 2), never 'clean'."""
+    from qosforge.backends.sonic.checks import near_miss_table
+    from qosforge.backends.sonic.tables import SONIC_TABLES
+
+    if any(name in SONIC_TABLES or near_miss_table(name) is not None for name in tables):
+        return
+    shown = ", ".join(sorted(map(str, tables))[:3]) or "nothing"
+    raise UnusableInputError(
+        f"no SONiC CONFIG_DB table in the file (top level holds {shown})", place=f"{file}:1:1",
+        hint='config_db.json is {"TABLE": {"key": {"field": "value"}}} with SONiC tables such as '
+        "PORT, BUFFER_POOL, DSCP_TO_TC_MAP")
+
+
 def load_config(data: bytes, file: str, known_tables: frozenset[str]) -> LoadedConfig:
     """Parse ``data`` (a file's bytes); raises :class:`UnusableInputError` for unusable input."""
     if len(data) > MAX_CONFIG_BYTES:
@@ -303,11 +334,16 @@ def load_config(data: bytes, file: str, known_tables: frozenset[str]) -> LoadedC
                                  hint="lint one switch's config_db.json per file")
     text = _decode(data, file)
     value, recorder, longest = parse_json(text, file)
+    if isinstance(value, list) and value and all(isinstance(op, dict) and "OP" in op for op in value):
+        raise UnusableInputError(
+            "this is a swssconfig file (a list of APPL_DB operations with OP), not CONFIG_DB",
+            place=f"{file}:1:1", hint="lint the config_db.json (or buffers.json / qos.json) the switch loads")
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else f"a JSON {type(value).__name__}"
         raise UnusableInputError(f"the top level is {kind}, not an object", place=f"{file}:1:1",
                                  hint="config_db.json is one object: {\"TABLE\": {\"key\": {\"field\": \"value\"}}}")
     tables, redis_keys, oversized = normalise(value, known_tables, longest_text=longest)
+    _require_sonic_tables(tables, file)
     return LoadedConfig(file=file, text=text, data=value, tables=tables,
                         duplicates=_duplicate_paths(value, recorder), redis_keys=redis_keys, oversized=oversized)
 

@@ -9,16 +9,34 @@ the formula and source. Results may hold scalars or NumPy arrays of one common s
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
-FloatArray: TypeAlias = npt.NDArray[np.float64]
+    FloatArray: TypeAlias = npt.NDArray[np.float64]
 Scalar: TypeAlias = float
 ArrayLike: TypeAlias = "float | FloatArray"
+
+
+def __getattr__(name: str) -> Any:
+    # FloatArray loads NumPy on first use: the IR (and so ``qosforge lint``) imports this module,
+    # and a config-only lint needs no NumPy.
+    if name == "FloatArray":
+        import numpy as np
+        import numpy.typing as npt
+
+        return npt.NDArray[np.float64]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _numpy() -> Any:
+    """NumPy if some caller already imported it (only then can a value be a NumPy array)."""
+    return sys.modules.get("numpy")
 
 
 @dataclass(frozen=True)
@@ -83,20 +101,24 @@ def quantities(result: Any) -> Iterator[QuantityView]:
 
 def input_value(name: str, value: Any, unit: str) -> InputValue:
     """Record an input; arrays (sweeps) are summarised as 'min..max (n points)'."""
-    if isinstance(value, np.ndarray) and value.size != 1:
+    np = _numpy()
+    if np is not None and isinstance(value, np.ndarray) and value.size != 1:
         flat = value.ravel()
         return InputValue(name, f"{flat.min():g}..{flat.max():g} ({flat.size} points)", unit)
     if isinstance(value, (bool, str)):
         return InputValue(name, value if isinstance(value, str) else str(value), unit)
+    if np is None:
+        return InputValue(name, float(value), unit)
     return InputValue(name, float(np.asarray(value).reshape(())), unit)
 
 
 def to_jsonable(value: Any) -> Any:
     """Scalars become Python numbers; arrays become lists; integral floats stay floats."""
-    if isinstance(value, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(value, np.ndarray):
         # tolist() already yields Python scalars; no per-element recursion (10^6-point sweeps).
         return value.tolist()
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         return value.item()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}

@@ -28,15 +28,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from qosforge.backends.sonic.checks import (
-    CABLE_PATTERN,
-    PFC_LIST_PATTERN,
-    PG_KEY_PATTERN,
-    QUEUE_INDEX_PATTERN,
-    QUEUE_KEY_PATTERN,
+from qosforge.backends.sonic.checks.schema import WRED_COLORS, ecn_colors
+from qosforge.backends.sonic.facts import BufferModel, buffer_model
+from qosforge.backends.sonic.keys import (
+    MAX_DIGITS,
     TRADITIONAL_PG_PROFILE,
-    WRED_COLORS,
-    ecn_colors,
+    cable_metres,
+    parse_indexed_key,
+    priorities,
+    sint,
+    uint,
 )
 from qosforge.ir import (
     BufferProfileIR,
@@ -52,19 +53,11 @@ from qosforge.provenance import Derivation, Provenance
 
 PoolType = Literal["ingress", "egress", "both"]
 SchedulerType = Literal["STRICT", "DWRR", "WRR"]
-BufferModel = Literal["traditional", "dynamic"]
 
 #: SONiC stores PORT.speed in Mb/s (reference/sonic_qos.md §3.21).
 BPS_PER_MBPS = 1e6
 #: YANG default of ``*_drop_probability`` and what orchagent adds for an enabled color (§3.6).
 DEFAULT_DROP_PROBABILITY_PERCENT = 100
-#: A decimal that parses without touching Python's 4300-digit int() limit and is far above any
-#: config_db number (uint64 has 20 digits); longer digit strings are treated as unparseable.
-_MAX_DIGITS = 20
-#: Index ranges wider than any port has queues (16, §3.4) are malformed; never expand them.
-_MAX_RANGE_WIDTH = 64
-_UINT = re.compile(rf"[0-9]{{1,{_MAX_DIGITS}}}")
-_INT = re.compile(rf"-?[0-9]{{1,{_MAX_DIGITS}}}")
 _SMALL = re.compile(r"0|[1-9][0-9]{0,2}")
 
 
@@ -234,32 +227,16 @@ class _Tables(dict[str, Any]):
 
 
 def _uint(text: str | None) -> int | None:
-    return int(text) if text is not None and _UINT.fullmatch(text) else None
+    """Bounded by keys.MAX_DIGITS: longer digit strings are no config_db number (None)."""
+    return uint(text) if text is not None and len(text) <= MAX_DIGITS else None
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and _INT.fullmatch(text) else None
+    return sint(text) if text is not None and len(text) <= MAX_DIGITS + 1 else None
 
 
 def _small(text: str) -> int | None:
     return int(text) if _SMALL.fullmatch(text) else None
-
-
-def _priorities(text: str | None) -> tuple[int, ...]:
-    if not text or PFC_LIST_PATTERN.fullmatch(text) is None:
-        return ()
-    return tuple(sorted({int(part) for part in text.split(",")}))
-
-
-def _index_range(text: str, pattern: re.Pattern[str]) -> range | None:
-    match = pattern.fullmatch(text)
-    if match is None or len(text) > 2 * _MAX_DIGITS:
-        return None
-    low = int(match.group(1))
-    high = int(match.group(2)) if match.group(2) is not None else low
-    if high < low or high - low >= _MAX_RANGE_WIDTH:
-        return None
-    return range(low, high + 1)
 
 
 class _Reader:
@@ -416,24 +393,17 @@ def _port_names(config: Mapping[str, Any]) -> list[str]:
     return list(names)
 
 
-def _by_port(entries: dict[str, dict[str, str]], pattern: re.Pattern[str]) -> dict[str, list[tuple[range, dict[str, str]]]]:
+def _by_port(entries: dict[str, dict[str, str]], table: str) -> dict[str, list[tuple[range, dict[str, str]]]]:
+    """Indexed keys grouped by port (legacy comma-joined port lists split, as orchagent does);
+    VOQ keys of other linecards (``<host>|<asic>|<port>|<queue>``) are not this switch's ports."""
     grouped: dict[str, list[tuple[range, dict[str, str]]]] = {}
     for key, entry in entries.items():
-        parts = key.split("|")
-        if len(parts) != 2:
+        parsed = parse_indexed_key(table, key)
+        if parsed is None or parsed.chassis is not None:
             continue
-        indices = _index_range(parts[1], pattern)
-        if indices is None:
-            continue
-        for port in parts[0].split(","):
-            grouped.setdefault(port, []).append((indices, entry))
+        for port in parsed.port.split(","):
+            grouped.setdefault(port, []).append((parsed.indices(), entry))
     return grouped
-
-
-def _cable_m(text: str | None) -> float | None:
-    if text is None or CABLE_PATTERN.fullmatch(text) is None or len(text) > _MAX_DIGITS:
-        return None
-    return float(text[:-1])
 
 
 @dataclass(frozen=True)
@@ -467,9 +437,9 @@ def _port_tables(config: Mapping[str, Any]) -> _PortTables:
         ports=_entries(config, "PORT"),
         qos=qos,
         watchdog=watchdog,
-        pgs=_by_port(_entries(config, "BUFFER_PG"), PG_KEY_PATTERN),
-        buffer_queues=_by_port(_entries(config, "BUFFER_QUEUE"), QUEUE_KEY_PATTERN),
-        queues=_by_port(_entries(config, "QUEUE"), QUEUE_INDEX_PATTERN),
+        pgs=_by_port(_entries(config, "BUFFER_PG"), "BUFFER_PG"),
+        buffer_queues=_by_port(_entries(config, "BUFFER_QUEUE"), "BUFFER_QUEUE"),
+        queues=_by_port(_entries(config, "QUEUE"), "QUEUE"),
         cables=cables,
     )
 
@@ -493,7 +463,7 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
         pfc_priority_to_priority_group=maps.pairs("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", names.pfc_to_pg),
         pfc_priority_to_queue=maps.pairs("MAP_PFC_PRIORITY_TO_QUEUE", names.pfc_to_queue),
     )
-    pfc = _priorities(qos.get("pfc_enable"))
+    pfc = priorities(qos.get("pfc_enable"))
     # Without a pfc_to_queue_map SONiC's implicit identity applies (checks.py lossless-chain, §3.16).
     pfc_queue = dict(port_maps.pfc_priority_to_queue) if names.pfc_to_queue else {p: p for p in range(8)}
     paused_queues = {pfc_queue[p] for p in pfc if p in pfc_queue}
@@ -525,7 +495,7 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
     )
 
     speed_mbps = _uint(port_entry.get("speed"))
-    cable = _cable_m(tables.cables.get(name))
+    cable = cable_metres(tables.cables.get(name))
     speed_source = "PORT.speed" if speed_mbps else "unknown (no PORT.speed)"
     cable_source = "CABLE_LENGTH" if cable is not None else "unknown (no CABLE_LENGTH)"
     if not speed_mbps or cable is None:
@@ -533,12 +503,12 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
         # name carries both when the PORT / CABLE_LENGTH tables are not part of the file.
         for group in groups.values():
             match = TRADITIONAL_PG_PROFILE.fullmatch(group.buffer_profile)
-            if group.lossless and match is not None and len(match.group(1)) <= _MAX_DIGITS:
+            if group.lossless and match is not None and len(match.group(1)) <= MAX_DIGITS:
                 if not speed_mbps and int(match.group(1)) > 0:
                     speed_mbps = int(match.group(1))
                     speed_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, §4.3)"
                 if cable is None:
-                    cable = _cable_m(match.group(2))
+                    cable = cable_metres(match.group(2))
                     cable_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, §4.3)"
                 break
     lanes_text = port_entry.get("lanes")
@@ -555,7 +525,7 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
         priority_groups=tuple(groups[i] for i in sorted(groups)),
         queues=queues,
         pfc_priorities=pfc,
-        watchdog_priorities=_priorities(qos.get("pfcwd_sw_enable")),
+        watchdog_priorities=priorities(qos.get("pfcwd_sw_enable")),
         maps=port_maps,
         map_names=names,
         watchdog=None if watchdog_entry is None else WatchdogConfig(
@@ -576,8 +546,8 @@ def parse_config_db(config: Mapping[str, Any], *, file: str = "config_db.json") 
     """The buffer/QoS content of ``config`` (a config_db dict) as typed values; never raises."""
     config = _Tables(config if isinstance(config, Mapping) else {})
     reader = _Reader(file)
-    metadata = _entries(config, "DEVICE_METADATA").get("localhost", {})
-    dynamic_model = metadata.get("buffer_model") == "dynamic"
+    model = buffer_model(config).model
+    dynamic_model = model == "dynamic"
     profiles = _profiles(config, reader)
     by_name = {p.name: p for p in profiles}
     maps = _Maps(config)
@@ -589,7 +559,7 @@ def parse_config_db(config: Mapping[str, Any], *, file: str = "config_db.json") 
     spp = _uint(pattern.get("small_packet_percentage"))
     return ParsedConfigDb(
         file=file,
-        buffer_model="dynamic" if dynamic_model else "traditional",
+        buffer_model=model,
         pools=_pools(config, reader),
         buffer_profiles=profiles,
         wred_profiles=_wred_profiles(config, reader),

@@ -72,6 +72,7 @@ from qosforge.backends.sonic.checks import (
     check_config_db,
     contiguous_ranges,
 )
+from qosforge.errors import QosforgeError
 from qosforge.ir import (
     BufferProfileIR,
     Derived,
@@ -80,7 +81,6 @@ from qosforge.ir import (
     SwitchIR,
     WredIR,
 )
-from qosforge.errors import QosforgeError
 
 ConfigDb: TypeAlias = dict[str, dict[str, dict[str, str]]]
 

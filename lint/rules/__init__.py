@@ -13,7 +13,7 @@ from __future__ import annotations
 import traceback
 
 from qosforge.lint.context import LintContext, RuleInfo
-from qosforge.lint.findings import Finding, Severity, clip
+from qosforge.lint.findings import Finding, Severity, Skipped, clip
 from qosforge.lint.rules import capacity, consistency, schema, transport
 from qosforge.lint.rules.base import CATEGORY_TITLES, Category, Rule
 
@@ -51,15 +51,26 @@ def _internal(ctx: LintContext, rule_id: str, error: Exception) -> Finding:
                       clip(f"rule {rule_id} raised {type(error).__name__}: {error}{where}"))
 
 
-def run_rules(ctx: LintContext) -> list[Finding]:
-    """Every finding for one file from the rules whose inputs (--profile, --intent) are present."""
+def vendor_skips(ctx: LintContext) -> list[Skipped]:
+    """Vendor-specific rules that did not run on this file because its vendor is unknown."""
+    if ctx.vendor.vendor is not None:
+        return []
+    rules = tuple(rule.id for rule in REGISTRY.values() if rule.vendor is not None)
+    return [Skipped(rules, f"vendor-specific and the ASIC vendor is unknown ({ctx.vendor.source})")] if rules else []
+
+
+def run_rules(ctx: LintContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
+    """Every finding for one file from the rules whose inputs (--profile, --intent, the vendor)
+    are present and that are not ``disabled``."""
     findings: list[Finding] = []
     try:
         findings.extend(schema.sonic_findings(ctx))
     except Exception as error:  # see INTERNAL_ERROR
         findings.append(_internal(ctx, "backends/sonic/checks.py", error))
     for rule in REGISTRY.values():
-        if rule.check is None or not ctx.has(rule.needs):
+        if rule.check is None or not ctx.has(rule.needs) or rule.id in disabled:
+            continue
+        if rule.vendor is not None and ctx.vendor.vendor != rule.vendor:
             continue
         try:
             findings.extend(rule.check(ctx))
@@ -69,4 +80,4 @@ def run_rules(ctx: LintContext) -> list[Finding]:
 
 
 __all__ = ["CATEGORY_TITLES", "INTERNAL_ERROR", "REGISTRY", "RULE_INFO", "Category", "Rule", "rules_needing",
-           "run_rules"]
+           "run_rules", "vendor_skips"]

@@ -41,6 +41,9 @@ class Rule:
     check: CheckFunction | None = None
     """None for the rules of backends/sonic/checks.py, which run together in one pass."""
     origin: str = "qosforge.lint"
+    vendor: str | None = None
+    """The ASIC vendor the rule is specific to (``mellanox``): it runs only when the file's vendor
+    (from --profile, else DEVICE_METADATA platform/hwsku) is that one."""
 
 
 __all__ = ["CATEGORY_TITLES", "Category", "CheckFunction", "Rule"]

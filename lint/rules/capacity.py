@@ -20,21 +20,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
-from qosforge.compiler.intent import Design
-from qosforge.ir import BufferProfileIR
+from qosforge.backends.sonic.checks.buffers import ingress_pool_bytes
 from qosforge.errors import QosforgeError
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
-from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
-from qosforge.models.dynamic_threshold import alpha_from_dynamic_th, dynamic_threshold_share
-from qosforge.models.pfc_headroom import pfc_headroom
-from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
+from qosforge.lint.rules.helpers import ports_text, rate_text, raw_entries, size_text
 
-#: The intent schema's design defaults, which are SONiC's template values (§3.20, §3.21).
-DEFAULT_DESIGN = Design()
+if TYPE_CHECKING:  # the models and the intent schema load when a --profile rule first runs
+    from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
+    from qosforge.compiler.intent import Design
+    from qosforge.ir import BufferProfileIR
+
+def default_design() -> Design:
+    """The intent schema's design defaults, which are SONiC's template values (§3.20, §3.21)."""
+    from qosforge.compiler.intent import Design
+
+    return Design()
 
 
 def skipped(ctx: LintContext, what: str, reason: str, table: str = "", key: str = "") -> Finding:
@@ -66,11 +70,7 @@ def _buffer_capacity(ctx: LintContext) -> Iterator[Finding]:
                       "BUFFER_POOL")
         return
     parsed = ctx.parsed
-    pools = 0.0
-    for pool in parsed.pools:
-        if pool.direction in ("ingress", "both"):
-            pools += (pool.size_bytes.value if pool.size_bytes else 0.0) + \
-                (pool.shared_headroom_bytes.value if pool.shared_headroom_bytes else 0.0)
+    pools = float(ingress_pool_bytes(raw_entries(ctx.checked_tables, "BUFFER_POOL")))
     if pools > buffer_bytes:
         return  # pool-overcommit already says so
     reserved = _pg_reservations(parsed)
@@ -116,10 +116,10 @@ def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
         lossless_mtu, spp = design.lossless_mtu, design.small_packet_percent
     else:
         model = "sonic" if ctx.profile.pfc_headroom.sonic is not None else "physical"
-        lossless_mtu = pattern.lossless_mtu_bytes or DEFAULT_DESIGN.lossless_mtu
+        lossless_mtu = pattern.lossless_mtu_bytes or default_design().lossless_mtu
         spp = pattern.small_packet_percent if pattern.small_packet_percent is not None else \
-            DEFAULT_DESIGN.small_packet_percent
-    port_mtu = port.mtu_bytes or (design.port_mtu if design is not None else DEFAULT_DESIGN.port_mtu)
+            default_design().small_packet_percent
+    port_mtu = port.mtu_bytes or (design.port_mtu if design is not None else default_design().port_mtu)
     return HeadroomInputs(model, port.speed_bps, port.cable_m, port_mtu, lossless_mtu, spp,
                           port.lanes or 4, parsed.shared_headroom_pool)
 
@@ -130,6 +130,9 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
     assert profile is not None
 
     def compute() -> tuple[float, str]:
+        from qosforge.models.pfc_headroom import pfc_headroom
+        from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
+
         if inputs.model == "sonic":
             table = profile.pfc_headroom.sonic
             if table is None:
@@ -207,6 +210,8 @@ def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int
     pool = ctx.parsed.pool(profile.pool)
     if profile.dynamic_th is None or pool is None or pool.size_bytes is None or pool.size_bytes.value <= 0:
         return None
+    from qosforge.models.dynamic_threshold import alpha_from_dynamic_th, dynamic_threshold_share
+
     mmus = int(ctx.profile.mmu_count.value or 1)
     shared = pool.size_bytes.value / mmus
     alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
@@ -344,4 +349,4 @@ RULES: tuple[Rule, ...] = (
          needs="profile"),
 )
 
-__all__ = ["DEFAULT_DESIGN", "RULES", "headroom_inputs", "queue_limit", "required_xoff", "skipped"]
+__all__ = ["RULES", "default_design", "headroom_inputs", "queue_limit", "required_xoff", "skipped"]

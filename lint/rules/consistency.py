@@ -11,13 +11,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from qosforge.backends.sonic.checks import WRED_COLORS, ecn_colors
+from qosforge.backends.sonic.keys import bare_reference
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.helpers import ports_text, raw_entries
 
-#: SONiC's conventional egress pool for lossless queues (reference/sonic_qos.md §3.1, §8).
-EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 _DSCP = re.compile(r"[0-9]{1,2}")
 
 
@@ -86,27 +85,34 @@ def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
             values={"dscp": code, "tcs": len(by_tc)})
 
 
-def _lossless_without_pfc(ctx: LintContext) -> Iterator[Finding]:
-    parsed = ctx.parsed
-    for port in parsed.ports:
-        queues = [q.index for q in port.queues if not q.lossless and q.buffer_profile is not None
-                  and (profile := parsed.profile(q.buffer_profile)) is not None
-                  and profile.pool == EGRESS_LOSSLESS_POOL]
-        if queues:
-            yield ctx.report(
-                "lossless-queue-without-pfc", "BUFFER_QUEUE", f"{port.name}|{queues[0]}", "profile",
-                f"queue(s) {queues} of {port.name} use {EGRESS_LOSSLESS_POOL} but no enabled PFC priority "
-                f"pauses them (pfc_enable {','.join(map(str, port.pfc_priorities)) or 'empty'}): the queue is "
-                "lossless in name only and drops under congestion",
-                values={"queue": queues[0]})
-        if not port.has_qos_entry:
-            groups = [g.index for g in port.priority_groups if g.lossless and g.buffer_profile != "NULL"]
-            if groups:
-                yield ctx.report(
-                    "lossless-queue-without-pfc", "BUFFER_PG", f"{port.name}|{groups[0]}", "profile",
-                    f"PG(s) {groups} of {port.name} have a lossless (xoff) profile but the port has no "
-                    "PORT_QOS_MAP entry, so no PFC priority is enabled: the headroom is reserved for nothing",
-                    values={"pg": groups[0]})
+#: PORT_QOS_MAP field -> the map table it binds (sonic-port-qos-map.yang).
+_PORT_BINDINGS = {"dscp_to_tc_map": "DSCP_TO_TC_MAP", "dot1p_to_tc_map": "DOT1P_TO_TC_MAP",
+                  "tc_to_queue_map": "TC_TO_QUEUE_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
+                  "pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE",
+                  "tc_to_dscp_map": "TC_TO_DSCP_MAP"}
+#: TUNNEL fields that bind maps (dual-ToR tunnels: sonic-tunnel.yang encap_/decap_ maps).
+_TUNNEL_BINDINGS = {"encap_tc_to_dscp_map": "TC_TO_DSCP_MAP", "encap_tc_to_queue_map": "TC_TO_QUEUE_MAP",
+                    "decap_dscp_to_tc_map": "DSCP_TO_TC_MAP", "decap_tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP"}
+
+
+def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
+    bound: dict[str, set[str]] = defaultdict(set)
+    for bindings, table in ((_PORT_BINDINGS, "PORT_QOS_MAP"), (_TUNNEL_BINDINGS, "TUNNEL")):
+        for entry in raw_entries(ctx.tables, table).values():
+            for field_name, map_table in bindings.items():
+                value = entry.get(field_name)
+                if isinstance(value, str):
+                    bound[map_table].add(bare_reference(value))
+    # A fragment (no DEVICE_METADATA) without TUNNEL: the tunnel that binds a map may be in another file.
+    tunnel_elsewhere = "TUNNEL" not in ctx.tables and "DEVICE_METADATA" not in ctx.tables
+    for table in sorted(set(_PORT_BINDINGS.values())):
+        if tunnel_elsewhere and table in _TUNNEL_BINDINGS.values():
+            continue
+        for name in raw_entries(ctx.tables, table):
+            if name not in bound[table]:
+                yield ctx.report("map-unbound", table, name, None,
+                                 f"{table} {name} is defined but no PORT_QOS_MAP entry (or TUNNEL) binds it: it has "
+                                 "no effect")
 
 
 def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
@@ -189,24 +195,25 @@ RULES: tuple[Rule, ...] = (
          "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
          "in two classes').",
          "use one DSCP map, or make the maps agree on the listed DSCPs", check=_dscp_conflict),
-    Rule("lossless-queue-without-pfc", E, "consistency", "no lossless queue or PG without PFC on the port",
-         f"A queue in {EGRESS_LOSSLESS_POOL}, or a PG with an xoff profile, is lossless only if an enabled "
-         "PFC priority of its port pauses it (PORT_QOS_MAP pfc_enable, pfc_to_queue_map; §3.14, §3.16, "
-         "§7.6). SONiC does not check this (§5).",
-         "enable PFC for the priority that maps to the queue, or move the queue to a lossy profile",
-         check=_lossless_without_pfc),
+    Rule("map-unbound", W, "consistency", "QoS maps are bound somewhere",
+         "A QoS map takes effect only when PORT_QOS_MAP (or, for the dual-ToR tunnel maps, TUNNEL) binds it "
+         "(sonic-port-qos-map.yang, sonic-tunnel.yang; orchagent qosorch.cpp applies maps per port). A map bound "
+         "nowhere usually means a binding was lost (a misspelled field, a port key dropped by a duplicate). Tunnel-"
+         "bindable maps in a fragment without TUNNEL are not reported (SONiC merges the files).",
+         "bind it in PORT_QOS_MAP|<port> (or TUNNEL), or remove it", check=_map_unbound),
     Rule("lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
          "xoff is the headroom above the XOFF threshold (§3.2); xoff 0 leaves none, and lossless traffic is "
          "dropped with PFC enabled, as in sonic-net/SONiC #480 (§6 #1).",
          "size xoff for the port's speed and cable (qosforge whatif pfc-headroom, or lint --profile)",
          check=_zero_headroom),
     Rule("shared-headroom-missing", W, "consistency", "a profile that relies on shared headroom has one",
-         "Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
+         "Mellanox only (the size = xon + xoff reading is SONiC's Mellanox buffer model; Broadcom profiles reserve "
+         "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
          "sanity check can abort orchagent (§4.4.3; sonic-swss PR #3387, §6 #16).",
          "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
-         check=_shared_headroom_missing),
+         check=_shared_headroom_missing, vendor="mellanox"),
     Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
          "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
          "for it (§3.21); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, §6 #4).",
@@ -217,4 +224,4 @@ RULES: tuple[Rule, ...] = (
          "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
 )
 
-__all__ = ["EGRESS_LOSSLESS_POOL", "RULES"]
+__all__ = ["RULES"]

@@ -1,120 +1,93 @@
 """Encoding and schema rules: the checks of backends/sonic/checks.py, plus what only the JSON
 text shows (duplicate keys, redis-dump keys, oversized text).
 
-The 33 rules of :data:`qosforge.backends.sonic.checks.RULES` are exposed under their own ids
-(stable: the renderer's self-check and lint report the same names). Their rationale is the text
-of ``checks.RULES`` (with its reference/sonic_qos.md sections); this module adds what a linter
-needs on top: severity, category and the fix hint.
+The rules of :data:`qosforge.backends.sonic.checks.specs.RULE_SPECS` are exposed under their own
+ids (stable: the renderer's self-check and lint report the same names), each declared once there
+with its severity, category, needs, fixability, rationale and fix hint.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 
-from qosforge.backends.sonic.checks import RULES as SONIC_RULES
-from qosforge.lint.context import MAX_INDEX_SPAN, MAX_MAP_ENTRIES, LintContext
-from qosforge.lint.findings import Finding, Severity
+from qosforge.backends.sonic.checks import Violation
+from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
+from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Severity, clip
 from qosforge.lint.load import MAX_TEXT_CHARS
-from qosforge.lint.rules.base import Category, Rule
+from qosforge.lint.merge import MergedConfig
+from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.helpers import raw_entries
 
 E, W = Severity.ERROR, Severity.WARNING
 
-#: checks.py rule id -> (severity, category, title, fix, needs, fixable).
-_SONIC: dict[str, tuple[Severity, Category, str, str, bool]] = {
-    "structure": (E, "encoding", "config_db is {table: {key: {field: value}}}",
-                  "make every table an object of entries and every entry an object of string fields", False),
-    "value-not-string": (E, "encoding", "every value is a JSON string",
-                         'quote numbers ("3302912") and booleans ("true"); lists of names or priorities '
-                         'are one comma-separated string ("3,4")', True),
-    "unknown-table": (E, "encoding", "only known QoS/buffer table names",
-                      "rename the table (PFC_PRIORITY_TO_QUEUE_MAP is MAP_PFC_PRIORITY_TO_QUEUE) or drop it", True),
-    "unknown-field": (E, "encoding", "no field outside the table's YANG model",
-                      "remove the field or correct its name (see the table in reference/sonic_qos.md §3)", False),
-    "missing-field": (E, "encoding", "mandatory fields are present",
-                      "add the field: YANG marks it mandatory or orchagent needs it on create", False),
-    "bad-key": (E, "encoding", "keys have the shape the table's YANG list key has",
-                "write <port>|<index> with PG 0-7, queue 0-15, ranges N-M with N <= M; names without '|'", False),
-    "multi-port-key": (E, "encoding", "one port per key",
-                       "write one key per port (Ethernet0|3-4, Ethernet4|3-4), not Ethernet0,Ethernet4|3-4", True),
-    "bracket-reference": (E, "encoding", "references are bare names",
-                          'write "ingress_lossless_pool", not "[BUFFER_POOL|ingress_lossless_pool]"', True),
-    "dangling-reference": (E, "schema", "every reference resolves",
-                           "create the referenced object or fix the name (orchagent retries the entry forever)",
-                           False),
-    "bad-integer": (E, "encoding", "integer fields are decimal integers",
-                    "write the number in bytes (or ms, %) as a plain decimal string, without units", False),
-    "out-of-range": (E, "schema", "values within the YANG ranges",
-                     "use a value inside the range the message gives", False),
-    "bad-enum": (E, "encoding", "values of enumerations are spelled exactly",
-                 "use one of the values the message lists (case matters)", True),
-    "bad-boolean": (E, "encoding", 'booleans are exactly "true" or "false"',
-                    'write "true" or "false" in lower case', True),
-    "bad-pattern": (E, "encoding", "names and lists match the YANG patterns",
-                    'follow the pattern in the message: pfc_enable "3,4" without spaces, cable "40m"', True),
-    "wred-threshold-overflow": (E, "schema", "WRED thresholds below 2^31",
-                                "use thresholds below 2147483648 bytes (orchagent parses them with stoi)", False),
-    "wred-min-gt-max": (E, "schema", "WRED min <= max per color",
-                        "make <color>_min_threshold <= <color>_max_threshold", True),
-    "wred-color-consistency": (E, "schema", "thresholds exactly for the colors that drop or mark",
-                               "set wred_<color>_enable / ecn for the colors you configure, and give each such "
-                               "color both thresholds", False),
-    "threshold-mode": (E, "schema", "exactly one of dynamic_th / static_th",
-                       "keep dynamic_th (alpha = 2^n) or static_th (bytes), not both, not neither", False),
-    "threshold-mode-pool": (E, "schema", "dynamic model: threshold field matches the pool mode",
-                            "use <pool mode>_th (dynamic_th on a dynamic pool)", False),
-    "scheduler-priority": (E, "schema", "SCHEDULER has no priority field",
-                           "remove priority; make the queue strict with type STRICT", True),
-    "scheduler-rates": (E, "schema", "scheduler rates are consistent (cir, pir, cbs, pbs)",
-                        "give cir > 0 with pir/cbs, pir >= cir, and pbs only with pir, pbs >= cbs", False),
-    "pfcwd-placement": (E, "schema", "PFC_WD fields on the right key",
-                        "POLL_INTERVAL on PFC_WD|GLOBAL only; action/times/history on port keys only", False),
-    "pfcwd-poll-interval": (E, "schema", "watchdog times >= POLL_INTERVAL",
-                            "raise detection/restoration time or lower POLL_INTERVAL", False),
-    "pfcwd-priorities": (W, "consistency", "the watchdog watches PFC-enabled priorities",
-                         "list in pfcwd_sw_enable only priorities that are in pfc_enable", False),
-    "lossless-pool-name": (E, "schema", "lossless profiles use ingress_lossless_pool",
-                           "put xoff profiles in ingress_lossless_pool (buffermgrd and the Lua plugins "
-                           "hard-code the name)", False),
-    "profile-direction": (E, "schema", "profiles are on pools of the right direction",
-                          "PG profiles on ingress pools, queue profiles on egress pools, xoff never egress", False),
-    "overlapping-keys": (E, "schema", "PG/queue ranges of a port do not overlap",
-                         "split the ranges so every index has one entry", False),
-    "dscp-map-incomplete": (W, "consistency", "DSCP_TO_TC_MAP lists all 64 code points",
-                            "map every DSCP 0-63 (unmapped DSCPs get an ASIC-defined TC)", False),
-    "port-qos-global": (W, "schema", "PORT_QOS_MAP|global only carries dscp_to_tc_map",
-                        "move the other maps to the port entries (orchagent ignores them on global)", False),
-    "lossless-chain": (E, "consistency", "every PFC priority has the full lossless chain",
-                       "complete the chain the message names: maps bound, lossless PG with xoff, egress "
-                       "queue, DSCP reaching the TC, CABLE_LENGTH, pfcwd_sw_enable", False),
-    "pool-size": (E, "schema", "pools have size (traditional) or percentage (dynamic), not both",
-                  "give size in the traditional model; percentage only with buffer_model dynamic", False),
-    "null-profile": (E, "schema", "BUFFER_PG profile NULL only in the dynamic model",
-                     "name a real profile, or set DEVICE_METADATA|localhost.buffer_model dynamic", False),
-    "pool-overcommit": (E, "capacity", "pools fit the ASIC buffer",
-                        "shrink the pools (and the shared headroom xoff) to fit the ASIC's buffer", False),
-    "traditional-pg-overwrite": (W, "consistency", "traditional model: lossless PGs as buffermgrd writes them",
-                                 "name the lossless profile pg_lossless_<speed>_<cable>_profile and key the PG "
-                                 "from pfc_enable, or set the port's cable to 0m to own the PGs", False),
-    "single-entry": (W, "schema", "one entry in CABLE_LENGTH / LOSSLESS_TRAFFIC_PATTERN / "
-                     "DEFAULT_LOSSLESS_BUFFER_PARAMETER", "merge the entries into one (tools read the first)", False),
-}
 
-
-def _sonic_rule(rule_id: str) -> Rule:
-    severity, category, title, fix, fixable = _SONIC[rule_id]
+def _sonic_rule(spec: RuleSpec) -> Rule:
     return Rule(
-        id=rule_id, severity=severity, category=category, title=title,
-        rationale=SONIC_RULES[rule_id] + ". Enforced by backends/sonic/checks.py, which the SONiC "
-        "renderer also runs on its own output.",
-        fix=fix, needs="profile" if rule_id == "pool-overcommit" else "config", fixable=fixable,
-        origin="backends/sonic/checks.py",
+        id=spec.id, severity=Severity(spec.severity), category=spec.category, title=spec.title,
+        rationale=spec.rationale + ". Enforced by backends/sonic/checks, which the SONiC renderer also runs on "
+        "its own output.",
+        fix=spec.fix, needs=spec.needs, fixable=spec.fixable, origin="backends/sonic/checks",
     )
 
 
+#: Legacy notations reported once per file (not once per key), with what db_migrator does.
+_LEGACY_RULES = ("bracket-reference", "multi-port-key")
+#: db_migrator's step that rewrites [TABLE|name] references (sonic-utilities scripts/db_migrator.py).
+_BRACKET_MIGRATION = (3, 0, 2)
+_VERSION = re.compile(r"version_([0-9]+(?:_[0-9]+)*)")
+
+
+def db_version(ctx: LintContext) -> tuple[str, tuple[int, ...]] | None:
+    """VERSIONS|DATABASE.VERSION (as written, and as a comparable tuple), when the file has it."""
+    entry = raw_entries(ctx.tables, "VERSIONS").get("DATABASE", {})
+    text = entry.get("VERSION")
+    match = _VERSION.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    numbers = tuple(int(part) for part in match.group(1).split("_")[:6])
+    return text, numbers  # type: ignore[return-value]
+
+
+def _older_than(version: tuple[int, ...], step: tuple[int, ...]) -> bool:
+    # Release-named versions (version_202305_01) follow every x_y_z one.
+    return version[0] < 1000 and version < step
+
+
 def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
-    """check_config_db's violations as findings (one pass for all of its rules)."""
+    """check_config_db's violations as findings (one pass for all of its rules); legacy notations
+    once per file."""
+    legacy: dict[str, list[Violation]] = {}
     for violation in ctx.violations:
+        if violation.rule in _LEGACY_RULES:
+            legacy.setdefault(violation.rule, []).append(violation)
+            continue
         yield ctx.report(violation.rule, violation.table, violation.key, violation.field, violation.message)
+    version = db_version(ctx)
+    for rule, items in legacy.items():
+        first = items[0]
+        where = ", ".join(dict.fromkeys(v.table for v in items))
+        if rule == "bracket-reference":
+            what = (f"{len(items)} reference(s) in {where} use the legacy [TABLE|name] notation (first: "
+                    f"{first.table}|{first.key}.{first.field})")
+            migrated = version is not None and _older_than(version[1], _BRACKET_MIGRATION)
+            action = (f"db_migrator upgrades this {version[0]} database on load and its version_3_0_2 step "
+                      "rewrites them to bare names" if migrated and version is not None else
+                      "db_migrator rewrites them only when upgrading a database older than version_3_0_2; "
+                      "YANG and orchagent expect bare names")
+        else:
+            what = f"{len(items)} key(s) in {where} join several ports with ',' (first: {first.table}|{first.key})"
+            migrated = False
+            action = ("orchagent still splits them, so the switch works, but YANG validation and GCU reject them "
+                      "and db_migrator does not rewrite them (warning; --fix splits them)")
+        finding = ctx.report(rule, first.table, first.key, first.field, f"{what}: {action}",
+                             values={"count": len(items)})
+        # What SONiC still loads is not an error: db_migrator rewrites old brackets, orchagent
+        # splits comma-joined ports.
+        yield replace(finding, severity=Severity.INFO) if migrated else finding
 
 
 def _duplicate_keys(ctx: LintContext) -> Iterator[Finding]:
@@ -131,11 +104,26 @@ def _duplicate_keys(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _redis_keys(ctx: LintContext) -> Iterator[Finding]:
-    for (table, key), written in sorted(ctx.loaded.redis_keys.items()):
-        yield ctx.report(
-            "redis-key-format", table, key, None,
-            f"top-level key {written!r} is redis-dump form; config_db.json nests it as "
-            f'"{table}": {{"{key}": ...}}', line=ctx.locate_path((written,)))
+    if not ctx.loaded.redis_keys:
+        return
+    (table, key), written = min(ctx.loaded.redis_keys.items())
+    yield ctx.report(
+        "redis-key-format", table, key, None,
+        f"the file is a redis dump ({len(ctx.loaded.redis_keys)} top-level keys such as {written!r}); it was read "
+        f'as config_db, which nests entries as "{table}": {{"{key}": ...}} (--fix writes that form)',
+        line=ctx.locate_path((written,)), values={"count": len(ctx.loaded.redis_keys)})
+
+
+def _legacy_version(ctx: LintContext) -> Iterator[Finding]:
+    version = db_version(ctx)
+    if version is None or not _older_than(version[1], _CURRENT_DB_VERSION):
+        return
+    steps = " (its version_3_0_2 step rewrites [TABLE|name] references)" if _older_than(
+        version[1], _BRACKET_MIGRATION) else ""
+    yield ctx.report(
+        "legacy-db-version", "VERSIONS", "DATABASE", "VERSION",
+        f"database {version[0]}: db_migrator upgrades it on load (config reload, boot) to its current version, "
+        f"rewriting tables on the way{steps}; lint checks the file as written")
 
 
 def _wide_ranges(ctx: LintContext) -> Iterator[Finding]:
@@ -165,20 +153,49 @@ def _oversized(ctx: LintContext) -> Iterator[Finding]:
             "that long", values={"length": item.length, "limit": MAX_TEXT_CHARS})
 
 
+#: Steps after which db_migrator has nothing left to rewrite in QoS tables: the release-named
+#: versions (sonic-utilities scripts/db_migrator.py, version_202305_01 onwards).
+_CURRENT_DB_VERSION = (1000,)
+
+def override_findings(ctx: LintContext, merged: MergedConfig) -> Iterator[Finding]:
+    """merge-override: a field a later file of --merge sets again (info, at the later file's line)."""
+    for item in merged.overrides:
+        table, key, field_name = item.path
+        yield ctx.report("merge-override", table, key, field_name,
+                         f"{item.later} overrides {item.earlier}: {clip(repr(item.old), 60)} -> {clip(repr(item.new), 60)} "
+                         "(sonic-cfggen deep update: the later file wins)")
+
+
 RULES: tuple[Rule, ...] = (
-    *(_sonic_rule(rule_id) for rule_id in SONIC_RULES),
+    *(_sonic_rule(spec) for spec in RULE_SPECS),
     Rule(
         id="duplicate-key", severity=E, category="encoding", title="no key twice in one JSON object",
         rationale="JSON objects with repeated keys load without error: Python's json.load (sonic-cfggen, "
         "config reload) keeps the last value and drops the others silently, so a DSCP mapped twice in "
         "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
         "two classes'; reference/sonic_qos.md §2.6 map encoding).",
-        fix="keep one occurrence of the key with the value you mean", fixable=True, check=_duplicate_keys),
+        fix="keep one occurrence of the key with the value you mean (--fix refuses such a file: which "
+        "occurrence is meant is not mechanical, and keeping one would silently drop the other's data)",
+        check=_duplicate_keys),
     Rule(
-        id="redis-key-format", severity=E, category="encoding", title="tables are nested objects",
-        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}} (reference/sonic_qos.md §2.2); '
-        'the flat {"TABLE|key": {...}} form is a redis dump (sonic-utilities tests/mock_tables), which '
-        "`config reload` and `sonic-cfggen -j` do not read as table entries.",
+        id="merge-override", severity=Severity.INFO, category="encoding", title="fields a later --merge file overrides",
+        rationale="With --merge, files are merged as sonic-cfggen merges buffers.json, qos.json and config_db.json: a "
+        "deep update where a later file overrides an earlier one per field (sonic-buildimage "
+        "src/sonic-config-engine/sonic-cfggen deep_update). An overridden field is worth knowing, not wrong.",
+        fix="drop the field from the earlier file if the override is intended"),
+    Rule(
+        id="legacy-db-version", severity=Severity.INFO, category="encoding", title="old database versions",
+        rationale="VERSIONS|DATABASE.VERSION older than the release-named versions means db_migrator (sonic-utilities "
+        "scripts/db_migrator.py) rewrites the tables when SONiC loads them; reported once per file with what it "
+        "does, so the legacy notations it fixes are not read as defects.",
+        fix="run config reload on a current image (db_migrator -o migrate), then save the migrated config",
+        check=_legacy_version),
+    Rule(
+        id="redis-key-format", severity=Severity.INFO, category="encoding", title="redis dumps are read as config_db",
+        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}}; the flat {"TABLE|key": {...}} form is '
+        "a redis dump (sonic-utilities tests/mock_tables), and sonic-db-dump writes each key as "
+        "{type, value, ttl}. Both are recognised and read as config_db, and reported once per file: "
+        "`config reload` and `sonic-cfggen -j` do not read these forms.",
         fix='nest the entry: "TABLE|key": {...} becomes "TABLE": {"key": {...}}', fixable=True,
         check=_redis_keys),
     Rule(

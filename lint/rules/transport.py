@@ -23,27 +23,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from qosforge.backends.sonic.parse import PortConfig, QueueConfig
-from qosforge.ir import ColorCurveIR, WredIR
 from qosforge.errors import QosforgeError
-from qosforge.fitting.least_squares import BYTES_PER_KB
-from qosforge.fitting.quadrature import sample_intervals
-from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
-from qosforge.fitting.targets import tbtcp_target
-from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
-from qosforge.lint.intent import IntentClass
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.capacity import queue_limit, skipped
 from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
-from qosforge.models.dcqcn import dcqcn_marking
-from qosforge.models.dctcp import dctcp_marking_threshold
-from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
-from qosforge.models.tlt import tlt_headroom, tlt_min_threshold
+
+if TYPE_CHECKING:  # NumPy, the fitter and the models load when an --intent rule first runs
+    from qosforge.backends.sonic.parse import PortConfig, QueueConfig
+    from qosforge.fitting.red_model import RedStepModel
+    from qosforge.fitting.tbtcp_red import TbtcpRedFit
+    from qosforge.ir import ColorCurveIR, WredIR
+    from qosforge.lint.intent import IntentClass
 
 #: Transports whose switch side is ECN marking (DESIGN.md §3; compiler/thresholds.py).
 ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear", "dcqcn", "tbtcp"})
@@ -107,6 +101,8 @@ def placements(ctx: LintContext) -> list[Placement]:
 
 
 def groups(ctx: LintContext) -> list[Group]:
+    from qosforge.backends.sonic.parse import QueueConfig
+
     cached = ctx.memo.get("groups")
     if cached is not None:
         result: list[Group] = cached
@@ -211,6 +207,8 @@ def _ecn_missing(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _dctcp_k_bytes(ctx: LintContext, group: Group) -> float:
+    from qosforge.models.dctcp import dctcp_marking_threshold
+
     assert ctx.intent is not None
     design = ctx.intent.design
 
@@ -250,10 +248,14 @@ def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
 
 def _whole(value: float) -> int:
     """The renderer's rounding of bytes to config_db integers (backends/sonic/render.py)."""
+    import numpy as np
+
     return int(np.floor(value + 0.5))
 
 
 def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
+    from qosforge.models.dcqcn import dcqcn_marking
+
     for group in groups(ctx):
         curve = _green_marking(group.wred)
         spec = group.klass.spec
@@ -286,6 +288,12 @@ def configured_error_kilobytes(bdp_bytes: float, t_min_bytes: float, t_max_bytes
                                window_reduction_r: float, model: RedStepModel) -> float:
     """TBTCP §6.2's fit error ∫_{t_min}^{t_max} (p(Q)/r − f(Q))² dQ of a *configured* step
     curve f (step i = P_max·(i + c)/steps), on the fitter's own target and quadrature."""
+    import numpy as np
+
+    from qosforge.fitting.least_squares import BYTES_PER_KB
+    from qosforge.fitting.quadrature import sample_intervals
+    from qosforge.fitting.targets import tbtcp_target
+
     target = tbtcp_target(bdp_bytes, t_min_bytes)
     edges = np.linspace(t_min_bytes, t_max_bytes, model.steps + 1).reshape(1, -1)
     sampled = sample_intervals(target, edges, slice(0, 1))
@@ -295,12 +303,16 @@ def configured_error_kilobytes(bdp_bytes: float, t_min_bytes: float, t_max_bytes
 
 
 def _red_model(ctx: LintContext) -> RedStepModel:
+    from qosforge.fitting.red_model import red_model_from_profile
+
     profile = ctx.profile
     assert profile is not None
     return ctx.cache.get(("red", profile.name), lambda: red_model_from_profile(profile))
 
 
 def _best_fit(ctx: LintContext, bdp: float, t_min: float, t_max: float, r: float, red: RedStepModel) -> TbtcpRedFit:
+    from qosforge.fitting.tbtcp_red import fit_tbtcp_red
+
     return ctx.cache.get(("tbtcp", bdp, t_min, t_max, r, red), lambda: fit_tbtcp_red(bdp, t_min, t_max, r, model=red))
 
 
@@ -354,6 +366,10 @@ def _tlt_curve(wred: WredIR | None) -> ColorCurveIR | None:
 
 
 def _tlt_minimum(ctx: LintContext, group: Group) -> float:
+    from qosforge.models.dcqcn import dcqcn_marking
+    from qosforge.models.dctcp import dctcp_marking_threshold
+    from qosforge.models.tlt import tlt_min_threshold
+
     assert ctx.intent is not None
     spec, design = group.klass.spec, ctx.intent.design
     ecn = kmax = None
@@ -370,6 +386,9 @@ def _tlt_minimum(ctx: LintContext, group: Group) -> float:
 
 
 def _tlt(ctx: LintContext) -> Iterator[Finding]:
+    from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
+    from qosforge.models.tlt import tlt_headroom
+
     assert ctx.intent is not None and ctx.profile is not None
     design = ctx.intent.design
     for group in groups(ctx):

@@ -25,6 +25,9 @@ Examples:
   qosforge lint configs/*.json --profile mellanox-spectrum-2 --format sarif > lint.sarif
   qosforge lint out/*/config_db.json --intent fabric.yaml --format github
   qosforge lint config_db.json --fix            # writes config_db.json.fixed.json
+  qosforge lint --merge buffers.json qos.json   # one config, as sonic-cfggen merges them
+  qosforge lint configs/*.json --write-baseline lint-baseline.json
+  qosforge lint configs/*.json --baseline lint-baseline.json --disable dscp-map-incomplete
 """
 
 #: Reading from stdin is bounded like files (qosforge.lint.load.MAX_CONFIG_BYTES).
@@ -67,9 +70,19 @@ def _list_rules(output_format: str) -> None:
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help="With --fix and one FILE: "
               "where to write the corrected copy.")
 @click.option("--in-place", "in_place", is_flag=True, help="With --fix: overwrite FILE (atomically).")
+@click.option("--merge", "merge", is_flag=True, help="Lint the FILEs as one config, deep-merged in order as "
+              "sonic-cfggen merges buffers.json, qos.json and config_db.json (later files win per field).")
+@click.option("--disable", "disable", metavar="RULE[,RULE]", multiple=True,
+              help="Turn rules off (repeatable, comma-separated). Project settings: .qosforge-lint.toml or "
+              "[tool.qosforge.lint] in pyproject.toml.")
+@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Record today's findings in FILE (use with --baseline later).")
+@click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Report and fail only on findings that are not in FILE (from --write-baseline).")
 @click.option("--list-rules", "list_rules", is_flag=True, help="Print the rules and exit.")
 def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, switch: str | None,
                  output_format: str, fail_on: str, fix: bool, output: str | None, in_place: bool,
+                 merge: bool, disable: tuple[str, ...], write_baseline: str | None, baseline: str | None,
                  list_rules: bool) -> int:
     """Lint SONiC config_db.json files (whole or fragments): encoding, schema, consistency, and,
     with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
@@ -88,17 +101,28 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
         raise click.UsageError("-o/--output takes one FILE; with several, each is written to FILE.fixed.json")
     if fix and STDIN in files and not output:
         raise click.UsageError("--fix on stdin needs -o/--output")
+    if merge and (fix or STDIN in files or len(files) < 2):
+        raise click.UsageError("--merge takes two or more files (not stdin) and does not combine with --fix")
 
     from qosforge.files import write_text_atomically
+    from qosforge.lint.baseline import baseline_text, fingerprint, read_baseline
     from qosforge.lint.engine import FileReport, Linter
     from qosforge.lint.findings import Severity, sort_key
     from qosforge.lint.formats import Report, github, sarif, text
     from qosforge.lint.formats import json as json_format
     from qosforge.lint.load import MAX_CONFIG_BYTES
+    from qosforge.lint.project import load_settings
+    from qosforge.lint.rules import REGISTRY
 
-    linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch)
+    settings = load_settings(Path.cwd(), frozenset(REGISTRY))
+    disabled = frozenset(rule.strip() for item in disable for rule in item.split(",") if rule.strip())
+    known = read_baseline(Path(baseline)) if baseline is not None else frozenset()
+    linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch,
+                    disable=disabled, settings=settings)
     reports: list[FileReport] = []
-    for name in files:
+    if merge:
+        reports.append(linter.lint_merged([Path(name) for name in files]))
+    for name in () if merge else files:
         destination = Path(output) if output else (Path(name) if in_place else None)
         if name == STDIN:
             data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
@@ -115,6 +139,12 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     for item in unusable:
         click.echo(f"error: {' '.join(item.message.split())}", err=True)
     findings = sorted((f for r in reports for f in r.findings), key=sort_key)
+    if write_baseline is not None and not unusable:
+        write_text_atomically(Path(write_baseline), baseline_text(findings))
+    baselined = [f for f in findings if fingerprint(f) in known]
+    if baselined:
+        findings = [f for f in findings if fingerprint(f) not in known]
+        click.echo(f"note: {len(baselined)} finding(s) in baseline {baseline} not shown", err=True)
     severity = Severity(fail_on)
     run = Report(
         findings=findings, files=[r.file for r in reports], unusable=unusable, skipped=linter.skipped,

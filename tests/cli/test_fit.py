@@ -66,7 +66,7 @@ def test_asic_profile_and_per_step_refusal(run_cli: Callable[..., tuple[int, str
     payload = json.loads(out)
     assert payload["asic"] == "broadcom-trident2" and payload["steps"] == 8
     assert (
-        payload["port_buffer_bytes"] == 12_000_000
+        payload["port_buffer_bytes"] == 12_766_208
     )  # the profile's whole shared buffer bounds t_max
     code, out, err = run_cli("fit", "red", *TABLE_1, "--asic", "broadcom-trident2", "--per-step")
     assert code == 2 and "--per-step" in err and "cannot program each RED step" in err

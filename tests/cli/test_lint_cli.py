@@ -14,6 +14,16 @@ import pytest
 CONFIGS = Path(__file__).parents[1] / "lint" / "configs"
 GOOD = str(CONFIGS / "broadcom_traditional.json")
 BAD = str(CONFIGS / "broadcom_bad_encoding.json")
+#: BAD without its duplicated DSCP (--fix refuses files with duplicate keys; issue 11).
+_DUPLICATE = '"10": "3",\n      "10": "1"'
+
+
+def _fixable_copy(path: Path) -> None:
+    text = Path(BAD).read_text()
+    assert _DUPLICATE in text
+    path.write_text(text.replace(_DUPLICATE, '"10": "1"'))
+
+
 INTENT = str(CONFIGS / "broadcom_fabric.yaml")
 Run = Callable[..., tuple[int, str, str]]
 
@@ -117,9 +127,17 @@ def test_every_format_on_the_same_findings(run_cli: Run, output_format: str) -> 
         assert "fixable: --fix" in out
 
 
-def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
+def test_fix_refuses_files_with_duplicate_keys(run_cli: Run, tmp_path: Path) -> None:
     path = tmp_path / "config_db.json"
     shutil.copy(BAD, path)
+    code, _out, err = run_cli("lint", str(path), "--fix")
+    assert code == 2 and "--fix refuses: DSCP_TO_TC_MAP|AZURE|10 is given 2 times" in err
+    assert not (tmp_path / "config_db.json.fixed.json").exists()
+
+
+def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "config_db.json"
+    _fixable_copy(path)
     original = path.read_text()
     code, out, _ = run_cli("lint", str(path), "--fix")
     fixed = tmp_path / "config_db.json.fixed.json"
@@ -127,15 +145,15 @@ def test_fix_writes_a_copy_never_in_place(run_cli: Run, tmp_path: Path) -> None:
     assert code == 1  # the WRED window that cannot be fixed mechanically remains
     assert f"{fixed}:" in out and "[wred-min-gt-max] WRED_PROFILE|lone" in out
     # 5 numbers/booleans quoted, 1 bracket reference, 2 case fixes, 1 scheduler priority, 2 patterns,
-    # 1 table renamed, 1 key split, 1 duplicate, 1 redis key, 1 WRED window swapped
-    assert f"fixed: 16 mechanical fixes written to {fixed}" in out
+    # 1 table renamed, 1 key split, 1 redis key, 1 WRED window swapped
+    assert f"fixed: 15 mechanical fixes written to {fixed}" in out
     code, out, _ = run_cli("lint", str(fixed), "--format", "json")
     assert [f["rule"] for f in json.loads(out)["findings"]] == ["wred-min-gt-max"]
 
 
 def test_fix_to_output_and_in_place(run_cli: Run, tmp_path: Path) -> None:
     path = tmp_path / "config_db.json"
-    shutil.copy(BAD, path)
+    _fixable_copy(path)
     target = tmp_path / "out.json"
     run_cli("lint", str(path), "--fix", "-o", str(target))
     assert target.exists() and not (tmp_path / "config_db.json.fixed.json").exists()
@@ -188,3 +206,65 @@ def test_any_bytes_through_the_cli(run_cli: Run, tmp_path: Path) -> None:
             code, _out, err = run_cli("lint", str(path), "--format", output_format)
             assert code in (0, 1, 2), (data, code, err)
             _no_traceback(err)
+
+
+# --- issue 11: CI life ------------------------------------------------------------------------
+
+
+def test_baseline_fails_only_on_new_findings(run_cli: Run, tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    code, _out, _err = run_cli("lint", BAD, "--write-baseline", str(baseline))
+    assert code == 1 and json.loads(baseline.read_text())["findings"]
+    code, out, err = run_cli("lint", BAD, "--baseline", str(baseline))
+    assert code == 0 and "not shown" in err and "error [" not in out
+    config = json.loads(Path(GOOD).read_text())
+    config["SCHEDULER"][next(iter(config["SCHEDULER"]))]["priority"] = "1"
+    changed = tmp_path / "good.json"
+    changed.write_text(json.dumps(config, indent=2))
+    code, out, _ = run_cli("lint", str(changed), "--baseline", str(baseline))
+    assert code == 1 and "[scheduler-priority]" in out
+
+
+def test_disable_and_unknown_rule_ids(run_cli: Run) -> None:
+    code, out, _ = run_cli("lint", BAD, "--format", "json", "--disable", "duplicate-key,wred-min-gt-max",
+                           "--disable", "value-not-string")
+    rules = {f["rule"] for f in json.loads(out)["findings"]}
+    assert not rules & {"duplicate-key", "wred-min-gt-max", "value-not-string"} and code == 1
+    code, _out, err = run_cli("lint", BAD, "--disable", "no-such-rule")
+    assert code == 2 and "unknown rule id(s) no-such-rule" in err
+    _no_traceback(err)
+
+
+def test_project_settings_file(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".qosforge-lint.toml").write_text('disable = ["duplicate-key"]\n[severity]\nwred-min-gt-max = "info"\n')
+    code, out, _ = run_cli("lint", BAD, "--format", "json")
+    findings = json.loads(out)["findings"]
+    assert not any(f["rule"] == "duplicate-key" for f in findings)
+    assert {f["severity"] for f in findings if f["rule"] == "wred-min-gt-max"} == {"info"}
+    (tmp_path / ".qosforge-lint.toml").write_text('disable = "all"\n')
+    code, _out, err = run_cli("lint", BAD)
+    assert code == 2 and ".qosforge-lint.toml: disable" in err
+
+
+def test_merge_lints_fragments_as_one_config(run_cli: Run, tmp_path: Path) -> None:
+    config = json.loads(Path(GOOD).read_text())
+    buffers = {name: table for name, table in config.items() if name.startswith(("BUFFER", "CABLE"))}
+    qos = {name: table for name, table in config.items() if name not in buffers}
+    (tmp_path / "buffers.json").write_text(json.dumps(buffers, indent=2))
+    (tmp_path / "qos.json").write_text(json.dumps(qos, indent=2))
+    code, out, _ = run_cli("lint", "--merge", str(tmp_path / "buffers.json"), str(tmp_path / "qos.json"),
+                           "--format", "json")
+    alone, _, _ = run_cli("lint", GOOD)
+    assert code == alone == 0 and json.loads(out)["summary"]["files"] == 1
+    code, _out, err = run_cli("lint", "--merge", GOOD)
+    assert code == 2 and "--merge takes two or more files" in err
+
+
+def test_a_folder_that_is_not_a_switch_of_the_intent_is_bad_input(run_cli: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "leaf99"
+    folder.mkdir()
+    shutil.copy(GOOD, folder / "config_db.json")
+    code, _out, err = run_cli("lint", str(folder / "config_db.json"), "--intent", INTENT)
+    assert code == 2 and "'leaf99' is not a switch of" in err
+    _no_traceback(err)

@@ -18,6 +18,9 @@ from qosforge.models.tlt import tlt_headroom
 Writer = Callable[..., Path]
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
 
+#: broadcom-trident2 buffer_bytes: SONiC's Trident II pool size (vendor_profiles/broadcom-trident2.yaml).
+TD2_BUFFER_BYTES = 12_766_208
+
 
 def compile_file(path: Path, **kwargs: object):  # type: ignore[no-untyped-def]
     intent, source_map = load_intent(path)
@@ -105,7 +108,7 @@ def test_tlt_full_plan_has_color_drop_whatever_the_sonic_view_loses(write_intent
     bulk = next(c for c in switch.classes if c.name == "bulk")
     assert bulk.tlt_threshold_bytes is not None
     assert bulk.tlt_threshold_bytes.value == pytest.approx(bulk.bdp_bytes.value)  # DCTCP: K = max(K_ECN, BDP)
-    expected = tlt_headroom(12e6, 1.0, 1, bulk.tlt_threshold_bytes.value, 1500.0).total_flows
+    expected = tlt_headroom(TD2_BUFFER_BYTES, 1.0, 1, bulk.tlt_threshold_bytes.value, 1500.0).total_flows
     assert bulk.tlt_flows_without_important_loss is not None
     assert bulk.tlt_flows_without_important_loss.value == expected
     assert switch.wred_profiles[0].ect_marking[0].color == "red"
@@ -114,13 +117,13 @@ def test_tlt_full_plan_has_color_drop_whatever_the_sonic_view_loses(write_intent
 def test_tlt_without_headroom_is_infeasible_with_numbers(write_intent: Writer, base_intent: str) -> None:
     text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11], threshold: 800kB}\n")
     text += "design: {congested_ports: 16}\napproximations: [tlt-without-color]\n"
-    share = dynamic_threshold_share(12e6, 1.0, 16).per_port_share_bytes
+    share = dynamic_threshold_share(TD2_BUFFER_BYTES, 1.0, 16).per_port_share_bytes
     assert share < 800e3
     with pytest.raises(IntentError) as caught:
         compile_file(write_intent(text))
     message = caught.value.one_line()
     assert "classes[0].tlt" in message and "bulk" in message
-    assert "705" in message  # the per-port share, in kB
+    assert f"at most {(share - 1500) / 1e3:.2f} kB" in message  # the per-port share less one packet
 
 
 def test_headroom_exceeding_the_buffer(write_intent: Writer, base_intent: str) -> None:

@@ -22,10 +22,10 @@ def test_skipped_rules_are_named_with_the_reason() -> None:
 
 
 def test_the_intent_names_the_profile_unless_one_is_given() -> None:
-    linter = Linter(intent=CONFIGS / "broadcom_fabric.yaml")
+    linter = Linter(intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
     linter.lint_path(CONFIGS / "broadcom_traditional.json")
     assert linter.profiles_used == {"broadcom-tomahawk"} and linter.skipped == []
-    explicit = Linter(profile="broadcom-trident2", intent=CONFIGS / "broadcom_fabric.yaml")
+    explicit = Linter(profile="broadcom-trident2", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
     explicit.lint_path(CONFIGS / "broadcom_traditional.json")
     assert explicit.profiles_used == {"broadcom-trident2"}
 
@@ -38,7 +38,9 @@ def test_bad_options_raise_before_any_file_is_read() -> None:
 
 
 def test_fix_reports_what_is_left_in_the_corrected_file(tmp_path: Path) -> None:
-    report = Linter().lint_path(CONFIGS / "broadcom_bad_encoding.json", fix=True, fixed_path=tmp_path / "out.json")
+    source = tmp_path / "bad.json"
+    source.write_text((CONFIGS / "broadcom_bad_encoding.json").read_text().replace('"10": "3",\n      "10": "1"', '"10": "1"'))
+    report = Linter().lint_path(source, fix=True, fixed_path=tmp_path / "out.json")
     assert report.fixed_path == str(tmp_path / "out.json") and report.fixed_text is not None
     assert [(f.file, f.rule) for f in report.findings] == [(str(tmp_path / "out.json"), "wred-min-gt-max")]
     assert not (tmp_path / "out.json").exists()  # the caller writes, once every file succeeded

@@ -15,7 +15,7 @@ Config = dict[str, Any]
 
 #: What broadcom_bad_encoding.json breaks that --fix must repair.
 FIXED_RULES = {"value-not-string", "bracket-reference", "bad-boolean", "bad-enum", "bad-pattern",
-               "scheduler-priority", "unknown-table", "multi-port-key", "duplicate-key", "redis-key-format"}
+               "scheduler-priority", "unknown-table", "multi-port-key", "redis-key-format"}
 
 
 def _fix(configs: Path, name: str) -> tuple[str, list[Any]]:

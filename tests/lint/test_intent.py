@@ -19,8 +19,9 @@ def test_switch_from_the_folder_option_or_single_profile(tmp_path: Path) -> None
     catalogue = IntentCatalogue(EXAMPLES / "mixed-fabric.yaml")
     assert catalogue.switch_for(tmp_path / "spine1" / "config_db.json", None) == "spine1"
     assert catalogue.switch_for(tmp_path / "config_db.json", "leaf2") == "leaf2"
-    # one profile for every switch: any switch stands for the file (same RTT, same ASIC)
-    assert catalogue.switch_for(tmp_path / "config_db.json", None) in {"leaf1", "leaf2", "spine1"}
+    # a folder that is not a switch of the intent is bad input, never a guess (issue 11)
+    with pytest.raises(QosforgeError, match="is not a switch of"):
+        catalogue.switch_for(tmp_path / "leaf7" / "config_db.json", None)
     with pytest.raises(QosforgeError, match="no switch named 'leaf9'"):
         catalogue.switch_for(tmp_path / "config_db.json", "leaf9")
 

@@ -44,7 +44,7 @@ def test_unusable_input_is_one_located_error(data: bytes, message: str, place: s
 
 
 def test_depth_at_the_limit_is_fine() -> None:
-    _load('{"a":' * (MAX_DEPTH - 1) + "1" + "}" * (MAX_DEPTH - 1))
+    _load('{"PORT": ' + '{"a":' * (MAX_DEPTH - 2) + "1" + "}" * (MAX_DEPTH - 1))
 
 
 def test_oversized_input_is_refused_without_reading_it(tmp_path: Path) -> None:
@@ -70,8 +70,24 @@ def test_redis_dump_keys_are_nested_without_touching_the_data() -> None:
     loaded = load_config(text.encode(), "c.json", KNOWN_TABLES)
     assert loaded.tables["BUFFER_POOL"] == {"q": {"size": "2"}, "p": {"size": "1"}}
     assert "BUFFER_POOL|p" in loaded.data and "p" not in loaded.data["BUFFER_POOL"]
-    assert loaded.redis_keys == {("BUFFER_POOL", "p"): "BUFFER_POOL|p"}
-    assert "OTHER|x" in loaded.tables  # not a table lint reads: left alone
+    assert loaded.redis_keys == {("BUFFER_POOL", "p"): "BUFFER_POOL|p", ("OTHER", "x"): "OTHER|x"}
+    assert loaded.tables["OTHER"] == {"x": {}}  # every redis-dump key is nested (any table)
+
+
+def test_sonic_db_dump_values_are_unwrapped() -> None:
+    text = json.dumps({"BUFFER_POOL|p": {"type": "hash", "value": {"size": "1"}, "ttl": -0.001, "expireat": 0}})
+    loaded = load_config(text.encode(), "dump.json", KNOWN_TABLES)
+    assert loaded.tables["BUFFER_POOL"] == {"p": {"size": "1"}}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"FOO": {"a": {"b": "c"}}}', "no SONiC CONFIG_DB table"),
+    ('{}', "no SONiC CONFIG_DB table"),
+    ('[{"PORT_TABLE:Ethernet0": {"speed": "1000"}, "OP": "SET"}]', "swssconfig"),
+])
+def test_files_that_are_not_config_db_are_refused(text: str, message: str) -> None:
+    with pytest.raises(UnusableInputError, match=message):
+        load_config(text.encode(), "x.json", KNOWN_TABLES)
 
 
 def test_oversized_text_is_replaced_and_reported() -> None:

@@ -91,8 +91,9 @@ def test_every_yaml_value_is_written_with_value_and_source(name: str) -> None:
 
 def test_paper_values() -> None:
     td2 = load_vendor_profile("broadcom-trident2")
-    assert td2.buffer_bytes.known() == 12_000_000  # TLT §4.2: 12 MB / 17 = 705.88 kB
-    assert td2.buffer_bytes.known() / 17 == pytest.approx(705_882.35, abs=0.01)
+    # SONiC's own Trident II pools are 12,766,208 B (61376 cells x 208 B), which TLT §2.2 rounds to
+    # "12 MB"; the paper's worked example (12·10^6 B) is reproduced in the model tests.
+    assert td2.buffer_bytes.known() == 12_766_208
     assert [(g.count, g.speed_bps) for g in td2.ports.known()] == [(32, 40e9)]
     tomahawk = load_vendor_profile("broadcom-tomahawk")
     assert tomahawk.buffer_bytes.known() == 16_000_000
@@ -256,7 +257,7 @@ def test_cli_list_json(app: click.Group) -> None:
     by_name = {entry["name"]: entry for entry in payload}
     assert set(by_name) == EXPECTED
     assert by_name["broadcom-tomahawk"]["mmu_count"] == 4
-    assert by_name["broadcom-trident2"]["buffer_bytes"] == 12_000_000
+    assert by_name["broadcom-trident2"]["buffer_bytes"] == 12_766_208
     assert by_name["mellanox-spectrum-2"]["sonic_asic_table"] == "MELLANOX-SPECTRUM-2"
     assert "buffer_bytes" in by_name["broadcom-tomahawk3"]["unknown_fields"]
 

@@ -1,0 +1,235 @@
+"""Encoding and per-field schema checks: structure, table names, keys, field types and ranges."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from qosforge.backends.sonic.checks.schema import (
+    FIELD_TRAPS,
+    FIELDS,
+    KEY_KIND,
+    MANDATORY,
+    MAP_TABLES,
+    PATTERNED_MAP_NAMES,
+    BoolSpec,
+    EnumSpec,
+    FieldSpec,
+    Num,
+    PatternSpec,
+    Ref,
+    RefList,
+    near_miss_table,
+)
+from qosforge.backends.sonic.checks.view import ConfigDb, ConfigView
+from qosforge.backends.sonic.checks.violation import Violation
+from qosforge.backends.sonic.keys import (
+    CABLE_PATTERN,
+    INDEX_PATTERNS,
+    NAME_PATTERN,
+    bounded_int,
+    is_int,
+    is_uint,
+    ranges_text,
+    small_int,
+    split_indexed_key,
+)
+
+
+def check_structure(config: Mapping[str, Any], found: list[Violation]) -> ConfigDb:
+    """Keep the well-formed part of ``config``; report everything that is not strings in dicts."""
+    tables: ConfigDb = {}
+    for table_name, table in config.items():
+        if not isinstance(table, Mapping):
+            found.append(Violation("structure", str(table_name), "", None, "table is not an object"))
+            continue
+        entries: dict[str, dict[str, str]] = {}
+        for key, entry in table.items():
+            if not isinstance(entry, Mapping):
+                found.append(Violation("structure", table_name, str(key), None, "entry is not an object"))
+                continue
+            fields: dict[str, str] = {}
+            for field_name, value in entry.items():
+                if isinstance(value, str):
+                    fields[field_name] = value
+                else:
+                    found.append(Violation("value-not-string", table_name, key, field_name,
+                                           f"value {value!r} is a JSON {type(value).__name__}; "
+                                           "CONFIG_DB values are strings"))
+            entries[key] = fields
+        tables[table_name] = entries
+    return tables
+
+
+def check_table_names(view: ConfigView, found: list[Violation]) -> None:
+    for table_name in view.tables:
+        right = near_miss_table(table_name)
+        if right is not None:
+            found.append(Violation("unknown-table", table_name, "", None,
+                                   f"unknown table; did you mean {right}? (SONiC ignores this one)"))
+
+
+def is_bracket_ref(value: str) -> bool:
+    return value.startswith("[") and value.endswith("]")
+
+
+def _single_port(table: str, key: str, port: str, found: list[Violation]) -> bool:
+    if "," in port:
+        found.append(Violation("multi-port-key", table, key, None,
+                               "comma-joined ports fail YANG; emit one key per port"))
+        return False
+    if not port:
+        found.append(Violation("bad-key", table, key, None, "empty port name"))
+        return False
+    return True
+
+
+def _check_port_exists(table: str, key: str, port: str, view: ConfigView, found: list[Violation]) -> None:
+    ports = view.tables.get("PORT")
+    if ports is not None and port not in ports:
+        found.append(Violation("dangling-reference", table, key, None, f"port {port} is not in PORT"))
+
+
+def _check_key(table: str, key: str, view: ConfigView, found: list[Violation]) -> None:
+    kind = KEY_KIND[table]
+    if kind == "name":
+        if not key or "|" in key:
+            found.append(Violation("bad-key", table, key, None, "object names are non-empty, without '|'"))
+        return
+    if kind == "pattern_name":
+        if NAME_PATTERN.fullmatch(key) is None:
+            found.append(Violation("bad-pattern", table, key, None,
+                                   f"name must match {NAME_PATTERN.pattern} (letters, digits, - _; <= 32)"))
+        return
+    if kind in ("port", "port_or_global", "port_or_GLOBAL"):
+        if "|" in key:
+            found.append(Violation("bad-key", table, key, None, "key is a single port name"))
+            return
+        special = {"port_or_global": "global", "port_or_GLOBAL": "GLOBAL"}.get(kind)
+        if key != special and _single_port(table, key, key, found):
+            _check_port_exists(table, key, key, view, found)
+        return
+    split = split_indexed_key(table, key)
+    if split is None:
+        voq = " or <host>|<asic>|<port>|<index> (VOQ chassis)" if table in ("BUFFER_QUEUE", "QUEUE") else ""
+        found.append(Violation("bad-key", table, key, None, f"key is <port>|<index>{voq}"))
+        return
+    chassis, port, index = split
+    pattern = INDEX_PATTERNS[table]
+    # A VOQ key names a port of another linecard's ASIC: it is not in this PORT table.
+    if _single_port(table, key, port, found) and chassis is None and not (table == "QUEUE" and port == "CPU"):
+        _check_port_exists(table, key, port, view, found)
+    match = pattern.fullmatch(index)
+    if match is None:
+        found.append(Violation("bad-key", table, key, None, f"index {index!r} must match {pattern.pattern}"))
+        return
+    low = bounded_int(match.group(1))
+    high = bounded_int(match.group(2)) if match.group(2) is not None else low
+    if low > high:
+        found.append(Violation("bad-key", table, key, None, f"range {index} runs backwards"))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _scalar_problem(spec: Num | EnumSpec | BoolSpec | PatternSpec, value: str) -> tuple[str, str] | None:
+    """(rule, message) when ``value`` breaks ``spec``; a pure function of both, so cached: a
+    fabric's files repeat the same values thousands of times."""
+    if isinstance(spec, Num):
+        if not (is_int(value) if spec.signed else is_uint(value)):
+            return "bad-integer", f"{value!r} is not a decimal integer"
+        if not spec.low <= bounded_int(value) <= spec.high:
+            return "out-of-range", f"{value} is outside {spec.low}..{spec.high}"
+    elif isinstance(spec, EnumSpec):
+        if value not in spec.values:
+            return "bad-enum", f"{value!r} is not one of {', '.join(spec.values)}"
+    elif isinstance(spec, BoolSpec):
+        if value not in ("true", "false"):
+            return "bad-boolean", f"{value!r}: booleans are exactly 'true' or 'false'"
+    elif spec.regex.fullmatch(value) is None:
+        return "bad-pattern", f"{value!r}: expected {spec.what}"
+    return None
+
+
+def _check_value(table: str, key: str, name: str, value: str, spec: FieldSpec,
+                 view: ConfigView, found: list[Violation]) -> None:
+    def add(rule: str, message: str) -> None:
+        found.append(Violation(rule, table, key, name, message))
+
+    if not isinstance(spec, (Ref, RefList)):
+        problem = _scalar_problem(spec, value) if len(value) <= 64 else _scalar_problem.__wrapped__(spec, value)
+        if problem is not None:
+            add(*problem)
+    else:
+        names = value.split(",") if isinstance(spec, RefList) else [value]
+        for ref in names:
+            if is_bracket_ref(ref):
+                add("bracket-reference", f"{ref!r}: write the bare name, not [TABLE|name]")
+            elif isinstance(spec, Ref) and spec.allow_null and ref == "NULL":
+                continue
+            elif view.has(spec.table) and ref not in view.entries(spec.table):
+                # A reference into a table the file lacks is resolved when SONiC merges the
+                # fragments (buffers.json + qos.json + config_db.json): not checkable here.
+                add("dangling-reference", f"{ref!r} is not in {spec.table}")
+
+
+def check_entry_table(table_name: str, view: ConfigView, found: list[Violation]) -> None:
+    specs = FIELDS[table_name]
+    table = view.entries(table_name)
+    for key, entry in table.items():
+        _check_key(table_name, key, view, found)
+        for mandatory in MANDATORY.get(table_name, ()):
+            if mandatory not in entry:
+                found.append(Violation("missing-field", table_name, key, mandatory, "mandatory field missing"))
+        for name, value in entry.items():
+            spec = specs.get(name)
+            if spec is None:
+                trap = FIELD_TRAPS.get((table_name, name))
+                found.append(Violation("unknown-field", table_name, key, name,
+                                       f"not a {table_name} field" + (f": {trap}" if trap else "")))
+                continue
+            _check_value(table_name, key, name, value, spec, view, found)
+    if table_name in ("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "LOSSLESS_TRAFFIC_PATTERN") and len(table) != 1:
+        found.append(Violation("single-entry", table_name, "", None, "keep exactly one entry"))
+
+
+def check_map_table(table_name: str, view: ConfigView, found: list[Violation]) -> None:
+    source, source_range, target, target_range = MAP_TABLES[table_name]
+    for name, mapping in view.entries(table_name).items():
+        if table_name in PATTERNED_MAP_NAMES and NAME_PATTERN.fullmatch(name) is None:
+            found.append(Violation("bad-pattern", table_name, name, None,
+                                   f"map name must match {NAME_PATTERN.pattern}"))
+        elif not name or "|" in name:
+            found.append(Violation("bad-key", table_name, name, None, "map names are non-empty, without '|'"))
+        for key, value in mapping.items():
+            if small_int(key, *source_range) is None:
+                found.append(Violation("out-of-range", table_name, name, key,
+                                       f"{source} {key!r} is not an integer in {source_range[0]}..{source_range[1]}"))
+            if small_int(value, *target_range) is None:
+                found.append(Violation("out-of-range", table_name, name, key,
+                                       f"{target} {value!r} is not an integer in {target_range[0]}..{target_range[1]}"))
+        if table_name == "DSCP_TO_TC_MAP":
+            missing = [d for d in range(64) if str(d) not in mapping]
+            if missing:
+                found.append(Violation("dscp-map-incomplete", table_name, name, None,
+                                       f"DSCP {ranges_text(missing)} unmapped; list all 64 code points"))
+
+
+def check_cable_length(view: ConfigView, found: list[Violation]) -> None:
+    table = view.entries("CABLE_LENGTH")
+    if len(table) != 1:
+        found.append(Violation("single-entry", "CABLE_LENGTH", "", None,
+                               "keep exactly one entry (tools update the first key only)"))
+    for name, lengths in table.items():
+        if NAME_PATTERN.fullmatch(name) is None:
+            found.append(Violation("bad-pattern", "CABLE_LENGTH", name, None,
+                                   f"name must match {NAME_PATTERN.pattern}"))
+        for port, length in lengths.items():
+            if _single_port("CABLE_LENGTH", name, port, found):
+                _check_port_exists("CABLE_LENGTH", name, port, view, found)
+            if CABLE_PATTERN.fullmatch(length) is None:
+                found.append(Violation("bad-pattern", "CABLE_LENGTH", name, port,
+                                       f"{length!r}: cable length is <meters>m, e.g. 5m"))
+
+
+__all__ = ["check_cable_length", "check_entry_table", "check_map_table", "check_structure", "check_table_names",
+           "is_bracket_ref"]
