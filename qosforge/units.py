@@ -185,6 +185,33 @@ def format_bytes(value: float) -> str:
     return f"{value:.6g} B"
 
 
+def format_value(value: float, unit: str, *, exact: bool = True) -> str:
+    """One number with its unit, formatted the same way everywhere qosforge prints for people.
+
+    Bytes as SI sizes with the exact count when it is not a round figure, rates in bps, times in
+    s/ms/us/ns, fractions of 1 as plain numbers, anything else as ``value unit``. ``exact=False``
+    leaves out the exact byte count (summaries).
+
+    >>> format_value(400_000, "B"), format_value(53_248, "B"), format_value(40e9, "bps")
+    ('400 kB', '53.248 kB (53,248 B)', '40 Gbps')
+    """
+    if unit == "B":
+        pretty = format_bytes(value)
+        whole = abs(value - round(value)) < 1e-6
+        if not exact or abs(value) < 1000 or (whole and round(value) % 1000 == 0):
+            return pretty
+        count = f"{round(value):,} B" if whole else f"{value:,.2f} B"
+        return f"{pretty} ({count})"
+    if unit == "bps":
+        return format_rate(value)
+    if unit == "s":
+        return format_time(value)
+    if unit == "%":
+        return f"{value:.4g} %"
+    text = f"{value:,.0f}" if float(value).is_integer() and abs(value) >= 1000 else f"{value:.6g}"
+    return text if unit in ("", "1") else f"{text} {unit}"
+
+
 def format_rate(value_bps: float) -> str:
     for scale, symbol in ((1e12, "Tbps"), (1e9, "Gbps"), (1e6, "Mbps"), (1e3, "kbps")):
         if abs(value_bps) >= scale:

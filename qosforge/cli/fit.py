@@ -184,12 +184,7 @@ def _located(error: QosforgeError) -> QosforgeError:
     return error
 
 
-@click.group("fit")
-def fit_group() -> None:
-    """Fit switch marking curves to what a transport needs (DESIGN.md §4)."""
-
-
-@fit_group.command("red")
+@click.command("red")
 @click.option(
     "--bdp",
     "bdp",
@@ -614,4 +609,4 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
         plt.close(figure)
 
 
-__all__ = ["fit_group", "red_command"]
+__all__ = ["red_command"]

@@ -8,20 +8,17 @@ array of profile summaries, ``show`` one object with every field as ``{value, so
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
+from qosforge.cli._lazy import HelpWhenBareGroup
 from qosforge.units import format_bytes, format_rate
-from qosforge.vendor_profiles import (
-    SOURCED_FIELDS,
-    PortGroup,
-    VendorProfile,
-    list_vendor_profiles,
-    load_vendor_profile,
-)
+
+if TYPE_CHECKING:  # the profile schema (pydantic) is imported when a command runs
+    from rich.console import Console
+
+    from qosforge.vendor_profiles import PortGroup, VendorProfile
 
 _FORMAT = click.option(
     "--format",
@@ -37,6 +34,8 @@ _BYTE_FIELDS = frozenset({"buffer_bytes", "cell_bytes", "red.threshold_granulari
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
 
 
@@ -76,7 +75,7 @@ def _summary(profile: VendorProfile) -> dict[str, Any]:
     }
 
 
-@click.group("profiles")
+@click.group("profiles", cls=HelpWhenBareGroup)
 def profiles_group() -> None:
     """Bundled vendor (ASIC) profiles: buffer, cells, ports, RED quantisation, capabilities."""
 
@@ -90,6 +89,10 @@ def list_command(output_format: str) -> None:
     Example:
       qosforge profiles list --format json
     """
+    from rich.table import Table
+
+    from qosforge.vendor_profiles import list_vendor_profiles
+
     profiles = list_vendor_profiles()
     if output_format == "json":
         click.echo(json.dumps([_summary(profile) for profile in profiles], indent=2))
@@ -125,6 +128,10 @@ def show_command(name: str, output_format: str) -> None:
     Example:
       qosforge profiles show broadcom-trident2
     """
+    from rich.table import Table
+
+    from qosforge.vendor_profiles import SOURCED_FIELDS, load_vendor_profile
+
     profile = load_vendor_profile(name)
     if output_format == "json":
         click.echo(json.dumps(profile.model_dump(mode="json"), indent=2))

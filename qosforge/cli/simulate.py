@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.units import parse_fraction, parse_rate_bps, parse_size_bytes, parse_time_s
@@ -153,6 +151,9 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"qosforge simulate {header['scenario']}", show_header=True)
     table.add_column("metric")
     table.add_column("value", justify="right")

@@ -1,0 +1,15 @@
+"""Command groups whose subcommands live in heavier modules (imported on use, see ``_lazy``)."""
+
+from __future__ import annotations
+
+import click
+
+from qosforge.cli._lazy import HelpWhenBareGroup
+
+
+@click.group("fit", cls=HelpWhenBareGroup, lazy_subcommands={"red": "qosforge.cli.fit:red_command"})
+def fit_group() -> None:
+    """Fit switch marking curves to what a transport needs (TBTCP §4.4, §6.2)."""
+
+
+__all__ = ["fit_group"]
