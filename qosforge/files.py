@@ -14,8 +14,6 @@ not ask for.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
 import os
 import shutil
@@ -27,7 +25,7 @@ from pathlib import Path
 from qosforge.errors import QosforgeError
 
 #: File types matplotlib's Agg canvas writes (``FigureCanvasBase.get_supported_filetypes``).
-PLOT_SUFFIXES = (".eps", ".jpeg", ".jpg", ".pdf", ".pgf", ".png", ".ps", ".raw", ".rgba", ".svg", ".svgz", ".tif", ".tiff", ".webp")
+PLOT_SUFFIXES = (".png", ".svg", ".pdf", ".eps", ".jpeg", ".jpg", ".pgf", ".ps", ".raw", ".rgba", ".svgz", ".tif", ".tiff", ".webp")
 
 _umask: int | None = None
 
@@ -218,6 +216,9 @@ _AT_FDCWD = -100
 
 def _exchange(first: Path, second: Path) -> None:
     """Swap two folders atomically (Linux ``renameat2(RENAME_EXCHANGE)``), else by two renames."""
+    import ctypes
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) if libc_name else None
     if renameat2 is not None:

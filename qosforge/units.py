@@ -41,6 +41,15 @@ _LENGTH_UNITS: dict[str, float] = {"m": 1.0, "cm": 1e-2, "km": 1e3}
 _SI_PREFIX = {"K": "k", "M": "M", "G": "G"}
 _PACKET_UNITS = ("pkt", "pkts", "packet", "packets", "p")
 
+#: Upper bounds far beyond any real network (1 Pbps, 1 PB, a year, the Earth's circumference,
+#: 10^15): inside them every model's arithmetic stays finite; beyond them a value is a typo, and
+#: an error naming the flag beats an overflow deep inside a model.
+MAX_RATE_BPS = 1e15
+MAX_SIZE_BYTES = 1e15
+MAX_TIME_S = 365 * 86400.0
+MAX_LENGTH_M = 4.0075e7
+MAX_NUMBER = 1e15
+
 _SIZE_EXAMPLE = "12MB (10^6 bytes), 12MiB (2^20 bytes), 400kB, 1500B or 65pkt"
 _RATE_EXAMPLE = "40G, 40Gbps or 100Mbps (bits per second)"
 _TIME_EXAMPLE = "80us, 1.5ms, 200ns or 2s"
@@ -57,6 +66,12 @@ def _split(text: str, kind: str, example: str) -> tuple[float, str]:
     if not math.isfinite(value):
         raise UnitError(f"{text!r} is not a finite {kind}", hint=f"write it like {example}")
     return value, match.group("unit")
+
+
+def _bounded(value: float, maximum: float, text: str, kind: str, largest: str) -> float:
+    if abs(value) > maximum:
+        raise UnitError(f"{text!r} is beyond any real {kind}", hint=f"qosforge accepts up to {largest}; check the exponent and the unit")
+    return value
 
 
 def _missing_unit(text: str, kind: str, example: str) -> UnitError:
@@ -79,7 +94,7 @@ def parse_rate_bps(text: str) -> float:
         raise UnitError(f"unknown bandwidth unit {unit!r} in {text!r}", hint=f"use {_RATE_EXAMPLE}")
     if rate <= 0:
         raise UnitError(f"bandwidth {text!r} must be positive", hint=f"use e.g. {_RATE_EXAMPLE}")
-    return rate
+    return _bounded(rate, MAX_RATE_BPS, text, "bandwidth", "1000Tbps")
 
 
 def parse_size_bytes(text: str, *, packet_bytes: float | None = None, allow_zero: bool = False) -> float:
@@ -122,7 +137,7 @@ def parse_size_bytes(text: str, *, packet_bytes: float | None = None, allow_zero
             f"size {text!r} must be {'non-negative' if allow_zero else 'positive'}",
             hint=f"use e.g. {_SIZE_EXAMPLE}",
         )
-    return size
+    return _bounded(size, MAX_SIZE_BYTES, text, "size", "1e15B (1 PB)")
 
 
 def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
@@ -135,7 +150,7 @@ def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
     seconds = value * _TIME_UNITS[unit]
     if seconds < 0 or (seconds == 0 and not allow_zero):
         raise UnitError(f"duration {text!r} must be positive", hint=f"use e.g. {_TIME_EXAMPLE}")
-    return seconds
+    return _bounded(seconds, MAX_TIME_S, text, "duration", "a year (31536000s)")
 
 
 def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
@@ -148,7 +163,7 @@ def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
     metres = value * _LENGTH_UNITS[unit]
     if metres < 0 or (metres == 0 and not allow_zero):
         raise UnitError(f"length {text!r} must be positive", hint=f"use e.g. {_LENGTH_EXAMPLE}")
-    return metres
+    return _bounded(metres, MAX_LENGTH_M, text, "length", "40075km")
 
 
 def parse_fraction(text: str) -> float:
@@ -170,7 +185,7 @@ def parse_number(text: str, *, kind: str = "number") -> float:
     value, unit = _split(text, kind, "16 or 0.5")
     if unit:
         raise UnitError(f"{text!r}: a {kind} takes no unit", hint=f"write just the number, e.g. {value:g}")
-    return value
+    return _bounded(value, MAX_NUMBER, text, kind, "1e15")
 
 
 def format_bytes(value: float) -> str:

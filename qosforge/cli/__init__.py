@@ -74,6 +74,11 @@ def main(argv: list[str] | None = None) -> None:
             raise
         _print_error(os_error_line(error))
         sys.exit(EXIT_BAD_INPUT)
+    except (OverflowError, FloatingPointError) as error:  # absurd magnitudes the parsers let through
+        if os.environ.get("QOSFORGE_DEBUG") == "1":
+            raise
+        _print_error(f"a value is too large to compute with ({error}) (hint: check the magnitudes and units of the numbers given)")
+        sys.exit(EXIT_BAD_INPUT)
     except Exception as error:  # an internal bug: say so plainly, keep the traceback for debugging
         if os.environ.get("QOSFORGE_DEBUG") == "1":
             raise

@@ -1,4 +1,4 @@
-"""``qosforge fit red``: fit a chip's RED step profile to TBTCP's ideal curve (DESIGN.md §4).
+"""``qosforge fit red``: fit a chip's RED step profile to TBTCP's ideal curve (TBTCP §4.4, §6.2).
 
 Prints the programmed t_min/t_max/P_max (or every step's probability), the fit error as the paper
 quotes it, and the host-side QCD/RAI parameters; ``--format json`` prints one JSON object with the
@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qosforge.errors import QosforgeError
-from qosforge.files import write_atomically
+from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.fitting.red_model import (
     SOURCE_PER_STEP,
     RedStepModel,
@@ -304,6 +304,8 @@ def red_command(**options: Any) -> None:
 
 
 def _run(options: Mapping[str, Any]) -> None:
+    if options["plot"] is not None:
+        check_output_file(Path(options["plot"]), flag="--plot", suffixes=PLOT_SUFFIXES)
     values: dict[str, Any] = {
         "bdp_bytes": _size("--bdp", options["bdp"]),
         "t_min_bytes": _size("--t-min", options["t_min"]),

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--bandwidth", "10G", "--rtt", "100us",
-            "--ecn-threshold", "65pkt", "--buffer", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
+DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
+            "--ecn-threshold", "65pkt", "--queue-limit", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
 REQUIRED = ("queue_mean_packets", "queue_p50_packets", "queue_p99_packets", "queue_max_packets", "goodput_gbps", "mark_fraction",
             "drops", "packets_forwarded", "wall_seconds")
 
@@ -33,7 +33,7 @@ def test_dumbbell_json_has_the_documented_fields(run_cli: Run, tmp_path: Path) -
 
 def test_red_flags_and_table_output(run_cli: Run) -> None:
     code, out, _ = run_cli("simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "tcp", "--red-min", "20pkt", "--red-max", "80pkt",
-                           "--red-pmax", "10%", "--buffer", "200pkt", "--duration", "20ms", "--warmup", "5ms")
+                           "--red-pmax", "10%", "--queue-limit", "200pkt", "--duration", "20ms", "--warmup", "5ms")
     assert code == 0
     assert "queue_p99_packets" in out and "goodput_gbps" in out
 
@@ -51,7 +51,7 @@ def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
     ("argv", "expected"),
     [
         (["--flows", "0"], "--flows"),
-        (["--bandwidth", "10GB"], "--bandwidth"),
+        (["--speed", "10GB"], "--speed"),
         (["--red-min", "20pkt"], "--red-min"),
         (["--ecn-threshold", "5000pkt"], "--ecn-threshold"),
         (["--warmup", "1s"], "--warmup"),
