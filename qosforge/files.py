@@ -52,6 +52,8 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
     path must not be a folder, and with ``suffixes`` its suffix must be one of them.
     """
     allowed = tuple(suffixes)
+    if path.is_dir():
+        raise QosforgeError(f"{str(path)!r} is a folder", place=flag, hint="give a file name inside it")
     if allowed and path.suffix.lower() not in allowed:
         shown = path.suffix or "no suffix"
         raise QosforgeError(
@@ -59,8 +61,6 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
             place=flag,
             hint=f"use one of {', '.join(allowed)} (e.g. {path.with_suffix(allowed[0]).name if path.name else 'plot.png'})",
         )
-    if path.is_dir():
-        raise QosforgeError(f"{str(path)!r} is a folder", place=flag, hint="give a file name inside it")
     parent = path.parent
     if not parent.is_dir():
         what = "is not a folder" if parent.exists() else "does not exist"
@@ -81,6 +81,15 @@ def write_atomically(path: Path, writer: Callable[[Path], None], *, create_paren
     The temporary file keeps ``path``'s suffix so format-sniffing writers (matplotlib) behave.
     Missing parent folders are an error unless ``create_parents`` (an output tree the tool owns).
     """
+    try:
+        _write_atomically(path, writer, create_parents)
+    except OSError as error:
+        if error.filename is None:  # raised by write/close: say which file
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
+
+
+def _write_atomically(path: Path, writer: Callable[[Path], None], create_parents: bool) -> None:
     if create_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     if _is_special_file(path):

@@ -149,11 +149,11 @@ def print_compile_summary(fabric: FabricIR, report: dict[str, Any], *, verbose: 
     line = f"wrote {len(written)} file(s) ({', '.join(kinds)}) and report.json to {output_dir}/"
     if plan.removals:
         line += f"; removed {len(plan.removals)} stale file(s) of earlier runs"
-    console.print(line, markup=False)
+    console.print(line, markup=False, soft_wrap=True)
     for path in plan.kept_modified:
-        console.print(f"kept {output_dir / path}: changed since qosforge wrote it (no longer in the manifest)", markup=False)
+        console.print(f"kept {output_dir / path}: changed since qosforge wrote it (no longer in the manifest)", markup=False, soft_wrap=True)
     if not verbose:
-        console.print("every table: --verbose; sources of every number: report.json or qosforge explain", markup=False)
+        console.print("every table: --verbose; sources of every number: report.json or qosforge explain", markup=False, soft_wrap=True)
 
 
 __all__ = ["SwitchKind", "names_text", "print_compile_summary", "render_summary", "switch_kinds"]
