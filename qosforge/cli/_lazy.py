@@ -18,9 +18,12 @@ import click
 class LazyGroup(click.Group):
     """A click group whose subcommands are ``"module:attribute"`` references, imported on use."""
 
-    def __init__(self, *args: object, lazy_subcommands: dict[str, str] | None = None, **kwargs: object) -> None:
+    def __init__(self, *args: object, lazy_subcommands: dict[str, str] | None = None,
+                 short_helps: dict[str, str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = dict(lazy_subcommands or {})
+        #: Help-listing text for subcommands whose module is heavy (listed without importing it).
+        self.short_helps = dict(short_helps or {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
@@ -29,6 +32,19 @@ class LazyGroup(click.Group):
         if cmd_name in self.lazy_subcommands:
             return self._load(cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.short_helps:
+                rows.append((name, self.short_helps[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - max(len(n) for n in self.list_commands(ctx)))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def _load(self, cmd_name: str) -> click.Command:
         module_name, attribute = self.lazy_subcommands[cmd_name].split(":")
