@@ -54,7 +54,7 @@ def test_json_keeps_its_keys_and_labels_thresholds(run_cli: Run, tmp_path: Path)
 
 def test_progress_is_silent_without_a_terminal(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("QOSFORGE_PROGRESS", raising=False)
-    code, out, err = run_cli("compile", str(TLT_FABRIC), "-o", str(tmp_path / "out"), "-q")
+    code, _out, err = run_cli("compile", str(TLT_FABRIC), "-o", str(tmp_path / "out"), "-q")
     assert (code, err) == (0, "")
 
 

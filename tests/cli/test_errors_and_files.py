@@ -41,7 +41,7 @@ def _one_error_line(err: str) -> str:
 def test_output_under_a_regular_file_is_a_user_error(run_cli: Run, tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    code, out, err = run_cli("compile", str(SMALL), "-o", str(blocker / "out"), "-q")
+    code, _out, err = run_cli("compile", str(SMALL), "-o", str(blocker / "out"), "-q")
     assert code == EXIT_BAD_INPUT
     line = _one_error_line(err)
     assert str(blocker) in line
@@ -60,7 +60,7 @@ def test_output_that_is_a_file_is_a_user_error(run_cli: Run, tmp_path: Path) -> 
 def test_full_disk_is_a_user_error_naming_the_path(run_cli: Run) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
-    code, out, err = run_cli("schema", "-o", "/dev/full")
+    code, _out, err = run_cli("schema", "-o", "/dev/full")
     assert code == EXIT_BAD_INPUT
     line = _one_error_line(err)
     assert "/dev/full" in line and "No space left on device" in line
@@ -106,7 +106,7 @@ def test_permission_denied_on_the_plot_path(run_cli: Run, tmp_path: Path, monkey
 )
 def test_bad_plot_paths_fail_before_work_and_create_nothing(run_cli: Run, tmp_path: Path, plot: str, expected: str) -> None:
     path = plot.format(tmp=tmp_path)
-    code, out, err = run_cli("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:4:4", "--plot", path)
+    code, _out, err = run_cli("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:4:4", "--plot", path)
     assert code == EXIT_BAD_INPUT
     line = _one_error_line(err)
     assert "--plot" in line and expected in line
@@ -146,7 +146,7 @@ def test_plot_files_and_outputs_get_normal_modes(run_cli: Run, tmp_path: Path) -
     ],
 )
 def test_simulate_inputs_are_bounded(run_cli: Run, argv: tuple[str, ...], flag: str) -> None:
-    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", *argv)
+    code, _out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", *argv)
     assert code == EXIT_BAD_INPUT
     assert _one_error_line(err).startswith(f"error: {flag}:")
 

@@ -61,7 +61,7 @@ def test_old_names_give_the_same_result(run_cli: Run, new: tuple[str, ...], old:
 
 
 def test_old_and_new_name_together_is_an_error(run_cli: Run) -> None:
-    code, out, err = run_cli("whatif", "dcqcn", "--speed", "100G", "--rate", "40G")
+    code, _out, err = run_cli("whatif", "dcqcn", "--speed", "100G", "--rate", "40G")
     assert code == 2
     assert "--rate is the old name of --speed" in err
 
