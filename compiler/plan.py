@@ -1,7 +1,7 @@
 """Class planning: traffic classes onto TCs, queues, PGs, PFC priorities, DSCPs and colors.
 
 Conventions follow SONiC's defaults so the output reads familiar to operators: lossless classes
-take PFC priorities / TCs 3 and 4 first (SONiC's AZURE maps, reference/sonic_qos.md §8), a TC
+take PFC priorities / TCs 3 and 4 first (SONiC's AZURE maps, the SONiC sources (sonic-buildimage, sonic-swss)), a TC
 maps to the queue of the same number, lossless TC n uses PG n, all lossy traffic shares PG 0, and
 DSCPs no class claims fall into a best-effort default class on TC 0. A FastLane notification
 class gets the strict-priority queue 7 (FastLane §3.2).

@@ -1,7 +1,7 @@
 """Validate a SONiC CONFIG_DB QoS/buffer fragment against what SONiC accepts.
 
 :func:`check_config_db` is a pure function of the ``config_db.json`` dict (table -> key -> field
--> value). It implements the encoding rules of ``reference/sonic_qos.md`` §2, the YANG types,
+-> value). It implements the encoding rules of the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models), the YANG types,
 ranges, enums, patterns and ``must`` constraints of §3, the runtime (orchagent / buffermgrd)
 behaviour noted there, and every item of the §7 compiler checklist that can be decided from the
 dict alone. The renderer (:mod:`qosforge.backends.sonic.render`) runs it on its own output and
@@ -26,7 +26,7 @@ from typing import Any, TypeAlias
 
 ConfigDb: TypeAlias = dict[str, dict[str, dict[str, str]]]
 
-#: Rule id -> what it enforces and where the requirement comes from (reference/sonic_qos.md).
+#: Rule id -> what it enforces and where the requirement comes from (the SONiC sources (sonic-buildimage, sonic-swss)).
 RULES: dict[str, str] = {
     "structure": "config_db is {table: {key: {field: value}}} (§2)",
     "value-not-string": "every value is a JSON string (§2.1, §7.1)",
@@ -97,7 +97,7 @@ class Violation:
 
 
 # ---------------------------------------------------------------------------------------------
-# Field schema (YANG types from reference/sonic_qos.md §3)
+# Field schema (YANG types from the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models))
 
 _UINT32_MAX = 2**32 - 1
 _UINT64_MAX = 2**64 - 1

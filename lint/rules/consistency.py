@@ -1,6 +1,6 @@
 """Consistency rules: tables that SONiC accepts one by one but that contradict each other.
 
-SONiC validates little across tables (reference/sonic_qos.md §5 "Not checked anywhere in
+SONiC validates little across tables (sonic-utilities config/main.py and the SONiC YANG models "Not checked anywhere in
 SONiC"); the failures below are the ones operators hit in the field (§6).
 """
 
@@ -16,7 +16,7 @@ from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.helpers import ports_text, raw_entries
 
-#: SONiC's conventional egress pool for lossless queues (reference/sonic_qos.md §3.1, §8).
+#: SONiC's conventional egress pool for lossless queues (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang, §8).
 EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 _DSCP = re.compile(r"[0-9]{1,2}")
 
@@ -175,7 +175,7 @@ W, E = Severity.WARNING, Severity.ERROR
 
 RULES: tuple[Rule, ...] = (
     Rule("wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
-         "A WRED profile takes effect only when a QUEUE entry references it (reference/sonic_qos.md §3.6, "
+         "A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, "
          "last bullet); an unbound profile that drops or marks suggests a missing QUEUE binding.",
          "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
     Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",

@@ -3,7 +3,7 @@ text shows (duplicate keys, redis-dump keys, oversized text).
 
 The 33 rules of :data:`qosforge.backends.sonic.checks.RULES` are exposed under their own ids
 (stable: the renderer's self-check and lint report the same names). Their rationale is the text
-of ``checks.RULES`` (with its reference/sonic_qos.md sections); this module adds what a linter
+of ``checks.RULES`` (with its the SONiC sources (sonic-buildimage, sonic-swss) sections); this module adds what a linter
 needs on top: severity, category and the fix hint.
 """
 
@@ -29,7 +29,7 @@ _SONIC: dict[str, tuple[Severity, Category, str, str, bool]] = {
     "unknown-table": (E, "encoding", "only known QoS/buffer table names",
                       "rename the table (PFC_PRIORITY_TO_QUEUE_MAP is MAP_PFC_PRIORITY_TO_QUEUE) or drop it", True),
     "unknown-field": (E, "encoding", "no field outside the table's YANG model",
-                      "remove the field or correct its name (see the table in reference/sonic_qos.md §3)", False),
+                      "remove the field or correct its name (see the table in the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models))", False),
     "missing-field": (E, "encoding", "mandatory fields are present",
                       "add the field: YANG marks it mandatory or orchagent needs it on create", False),
     "bad-key": (E, "encoding", "keys have the shape the table's YANG list key has",
@@ -172,11 +172,11 @@ RULES: tuple[Rule, ...] = (
         rationale="JSON objects with repeated keys load without error: Python's json.load (sonic-cfggen, "
         "config reload) keeps the last value and drops the others silently, so a DSCP mapped twice in "
         "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
-        "two classes'; reference/sonic_qos.md §2.6 map encoding).",
+        "two classes'; the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models) map encoding).",
         fix="keep one occurrence of the key with the value you mean", fixable=True, check=_duplicate_keys),
     Rule(
         id="redis-key-format", severity=E, category="encoding", title="tables are nested objects",
-        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}} (reference/sonic_qos.md §2.2); '
+        rationale='config_db.json nests entries as {"TABLE": {"key": {...}}} (the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models)); '
         'the flat {"TABLE|key": {...}} form is a redis dump (sonic-utilities tests/mock_tables), which '
         "`config reload` and `sonic-cfggen -j` do not read as table entries.",
         fix='nest the entry: "TABLE|key": {...} becomes "TABLE": {"key": {...}}', fixable=True,
@@ -184,13 +184,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="index-range-too-wide", severity=E, category="encoding", title="queue ranges a port can have",
         rationale=f"QUEUE keys are <port>|<qindex>, the index N or N-M as a free YANG string "
-        f"(reference/sonic_qos.md §3.7); an index at or above the port's queue count fails in orchagent "
+        f"(sonic-buildimage src/sonic-yang-models/yang-models/sonic-queue.yang); an index at or above the port's queue count fails in orchagent "
         f"('Invalid queue index'), and no port has more than {MAX_INDEX_SPAN} queues. Such keys are held back "
         "from the other checks, which would expand the range index by index.",
         fix="write the queue range the port has, e.g. Ethernet0|0-2", check=_wide_ranges),
     Rule(
         id="oversized-map", severity=E, category="encoding", title="maps no longer than their key range",
-        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (reference/sonic_qos.md §3.9-§3.15), "
+        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (the SONiC QoS map YANG models (sonic-buildimage src/sonic-yang-models/yang-models)-§3.15), "
         f"so no valid map has more than {MAX_MAP_ENTRIES} entries. Beyond keys 0-63, only the first "
         f"{MAX_MAP_ENTRIES} invalid keys go to the other checks, which walk each map once per port; this keeps "
         "lint's time linear in the file size.",

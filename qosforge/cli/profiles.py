@@ -1,6 +1,6 @@
 """``qosforge profiles list | show NAME``: the bundled vendor profiles and each value's source.
 
-Human output is a rich table; ``--format json`` is stable (DESIGN.md §7): ``list`` prints a JSON
+Human output is a rich table; ``--format json`` is stable (docs/architecture.md §7): ``list`` prints a JSON
 array of profile summaries, ``show`` one object with every field as ``{value, source, note}``
 (sizes in bytes, speeds in bits per second, ``null`` for ``unknown``) plus the ``sources`` list.
 """
