@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -64,6 +65,8 @@ ParamKind = Literal[
 
 #: Largest grid a sweep may evaluate; beyond this memory, not time, becomes the limit.
 MAX_SWEEP_POINTS = 20_000_000
+#: Grids at least this large show a spinner on a terminal while they are evaluated.
+SPINNER_POINTS = 1_000_000
 #: Rows shown in a human sweep table before eliding the middle.
 MAX_TABLE_ROWS = 40
 
@@ -354,7 +357,11 @@ def build_command(spec: WhatIf) -> click.Command:
         elif options["plot"] is not None:
             raise QosforgeError("--plot draws a sweep", place="--plot", hint="add --sweep NAME=START:STOP:N")
         try:
-            result = spec.compute(values)
+            from qosforge.cli.progress import progress
+
+            # A grid is one vectorised call: a spinner (terminal only) for the large ones.
+            with progress(f"evaluating {total_points:,} points", total=None) if total_points >= SPINNER_POINTS else nullcontext():
+                result = spec.compute(values)
         except QosforgeError as error:
             flag = next((p.flag for p in spec.params if p.argument == error.place), None)
             raise (error.with_place(flag) if flag else error) from None
