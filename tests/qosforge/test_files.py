@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from qosforge.errors import QosforgeError
-from qosforge.files import check_output_file, default_file_mode, replace_directory_contents, write_text_atomically
+from qosforge.files import (
+    check_output_file,
+    default_file_mode,
+    replace_directory_contents,
+    write_text_atomically,
+)
 
 
 def test_write_needs_the_folder_unless_asked(tmp_path: Path) -> None:
