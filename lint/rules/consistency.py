@@ -175,8 +175,8 @@ W, E = Severity.WARNING, Severity.ERROR
 
 RULES: tuple[Rule, ...] = (
     Rule("wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
-         "A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, "
-         "last bullet); an unbound profile that drops or marks suggests a missing QUEUE binding.",
+         "A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang"
+         "); an unbound profile that drops or marks suggests a missing QUEUE binding.",
          "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
     Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
          "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (§3.6), so a bound profile "
