@@ -72,7 +72,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * len(fabric.targets)
-    with progress("rendering", total=work, unit="switch") as advance:
+    with progress("rendering", total=work, units="switch configs") as advance:
         if "sonic" in fabric.targets:
             from qosforge.backends.sonic import config_db_to_json, render_fabric
 

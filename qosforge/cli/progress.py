@@ -26,7 +26,7 @@ def _nothing(steps: int = 1) -> None:
 
 
 @contextmanager
-def progress(description: str, *, total: int | None, unit: str = "item", minimum: int = 2) -> Iterator[Callable[..., None]]:
+def progress(description: str, *, total: int | None, units: str = "items", minimum: int = 2) -> Iterator[Callable[..., None]]:
     """Yield ``advance(steps=1)``; draw a bar for ``total`` steps (a spinner for ``None``).
 
     Nothing is drawn for fewer than ``minimum`` steps: one switch needs no bar.
@@ -47,7 +47,7 @@ def progress(description: str, *, total: int | None, unit: str = "item", minimum
 
     columns = [SpinnerColumn(), TextColumn("{task.description}")]
     if total is not None:
-        columns += [BarColumn(), MofNCompleteColumn(), TextColumn(unit + "s"), TimeRemainingColumn()]
+        columns += [BarColumn(), MofNCompleteColumn(), TextColumn(units), TimeRemainingColumn()]
     else:
         columns += [TimeElapsedColumn()]
     console = Console(stderr=True, force_terminal=True if os.environ.get("QOSFORGE_PROGRESS") == "1" else None)

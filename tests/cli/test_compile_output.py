@@ -62,7 +62,7 @@ def test_progress_draws_when_forced(run_cli: Run, tmp_path: Path, monkeypatch: p
     from qosforge.cli.progress import progress
 
     monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
-    with progress("rendering", total=3, unit="switch") as advance:
+    with progress("rendering", total=3, units="switches") as advance:
         for _ in range(3):
             advance()
     monkeypatch.setenv("QOSFORGE_PROGRESS", "0")
