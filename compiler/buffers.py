@@ -1,6 +1,6 @@
 """Buffer pools and profiles sized from the ASIC (docs/architecture.md §5, issue "Compilation").
 
-Layout (SONiC's traditional Broadcom-style model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang–3.4 and §8):
+Layout (SONiC's traditional Broadcom-style model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang to sonic-buffer-queue.yang and the SONiC sources):
 
 * every lossless PG reserves its PFC headroom privately (profile ``size`` = xoff + xon, as
   SONiC's Mellanox plugin sizes a PG without a shared headroom pool, §4.4.1);
@@ -29,7 +29,7 @@ EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 INGRESS_LOSSY_PROFILE = "ingress_lossy_profile"
 EGRESS_LOSSY_PROFILE = "egress_lossy_profile"
 EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
-SOURCE_POOLS = "qosforge buffer layout (compiler/buffers.py; SONiC traditional model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang-3.4, §8)"
+SOURCE_POOLS = "qosforge buffer layout (compiler/buffers.py; SONiC traditional model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang to sonic-buffer-queue.yang, the SONiC sources)"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ TLT (TLT §4.1-4.2) needs unimportant packets colored red and dropped at K while
 ECN marking goes on:
 
 * **sonic**: config_db has no DSCP->color table and no ECN (ECT) thresholds apart from the WRED
-  drop thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, §3.22): approximation ``tlt-without-color``.
+  drop thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss orchagent/qosorch.cpp): approximation ``tlt-without-color``.
 * **sai**: DSCP_TO_COLOR and per-color WRED are standard. A transport that ECN-marks (DCTCP,
   D2TCP, EAR, DCQCN, TBTCP) also needs the red packets marked: SAI puts that in the ECT
   thresholds (``SAI_WRED_ATTR_ECN_RED_*`` with ``SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE``,
@@ -106,7 +106,7 @@ def _without_color(switch: SwitchIR, tlt_class_names: set[str]) -> SwitchIR:
             target="sonic",
             class_name=name,
             feature="TLT color-aware dropping (DSCP_TO_COLOR + red WRED drop + ECT marking)",
-            detail="SONiC config_db has no DSCP->color map and no ECT-specific ECN thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, §3.22)",
+            detail="SONiC config_db has no DSCP->color map and no ECT-specific ECN thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss orchagent/qosorch.cpp)",
             alternatives=TLT_ALTERNATIVES[:2],
             approximation=TLT_WITHOUT_COLOR,
         )

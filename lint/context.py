@@ -34,7 +34,7 @@ T = TypeVar("T")
 #: Tables the linter reads; every other table of a whole config_db is left alone.
 KNOWN_TABLES = frozenset(QOS_TABLES | CONTEXT_TABLES)
 #: The widest queue index range a key may span: no port has more queues (the CPU port's 0-48 is
-#: the largest in sonic-buildimage src/sonic-yang-models/yang-models/sonic-queue.yang, BUFFER_QUEUE allows 0-15, §3.4).
+#: the largest in sonic-buildimage src/sonic-yang-models/yang-models/sonic-queue.yang, BUFFER_QUEUE allows 0-15, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-queue.yang).
 MAX_INDEX_SPAN = 64
 #: A QoS map has at most 64 entries (DSCP 0-63; TC 0-15, priorities 0-7, §3.9-§3.15). Beyond its
 #: keys 0-63, a map keeps at most this many other (invalid) keys for the checks, which walk every

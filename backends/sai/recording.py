@@ -29,7 +29,7 @@ from qosforge.backends.sai.program import (
 )
 from qosforge.backends.sai.validate import DISCOVERED_PREFIXES
 
-#: sai_object_type_t values (saitypes.h; SAI inc/saiwred.h, §2, §7.3).
+#: sai_object_type_t values (saitypes.h; SAI inc/saiwred.h, SAI inc/saibuffer.h, sonic-sairedis (ASIC_DB)).
 OBJECT_TYPE_NUMBERS = {
     "SAI_OBJECT_TYPE_PORT": 0x01,
     "SAI_OBJECT_TYPE_WRED": 0x13,

@@ -63,14 +63,14 @@ RULES: dict[str, str] = {
     "overlapping-keys": "PG/queue key ranges of one port do not overlap (§2.7)",
     "dscp-map-incomplete": "DSCP_TO_TC_MAP lists all 64 code points (unmapped DSCP behaviour is "
     "ASIC-defined, §3.9, §9)",
-    "port-qos-global": "PORT_QOS_MAP|global only carries dscp_to_tc_map (§3.16 runtime)",
+    "port-qos-global": "PORT_QOS_MAP|global only carries dscp_to_tc_map (sonic-swss orchagent/qosorch.cpp)",
     "lossless-chain": "every PFC priority has the full chain: maps, lossless PG with xoff, egress "
-    "queue, matching TC->queue, a DSCP reaching it, CABLE_LENGTH, pfcwd_sw_enable (§7.6)",
+    "queue, matching TC->queue, a DSCP reaching it, CABLE_LENGTH, pfcwd_sw_enable (sonic-swss orchagent/pfcwdorch.cpp)",
     "pool-size": "traditional model: BUFFER_POOL has size; percentage only in the dynamic model "
-    "and never with size (§3.1, §7.11, sonic-swss PR #1975)",
-    "null-profile": "BUFFER_PG profile NULL only in the dynamic buffer model (§3.3, §7.11)",
+    "and never with size (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang, the SONiC sources, sonic-swss PR #1975)",
+    "null-profile": "BUFFER_PG profile NULL only in the dynamic buffer model (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pg.yang, the SONiC sources)",
     "pool-overcommit": "sum of ingress pool sizes + xoff, and every single pool, fit the ASIC "
-    "buffer (§7.12, sonic-buildimage #28657)",
+    "buffer (the SONiC sources, sonic-buildimage #28657)",
     "traditional-pg-overwrite": "traditional model: user lossless PGs are exactly what buffermgrd "
     "would write (key from pfc_enable, profile pg_lossless_<speed>_<cable>_profile), else "
     "buffermgrd overwrites them (§4.3, §7.10)",
@@ -608,8 +608,8 @@ def _check_buffers(tables: ConfigDb, found: list[Violation]) -> None:
 
 def _check_pool_overcommit(tables: ConfigDb, asic_buffer_bytes: int, found: list[Violation]) -> None:
     # Ingress pools (size + shared-headroom xoff) partition the buffer, so their sum must fit
-    # (§7.12; sonic-buildimage #28657). Egress pools are not summed: SONiC's own Broadcom templates
-    # size egress_lossless_pool as the whole MMU next to egress_lossy_pool (§8, Dell 6100), a
+    # (the SONiC sources; sonic-buildimage #28657). Egress pools are not summed: SONiC's own Broadcom templates
+    # size egress_lossless_pool as the whole MMU next to egress_lossy_pool (the SONiC sources, Dell 6100), a
     # static upper bound, not a partition. Every single pool must still fit.
     ingress_total = 0
     for name, pool in tables.get("BUFFER_POOL", {}).items():

@@ -1,7 +1,7 @@
 """Consistency rules: tables that SONiC accepts one by one but that contradict each other.
 
 SONiC validates little across tables (sonic-utilities config/main.py and the SONiC YANG models "Not checked anywhere in
-SONiC"); the failures below are the ones operators hit in the field (§6).
+SONiC"); the failures below are the ones operators hit in the field (SONiC GitHub issues on buffers, WRED and PFC).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from qosforge.lint.findings import Finding, Severity
 from qosforge.lint.rules.base import Rule
 from qosforge.lint.rules.helpers import ports_text, raw_entries
 
-#: SONiC's conventional egress pool for lossless queues (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang, §8).
+#: SONiC's conventional egress pool for lossless queues (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang, the SONiC sources).
 EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 _DSCP = re.compile(r"[0-9]{1,2}")
 
@@ -204,12 +204,12 @@ RULES: tuple[Rule, ...] = (
          "Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
-         "sanity check can abort orchagent (§4.4.3; sonic-swss PR #3387, §6 #16).",
+         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC).",
          "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
          check=_shared_headroom_missing),
     Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
          "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
-         "for it (§3.21); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, §6 #4).",
+         "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
          'set PORT|<port>.admin_status to "up"', check=_admin_status),
     Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
