@@ -92,3 +92,25 @@ def test_a_profile_without_red_quantisation_needs_an_assumption(run_cli: Run) ->
     code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5")
     assert code == 0, err
     assert json.loads(out)["transport"] == "dctcp"
+
+
+def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    import qosforge.cli.simulate as simulate_cli
+
+    monkeypatch.setattr(simulate_cli, "_kernel_needs_compiling", lambda: True)
+    argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
+    code, _, err = run_cli(*argv)
+    assert code == 0
+    assert "compiling the software switch's kernel once" in err and "minutes" in err
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "0")  # not a terminal: nothing
+    code, _, err = run_cli(*argv)
+    assert (code, err) == (0, "")
+
+
+def test_old_simulate_flag_names_still_work(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    common = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    new = json.loads(run_cli(*common, "--speed", "25G", "--queue-limit", "300pkt")[1])
+    old = json.loads(run_cli(*common, "--bandwidth", "25G", "--buffer", "300pkt")[1])
+    assert new["bandwidth_bps"] == old["bandwidth_bps"] == 25e9
+    assert new["buffer_bytes"] == old["buffer_bytes"] == 300 * 1500
