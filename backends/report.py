@@ -19,7 +19,7 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
           "name", "transport", "traffic_class": int, "queue": int,
           "priority_group": int | null, "lossless": bool, "dscp": [int], "important_dscp": [int],
           "rtt": Q, "bdp": Q,
-          "thresholds": [Q],                           # ECN marking params, then TLT threshold K
+          "thresholds": [Q + {"label": str}],          # ECN marking params, then TLT threshold K
           "wred": [{"profile", "color", "drop": bool, "mark": bool,
                     "min": Q, "max": Q, "probability": Q}],
           "buffer_profiles": [{"name", "dynamic_th": Q | null, "static_th": Q | null}],
@@ -40,6 +40,9 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
 where ``Q`` (a :class:`~qosforge.ir.Derived` value) is
 ``{"value": float, "unit": str, "quantity": str, "model": str, "formula": str | null,
 "source": str | null}`` — formula and source are the provenance's derivation of that quantity.
+A threshold's ``label`` says what it is where models share a quantity name
+(``ecn_marking_threshold_bytes`` for the transport's K, ``tlt_color_drop_threshold_bytes`` for
+TLT's K); elsewhere it equals ``quantity``.
 Lists keep IR order, except ``pfc_headroom`` (by speed, then cable length).
 """
 
@@ -58,6 +61,7 @@ from qosforge.ir import (
     FabricIR,
     SwitchIR,
 )
+from qosforge.units import format_value
 
 SCHEMA = "qosforge.report/v1"
 
@@ -136,6 +140,14 @@ def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str,
     }
 
 
+#: Marking quantities whose model name is ambiguous next to TLT's threshold (both "threshold_bytes").
+_MARKING_LABELS = {"threshold_bytes": "ecn_marking_threshold_bytes"}
+
+
+def _labelled(derived: Derived, label: str) -> dict[str, Any]:
+    return {**(quantity_to_json(derived) or {}), "label": label}
+
+
 def _class_json(switch: SwitchIR, cls: ClassIR) -> dict[str, Any]:
     queues = [q for port in switch.ports for q in port.queues if q.class_name == cls.name]
     wred_names = list(dict.fromkeys(q.wred_profile for q in queues if q.wred_profile is not None))
@@ -145,7 +157,9 @@ def _class_json(switch: SwitchIR, cls: ClassIR) -> dict[str, Any]:
         "probability": quantity_to_json(curve.probability_percent),
     } for profile in switch.wred_profiles if profile.name in wred_names for curve in profile.curves]
     profile_names = list(dict.fromkeys(q.buffer_profile for q in queues))
-    thresholds = [*cls.marking, *([cls.tlt_threshold_bytes] if cls.tlt_threshold_bytes else [])]
+    thresholds = [_labelled(d, _MARKING_LABELS.get(d.quantity, d.quantity)) for d in cls.marking]
+    if cls.tlt_threshold_bytes is not None:
+        thresholds.append(_labelled(cls.tlt_threshold_bytes, "tlt_color_drop_threshold_bytes"))
     return {
         "name": cls.name,
         "transport": cls.transport,
@@ -157,7 +171,7 @@ def _class_json(switch: SwitchIR, cls: ClassIR) -> dict[str, Any]:
         "important_dscp": list(cls.important_dscp),
         "rtt": quantity_to_json(cls.rtt_s),
         "bdp": quantity_to_json(cls.bdp_bytes),
-        "thresholds": [quantity_to_json(d) for d in thresholds],
+        "thresholds": thresholds,
         "wred": wred,
         "buffer_profiles": [{
             "name": p.name, "dynamic_th": quantity_to_json(p.dynamic_th),
@@ -199,15 +213,13 @@ def _headroom_json(switch: SwitchIR) -> list[dict[str, Any]]:
 def format_quantity(q: dict[str, Any] | None) -> str:
     if q is None:
         return "-"
-    value = q["value"]
-    text = f"{value:,.0f}" if float(value).is_integer() and abs(value) >= 1000 else f"{value:g}"
-    return f"{text} {q['unit']}".strip()
+    return format_value(float(q["value"]), q["unit"])
 
 
 def _with_source(q: dict[str, Any]) -> str:
     where = q["source"] or q["model"]
     formula = f"{q['formula']}; " if q["formula"] else ""
-    return f"{q['quantity']} = {format_quantity(q)}  [{formula}{where}]"
+    return f"{q.get('label', q['quantity'])} = {format_quantity(q)}  [{formula}{where}]"
 
 
 def render_report_table(fabric: FabricIR, console: Console) -> None:
@@ -256,7 +268,7 @@ def _headroom_table(switch: dict[str, Any]) -> Table:
         table.add_column(column)
     for group in switch["pfc_headroom"]:
         for profile in group["profiles"]:
-            table.add_row(f"{group['speed_bps'] / 1e9:g}G", f"{group['cable_m']:g} m",
+            table.add_row(format_value(group["speed_bps"], "bps"), f"{group['cable_m']:g} m",
                           ", ".join(group["ports"]), profile["name"], format_quantity(profile["xoff"]),
                           format_quantity(profile["xon"]), format_quantity(profile["size"]))
     return table
@@ -271,7 +283,7 @@ def _pools_table(switch: dict[str, Any]) -> Table:
                       format_quantity(pool["shared_headroom"]), f"{pool['fraction_of_buffer']:.1%}")
     totals = switch["pool_totals"]
     verdict = "fits" if totals["ingress_fits"] else "[red]OVERCOMMITTED[/red]"
-    table.add_row("ingress total", "", "", f"{totals['ingress_bytes']:,.0f} B", "",
+    table.add_row("ingress total", "", "", format_value(totals["ingress_bytes"], "B"), "",
                   f"{totals['ingress_fraction_of_buffer']:.1%} {verdict}")
     return table
 

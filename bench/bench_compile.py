@@ -56,7 +56,7 @@ def run_one(switches: int) -> dict[str, float]:
         texts: dict[int, str] = {}
         for switch, config in render_fabric(fabric.switches):
             text = texts.setdefault(id(config), config_db_to_json(config))
-            write_text_atomically(Path(folder) / "out" / switch.name / "config_db.json", text)
+            write_text_atomically(Path(folder) / "out" / switch.name / "config_db.json", text, create_parents=True)
         done = time.perf_counter()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {

@@ -38,8 +38,8 @@ def run_one(switches: int) -> dict[str, float]:
         for switch in fabric.for_target("sai"):
             program = render_sai_program(switch)
             operations += len(program.operations)
-            write_text_atomically(Path(folder) / "out" / switch.name / "sai.json", program_to_json(program))
-            write_text_atomically(Path(folder) / "out" / switch.name / "sairedis.rec", program_to_recording(program))
+            write_text_atomically(Path(folder) / "out" / switch.name / "sai.json", program_to_json(program), create_parents=True)
+            write_text_atomically(Path(folder) / "out" / switch.name / "sairedis.rec", program_to_recording(program), create_parents=True)
         done = time.perf_counter()
     return {
         "switches": switches,

@@ -1,6 +1,6 @@
-"""Buffer pools and profiles sized from the ASIC (DESIGN.md §5, issue "Compilation").
+"""Buffer pools and profiles sized from the ASIC (docs/architecture.md §5, issue "Compilation").
 
-Layout (SONiC's traditional Broadcom-style model, reference/sonic_qos.md §3.1–3.4 and §8):
+Layout (SONiC's traditional Broadcom-style model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang to sonic-buffer-queue.yang and the SONiC sources):
 
 * every lossless PG reserves its PFC headroom privately (profile ``size`` = xoff + xon, as
   SONiC's Mellanox plugin sizes a PG without a shared headroom pool, §4.4.1);
@@ -29,7 +29,7 @@ EGRESS_LOSSLESS_POOL = "egress_lossless_pool"
 INGRESS_LOSSY_PROFILE = "ingress_lossy_profile"
 EGRESS_LOSSY_PROFILE = "egress_lossy_profile"
 EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
-SOURCE_POOLS = "qosforge buffer layout (compiler/buffers.py; SONiC traditional model, reference/sonic_qos.md §3.1-3.4, §8)"
+SOURCE_POOLS = "qosforge buffer layout (compiler/buffers.py; SONiC traditional model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang to sonic-buffer-queue.yang, the SONiC sources)"
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def plan_buffers(
     """Pools and profiles for one switch; ``port_kinds`` lists (speed, cable) of every port."""
     buffer_bytes = float(profile.buffer_bytes.known("buffer_bytes"))
     dynamic_th_value = dynamic_th_from_alpha(design.alpha)
-    dynamic_th = derived_constant(dynamic_th_value, "1", quantity="dynamic_th", formula=f"log2(alpha) = log2({design.alpha:g})", source="SAI SHARED_DYNAMIC_TH: alpha = 2^n (reference/sonic_qos.md §3.2)")
+    dynamic_th = derived_constant(dynamic_th_value, "1", quantity="dynamic_th", formula=f"log2(alpha) = log2({design.alpha:g})", source="SAI SHARED_DYNAMIC_TH: alpha = 2^n (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)")
     headroom: dict[tuple[float, float], PortHeadroom] = {}
     total = 0.0
     if has_lossless:

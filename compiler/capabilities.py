@@ -1,4 +1,4 @@
-"""What each target can express, and what happens when it cannot (DESIGN.md §5 "Capabilities").
+"""What each target can express, and what happens when it cannot (docs/architecture.md §5 "Capabilities").
 
 The compiler plans one full-fidelity IR; each target then gets a *view* of it. Where a target
 (or the switch's ASIC through that target) cannot express part of the intent, we do not fake
@@ -10,11 +10,11 @@ TLT (TLT §4.1-4.2) needs unimportant packets colored red and dropped at K while
 ECN marking goes on:
 
 * **sonic**: config_db has no DSCP->color table and no ECN (ECT) thresholds apart from the WRED
-  drop thresholds (reference/sonic_qos.md §3.6, §3.22): approximation ``tlt-without-color``.
+  drop thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss orchagent/qosorch.cpp): approximation ``tlt-without-color``.
 * **sai**: DSCP_TO_COLOR and per-color WRED are standard. A transport that ECN-marks (DCTCP,
   D2TCP, EAR, DCQCN, TBTCP) also needs the red packets marked: SAI puts that in the ECT
   thresholds (``SAI_WRED_ATTR_ECN_RED_*`` with ``SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE``,
-  reference/sai_qos.md §1.2), and it only keeps TLT's drop if the ASIC still applies the red drop
+  SAI inc/saiwred.h), and it only keeps TLT's drop if the ASIC still applies the red drop
   curve to ECT packets. Both are vendor facts (``ecn_ect_thresholds``, ``color_drop_applies_to_ect``
   in the profile); where either is false or unknown the exact rendering is refused. Approximation
   ``tlt-unmarked-red``: the red drop stays, the red packets are not ECN-marked (the transport sees
@@ -106,7 +106,7 @@ def _without_color(switch: SwitchIR, tlt_class_names: set[str]) -> SwitchIR:
             target="sonic",
             class_name=name,
             feature="TLT color-aware dropping (DSCP_TO_COLOR + red WRED drop + ECT marking)",
-            detail="SONiC config_db has no DSCP->color map and no ECT-specific ECN thresholds (reference/sonic_qos.md §3.6, §3.22)",
+            detail="SONiC config_db has no DSCP->color map and no ECT-specific ECN thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss orchagent/qosorch.cpp)",
             alternatives=TLT_ALTERNATIVES[:2],
             approximation=TLT_WITHOUT_COLOR,
         )

@@ -43,7 +43,7 @@ from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.schema import VendorProfile
 
 SOURCE_RTT = "qosforge topology model (compiler/topology.py): 2 x sum of one-way link latencies on the longest host-to-host path + serialisation of one MTU out and one ACK back per hop"
-SOURCE_PFCWD = "SONiC `pfcwd start_default` base values (reference/sonic_qos.md §3.17, §8)"
+SOURCE_PFCWD = "SONiC `pfcwd start_default` base values (sonic-swss orchagent/pfcwdorch.cpp, the SONiC sources)"
 PFCWD_POLL_INTERVAL_MS = 200
 
 

@@ -1,4 +1,4 @@
-"""The intent document (DESIGN.md §2) as pydantic models.
+"""The intent document (docs/architecture.md §2) as pydantic models.
 
 Quantities are written with explicit units (``40G``, ``12MB``, ``80us``, ``5m``, ``2%``) and parsed
 by :mod:`qosforge.units` during validation, so the models below hold SI numbers with the unit in
@@ -248,7 +248,7 @@ class Design(_Strict):
     pfc_watchdog: bool = True
     pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
     pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
-    headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model (DESIGN.md §3).")
+    headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model: physical (cable, frames in flight, IEEE 802.3 pause quanta) or sonic (SONiC buffer_pg plugins, bit for bit).")
     small_packet_percent: float = Field(default=50.0, ge=0, le=100)
     lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
     port_mtu: SizeBytes = Field(default="9100B", validate_default=True)

@@ -1,7 +1,7 @@
 """Load an intent file: YAML with line/column positions -> validated :class:`Intent`.
 
 Errors name ``file:line:column``, the field path, what was expected and a hint, as one line
-(DESIGN.md §2). ruamel.yaml's round-trip loader keeps the position of every mapping key and
+(docs/architecture.md §2). ruamel.yaml's round-trip loader keeps the position of every mapping key and
 sequence item, which is how pydantic's error locations are turned back into places in the file.
 """
 

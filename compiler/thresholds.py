@@ -1,6 +1,6 @@
 """Per-class marking and dropping thresholds from the transport models and the RED fitter.
 
-For each class and port speed this picks the model DESIGN.md §3 names for the transport, and
+For each class and port speed this picks the model docs/architecture.md §3 names for the transport, and
 turns its result into IR color curves:
 
 * DCTCP / D2TCP: step marking at K (min = max = K, 100 %), DCTCP §3.4; D2TCP's switch side is
@@ -51,7 +51,7 @@ class ClassThresholds:
 
 
 def wred_profile_name(class_name: str, rate_bps: float) -> str:
-    """SONiC WRED_PROFILE names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (reference/sonic_qos.md §3.6)."""
+    """SONiC WRED_PROFILE names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang)."""
     name = f"{class_name}_{rate_bps / 1e9:g}G".replace(".", "p")
     return re.sub(r"[^-A-Za-z0-9_]", "_", name)[:32]
 

@@ -1,5 +1,5 @@
 """Topology resolution: every switch's ports with speed, cable length and peer, and the
-fabric's worst-case host-to-host round-trip time (DESIGN.md §2, issue "Compilation").
+fabric's worst-case host-to-host round-trip time (docs/architecture.md §2, issue "Compilation").
 
 The base RTT of a class is derived from the longest host-to-host path: the sum of one-way link
 latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
@@ -19,7 +19,7 @@ from qosforge.compiler.intent import Intent, LeafSpine, SwitchSpec, expand_port_
 from qosforge.compiler.loader import SourceMap
 
 #: Signal propagation in fibre and twinax, ~2/3 c; SONiC's Mellanox headroom script uses
-#: 198,000,000 m/s (reference/sonic_qos.md §4.4.1).
+#: 198,000,000 m/s (sonic-swss cfgmgr/buffer_headroom_mellanox.lua).
 PROPAGATION_M_PER_S = 198_000_000.0
 #: A TCP ACK on the wire: 64 B minimum Ethernet frame + 20 B preamble and inter-frame gap.
 ACK_WIRE_BYTES = 84.0

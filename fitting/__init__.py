@@ -1,4 +1,4 @@
-"""RED/WRED step-curve least-squares fitting (DESIGN.md §4).
+"""RED/WRED step-curve least-squares fitting (docs/architecture.md §4).
 
 * :mod:`~qosforge.fitting.red_model`: what a chip can program (steps, offset, granularities).
 * :mod:`~qosforge.fitting.targets`: curves to fit (TBTCP's ideal curve, linear RED, any function).

@@ -1,4 +1,4 @@
-"""Closed-form least-squares fit of a chip's RED step curve to a target curve (DESIGN.md §4).
+"""Closed-form least-squares fit of a chip's RED step curve to a target curve (docs/architecture.md §4).
 
 TBTCP §6.2 fits P_max by minimising err = ∫_{t_min}^{t_max} (p(Q)/r − f(Q))² dQ, where the chip's
 curve is f(Q) = P_max·g_i on step i with g_i = (i + c)/steps. f is linear in P_max, so

@@ -1,4 +1,4 @@
-"""The RED marking curve a commodity switch chip can actually program (DESIGN.md §4).
+"""The RED marking curve a commodity switch chip can actually program (docs/architecture.md §4).
 
 Chips implement RED as a step function (TBTCP §6.2, after Floyd & Jacobson [8]): the range
 (t_min, t_max] is cut into ``steps`` equal intervals, step i marks with P_max·(i + c)/steps, the
@@ -23,7 +23,7 @@ SOURCE_STEPS = (
 SOURCE_OFFSET = "TBTCP §6.2 (step value (i + 0.5)·12.5%·P_max: the midpoint of each of the 8 steps)"
 SOURCE_PROBABILITY_GRANULARITY = (
     "SAI saiwred.h SAI_WRED_ATTR_*_DROP_PROBABILITY 'Percentage 0 ~ 100' (uint32); SONiC "
-    "WRED_PROFILE.*_drop_probability 0..100 (reference/sai_qos.md, reference/sonic_qos.md)"
+    "WRED_PROFILE.*_drop_probability 0..100 (the SAI headers (opencomputeproject/SAI inc/) and sonic-sairedis, the SONiC sources (sonic-buildimage, sonic-swss))"
 )
 SOURCE_THRESHOLD_GRANULARITY = (
     "thresholds kept in bytes, no cell rounding (the chip's threshold granularity is not given)"
@@ -82,7 +82,7 @@ def red_model_from_profile(
     probability_granularity: float | None = None,
 ) -> RedStepModel:
     """The chip model of a vendor profile (``qosforge.vendor_profiles``), duck-typed so that
-    ``fitting`` keeps depending on numpy/scipy only (DESIGN.md §1).
+    ``fitting`` keeps depending on numpy/scipy only (docs/architecture.md §1).
 
     Explicit arguments override the profile. Steps and step offset have no safe default, so an
     unknown value raises the profile's own error (which says to give it explicitly). Unknown

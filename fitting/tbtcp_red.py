@@ -1,5 +1,5 @@
 """TBTCP's switch profile: fit the chip's RED steps to p(Q)/r and say what the hosts must use
-(TBTCP §4.1, §6.2, §8; DESIGN.md §4).
+(TBTCP §4.1, §6.2, §8; docs/architecture.md §4).
 
 Switch side: t_min = l (§6.2 "for simplicity, we set l = t_min"), t_max given or chosen within
 the port's buffer, P_max from the closed-form least-squares fit, or every step's probability

@@ -1,4 +1,4 @@
-"""The vendor-neutral intermediate representation (DESIGN.md §5).
+"""The vendor-neutral intermediate representation (docs/architecture.md §5).
 
 One :class:`SwitchIR` per switch: buffer pools and profiles, PG and queue bindings, WRED curves
 per color, QoS maps, schedulers, PFC and its watchdog. Every number the backends emit is a

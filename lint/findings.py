@@ -1,7 +1,7 @@
 """What ``qosforge lint`` reports: findings, their severities, and the run summary.
 
 The JSON shape of a finding (:meth:`Finding.to_json`) and of the summary (:func:`summary_json`)
-is stable and documented in docs/rules.md; CI scripts depend on it (DESIGN.md §7).
+is stable and documented in docs/rules.md; CI scripts depend on it (docs/architecture.md §7).
 """
 
 from __future__ import annotations

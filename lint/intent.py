@@ -1,6 +1,6 @@
 """What an intent file tells the linter: classes, their transports and RTTs, the design point.
 
-``--intent FILE`` turns on the transport rules (DESIGN.md §2: which DSCPs run which transport,
+``--intent FILE`` turns on the transport rules (docs/architecture.md §2: which DSCPs run which transport,
 the RTT, design M, ...). The intent is loaded with the compiler's own loader and compiled for one
 switch with :func:`qosforge.compiler.compile.compile_intent`, so the RTT of each class is the
 one the compiler derives (topology or the class's ``rtt``) and an intent that does not compile is

@@ -6,7 +6,7 @@ linearly to P_max at K_max, every packet above K_max. DCQCN runs over RoCEv2, wh
 Priority-based Flow Control (PFC) to enable a drop-free network" (same paper, abstract), so the
 class must be lossless.
 
-Defaults and their sources (DESIGN.md §3: "defaults scaled with link speed, overridable"):
+Defaults and their sources (docs/architecture.md §3: "defaults scaled with link speed, overridable"):
 
 * Reference point: K_min = 5 KB, K_max = 200 KB, P_max = 1 % at 40 Gbps, the DCQCN paper's
   default setting, as restated by later work that reuses it ("For DCQCN, we set K_min = 5KB,
@@ -24,7 +24,7 @@ Defaults and their sources (DESIGN.md §3: "defaults scaled with link speed, ove
   unchanged.
 
 SONiC's generic default (``qos_config.j2`` ``WRED_PROFILE|AZURE_LOSSLESS``: min 1 048 576 B, max
-2 097 152 B, 5 %; reference/sonic_qos.md §3.6) is not DCQCN-tuned and not speed-dependent; it is
+2 097 152 B, 5 %; sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang) is not DCQCN-tuned and not speed-dependent; it is
 not used here.
 """
 

@@ -5,7 +5,7 @@ and nothing else in the buffer, each settles where q = alpha·(B − M·q), i.e.
 q = alpha·B / (1 + M·alpha) (Choudhury & Hahne, IEEE/ACM ToN 1998; used as such in TLT §4.2).
 SAI and SONiC encode alpha as an exponent n with alpha = 2^n
 (``SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH``: "2^n of available buffer of the pool";
-SONiC ``BUFFER_PROFILE.dynamic_th`` range -8..7, reference/sonic_qos.md §3.2).
+SONiC ``BUFFER_PROFILE.dynamic_th`` range -8..7, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from qosforge.models._checks import as_float_array, require_at_least, require_po
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_DT = "Choudhury & Hahne, 'Dynamic queue length thresholds for shared-memory packet switches', IEEE/ACM ToN 6(2), 1998; TLT §4.2"
-SOURCE_DYNAMIC_TH = "SAI saibuffer.h SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH; SONiC BUFFER_PROFILE.dynamic_th (reference/sonic_qos.md §3.2)"
+SOURCE_DYNAMIC_TH = "SAI saibuffer.h SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH; SONiC BUFFER_PROFILE.dynamic_th (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)"
 
-#: SONiC YANG range of BUFFER_PROFILE.dynamic_th (reference/sonic_qos.md §3.2); SAI's INT8 is wider.
+#: SONiC YANG range of BUFFER_PROFILE.dynamic_th (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang); SAI's INT8 is wider.
 SONIC_DYNAMIC_TH_MIN = -8
 SONIC_DYNAMIC_TH_MAX = 7
 

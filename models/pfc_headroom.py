@@ -1,11 +1,11 @@
 """Physical PFC headroom: the bytes a lossless priority group must absorb after it sends XOFF.
 
 Once a PG's occupancy crosses its XOFF threshold, traffic keeps arriving until the peer has
-seen the PFC frame and stopped (DESIGN.md §3 "PFC headroom"). All terms are upper bounds in
+seen the PFC frame and stopped (qosforge's physical headroom model, docs/architecture.md §3). All terms are upper bounds in
 bytes at line rate R, each with its source:
 
 * trigger frame: the lossless frame whose admission crossed XOFF is stored whole (SONiC adds
-  the lossless MTU the same way, reference/sonic_qos.md §4.4.1);
+  the lossless MTU the same way, sonic-swss cfgmgr/buffer_headroom_mellanox.lua);
 * local frame: the PFC frame cannot pre-empt the frame the port is already transmitting on the
   reverse link (IEEE 802.3 Clause 31 MAC Control frames wait for the current frame), so up to
   one maximum frame time passes before it leaves;
@@ -48,16 +48,16 @@ from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_PAUSE_TIMING = (
     "IEEE Std 802.3 Annex 31B.3.7 (PAUSE reaction timing, pause_quanta per speed; "
-    "values as transcribed in SONiC buffer_headroom_mellanox.lua, reference/sonic_qos.md §4.4.1)"
+    "values as transcribed in SONiC buffer_headroom_mellanox.lua, sonic-swss cfgmgr/buffer_headroom_mellanox.lua)"
 )
 SOURCE_FRAME = "IEEE Std 802.3 clause 4.4.2 (minFrameSize 64 B) and Clause 31 (MAC Control frames)"
 SOURCE_CABLE = (
     "IEEE Std 802.3 Table 29-3 (fibre round-trip delay 1.0 bit time/m at 100 Mb/s = 5 ns/m)"
 )
 SOURCE_CELLS = (
-    "DESIGN.md §3 'PFC headroom'; cell accounting as in SONiC's Lua (reference/sonic_qos.md §4.4.1)"
+    "qosforge's physical headroom model, docs/architecture.md §3; cell accounting as in SONiC's Lua (sonic-swss cfgmgr/buffer_headroom_mellanox.lua)"
 )
-SOURCE_SONIC_SIZE = "reference/sonic_qos.md §4.4.1 (size = xoff + xon without shared headroom)"
+SOURCE_SONIC_SIZE = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua (size = xoff + xon without shared headroom)"
 
 #: Bit times per pause quantum (IEEE 802.3 clause 31B.2: "pause_quanta ... 512 bit times").
 BIT_TIMES_PER_PAUSE_QUANTUM = 512.0
@@ -287,12 +287,12 @@ def pfc_headroom(
                 Derivation(
                     "mac_phy_delay_bytes",
                     "input (default 0.8 KB as in SONiC ASIC_TABLE)",
-                    "reference/sonic_qos.md §4.4",
+                    "sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2",
                 ),
                 Derivation(
                     "in_flight_bytes",
                     "trigger+frames_in_flight+pfc_frame+cable+peer_response+mac_phy_delay",
-                    "DESIGN.md §3 'PFC headroom'",
+                    "qosforge's physical headroom model, docs/architecture.md §3",
                 ),
                 Derivation(
                     "cell_occupancy",

@@ -2,7 +2,7 @@
 
 SONiC's dynamic buffer model (buffermgrd) computes the ``xon``/``xoff``/``size`` of every
 generated ``pg_lossless_<speed>_<cable>_profile`` by running a vendor Lua plugin
-(reference/sonic_qos.md §4.4): ``sonic-swss:cfgmgr/buffer_headroom_mellanox.lua`` (Mellanox
+(sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2): ``sonic-swss:cfgmgr/buffer_headroom_mellanox.lua`` (Mellanox
 Spectrum, and the VS platform through a symlink) and ``buffer_headroom_barefoot.lua``
 (Tofino-2). :func:`sonic_headroom` reproduces those scripts bit for bit so a compiler can emit
 the same profiles buffermgrd would, or predict them (§4.4.1, §4.4.2).
@@ -66,15 +66,15 @@ from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
 SOURCE_MELLANOX_LUA = (
     "sonic-swss cfgmgr/buffer_headroom_mellanox.lua (commit e6b0c5b5; "
-    "reference/sonic_qos.md §4.4.1)"
+    "sonic-swss cfgmgr/buffer_headroom_mellanox.lua)"
 )
 SOURCE_BAREFOOT_LUA = (
     "sonic-swss cfgmgr/buffer_headroom_barefoot.lua (commit e6b0c5b5; "
-    "reference/sonic_qos.md §4.4.2)"
+    "sonic-swss cfgmgr/buffer_headroom_barefoot.lua)"
 )
 SOURCE_ASIC_TABLE = (
     "sonic-buildimage platform/{mellanox,barefoot}/asic_table.j2, platform/vs asic_table.json "
-    "(reference/sonic_qos.md §4.4)"
+    "(sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2)"
 )
 
 SonicScript = Literal["mellanox", "barefoot"]

@@ -10,6 +10,22 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
+#: An unexpected exception: a qosforge bug (``EX_SOFTWARE`` in BSD sysexits.h).
+EXIT_BUG = 70
+
+#: What the user can do about the common operating-system errors (errno names).
+_OS_ERROR_HINTS = {
+    "ENOSPC": "free space on that file system or write elsewhere with -o",
+    "EDQUOT": "free space within your quota or write elsewhere with -o",
+    "EROFS": "the file system is read-only: write elsewhere with -o",
+    "EACCES": "check the permissions of the path and its folders, or write elsewhere",
+    "EPERM": "check the permissions of the path and its folders, or write elsewhere",
+    "ENOTDIR": "a part of the path is a regular file, not a folder",
+    "ENOENT": "check the path; qosforge does not create missing parent folders for files",
+    "EISDIR": "the path is a folder: give a file name",
+    "EEXIST": "a file is in the way: remove it or choose another path",
+    "ENAMETOOLONG": "use a shorter path",
+}
 
 
 class QosforgeError(Exception):
@@ -39,6 +55,24 @@ class QosforgeError(Exception):
 
     def __str__(self) -> str:
         return self.one_line()
+
+
+def os_error_line(error: OSError) -> str:
+    """One line for an operating-system error: the path, the cause and what to do.
+
+    >>> os_error_line(OSError(28, "No space left on device", "out/report.json"))
+    'out/report.json: No space left on device (hint: free space on that file system or write elsewhere with -o)'
+    """
+    import errno
+
+    cause = error.strerror or str(error) or type(error).__name__
+    place = error.filename if error.filename is not None else None
+    name = errno.errorcode.get(error.errno or 0, "")
+    text = f"{place}: {cause}" if place is not None else cause
+    if error.filename2 is not None:
+        text += f" (and {error.filename2})"
+    hint = _OS_ERROR_HINTS.get(name)
+    return f"{text} (hint: {hint})" if hint else text
 
 
 class UnitError(QosforgeError):

@@ -1,35 +1,258 @@
-"""Atomic output: a failed run leaves no partial files (DESIGN.md §7)."""
+"""Writing output files: atomically, with normal permissions, never creating what the user did
+not ask for.
+
+* :func:`write_atomically` / :func:`write_text_atomically`: one file, via a temporary sibling and
+  a rename, so a failed run leaves no partial file. The file gets the mode any tool would give it
+  (``0666 & ~umask``; an existing file keeps its mode). Special files (``/dev/stdout``, a FIFO)
+  are written directly: renaming over them would replace the device.
+* :func:`check_output_file`: a file flag such as ``--plot`` must name a file in an existing folder
+  with a suffix the writer supports; checked before any work is done.
+* :func:`replace_directory_contents`: a whole output folder, complete or untouched (staged beside
+  it, then swapped in; see :mod:`qosforge.outputs` for what a compile writes and removes).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import shutil
+import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from qosforge.errors import QosforgeError
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename."""
+#: File types matplotlib's Agg canvas writes (``FigureCanvasBase.get_supported_filetypes``).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf", ".eps", ".jpeg", ".jpg", ".pgf", ".ps", ".raw", ".rgba", ".svgz", ".tif", ".tiff", ".webp")
+
+_umask: int | None = None
+
+
+def current_umask() -> int:
+    """The process umask (read once: os.umask can only be read by setting it, so it is restored
+    at once; the CLI is single-threaded)."""
+    global _umask
+    if _umask is None:
+        _umask = os.umask(0o022)
+        os.umask(_umask)
+    return _umask
+
+
+def default_file_mode() -> int:
+    """``0666 & ~umask``: the mode ``open(path, "w")`` would give a new file."""
+    return 0o666 & ~current_umask()
+
+
+def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) -> None:
+    """Fail early, with the flag named, when ``path`` cannot be written as asked.
+
+    The parent folder must exist (a tool does not create ``/nonexistent`` for a file flag), the
+    path must not be a folder, and with ``suffixes`` its suffix must be one of them.
+    """
+    allowed = tuple(suffixes)
+    if path.is_dir():
+        raise QosforgeError(f"{str(path)!r} is a folder", place=flag, hint="give a file name inside it")
+    if allowed and path.suffix.lower() not in allowed:
+        shown = path.suffix or "no suffix"
+        raise QosforgeError(
+            f"{str(path)!r} has {shown}, not a supported file type",
+            place=flag,
+            hint=f"use one of {', '.join(allowed)} (e.g. {path.with_suffix(allowed[0]).name if path.name else 'plot.png'})",
+        )
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "does not exist"
+        raise QosforgeError(f"folder {str(parent)!r} {what}", place=flag, hint="create the folder first, or choose another path")
+
+
+def write_text_atomically(path: Path, text: str, *, create_parents: bool = False) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`write_atomically`."""
     def write(temporary: Path) -> None:
         temporary.write_text(text, encoding="utf-8")
 
-    write_atomically(path, write)
+    write_atomically(path, write, create_parents=create_parents)
 
 
-def write_atomically(path: Path, writer: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, writer: Callable[[Path], None], *, create_parents: bool = False) -> None:
     """Let ``writer`` fill a temporary sibling of ``path``, then rename it into place.
 
     The temporary file keeps ``path``'s suffix so format-sniffing writers (matplotlib) behave.
+    Missing parent folders are an error unless ``create_parents`` (an output tree the tool owns).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary_name = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent
-    )
+    try:
+        _write_atomically(path, writer, create_parents)
+    except OSError as error:
+        if error.filename is None:  # raised by write/close: say which file
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
+
+
+def _write_atomically(path: Path, writer: Callable[[Path], None], create_parents: bool) -> None:
+    if create_parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if _is_special_file(path):
+        writer(path)
+        return
+    handle, temporary_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(handle)
     temporary = Path(temporary_name)
     try:
         writer(temporary)
+        os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _is_special_file(path: Path) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return default_file_mode()
+
+
+def replace_directory_contents(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
+    """Make folder ``root`` hold ``writes`` (relative path -> text) and lose ``removals``, as one
+    step: either every change is visible or none is.
+
+    The new state is built in a sibling folder (existing files hard-linked, so building it costs
+    no copies and leaves ``root`` untouched), then exchanged with ``root`` in one
+    ``renameat2(RENAME_EXCHANGE)`` (Linux), or by two renames elsewhere. Files in ``root`` that are
+    in neither argument are carried over unchanged. When ``root`` cannot be swapped (it is the
+    working folder, holds it, or is a mount point) the files are written one by one, each
+    atomically, and removals come last.
+    """
+    root = Path(os.path.abspath(root))
+    if root.exists() and not root.is_dir():
+        raise QosforgeError(f"{str(root)!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
+    if not root.parent.is_dir():
+        root.parent.mkdir(parents=True, exist_ok=True)
+    removals = [item for item in removals if item not in writes]
+    if root.exists() and not _swappable(root):
+        _update_in_place(root, writes, removals)
+        return
+    stage = Path(tempfile.mkdtemp(prefix=f".{root.name}.qosforge-", dir=root.parent))
+    try:
+        if root.exists():
+            _mirror(root, stage)
+            os.chmod(stage, stat.S_IMODE(root.stat().st_mode))
+        else:
+            os.chmod(stage, 0o777 & ~current_umask())  # mkdtemp made it 0700
+        _apply(stage, writes, removals)
+        if root.exists():
+            _exchange(stage, root)
+            shutil.rmtree(stage, ignore_errors=True)  # now the previous contents
+        else:
+            os.rename(stage, root)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def _swappable(root: Path) -> bool:
+    cwd = Path(os.path.abspath(os.getcwd()))
+    if cwd == root or root in cwd.parents:
+        return False
+    return not root.is_symlink() and not os.path.ismount(root)
+
+
+def _mirror(source: Path, destination: Path) -> None:
+    """Recreate ``source``'s tree in ``destination`` with hard links (copies where not allowed)."""
+    for folder, subfolders, files in os.walk(source):
+        relative = Path(folder).relative_to(source)
+        target_folder = destination / relative
+        for name in subfolders:
+            origin = Path(folder) / name
+            if origin.is_symlink():
+                os.symlink(os.readlink(origin), target_folder / name)
+                continue
+            (target_folder / name).mkdir()
+            shutil.copystat(origin, target_folder / name)
+        subfolders[:] = [name for name in subfolders if not (Path(folder) / name).is_symlink()]
+        for name in files:
+            origin = Path(folder) / name
+            if origin.is_symlink():
+                os.symlink(os.readlink(origin), target_folder / name)
+                continue
+            try:
+                os.link(origin, target_folder / name)
+            except OSError:
+                shutil.copy2(origin, target_folder / name)
+
+
+def _apply(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
+    for relative, text in writes.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = _mode_for(path)
+        path.unlink(missing_ok=True)  # never write through a hard link into the live tree
+        path.write_text(text, encoding="utf-8")
+        os.chmod(path, mode)
+    _remove(root, removals)
+
+
+def _remove(root: Path, removals: Iterable[str]) -> None:
+    for relative in removals:
+        path = root / relative
+        path.unlink(missing_ok=True)
+        for folder in Path(relative).parents:
+            if folder == Path("."):
+                break
+            with contextlib.suppress(OSError):  # not empty: other files stay
+                (root / folder).rmdir()
+
+
+def _update_in_place(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
+    for relative, text in writes.items():
+        write_text_atomically(root / relative, text, create_parents=True)
+    _remove(root, removals)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(first: Path, second: Path) -> None:
+    """Swap two folders atomically (Linux ``renameat2(RENAME_EXCHANGE)``), else by two renames."""
+    import ctypes
+    import ctypes.util
+
+    libc_name = ctypes.util.find_library("c")
+    renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) if libc_name else None
+    if renameat2 is not None:
+        result = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE)
+        if result == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise OSError(code, os.strerror(code), str(second))
+    parked = first.with_name(first.name + ".previous")
+    os.rename(second, parked)
+    try:
+        os.rename(first, second)
+    except BaseException:
+        os.rename(parked, second)
+        raise
+    os.rename(parked, first)
+
+
+__all__ = [
+    "PLOT_SUFFIXES",
+    "check_output_file",
+    "current_umask",
+    "default_file_mode",
+    "replace_directory_contents",
+    "write_atomically",
+    "write_text_atomically",
+]

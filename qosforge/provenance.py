@@ -1,5 +1,5 @@
 """Provenance: every number qosforge emits says which model, formula, inputs and paper section
-produced it (DESIGN.md §3, §5), so ``explain`` can show it and reviewers can check it.
+produced it (docs/architecture.md §3, §5), so ``explain`` can show it and reviewers can check it.
 
 Model results are frozen dataclasses. Each numeric field declares its unit and meaning through
 :func:`quantity`; the result carries a :class:`Provenance` listing the inputs and, per output,

@@ -41,6 +41,15 @@ _LENGTH_UNITS: dict[str, float] = {"m": 1.0, "cm": 1e-2, "km": 1e3}
 _SI_PREFIX = {"K": "k", "M": "M", "G": "G"}
 _PACKET_UNITS = ("pkt", "pkts", "packet", "packets", "p")
 
+#: Upper bounds far beyond any real network (1 Pbps, 1 PB, a year, the Earth's circumference,
+#: 10^15): inside them every model's arithmetic stays finite; beyond them a value is a typo, and
+#: an error naming the flag beats an overflow deep inside a model.
+MAX_RATE_BPS = 1e15
+MAX_SIZE_BYTES = 1e15
+MAX_TIME_S = 365 * 86400.0
+MAX_LENGTH_M = 4.0075e7
+MAX_NUMBER = 1e15
+
 _SIZE_EXAMPLE = "12MB (10^6 bytes), 12MiB (2^20 bytes), 400kB, 1500B or 65pkt"
 _RATE_EXAMPLE = "40G, 40Gbps or 100Mbps (bits per second)"
 _TIME_EXAMPLE = "80us, 1.5ms, 200ns or 2s"
@@ -63,6 +72,10 @@ def split_quantity(text: str) -> tuple[float, str]:
     """``'40us'`` -> ``(40.0, 'us')``: the number and the unit as written, without converting
     (campaign ranges step in the unit the user wrote, e.g. ``10us:100us:10``)."""
     return _split(text, "number with an optional unit", "40us, 10G, 65pkt or 4")
+def _bounded(value: float, maximum: float, text: str, kind: str, largest: str) -> float:
+    if abs(value) > maximum:
+        raise UnitError(f"{text!r} is beyond any real {kind}", hint=f"qosforge accepts up to {largest}; check the exponent and the unit")
+    return value
 
 
 def _missing_unit(text: str, kind: str, example: str) -> UnitError:
@@ -85,7 +98,7 @@ def parse_rate_bps(text: str) -> float:
         raise UnitError(f"unknown bandwidth unit {unit!r} in {text!r}", hint=f"use {_RATE_EXAMPLE}")
     if rate <= 0:
         raise UnitError(f"bandwidth {text!r} must be positive", hint=f"use e.g. {_RATE_EXAMPLE}")
-    return rate
+    return _bounded(rate, MAX_RATE_BPS, text, "bandwidth", "1000Tbps")
 
 
 def parse_size_bytes(text: str, *, packet_bytes: float | None = None, allow_zero: bool = False) -> float:
@@ -128,7 +141,7 @@ def parse_size_bytes(text: str, *, packet_bytes: float | None = None, allow_zero
             f"size {text!r} must be {'non-negative' if allow_zero else 'positive'}",
             hint=f"use e.g. {_SIZE_EXAMPLE}",
         )
-    return size
+    return _bounded(size, MAX_SIZE_BYTES, text, "size", "1e15B (1 PB)")
 
 
 def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
@@ -141,7 +154,7 @@ def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
     seconds = value * _TIME_UNITS[unit]
     if seconds < 0 or (seconds == 0 and not allow_zero):
         raise UnitError(f"duration {text!r} must be positive", hint=f"use e.g. {_TIME_EXAMPLE}")
-    return seconds
+    return _bounded(seconds, MAX_TIME_S, text, "duration", "a year (31536000s)")
 
 
 def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
@@ -154,7 +167,7 @@ def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
     metres = value * _LENGTH_UNITS[unit]
     if metres < 0 or (metres == 0 and not allow_zero):
         raise UnitError(f"length {text!r} must be positive", hint=f"use e.g. {_LENGTH_EXAMPLE}")
-    return metres
+    return _bounded(metres, MAX_LENGTH_M, text, "length", "40075km")
 
 
 def parse_fraction(text: str) -> float:
@@ -176,7 +189,7 @@ def parse_number(text: str, *, kind: str = "number") -> float:
     value, unit = _split(text, kind, "16 or 0.5")
     if unit:
         raise UnitError(f"{text!r}: a {kind} takes no unit", hint=f"write just the number, e.g. {value:g}")
-    return value
+    return _bounded(value, MAX_NUMBER, text, kind, "1e15")
 
 
 def format_bytes(value: float) -> str:
@@ -189,6 +202,33 @@ def format_bytes(value: float) -> str:
     if magnitude >= 1e3:
         return f"{value / 1e3:.5g} kB"
     return f"{value:.6g} B"
+
+
+def format_value(value: float, unit: str, *, exact: bool = True) -> str:
+    """One number with its unit, formatted the same way everywhere qosforge prints for people.
+
+    Bytes as SI sizes with the exact count when it is not a round figure, rates in bps, times in
+    s/ms/us/ns, fractions of 1 as plain numbers, anything else as ``value unit``. ``exact=False``
+    leaves out the exact byte count (summaries).
+
+    >>> format_value(400_000, "B"), format_value(53_248, "B"), format_value(40e9, "bps")
+    ('400 kB', '53.248 kB (53,248 B)', '40 Gbps')
+    """
+    if unit == "B":
+        pretty = format_bytes(value)
+        whole = abs(value - round(value)) < 1e-6
+        if not exact or abs(value) < 1000 or (whole and round(value) % 1000 == 0):
+            return pretty
+        count = f"{round(value):,} B" if whole else f"{value:,.2f} B"
+        return f"{pretty} ({count})"
+    if unit == "bps":
+        return format_rate(value)
+    if unit == "s":
+        return format_time(value)
+    if unit == "%":
+        return f"{value:.4g} %"
+    text = f"{value:,.0f}" if float(value).is_integer() and abs(value) >= 1000 else f"{value:.6g}"
+    return text if unit in ("", "1") else f"{text} {unit}"
 
 
 def format_rate(value_bps: float) -> str:

@@ -1,1 +1,1 @@
-"""The bundled software switch model (DESIGN.md §6)."""
+"""The bundled software switch model (docs/architecture.md §6)."""

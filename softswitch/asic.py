@@ -1,10 +1,9 @@
 """The chip the software switch emulates: buffer, cells, RED quantisation and ECN behaviour.
 
 A SAI program names its vendor profile (``vendor_profile``); the software switch behaves like
-that ASIC where the profile says how (DESIGN.md §6): total buffer and cell size (occupancy is
+that ASIC where the profile says how (docs/architecture.md §6): total buffer and cell size (occupancy is
 counted in whole cells), the RED step function (``qosforge.fitting.red_model``, TBTCP §6.2),
-whether the separate ECT thresholds ``SAI_WRED_ATTR_ECN_*`` are honoured (reference/sai_qos.md
-§1.2) and whether a color's drop curve also drops ECT packets (TLT §7.4, vendor profile
+whether the separate ECT thresholds ``SAI_WRED_ATTR_ECN_*`` are honoured (SAI inc/saiwred.h) and whether a color's drop curve also drops ECT packets (TLT §7.4, vendor profile
 ``color_drop_applies_to_ect``). A profile that leaves one of these unknown cannot be emulated
 faithfully, so loading fails and names the field.
 """

@@ -1,6 +1,6 @@
 """A compiled intent on the software switch: intent -> IR -> SAI program -> loaded switch.
 
-The switch itself only ever sees the SAI program (DESIGN.md §6); the IR is kept next to it
+The switch itself only ever sees the SAI program (docs/architecture.md §6); the IR is kept next to it
 for what SAI does not carry and a scenario needs: each class's DSCPs, transport, RTT and
 host-side settings (TBTCP beta and r).
 """

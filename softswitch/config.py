@@ -1,9 +1,9 @@
-"""The software switch's typed configuration, built only from SAI objects (DESIGN.md §6).
+"""The software switch's typed configuration, built only from SAI objects (docs/architecture.md §6).
 
 Load path: ``program_from_json`` -> ``validate_program`` (everything SAI metadata rejects is
 rejected there, with the operation/object/attribute named) -> ``program_objects`` (final
 attribute state) -> :func:`switch_config` (this module), which additionally rejects what the
-software switch cannot model. Section numbers refer to reference/sai_qos.md.
+software switch cannot model. Section numbers refer to the SAI headers (opencomputeproject/SAI inc/) and sonic-sairedis.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from qosforge.errors import QosforgeError
 from qosforge.softswitch.asic import AsicModel, asic_from_profile
 
 #: DSCP is a 6-bit field; TC, PG, PFC priority and queue indexes are 3-bit in every chip we model
-#: (8 TCs/PGs/priorities, reference/sai_qos.md §7.5 "mlnx and brcm is 8").
+#: (8 TCs/PGs/priorities, sonic-sairedis vslib/ "mlnx and brcm is 8").
 DSCP_VALUES = 64
 PRIORITIES = 8
-#: sai_packet_color_t (saitypes.h:779, reference/sai_qos.md §1.4).
+#: sai_packet_color_t (saitypes.h:779, SAI inc/saiwred.h).
 COLORS = ("GREEN", "YELLOW", "RED")
 #: Signal propagation in copper and fibre, 5 ns/m (IEEE 802.3 Table 29-3; models/pfc_headroom.py).
 CABLE_DELAY_S_PER_M = 5e-9

@@ -1,4 +1,4 @@
-"""Results of a run, read from the kernel's fixed-size statistics (DESIGN.md §6 metrics).
+"""Results of a run, read from the kernel's fixed-size statistics (docs/architecture.md §6 metrics).
 
 Everything here is streaming: per-queue counters, a histogram and moments of each monitored
 queue's depth, and a fixed-size trace; nothing grows with the simulated duration.

@@ -1,7 +1,7 @@
 """Schema of a vendor profile: one YAML per ASIC, every value with its source.
 
 This is the contract the compiler, the models and the PFC headroom model code against; the field
-names are fixed (see DESIGN.md §1 and the vendor-profile brief). Each chip parameter is a
+names are fixed (see docs/architecture.md §1 and the vendor-profile brief). Each chip parameter is a
 :class:`Sourced` value: ``{value: 12MB, source: td2-brief, note: ...}``. ``value: unknown`` means
 nobody has found a public source for it; such a value loads as ``None`` and any consumer that needs
 it calls :meth:`Sourced.known`, which raises :class:`qosforge.errors.ProfileError` naming the
@@ -134,7 +134,7 @@ class BreakoutMode(_Strict):
 
 
 class RedQuantisation(_Strict):
-    """How the chip implements RED/WRED marking (TBTCP §6.2; DESIGN.md §4)."""
+    """How the chip implements RED/WRED marking (TBTCP §6.2; docs/architecture.md §4)."""
 
     #: Number of equal intervals (t_min, t_max] is cut into.
     steps: Sourced[Count]
@@ -152,7 +152,7 @@ class SonicAsicTable(_Strict):
     """SONiC ``ASIC_TABLE`` entry used by the dynamic buffer model's headroom Lua.
 
     Values and units exactly as ``platform/<vendor>/asic_table.j2`` writes them
-    (reference/sonic_qos.md §4.4): the ``*_kb`` fields are KB of 1024 bytes.
+    (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2): the ``*_kb`` fields are KB of 1024 bytes.
     """
 
     name: str

@@ -2,7 +2,7 @@
 
 saiplayer matches every recorded ``G`` object list to the live switch element by element and
 refuses a different length ("get response list count not match recording",
-reference/sai_qos.md §7.4), so a recording must use the target's real per-port counts. The only
+sonic-sairedis saiplayer/), so a recording must use the target's real per-port counts. The only
 published, machine-checked layouts are sonic-sairedis' virtual-switch models (vslib, commit
 21851c5d), which mirror the vendor SAIs SONiC runs on:
 

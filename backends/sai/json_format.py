@@ -28,7 +28,7 @@ from qosforge.backends.sai.program import (
 from qosforge.errors import QosforgeError
 
 FORMAT = "qosforge.sai/1"
-#: sairedis' sai_qos_map_params_t JSON keys (reference/sai_qos.md §7.2), ``color`` an enum name.
+#: sairedis' sai_qos_map_params_t JSON keys (sonic-sairedis meta/SaiSerialize.cpp), ``color`` an enum name.
 QOS_MAP_FIELDS = ("tc", "dscp", "dot1p", "prio", "pg", "qidx", "mpls_exp", "color", "fc")
 
 

@@ -2,7 +2,7 @@
 
 ``sai_metadata_qos.txt`` (package data) is the dump of SAI's generated metadata
 (``meta/parse.pl`` over ``inc/*.h`` of opencomputeproject/SAI 91e6b860, API version 11800) for
-the QoS object types, made for reference/sai_metadata_qos.txt; it lists every attribute's type,
+the QoS object types, made for backends/sai/sai_metadata_qos.txt; it lists every attribute's type,
 flags, default, ``@objects``, ``@condition`` and ``@validonly``, and the QoS enums. We parse it
 rather than retyping it so the backend and the checks use SAI's own definitions.
 

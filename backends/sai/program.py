@@ -1,9 +1,9 @@
 """A SAI program: the operations one switch needs, in dependency order, with symbolic ids.
 
-This is the SAI backend's output and the software switch's input (DESIGN.md §5, §6). Objects the
+This is the SAI backend's output and the software switch's input (docs/architecture.md §5, §6). Objects the
 switch creates itself at boot (ports, queues, ingress priority groups, scheduler groups) are not
 created here: the program first *discovers* them with ``get`` operations whose attributes carry
-the switch's answers (the ``g``/``G`` pairs of a sairedis recording, reference/sai_qos.md §7.4),
+the switch's answers (the ``g``/``G`` pairs of a sairedis recording, sonic-sairedis saiplayer/),
 then creates pools, profiles, WRED, maps and schedulers and ``set``s the pre-existing objects.
 
 Symbolic ids name every object: ``switch``, ``port:<name>``, ``queue:<port>:<position>``,
@@ -30,7 +30,7 @@ class QosMapEntry:
     """One ``sai_qos_map_t``: only the fields the map type uses are non-zero (saitypes.h §3.3).
 
     ``color`` is a ``sai_packet_color_t`` value name; the numeric fields are the sairedis JSON
-    keys (``qidx`` is the queue index, reference/sai_qos.md §7.2).
+    keys (``qidx`` is the queue index, sonic-sairedis meta/SaiSerialize.cpp).
     """
 
     key: tuple[tuple[str, int | str], ...]

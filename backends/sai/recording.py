@@ -1,6 +1,6 @@
 """The SAI program as a sairedis recording (``sairedis.rec``) that saiplayer can replay.
 
-Line format and value serialisation are sonic-sairedis' (reference/sai_qos.md §7.1-7.2):
+Line format and value serialisation are sonic-sairedis' (sonic-sairedis lib/Recorder.cpp-7.2):
 ``<timestamp>|<op>|<OBJECT_TYPE>:oid:0x<hex>|ATTR=VALUE|...``. Object ids are virtual ids laid
 out as sairedis builds them (§7.3: object type in bits 48-55, index in the low bits, switch
 index 0), so ``oid:0x13…`` is a WRED, ``0x15…`` a queue. A replay starts with ``INIT_VIEW`` and the
@@ -29,7 +29,7 @@ from qosforge.backends.sai.program import (
 )
 from qosforge.backends.sai.validate import DISCOVERED_PREFIXES
 
-#: sai_object_type_t values (saitypes.h; reference/sai_qos.md §1, §2, §7.3).
+#: sai_object_type_t values (saitypes.h; SAI inc/saiwred.h, SAI inc/saibuffer.h, sonic-sairedis (ASIC_DB)).
 OBJECT_TYPE_NUMBERS = {
     "SAI_OBJECT_TYPE_PORT": 0x01,
     "SAI_OBJECT_TYPE_WRED": 0x13,

@@ -1,6 +1,6 @@
-"""Render one :class:`~qosforge.ir.SwitchIR` as a SAI program (DESIGN.md §5).
+"""Render one :class:`~qosforge.ir.SwitchIR` as a SAI program (docs/architecture.md §5).
 
-Order (reference/sai_qos.md §9 item 1): discover the pre-existing objects (port list; per port
+Order (the SAI headers (opencomputeproject/SAI inc/) and sonic-sairedis item 1): discover the pre-existing objects (port list; per port
 its queues, ingress priority groups and scheduler groups; the children of the scheduler groups
 we configure), then create BUFFER_POOL -> BUFFER_PROFILE -> WRED, QOS_MAP, SCHEDULER, then set
 the SWITCH, PORT, INGRESS_PRIORITY_GROUP, QUEUE and SCHEDULER_GROUP attributes that bind them.
@@ -56,7 +56,7 @@ _UINT32_MAX = 2**32 - 1
 
 EMULATION_NOTE = (
     "per-color drop thresholds are programmed as per-color WRED (min = max = K, 100 %, weight 0): "
-    "SAI has no per-color tail-drop attribute (reference/sai_qos.md §1.4)"
+    "SAI has no per-color tail-drop attribute (SAI inc/saiwred.h)"
 )
 WATCHDOG_NOTE = (
     "PFC watchdog rendered as SAI hardware deadlock detection/recovery (PFC_TC_DLD/DLR_INTERVAL, "
@@ -120,7 +120,7 @@ def _profile(profile: BufferProfileIR) -> SaiOperation:
     if profile.dynamic_th is not None:
         attributes += [
             ("SAI_BUFFER_PROFILE_ATTR_THRESHOLD_MODE", "SAI_BUFFER_PROFILE_THRESHOLD_MODE_DYNAMIC"),
-            # Same encoding as SONiC's dynamic_th: alpha = 2^n (reference/sai_qos.md §2.4).
+            # Same encoding as SONiC's dynamic_th: alpha = 2^n (SAI inc/saibuffer.h).
             ("SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH", round(profile.dynamic_th.value)),
         ]
     elif profile.static_th_bytes is not None:

@@ -1,6 +1,6 @@
 """QoS meaning checks that SAI's headers state in prose and sairedis does not enforce.
 
-reference/sai_qos.md §7.5: sairedis does not check "value ranges (e.g. probability <= 100,
+sonic-sairedis vslib/: sairedis does not check "value ranges (e.g. probability <= 100,
 weight <= 15, min <= max), qos-map type vs. binding attribute, qos-map key/value field usage";
 §9 item 4: "validate yourself". Each rule cites the header text it enforces.
 """
@@ -45,7 +45,7 @@ MAP_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 #: Field ranges: DSCP is 6 bits, 802.1p and PFC priorities 3 bits, MPLS EXP 3 bits; TC 0..15 as
-#: SONiC's YANG allows (reference/sonic_qos.md §3); pg and qidx are checked against the inventory.
+#: SONiC's YANG allows (the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models)); pg and qidx are checked against the inventory.
 FIELD_RANGES = {"dscp": 63, "dot1p": 7, "prio": 7, "mpls_exp": 7, "tc": 15, "fc": 255}
 
 _PERCENT_SUFFIXES = ("_DROP_PROBABILITY", "_MARK_PROBABILITY")
@@ -76,7 +76,7 @@ def _check_wred(walk: _Walk, obj: SaiObject) -> None:
             walk.flag("min-gt-max", low_name, f"{low_name}={low} exceeds {high_name}={high}", "make the minimum threshold <= the maximum")
     for name in obj.attributes:
         if name + "_64" in obj.attributes:
-            walk.flag("threshold-32-and-64", name, f"{name} and {name}_64 are both set; SAI does not say which wins (reference/sai_qos.md §1.2)", "set only one form: the 32-bit one below 2^32 bytes, else _64")
+            walk.flag("threshold-32-and-64", name, f"{name} and {name}_64 are both set; SAI does not say which wins (SAI inc/saiwred.h)", "set only one form: the 32-bit one below 2^32 bytes, else _64")
 
 
 def _check_scheduler(walk: _Walk, obj: SaiObject) -> None:
@@ -96,7 +96,7 @@ def _check_qos_map(walk: _Walk, program: SaiProgram, obj: SaiObject) -> None:
         return
     fields = MAP_FIELDS.get(map_type)
     if fields is None:
-        walk.flag("map-type-unsupported", "SAI_QOS_MAP_ATTR_TYPE", f"{map_type} cannot round-trip through sairedis (no dei/vc keys, reference/sai_qos.md §7.2)", "use a map type sairedis serialises")
+        walk.flag("map-type-unsupported", "SAI_QOS_MAP_ATTR_TYPE", f"{map_type} cannot round-trip through sairedis (no dei/vc keys, sonic-sairedis meta/SaiSerialize.cpp)", "use a map type sairedis serialises")
         return
     limits = dict(FIELD_RANGES, pg=program.inventory.ingress_priority_groups - 1, qidx=program.inventory.queues_per_port - 1)
     colors = walk.metadata.enums.get("sai_packet_color_t", {})
@@ -200,7 +200,7 @@ def check_operation(walk: _Walk, program: SaiProgram, op: SaiOperation) -> None:
 def _expect_list(walk: _Walk, name: str, got: object, expected: tuple[str, ...], what: str) -> None:
     if got != expected:
         count = len(got) if isinstance(got, tuple) else 0
-        walk.flag("discovery-mismatch", name, f"{name} answers {count} object(s) where the switch inventory has {len(expected)} {what}", "regenerate the program for this switch; saiplayer refuses lists of another length (reference/sai_qos.md §7.4)")
+        walk.flag("discovery-mismatch", name, f"{name} answers {count} object(s) where the switch inventory has {len(expected)} {what}", "regenerate the program for this switch; saiplayer refuses lists of another length (sonic-sairedis saiplayer/)")
 
 
 def _check_discovery_get(walk: _Walk, program: SaiProgram, op: SaiOperation) -> None:

@@ -1,7 +1,7 @@
 """Walk a SAI program through the checks SAI's metadata implies, before anything is written.
 
 The generic checks are the ones sairedis' ``Meta::meta_generic_validation_{create,set}`` performs
-(reference/sai_qos.md §7.5): the attribute exists for the object type, no duplicates, not
+(sonic-sairedis vslib/): the attribute exists for the object type, no duplicates, not
 READ_ONLY, CREATE_ONLY/KEY never set, enum values allowed, object ids exist, have an allowed
 type and are null only where ``@allownull``, mandatory attributes present, conditional attributes
 present exactly when their ``@condition`` holds. qosforge adds what sairedis leaves to the

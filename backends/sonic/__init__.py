@@ -1,7 +1,7 @@
 """SONiC backend: the compiler IR as CONFIG_DB (``config_db.json``) QoS/buffer tables.
 
 :func:`render_config_db` renders one switch; :func:`check_config_db` validates any config_db
-fragment against SONiC's encoding rules, YANG constraints and the ``reference/sonic_qos.md`` §7
+fragment against SONiC's encoding rules, YANG constraints and the the SONiC sources (sonic-buildimage, sonic-swss)
 checklist (the renderer runs it on its own output; ``qosforge lint`` reuses it).
 """
 

@@ -1,5 +1,5 @@
 """``qosforge explain`` for SONiC: map a config_db value back to the IR number it was rendered
-from, and so to its model, formula, inputs and paper section (DESIGN.md §5).
+from, and so to its model, formula, inputs and paper section (docs/architecture.md §5).
 
 Names are resolved with the renderer's own :func:`choose_names`, so the paths accepted here are
 exactly the rendered ones (``TABLE/KEY/FIELD``, e.g. ``WRED_PROFILE/bulk_40G/green_max_threshold``).

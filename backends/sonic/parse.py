@@ -1,6 +1,6 @@
 """CONFIG_DB -> typed view close to the compiler IR: the reverse mapping ``qosforge lint`` runs.
 
-DESIGN.md §1: "lint runs the other way for SONiC: config_db -> IR (reverse mapping) -> the same
+docs/architecture.md §1: "lint runs the other way for SONiC: config_db -> IR (reverse mapping) -> the same
 model checks". :func:`parse_config_db` reads what a ``config_db.json`` says about buffers and QoS
 (pools, profiles, PGs, queues, WRED per color, maps, schedulers, PFC, ports with speed and cable
 length) into frozen dataclasses. The IR types of :mod:`qosforge.ir` are reused where a
@@ -18,7 +18,7 @@ carries provenance naming where it was read (``config_db <file>: TABLE|key.field
 Where a fact is not in the file, it is inferred only from SONiC's own conventions, and the
 inference is recorded (``PortConfig.speed_source`` / ``cable_source``): a port's speed and cable
 from the name of its lossless PG profile, ``pg_lossless_<speed>_<cable>_profile``, which
-buffermgrd derives from exactly those two values (reference/sonic_qos.md §4.3).
+buffermgrd derives from exactly those two values (sonic-swss cfgmgr/buffermgr.cpp (traditional buffer model)).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from qosforge.provenance import Derivation, Provenance
 PoolType = Literal["ingress", "egress", "both"]
 SchedulerType = Literal["STRICT", "DWRR", "WRR"]
 
-#: SONiC stores PORT.speed in Mb/s (reference/sonic_qos.md §3.21).
+#: SONiC stores PORT.speed in Mb/s (sonic-swss cfgmgr/buffermgr.cpp).
 BPS_PER_MBPS = 1e6
 #: YANG default of ``*_drop_probability`` and what orchagent adds for an enabled color (§3.6).
 DEFAULT_DROP_PROBABILITY_PERCENT = 100

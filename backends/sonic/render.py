@@ -1,7 +1,6 @@
 """Render one :class:`~qosforge.ir.SwitchIR` as a SONiC CONFIG_DB fragment.
 
-The output is ``config_db.json`` content for the QoS/buffer tables (``reference/sonic_qos.md``
-§3): BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE, CABLE_LENGTH, WRED_PROFILE,
+The output is ``config_db.json`` content for the QoS/buffer tables (the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models)): BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE, CABLE_LENGTH, WRED_PROFILE,
 SCHEDULER, QUEUE, DSCP_TO_TC_MAP, TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP,
 PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, MAP_PFC_PRIORITY_TO_QUEUE, PORT_QOS_MAP and PFC_WD. It
 targets SONiC's *traditional* buffer model (pool sizes given; no DEVICE_METADATA is written).
@@ -45,9 +44,9 @@ QosforgeError`, because config_db cannot express it — the compiler must have t
 
 - ``maps.dscp_to_color`` with a non-green color: SONiC has no DSCP_TO_COLOR table (§3.22). An
   all-green map is what the switch does anyway and is accepted.
-- ``WredIR.ect_marking``: config_db has no separate ECT marking thresholds (§3.6, sonic-swss #4718).
+- ``WredIR.ect_marking``: config_db has no separate ECT marking thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss #4718).
 - any ``CapabilityGap`` for target ``sonic`` without an accepted ``approximation``.
-- PFC priorities on a port but no ``pfc_watchdog`` (the §7.6 lossless chain needs it).
+- PFC priorities on a port but no ``pfc_watchdog`` (SONiC's lossless chain needs it: sonic-swss orchagent/pfcwdorch.cpp).
 - numbers SONiC stores as integers but the IR gives as fractions (drop probability in whole
   percent, ``dynamic_th`` exponent, port speed in whole Mb/s): the compiler quantises them.
   Byte sizes are rounded to whole bytes (a sub-byte part has no meaning).
@@ -87,7 +86,7 @@ ConfigDb: TypeAlias = dict[str, dict[str, dict[str, str]]]
 TARGET = "sonic"
 #: SONiC's default map / cable-length entry name (sonic-buildimage qos_config.j2, buffers_config.j2).
 MAP_NAME = "AZURE"
-#: WRED profile name `ecnconfig -q` expects (reference/sonic_qos.md §7.7).
+#: WRED profile name `ecnconfig -q` expects (the SONiC sources (sonic-buildimage, sonic-swss)).
 LOSSLESS_WRED_NAME = "AZURE_LOSSLESS"
 #: One template per table family, rendered in this order and merged.
 TEMPLATES = ("buffers.json.j2", "qos_maps.json.j2", "queues.json.j2", "pfcwd.json.j2")
@@ -187,7 +186,7 @@ def _capability_error(switch: SwitchIR, classes: Iterable[str], message: str) ->
         f"{message}: capability gap of the sonic target",
         place=f"switch {switch.name}, class {names}",
         hint="the compiler must record it as a CapabilityGap for target 'sonic' (or apply an "
-        "accepted approximation) before rendering; see reference/sonic_qos.md §3.22, §3.6",
+        "accepted approximation) before rendering; see sonic-swss orchagent/qosorch.cpp, sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang",
     )
 
 
@@ -436,8 +435,8 @@ def _build_view(switch: SwitchIR) -> dict[str, Any]:
     if watchdog is None and any(port.pfc_priorities for port in switch.ports):
         raise QosforgeError(
             "PFC is enabled but the IR has no PFC watchdog", place=f"switch {switch.name}",
-            hint="SONiC's lossless chain includes pfcwd_sw_enable and PFC_WD (reference/sonic_qos.md "
-            "§7.6, §7.13); the compiler sets PfcWatchdogIR for every switch with lossless classes")
+            hint="SONiC's lossless chain includes pfcwd_sw_enable and PFC_WD (sonic-swss orchagent/pfcwdorch.cpp); "
+            "the compiler sets PfcWatchdogIR for every switch with lossless classes")
     ports = []
     for port in switch.ports:
         pfc = ",".join(str(p) for p in sorted(set(port.pfc_priorities)))

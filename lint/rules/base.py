@@ -32,7 +32,7 @@ class Rule:
     category: Category
     title: str
     rationale: str
-    """Why the rule exists, citing reference/sonic_qos.md sections or the paper it applies."""
+    """Why the rule exists, citing the SONiC sources (sonic-buildimage, sonic-swss) sections or the paper it applies."""
     fix: str
     """How to fix a finding (the default hint of every finding of this rule)."""
     needs: Needs = "config"

@@ -1,7 +1,7 @@
 """Capacity rules (need ``--profile``, or an intent that names the switch's profile): the config
 against the ASIC's buffer, and PFC headroom against what the port's speed and cable need.
 
-SONiC checks none of this in the traditional buffer model (reference/sonic_qos.md §5, §7 item
+SONiC checks none of this in the traditional buffer model (sonic-utilities config/main.py and the SONiC YANG models
 12). Every required value comes from the models (:mod:`qosforge.models`), never a formula here:
 
 * headroom: :func:`~qosforge.models.sonic_headroom.sonic_headroom` (SONiC's own Lua, bit-exact)
@@ -153,7 +153,7 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
                                 max_frame_bytes=inputs.port_mtu_bytes,
                                 lossless_frame_bytes=inputs.lossless_mtu_bytes,
                                 small_packet_fraction=inputs.small_packet_percent / 100.0)
-        return float(physical.xoff_bytes), "physical PFC headroom model (IEEE 802.3 Annex 31B, DESIGN.md §3)"
+        return float(physical.xoff_bytes), "physical PFC headroom model (IEEE 802.3 Annex 31B, docs/architecture.md §3)"
 
     return ctx.cache.get(("xoff", profile.name, inputs), compute)
 
@@ -309,17 +309,17 @@ E = Severity.ERROR
 RULES: tuple[Rule, ...] = (
     Rule("buffer-capacity", E, "capacity", "pools plus PG headroom fit the ASIC buffer",
          "Shared pools and the headroom every lossless PG reserves are carved from one buffer: Σ ingress "
-         "pool (size + xoff) + Σ PG profile size must fit the ASIC's buffer (reference/sonic_qos.md §7 item "
-         "12; SONiC's Mellanox pool plugin computes pool = mmu - reservations - SHP, §4.4.3). SONiC does not "
+         "pool (size + xoff) + Σ PG profile size must fit the ASIC's buffer (the SONiC sources (sonic-buildimage, sonic-swss) item "
+         "12; SONiC's Mellanox pool plugin computes pool = mmu - reservations - SHP, sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2). SONiC does not "
          "check it in the traditional model; overcommitted SKUs failed on warm reboot (sonic-buildimage "
-         "#28657, §6 #6). Pools alone are the pool-overcommit rule.",
+         "#28657, SONiC GitHub issues on buffers, WRED and PFC). Pools alone are the pool-overcommit rule.",
          "shrink the shared pool by the reserved headroom (qosforge compile sizes pool = buffer - Σ headroom)",
          needs="profile", check=_buffer_capacity),
     Rule("pfc-headroom", E, "capacity", "xoff covers the port's speed and cable",
          "After a PG crosses XOFF, the frames already on the cable and in the peer's pipeline keep arriving: "
-         "xoff must hold them (DESIGN.md §3 'PFC headroom'; IEEE 802.3 Annex 31B). Too little headroom drops "
-         "lossless traffic (sonic-net/SONiC #480, §6 #1; slow peers, sonic-buildimage PR #11901, §6 #17). "
-         "Required xoff: SONiC's own plugin (§4.4.1) where the ASIC has one, else the physical model.",
+         "xoff must hold them (qosforge's physical headroom model, docs/architecture.md §3; IEEE 802.3 Annex 31B). Too little headroom drops "
+         "lossless traffic (sonic-net/SONiC #480, SONiC GitHub issues on buffers, WRED and PFC; slow peers, sonic-buildimage PR #11901, SONiC GitHub issues on buffers, WRED and PFC). "
+         "Required xoff: SONiC's own plugin (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) where the ASIC has one, else the physical model.",
          "raise xoff (and size) to the required value: qosforge whatif pfc-headroom --speed S --cable L",
          needs="profile", check=_pfc_headroom),
     Rule("ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
@@ -333,7 +333,7 @@ RULES: tuple[Rule, ...] = (
          "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI).",
          "use a dynamic_th inside the ASIC's range", needs="profile", check=_dynamic_th_range),
     Rule("lossless-priority-limit", E, "capacity", "no more lossless classes than the ASIC has",
-         "Each PFC priority needs its own lossless PG with headroom (reference/sonic_qos.md §3.3, §7.6); "
+         "Each PFC priority needs its own lossless PG with headroom (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pg.yang, the SONiC sources); "
          "the vendor profile's max_lossless_classes bounds how many an ASIC supports.",
          "enable PFC on fewer priorities", needs="profile", check=_lossless_limit),
     Rule("queue-index-limit", E, "capacity", "queue indices exist on the ASIC",
@@ -343,7 +343,7 @@ RULES: tuple[Rule, ...] = (
     Rule("model-input-missing", Severity.INFO, "capacity", "model checks that could not run",
          "A capacity or transport check needs an input the file, the vendor profile or the intent does not "
          "give (a port's speed or cable, a value the profile lists as unknown, which vendor profiles never "
-         "guess: vendor_profiles/schema.py, DESIGN.md §1); the finding says which, so a clean report is "
+         "guess: vendor_profiles/schema.py, docs/architecture.md §1); the finding says which, so a clean report is "
          "never mistaken for a checked one.",
          "add the missing input (PORT.speed, CABLE_LENGTH, or the vendor profile value with its source)",
          needs="profile"),

@@ -1,7 +1,7 @@
 """Consistency rules: tables that SONiC accepts one by one but that contradict each other.
 
-SONiC validates little across tables (reference/sonic_qos.md §5 "Not checked anywhere in
-SONiC"); the failures below are the ones operators hit in the field (§6).
+SONiC validates little across tables (sonic-utilities config/main.py and the SONiC YANG models "Not checked anywhere in
+SONiC"); the failures below are the ones operators hit in the field (SONiC GitHub issues on buffers, WRED and PFC).
 """
 
 from __future__ import annotations
@@ -181,8 +181,8 @@ W, E = Severity.WARNING, Severity.ERROR
 
 RULES: tuple[Rule, ...] = (
     Rule("wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
-         "A WRED profile takes effect only when a QUEUE entry references it (reference/sonic_qos.md §3.6, "
-         "last bullet); an unbound profile that drops or marks suggests a missing QUEUE binding.",
+         "A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang"
+         "); an unbound profile that drops or marks suggests a missing QUEUE binding.",
          "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
     Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
          "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (§3.6), so a bound profile "
@@ -211,12 +211,12 @@ RULES: tuple[Rule, ...] = (
          "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
-         "sanity check can abort orchagent (§4.4.3; sonic-swss PR #3387, §6 #16).",
+         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC).",
          "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
          check=_shared_headroom_missing, vendor="mellanox"),
     Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
          "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
-         "for it (§3.21); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, §6 #4).",
+         "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
          'set PORT|<port>.admin_status to "up"', check=_admin_status),
     Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "

@@ -173,7 +173,7 @@ RULES: tuple[Rule, ...] = (
         rationale="JSON objects with repeated keys load without error: Python's json.load (sonic-cfggen, "
         "config reload) keeps the last value and drops the others silently, so a DSCP mapped twice in "
         "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
-        "two classes'; reference/sonic_qos.md §2.6 map encoding).",
+        "two classes'; the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models) map encoding).",
         fix="keep one occurrence of the key with the value you mean (--fix refuses such a file: which "
         "occurrence is meant is not mechanical, and keeping one would silently drop the other's data)",
         check=_duplicate_keys),
@@ -201,13 +201,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="index-range-too-wide", severity=E, category="encoding", title="queue ranges a port can have",
         rationale=f"QUEUE keys are <port>|<qindex>, the index N or N-M as a free YANG string "
-        f"(reference/sonic_qos.md §3.7); an index at or above the port's queue count fails in orchagent "
+        f"(sonic-buildimage src/sonic-yang-models/yang-models/sonic-queue.yang); an index at or above the port's queue count fails in orchagent "
         f"('Invalid queue index'), and no port has more than {MAX_INDEX_SPAN} queues. Such keys are held back "
         "from the other checks, which would expand the range index by index.",
         fix="write the queue range the port has, e.g. Ethernet0|0-2", check=_wide_ranges),
     Rule(
         id="oversized-map", severity=E, category="encoding", title="maps no longer than their key range",
-        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (reference/sonic_qos.md §3.9-§3.15), "
+        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (the SONiC QoS map YANG models (sonic-buildimage src/sonic-yang-models/yang-models)-§3.15), "
         f"so no valid map has more than {MAX_MAP_ENTRIES} entries. Beyond keys 0-63, only the first "
         f"{MAX_MAP_ENTRIES} invalid keys go to the other checks, which walk each map once per port; this keeps "
         "lint's time linear in the file size.",

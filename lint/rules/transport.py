@@ -1,6 +1,6 @@
 """Transport rules (need ``--intent``): does each class's queue suit the transport it carries?
 
-The intent says which DSCPs run which transport, the RTT and the design point (DESIGN.md §2);
+The intent says which DSCPs run which transport, the RTT and the design point (docs/architecture.md §2);
 the config's own maps say where those DSCPs land (DSCP→TC→queue per port, §3.9, §3.11) and which
 WRED profile the queue has. Every expected value comes from the models the compiler uses:
 
@@ -15,7 +15,7 @@ WRED profile the queue has. Every expected value comes from the models the compi
   :func:`~qosforge.models.tlt.tlt_headroom` (flows without important loss at the design M).
 
 Without a TC_TO_QUEUE_MAP on a port, TC n is taken to use queue n, SONiC's default AZURE map
-(reference/sonic_qos.md §3.11).
+(sonic-buildimage src/sonic-yang-models/yang-models/sonic-tc-queue-map.yang).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # NumPy, the fitter and the models load when an --intent rule
     from qosforge.ir import ColorCurveIR, WredIR
     from qosforge.lint.intent import IntentClass
 
-#: Transports whose switch side is ECN marking (DESIGN.md §3; compiler/thresholds.py).
+#: Transports whose switch side is ECN marking (docs/architecture.md §3; compiler/thresholds.py).
 ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear", "dcqcn", "tbtcp"})
 #: Transports that need DCTCP's step marking at K (D2TCP §3.1 and EAR §4.2 reuse DCTCP's switch).
 STEP_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear"})
@@ -125,7 +125,7 @@ def groups(ctx: LintContext) -> list[Group]:
 
 
 def _green_marking(wred: WredIR | None) -> ColorCurveIR | None:
-    # config_db has no DSCP->color map: all traffic is green (reference/sonic_qos.md §3.22).
+    # config_db has no DSCP->color map: all traffic is green (sonic-swss orchagent/qosorch.cpp).
     curve = wred.curve("green") if wred is not None else None
     return curve if curve is not None and curve.mark else None
 
@@ -444,19 +444,19 @@ E, W = Severity.ERROR, Severity.WARNING
 
 RULES: tuple[Rule, ...] = (
     Rule("class-dscp-split", E, "transport", "a class's DSCPs land in one queue",
-         "Each intent class is one transport in one queue (DESIGN.md §2, §5 maps); if its DSCPs reach "
+         "Each intent class is one transport in one queue (docs/architecture.md §2, §5 maps); if its DSCPs reach "
          "several queues, its packets are reordered and each queue's thresholds fit only part of it.",
          "map all the class's DSCPs to one TC, and that TC to one queue", needs="intent", check=_split),
     Rule("class-queue-shared", W, "transport", "classes do not share a queue",
          "Classes with different transports in one queue get one set of WRED/ECN thresholds, which cannot "
-         "suit both (DCTCP's K vs DCQCN's K_min/K_max vs TBTCP's fitted curve, DESIGN.md §3).",
+         "suit both (DCTCP's K vs DCQCN's K_min/K_max vs TBTCP's fitted curve, docs/architecture.md §3).",
          "give each class its own TC and queue", needs="intent", check=_shared),
     Rule("class-lossless-mismatch", E, "transport", "lossless classes, and only they, are PFC-paused",
          "A lossless class (DCQCN needs one, DCQCN §2) must sit in a queue an enabled PFC priority pauses "
          "(§7.6); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
          "enable PFC for the lossless class's priority, and only for it", needs="intent", check=_lossless),
     Rule("ecn-missing", E, "transport", "ECN transports get ECN marking",
-         "DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (DESIGN.md §3). SONiC marks with the WRED "
+         "DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (docs/architecture.md §3). SONiC marks with the WRED "
          "profile of the queue (ecn field) and all traffic is green (§3.6, §3.22), so the queue needs a WRED "
          "profile whose ecn includes green.",
          "bind a WRED profile with ecn: ecn_green (or ecn_all) and the transport's thresholds",

@@ -1,7 +1,12 @@
-"""The ``qosforge`` command line (DESIGN.md §7).
+"""The ``qosforge`` command line.
 
-Errors the user can fix (:class:`qosforge.errors.QosforgeError` and click usage errors) are printed
-as one line on stderr with exit code 2; no traceback is shown unless ``QOSFORGE_DEBUG=1``.
+Errors the user can fix (:class:`qosforge.errors.QosforgeError`, click usage errors and
+operating-system errors such as a full disk or a missing directory) are printed as one line on
+stderr with exit code 2; no traceback is shown unless ``QOSFORGE_DEBUG=1``. Exit code 70 is kept
+for qosforge bugs.
+
+Subcommands are imported on first use (:mod:`qosforge.cli._lazy`) so ``--help``, ``--version``
+and light commands do not load numpy, pydantic, numba or matplotlib.
 """
 
 from __future__ import annotations
@@ -12,28 +17,35 @@ import sys
 import click
 
 from qosforge._version import __version__
-from qosforge.cli.compile import compile_command, explain_command, schema_command
-from qosforge.cli.fit import fit_group
-from qosforge.cli.init import init_command
-from qosforge.cli.lint import lint_command
-from qosforge.cli.profiles import profiles_group
-from qosforge.cli.simulate import simulate_command
-from qosforge.cli.sweep import sweep_group
-from qosforge.cli.whatif import whatif_group
-from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
+from qosforge.cli._lazy import HelpWhenBareGroup
+from qosforge.errors import EXIT_BAD_INPUT, EXIT_BUG, QosforgeError, os_error_line
+
+#: Every subcommand as "module:attribute", imported only when it runs or help lists it.
+SUBCOMMANDS = {
+    "compile": "qosforge.cli.compile:compile_command",
+    "explain": "qosforge.cli.compile:explain_command",
+    "lint": "qosforge.cli.lint:lint_command",
+    "whatif": "qosforge.cli.whatif:whatif_group",
+    "fit": "qosforge.cli.groups:fit_group",
+    "profiles": "qosforge.cli.profiles:profiles_group",
+    "schema": "qosforge.cli.compile:schema_command",
+    "simulate": "qosforge.cli.simulate:simulate_command",
+    "init": "qosforge.cli.init:init_command",
+    "sweep": "qosforge.cli.sweep:sweep_group",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="qosforge")
+@click.group(
+    cls=HelpWhenBareGroup,
+    lazy_subcommands=SUBCOMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, prog_name="qosforge", package_name="qosforge")
 def cli() -> None:
     """Compile transport intent into switch buffer, ECN/WRED and PFC configuration.
 
     Every number carries the model, formula and paper section it came from.
     """
-
-
-for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command, init_command, sweep_group):
-    cli.add_command(_command)
 
 
 def _print_error(text: str) -> None:
@@ -59,6 +71,16 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.Exit as exit_request:
         sys.exit(exit_request.exit_code)
+    except OSError as error:  # full or read-only disk, permissions, a file where a folder goes
+        if os.environ.get("QOSFORGE_DEBUG") == "1":
+            raise
+        _print_error(os_error_line(error))
+        sys.exit(EXIT_BAD_INPUT)
+    except (OverflowError, FloatingPointError) as error:  # absurd magnitudes the parsers let through
+        if os.environ.get("QOSFORGE_DEBUG") == "1":
+            raise
+        _print_error(f"a value is too large to compute with ({error}) (hint: check the magnitudes and units of the numbers given)")
+        sys.exit(EXIT_BAD_INPUT)
     except Exception as error:  # an internal bug: say so plainly, keep the traceback for debugging
         if os.environ.get("QOSFORGE_DEBUG") == "1":
             raise
@@ -66,8 +88,8 @@ def main(argv: list[str] | None = None) -> None:
             f"internal error ({type(error).__name__}: {error}); this is a qosforge bug, "
             "please report it with QOSFORGE_DEBUG=1 output"
         )
-        sys.exit(70)
+        sys.exit(EXIT_BUG)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
 
-__all__ = ["cli", "main"]
+__all__ = ["SUBCOMMANDS", "cli", "main"]

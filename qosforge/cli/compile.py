@@ -1,7 +1,8 @@
-"""``qosforge compile``, ``qosforge explain`` and ``qosforge schema`` (DESIGN.md §7).
+"""``qosforge compile``, ``qosforge explain`` and ``qosforge schema``.
 
 ``compile`` renders every selected switch in memory first; only when the whole fabric compiled
-and rendered cleanly are files written, each atomically, so a failed run leaves nothing behind.
+and rendered cleanly is the output folder updated, in one step (:mod:`qosforge.outputs`), so a
+failed run leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
+
+from qosforge.errors import QosforgeError
 
 
 def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
@@ -34,61 +35,88 @@ _APPROXIMATION_OPTION = click.option(
 
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json, <switch>/sai.json, <switch>/sairedis.rec and the report.")
+@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json, <switch>/sai.json, <switch>/sairedis.rec, report.json and the manifest of what qosforge wrote.")
 @click.option("--target", "targets", multiple=True, type=click.Choice(["sonic", "sai"]), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as a table or JSON.")
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as tables or JSON (the report.json document).")
+@click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success (errors still go to stderr).")
 @click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
 @_APPROXIMATION_OPTION
-def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str, approximations: tuple[str, ...], base_path: str | None = None) -> None:
+def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None) -> None:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
+
+    The output folder is updated as one step: complete, or untouched when anything fails. A
+    manifest (.qosforge-manifest.json) lists what qosforge wrote; a run replaces its own earlier
+    files for the switches and targets it compiles, removes folders of switches that left the
+    fabric, and never touches files it did not write.
 
     \b
     Example:
       qosforge compile examples/tlt-simulation.yaml -o out/
-      qosforge compile examples/tlt-softswitch.yaml --target sai -o out/
+      qosforge compile examples/tlt-softswitch.yaml --target sai -o out/ --verbose
     """
-    fabric = _compile(intent, switches, approximations, targets)
+    if verbose and quiet:
+        raise click.UsageError("give either --verbose or --quiet, not both")
+    from qosforge.cli.progress import progress
+    from qosforge.outputs import RenderedFile, RunRequest, intent_key, sha256_text, write_outputs
 
-    from qosforge.backends.report import render_report_table, report_to_json
-    from qosforge.files import write_text_atomically
-
-    rendered: dict[Path, str] = {}
     root = Path(output_dir)
-    if "sonic" in fabric.targets:
-        from qosforge.backends.sonic import config_db_to_json, render_fabric
+    if root.exists() and not root.is_dir():
+        raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
+    with progress(f"compiling {intent}", total=None):
+        fabric = _compile(intent, switches, approximations, targets)
 
-        texts: dict[int, str] = {}
-        configs = {}
-        for switch, config in render_fabric(fabric.for_target("sonic")):
-            text = texts.setdefault(id(config), config_db_to_json(config))
-            rendered[root / switch.name / "config_db.json"] = text
-            configs[switch.name] = config
-        if base_path is not None:
-            from qosforge.backends.sonic.base_config import gcu_patch_texts
+    from qosforge.backends.report import report_to_json
 
-            rendered.update({root / name / "gcu-patch.json": text for name, text in gcu_patch_texts(Path(base_path), configs).items()})
-    elif base_path is not None:
-        raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
-    if "sai" in fabric.targets:
-        from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
+    rendered: list[RenderedFile] = []
+    work = len(fabric.switches) * len(fabric.targets)
+    with progress("rendering", total=work, units="switch configs") as advance:
+        if "sonic" in fabric.targets:
+            from qosforge.backends.sonic import config_db_to_json, render_fabric
 
-        for switch in fabric.for_target("sai"):
-            program = render_sai_program(switch)
-            rendered[root / switch.name / "sai.json"] = program_to_json(program)
-            rendered[root / switch.name / "sairedis.rec"] = program_to_recording(program)
+            texts: dict[int, str] = {}
+            configs = {}
+            for switch, config in render_fabric(fabric.for_target("sonic")):
+                text = texts.setdefault(id(config), config_db_to_json(config))
+                rendered.append(RenderedFile(f"{switch.name}/config_db.json", switch.name, "sonic", text))
+                configs[switch.name] = config
+                advance()
+            if base_path is not None:
+                from qosforge.backends.sonic.base_config import gcu_patch_texts
+
+                for name, patch_text in gcu_patch_texts(Path(base_path), configs).items():
+                    rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
+        elif base_path is not None:
+            raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
+        if "sai" in fabric.targets:
+            from qosforge.backends.sai import (
+                program_to_json,
+                program_to_recording,
+                render_sai_program,
+            )
+
+            for switch in fabric.for_target("sai"):
+                program = render_sai_program(switch)
+                rendered.append(RenderedFile(f"{switch.name}/sai.json", switch.name, "sai", program_to_json(program)))
+                rendered.append(RenderedFile(f"{switch.name}/sairedis.rec", switch.name, "sai", program_to_recording(program)))
+                advance()
     report = report_to_json(fabric)
-    rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
-    for path, text in rendered.items():
-        write_text_atomically(path, text)
+    rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
+    intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
+    request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
+                         switches=tuple(switches) or None, targets=tuple(fabric.targets))
+    plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
-    console = Console(highlight=False, width=max(110, Console().width))
-    render_report_table(fabric, console)
-    kinds = sorted({path.name for path in rendered if path.name != "report.json"})
-    console.print(f"wrote {len(rendered) - 1} file(s) ({', '.join(kinds)}) and report.json to {root}/")
+    if quiet:
+        return
+    from qosforge.cli.compile_summary import print_compile_summary
+
+    print_compile_summary(fabric, report, verbose=verbose, output_dir=root, plan=plan)
 
 
 @click.command("explain")
@@ -107,6 +135,9 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     if output_format == "json":
         click.echo(json.dumps(to_jsonable(explanation), indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(highlight=False, width=max(110, Console().width))
     console.print(f"[bold]{value_path}[/bold] on {switch_name} = [bold]{explanation.rendered}[/bold]  ({explanation.value:g} {explanation.unit})")
     console.print(f"model: {explanation.model}; quantity: {explanation.quantity}")
@@ -136,7 +167,7 @@ def schema_command(output_path: str | None) -> None:
     if output_path is None:
         click.echo(text, nl=False)
     else:
-        write_text_atomically(Path(output_path), text)
+        write_text_atomically(Path(output_path), text)  # a missing folder is an error, not created
 
 
 __all__ = ["compile_command", "explain_command", "schema_command"]

@@ -1,4 +1,4 @@
-"""``qosforge fit red``: fit a chip's RED step profile to TBTCP's ideal curve (DESIGN.md §4).
+"""``qosforge fit red``: fit a chip's RED step profile to TBTCP's ideal curve (TBTCP §4.4, §6.2).
 
 Prints the programmed t_min/t_max/P_max (or every step's probability), the fit error as the paper
 quotes it, and the host-side QCD/RAI parameters; ``--format json`` prints one JSON object with the
@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qosforge.errors import QosforgeError
-from qosforge.files import write_atomically
+from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.fitting.red_model import (
     SOURCE_PER_STEP,
     RedStepModel,
@@ -184,12 +184,7 @@ def _located(error: QosforgeError) -> QosforgeError:
     return error
 
 
-@click.group("fit")
-def fit_group() -> None:
-    """Fit switch marking curves to what a transport needs (DESIGN.md §4)."""
-
-
-@fit_group.command("red")
+@click.command("red")
 @click.option(
     "--bdp",
     "bdp",
@@ -309,6 +304,8 @@ def red_command(**options: Any) -> None:
 
 
 def _run(options: Mapping[str, Any]) -> None:
+    if options["plot"] is not None:
+        check_output_file(Path(options["plot"]), flag="--plot", suffixes=PLOT_SUFFIXES)
     values: dict[str, Any] = {
         "bdp_bytes": _size("--bdp", options["bdp"]),
         "t_min_bytes": _size("--t-min", options["t_min"]),
@@ -614,4 +611,4 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
         plt.close(figure)
 
 
-__all__ = ["fit_group", "red_command"]
+__all__ = ["red_command"]

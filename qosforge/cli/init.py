@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 import click
-from pydantic import BaseModel
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from qosforge.errors import QosforgeError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pydantic and ruamel.yaml load when init runs, not for `qosforge --help`
+    from pydantic import BaseModel
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     from qosforge.compiler.intent import ClassSpec
 
 _CLASS_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")  # compiler/intent.py ClassSpec.name
@@ -102,6 +102,8 @@ _COMMENT_COLUMN = 44
 
 
 def _commented(pairs: list[tuple[str, Any, str]]) -> CommentedMap:
+    from ruamel.yaml.comments import CommentedMap
+
     node = CommentedMap()
     for key, value, comment in pairs:
         node[key] = value
@@ -111,6 +113,8 @@ def _commented(pairs: list[tuple[str, Any, str]]) -> CommentedMap:
 
 
 def _flow(items: list[Any]) -> CommentedSeq:
+    from ruamel.yaml.comments import CommentedSeq
+
     seq = CommentedSeq(items)
     seq.fa.set_flow_style()
     return seq
@@ -118,6 +122,8 @@ def _flow(items: list[Any]) -> CommentedSeq:
 
 def build_intent_document(name: str, profile: str, leaves: int, spines: int, hosts_per_leaf: int, speed: str, classes: list[ClassSpec]) -> CommentedMap:
     """The starter intent as a commented YAML tree (comments: the intent model's descriptions)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     from qosforge.compiler.intent import ClassSpec, Design, Intent, LeafSpine, LinkSpec
 
     def link(cable: str) -> CommentedMap:
@@ -168,6 +174,8 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
 
 
 def intent_text(document: CommentedMap) -> str:
+    from ruamel.yaml import YAML
+
     yaml = YAML()
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 120

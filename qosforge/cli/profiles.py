@@ -1,6 +1,6 @@
 """``qosforge profiles list | show NAME``: the bundled vendor profiles and each value's source.
 
-Human output is a rich table; ``--format json`` is stable (DESIGN.md §7): ``list`` prints a JSON
+Human output is a rich table; ``--format json`` is stable (docs/architecture.md §7): ``list`` prints a JSON
 array of profile summaries, ``show`` one object with every field as ``{value, source, note}``
 (sizes in bytes, speeds in bits per second, ``null`` for ``unknown``) plus the ``sources`` list.
 """
@@ -8,21 +8,17 @@ array of profile summaries, ``show`` one object with every field as ``{value, so
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
+from qosforge.cli._lazy import HelpWhenBareGroup
 from qosforge.units import format_bytes, format_rate
-from qosforge.vendor_profiles import (
-    SOURCED_FIELDS,
-    BreakoutMode,
-    PortGroup,
-    VendorProfile,
-    list_vendor_profiles,
-    load_vendor_profile,
-)
+
+if TYPE_CHECKING:  # the profile schema (pydantic) is imported when a command runs
+    from rich.console import Console
+
+    from qosforge.vendor_profiles import BreakoutMode, PortGroup, VendorProfile
 
 _FORMAT = click.option(
     "--format",
@@ -38,6 +34,8 @@ _BYTE_FIELDS = frozenset({"buffer_bytes", "cell_bytes", "red.threshold_granulari
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
 
 
@@ -85,7 +83,7 @@ def _summary(profile: VendorProfile) -> dict[str, Any]:
     }
 
 
-@click.group("profiles")
+@click.group("profiles", cls=HelpWhenBareGroup)
 def profiles_group() -> None:
     """Bundled vendor (ASIC) profiles: buffer, cells, ports, RED quantisation, capabilities."""
 
@@ -99,6 +97,10 @@ def list_command(output_format: str) -> None:
     Example:
       qosforge profiles list --format json
     """
+    from rich.table import Table
+
+    from qosforge.vendor_profiles import list_vendor_profiles
+
     profiles = list_vendor_profiles()
     if output_format == "json":
         click.echo(json.dumps([_summary(profile) for profile in profiles], indent=2))
@@ -134,6 +136,10 @@ def show_command(name: str, output_format: str) -> None:
     Example:
       qosforge profiles show broadcom-trident2
     """
+    from rich.table import Table
+
+    from qosforge.vendor_profiles import SOURCED_FIELDS, load_vendor_profile
+
     profile = load_vendor_profile(name)
     if output_format == "json":
         click.echo(json.dumps(profile.model_dump(mode="json"), indent=2))

@@ -1,4 +1,4 @@
-"""``qosforge simulate``: run a scenario on the bundled software switch (DESIGN.md §6, §7).
+"""``qosforge simulate``: run a scenario on the bundled software switch.
 
 Two scenarios: ``dumbbell``, configured by flags only so its numbers can be compared with other
 simulators, and ``incast`` on a compiled intent (intent -> SAI program -> switch). Output is a
@@ -13,11 +13,26 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
+from qosforge.cli.options import Rename, renamed_options
 from qosforge.errors import QosforgeError, UnitError
-from qosforge.units import parse_fraction, parse_rate_bps, parse_size_bytes, parse_time_s
+from qosforge.units import (
+    format_value,
+    parse_fraction,
+    parse_rate_bps,
+    parse_size_bytes,
+    parse_time_s,
+)
+
+#: Flows the engine holds: ~3 kB of state each (flow tables, a 2048-packet receive window,
+#: event-heap slots; softswitch/engine/build.py), so 50,000 flows are ~150 MB.
+MAX_FLOWS = 50_000
+#: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
+#: engine's ~1.5 M events/s (bench/bench_softswitch.py) and a few events per packet, 100 M packets
+#: are several minutes of wall time, beyond which a run is a batch job, not a command.
+MAX_LINE_RATE_PACKETS = 100_000_000
+#: Largest frame the engine models (jumbo frames, 9216 B on most datacenter ASICs).
+MAX_PACKET_BYTES = 9216
 
 _TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
@@ -62,16 +77,17 @@ def _plot(path: Path, result: Any, title: str) -> None:
 
 
 @click.command("simulate")
+@renamed_options(Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))
 @click.argument("intent", required=False, type=click.Path(dir_okay=False))
 @click.option("--scenario", type=click.Choice(["dumbbell", "incast"]), required=True, help="dumbbell (flags only) or incast (on INTENT).")
 @click.option("--switch", "switch_name", metavar="NAME", help="incast: the switch of INTENT (default: the first).")
 @click.option("--class", "class_name", metavar="NAME", help="incast: the traffic class (default: the first non-default class).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port).")
-@click.option("--flows", type=int, default=10, show_default=True, help="Number of flows.")
+@click.option("--flows", type=int, default=10, show_default=True, help=f"Number of flows (1 to {MAX_FLOWS:,}).")
 @click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast: overrides the class's transport.")
-@click.option("--bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck rate.")
+@click.option("--speed", "bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck link rate.")
 @click.option("--rtt", metavar="TIME", default="100us", show_default=True, help="dumbbell: base round-trip time.")
-@click.option("--buffer", "buffer_text", metavar="SIZE", default="1000pkt", show_default=True, help="dumbbell: bottleneck queue limit.")
+@click.option("--queue-limit", "buffer_text", metavar="SIZE", default="1000pkt", show_default=True, help="dumbbell: bottleneck queue limit.")
 @click.option("--ecn-threshold", metavar="SIZE", help="dumbbell: DCTCP step marking at K (RED min = max = K, 100%).")
 @click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
 @click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
@@ -96,20 +112,25 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
 
     \b
     Examples:
-      qosforge simulate --scenario dumbbell --flows 10 --transport dctcp --bandwidth 10G \\
-          --rtt 100us --ecn-threshold 65pkt --buffer 1000pkt --duration 0.3s --warmup 0.1s --format json
+      qosforge simulate --scenario dumbbell --flows 10 --transport dctcp --speed 10G \\
+          --rtt 100us --ecn-threshold 65pkt --queue-limit 1000pkt --duration 0.3s --warmup 0.1s --format json
       qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
     """
     from qosforge.softswitch.metrics import summary
     from qosforge.softswitch.simulation import simulate
 
+    if plot_path is not None:
+        from qosforge.files import PLOT_SUFFIXES, check_output_file
+
+        check_output_file(Path(plot_path), flag="--plot", suffixes=PLOT_SUFFIXES)
     packet = _parse("--packet", parse_size_bytes, packet_text)
-    if packet != int(packet) or packet < 64:
-        raise QosforgeError(f"{packet_text!r} is not a whole frame of at least 64 bytes", place="--packet", hint="e.g. 1500B")
+    if packet != int(packet) or not 64 <= packet <= MAX_PACKET_BYTES:
+        raise QosforgeError(f"{packet_text!r} is not a whole frame of 64 to {MAX_PACKET_BYTES} bytes", place="--packet", hint="e.g. 1500B")
     duration_s = _parse("--duration", parse_time_s, duration)
     warmup_s = _parse("--warmup", parse_time_s, warmup, allow_zero=True)
-    if flows < 1:
-        raise QosforgeError(f"must be at least 1 (got {flows})", place="--flows", hint="e.g. --flows 10")
+    if not 1 <= flows <= MAX_FLOWS:
+        raise QosforgeError(f"must be 1 to {MAX_FLOWS:,} (got {flows:,})", place="--flows",
+                            hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
     rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
     size_packets = -1
     if flow_size is not None:
@@ -125,14 +146,15 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
 
         spec = DumbbellSpec(
             flows=flows, transport=_TRANSPORTS[transport],  # type: ignore[arg-type]
-            bandwidth_bps=_parse("--bandwidth", parse_rate_bps, bandwidth), rtt_s=_parse("--rtt", parse_time_s, rtt),
-            buffer_bytes=_parse("--buffer", parse_size_bytes, buffer_text, packet_bytes=packet), packet_bytes=int(packet),
+            bandwidth_bps=_parse("--speed", parse_rate_bps, bandwidth), rtt_s=_parse("--rtt", parse_time_s, rtt),
+            buffer_bytes=_parse("--queue-limit", parse_size_bytes, buffer_text, packet_bytes=packet), packet_bytes=int(packet),
             ecn_threshold_bytes=_parse("--ecn-threshold", parse_size_bytes, ecn_threshold, packet_bytes=packet),
             red_min_bytes=_parse("--red-min", parse_size_bytes, red_min, packet_bytes=packet, allow_zero=True),
             red_max_bytes=_parse("--red-max", parse_size_bytes, red_max, packet_bytes=packet),
             red_pmax=_parse("--red-pmax", parse_fraction, red_pmax), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
             tbtcp_beta=beta, tbtcp_r=window_r, rto_min_s=rto_min_s,
         )
+        line_rate_bps = spec.bandwidth_bps
         config, flow_specs, run = dumbbell(spec)
         if size_packets > 0:
             from dataclasses import replace
@@ -144,15 +166,24 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     else:
         if intent is None:
             raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
-        config, flow_specs, run, header = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
+        config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
                                                   duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
-    result = simulate(config, flow_specs, run)
+    _check_work(duration_s, line_rate_bps, int(packet))
+    from qosforge.cli.progress import announce, progress
+
+    if _kernel_needs_compiling():
+        announce("compiling the software switch's kernel once (numba; about 1-2 minutes on 2 cores, cached for later runs)")
+    with progress(f"simulating {format_value(duration_s, 's')} of {header['scenario']}", total=None):
+        result = simulate(config, flow_specs, run)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result)}
     if plot_path is not None:
         _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"qosforge simulate {header['scenario']}", show_header=True)
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -164,7 +195,7 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
             size_packets: int, packet: int, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
-            assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any]]:
+            assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float]:
     from qosforge.softswitch.compiled import (
         compile_for_softswitch,
         host_transport,
@@ -194,7 +225,32 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
     header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name, "transport": kind,
               "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name}
-    return config, flow_specs, run, header
+    return config, flow_specs, run, header, config.ports[receiver].speed_bps
+
+
+def _check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:
+    """Refuse runs that would not finish in reasonable time (the bound is stated in the error)."""
+    packets = duration_s * line_rate_bps / (8 * packet_bytes)
+    if packets > MAX_LINE_RATE_PACKETS:
+        longest = MAX_LINE_RATE_PACKETS * 8 * packet_bytes / line_rate_bps
+        raise QosforgeError(
+            f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')} is {packets:,.0f} packets of {packet_bytes} B, "
+            f"more than the {MAX_LINE_RATE_PACKETS:,} a run may simulate",
+            place="--duration",
+            hint=f"simulate at most {format_value(longest, 's')} at this rate; steady state is usually reached within a few hundred RTTs",
+        )
+
+
+def _kernel_needs_compiling() -> bool:
+    """Whether numba still has to compile the engine (no cache for the current sources)."""
+    from qosforge.softswitch import engine
+
+    cache = Path(engine.__file__).parent / "__pycache__"
+    try:
+        fresh = (cache / "engine.digest").read_text() == engine.engine_digest()
+    except (OSError, AttributeError):
+        return False  # an engine without this cache layout: nothing to announce
+    return not fresh or not any(cache.glob("*.nbi"))
 
 
 __all__ = ["simulate_command"]

@@ -3,8 +3,8 @@
 Classification happens here, per flow, exactly as the switch would do it per packet (all
 packets of a flow carry the same DSCP, or one of two with TLT): DSCP -> TC and DSCP -> color
 on the ingress port, TC -> PG on the ingress port, TC -> queue on the egress port
-(reference/sai_qos.md §3.4). The host tags its frames with priority = TC (SONiC's convention
-that TC n travels on PFC priority n, reference/sonic_qos.md §4.2).
+(SAI inc/saiqosmap.h). The host tags its frames with priority = TC (SONiC's convention
+that TC n travels on PFC priority n, sonic-buildimage files/build_templates/buffers_config.j2 and qos_config.j2).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Column indexes of the engine's state arrays (one place, shared by builder and kernel).
 
-The kernel keeps all state in NumPy arrays so numba can compile it (DESIGN.md §6 performance
+The kernel keeps all state in NumPy arrays so numba can compile it (docs/architecture.md §6 performance
 target); these integer constants name the columns. numba treats module-level ints as
 compile-time constants.
 """

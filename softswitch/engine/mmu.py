@@ -1,7 +1,7 @@
 """The shared-buffer MMU: ingress PG and egress queue accounting, PFC XOFF/XON, WRED/ECN.
 
-Section numbers refer to reference/sai_qos.md. Occupancy is counted in whole cells (a frame of
-s bytes holds ceil(s/cell) cells, DESIGN.md §6). Each admitted packet is charged twice, as
+Section numbers refer to the SAI headers (opencomputeproject/SAI inc/) and sonic-sairedis. Occupancy is counted in whole cells (a frame of
+s bytes holds ceil(s/cell) cells, docs/architecture.md §6). Each admitted packet is charged twice, as
 shared-buffer chips do: to its ingress priority group (in the ingress pool, or PG headroom) and
 to its egress queue (in the egress pool); the chip's whole buffer caps the sum of packets held.
 """
@@ -280,7 +280,7 @@ def wred_decision(w: World, now: float, port: int, queue: int, color: int, flags
     instantaneous = qi[port, queue, QI_CELLS] * w[W_PRMF][PRM_CELL]
     weight = qf[port, queue, QF_WEIGHT]
     if weight < 1.0:
-        # avg = old*(1 - 2^-n) + current*2^-n (SAI WRED proposal, reference/sai_qos.md §1.2 notes).
+        # avg = old*(1 - 2^-n) + current*2^-n (SAI WRED proposal, SAI inc/saiwred.h notes).
         qf[port, queue, QF_AVG] = qf[port, queue, QF_AVG] * (1.0 - weight) + instantaneous * weight
         depth = qf[port, queue, QF_AVG]
     else:

@@ -1,7 +1,7 @@
 """Transmit ports: queues, the scheduler, shapers, serialisation and the packet pool.
 
 A transmit port is a switch egress port (index < P) or the NIC of the host on switch port i
-(index P + i). Scheduling per port (reference/sai_qos.md §5.2): STRICT queues first, higher
+(index P + i). Scheduling per port (SAI inc/saischeduler.h): STRICT queues first, higher
 queue index first; then DWRR among the others with a quantum proportional to
 SCHEDULING_WEIGHT; a queue with MAX_BANDWIDTH_RATE is shaped by a token bucket (bytes/s, burst
 MAX_BANDWIDTH_BURST_RATE). Queues paused by PFC are skipped. Host NICs serve their eight

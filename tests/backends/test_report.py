@@ -46,7 +46,7 @@ def test_quantities_carry_value_unit_formula_and_source(fabric: FabricIR) -> Non
     web = next(c for c in switch["classes"] if c["name"] == "web")
     assert web["thresholds"] == [{
         "value": 97500.0, "unit": "B", "quantity": "k_bytes", "model": "fixture.k_bytes",
-        "formula": "K = 65 packets x 1500 B", "source": "DCTCP §3.4 (K=65 pkts at 10G)"}]
+        "formula": "K = 65 packets x 1500 B", "source": "DCTCP §3.4 (K=65 pkts at 10G)", "label": "k_bytes"}]
     assert [(w["profile"], w["color"], w["mark"], w["drop"]) for w in web["wred"]] == [
         ("dctcp_ecn", "green", True, False)]
 
@@ -102,5 +102,7 @@ def test_rich_table_shows_every_section(fabric: FabricIR) -> None:
 
 def test_format_quantity() -> None:
     assert format_quantity(None) == "-"
-    assert format_quantity({"value": 97500.0, "unit": "B"}) == "97,500 B"
-    assert format_quantity({"value": 2e-05, "unit": "s"}) == "2e-05 s"
+    # One format everywhere (qosforge.units.format_value): SI size with the exact count, time units.
+    assert format_quantity({"value": 97500.0, "unit": "B"}) == "97.5 kB (97,500 B)"
+    assert format_quantity({"value": 400000.0, "unit": "B"}) == "400 kB"
+    assert format_quantity({"value": 2e-05, "unit": "s"}) == "20 us"

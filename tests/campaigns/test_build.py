@@ -27,7 +27,7 @@ def test_axes_in_typed_order_then_seeds() -> None:
     assert [axis.key for axis in campaign.axes] == ["flows", "rtt", "seed"] and len(campaign.points) == 12
     first = campaign.points[0]
     assert first.params["flows"] == 2 and first.params["rtt"] == "10us" and first.params["seed"] == 1
-    assert first.params["bandwidth"] == "10G"  # a default is part of the point
+    assert first.params["speed"] == "10G"  # a default is part of the point
     assert first.argv[first.argv.index("--seed") + 1] == "1" and "--format" not in first.argv
 
 

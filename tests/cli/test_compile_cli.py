@@ -65,7 +65,7 @@ def test_explain_reports_model_formula_and_source(run_cli: Callable[..., tuple[i
     )
     assert code == 0
     explanation = json.loads(out)
-    assert explanation["rendered"] == "53248"  # SONiC's own table, reference/sonic_qos.md §4.4.1
+    assert explanation["rendered"] == "53248"  # SONiC's own table, sonic-swss cfgmgr/buffer_headroom_mellanox.lua
     assert explanation["model"] == "sonic_headroom[mellanox]"
     assert any("buffer_headroom_mellanox.lua" in d["source"] for d in explanation["derivations"])
     code, out, _ = run_cli("explain", str(EXAMPLES / "tbtcp-testbed.yaml"), "--switch", "trident1",

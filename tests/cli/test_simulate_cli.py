@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--bandwidth", "10G", "--rtt", "100us",
-            "--ecn-threshold", "65pkt", "--buffer", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
+DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
+            "--ecn-threshold", "65pkt", "--queue-limit", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
 REQUIRED = ("queue_mean_packets", "queue_p50_packets", "queue_p99_packets", "queue_max_packets", "goodput_gbps", "mark_fraction",
             "drops", "packets_forwarded", "wall_seconds")
 
@@ -33,7 +33,7 @@ def test_dumbbell_json_has_the_documented_fields(run_cli: Run, tmp_path: Path) -
 
 def test_red_flags_and_table_output(run_cli: Run) -> None:
     code, out, _ = run_cli("simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "tcp", "--red-min", "20pkt", "--red-max", "80pkt",
-                           "--red-pmax", "10%", "--buffer", "200pkt", "--duration", "20ms", "--warmup", "5ms")
+                           "--red-pmax", "10%", "--queue-limit", "200pkt", "--duration", "20ms", "--warmup", "5ms")
     assert code == 0
     assert "queue_p99_packets" in out and "goodput_gbps" in out
 
@@ -51,7 +51,7 @@ def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
     ("argv", "expected"),
     [
         (["--flows", "0"], "--flows"),
-        (["--bandwidth", "10GB"], "--bandwidth"),
+        (["--speed", "10GB"], "--speed"),
         (["--red-min", "20pkt"], "--red-min"),
         (["--ecn-threshold", "5000pkt"], "--ecn-threshold"),
         (["--warmup", "1s"], "--warmup"),
@@ -92,3 +92,25 @@ def test_a_profile_without_red_quantisation_needs_an_assumption(run_cli: Run) ->
     code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5")
     assert code == 0, err
     assert json.loads(out)["transport"] == "dctcp"
+
+
+def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    import qosforge.cli.simulate as simulate_cli
+
+    monkeypatch.setattr(simulate_cli, "_kernel_needs_compiling", lambda: True)
+    argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
+    code, _, err = run_cli(*argv)
+    assert code == 0
+    assert "compiling the software switch's kernel once" in err and "minutes" in err
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "0")  # not a terminal: nothing
+    code, _, err = run_cli(*argv)
+    assert (code, err) == (0, "")
+
+
+def test_old_simulate_flag_names_still_work(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    common = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    new = json.loads(run_cli(*common, "--speed", "25G", "--queue-limit", "300pkt")[1])
+    old = json.loads(run_cli(*common, "--bandwidth", "25G", "--buffer", "300pkt")[1])
+    assert new["bandwidth_bps"] == old["bandwidth_bps"] == 25e9
+    assert new["buffer_bytes"] == old["buffer_bytes"] == 300 * 1500

@@ -19,7 +19,7 @@ def invoke(*argv: str) -> tuple[int, str, str]:
 
 
 def test_defaults_scaled_to_100g_as_json() -> None:
-    code, out, _ = invoke("--rate", "100G", "--format", "json")
+    code, out, _ = invoke("--speed", "100G", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     # 5 kB / 200 kB at 40G, x 2.5; P_max stays 1 %.
@@ -32,7 +32,7 @@ def test_defaults_scaled_to_100g_as_json() -> None:
 
 
 def test_overrides() -> None:
-    code, out, _ = invoke("--rate", "100G", "--kmax", "1MB", "--pmax", "20%", "--format", "json")
+    code, out, _ = invoke("--speed", "100G", "--kmax", "1MB", "--pmax", "20%", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["kmax_bytes"] == 1e6 and payload["pmax"] == pytest.approx(0.2)
@@ -40,14 +40,14 @@ def test_overrides() -> None:
 
 
 def test_sweep_over_rate() -> None:
-    code, out, _ = invoke("--sweep", "rate=10G:100G:10", "--format", "json")
+    code, out, _ = invoke("--sweep", "speed=10G:100G:10", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["kmax_bytes"] == pytest.approx([r / 40e9 * 200e3 for r in payload["rate_bps"]])
 
 
 def test_table_names_the_source() -> None:
-    code, out, _ = invoke("--rate", "40G")
+    code, out, _ = invoke("--speed", "40G")
     assert code == 0
     assert "Zhu et al." in out and "200 kB" in out
 
@@ -55,12 +55,12 @@ def test_table_names_the_source() -> None:
 @pytest.mark.parametrize(
     ("argv", "flag"),
     [
-        (("--rate", "40G", "--kmin", "300kB"), "--kmin"),
-        (("--rate", "40G", "--kmin", "100kB", "--kmax", "50kB"), "--kmin"),
-        (("--rate", "40G", "--kmax", "4kB"), "--kmax"),
-        (("--rate", "40G", "--pmax", "0%"), "--pmax"),
-        (("--rate", "40GB"), "--rate"),
-        ((), "--rate"),
+        (("--speed", "40G", "--kmin", "300kB"), "--kmin"),
+        (("--speed", "40G", "--kmin", "100kB", "--kmax", "50kB"), "--kmin"),
+        (("--speed", "40G", "--kmax", "4kB"), "--kmax"),
+        (("--speed", "40G", "--pmax", "0%"), "--pmax"),
+        (("--speed", "40GB"), "--speed"),
+        ((), "--speed"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_naming_the_flag(

@@ -19,7 +19,7 @@ def invoke(*argv: str) -> tuple[int, str, str]:
 
 
 def test_caps_and_worst_case_as_json() -> None:
-    code, out, _ = invoke("--rate", "10G", "--buffer", "128kB", "--format", "json")
+    code, out, _ = invoke("--speed", "10G", "--port-buffer", "128kB", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["notification_rate_cap_bps"] == pytest.approx(200e6)
@@ -34,7 +34,7 @@ def test_caps_and_worst_case_as_json() -> None:
 
 def test_unreachable_cap_is_valid_json() -> None:
     code, out, _ = invoke(
-        "--rate", "10G", "--buffer", "128kB", "--bandwidth-cap", "8%", "--format", "json"
+        "--speed", "10G", "--port-buffer", "128kB", "--bandwidth-cap", "8%", "--format", "json"
     )
     assert code == 0
     payload = json.loads(out)
@@ -43,9 +43,9 @@ def test_unreachable_cap_is_valid_json() -> None:
 
 def test_sweep_over_drop_probability() -> None:
     code, out, _ = invoke(
-        "--rate",
+        "--speed",
         "10G",
-        "--buffer",
+        "--port-buffer",
         "128kB",
         "--sweep",
         "drop-probability=0%:100%:11",
@@ -59,7 +59,7 @@ def test_sweep_over_drop_probability() -> None:
 
 
 def test_table() -> None:
-    code, out, _ = invoke("--rate", "10G", "--buffer", "128kB", "--drop-probability", "10%")
+    code, out, _ = invoke("--speed", "10G", "--port-buffer", "128kB", "--drop-probability", "10%")
     assert code == 0
     assert "200 Mbps" in out and "FastLane" in out
 
@@ -68,17 +68,17 @@ def test_table() -> None:
     ("argv", "flag"),
     [
         (
-            ("--rate", "10G", "--buffer", "128kB", "--drop-probability", "150%"),
+            ("--speed", "10G", "--port-buffer", "128kB", "--drop-probability", "150%"),
             "--drop-probability",
         ),
-        (("--rate", "10G", "--buffer", "128kB", "--bandwidth-cap", "0%"), "--bandwidth-cap"),
-        (("--rate", "10G", "--buffer", "128K"), "--buffer"),
+        (("--speed", "10G", "--port-buffer", "128kB", "--bandwidth-cap", "0%"), "--bandwidth-cap"),
+        (("--speed", "10G", "--port-buffer", "128K"), "--port-buffer"),
         (
             (
-                "--rate",
+                "--speed",
                 "10G",
             ),
-            "--buffer",
+            "--port-buffer",
         ),
     ],
 )

@@ -20,7 +20,7 @@ def invoke(*argv: str) -> tuple[int, str, str]:
 
 def test_section_5_1_queue_as_json() -> None:
     # TBTCP §5.1: 40 Gbps, RTT 160 us, beta 0.1: queue about 10 packets for 100 flows (Eq. 8).
-    code, out, _ = invoke("--rate", "40G", "--rtt", "160us", "--flows", "100", "--format", "json")
+    code, out, _ = invoke("--speed", "40G", "--rtt", "160us", "--flows", "100", "--format", "json")
     assert code == 0
     payload = json.loads(out)
     assert payload["queue_eq8_bytes"] == pytest.approx(10 * 1500.0)
@@ -33,7 +33,7 @@ def test_section_5_1_queue_as_json() -> None:
 
 def test_lso_burst_in_packets_and_r() -> None:
     code, out, _ = invoke(
-        "--rate", "10G", "--rtt", "150us", "--lso-burst", "92pkt", "--r", "4", "--format", "json"
+        "--speed", "10G", "--rtt", "150us", "--lso-burst", "92pkt", "--r", "4", "--format", "json"
     )
     assert code == 0
     payload = json.loads(out)
@@ -45,7 +45,7 @@ def test_lso_burst_in_packets_and_r() -> None:
 
 def test_sweep_over_flows() -> None:
     code, out, _ = invoke(
-        "--rate", "10G", "--rtt", "150us", "--sweep", "flows=10:100:10", "--format", "json"
+        "--speed", "10G", "--rtt", "150us", "--sweep", "flows=10:100:10", "--format", "json"
     )
     assert code == 0
     payload = json.loads(out)
@@ -56,16 +56,16 @@ def test_sweep_over_flows() -> None:
 @pytest.mark.parametrize(
     ("argv", "flag"),
     [
-        (("--rate", "10G", "--rtt", "150us", "--flows", "0"), "--flows"),
-        (("--rate", "10G", "--rtt", "150us", "--beta", "0"), "--beta"),
-        (("--rate", "10G", "--rtt", "150us", "--r", "0.5"), "--r"),
-        (("--rate", "10G", "--rtt", "150"), "--rtt"),
+        (("--speed", "10G", "--rtt", "150us", "--flows", "0"), "--flows"),
+        (("--speed", "10G", "--rtt", "150us", "--beta", "0"), "--beta"),
+        (("--speed", "10G", "--rtt", "150us", "--r", "0.5"), "--r"),
+        (("--speed", "10G", "--rtt", "150"), "--rtt"),
         (
             (
                 "--rtt",
                 "150us",
             ),
-            "--rate",
+            "--speed",
         ),
     ],
 )

@@ -1,7 +1,7 @@
 """Shared helpers for the lint tests: the configs under tests/lint/configs and a lint() call.
 
 The configs are written for these tests in the shape of SONiC's rendered golden files
-(reference/sonic_qos.md §8), with numbers from the qosforge models:
+(the SONiC sources (sonic-buildimage, sonic-swss)), with numbers from the qosforge models:
 
 * ``broadcom_traditional.json``: Tomahawk ToR, traditional buffer model, 4 x 40G on 5/40/300 m,
   lossless TC 3-4 with physical-model headroom, DCQCN / DCTCP / TBTCP WRED profiles; its intent

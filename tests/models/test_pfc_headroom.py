@@ -21,7 +21,7 @@ from qosforge.models.pfc_headroom import (
 from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
 
 G = 1e9
-SPECTRUM_2_CELL = 144.0  # reference/sonic_qos.md §4.4 ASIC_TABLE cell_size
+SPECTRUM_2_CELL = 144.0  # sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2 ASIC_TABLE cell_size
 BASE = {
     "cell_bytes": SPECTRUM_2_CELL,
     "max_frame_bytes": 9100.0,

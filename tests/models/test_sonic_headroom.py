@@ -1,4 +1,4 @@
-"""SONiC-compatible headroom: every row of reference/sonic_qos.md §4.4.1, golden values from
+"""SONiC-compatible headroom: every row of sonic-swss cfgmgr/buffer_headroom_mellanox.lua, golden values from
 running SONiC's own Lua, vectorisation, and the (non-)monotonicity documented in the module."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from qosforge.models.sonic_headroom import (
     sonic_headroom,
 )
 
-# ASIC_TABLE values, reference/sonic_qos.md §4.4 (platform/mellanox/asic_table.j2,
+# ASIC_TABLE values, sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2 (platform/mellanox/asic_table.j2,
 # platform/barefoot/asic_table.j2, platform/vs/docker-sonic-vs/asic_table.json).
 SPECTRUM = SonicAsicTable("MELLANOX-SPECTRUM", "mellanox", 96, 19, 0.8, 3.8)
 SPECTRUM_2 = SonicAsicTable("MELLANOX-SPECTRUM-2", "mellanox", 144, 19, 0.8, 3.8)
@@ -32,7 +32,7 @@ VS = SonicAsicTable("VS-ASIC", "mellanox", 128, 18, 0.8, 3.8)
 
 G = 1e9
 
-# reference/sonic_qos.md §4.4.1 table: port MTU 9100, lossless MTU 1024, spp 50, no gearbox.
+# sonic-swss cfgmgr/buffer_headroom_mellanox.lua table: port MTU 9100, lossless MTU 1024, spp 50, no gearbox.
 SECTION_441_ROWS = [
     # asic, speed, cable, lanes, shp, xon, xoff, size
     (SPECTRUM_2, 100 * G, 5, 4, False, 19456, 48128, 67584),

@@ -1,4 +1,4 @@
-"""The folder -> qosforge.* mapping (DESIGN.md §1) stays complete: every folder with an
+"""The folder -> qosforge.* mapping (docs/architecture.md §1) stays complete: every folder with an
 __init__.py under a mapped root is a listed package, so installs never silently drop one."""
 
 from __future__ import annotations

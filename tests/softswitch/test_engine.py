@@ -73,7 +73,7 @@ def test_dwrr_shares_bandwidth_by_weight(switch: Callable[..., SwitchConfig]) ->
 
 
 def test_max_bandwidth_rate_shapes_the_queue(switch: Callable[..., SwitchConfig]) -> None:
-    shaped = 250_000_000  # bytes/s = 2 Gb/s (SAI rates are bytes/s, reference/sai_qos.md §5.2)
+    shaped = 250_000_000  # bytes/s = 2 Gb/s (SAI rates are bytes/s, SAI inc/saischeduler.h)
     config = switch(schedulers=(SchedulerConfig("scheduler:shaped", "DWRR", 1, shaped, 0),), queue_schedulers={0: "scheduler:shaped"})
     flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=_line_pps(config)),)
     result = simulate(config, flows, RunSpec(duration_s=4e-3, warmup_s=1e-3))

@@ -3,8 +3,8 @@
 Open-loop traffic that is not ECN-capable, in the catch-all ``default`` class (no WRED), overloads
 M egress ports from the remaining ports (each sender spreads its line rate over the M receivers).
 B is the egress pool's shared size as the SAI program configures it (SIZE minus the reserved
-buffers, reference/sai_qos.md §2.2, in whole cells) and alpha = 2^SHARED_DYNAMIC_TH of the
-queue's profile (§2.4). M is the intent's design point where the switch can isolate it: each congested
+buffers, SAI inc/saibuffer.h, in whole cells) and alpha = 2^SHARED_DYNAMIC_TH of the
+queue's profile (SAI inc/saibuffer.h). M is the intent's design point where the switch can isolate it: each congested
 port must receive more than its line rate from the other ports, and the senders' ingress priority
 groups (their own dynamic threshold in the ingress pool) must not bind first — else the largest M
 for which both hold (mixed-fabric: at its design M = 8 on a 17-port leaf the lossy ingress PG

@@ -5,7 +5,7 @@ Bursts of ECN-capable traffic from three ports at line rate into one receiver's 
 class that has WRED: the queue climbs through every depth up to its limit each burst, and every
 arrival meets the WRED decision at the depth it sees (weight 0: instantaneous depth, in whole
 cells). Both colors a class uses are tested (TLT's important and unimportant DSCPs). What the
-programmed curve is follows SAI (reference/sai_qos.md §1.2-1.3) and the vendor profile: ECT packets
+programmed curve is follows SAI (SAI inc/saiwred.h-1.3) and the vendor profile: ECT packets
 of a color in ECN_MARK_MODE are marked with the ECN_<C>_* curve when the switch enables ECT
 thresholds and the chip honours them, else with the <C>_ curve, and are also subject to the <C>_
 drop curve only when the chip applies color drop to ECT packets; ECT packets of a color not in

@@ -124,7 +124,7 @@ def test_sonic_asic_table(
     name: str, table: str, script: str, cell: int, pipeline: float, peer: float,
     reserved: int | None, max_shp: int | None,
 ) -> None:
-    sonic = load_vendor_profile(name).pfc_headroom.sonic  # reference/sonic_qos.md §4.4
+    sonic = load_vendor_profile(name).pfc_headroom.sonic  # sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2
     assert sonic is not None
     assert (sonic.name, sonic.script, sonic.cell_size_bytes) == (table, script, cell)
     delays = (sonic.pipeline_latency_kb, sonic.mac_phy_delay_kb, sonic.peer_response_time_kb)

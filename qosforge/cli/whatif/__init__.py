@@ -1,4 +1,8 @@
-"""``qosforge whatif``: what-if capacity calculators over the analytic models (DESIGN.md §3)."""
+"""``qosforge whatif``: what-if capacity calculators over the analytic models.
+
+Each subcommand is a module exposing ``SPEC`` (see ``_framework.py``); a module, and the model and
+numpy behind it, is imported only when its command runs or ``whatif --help`` lists it.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,33 @@ import importlib
 
 import click
 
-from qosforge.cli.whatif._framework import WhatIf, build_command
+from qosforge.cli._lazy import HelpWhenBareGroup
 
-# One module per subcommand, each exposing SPEC. Listed explicitly so `--help` order is stable.
-_COMMAND_MODULES = (
-    "tlt",
-    "buffer",
-    "pfc_headroom",
-    "dctcp",
-    "d2tcp",
-    "ear",
-    "dcqcn",
-    "tbtcp",
-    "fastlane",
-)
+#: Command name -> module in this package exposing SPEC. Explicit so `--help` order is stable.
+COMMAND_MODULES = {
+    "tlt": "tlt",
+    "buffer": "buffer",
+    "pfc-headroom": "pfc_headroom",
+    "dctcp": "dctcp",
+    "d2tcp": "d2tcp",
+    "ear": "ear",
+    "dcqcn": "dcqcn",
+    "tbtcp": "tbtcp",
+    "fastlane": "fastlane",
+}
 
 
-@click.group("whatif")
+class _WhatIfGroup(HelpWhenBareGroup):
+    """Builds each what-if command from its module's SPEC on first use."""
+
+    def _load(self, cmd_name: str) -> click.Command:
+        from qosforge.cli.whatif._framework import build_command
+
+        module = importlib.import_module(f"qosforge.cli.whatif.{COMMAND_MODULES[cmd_name]}")
+        return build_command(module.SPEC)
+
+
+@click.group("whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in COMMAND_MODULES})
 def whatif_group() -> None:
     """What-if capacity calculations from the transport and buffer models.
 
@@ -31,18 +45,4 @@ def whatif_group() -> None:
     """
 
 
-def _load_specs() -> list[WhatIf]:
-    specs = []
-    for module_name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"qosforge.cli.whatif.{module_name}")
-        except ModuleNotFoundError as missing:  # TEMPORARY while helpers land their modules
-            if missing.name != f"qosforge.cli.whatif.{module_name}":
-                raise
-            continue
-        specs.append(module.SPEC)
-    return specs
-
-
-for _spec in _load_specs():
-    whatif_group.add_command(build_command(_spec))
+__all__ = ["COMMAND_MODULES", "whatif_group"]

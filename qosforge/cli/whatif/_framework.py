@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -42,8 +43,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
-from qosforge.files import write_atomically
+from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
     format_bytes,
@@ -63,6 +65,8 @@ ParamKind = Literal[
 
 #: Largest grid a sweep may evaluate; beyond this memory, not time, becomes the limit.
 MAX_SWEEP_POINTS = 20_000_000
+#: Grids at least this large show a spinner on a terminal while they are evaluated.
+SPINNER_POINTS = 1_000_000
 #: Rows shown in a human sweep table before eliding the middle.
 MAX_TABLE_ROWS = 40
 
@@ -82,6 +86,8 @@ class Param:
     required: bool = False
     choices: tuple[str, ...] = ()
     packet_size_argument: str | None = None
+    aliases: tuple[str, ...] = ()
+    """Old flag names, accepted but hidden (qosforge.cli.options: one name per concept)."""
 
     @property
     def sweepable(self) -> bool:
@@ -309,12 +315,19 @@ def build_command(spec: WhatIf) -> click.Command:
     """Make the click command for one what-if spec."""
     params_by_name = {param.sweep_name: param for param in spec.params}
     params_by_name.update({param.argument: param for param in spec.params})
+    params_by_name.update({alias.lstrip("-"): param for param in spec.params for alias in param.aliases})
+
+    renames = tuple(Rename(alias, param.flag, param.argument) for param in spec.params for alias in param.aliases)
 
     def run(**options: Any) -> None:
+        options = merge_renamed(options, renames, click.get_current_context())
+        if options["plot"] is not None:
+            check_output_file(Path(options["plot"]), flag="--plot", suffixes=PLOT_SUFFIXES)
         raw = {param.argument: options[param.argument] for param in spec.params}
         for param in spec.params:
             if param.required and raw[param.argument] is None:
-                swept = any(s.split("=")[0].strip().lstrip("-") in (param.sweep_name, param.argument) for s in options["sweep"])
+                names = (param.sweep_name, param.argument, *(alias.lstrip("-") for alias in param.aliases))
+                swept = any(s.split("=")[0].strip().lstrip("-") in names for s in options["sweep"])
                 if not swept:
                     raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {param.default or '...'}; see --help")
         values: dict[str, Any] = {}
@@ -344,7 +357,11 @@ def build_command(spec: WhatIf) -> click.Command:
         elif options["plot"] is not None:
             raise QosforgeError("--plot draws a sweep", place="--plot", hint="add --sweep NAME=START:STOP:N")
         try:
-            result = spec.compute(values)
+            from qosforge.cli.progress import progress
+
+            # A grid is one vectorised call: a spinner (terminal only) for the large ones.
+            with progress(f"evaluating {total_points:,} points", total=None) if total_points >= SPINNER_POINTS else nullcontext():
+                result = spec.compute(values)
         except QosforgeError as error:
             flag = next((p.flag for p in spec.params if p.argument == error.place), None)
             raise (error.with_place(flag) if flag else error) from None
@@ -388,6 +405,7 @@ def build_command(spec: WhatIf) -> click.Command:
                 show_default=False,
             )
         )
+    click_params += [hidden_alias_option(rename) for rename in renames]
     click_params += [
         click.Option(["--format", "output_format"], type=click.Choice(["table", "json"]), default="table", show_default=True, help="Readable table or one JSON object (stable keys)."),
         click.Option(["--sweep"], multiple=True, metavar="NAME=START:STOP:N", help="Evaluate over N evenly spaced values of an input (repeat for a grid)."),

@@ -34,7 +34,7 @@ SPEC = WhatIf(
     description=(
         "T_c = B/(3W/4) RTTs is the time to send B bytes with window W (bytes per RTT) under full "
         "congestion; d = T_c/D is capped to [d_min, d_max]. T_c <= D means the deadline is met "
-        "even deadline-agnostically (d = 1, plain DCTCP). With --alpha, also the penalty "
+        "even deadline-agnostically (d = 1, plain DCTCP). With --dctcp-alpha, also the penalty "
         "p = alpha^d and window factor 1 - p/2. The switch side is DCTCP's: see 'whatif dctcp'."
     ),
     params=(
@@ -57,7 +57,7 @@ SPEC = WhatIf(
         Param("--rtt", "rtt_s", "time", "Round-trip time.", required=True),
         Param("--deadline", "deadline_s", "time", "Time D left until the deadline.", required=True),
         Param("--packet", "packet_bytes", "size", "Segment size for pkt units.", default="1500B"),
-        Param("--alpha", "congestion_alpha", "number", "DCTCP congestion estimate alpha (0..1)."),
+        Param("--dctcp-alpha", "congestion_alpha", "number", "DCTCP congestion estimate alpha (0..1).", aliases=("--alpha",)),
         Param(
             "--d-min",
             "d_min",
@@ -85,6 +85,6 @@ SPEC = WhatIf(
     examples=(
         "qosforge whatif d2tcp --remaining 300kB --window 20kB --rtt 200us --deadline 8ms",
         "qosforge whatif d2tcp --remaining 10MB --window 40pkt --rtt 200us --deadline 20ms "
-        "--alpha 0.5",
+        "--dctcp-alpha 0.5",
     ),
 )

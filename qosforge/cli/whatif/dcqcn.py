@@ -28,7 +28,7 @@ SPEC = WhatIf(
         "needs PFC: the class must be lossless."
     ),
     params=(
-        Param("--rate", "rate_bps", "rate", "Link rate C (e.g. 40G, 100G).", required=True),
+        Param("--speed", "rate_bps", "rate", "Link rate C (e.g. 40G, 100G).", required=True, aliases=("--rate",)),
         Param("--kmin", "kmin_bytes", "size", "Override K_min (default: 5kB × rate/40G)."),
         Param("--kmax", "kmax_bytes", "size", "Override K_max (default: 200kB × rate/40G)."),
         Param("--pmax", "pmax", "fraction", "Override P_max (default: 1%)."),
@@ -36,8 +36,8 @@ SPEC = WhatIf(
     compute=_compute,
     headline=("kmin_bytes", "kmax_bytes", "pmax"),
     examples=(
-        "qosforge whatif dcqcn --rate 100G",
-        "qosforge whatif dcqcn --rate 100G --kmax 1MB --pmax 20%",
+        "qosforge whatif dcqcn --speed 100G",
+        "qosforge whatif dcqcn --speed 100G --kmax 1MB --pmax 20%",
         "qosforge whatif dcqcn --sweep rate=10G:400G:40 --format json",
     ),
 )

@@ -31,13 +31,14 @@ SPEC = WhatIf(
         "strict priority but at most 2% of the port's bandwidth and 5% of its buffer (§3.2, §5)."
     ),
     params=(
-        Param("--rate", "rate_bps", "rate", "Port rate C (e.g. 10G).", required=True),
+        Param("--speed", "rate_bps", "rate", "Port rate C (e.g. 10G).", required=True, aliases=("--rate",)),
         Param(
-            "--buffer",
+            "--port-buffer",
             "buffer_bytes",
             "size",
-            "Buffer the notification queue draws from (FastLane §5: 128KB per port).",
+            "The port's buffer the notification queue draws from (FastLane §5: 128KB per port).",
             required=True,
+            aliases=("--buffer",),
         ),
         Param(
             "--drop-probability",
@@ -84,7 +85,7 @@ SPEC = WhatIf(
         "drop_probability_at_cap",
     ),
     examples=(
-        "qosforge whatif fastlane --rate 10G --buffer 128kB",
-        "qosforge whatif fastlane --rate 10G --buffer 128kB --sweep drop-probability=0%:100%:21",
+        "qosforge whatif fastlane --speed 10G --port-buffer 128kB",
+        "qosforge whatif fastlane --speed 10G --port-buffer 128kB --sweep drop-probability=0%:100%:21",
     ),
 )

@@ -1,9 +1,9 @@
 """``qosforge whatif pfc-headroom``: lossless PG headroom (xon/xoff/size) per speed and cable.
 
-Two models (DESIGN.md §3 "PFC headroom"): ``--mode physical`` (default) sums the bytes in
+Two models (qosforge's physical headroom model, docs/architecture.md §3): ``--mode physical`` (default) sums the bytes in
 flight after XOFF term by term (models/pfc_headroom.py); ``--mode sonic`` reproduces SONiC's
 dynamic-buffer Lua for the ASIC's ``ASIC_TABLE`` from its vendor profile
-(models/sonic_headroom.py, reference/sonic_qos.md §4.4.1-4.4.2).
+(models/sonic_headroom.py, sonic-swss cfgmgr/buffer_headroom_mellanox.lua-4.4.2).
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ SPEC = WhatIf(
         "(IEEE 802.3 Annex 31B pause quanta) + "
         "MAC/PHY delay, times the small-packet cell occupancy, rounded up to cells; xon covers the "
         "resume path; size = xoff + xon. sonic: SONiC's buffer_headroom_<vendor>.lua bit for bit, "
-        "with the ASIC_TABLE of --asic (reference/sonic_qos.md §4.4.1)."
+        "with the ASIC_TABLE of --asic (sonic-swss cfgmgr/buffer_headroom_mellanox.lua)."
     ),
     params=(
         Param(

@@ -31,7 +31,7 @@ SPEC = WhatIf(
         "cut r MSS per mark: CWND <- max(CWND − r, CWND/2)."
     ),
     params=(
-        Param("--rate", "rate_bps", "rate", "Bottleneck link rate C (e.g. 10G).", required=True),
+        Param("--speed", "rate_bps", "rate", "Bottleneck link rate C (e.g. 10G).", required=True, aliases=("--rate",)),
         Param("--rtt", "rtt_s", "time", "Base round-trip time (e.g. 150us).", required=True),
         Param(
             "--flows", "flows", "integer", "Long-lived flows n on the bottleneck.", default="100"
@@ -63,7 +63,7 @@ SPEC = WhatIf(
     compute=_compute,
     headline=("queue_bytes", "queue_delay_s", "per_flow_window_packets", "marking_probability"),
     examples=(
-        "qosforge whatif tbtcp --rate 10G --rtt 150us --flows 100",
-        "qosforge whatif tbtcp --rate 40G --rtt 160us --sweep flows=10:1000:100 --plot queue.png",
+        "qosforge whatif tbtcp --speed 10G --rtt 150us --flows 100",
+        "qosforge whatif tbtcp --speed 40G --rtt 160us --sweep flows=10:1000:100 --plot queue.png",
     ),
 )

@@ -30,7 +30,7 @@ def test_counts_flags_and_conditions() -> None:
 
 
 def test_condition_evaluation_matches_sai_metadata_is_condition_met() -> None:
-    # reference/sai_metadata_qos.txt tail: the generated functions' answers for these lists.
+    # backends/sai/sai_metadata_qos.txt tail: the generated functions' answers for these lists.
     condition = Condition("SAI_WRED_ATTR_GREEN_ENABLE", "true")
     assert condition.holds(True) and not condition.holds(False)
     assert Condition("SAI_WRED_ATTR_ECN_MARK_MODE", "SAI_ECN_MARK_MODE_GREEN").holds("SAI_ECN_MARK_MODE_GREEN")

@@ -7,7 +7,7 @@ Two 100G ports (5 m and 40 m cables) and four classes:
   CapabilityGap with an accepted approximation, as the compiler records it for SONiC);
 - ``rdma``: DCQCN, lossless, TC/queue/PG 3, PFC priority 3, RED marking K_min/K_max/P_max.
 Lossless headroom uses SONiC's own Spectrum-2 Lua outputs for 100G/5m and 100G/40m
-(reference/sonic_qos.md §4.4.1 table), so the numbers are ones SONiC itself produces.
+(sonic-swss cfgmgr/buffer_headroom_mellanox.lua table), so the numbers are ones SONiC itself produces.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from qosforge.ir import (
 )
 from qosforge.provenance import Derivation, InputValue, Provenance
 
-HEADROOM_SOURCE = "SONiC buffer_headroom_mellanox.lua, Spectrum-2 (reference/sonic_qos.md §4.4.1)"
+HEADROOM_SOURCE = "SONiC buffer_headroom_mellanox.lua, Spectrum-2 (sonic-swss cfgmgr/buffer_headroom_mellanox.lua)"
 
 
 def derived(value: float, unit: str, quantity: str, formula: str = "given", source: str = "fixture") -> Derived:
@@ -139,7 +139,7 @@ def make_switch() -> SwitchIR:
         ),
         ports=(_port("Ethernet0", 5, "lossless_100g_5m"), _port("Ethernet4", 40, "lossless_100g_40m")),
         classes=classes,
-        pfc_watchdog=PfcWatchdogIR(200, 200, 200, "drop", "pfcwd start_default (reference/sonic_qos.md §3.17)"),
+        pfc_watchdog=PfcWatchdogIR(200, 200, 200, "drop", "pfcwd start_default (sonic-swss orchagent/pfcwdorch.cpp)"),
         gaps=(CapabilityGap(
             target="sonic", class_name="tlt", feature="dscp-to-color",
             detail="config_db has no DSCP_TO_COLOR table; important and unimportant packets share green",

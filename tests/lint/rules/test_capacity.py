@@ -1,7 +1,7 @@
 """Capacity rules (--profile): pools and headroom vs the ASIC, xoff vs the models, queue limits.
 
 Required values are computed here with the same models the rules call, or taken from SONiC's
-own headroom table (reference/sonic_qos.md §4.4.1), never from the rule's output.
+own headroom table (sonic-swss cfgmgr/buffer_headroom_mellanox.lua), never from the rule's output.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Consistency rules and the field failures of reference/sonic_qos.md §6 a config can show.
+"""Consistency rules and the field failures of SONiC GitHub issues on buffers, WRED and PFC a config can show.
 
 Each case is a pain point from §6 (GitHub issue number in the id) or an issue-7 requirement,
 applied to a clean test config, and must be caught by the named rule.

@@ -1,7 +1,7 @@
 """Encoding and schema rules, on a whole config_db: the §5.1 YANG cases and the JSON-only rules.
 
 Base config: tests/lint/configs/mellanox_whole.json (a whole Spectrum-2 config_db, clean). Each
-case is one row of reference/sonic_qos.md §5.1 (or a §2 encoding rule) and must be caught by the
+case is one row of sonic-utilities config/main.py and the SONiC YANG models (or a §2 encoding rule) and must be caught by the
 named rule; the cases SONiC accepts must stay clean.
 """
 

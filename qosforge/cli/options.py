@@ -1,0 +1,70 @@
+"""One flag name per concept across commands, with the old names kept as hidden aliases.
+
+| concept | flag |
+|---|---|
+| a port's or link's rate | ``--speed`` (was also ``--rate``, ``--bandwidth``) |
+| a switch's shared buffer | ``--buffer`` |
+| simulate's bottleneck queue limit | ``--queue-limit`` (was ``--buffer``) |
+| the dynamic-threshold alpha | ``--alpha`` (D2TCP's DCTCP estimate is ``--dctcp-alpha``) |
+
+An old name still works, is not shown in ``--help``, and giving both names is an error.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Rename:
+    old: str
+    new: str
+    dest: str
+    """The parameter name (click ``dest``) of the new flag."""
+
+    @property
+    def alias_dest(self) -> str:
+        return f"{self.dest}__{self.old.lstrip('-').replace('-', '_')}"
+
+
+def hidden_alias_option(rename: Rename) -> click.Option:
+    return click.Option([rename.old, rename.alias_dest], hidden=True, default=None)
+
+
+def merge_renamed(values: dict[str, Any], renames: tuple[Rename, ...], ctx: click.Context) -> dict[str, Any]:
+    """Move each alias's value (when given) onto its new name; both given is a usage error."""
+    for rename in renames:
+        old_value = values.pop(rename.alias_dest, None)
+        if old_value is None:
+            continue
+        if ctx.get_parameter_source(rename.dest) not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP, None):
+            raise click.UsageError(f"{rename.old} is the old name of {rename.new}: give only {rename.new}")
+        values[rename.dest] = old_value
+    return values
+
+
+def renamed_options(*renames: Rename) -> Callable[[F], F]:
+    """Decorator (below ``@click.command``): accept each ``rename.old`` as a hidden alias."""
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(**kwargs: Any) -> Any:
+            return function(**merge_renamed(kwargs, renames, click.get_current_context()))
+
+        decorated: Any = wrapper
+        for rename in renames:
+            decorated = click.option(rename.old, rename.alias_dest, hidden=True, default=None)(decorated)
+        return decorated  # type: ignore[no-any-return]
+
+    return decorate
+
+
+__all__ = ["Rename", "hidden_alias_option", "merge_renamed", "renamed_options"]

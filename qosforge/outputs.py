@@ -1,0 +1,177 @@
+"""What ``qosforge compile`` writes into an output folder, and what it removes.
+
+The folder holds a manifest, ``.qosforge-manifest.json`` (format ``qosforge.manifest/1``), listing
+every file qosforge wrote there: its path, the intent, switch and target it came from, and its
+SHA-256. A run
+
+* writes the files it rendered (replacing earlier versions at the same paths);
+* removes its own earlier files for the switches and targets it was asked for that it did not
+  render again (with ``--switch``/``--target`` subsets every other entry stays);
+* on a whole-fabric run, removes the files of switches of the same intent that no longer exist;
+* never removes a file the manifest does not list, nor one changed since qosforge wrote it (it is
+  dropped from the manifest and reported instead).
+
+"The same intent" is the same intent file path (its content may have changed: that is the point
+of recompiling). :func:`plan_outputs` is pure; :func:`write_outputs` applies a plan through
+:func:`qosforge.files.replace_directory_contents`, so the folder is complete or untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from qosforge.errors import QosforgeError
+
+MANIFEST_NAME = ".qosforge-manifest.json"
+MANIFEST_FORMAT = "qosforge.manifest/1"
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file qosforge wrote: ``switch``/``target`` are ``None`` for fabric-wide files."""
+
+    path: str
+    intent: str
+    switch: str | None
+    target: str | None
+    sha256: str
+
+
+@dataclass(frozen=True)
+class RenderedFile:
+    path: str
+    switch: str | None
+    target: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What one compile was asked for. ``switches`` is ``None`` for the whole fabric."""
+
+    intent: str
+    intent_sha256: str
+    switches: tuple[str, ...] | None
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OutputPlan:
+    writes: dict[str, str]
+    removals: tuple[str, ...]
+    kept_modified: tuple[str, ...]
+    """Files qosforge wrote earlier and would remove, but that were changed since: left alone."""
+    manifest: tuple[OutputFile, ...]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def intent_key(intent_path: Path) -> str:
+    """The identity of an intent across runs: its absolute path."""
+    return os.path.abspath(intent_path)
+
+
+def load_manifest(root: Path) -> tuple[OutputFile, ...]:
+    """The files an earlier run recorded in ``root`` (none when there is no manifest)."""
+    path = root / MANIFEST_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != MANIFEST_FORMAT:
+            raise ValueError(f"format {data.get('format')!r}")
+        return tuple(OutputFile(**entry) for entry in data["files"])
+    except FileNotFoundError:
+        return ()
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise QosforgeError(
+            f"{path} is not a qosforge manifest ({error})",
+            place="-o/--output",
+            hint=f"remove {MANIFEST_NAME} if you edited it; qosforge then only adds and replaces files",
+        ) from None
+
+
+def plan_outputs(
+    root: Path, previous: tuple[OutputFile, ...], rendered: tuple[RenderedFile, ...], request: RunRequest, switch_names: frozenset[str]
+) -> OutputPlan:
+    """Decide what to write and remove; ``switch_names`` are the switches the fabric has now."""
+    writes = {item.path: item.text for item in rendered}
+    manifest = {
+        item.path: OutputFile(item.path, request.intent, item.switch, item.target, sha256_text(item.text)) for item in rendered
+    }
+    removals: list[str] = []
+    kept_modified: list[str] = []
+    for entry in previous:
+        if entry.path in writes or entry.path == MANIFEST_NAME:
+            continue
+        if not _superseded(entry, request, switch_names):
+            manifest[entry.path] = entry
+            continue
+        current = file_sha256(root / entry.path)
+        if current is None:
+            continue
+        if current == entry.sha256:
+            removals.append(entry.path)
+        else:
+            kept_modified.append(entry.path)
+    return OutputPlan(writes=writes, removals=tuple(removals), kept_modified=tuple(kept_modified), manifest=tuple(manifest.values()))
+
+
+def _superseded(entry: OutputFile, request: RunRequest, switch_names: frozenset[str]) -> bool:
+    if entry.intent != request.intent or entry.switch is None:
+        return False
+    if request.switches is None and entry.switch not in switch_names:
+        return True  # the switch left the fabric
+    asked = request.switches is None or entry.switch in request.switches
+    return asked and entry.target in request.targets
+
+
+def manifest_text(plan: OutputPlan, request: RunRequest) -> str:
+    payload = {
+        "format": MANIFEST_FORMAT,
+        "generator": "qosforge",
+        "last_run": {
+            "intent": request.intent,
+            "intent_sha256": request.intent_sha256,
+            "switches": list(request.switches) if request.switches is not None else "all",
+            "targets": list(request.targets),
+        },
+        "files": [entry.__dict__ for entry in sorted(plan.manifest, key=lambda item: item.path)],
+    }
+    return json.dumps(payload, indent=2) + "\n"
+
+
+def write_outputs(root: Path, rendered: tuple[RenderedFile, ...], request: RunRequest, switch_names: frozenset[str]) -> OutputPlan:
+    """Apply a compile's output to ``root`` as one step; returns what was done."""
+    from qosforge.files import replace_directory_contents
+
+    plan = plan_outputs(root, load_manifest(root), rendered, request, switch_names)
+    writes: Mapping[str, str] = {**plan.writes, MANIFEST_NAME: manifest_text(plan, request)}
+    replace_directory_contents(root, writes, plan.removals)
+    return plan
+
+
+__all__ = [
+    "MANIFEST_FORMAT",
+    "MANIFEST_NAME",
+    "OutputFile",
+    "OutputPlan",
+    "RenderedFile",
+    "RunRequest",
+    "intent_key",
+    "load_manifest",
+    "plan_outputs",
+    "write_outputs",
+]

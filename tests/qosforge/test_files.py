@@ -1,0 +1,46 @@
+"""qosforge.files: atomic writes with normal modes, checked file flags, folder swaps."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from qosforge.errors import QosforgeError
+from qosforge.files import (
+    check_output_file,
+    default_file_mode,
+    replace_directory_contents,
+    write_text_atomically,
+)
+
+
+def test_write_needs_the_folder_unless_asked(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        write_text_atomically(tmp_path / "missing" / "f.txt", "x")
+    write_text_atomically(tmp_path / "made" / "f.txt", "x", create_parents=True)
+    assert (tmp_path / "made" / "f.txt").read_text() == "x"
+    assert stat.S_IMODE((tmp_path / "made" / "f.txt").stat().st_mode) == default_file_mode()
+
+
+def test_check_output_file(tmp_path: Path) -> None:
+    check_output_file(tmp_path / "p.png", flag="--plot", suffixes=(".png",))
+    for bad in (tmp_path / "p.txt", tmp_path / "no" / "p.png", tmp_path):
+        with pytest.raises(QosforgeError) as raised:
+            check_output_file(bad, flag="--plot", suffixes=(".png",))
+        assert raised.value.place == "--plot"
+
+
+def test_replace_directory_contents_swaps_and_keeps_foreign_files(tmp_path: Path) -> None:
+    root = tmp_path / "out"
+    replace_directory_contents(root, {"a/x.json": "1", "b/y.json": "2"}, ())
+    (root / "mine.txt").write_text("keep")
+    inode_before = os.stat(root / "mine.txt").st_ino
+    replace_directory_contents(root, {"a/x.json": "3"}, ("b/y.json",))
+    assert (root / "a" / "x.json").read_text() == "3"
+    assert not (root / "b").exists()
+    assert (root / "mine.txt").read_text() == "keep"
+    assert os.stat(root / "mine.txt").st_ino == inode_before  # hard-linked, not copied
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

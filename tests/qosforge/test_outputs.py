@@ -1,0 +1,55 @@
+"""qosforge.outputs: what a compile writes and removes, decided from the manifest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qosforge.outputs import OutputFile, RenderedFile, RunRequest, plan_outputs, sha256_text
+
+INTENT = "/fabric.yaml"
+
+
+def _entry(path: str, switch: str | None, target: str | None, text: str = "x", intent: str = INTENT) -> OutputFile:
+    return OutputFile(path, intent, switch, target, sha256_text(text))
+
+
+def _write(root: Path, path: str, text: str = "x") -> None:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text)
+
+
+def test_whole_run_removes_switches_that_left_and_keeps_other_intents(tmp_path: Path) -> None:
+    previous = (
+        _entry("a/config_db.json", "a", "sonic"),
+        _entry("gone/config_db.json", "gone", "sonic"),
+        _entry("other/config_db.json", "other", "sonic", intent="/other.yaml"),
+    )
+    for entry in previous:
+        _write(tmp_path, entry.path)
+    rendered = (RenderedFile("a/config_db.json", "a", "sonic", "new"), RenderedFile("report.json", None, None, "{}"))
+    request = RunRequest(INTENT, "h", None, ("sonic",))
+    plan = plan_outputs(tmp_path, previous, rendered, request, frozenset({"a"}))
+    assert plan.removals == ("gone/config_db.json",)
+    assert {entry.path for entry in plan.manifest} == {"a/config_db.json", "report.json", "other/config_db.json"}
+    assert plan.writes["a/config_db.json"] == "new"
+
+
+def test_subset_run_keeps_unasked_switches_and_targets(tmp_path: Path) -> None:
+    previous = (_entry("a/config_db.json", "a", "sonic"), _entry("a/sai.json", "a", "sai"), _entry("b/config_db.json", "b", "sonic"))
+    for entry in previous:
+        _write(tmp_path, entry.path)
+    request = RunRequest(INTENT, "h", ("a",), ("sonic",))
+    plan = plan_outputs(tmp_path, previous, (RenderedFile("a/config_db.json", "a", "sonic", "y"),), request, frozenset({"a"}))
+    assert plan.removals == ()
+    assert {entry.path for entry in plan.manifest} == {"a/config_db.json", "a/sai.json", "b/config_db.json"}
+
+
+def test_asked_file_no_longer_rendered_is_removed_unless_edited(tmp_path: Path) -> None:
+    previous = (_entry("a/extra.json", "a", "sonic"), _entry("a/edited.json", "a", "sonic"))
+    _write(tmp_path, "a/extra.json")
+    _write(tmp_path, "a/edited.json", "changed by hand")
+    request = RunRequest(INTENT, "h", None, ("sonic",))
+    plan = plan_outputs(tmp_path, previous, (), request, frozenset({"a"}))
+    assert plan.removals == ("a/extra.json",)
+    assert plan.kept_modified == ("a/edited.json",)
+    assert plan.manifest == ()
