@@ -22,6 +22,11 @@ def engine_digest() -> str:
     return digest.hexdigest()
 
 
+def digest_word() -> int:
+    """The first 60 bits of :func:`engine_digest`, which the ahead-of-time core records."""
+    return int(engine_digest()[:15], 16)
+
+
 def ensure_fresh_cache() -> None:
     """Drop numba's cached engine code if any engine source changed since it was compiled."""
     cache = _HERE / "__pycache__"
@@ -41,4 +46,4 @@ def ensure_fresh_cache() -> None:
         return  # a read-only install: numba then caches elsewhere or not at all
 
 
-__all__ = ["engine_digest", "ensure_fresh_cache"]
+__all__ = ["digest_word", "engine_digest", "ensure_fresh_cache"]

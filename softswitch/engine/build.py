@@ -336,8 +336,9 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
 
 
 def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec, ...], run: RunSpec) -> None:
-    from qosforge.softswitch.engine.heap import heap_push
+    from qosforge.softswitch.engine.core import kernel
 
+    heap_push = kernel().heap_push
     ht, hi, st, txf = world[L.W_HT], world[L.W_HI], world[L.W_ST], world[L.W_TXF]
     n_ports = int(world[L.W_PRMI][L.PRI_NP])
     for f, flow in enumerate(flows):
