@@ -61,7 +61,13 @@ class SimulationResult:
 
     @property
     def goodput_bps(self) -> float:
-        """Unique data bytes reaching receivers after the warm-up (each packet once), in bits/s."""
+        """Application payload reaching receivers after the warm-up (each packet once, headers
+        removed: traffic.spec.HEADER_BYTES), in bits/s: what ns-3's PacketSink and iperf report."""
+        return self.counters["delivered_payload_bytes"] * 8.0 / self.measured_s
+
+    @property
+    def wire_bps(self) -> float:
+        """The same packets counted whole (the link rate they occupy), in bits/s."""
         return self.counters["delivered_bytes"] * 8.0 / self.measured_s
 
     @property
@@ -86,6 +92,7 @@ _COUNTER_NAMES = {
     "fast_retransmits": L.C_FAST_RETX,
     "cnps": L.C_CNP,
     "delivered_bytes": L.C_DELIVERED_BYTES,
+    "delivered_payload_bytes": L.C_DELIVERED_PAYLOAD,
     "marks": L.C_MARKS,
     "packets_forwarded": L.C_FORWARDED,
     "ecn_echo_acks": L.C_ECN_ACKS,
@@ -157,8 +164,9 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     """The stable ``qosforge simulate --format json`` fields for the monitored queue ``monitor``.
 
     ``mark_fraction`` = CE-marked / enqueued packets of that queue after the warm-up; ``drops``
-    counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is data packets
-    arriving at receivers for the first time (whole frames, no duplicates) per second measured.
+    counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is the application
+    payload of data packets arriving at receivers for the first time (no duplicates, headers
+    removed) per second measured, ``wire_gbps`` the same packets counted whole.
     """
     depth = result.monitors[monitor]
     port, queue = depth.port, depth.queue
@@ -175,6 +183,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "queue_max_packets": depth.max_packets,
         "queue_samples": depth.samples,
         "goodput_gbps": result.goodput_bps / 1e9,
+        "wire_gbps": result.wire_bps / 1e9,
         "mark_fraction": marked / enqueued if enqueued else 0.0,
         "drop_fraction": dropped_here / arrivals if arrivals else 0.0,
         "drops": result.counters["drops"],

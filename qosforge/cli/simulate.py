@@ -19,7 +19,8 @@ from rich.table import Table
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.units import parse_fraction, parse_rate_bps, parse_size_bytes, parse_time_s
 
-_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+#: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
+_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
 
 def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:

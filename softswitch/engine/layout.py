@@ -53,6 +53,7 @@ K_NEWRENO = 2
 K_DCTCP = 3
 K_TBTCP = 4
 K_DCQCN = 5
+K_TCP_ECN = 6  # NewReno with RFC 3168 ECN
 
 # flow integer columns (fl_i)
 FL_KIND = 0
@@ -92,7 +93,8 @@ FL_DCQCN_ARMED = 33
 FL_GEN_PENDING = 34
 FL_OOO = 35  # receiver: out-of-order packets held
 FL_RTX_SEQ = 36  # last segment retransmitted
-FL_COLS = 37
+FL_HDR = 37  # header bytes of each packet (traffic.spec.HEADER_BYTES): payload = bytes - header
+FL_COLS = 38
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -239,7 +241,8 @@ C_FORWARDED = 17  # dequeued at switch ports after warm-up
 C_ECN_ACKS = 18
 C_ACKS = 19
 C_MAX_PKTS_ALIVE = 20
-C_COLS = 21
+C_DELIVERED_PAYLOAD = 21  # application payload of C_DELIVERED_BYTES (headers removed)
+C_COLS = 22
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
