@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
-from qosforge.ir import ClassIR, SwitchIR
 from qosforge.errors import QosforgeError
+from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
 

@@ -11,8 +11,10 @@ references, ranges) are :func:`qosforge.backends.sai.validate.validate_program`'
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
+from qosforge.backends.sai.memo import BoundedMemo
 from qosforge.backends.sai.metadata import sai_metadata
 from qosforge.backends.sai.program import (
     MapListEntry,
@@ -67,20 +69,31 @@ def program_to_dict(program: SaiProgram) -> dict[str, Any]:
             for p in program.ports
         ],
         "notes": list(program.notes),
-        "operations": [
-            {"op": op.op, "type": op.object_type, "id": op.object_id, "attributes": {name: _value_to_json(v) for name, v in op.attributes}}
-            for op in program.operations
-        ],
+        "operations": [_operation_to_dict(op) for op in program.operations],
     }
 
 
+def _operation_to_dict(op: SaiOperation) -> dict[str, Any]:
+    return {"op": op.op, "type": op.object_type, "id": op.object_id, "attributes": {name: _value_to_json(v) for name, v in op.attributes}}
+
+
+_OPERATION_LINES: BoundedMemo[str] = BoundedMemo()
+
+
 def program_to_json(program: SaiProgram) -> str:
-    """Indented header, then one operation per line (readable diffs; json's C encoder is fast)."""
-    document = program_to_dict(program)
-    operations = document.pop("operations")
+    """Indented header, then one operation per line (readable diffs; json's C encoder is fast).
+
+    The operation lines, the bulk of the text, are shared by programs with equal operations
+    (every switch of a kind); the header with the switch's name and ports is per switch."""
+    document = program_to_dict(replace(program, operations=()))
+    document.pop("operations")
     head = json.dumps(document, indent=1)
-    lines = ",\n".join("  " + json.dumps(op, separators=(", ", ": ")) for op in operations)
+    lines = _OPERATION_LINES.get(program.operations, lambda: _operation_lines(program.operations))
     return head[:-2] + ',\n "operations": [\n' + lines + "\n ]\n}\n"
+
+
+def _operation_lines(operations: tuple[SaiOperation, ...]) -> str:
+    return ",\n".join("  " + json.dumps(_operation_to_dict(op), separators=(", ", ": ")) for op in operations)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from qosforge._version import __version__
 from qosforge.backends.sai.json_format import QOS_MAP_FIELDS
+from qosforge.backends.sai.memo import BoundedMemo
 from qosforge.backends.sai.metadata import AttributeMetadata, sai_metadata
 from qosforge.backends.sai.program import (
     SWITCH_ID,
@@ -93,10 +94,19 @@ def _serialise(value: SaiValue, ids: _VirtualIds, *, placeholder: bool = False) 
     return f"{len(items)}:" + ",".join(items)
 
 
+_BODIES: BoundedMemo[tuple[tuple[str, str], ...]] = BoundedMemo()
+
+
 def _lines(program: SaiProgram) -> Iterator[tuple[str, str]]:
+    yield "#", f"recording on: qosforge {__version__} SAI program for switch {program.switch_name} (vendor profile {program.vendor_profile}, switch layout {program.inventory.name})"
+    # Everything below the header depends on the notes and operations only: switches of one
+    # kind share it.
+    yield from _BODIES.get((program.notes, program.operations), lambda: tuple(_body(program)))
+
+
+def _body(program: SaiProgram) -> Iterator[tuple[str, str]]:
     ids = _VirtualIds()
     metadata = sai_metadata()
-    yield "#", f"recording on: qosforge {__version__} SAI program for switch {program.switch_name} (vendor profile {program.vendor_profile}, switch layout {program.inventory.name})"
     for note in program.notes:
         yield "#", f"note: {note}"
     yield "a", "INIT_VIEW"
