@@ -60,9 +60,10 @@ def _scalar_constructor() -> Any:
 _SCALARS: list[Any] = []
 
 
-def _build(node: Any, loader: Any) -> Any:
+def _build(node: Any, loader: Any, tagged: bool) -> Any:
+    """``tagged``: the text has a '!', so a node may carry an explicit tag."""
     tag = node.tag
-    if node.id == "scalar":
+    if tagged and node.id == "scalar":
         # An explicit tag (``!!str 12``) is left to ruamel.yaml, which keeps it as a tagged scalar.
         implicit = _STR if node.style else loader.resolve(type(node), node.value, (True, False))
         if tag != implicit:
@@ -74,14 +75,14 @@ def _build(node: Any, loader: Any) -> Any:
         for key_node, value_node in node.value:
             if key_node.tag != _STR and key_node.tag not in _CORE_SCALARS:
                 raise _Unsupported
-            key = _build(key_node, loader)
+            key = _build(key_node, loader, tagged)
             if key in result:
                 raise _Unsupported  # duplicate key: ruamel.yaml reports it with its position
-            result[key] = _build(value_node, loader)
+            result[key] = _build(value_node, loader, tagged)
         # Keys as text, as loader._to_plain makes them from ruamel.yaml's mappings.
         return {str(key): value for key, value in result.items()}
     if tag == _SEQ:
-        return [_build(item, loader) for item in node.value]
+        return [_build(item, loader, tagged) for item in node.value]
     if tag in _CORE_SCALARS:
         if not _SCALARS:
             _SCALARS.append(_scalar_constructor())
@@ -102,7 +103,7 @@ def fast_load(text: str) -> Any | None:
         parser = loader(text)
         try:
             node = parser.get_single_node()
-            return None if node is None else _build(node, parser)
+            return None if node is None else _build(node, parser, "!" in text)
         finally:
             parser.dispose()
     except (yaml.YAMLError, _Unsupported, RecursionError):

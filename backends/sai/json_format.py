@@ -14,7 +14,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from qosforge.backends.sai.memo import BoundedMemo
+from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import sai_metadata
 from qosforge.backends.sai.program import (
     MapListEntry,
@@ -78,18 +78,42 @@ def _operation_to_dict(op: SaiOperation) -> dict[str, Any]:
 
 
 _OPERATION_LINES: BoundedMemo[str] = BoundedMemo()
+_HEADS: BoundedMemo[str] = BoundedMemo()
+#: Stand in for the switch's name and its port list in a header shared by switches of a kind.
+_NAME_SLOT = json.dumps("\x00switch\x00")
+_PORTS_SLOT = json.dumps("\x00ports\x00")
 
 
 def program_to_json(program: SaiProgram) -> str:
     """Indented header, then one operation per line (readable diffs; json's C encoder is fast).
 
     The operation lines, the bulk of the text, are shared by programs with equal operations
-    (every switch of a kind); the header with the switch's name and ports is per switch."""
-    document = program_to_dict(replace(program, operations=()))
-    document.pop("operations")
-    head = json.dumps(document, indent=1)
-    lines = _OPERATION_LINES.get(program.operations, lambda: _operation_lines(program.operations))
+    (every switch of a kind), and so is the header but for the switch's name and ports."""
+    shared = replace(program, switch_name=json.loads(_NAME_SLOT), ports=(), operations=())
+    head = _HEADS.get(shared, lambda: _head_template(shared))
+    head = head.replace(_NAME_SLOT, json.dumps(program.switch_name), 1).replace(_PORTS_SLOT, _ports_text(program.ports), 1)
+    lines = _OPERATION_LINES.get(operations_key(program), lambda: _operation_lines(program.operations))
     return head[:-2] + ',\n "operations": [\n' + lines + "\n ]\n}\n"
+
+
+def _head_template(program: SaiProgram) -> str:
+    document = program_to_dict(program)
+    document.pop("operations")
+    document["ports"] = json.loads(_PORTS_SLOT)
+    return json.dumps(document, indent=1)
+
+
+def _ports_text(ports: tuple[PortContext, ...]) -> str:
+    """``ports`` exactly as ``json.dumps(..., indent=1)`` lays them out one level deep, with the
+    C encoder for the values (the indenting encoder is pure Python and was most of the time)."""
+    if not ports:
+        return "[]"
+    blocks = (
+        f'  {{\n   "id": {json.dumps(p.object_id)},\n   "name": {json.dumps(p.name)},\n   "speed_bps": {json.dumps(p.speed_bps)},\n'
+        f'   "cable_m": {json.dumps(p.cable_m)},\n   "peer": {json.dumps(p.peer)}\n  }}'
+        for p in ports
+    )
+    return "[\n" + ",\n".join(blocks) + "\n ]"
 
 
 def _operation_lines(operations: tuple[SaiOperation, ...]) -> str:

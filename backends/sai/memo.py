@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+from qosforge.backends.sai.program import SaiOperation, SaiProgram
+
 V = TypeVar("V")
 
 #: Distinct programs remembered per step; a fabric has a handful of switch kinds.
@@ -36,4 +38,36 @@ class BoundedMemo(Generic[V]):
         return value
 
 
-__all__ = ["DEFAULT_ENTRIES", "BoundedMemo"]
+class OperationsKey:
+    """A program's operations as a dict key whose hash is computed once (hashing ~2,000 frozen
+    dataclasses is the cost of a lookup, and validation, JSON and recording each look up)."""
+
+    __slots__ = ("_hash", "operations")
+
+    def __init__(self, operations: tuple[SaiOperation, ...]) -> None:
+        self.operations = operations
+        self._hash = hash(operations)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OperationsKey) and self._hash == other._hash and (self.operations is other.operations or self.operations == other.operations)
+
+
+_RECENT: dict[int, tuple[SaiProgram, OperationsKey]] = {}
+
+
+def operations_key(program: SaiProgram) -> OperationsKey:
+    """The key of ``program.operations``, shared by the steps that handle the same program."""
+    recent = _RECENT.get(id(program))
+    if recent is not None and recent[0] is program:
+        return recent[1]
+    key = OperationsKey(program.operations)
+    if len(_RECENT) >= 4:
+        del _RECENT[next(iter(_RECENT))]
+    _RECENT[id(program)] = (program, key)  # the program is held, so its id stays its own
+    return key
+
+
+__all__ = ["DEFAULT_ENTRIES", "BoundedMemo", "OperationsKey", "operations_key"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from qosforge.backends.sai.memo import BoundedMemo
+from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import (
     INTEGER_RANGES,
     AttributeMetadata,
@@ -289,7 +289,7 @@ def _walk(program: SaiProgram) -> _Walk:
 def validation_input(program: SaiProgram) -> tuple[object, ...]:
     """Everything the checks read: the operations, the switch layout and the ports' ids and
     names (not the switch's name, nor the ports' speeds, cables or peers)."""
-    return (program.inventory, tuple((p.object_id, p.name) for p in program.ports), program.operations)
+    return (program.inventory, tuple((p.object_id, p.name) for p in program.ports), operations_key(program))
 
 
 _CHECKED: BoundedMemo[tuple[SaiViolation, ...]] = BoundedMemo()

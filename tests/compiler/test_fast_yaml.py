@@ -26,7 +26,7 @@ def test_scalars_load_as_ruamel_yaml_loads_them(document: dict[str, list[str]]) 
     fast = fast_load(text)
     assert fast is not None
     assert fast == _round_trip(text)
-    assert [type(v) == bool for v in fast.values()] == [type(v) == bool for v in _round_trip(text).values()]  # type: ignore[attr-defined]
+    assert [isinstance(v, bool) for v in fast.values()] == [isinstance(v, bool) for v in _round_trip(text).values()]  # type: ignore[attr-defined]
 
 
 def test_what_it_does_not_reproduce_goes_to_ruamel_yaml() -> None:
