@@ -11,7 +11,9 @@ references, ranges) are :func:`qosforge.backends.sai.validate.validate_program`'
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from qosforge.backends.sai.memo import BoundedMemo, operations_key
@@ -96,6 +98,17 @@ def program_to_json(program: SaiProgram) -> str:
     return head[:-2] + ',\n "operations": [\n' + lines + "\n ]\n}\n"
 
 
+def _scalar(value: str | float | None) -> str:
+    """One JSON scalar as json.dumps writes it (its C string encoder; floats by repr)."""
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    if value is None:
+        return "null"
+    if isinstance(value, float) and math.isfinite(value):
+        return float.__repr__(value)
+    return json.dumps(value)
+
+
 def _head_template(program: SaiProgram) -> str:
     document = program_to_dict(program)
     document.pop("operations")
@@ -109,8 +122,8 @@ def _ports_text(ports: tuple[PortContext, ...]) -> str:
     if not ports:
         return "[]"
     blocks = (
-        f'  {{\n   "id": {json.dumps(p.object_id)},\n   "name": {json.dumps(p.name)},\n   "speed_bps": {json.dumps(p.speed_bps)},\n'
-        f'   "cable_m": {json.dumps(p.cable_m)},\n   "peer": {json.dumps(p.peer)}\n  }}'
+        f'  {{\n   "id": {_scalar(p.object_id)},\n   "name": {_scalar(p.name)},\n   "speed_bps": {_scalar(p.speed_bps)},\n'
+        f'   "cable_m": {_scalar(p.cable_m)},\n   "peer": {_scalar(p.peer)}\n  }}'
         for p in ports
     )
     return "[\n" + ",\n".join(blocks) + "\n ]"

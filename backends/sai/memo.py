@@ -56,6 +56,9 @@ class OperationsKey:
 
 
 _RECENT: dict[int, tuple[SaiProgram, OperationsKey]] = {}
+#: One key object per distinct operations tuple: equal programs get the *same* key, so every memo
+#: lookup after the first is an identity check instead of a walk over the operations.
+_CANONICAL: BoundedMemo[OperationsKey] = BoundedMemo()
 
 
 def operations_key(program: SaiProgram) -> OperationsKey:
@@ -63,7 +66,8 @@ def operations_key(program: SaiProgram) -> OperationsKey:
     recent = _RECENT.get(id(program))
     if recent is not None and recent[0] is program:
         return recent[1]
-    key = OperationsKey(program.operations)
+    fresh = OperationsKey(program.operations)
+    key = _CANONICAL.get(fresh, lambda: fresh)
     if len(_RECENT) >= 4:
         del _RECENT[next(iter(_RECENT))]
     _RECENT[id(program)] = (program, key)  # the program is held, so its id stays its own
