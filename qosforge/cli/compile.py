@@ -1,12 +1,15 @@
 """``qosforge compile``, ``qosforge explain`` and ``qosforge schema`` (DESIGN.md §7).
 
 ``compile`` renders every selected switch in memory first; only when the whole fabric compiled
-and rendered cleanly are files written, each atomically, so a failed run leaves nothing behind.
+and rendered cleanly are files written, each atomically, so a failed run leaves nothing behind
+(SAI texts are produced file by file while writing, from programs already validated).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +56,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.backends.report import render_report_table, report_to_json
     from qosforge.files import write_text_atomically
 
-    rendered: dict[Path, str] = {}
+    rendered: dict[Path, str | Callable[[], str]] = {}
     root = Path(output_dir)
     if "sonic" in fabric.targets:
         from qosforge.backends.sonic import config_db_to_json, render_fabric
@@ -63,16 +66,17 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
             text = texts.setdefault(id(config), config_db_to_json(config))
             rendered[root / switch.name / "config_db.json"] = text
     if "sai" in fabric.targets:
-        from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
+        from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_fabric
 
-        for switch in fabric.for_target("sai"):
-            program = render_sai_program(switch)
-            rendered[root / switch.name / "sai.json"] = program_to_json(program)
-            rendered[root / switch.name / "sairedis.rec"] = program_to_recording(program)
+        # Every program is rendered and validated before anything is written; the texts are made
+        # one file at a time while writing (streamed: a fabric's texts need not fit in memory).
+        for switch, program in render_sai_fabric(fabric.for_target("sai")):
+            rendered[root / switch.name / "sai.json"] = functools.partial(program_to_json, program)
+            rendered[root / switch.name / "sairedis.rec"] = functools.partial(program_to_recording, program)
     report = report_to_json(fabric)
     rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
     for path, text in rendered.items():
-        write_text_atomically(path, text)
+        write_text_atomically(path, text if isinstance(text, str) else text())
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
