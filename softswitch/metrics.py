@@ -36,6 +36,8 @@ class SimulationResult:
     duration_s: float
     warmup_s: float
     wall_seconds: float
+    cpu_seconds: float
+    """CPU time of the event loop (on a shared machine, the rate per CPU second is the fair one)."""
     events: int
     packet_events: int
     counters: dict[str, int]
@@ -110,7 +112,7 @@ def histogram_percentile(histogram: np.ndarray, fraction: float) -> float:
     return float(np.searchsorted(cumulative, fraction * total - 1e-9, side="left"))
 
 
-def collect(world: tuple[np.ndarray, ...], wall_seconds: float) -> SimulationResult:
+def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: float = 0.0) -> SimulationResult:
     prmf, cnt, mons = world[L.W_PRMF], world[L.W_CNT], world[L.W_MONS]
     st = world[L.W_ST]
     monitors = []
@@ -136,6 +138,7 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float) -> SimulationRes
         duration_s=float(prmf[L.PRM_END]),
         warmup_s=float(prmf[L.PRM_WARMUP]),
         wall_seconds=wall_seconds,
+        cpu_seconds=cpu_seconds,
         events=counters["events"],
         packet_events=counters["packet_events"],
         counters=counters,

@@ -31,10 +31,10 @@ def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) ->
     parameters[L.PRM_END] = -1.0
     run_kernel(world)
     parameters[L.PRM_END] = end
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     run_kernel(world)
-    wall = time.perf_counter() - start
-    return collect(world, wall)
+    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    return collect(world, wall, cpu)
 
 
 __all__ = ["simulate"]
