@@ -204,6 +204,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "packet_events": result.packet_events,
         "packet_events_per_second": result.packet_events_per_second,
         "wall_seconds": result.wall_seconds,
+        "loop_cpu_seconds": result.cpu_seconds,
     }
     return out
 
