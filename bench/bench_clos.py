@@ -11,7 +11,7 @@ child: on a shared machine the fairer figure), peak RSS, and per switch. Issue 1
 
 from __future__ import annotations
 
-import resource
+import os
 import subprocess
 import sys
 import tempfile
@@ -25,12 +25,14 @@ from clos_explicit import clos_yaml, switch_count
 def run(intent: Path, target: str, output: Path) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MiB) of one compile process."""
     qosforge = str(Path(sys.executable).with_name("qosforge"))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([qosforge, "compile", str(intent), "--target", target, "-o", str(output), "--format", "json"], check=True, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen([qosforge, "compile", str(intent), "--target", target, "-o", str(output), "--format", "json"], stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)  # this child's own usage and peak RSS
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), after.ru_maxrss / 1024
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"qosforge compile --target {target} failed ({child.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
