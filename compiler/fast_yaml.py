@@ -33,7 +33,7 @@ class _Unsupported(Exception):
 
 def _loader_class() -> Any:
     try:
-        import yaml
+        import yaml  # type: ignore[import-untyped]
     except ImportError:
         return None
     base = getattr(yaml, "CSafeLoader", None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from qosforge.backends.sai.memo import BoundedMemo, operations_key

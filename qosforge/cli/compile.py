@@ -75,8 +75,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
             rendered[root / switch.name / "sairedis.rec"] = functools.partial(program_to_recording, program)
     report = report_to_json(fabric)
     rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
-    for path, text in rendered.items():
-        write_text_atomically(path, text if isinstance(text, str) else text())
+    for path, content in rendered.items():
+        write_text_atomically(path, content if isinstance(content, str) else content())
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return

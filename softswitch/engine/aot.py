@@ -41,16 +41,16 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
 
 def _core_compiler(output_dir: str | None) -> Any:
     """The numba.pycc CC with the kernel's three entry points and the source digest."""
+    import importlib
     import warnings
 
-    from numba.core import types
-
+    # numba is untyped: everything from it is Any here.
+    types: Any = importlib.import_module("numba.core.types")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc warns that it is deprecated; see docs/softswitch.md
-        from numba.pycc import CC
-
-    from qosforge.softswitch.engine.heap import heap_push
-    from qosforge.softswitch.engine.kernel import run_kernel, seed_kernel
+        CC: Any = importlib.import_module("numba.pycc").CC
+    heap: Any = importlib.import_module("qosforge.softswitch.engine.heap")
+    kernel: Any = importlib.import_module("qosforge.softswitch.engine.kernel")
 
     world = types.Tuple([types.Array(getattr(types, dtype), ndim, "C") for dtype, ndim in (WORLD_ARRAYS[i] for i in range(L.W_LEN))])
     compiler = CC(MODULE_NAME)
@@ -64,10 +64,10 @@ def _core_compiler(output_dir: str | None) -> Any:
     def core_digest() -> int:
         return word
 
-    compiler.export("run_kernel", types.void(world))(run_kernel.py_func)
-    compiler.export("seed_kernel", types.void(types.int64))(seed_kernel.py_func)
+    compiler.export("run_kernel", types.void(world))(kernel.run_kernel.py_func)
+    compiler.export("seed_kernel", types.void(types.int64))(kernel.seed_kernel.py_func)
     compiler.export("heap_push", types.void(types.float64[:, ::1], types.int64[:, ::1], types.int64[::1], types.int64, types.float64,
-                                            types.int64, types.int64, types.int64, types.float64))(heap_push.py_func)
+                                            types.int64, types.int64, types.int64, types.float64))(heap.heap_push.py_func)
     compiler.export("core_digest", types.int64())(core_digest)
     return compiler
 
