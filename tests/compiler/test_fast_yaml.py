@@ -19,7 +19,7 @@ def _round_trip(text: str) -> object:
     return _to_plain(YAML(typ="rt").load(text))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True), st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4), min_size=1, max_size=5))
 def test_scalars_load_as_ruamel_yaml_loads_them(document: dict[str, list[str]]) -> None:
     text = "".join(f"{key}: {values[0]}\n{key}_list:\n" + "".join(f"  - {v}\n" for v in values) for key, values in document.items())
