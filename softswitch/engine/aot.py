@@ -58,6 +58,9 @@ def _core_compiler(output_dir: str | None) -> Any:
         compiler.output_dir = output_dir
     # Built where it runs (pip builds on the installing machine), as the JIT would compile it.
     compiler.target_cpu = "host"
+    # As jit.py: the kernel allocates nothing, and without numba's reference counting the world
+    # tuple passes between functions for free (pycc turns NRT on by default).
+    compiler.use_nrt = False
     compiler.verbose = False
     word = digest_word()
 
