@@ -52,3 +52,16 @@ def test_a_simulation_imports_no_numba() -> None:
     )
     output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
     assert output == ["True", "False"]
+
+
+def test_the_jit_fallback_announces_its_first_compile(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from qosforge.softswitch.engine import core
+
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: iter(()))  # no cached kernel anywhere
+    monkeypatch.setattr(core, "ensure_fresh_cache", lambda: None)
+    fallback = core.kernel(allow_ahead_of_time=False)
+    assert not fallback.ahead_of_time and callable(fallback.run_kernel)
+    err = capsys.readouterr().err
+    assert "compiling the software switch's event core" in err and err.count("\n") == 1
