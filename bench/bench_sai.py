@@ -1,11 +1,13 @@
-"""Benchmark: render generated Clos fabrics for the SAI target (issue 5 figures).
+"""Benchmark: render generated three-tier Clos fabrics for the SAI target, against SONiC in the same run.
 
-Same fabric as ``bench_compile.py`` (a three-tier Clos of exactly N switches that passes the port
-check, 64-port Spectrum-2 leaves, lossy DCTCP/D2TCP/TCP), rendered
-per switch as a validated SAI program, written as ``sai.json`` and ``sairedis.rec``. Each size
-runs in a fresh subprocess so peak RSS is per size. Reported: wall time of load + compile +
-render + metadata validation + write, operations per switch, and peak RSS.
-Usage: ``python bench/bench_sai.py [N ...]`` (default 100 1000).
+Same fabric as ``bench_compile.py`` (a Clos of exactly N switches that passes the port check,
+64-port Spectrum-2 leaves, lossy DCTCP/D2TCP/TCP). The
+intent is loaded and compiled once for both targets; then, timed separately, every switch is
+rendered as SONiC ``config_db.json`` and as a validated SAI program written as ``sai.json`` and
+``sairedis.rec``. Reported per size: ms per switch for each target and their ratio (issue 14
+target: SAI <= 1.5 x SONiC), SAI operations per switch and per second, CPU seconds of the
+process, and peak RSS. Each size runs in a fresh subprocess. Usage:
+``python bench/bench_sai.py [N ...]`` (default 100 1000).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from bench_compile import bench_intent
 
 
 def run_one(switches: int) -> dict[str, float]:
-    from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
+    from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_fabric
+    from qosforge.backends.sonic import config_db_to_json, render_fabric
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
     from qosforge.files import write_text_atomically
@@ -33,20 +36,31 @@ def run_one(switches: int) -> dict[str, float]:
         intent_path.write_text(bench_intent(switches))
         start = time.perf_counter()
         intent, source_map = load_intent(intent_path)
-        fabric = compile_intent(intent, source_map, targets=("sai",))
+        fabric = compile_intent(intent, source_map, targets=("sonic", "sai"))
+        compiled = time.perf_counter()
+        texts: dict[int, str] = {}
+        for switch, config in render_fabric(fabric.for_target("sonic")):
+            text = texts.setdefault(id(config), config_db_to_json(config))
+            write_text_atomically(Path(folder) / "sonic" / switch.name / "config_db.json", text, create_parents=True)
+        sonic_done = time.perf_counter()
         operations = 0
-        for switch in fabric.for_target("sai"):
-            program = render_sai_program(switch)
+        for switch, program in render_sai_fabric(fabric.for_target("sai")):
             operations += len(program.operations)
-            write_text_atomically(Path(folder) / "out" / switch.name / "sai.json", program_to_json(program), create_parents=True)
-            write_text_atomically(Path(folder) / "out" / switch.name / "sairedis.rec", program_to_recording(program), create_parents=True)
-        done = time.perf_counter()
+            write_text_atomically(Path(folder) / "sai" / switch.name / "sai.json", program_to_json(program), create_parents=True)
+            write_text_atomically(Path(folder) / "sai" / switch.name / "sairedis.rec", program_to_recording(program), create_parents=True)
+        sai_done = time.perf_counter()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    sai_s, sonic_s = sai_done - sonic_done, sonic_done - compiled
     return {
         "switches": switches,
-        "seconds": done - start,
-        "ms_per_switch": 1000 * (done - start) / switches,
+        "load_compile_s": compiled - start,
+        "sonic_ms_per_switch": 1000 * sonic_s / switches,
+        "sai_ms_per_switch": 1000 * sai_s / switches,
+        "sai_over_sonic": sai_s / sonic_s,
         "operations_per_switch": operations / switches,
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "sai_operations_per_s": operations / sai_s,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mib": usage.ru_maxrss / 1024,
     }
 
 
@@ -56,9 +70,10 @@ def main() -> None:
         return
     sizes = [int(a) for a in sys.argv[1:]] or [100, 1000]
     for size in sizes:
-        result = json.loads(subprocess.run([sys.executable, __file__, "--one", str(size)], check=True, capture_output=True, text=True).stdout)
-        print(f"{result['switches']:>6} switches: {result['seconds']:7.2f} s ({result['ms_per_switch']:.1f} ms/switch, "
-              f"{result['operations_per_switch']:.0f} SAI operations/switch), peak RSS {result['peak_rss_mib']:.0f} MiB")
+        r = json.loads(subprocess.run([sys.executable, __file__, "--one", str(size)], check=True, capture_output=True, text=True).stdout)
+        print(f"{r['switches']:>6} switches: load+compile {r['load_compile_s']:.2f} s; SONiC {r['sonic_ms_per_switch']:.1f} ms/switch, "
+              f"SAI {r['sai_ms_per_switch']:.1f} ms/switch ({r['sai_over_sonic']:.2f} x SONiC, {r['operations_per_switch']:.0f} operations/switch, "
+              f"{r['sai_operations_per_s']:,.0f} operations/s); CPU {r['cpu_s']:.1f} s, peak RSS {r['peak_rss_mib']:.0f} MiB")
 
 
 if __name__ == "__main__":

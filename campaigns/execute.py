@@ -26,7 +26,7 @@ from qosforge.errors import QosforgeError
 
 #: Result keys that measure the worker's wall clock, not the network: they move to ``timing`` so
 #: rows are identical whatever machine ran them (qosforge simulate's wall_seconds and its rate).
-WALL_CLOCK_KEYS = ("wall_seconds", "packet_events_per_second")
+WALL_CLOCK_KEYS = ("wall_seconds", "loop_cpu_seconds", "packet_events_per_second")
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ sequence item, which is how pydantic's error locations are turned back into plac
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,13 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from qosforge.compiler.fast_yaml import fast_load
 from qosforge.compiler.intent import Intent
 from qosforge.errors import QosforgeError
 
-#: Intent files are small; refuse anything that is clearly not one (bounded memory for CI use).
-MAX_INTENT_BYTES = 4_000_000
+#: Refuse anything that is clearly not an intent (bounded memory for CI use). An explicit
+#: topology of 5,000 switches written port by port (bench/clos_explicit.py 160) is ~7.2 MB.
+MAX_INTENT_BYTES = 16_000_000
 
 Path_ = tuple[str | int, ...]
 
@@ -33,10 +36,18 @@ class IntentError(QosforgeError):
 
 @dataclass(frozen=True)
 class SourceMap:
-    """Positions of the nodes of one YAML document, to locate any field path."""
+    """Positions of the nodes of one YAML document, to locate any field path.
+
+    A file loaded by the fast path (compiler/fast_yaml.py) has its positions parsed by
+    ruamel.yaml only when an error needs a place."""
 
     file: str
-    root: Any
+    text: str = field(repr=False)
+    parsed: Any = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def root(self) -> Any:
+        return self.parsed if self.parsed is not None else _round_trip(self.file, self.text)
 
     def locate(self, path: Sequence[str | int]) -> tuple[int, int, str]:
         """1-based (line, column) of the deepest node on ``path`` that exists, and that path text."""
@@ -156,6 +167,28 @@ def load_intent(path: Path) -> tuple[Intent, SourceMap]:
         raise IntentError("the file is not UTF-8 text", place=file, hint="save the intent as UTF-8 YAML") from None
     except OSError as error:
         raise IntentError(f"cannot read the intent file ({error.strerror})", place=file, hint="check the path") from None
+    data = fast_load(text)
+    if isinstance(data, dict):
+        source_map = SourceMap(file=file, text=text)
+    else:
+        root = _round_trip(file, text)
+        source_map = SourceMap(file=file, text=text, parsed=root)
+        if not isinstance(root, CommentedMap):
+            raise IntentError("the intent must be a mapping with apiVersion, kind, metadata, topology, classes", place=f"{file}:1:1", hint="start the file with 'apiVersion: qosforge/v1'")
+        data = _to_plain(root)
+    try:
+        intent = Intent.model_validate(data)
+    except ValidationError as validation:
+        errors = validation.errors(include_url=False)
+        # A misspelt key also makes the right key "missing"; the unknown one is the real mistake.
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        location: Path_ = tuple(first["loc"])
+        raise source_map.error(location, _message_for(dict(first)), _hint_for(dict(first), location)) from None
+    return intent, source_map
+
+
+def _round_trip(file: str, text: str) -> Any:
+    """The document with every node's position (ruamel.yaml's round-trip loader)."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -169,16 +202,4 @@ def load_intent(path: Path) -> tuple[Intent, SourceMap]:
         raise IntentError(f"malformed YAML: {' '.join(str(error).split())}", place=file, hint="check the YAML syntax") from None
     if len(documents) != 1:
         raise IntentError(f"expected one YAML document, found {len(documents)}", place=file, hint="keep one Fabric per file")
-    root = documents[0]
-    source_map = SourceMap(file=file, root=root)
-    if not isinstance(root, CommentedMap):
-        raise IntentError("the intent must be a mapping with apiVersion, kind, metadata, topology, classes", place=f"{file}:1:1", hint="start the file with 'apiVersion: qosforge/v1'")
-    try:
-        intent = Intent.model_validate(_to_plain(root))
-    except ValidationError as validation:
-        errors = validation.errors(include_url=False)
-        # A misspelt key also makes the right key "missing"; the unknown one is the real mistake.
-        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        location: Path_ = tuple(first["loc"])
-        raise source_map.error(location, _message_for(dict(first)), _hint_for(dict(first), location)) from None
-    return intent, source_map
+    return documents[0]

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from qosforge.errors import QosforgeError
-from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
-from qosforge.vendor_profiles import load_vendor_profile
+
+if TYPE_CHECKING:
+    # Imported where used: the flag-configured dumbbell needs neither the vendor profiles (pydantic
+    # schemas) nor the fitting package, and `qosforge simulate` starts faster without them.
+    from qosforge.fitting.red_model import RedStepModel
 
 #: A continuous (linear) RED curve approximated by this many equal steps, step midpoints. Used
 #: only by the flag-configured ``dumbbell`` scenario, which emulates no particular chip and
@@ -79,6 +82,9 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
     ``assume`` supplies values for fields the profile leaves unknown (never overriding a sourced
     value): the caller takes responsibility and the model's name records the assumption.
     """
+    from qosforge.fitting.red_model import red_model_from_profile
+    from qosforge.vendor_profiles import load_vendor_profile
+
     profile = load_vendor_profile(profile_name)
     place = f"vendor profile {profile.name}"
     given = dict(assume or {})
@@ -119,6 +125,8 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
 
 def ideal_asic(buffer_bytes: float) -> AsicModel:
     """A chip with byte accounting, linear RED and ECT thresholds honoured (``dumbbell``)."""
+    from qosforge.fitting.red_model import RedStepModel
+
     return AsicModel(
         name="ideal (flag-configured dumbbell)",
         buffer_bytes=float(buffer_bytes),

@@ -36,6 +36,8 @@ class SimulationResult:
     duration_s: float
     warmup_s: float
     wall_seconds: float
+    cpu_seconds: float
+    """CPU time of the event loop (on a shared machine, the rate per CPU second is the fair one)."""
     events: int
     packet_events: int
     counters: dict[str, int]
@@ -61,7 +63,13 @@ class SimulationResult:
 
     @property
     def goodput_bps(self) -> float:
-        """Unique data bytes reaching receivers after the warm-up (each packet once), in bits/s."""
+        """Application payload reaching receivers after the warm-up (each packet once, headers
+        removed: traffic.spec.HEADER_BYTES), in bits/s: what ns-3's PacketSink and iperf report."""
+        return self.counters["delivered_payload_bytes"] * 8.0 / self.measured_s
+
+    @property
+    def wire_bps(self) -> float:
+        """The same packets counted whole (the link rate they occupy), in bits/s."""
         return self.counters["delivered_bytes"] * 8.0 / self.measured_s
 
     @property
@@ -86,6 +94,7 @@ _COUNTER_NAMES = {
     "fast_retransmits": L.C_FAST_RETX,
     "cnps": L.C_CNP,
     "delivered_bytes": L.C_DELIVERED_BYTES,
+    "delivered_payload_bytes": L.C_DELIVERED_PAYLOAD,
     "marks": L.C_MARKS,
     "packets_forwarded": L.C_FORWARDED,
     "ecn_echo_acks": L.C_ECN_ACKS,
@@ -103,7 +112,7 @@ def histogram_percentile(histogram: np.ndarray, fraction: float) -> float:
     return float(np.searchsorted(cumulative, fraction * total - 1e-9, side="left"))
 
 
-def collect(world: tuple[np.ndarray, ...], wall_seconds: float) -> SimulationResult:
+def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: float = 0.0) -> SimulationResult:
     prmf, cnt, mons = world[L.W_PRMF], world[L.W_CNT], world[L.W_MONS]
     st = world[L.W_ST]
     monitors = []
@@ -129,6 +138,7 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float) -> SimulationRes
         duration_s=float(prmf[L.PRM_END]),
         warmup_s=float(prmf[L.PRM_WARMUP]),
         wall_seconds=wall_seconds,
+        cpu_seconds=cpu_seconds,
         events=counters["events"],
         packet_events=counters["packet_events"],
         counters=counters,
@@ -157,8 +167,9 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     """The stable ``qosforge simulate --format json`` fields for the monitored queue ``monitor``.
 
     ``mark_fraction`` = CE-marked / enqueued packets of that queue after the warm-up; ``drops``
-    counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is data packets
-    arriving at receivers for the first time (whole frames, no duplicates) per second measured.
+    counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is the application
+    payload of data packets arriving at receivers for the first time (no duplicates, headers
+    removed) per second measured, ``wire_gbps`` the same packets counted whole.
     """
     depth = result.monitors[monitor]
     port, queue = depth.port, depth.queue
@@ -175,6 +186,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "queue_max_packets": depth.max_packets,
         "queue_samples": depth.samples,
         "goodput_gbps": result.goodput_bps / 1e9,
+        "wire_gbps": result.wire_bps / 1e9,
         "mark_fraction": marked / enqueued if enqueued else 0.0,
         "drop_fraction": dropped_here / arrivals if arrivals else 0.0,
         "drops": result.counters["drops"],
@@ -192,6 +204,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "packet_events": result.packet_events,
         "packet_events_per_second": result.packet_events_per_second,
         "wall_seconds": result.wall_seconds,
+        "loop_cpu_seconds": result.cpu_seconds,
     }
     return out
 

@@ -36,7 +36,7 @@ from qosforge.softswitch.traffic.spec import (
 
 #: At most this many sender ports in the dumbbell; more flows share sender NICs round-robin.
 DUMBBELL_MAX_SENDER_PORTS = 16
-TRANSPORTS: tuple[FlowKind, ...] = ("newreno", "dctcp", "tbtcp", "dcqcn")
+TRANSPORTS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn")
 
 
 @dataclass(frozen=True)

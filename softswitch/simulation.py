@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 from qosforge.softswitch.config import SwitchConfig
-from qosforge.softswitch.engine import ensure_fresh_cache
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import build_world, schedule_initial_events
 from qosforge.softswitch.metrics import SimulationResult, collect
@@ -15,15 +14,16 @@ from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) -> SimulationResult:
     """Simulate ``flows`` through the switch for ``run.duration_s`` of simulated time.
 
-    The first call in a process loads (or, after an install or an engine edit, compiles) the
-    numba kernel; ``wall_seconds`` covers only the event loop.
+    The event core is the ahead-of-time module built at install, else the numba JIT
+    (engine/core.py); ``wall_seconds`` covers only the event loop.
     """
-    ensure_fresh_cache()
-    from qosforge.softswitch.engine.kernel import run_kernel, seed_kernel
+    from qosforge.softswitch.engine.core import kernel
 
+    core = kernel()
+    run_kernel = core.run_kernel
     world = build_world(config, flows, run)
     schedule_initial_events(world, flows, run)
-    seed_kernel(run.seed)
+    core.seed_kernel(run.seed)
     # Compile (or load from cache) outside the timed region: a run that ends before time 0
     # processes nothing.
     parameters = world[L.W_PRMF]
@@ -31,10 +31,10 @@ def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) ->
     parameters[L.PRM_END] = -1.0
     run_kernel(world)
     parameters[L.PRM_END] = end
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     run_kernel(world)
-    wall = time.perf_counter() - start
-    return collect(world, wall)
+    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    return collect(world, wall, cpu)
 
 
 __all__ = ["simulate"]

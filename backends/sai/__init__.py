@@ -1,6 +1,7 @@
 """SAI backend: the compiler IR as a SAI object graph (JSON) and a sairedis recording.
 
-:func:`render_sai_program` turns one switch's IR into a :class:`SaiProgram` (operations in
+:func:`render_sai_program` turns one switch's IR (:func:`render_sai_fabric` a fabric's, once per
+kind of switch) into a :class:`SaiProgram` (operations in
 dependency order with symbolic ids, validated against the SAI metadata);
 :func:`program_to_json` / :func:`program_from_json` write and read it (the software switch's
 input) and :func:`program_to_recording` writes it as a ``sairedis.rec`` for saiplayer.
@@ -10,6 +11,7 @@ gives the final attribute state of every object.
 
 from __future__ import annotations
 
+from qosforge.backends.sai.fabric import render_sai_fabric
 from qosforge.backends.sai.json_format import SaiJsonError, program_from_json, program_to_json
 from qosforge.backends.sai.program import (
     MapListEntry,
@@ -48,6 +50,7 @@ __all__ = [
     "program_objects",
     "program_to_json",
     "program_to_recording",
+    "render_sai_fabric",
     "render_sai_program",
     "validate_program",
 ]

@@ -11,8 +11,12 @@ references, ranges) are :func:`qosforge.backends.sai.validate.validate_program`'
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import replace
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
+from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import sai_metadata
 from qosforge.backends.sai.program import (
     LayoutPort,
@@ -96,20 +100,66 @@ def program_to_dict(program: SaiProgram) -> dict[str, Any]:
             for p in program.ports
         ],
         "notes": list(program.notes),
-        "operations": [
-            {"op": op.op, "type": op.object_type, "id": op.object_id, "attributes": {name: _value_to_json(v) for name, v in op.attributes}}
-            for op in program.operations
-        ],
+        "operations": [_operation_to_dict(op) for op in program.operations],
     }
 
 
+def _operation_to_dict(op: SaiOperation) -> dict[str, Any]:
+    return {"op": op.op, "type": op.object_type, "id": op.object_id, "attributes": {name: _value_to_json(v) for name, v in op.attributes}}
+
+
+_OPERATION_LINES: BoundedMemo[str] = BoundedMemo()
+_HEADS: BoundedMemo[str] = BoundedMemo()
+#: Stand in for the switch's name and its port list in a header shared by switches of a kind.
+_NAME_SLOT = json.dumps("\x00switch\x00")
+_PORTS_SLOT = json.dumps("\x00ports\x00")
+
+
 def program_to_json(program: SaiProgram) -> str:
-    """Indented header, then one operation per line (readable diffs; json's C encoder is fast)."""
-    document = program_to_dict(program)
-    operations = document.pop("operations")
-    head = json.dumps(document, indent=1)
-    lines = ",\n".join("  " + json.dumps(op, separators=(", ", ": ")) for op in operations)
+    """Indented header, then one operation per line (readable diffs; json's C encoder is fast).
+
+    The operation lines, the bulk of the text, are shared by programs with equal operations
+    (every switch of a kind), and so is the header but for the switch's name and ports."""
+    shared = replace(program, switch_name=json.loads(_NAME_SLOT), ports=(), operations=())
+    head = _HEADS.get(shared, lambda: _head_template(shared))
+    head = head.replace(_NAME_SLOT, json.dumps(program.switch_name), 1).replace(_PORTS_SLOT, _ports_text(program.ports), 1)
+    lines = _OPERATION_LINES.get(operations_key(program), lambda: _operation_lines(program.operations))
     return head[:-2] + ',\n "operations": [\n' + lines + "\n ]\n}\n"
+
+
+def _scalar(value: str | float | None) -> str:
+    """One JSON scalar as json.dumps writes it (its C string encoder; floats by repr)."""
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    if value is None:
+        return "null"
+    if isinstance(value, float) and math.isfinite(value):
+        return float.__repr__(value)
+    return json.dumps(value)
+
+
+def _head_template(program: SaiProgram) -> str:
+    document = program_to_dict(program)
+    document.pop("operations")
+    document["ports"] = json.loads(_PORTS_SLOT)
+    return json.dumps(document, indent=1)
+
+
+def _ports_text(ports: tuple[PortContext, ...]) -> str:
+    """``ports`` exactly as ``json.dumps(..., indent=1)`` lays them out one level deep, with the
+    C encoder for the values (the indenting encoder is pure Python and was most of the time)."""
+    if not ports:
+        return "[]"
+    blocks = (
+        f'  {{\n   "id": {_scalar(p.object_id)},\n   "name": {_scalar(p.name)},\n   "speed_bps": {_scalar(p.speed_bps)},\n'
+        f'   "cable_m": {_scalar(p.cable_m)},\n   "peer": {_scalar(p.peer)},\n   "layout_index": {_scalar(p.layout_index)}\n  }}'
+        for p in ports
+    )
+    return "[\n" + ",\n".join(blocks) + "\n ]"
+
+
+def _operation_lines(operations: tuple[SaiOperation, ...]) -> str:
+    return ",\n".join("  " + json.dumps(_operation_to_dict(op), separators=(", ", ": ")) for op in operations)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from qosforge._version import __version__
 from qosforge.backends.sai.json_format import QOS_MAP_FIELDS
+from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import AttributeMetadata, sai_metadata
 from qosforge.backends.sai.program import (
     SWITCH_ID,
@@ -93,10 +94,13 @@ def _serialise(value: SaiValue, ids: _VirtualIds, *, placeholder: bool = False) 
     return f"{len(items)}:" + ",".join(items)
 
 
-def _lines(program: SaiProgram) -> Iterator[tuple[str, str]]:
+def _header(program: SaiProgram) -> tuple[str, str]:
+    return "#", f"recording on: qosforge {__version__} SAI program for switch {program.switch_name} (vendor profile {program.vendor_profile}, switch layout {program.inventory.name})"
+
+
+def _body(program: SaiProgram) -> Iterator[tuple[str, str]]:
     ids = _VirtualIds()
     metadata = sai_metadata()
-    yield "#", f"recording on: qosforge {__version__} SAI program for switch {program.switch_name} (vendor profile {program.vendor_profile}, switch layout {program.inventory.name})"
     for note in program.notes:
         yield "#", f"note: {note}"
     if program.inventory.ports:
@@ -138,18 +142,31 @@ def _get_lines(op: SaiOperation, ids: _VirtualIds, attributes: dict[str, Attribu
         yield "G", f"SAI_STATUS_SUCCESS|{name}={_serialise(value, ids)}"
 
 
+def _stamped(lines: Iterable[tuple[str, str]], base: dt.datetime, first_microsecond: int, first_number: int) -> str:
+    """Recording lines with timestamps 1 µs apart, line ``first_number`` at ``base`` +
+    ``first_microsecond`` + ``first_number`` µs."""
+    seconds_text: dict[int, str] = {}
+    out = []
+    for number, (op, payload) in enumerate(lines, start=first_number):
+        second, microsecond = divmod(first_microsecond + number, 1_000_000)
+        if second not in seconds_text:
+            seconds_text[second] = (base + dt.timedelta(seconds=second)).strftime("%Y-%m-%d.%H:%M:%S")
+        out.append(f"{seconds_text[second]}.{microsecond:06d}|{op}|{payload}\n")
+    return "".join(out)
+
+
+#: The stamped text below the header line: it depends on the notes, the operations and the start
+#: time only, so switches of one kind recorded within the same second share it.
+_BODIES: BoundedMemo[str] = BoundedMemo()
+
+
 def program_to_recording(program: SaiProgram, *, start: dt.datetime | None = None) -> str:
     """The recording text; timestamps advance 1 µs per line from ``start`` (default: now, UTC)."""
     base = (start or dt.datetime.now(dt.UTC).replace(tzinfo=None)).replace(microsecond=0)
     first_microsecond = (start.microsecond if start else 0)
-    seconds_text: dict[int, str] = {}
-    out = []
-    for number, (op, payload) in enumerate(_lines(program)):
-        second, microsecond = divmod(first_microsecond + number, 1_000_000)
-        if second not in seconds_text:
-            seconds_text[second] = (base + dt.timedelta(seconds=second)).strftime("%Y-%m-%d.%H:%M:%S")
-        out.append(f"{seconds_text[second]}.{microsecond:06d}|{op}|{payload}")
-    return "\n".join(out) + "\n"
+    key = (program.notes, operations_key(program), base, first_microsecond)
+    body = _BODIES.get(key, lambda: _stamped(_body(program), base, first_microsecond, 1))
+    return _stamped((_header(program),), base, first_microsecond, 0) + body
 
 
 __all__ = ["OBJECT_TYPE_NUMBERS", "program_to_recording"]

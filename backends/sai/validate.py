@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import (
     INTEGER_RANGES,
     AttributeMetadata,
@@ -285,9 +286,19 @@ def _walk(program: SaiProgram) -> _Walk:
     return walk
 
 
+def validation_input(program: SaiProgram) -> tuple[object, ...]:
+    """Everything the checks read: the operations, the switch layout and the ports' ids and
+    names (not the switch's name, nor the ports' speeds, cables or peers)."""
+    return (program.inventory, tuple((p.object_id, p.name) for p in program.ports), operations_key(program))
+
+
+_CHECKED: BoundedMemo[tuple[SaiViolation, ...]] = BoundedMemo()
+
+
 def check_program(program: SaiProgram) -> list[SaiViolation]:
-    """Every violation in the program, in operation order."""
-    return _walk(program).found
+    """Every violation in the program, in operation order (a program whose checked content equals
+    one already checked, as every switch of a kind has, reuses that result)."""
+    return list(_CHECKED.get(validation_input(program), lambda: tuple(_walk(program).found)))
 
 
 def validate_program(program: SaiProgram) -> None:

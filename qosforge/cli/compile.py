@@ -95,11 +95,12 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
             from qosforge.backends.sai import (
                 program_to_json,
                 program_to_recording,
-                render_sai_program,
+                render_sai_fabric,
             )
 
-            for switch in fabric.for_target("sai"):
-                program = render_sai_program(switch)
+            # Every program is rendered and validated (once per switch kind) before anything is
+            # written; the output folder is then updated in one step.
+            for switch, program in render_sai_fabric(fabric.for_target("sai")):
                 rendered.append(RenderedFile(f"{switch.name}/sai.json", switch.name, "sai", program_to_json(program)))
                 rendered.append(RenderedFile(f"{switch.name}/sairedis.rec", switch.name, "sai", program_to_recording(program)))
                 advance()

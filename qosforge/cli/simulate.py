@@ -34,7 +34,8 @@ MAX_LINE_RATE_PACKETS = 100_000_000
 #: Largest frame the engine models (jumbo frames, 9216 B on most datacenter ASICs).
 MAX_PACKET_BYTES = 9216
 
-_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+#: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
+_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
 
 def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:

@@ -23,9 +23,9 @@ from qosforge.models.pfc_headroom import (
 )
 from qosforge.softswitch.config import PRIORITIES, SoftswitchConfigError, SwitchConfig
 from qosforge.softswitch.engine import layout as L
-from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
+from qosforge.softswitch.traffic.spec import HEADER_BYTES, FlowSpec, RunSpec
 
-_KINDS = {"poisson": L.K_POISSON, "cbr": L.K_CBR, "newreno": L.K_NEWRENO, "dctcp": L.K_DCTCP, "tbtcp": L.K_TBTCP, "dcqcn": L.K_DCQCN}
+_KINDS = {"poisson": L.K_POISSON, "cbr": L.K_CBR, "newreno": L.K_NEWRENO, "tcp-ecn": L.K_TCP_ECN, "dctcp": L.K_DCTCP, "tbtcp": L.K_TBTCP, "dcqcn": L.K_DCQCN}
 #: Largest packet pool (int32 columns: 56 B each, 56 MB at this size).
 MAX_PACKETS = 1 << 20
 
@@ -199,8 +199,8 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
         for cls, dscp in ((normal, flow.dscp), (important, flow.important_dscp)):
             if cls.queue >= len(config.ports[flow.dst_port].queues):
                 raise QosforgeError(f"DSCP {dscp} maps to queue {cls.queue}, which port {config.ports[flow.dst_port].name} does not have", place="--dscp", hint="check the TC->queue map")
-        if not flow.packet_bytes > 0:
-            raise QosforgeError("packet size must be positive", place="--packet", hint="e.g. 1500B")
+        if not flow.packet_bytes > HEADER_BYTES[flow.kind]:
+            raise QosforgeError(f"a {flow.kind} packet must be larger than its {HEADER_BYTES[flow.kind]} header bytes", place="--packet", hint="e.g. 1500B")
         fli[f, L.FL_KIND] = _KINDS[flow.kind]
         fli[f, L.FL_SRC] = flow.src_port
         fli[f, L.FL_DST] = flow.dst_port
@@ -215,6 +215,7 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
         fli[f, L.FL_ECT] = int(flow.ect)
         fli[f, L.FL_SIZE] = flow.size_packets
         fli[f, L.FL_PKT_BYTES] = flow.packet_bytes
+        fli[f, L.FL_HDR] = HEADER_BYTES[flow.kind]
         fli[f, L.FL_NACKED] = -1
         fli[f, L.FL_RTX_SEQ] = -1
         line = config.ports[flow.src_port].speed_bps / 8.0
@@ -344,8 +345,9 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
 
 
 def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec, ...], run: RunSpec) -> None:
-    from qosforge.softswitch.engine.heap import heap_push
+    from qosforge.softswitch.engine.core import kernel
 
+    heap_push = kernel().heap_push
     ht, hi, st, txf = world[L.W_HT], world[L.W_HI], world[L.W_ST], world[L.W_TXF]
     n_ports = int(world[L.W_PRMI][L.PRI_NP])
     for f, flow in enumerate(flows):

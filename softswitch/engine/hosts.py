@@ -41,6 +41,7 @@ from qosforge.softswitch.engine.layout import (
     C_ACKS,
     C_CNP,
     C_DELIVERED_BYTES,
+    C_DELIVERED_PAYLOAD,
     C_ECN_ACKS,
     C_FAST_RETX,
     C_HOST_DROPS,
@@ -93,6 +94,7 @@ from qosforge.softswitch.engine.layout import (
     FL_DUPACKS,
     FL_ECT,
     FL_GEN_PENDING,
+    FL_HDR,
     FL_HIGH,
     FL_IMP_STATE,
     FL_INREC,
@@ -125,6 +127,7 @@ from qosforge.softswitch.engine.layout import (
     K_DCTCP,
     K_POISSON,
     K_TBTCP,
+    K_TCP_ECN,
     P_BYTES,
     P_CELLS,
     P_COLOR,
@@ -193,6 +196,15 @@ RTO_BACKOFF_CAP = 64.0
 @compiled_inline
 def _push(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
     heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, time, kind, a, b, value)
+
+
+@compiled_inline
+def _delivered(w: World, f: int, size: int) -> None:
+    """A data packet reached its receiver for the first time: count the wire bytes and the
+    application payload (the packet less its headers)."""
+    cnt = w[W_CNT]
+    cnt[C_DELIVERED_BYTES] += size
+    cnt[C_DELIVERED_PAYLOAD] += size - w[W_FLI][f, FL_HDR]
 
 
 @compiled
@@ -345,6 +357,9 @@ def _loss_window(w: World, f: int) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
     flight = fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA]
     flf[f, FF_SSTHRESH] = max(flight / 2.0, 2.0)
+    if fli[f, FL_KIND] == K_TCP_ECN:
+        # RFC 3168 §6.1.2: at most one window reduction per window, whether from a loss or ECE.
+        fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
 
 
 @compiled
@@ -367,6 +382,13 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
         if ece and fli[f, FL_SNDUNA] >= fli[f, FL_CWR_END]:
             flf[f, FF_CWND] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
             flf[f, FF_SSTHRESH] = flf[f, FF_CWND]
+            fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
+    elif kind == K_TCP_ECN:
+        # RFC 3168 §6.1.2: on ECN-Echo halve the window as for a loss (ssthresh = max(FlightSize/2,
+        # 2), cwnd = ssthresh), at most once per window of data: CWR ends the window at snd_nxt.
+        if ece and fli[f, FL_SNDUNA] >= fli[f, FL_CWR_END] and fli[f, FL_INREC] == 0:
+            _loss_window(w, f)
+            flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
             fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
     elif kind == K_TBTCP and ece:
         # QCD (TBTCP §6.2): each mark removes r MSS, never more than half; only while cwnd > 2 (§5.5).
@@ -533,7 +555,7 @@ def window_receive(w: World, now: float, packet: int) -> None:
             ack_flags |= A_DUP
         # Goodput counts each data packet once, when it first arrives (after the warm-up).
         if fresh and now >= w[W_PRMF][PRM_WARMUP]:
-            w[W_CNT][C_DELIVERED_BYTES] += fli[f, FL_PKT_BYTES]
+            _delivered(w, f, fli[f, FL_PKT_BYTES])
     if fli[f, FL_OOO] > 0:
         ack_flags |= A_HOLE
     _push(w, now + flf[f, FF_ACK_DELAY], EV_ACK, f, (fli[f, FL_RCVNXT] << ACK_SHIFT) | ack_flags, w[W_PKF][packet, PF_SENT])
@@ -687,7 +709,7 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     if seq == nxt:
         fli[f, FL_RCVNXT] = nxt + 1
         if now >= prmf[PRM_WARMUP]:
-            w[W_CNT][C_DELIVERED_BYTES] += fli[f, FL_PKT_BYTES]
+            _delivered(w, f, fli[f, FL_PKT_BYTES])
         if fli[f, FL_SIZE] >= 0 and nxt + 1 >= fli[f, FL_SIZE] and flf[f, FF_FINISH] < 0.0:
             flf[f, FF_FINISH] = now
         _push(w, now + delay, EV_ACK, f, (nxt + 1) << ACK_SHIFT, w[W_PKF][packet, PF_SENT])
@@ -734,7 +756,7 @@ def host_receive(w: World, now: float, packet: int) -> None:
         _push(w, now + max(w[W_FLF][f, FF_ACK_DELAY] - transit, 0.0), EV_CNP, f, 0, 0.0)
     elif kind == K_POISSON or kind == K_CBR:
         if now >= w[W_PRMF][PRM_WARMUP]:
-            w[W_CNT][C_DELIVERED_BYTES] += pki[packet, P_BYTES]
+            _delivered(w, f, pki[packet, P_BYTES])
     elif kind == K_DCQCN:
         dcqcn_receive(w, now, packet)
     else:

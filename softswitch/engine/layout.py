@@ -54,6 +54,7 @@ K_NEWRENO = 2
 K_DCTCP = 3
 K_TBTCP = 4
 K_DCQCN = 5
+K_TCP_ECN = 6  # NewReno with RFC 3168 ECN
 
 # flow integer columns (fl_i)
 FL_KIND = 0
@@ -97,7 +98,8 @@ FL_CNP_Q = 37  # DCQCN: egress queue of the flow's CNPs on the sender's port, -1
 FL_CNP_PG = 38  # ingress PG of the CNPs on the receiver's port
 FL_CNP_PRIO = 39  # TC / NIC priority of the CNPs
 FL_CNP_COLOR = 40
-FL_COLS = 41
+FL_HDR = 41  # header bytes of each packet (traffic.spec.HEADER_BYTES): payload = bytes - header
+FL_COLS = 42
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -244,7 +246,8 @@ C_FORWARDED = 17  # dequeued at switch ports after warm-up
 C_ECN_ACKS = 18
 C_ACKS = 19
 C_MAX_PKTS_ALIVE = 20
-C_COLS = 21
+C_DELIVERED_PAYLOAD = 21  # application payload of C_DELIVERED_BYTES (headers removed)
+C_COLS = 22
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-FlowKind = Literal["poisson", "cbr", "newreno", "dctcp", "tbtcp", "dcqcn"]
-WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "dctcp", "tbtcp")
+FlowKind = Literal["poisson", "cbr", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
+WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp")
 OPEN_LOOP_KINDS: tuple[FlowKind, ...] = ("poisson", "cbr")
 
 #: DCTCP §3.1: "we use g = 1/16 in all our experiments".
@@ -41,6 +41,16 @@ TLT_EVERY_N = 96
 #: TBTCP §5.1: "we set beta to 0.1"; §7: r = 4 with P_max = 0.2 (the testbed's choice).
 TBTCP_BETA = 0.1
 TBTCP_R = 4.0
+
+
+#: Header bytes inside each packet (the packet is the IP datagram, as on ns-3's point-to-point
+#: links), so payload = packet - header: IPv4 20 B (RFC 791) + TCP 20 B (RFC 9293) + the
+#: timestamps option padded to 12 B (RFC 7323 §3, on by default in Linux and ns-3) for the TCPs;
+#: IPv4 + UDP 8 B (RFC 768) for open-loop sources; IPv4 + UDP + InfiniBand BTH 12 B + ICRC 4 B for
+#: RoCEv2 (InfiniBand Architecture Specification, Annex A17) under DCQCN.
+HEADER_BYTES: dict[FlowKind, int] = {
+    "poisson": 28, "cbr": 28, "newreno": 52, "tcp-ecn": 52, "dctcp": 52, "tbtcp": 52, "dcqcn": 44,
+}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
             "--ecn-threshold", "65pkt", "--queue-limit", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
-REQUIRED = ("queue_mean_packets", "queue_p50_packets", "queue_p99_packets", "queue_max_packets", "goodput_gbps", "mark_fraction",
+REQUIRED = ("queue_mean_packets", "queue_p50_packets", "queue_p99_packets", "queue_max_packets", "goodput_gbps", "wire_gbps", "mark_fraction",
             "drops", "packets_forwarded", "wall_seconds")
 
 Run = Callable[..., tuple[int, str, str]]
@@ -27,7 +27,8 @@ def test_dumbbell_json_has_the_documented_fields(run_cli: Run, tmp_path: Path) -
     assert report["queue_samples"] == 20000
     # DCTCP §3.3: the queue peaks near K + N = 75 packets, the 10G link stays full, nothing drops.
     assert 65 <= report["queue_p99_packets"] <= 80 and report["drops"] == 0
-    assert report["goodput_gbps"] > 9.9 and 0 < report["mark_fraction"] < 1
+    # Payload goodput of 1448-byte segments in 1500-byte packets at a full 10G link.
+    assert report["wire_gbps"] > 9.9 and 9.6 < report["goodput_gbps"] < 9.66 and 0 < report["mark_fraction"] < 1
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -114,3 +115,13 @@ def test_old_simulate_flag_names_still_work(run_cli: Callable[..., tuple[int, st
     old = json.loads(run_cli(*common, "--bandwidth", "25G", "--buffer", "300pkt")[1])
     assert new["bandwidth_bps"] == old["bandwidth_bps"] == 25e9
     assert new["buffer_bytes"] == old["buffer_bytes"] == 300 * 1500
+def test_tcp_ecn_on_the_dumbbell_and_incast(run_cli: Run) -> None:
+    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "tcp-ecn", "--ecn-threshold", "40pkt",
+                             "--queue-limit", "200pkt", "--duration", "30ms", "--warmup", "10ms", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["transport"] == "tcp-ecn" and report["drops"] == 0 and report["mark_fraction"] > 0
+    code, out, err = run_cli("simulate", str(EXAMPLES / "tlt-softswitch.yaml"), "--scenario", "incast", "--flows", "50", "--flow-size", "60kB",
+                             "--transport", "tcp-ecn", "--duration", "20ms", "--warmup", "0s", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["transport"] == "tcp-ecn"

@@ -33,7 +33,30 @@ def test_newreno_fills_the_link_and_recovers_from_tail_drops() -> None:
 def test_dctcp_keeps_the_queue_near_k() -> None:
     report = _run(transport="dctcp", flows=8, ecn_threshold_bytes=40 * PKT)
     assert report["queue_p99_packets"] <= 40 + 8 + 2  # type: ignore[operator]
-    assert report["drops"] == 0 and report["mark_fraction"] > 0 and report["goodput_gbps"] >= 9.9  # type: ignore[operator]
+    assert report["drops"] == 0 and report["mark_fraction"] > 0 and report["wire_gbps"] >= 9.9  # type: ignore[operator]
+
+
+def test_goodput_is_payload_and_wire_is_whole_packets() -> None:
+    report = _run(transport="dctcp", ecn_threshold_bytes=40 * PKT)
+    # Every delivered packet carries 1500 - 52 bytes of payload (IPv4 + TCP + timestamps).
+    assert report["goodput_gbps"] == pytest.approx(report["wire_gbps"] * (PKT - 52) / PKT, rel=1e-12)  # type: ignore[operator]
+    assert 9.6 < report["goodput_gbps"] < 9.66  # type: ignore[operator]
+
+
+def test_tcp_ecn_is_marked_not_dropped_and_halves_once_per_window() -> None:
+    marked = _run(transport="tcp-ecn", flows=8, ecn_threshold_bytes=40 * PKT)
+    dropped = _run(transport="newreno", flows=8, ecn_threshold_bytes=40 * PKT)
+    assert marked["drops"] == 0 and marked["mark_fraction"] > 0 and marked["fast_retransmits"] == 0  # type: ignore[operator]
+    assert dropped["drops"] > 0 and dropped["mark_fraction"] == 0.0  # type: ignore[operator]
+    # Halving per window (RFC 3168) drains the queue well below K; DCTCP's gentle cut does not.
+    dctcp = _run(transport="dctcp", flows=8, ecn_threshold_bytes=40 * PKT)
+    assert marked["queue_mean_packets"] < dctcp["queue_mean_packets"] - 5  # type: ignore[operator]
+    assert marked["mark_fraction"] < dctcp["mark_fraction"]  # type: ignore[operator]
+
+
+def test_a_packet_no_larger_than_its_headers_is_refused() -> None:
+    with pytest.raises(QosforgeError, match="header bytes"):
+        _run(transport="dctcp", packet_bytes=52, buffer_bytes=200 * 52)
 
 
 def test_dcqcn_cuts_its_rate_on_cnps_without_loss() -> None:
@@ -45,7 +68,7 @@ def test_dcqcn_cuts_its_rate_on_cnps_without_loss() -> None:
 def test_tbtcp_holds_a_short_queue() -> None:
     report = _run(transport="tbtcp", flows=20, red_min_bytes=20 * PKT, red_max_bytes=200 * PKT, red_pmax=0.2)
     assert 20 <= report["queue_mean_packets"] <= 40  # type: ignore[operator]
-    assert report["goodput_gbps"] >= 9.9  # type: ignore[operator]
+    assert report["wire_gbps"] >= 9.9  # type: ignore[operator]
 
 
 def test_tlt_flows_complete_without_losing_important_packets() -> None:

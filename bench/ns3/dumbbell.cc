@@ -1,0 +1,214 @@
+// The qosforge `simulate --scenario dumbbell` scenario in ns-3 (3.37, Debian's libns3-dev), for
+// bench/ns3_compare.py. N senders, each on its own access link, share one bottleneck toward one
+// receiver; every link runs at the bottleneck rate with a quarter of the base RTT one way, as
+// softswitch/scenarios.py builds it. The bottleneck queue is a queue disc on the router's port
+// (the device queue holds one packet, so the disc is the queue): RED with min = max = K, QW = 1
+// and ECN marking, not gentle (DCTCP's step at K, DCTCP §3.1), or a
+// FIFO tail-drop queue when K = 0. Output: one JSON object on stdout.
+//
+// Build: g++ -O2 -std=c++17 dumbbell.cc $(pkg-config --cflags --libs ns3-core ns3-network
+//        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+Ptr<QueueDisc> g_queue;
+std::map<uint32_t, uint64_t> g_histogram;  // packets in queue -> samples
+double g_sum = 0;
+uint64_t g_samples = 0;
+double g_step = 10e-6;
+double g_end = 0.3;
+
+void
+Sample()
+{
+    uint32_t packets = g_queue->GetNPackets();
+    g_histogram[packets] += 1;
+    g_sum += packets;
+    g_samples += 1;
+    if (Simulator::Now().GetSeconds() + g_step <= g_end + 1e-12)
+    {
+        Simulator::Schedule(Seconds(g_step), &Sample);
+    }
+}
+
+struct Snapshot
+{
+    uint64_t rxBytes = 0;
+    uint64_t marks = 0;
+    uint64_t drops = 0;
+};
+
+std::vector<Ptr<PacketSink>> g_sinks;
+
+Snapshot
+Take()
+{
+    Snapshot s;
+    for (auto& sink : g_sinks)
+    {
+        s.rxBytes += sink->GetTotalRx();
+    }
+    const QueueDisc::Stats& stats = g_queue->GetStats();
+    s.marks = stats.nTotalMarkedPackets;
+    s.drops = stats.nTotalDroppedPackets;
+    return s;
+}
+
+Snapshot g_atWarmup;
+
+void
+AtWarmup()
+{
+    g_atWarmup = Take();
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string transport = "dctcp";
+    uint32_t flows = 10;
+    std::string bandwidth = "10Gbps";
+    double rttUs = 100;
+    uint32_t kPackets = 65;
+    uint32_t bufferPackets = 1000;
+    double duration = 0.3;
+    double warmup = 0.1;
+    bool sack = true;
+    double rtoMinMs = 4.0;
+    uint32_t segment = 1448;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("transport", "dctcp, newreno or tcp-ecn", transport);
+    cmd.AddValue("flows", "long-lived senders", flows);
+    cmd.AddValue("bandwidth", "every link's rate", bandwidth);
+    cmd.AddValue("rttUs", "base round-trip time, microseconds", rttUs);
+    cmd.AddValue("k", "ECN step threshold K in packets (0: FIFO tail drop)", kPackets);
+    cmd.AddValue("buffer", "bottleneck queue limit, packets", bufferPackets);
+    cmd.AddValue("duration", "simulated seconds", duration);
+    cmd.AddValue("warmup", "statistics start, seconds", warmup);
+    cmd.AddValue("sack", "TCP SACK (RFC 2018)", sack);
+    cmd.AddValue("rtoMinMs", "minimum RTO, ms (qosforge: 4 ms)", rtoMinMs);
+    cmd.AddValue("segment", "TCP payload per segment, bytes", segment);
+    cmd.Parse(argc, argv);
+    g_end = duration;
+
+    if (transport == "dctcp")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    }
+    else
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+        if (transport == "tcp-ecn")
+        {
+            Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+        }
+    }
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));  // qosforge ACKs every packet
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));  // RFC 6928
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(rtoMinMs * 1000)));
+    Config::SetDefault("ns3::RedQueueDisc::UseEcn", BooleanValue(true));
+    Config::SetDefault("ns3::RedQueueDisc::UseHardDrop", BooleanValue(false));
+    Config::SetDefault("ns3::RedQueueDisc::MeanPktSize", UintegerValue(segment + 52));
+    Config::SetDefault("ns3::RedQueueDisc::QW", DoubleValue(1.0));
+    // Not gentle: above MaxTh every packet is marked (a step at K). Gentle RED would instead mark
+    // with a probability rising from LInterm at MaxTh to 1 at 2 MaxTh.
+    Config::SetDefault("ns3::RedQueueDisc::Gentle", BooleanValue(false));
+    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize(std::to_string(bufferPackets) + "p")));
+
+    NodeContainer senders;
+    senders.Create(flows);
+    Ptr<Node> router = CreateObject<Node>();
+    Ptr<Node> receiver = CreateObject<Node>();
+    PointToPointHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue(bandwidth));
+    link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs * 1000 / 4)));
+    link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+
+    InternetStackHelper stack;
+    stack.InstallAll();
+    Ipv4AddressHelper address;
+    address.SetBase("10.1.0.0", "255.255.255.0");
+    TrafficControlHelper senderSide;
+    senderSide.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        NetDeviceContainer devices = link.Install(senders.Get(i), router);
+        senderSide.Install(devices);
+        address.Assign(devices);
+        address.NewNetwork();
+    }
+    NetDeviceContainer bottleneck = link.Install(router, receiver);
+    TrafficControlHelper queueSide;
+    if (kPackets > 0)
+    {
+        queueSide.SetRootQueueDisc("ns3::RedQueueDisc", "MinTh", DoubleValue(kPackets), "MaxTh", DoubleValue(kPackets));
+    }
+    else
+    {
+        queueSide.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(std::to_string(bufferPackets) + "p"));
+    }
+    QueueDiscContainer discs = queueSide.Install(bottleneck);
+    g_queue = discs.Get(0);
+    Ipv4InterfaceContainer sinkSide = address.Assign(bottleneck);
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    uint16_t port = 50000;
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
+        ApplicationContainer sink = sinkHelper.Install(receiver);
+        sink.Start(Seconds(0));
+        g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
+        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkSide.GetAddress(1), port + i));
+        source.SetAttribute("MaxBytes", UintegerValue(0));
+        source.SetAttribute("SendSize", UintegerValue(segment));
+        ApplicationContainer app = source.Install(senders.Get(i));
+        app.Start(MicroSeconds(rttUs * i / flows));  // staggered as the qosforge dumbbell
+    }
+    Simulator::Schedule(Seconds(warmup), &AtWarmup);
+    Simulator::Schedule(Seconds(warmup), &Sample);
+    Simulator::Stop(Seconds(duration));
+    Simulator::Run();
+    Snapshot end = Take();
+
+    uint64_t rank = static_cast<uint64_t>(std::ceil(0.99 * g_samples));
+    uint64_t cumulative = 0;
+    uint32_t p99 = 0;
+    for (auto& [packets, count] : g_histogram)
+    {
+        cumulative += count;
+        if (cumulative >= rank)
+        {
+            p99 = packets;
+            break;
+        }
+    }
+    double measured = duration - warmup;
+    std::printf("{\"queue_mean_packets\": %.6f, \"queue_p99_packets\": %u, \"goodput_gbps\": %.6f, \"marks\": %llu, \"drops\": %llu, "
+                "\"queue_samples\": %llu}\n",
+                g_samples ? g_sum / g_samples : 0.0, p99, (end.rxBytes - g_atWarmup.rxBytes) * 8.0 / measured / 1e9,
+                (unsigned long long)(end.marks - g_atWarmup.marks), (unsigned long long)(end.drops - g_atWarmup.drops),
+                (unsigned long long)g_samples);
+    Simulator::Destroy();
+    return 0;
+}

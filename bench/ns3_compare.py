@@ -1,0 +1,119 @@
+"""qosforge's software switch against ns-3 on the same dumbbell scenarios (outside the test suite).
+
+Builds bench/ns3/dumbbell.cc against Debian's ns-3 (``apt-get install ns3 libns3-dev libgsl-dev``;
+3.37), then runs both simulators on each scenario as whole processes and prints one table:
+queue mean / p99 (packets, sampled every 10 us after the warm-up), goodput (application payload,
+Gb/s), CE marks and drops after the warm-up, and wall and CPU seconds of the whole process. The
+docs/softswitch.md table is this script's output.
+
+Usage: ``python bench/ns3_compare.py [--duration 0.3] [--only dctcp]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "ns3" / "dumbbell.cc"
+BINARY = HERE / "ns3" / "build" / "dumbbell"
+NS3_MODULES = ("ns3-core", "ns3-network", "ns3-internet", "ns3-point-to-point", "ns3-applications", "ns3-traffic-control")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    transport: str
+    k_packets: int  # 0 = tail drop
+    ns3_sack: bool = True
+    flows: int = 10
+    buffer_packets: int = 1000
+
+
+SCENARIOS = (
+    Scenario("dctcp K=65", "dctcp", 65),
+    Scenario("tcp-ecn K=65", "tcp-ecn", 65),
+    Scenario("newreno tail-drop", "newreno", 0),
+    Scenario("newreno tail-drop, ns-3 without SACK", "newreno", 0, ns3_sack=False),
+)
+
+
+def build() -> Path:
+    if BINARY.exists() and BINARY.stat().st_mtime > SOURCE.stat().st_mtime:
+        return BINARY
+    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", *NS3_MODULES]).returncode != 0:
+        sys.exit("ns-3 is not installed: apt-get install ns3 libns3-dev libgsl-dev")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", *NS3_MODULES], capture_output=True, text=True, check=True).stdout.split()
+    BINARY.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["g++", "-O2", "-std=c++17", str(SOURCE), "-o", str(BINARY), *flags], check=True)
+    return BINARY
+
+
+def timed(argv: list[str]) -> tuple[str, float, float]:
+    """stdout, wall seconds and CPU seconds (user + system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, wall, cpu
+
+
+def run_qosforge(s: Scenario, duration: float, warmup: float) -> dict[str, float]:
+    qosforge = str(Path(sys.executable).with_name("qosforge"))
+    argv = [qosforge, "simulate", "--scenario", "dumbbell", "--flows", str(s.flows), "--transport", s.transport, "--bandwidth", "10G",
+            "--rtt", "100us", "--buffer", f"{s.buffer_packets}pkt", "--duration", f"{duration}s", "--warmup", f"{warmup}s", "--format", "json"]
+    if s.k_packets:
+        argv += ["--ecn-threshold", f"{s.k_packets}pkt"]
+    out, wall, cpu = timed(argv)
+    report = json.loads(out)
+    enqueued = report["packets_forwarded"]
+    return {"queue_mean": report["queue_mean_packets"], "queue_p99": report["queue_p99_packets"], "goodput": report["goodput_gbps"],
+            "marks": round(report["mark_fraction"] * enqueued), "drops": report["drops"], "wall": wall, "cpu": cpu,
+            "loop": report["wall_seconds"]}
+
+
+def run_ns3(binary: Path, s: Scenario, duration: float, warmup: float) -> dict[str, float]:
+    argv = [str(binary), f"--transport={s.transport}", f"--flows={s.flows}", "--bandwidth=10Gbps", "--rttUs=100", f"--k={s.k_packets}",
+            f"--buffer={s.buffer_packets}", f"--duration={duration}", f"--warmup={warmup}", f"--sack={'true' if s.ns3_sack else 'false'}"]
+    out, wall, cpu = timed(argv)
+    report = json.loads(out.strip().splitlines()[-1])
+    return {"queue_mean": report["queue_mean_packets"], "queue_p99": report["queue_p99_packets"], "goodput": report["goodput_gbps"],
+            "marks": report["marks"], "drops": report["drops"], "wall": wall, "cpu": cpu, "loop": float("nan")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=0.3)
+    parser.add_argument("--warmup", type=float, default=0.1)
+    parser.add_argument("--only", help="run the scenarios whose name contains this")
+    args = parser.parse_args()
+    binary = build()
+    print(f"dumbbell, 10 flows, 10G, RTT 100 us, 1000-packet queue, {args.duration} s ({args.warmup} s warm-up); "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    header = f"| {'scenario':<38} | {'simulator':<9} | {'queue mean':>10} | {'p99':>4} | {'goodput Gb/s':>12} | {'marks':>6} | {'drops':>6} | {'wall s':>6} | {'CPU s':>6} | {'loop s':>6} |"
+    print(header)
+    print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
+    for s in SCENARIOS:
+        if args.only and args.only not in s.name:
+            continue
+        rows = [("qosforge", run_qosforge(s, args.duration, args.warmup)), ("ns-3", run_ns3(binary, s, args.duration, args.warmup))]
+        if not s.ns3_sack:
+            rows = rows[1:]
+        for simulator, r in rows:
+            loop = "" if r["loop"] != r["loop"] else f"{r['loop']:.2f}"
+            print(f"| {s.name:<38} | {simulator:<9} | {r['queue_mean']:>10.1f} | {r['queue_p99']:>4.0f} | {r['goodput']:>12.3f} | {r['marks']:>6} | "
+                  f"{r['drops']:>6} | {r['wall']:>6.2f} | {r['cpu']:>6.2f} | {loop:>6} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
