@@ -14,6 +14,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from qosforge.backends.registry import approximation_names, render_targets, target_names
+
 
 def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
     from qosforge.compiler.compile import compile_intent
@@ -27,15 +29,15 @@ _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
     "approximations",
     multiple=True,
-    type=click.Choice(["tlt-without-color", "tlt-unmarked-red"]),
+    type=click.Choice(approximation_names()),
     help="Accept a named approximation where the target cannot express the intent (see the report).",
 )
 
 
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json, <switch>/sai.json, <switch>/sairedis.rec and the report.")
-@click.option("--target", "targets", multiple=True, type=click.Choice(["sonic", "sai"]), help="Backends to render, repeatable (default: the intent's targets).")
+@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
+@click.option("--target", "targets", multiple=True, type=click.Choice(target_names()), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as a table or JSON.")
 @_APPROXIMATION_OPTION
@@ -55,20 +57,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
     rendered: dict[Path, str] = {}
     root = Path(output_dir)
-    if "sonic" in fabric.targets:
-        from qosforge.backends.sonic import config_db_to_json, render_fabric
-
-        texts: dict[int, str] = {}
-        for switch, config in render_fabric(fabric.for_target("sonic")):
-            text = texts.setdefault(id(config), config_db_to_json(config))
-            rendered[root / switch.name / "config_db.json"] = text
-    if "sai" in fabric.targets:
-        from qosforge.backends.sai import program_to_json, program_to_recording, render_sai_program
-
-        for switch in fabric.for_target("sai"):
-            program = render_sai_program(switch)
-            rendered[root / switch.name / "sai.json"] = program_to_json(program)
-            rendered[root / switch.name / "sairedis.rec"] = program_to_recording(program)
+    for output in render_targets(fabric.targets, fabric.for_target):
+        rendered[root / output.switch / output.file_name] = output.text
     report = report_to_json(fabric)
     rendered[root / "report.json"] = json.dumps(report, indent=2, sort_keys=False) + "\n"
     for path, text in rendered.items():
