@@ -25,6 +25,7 @@ from qosforge.ir import SwitchIR
 BACKEND_MODULES = (
     "qosforge.backends.sonic.target",
     "qosforge.backends.sai.target",
+    "qosforge.backends.openconfig.target",
 )
 
 
@@ -44,8 +45,9 @@ class Refused:
     class_name: str
     message: str
     hint: str
-    intent_block: str
-    """The class's intent field that asks for it (``tlt``): where the compile error points."""
+    intent_block: str | None
+    """The class's intent field that asks for it (``tlt``): where the compile error points
+    (``None``: nothing in the class asks for it; the error points at ``targets``)."""
 
 
 class CapabilityRefusal(Exception):

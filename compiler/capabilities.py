@@ -40,6 +40,6 @@ def apply_target_capabilities(fabric: FabricIR, intent: Intent, source_map: Sour
             order = {spec.name: index for index, spec in enumerate(intent.classes)}
             first = min(refusal.refused, key=lambda r: order.get(r.class_name, len(order)))
             index = order.get(first.class_name)
-            place: tuple[str | int, ...] = ("classes", index, first.intent_block) if index is not None else ("targets",)
+            place: tuple[str | int, ...] = ("classes", index, first.intent_block) if index is not None and first.intent_block else ("targets",)
             raise source_map.error(place, first.message, first.hint) from None
     return replace(fabric, views=tuple(views))

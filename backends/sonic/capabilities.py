@@ -10,13 +10,13 @@ unless the operator accepts the named approximation ``tlt-without-color``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from qosforge.backends.approximations import TLT_WITHOUT_COLOR, without_color
 from qosforge.backends.registry import Approximation, CapabilityRefusal, Refused
-from qosforge.ir import CapabilityGap, QosMapsIR, SwitchIR, WredIR
+from qosforge.ir import SwitchIR
 
 TARGET_NAME = "sonic"
-TLT_WITHOUT_COLOR = "tlt-without-color"
 
 TLT_ALTERNATIVES = (
     "compile for the SAI target, which has DSCP_TO_COLOR maps and per-color WRED (exact TLT)",
@@ -75,35 +75,3 @@ def sonic_view(switch: SwitchIR, approximations: frozenset[str]) -> SwitchIR:
             for name in names
         ))
     return without_color(switch, set(names), TARGET_NAME, SONIC_NO_COLOR_DETAIL, TLT_ALTERNATIVES[:2])
-
-
-def without_color(switch: SwitchIR, tlt_class_names: set[str], target: str, detail: str, alternatives: tuple[str, ...]) -> SwitchIR:
-    """Approximation ``tlt-without-color``: drop the non-green curves and ECT marking of the
-    switch's WRED profiles; every DSCP becomes green. Shared by every target without colors."""
-    gaps = [
-        CapabilityGap(
-            target=target,
-            class_name=name,
-            feature="TLT color-aware dropping (DSCP_TO_COLOR + red WRED drop + ECT marking)",
-            detail=detail,
-            alternatives=alternatives,
-            approximation=TLT_WITHOUT_COLOR,
-        )
-        for name in sorted(tlt_class_names)
-    ]
-    wred = tuple(
-        WredIR(profile.name, tuple(c for c in profile.curves if c.color == "green"), ())
-        for profile in switch.wred_profiles
-    )
-    emptied = {w.name for w in wred if not w.curves}
-    wred = tuple(w for w in wred if w.curves)
-    ports = tuple(
-        replace(port, queues=tuple(replace(q, wred_profile=None) if q.wred_profile in emptied else q for q in port.queues))
-        for port in switch.ports
-    )
-    classes = tuple(
-        replace(c, tlt_threshold_bytes=None, tlt_flows_without_important_loss=None) if c.name in tlt_class_names else c
-        for c in switch.classes
-    )
-    maps: QosMapsIR = replace(switch.maps, dscp_to_color=tuple((code, "green") for code, _ in switch.maps.dscp_to_color))
-    return replace(switch, wred_profiles=wred, ports=ports, classes=classes, maps=maps, gaps=switch.gaps + tuple(gaps))

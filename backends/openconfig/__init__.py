@@ -1,0 +1,27 @@
+"""OpenConfig backend: the IR as the ``openconfig-qos`` ``/qos`` subtree in RFC 7951 JSON.
+
+:func:`render_openconfig` builds one switch through the typed pyangbind bindings of the published
+model (every leaf type- and range-checked as it is set), :func:`openconfig_to_json` writes it and
+:func:`load_openconfig` reads any document back through the same bindings (a violation is a
+:class:`ModelViolation`). :func:`model_revision` names the model revision of the bindings.
+"""
+
+from __future__ import annotations
+
+from qosforge.backends.openconfig.model import (
+    ModelViolation,
+    bindings_package,
+    load_openconfig,
+    model_revision,
+)
+from qosforge.backends.openconfig.render import openconfig_to_json, render_fabric, render_openconfig
+
+__all__ = [
+    "ModelViolation",
+    "bindings_package",
+    "load_openconfig",
+    "model_revision",
+    "openconfig_to_json",
+    "render_fabric",
+    "render_openconfig",
+]

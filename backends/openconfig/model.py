@@ -1,0 +1,84 @@
+"""The openconfig-qos model through pyangbind bindings generated from the published YANG.
+
+The bindings come from the PyPI package ``oc-config-validate`` (Google gnxi), which ships
+pyangbind classes for the OpenConfig models together with the list of the module revisions they
+were generated from (``oc_config_validate.models.__model_versions__``): ``openconfig-qos@2026-01-16``.
+That recorded revision is why it is used rather than ``ocbindings`` (which records none, and whose
+qos bindings predate 2026). Setting a leaf runs the model's type and range checks; loading a
+document uses pyangbind's RFC 7951 decoder, which rejects unknown nodes and bad values.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import json
+from types import ModuleType
+from typing import Any
+
+BINDINGS_DISTRIBUTION = "oc-config-validate"
+MODULE = "openconfig-qos"
+ROOT_KEY = f"{MODULE}:qos"
+
+
+class ModelViolation(ValueError):
+    """A document or value the openconfig-qos model does not accept."""
+
+
+@functools.cache
+def bindings() -> ModuleType:
+    import oc_config_validate.models.qos as qos
+
+    return qos
+
+
+@functools.cache
+def model_revision() -> str:
+    """``openconfig-qos@YYYY-MM-DD``: the revision the bindings were generated from."""
+    import oc_config_validate.models as models
+
+    for line in models.__model_versions__.splitlines():
+        if line.strip().startswith(f"{MODULE}@"):
+            return line.strip().split()[0]
+    raise RuntimeError(f"{BINDINGS_DISTRIBUTION} does not record a revision of {MODULE}")
+
+
+def bindings_package() -> str:
+    """The distribution and version the bindings come from, e.g. ``oc-config-validate 2.10.0.post1``."""
+    return f"{BINDINGS_DISTRIBUTION} {importlib.metadata.version(BINDINGS_DISTRIBUTION)}"
+
+
+def new_root() -> Any:
+    """An empty ``openconfig-qos`` module object; ``root.qos`` is the ``/qos`` container."""
+    return bindings().openconfig_qos()
+
+
+def error_text(error: Exception) -> str:
+    """pyangbind raises ValueError({'error-string': ...}); keep the message, drop the generated code."""
+    argument = error.args[0] if error.args else error
+    if isinstance(argument, dict) and "error-string" in argument:
+        return str(argument["error-string"])
+    return str(argument)
+
+
+def to_rfc7951(root: Any) -> dict[str, Any]:
+    """The module object as RFC 7951 JSON (64-bit integers as strings, module-qualified top)."""
+    from pyangbind.lib import pybindJSON
+
+    document: dict[str, Any] = json.loads(pybindJSON.dumps(root, mode="ietf", indent=None))
+    return document
+
+
+def load_openconfig(document: Any) -> Any:
+    """Load an RFC 7951 ``{"openconfig-qos:qos": {...}}`` document into the bindings.
+
+    Raises :class:`ModelViolation` naming the first node or value the model rejects."""
+    from pyangbind.lib.serialise import pybindJSONDecoder
+
+    if not isinstance(document, dict) or set(document) != {ROOT_KEY}:
+        keys = sorted(document) if isinstance(document, dict) else type(document).__name__
+        raise ModelViolation(f"expected one top-level member {ROOT_KEY!r}, got {keys}")
+    try:
+        return pybindJSONDecoder.load_ietf_json(document, bindings(), "openconfig_qos")
+    except (ValueError, AttributeError, KeyError, TypeError) as error:
+        raise ModelViolation(error_text(error)) from None

@@ -1,0 +1,30 @@
+"""The ``openconfig`` target: openconfig.json (RFC 7951 ``/qos``) per switch (registered in
+qosforge.backends.registry)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from qosforge.backends.openconfig.capabilities import APPROXIMATIONS, TARGET_NAME, openconfig_view
+from qosforge.backends.registry import RenderedFile, Target
+from qosforge.ir import SwitchIR
+
+FILE_NAME = "openconfig.json"
+
+
+def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
+    from qosforge.backends.openconfig.render import openconfig_to_json, render_fabric
+
+    texts: dict[int, str] = {}
+    for switch, document in render_fabric(switches):
+        yield RenderedFile(switch.name, FILE_NAME, texts.setdefault(id(document), openconfig_to_json(document)))
+
+
+TARGET = Target(
+    name=TARGET_NAME,
+    description="openconfig-qos /qos subtree as RFC 7951 JSON, for a gNMI Set (qosforge push)",
+    file_names=(FILE_NAME,),
+    view=openconfig_view,
+    render=_render,
+    approximations=APPROXIMATIONS,
+)
