@@ -13,9 +13,11 @@ import click
 
 from qosforge._version import __version__
 from qosforge.cli.compile import compile_command, explain_command, schema_command
+from qosforge.cli.diff import diff_command
 from qosforge.cli.fit import fit_group
 from qosforge.cli.lint import lint_command
 from qosforge.cli.profiles import profiles_group
+from qosforge.cli.push import push_command
 from qosforge.cli.simulate import simulate_command
 from qosforge.cli.whatif import whatif_group
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
@@ -32,6 +34,8 @@ def cli() -> None:
 
 for _command in (compile_command, explain_command, lint_command, whatif_group, fit_group, profiles_group, schema_command, simulate_command):
     cli.add_command(_command)
+cli.add_command(push_command)
+cli.add_command(diff_command)
 
 
 def _print_error(text: str) -> None:

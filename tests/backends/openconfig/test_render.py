@@ -101,6 +101,9 @@ def test_strict_priority_queues_get_their_own_schedulers() -> None:
 
 def test_document_loads_back_and_model_rejects_bad_values(roce: FabricIR) -> None:
     document = render_openconfig(roce.for_target("openconfig")[0])
+    # the decoder builds ~0.25 s per interface entry: two ports of each binding kind suffice here
+    interfaces = document["openconfig-qos:qos"]["interfaces"]
+    interfaces["interface"] = interfaces["interface"][:2] + interfaces["interface"][-2:]
     load_openconfig(json.loads(json.dumps(document)))
     broken = json.loads(json.dumps(document))
     broken["openconfig-qos:qos"]["queues"]["queue"][0]["config"]["queue-id"] = 300  # uint8
