@@ -13,6 +13,7 @@ from qosforge.backends.openconfig.model import (
     bindings_package,
     load_openconfig,
     model_revision,
+    validate_openconfig,
 )
 from qosforge.backends.openconfig.render import openconfig_to_json, render_fabric, render_openconfig
 
@@ -24,4 +25,5 @@ __all__ = [
     "openconfig_to_json",
     "render_fabric",
     "render_openconfig",
+    "validate_openconfig",
 ]

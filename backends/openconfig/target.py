@@ -15,9 +15,11 @@ FILE_NAME = "openconfig.json"
 def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
     from qosforge.backends.openconfig.render import openconfig_to_json, render_fabric
 
-    texts: dict[int, str] = {}
+    texts: dict[int, tuple[object, str]] = {}  # the document is kept so its id stays unique
     for switch, document in render_fabric(switches):
-        yield RenderedFile(switch.name, FILE_NAME, texts.setdefault(id(document), openconfig_to_json(document)))
+        if id(document) not in texts:  # one encoding per switch kind
+            texts[id(document)] = (document, openconfig_to_json(document))
+        yield RenderedFile(switch.name, FILE_NAME, texts[id(document)][1])
 
 
 TARGET = Target(

@@ -14,7 +14,9 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
 
     texts: dict[int, str] = {}
     for switch, config in render_fabric(switches):
-        yield RenderedFile(switch.name, "config_db.json", texts.setdefault(id(config), config_db_to_json(config)))
+        if id(config) not in texts:  # one encoding per switch kind
+            texts[id(config)] = config_db_to_json(config)
+        yield RenderedFile(switch.name, "config_db.json", texts[id(config)])
 
 
 TARGET = Target(

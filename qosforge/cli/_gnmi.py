@@ -61,7 +61,7 @@ def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, .
 
 
 def _read_config(path: Path) -> dict[str, Any]:
-    from qosforge.backends.openconfig import ModelViolation, load_openconfig
+    from qosforge.backends.openconfig import ModelViolation, validate_openconfig
 
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -70,7 +70,7 @@ def _read_config(path: Path) -> dict[str, Any]:
     except (UnicodeDecodeError, ValueError) as error:
         raise QosforgeError(f"not JSON: {error}", place=str(path), hint=f"give a {CONFIG_FILE} written by qosforge compile --target openconfig") from None
     try:
-        load_openconfig(document)
+        validate_openconfig(document)
     except ModelViolation as violation:
         raise QosforgeError(f"not an openconfig-qos document: {violation}", place=str(path), hint="the file must load through the openconfig-qos model") from None
     return dict(document)

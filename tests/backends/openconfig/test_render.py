@@ -158,3 +158,22 @@ def test_identical_switches_render_once() -> None:
     documents = [document for _switch, document in render_fabric(fabric.for_target("openconfig"))]
     assert len(documents) == 12
     assert len({id(d) for d in documents}) == 2  # one leaf kind, one spine kind
+
+
+def test_validation_decodes_each_distinct_interface_once(roce: FabricIR) -> None:
+    from qosforge.backends.openconfig import validate_openconfig
+
+    switch = roce.for_target("openconfig")[0]
+    document = json.loads(json.dumps(render_openconfig(switch)))
+    kinds = {tuple(sorted((q.index, q.wred_profile or "") for q in p.queues)) for p in switch.ports}
+    assert validate_openconfig(document) == len(kinds)
+    interfaces = document["openconfig-qos:qos"]["interfaces"]["interface"]
+    interfaces[-1]["output"]["queues"]["queue"][0]["config"]["queue-management-profile"] = 7  # a number, not a name
+    interfaces[-1]["input"]["classifiers"]["classifier"][0]["config"]["type"] = "IPV5"
+    with pytest.raises(ModelViolation):
+        validate_openconfig(document)
+    duplicate = json.loads(json.dumps(render_openconfig(switch)))
+    entries = duplicate["openconfig-qos:qos"]["interfaces"]["interface"]
+    entries.append(dict(entries[0]))
+    with pytest.raises(ModelViolation, match="duplicate key"):
+        validate_openconfig(duplicate)
