@@ -79,6 +79,8 @@ class Target:
     view: CapabilityView
     render: Renderer
     approximations: tuple[Approximation, ...] = ()
+    model: Callable[[], str] | None = None
+    """The data model and revision the output follows, named in the report (read lazily)."""
 
 
 @functools.cache

@@ -118,7 +118,8 @@ def _apply(transport: Transport, entry: _Entry, base: Path, place: str) -> Trans
 
 def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
     """Every switch of an inventory file, with ``transport`` as the defaults it overrides."""
-    from ruamel.yaml import YAML, YAMLError
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
 
     try:
         data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))

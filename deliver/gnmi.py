@@ -127,7 +127,7 @@ class GnmiSession:
         except (OSError, ssl.SSLError) as error:
             raise DeviceError(f"unreachable or not speaking TLS: {error}", place=self._place(), hint="check the address, or --insecure for a plaintext target") from None
         certificate = x509.load_pem_x509_certificate(pem.encode())
-        names = [a.value for a in certificate.subject.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME)]
+        names: list[str] = [str(a.value) for a in certificate.subject.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME)]
         try:
             san = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
             names = [str(v) for v in san.get_values_for_type(x509.DNSName)] + [str(v) for v in san.get_values_for_type(x509.IPAddress)] + names
@@ -174,7 +174,9 @@ class GnmiSession:
                     value = json.loads(update.val.json_ietf_val)
                 except ValueError as error:
                     raise DeviceError(f"Get returned JSON that does not parse: {error}", place=self._place(), hint="a device bug") from None
-                members.update(value.get(QOS_ROOT, value.get("qos", value)) if isinstance(value, dict) else {})
+                inner = value.get(QOS_ROOT, value.get("qos", value)) if isinstance(value, dict) else None
+                if isinstance(inner, dict):
+                    members.update(inner)
         return {QOS_ROOT: members}
 
     def set_qos(self, document: dict[str, Any]) -> None:

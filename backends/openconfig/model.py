@@ -29,7 +29,8 @@ class ModelViolation(ValueError):
 def bindings() -> ModuleType:
     import oc_config_validate.models.qos as qos
 
-    return qos
+    module: ModuleType = qos
+    return module
 
 
 @functools.cache
@@ -37,7 +38,8 @@ def model_revision() -> str:
     """``openconfig-qos@YYYY-MM-DD``: the revision the bindings were generated from."""
     import oc_config_validate.models as models
 
-    for line in models.__model_versions__.splitlines():
+    versions: str = models.__model_versions__
+    for line in versions.splitlines():
         if line.strip().startswith(f"{MODULE}@"):
             return line.strip().split()[0]
     raise RuntimeError(f"{BINDINGS_DISTRIBUTION} does not record a revision of {MODULE}")

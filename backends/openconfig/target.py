@@ -22,6 +22,12 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
         yield RenderedFile(switch.name, FILE_NAME, texts[id(document)][1])
 
 
+def _model() -> str:
+    from qosforge.backends.openconfig.model import bindings_package, model_revision
+
+    return f"{model_revision()} ({bindings_package()} pyangbind bindings)"
+
+
 TARGET = Target(
     name=TARGET_NAME,
     description="openconfig-qos /qos subtree as RFC 7951 JSON, for a gNMI Set (qosforge push)",
@@ -29,4 +35,5 @@ TARGET = Target(
     view=openconfig_view,
     render=_render,
     approximations=APPROXIMATIONS,
+    model=_model,
 )

@@ -134,6 +134,9 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
     pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
     password = _password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
+    for device, _ in pairs:
+        if password is not None and device.transport.insecure and device.transport.username:
+            click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
     return pairs, password, params["output_format"] == "json"
 
 

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qosforge.deliver.devices import DeliveryInputError, Transport, load_inventory, parse_address, parse_timeout
+from qosforge.deliver.devices import (
+    DeliveryInputError,
+    Transport,
+    load_inventory,
+    parse_address,
+    parse_timeout,
+)
 
 
 def test_addresses() -> None:

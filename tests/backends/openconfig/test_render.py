@@ -177,3 +177,12 @@ def test_validation_decodes_each_distinct_interface_once(roce: FabricIR) -> None
     entries.append(dict(entries[0]))
     with pytest.raises(ModelViolation, match="duplicate key"):
         validate_openconfig(duplicate)
+
+
+def test_report_names_the_model_revision(roce: FabricIR) -> None:
+    from qosforge.backends.report import report_to_json
+
+    report = report_to_json(roce)
+    assert report["target_models"] == {"openconfig": "openconfig-qos@2026-01-16 (oc-config-validate 2.10.0.post1 pyangbind bindings)"}
+    gaps = [g for s in report["switches"] for g in s["gaps"] if g["target"] == "openconfig"]
+    assert {g["approximation"] for g in gaps} == {"pfc-out-of-band", "pools-out-of-band"}
