@@ -102,6 +102,18 @@ def test_untrusted_server_certificate_and_skip_verify(compiled: Path, start_targ
     assert code == 0, err
 
 
+def test_mutual_tls(compiled: Path, start_target: StartTarget, pki: Pki, run_cli: Run) -> None:
+    target = start_target(mutual_tls=True)
+    code, _out, err = run_cli("push", "--config", str(compiled), "--address", target.address, "--tls-ca", str(pki.ca), "--timeout", "5s")
+    assert code == 2 and "leaf1 (127.0.0.1:" in err and target.state.calls == []
+    code, _out, err = run_cli("push", "--config", str(compiled), "--address", target.address, "--tls-ca", str(pki.ca),
+                              "--tls-cert", str(pki.client_cert), "--tls-key", str(pki.client_key))
+    assert code == 0, err
+    assert target.state.calls == ["Capabilities", "Get", "Set", "Get"]
+    code, _out, err = run_cli("push", "--config", str(compiled), "--address", target.address, "--tls-ca", str(pki.ca), "--tls-cert", str(pki.client_cert))
+    assert code == 2 and "needs both --tls-cert and --tls-key" in err
+
+
 def test_unreachable_address(compiled: Path, run_cli: Run, pki: Pki) -> None:
     code, out, err = run_cli("push", "--config", str(compiled), "--address", "127.0.0.1:1", "--tls-ca", str(pki.ca), "--timeout", "3s")
     assert code == 2 and out == ""

@@ -28,6 +28,9 @@ class Pki:
     server_key: bytes
     other_ca: Path
     """A CA that did not sign the server certificate."""
+    client_cert: Path
+    client_key: Path
+    """A client certificate signed by ``ca`` (mutual TLS)."""
 
 
 def _key() -> ec.EllipticCurvePrivateKey:
@@ -69,10 +72,19 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
         .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
+    client_key = _key()
+    client = (
+        x509.CertificateBuilder().subject_name(_name("qosforge-client")).issuer_name(ca.subject)
+        .public_key(client_key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+        .sign(ca_key, hashes.SHA256())
+    )
+    (folder / "client.pem").write_bytes(_pem(client))
+    (folder / "client.key").write_bytes(client_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     (folder / "ca.pem").write_bytes(_pem(ca))
     (folder / "other-ca.pem").write_bytes(_pem(other))
     key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    return Pki(folder / "ca.pem", _pem(server), key_pem, folder / "other-ca.pem")
+    return Pki(folder / "ca.pem", _pem(server), key_pem, folder / "other-ca.pem", folder / "client.pem", folder / "client.key")
 
 
 @dataclass
@@ -92,9 +104,11 @@ StartTarget = Callable[..., RunningTarget]
 def start_target(pki: Pki) -> Iterator[StartTarget]:
     servers: list[grpc.Server] = []
 
-    def start(*, tls: bool = True, **options: object) -> RunningTarget:
+    def start(*, tls: bool = True, mutual_tls: bool = False, **options: object) -> RunningTarget:
         state = TargetState()
-        credentials = grpc.ssl_server_credentials([(pki.server_key, pki.server_cert)]) if tls else None
+        credentials = grpc.ssl_server_credentials(
+            [(pki.server_key, pki.server_cert)], root_certificates=pki.ca.read_bytes() if mutual_tls else None, require_client_auth=mutual_tls,
+        ) if tls else None
         server, port = serve(state, server_credentials=credentials, **options)  # type: ignore[arg-type]
         servers.append(server)
         return RunningTarget(state, port)
