@@ -128,7 +128,8 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
             raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{CONFIG_FILE}) or one --switch")
         documents = {n: _read_config(path) for n, path in files.items()}
         sources = {n: str(path) for n, path in files.items()}
-        backups = {n: path.parent / BACKUP_FILE for n, path in files.items()}
+        # pushing a backup back must not overwrite it with the state it replaces
+        backups = {n: path.parent / (BACKUP_FILE if path.name != BACKUP_FILE else f"previous.{BACKUP_FILE}") for n, path in files.items()}
     if push and params.get("backup"):
         chosen = Path(params["backup"])
         backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}

@@ -40,10 +40,10 @@ def test_push_applies_and_reads_back_identical(compiled: Path, start_target: Sta
     # the previous /qos was saved beside the config, and pushing it back restores it
     backup = compiled.parent / "openconfig.backup.json"
     assert json.loads(backup.read_text()) == {"openconfig-qos:qos": {"openconfig-qos:queues": {"queue": [{"name": "old", "config": {"name": "old"}}]}}}
-    code, out, err = run_cli("push", "--config", str(backup), "--switch", "leaf1", "--address", target.address, "--tls-ca", str(pki.ca),
-                             "--username", "netops", "--backup", str(compiled.parent / "second.json"))
+    code, out, err = run_cli("push", "--config", str(backup), "--address", target.address, "--tls-ca", str(pki.ca), "--username", "netops")
     assert code == 0, err
     assert target.state.config == {"openconfig-qos:queues": {"queue": [{"name": "old", "config": {"name": "old"}}]}}
+    assert compare(intended, json.loads((compiled.parent / "previous.openconfig.backup.json").read_text())) == ()
 
 
 def test_push_from_intent(small_intent: str, start_target: StartTarget, pki: Pki, run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
