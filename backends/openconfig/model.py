@@ -68,7 +68,25 @@ def to_rfc7951(root: Any) -> dict[str, Any]:
     from pyangbind.lib import pybindJSON
 
     document: dict[str, Any] = json.loads(pybindJSON.dumps(root, mode="ietf", indent=None))
+    _keys_as_their_config(document)
     return document
+
+
+def _keys_as_their_config(node: Any) -> None:
+    """OpenConfig list keys are leafrefs to ``config/<key>``; RFC 7951 §6.10 encodes a leafref as
+    the leaf it refers to, but pyangbind writes every leafref as a string (``"sequence": "0"`` for a
+    uint32). Give each key its ``config`` leaf's encoding (same value, the bindings' own output)."""
+    if isinstance(node, list):
+        for item in node:
+            _keys_as_their_config(item)
+    elif isinstance(node, dict):
+        config = node.get("config")
+        if isinstance(config, dict):
+            for key, value in node.items():
+                if key in config and not isinstance(value, (dict, list)) and str(config[key]) == str(value):
+                    node[key] = config[key]
+        for value in node.values():
+            _keys_as_their_config(value)
 
 
 def load_openconfig(document: Any) -> Any:

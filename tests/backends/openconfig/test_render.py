@@ -95,6 +95,8 @@ def test_strict_priority_queues_get_their_own_schedulers() -> None:
     policy = render_openconfig(strict)["openconfig-qos:qos"]["scheduler-policies"]["scheduler-policy"][0]
     schedulers = policy["schedulers"]["scheduler"]
     assert schedulers[0]["config"]["priority"] == "STRICT"
+    # RFC 7951 §6.10: the uint32 key leafref is a number, as its config leaf (pyangbind writes "0")
+    assert [s["sequence"] for s in schedulers] == [s["config"]["sequence"] for s in schedulers] == [0, 1]
     assert [i["id"] for i in schedulers[0]["inputs"]["input"]] == ["rdma"]
     assert "rdma" not in [i["id"] for i in schedulers[1]["inputs"]["input"]]
 
