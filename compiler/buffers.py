@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import Design
-from qosforge.errors import InfeasibleDesignError
 from qosforge.ir import BufferProfileIR, Derived, PoolIR, derived_constant, derived_from
+from qosforge.errors import InfeasibleDesignError
 from qosforge.models.dynamic_threshold import dynamic_th_from_alpha, dynamic_threshold_share
 from qosforge.models.pfc_headroom import pfc_headroom
 from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom

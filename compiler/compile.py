@@ -18,11 +18,6 @@ from qosforge.compiler.buffers import (
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.intent import ClassSpec, Intent
-from qosforge.compiler.loader import SourceMap
-from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
-from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
-from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
-from qosforge.errors import QosforgeError
 from qosforge.ir import (
     ClassIR,
     Derived,
@@ -37,6 +32,11 @@ from qosforge.ir import (
     WredIR,
     derived_constant,
 )
+from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
+from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
+from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
+from qosforge.errors import QosforgeError
 from qosforge.provenance import Derivation, Provenance, input_value
 from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.schema import VendorProfile

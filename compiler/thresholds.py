@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import ClassSpec, Design
+from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.fitting.red_model import red_model_from_profile
 from qosforge.fitting.tbtcp_red import fit_tbtcp_red
-from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.models.ear import ear_thresholds

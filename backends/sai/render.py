@@ -47,8 +47,8 @@ from qosforge.backends.sai.program import (
     scheduler_group_id,
 )
 from qosforge.backends.sai.validate import validate_program
-from qosforge.errors import QosforgeError
 from qosforge.ir import BufferProfileIR, Derived, PoolIR, SchedulerIR, SwitchIR, WredIR
+from qosforge.errors import QosforgeError
 
 _COLOR_NAMES = {"green": "GREEN", "yellow": "YELLOW", "red": "RED"}
 _UINT32_MAX = 2**32 - 1

@@ -11,8 +11,8 @@ import difflib
 from dataclasses import dataclass
 
 from qosforge.backends.sonic.render import choose_names, render_config_db
-from qosforge.errors import QosforgeError
 from qosforge.ir import Derived, SwitchIR
+from qosforge.errors import QosforgeError
 from qosforge.provenance import Derivation, InputValue
 
 
