@@ -8,6 +8,7 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
     {
       "schema": "qosforge.report/v1",
       "fabric": str, "source_file": str, "targets": [str],
+      "target_models": {target: str},                  # e.g. openconfig: "openconfig-qos@2026-01-16 (...)"
       "switches": [{
         "name": str, "vendor_profile": str,
         "buffer": Q,                                   # ASIC shared buffer
@@ -95,8 +96,16 @@ def report_to_json(fabric: FabricIR) -> dict[str, Any]:
         "fabric": fabric.name,
         "source_file": fabric.source_file,
         "targets": list(fabric.targets),
+        "target_models": _target_models(fabric.targets),
         "switches": [_switch_json(switch, gaps.get(switch.name, ())) for switch in fabric.switches],
     }
+
+
+def _target_models(targets: tuple[str, ...]) -> dict[str, str]:
+    """The model each target renders against, where it names one (openconfig: the YANG revision)."""
+    from qosforge.backends.registry import get_target
+
+    return {name: model() for name in targets if (model := get_target(name).model) is not None}
 
 
 def _pool_total(size: Derived, headroom: Derived | None) -> float:

@@ -11,8 +11,17 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
+from qosforge.backends.registry import approximation_names, target_names
 from qosforge.errors import UnitError
 from qosforge.units import (
     parse_fraction,
@@ -49,7 +58,21 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 Dscp = Annotated[int, Field(ge=0, le=63)]
 
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
-TargetName = Literal["sonic", "sai", "openconfig"]
+
+
+def _registered(kind: str, names: Any) -> Any:
+    """A string checked against a registry list (qosforge.backends.registry); the schema lists it."""
+
+    def validate(value: str) -> str:
+        if value not in names():
+            raise ValueError(f"unknown {kind} {value!r}; use one of: {', '.join(names())}")
+        return value
+
+    return AfterValidator(validate)
+
+
+TargetName = Annotated[str, _registered("target", target_names), Field(json_schema_extra={"enum": list(target_names())})]
+ApproximationName = Annotated[str, _registered("approximation", approximation_names), Field(json_schema_extra={"enum": list(approximation_names())})]
 
 _RANGE = re.compile(r"^(?P<prefix>[A-Za-z_/-]*[A-Za-z_/-])\[(?P<start>\d+)-(?P<stop>\d+)(?:/(?P<step>\d+))?\](?P<suffix>[A-Za-z0-9_/-]*)$")
 
@@ -267,8 +290,8 @@ class Intent(_Strict):
     topology: Topology
     classes: list[ClassSpec] = Field(min_length=1)
     design: Design = Field(default_factory=Design)
-    targets: list[TargetName] = Field(default_factory=lambda: list[TargetName](["sonic"]), min_length=1)
-    approximations: list[Literal["tlt-without-color", "tlt-unmarked-red"]] = Field(
+    targets: list[TargetName] = Field(default_factory=lambda: ["sonic"], min_length=1)
+    approximations: list[ApproximationName] = Field(
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",
     )

@@ -11,26 +11,58 @@ gives the final attribute state of every object.
 
 from __future__ import annotations
 
-from qosforge.backends.sai.fabric import render_sai_fabric
-from qosforge.backends.sai.json_format import SaiJsonError, program_from_json, program_to_json
-from qosforge.backends.sai.program import (
-    MapListEntry,
-    PortContext,
-    QosMapEntry,
-    SaiOperation,
-    SaiProgram,
-    SchedulerGroupShape,
-    SwitchInventory,
-)
-from qosforge.backends.sai.recording import program_to_recording
-from qosforge.backends.sai.render import render_sai_program
-from qosforge.backends.sai.validate import (
-    SaiObject,
-    SaiValidationError,
-    SaiViolation,
-    check_program,
-    program_objects,
-    validate_program,
+from typing import TYPE_CHECKING
+
+from qosforge.lazy_exports import lazy_exports
+
+if TYPE_CHECKING:
+    from qosforge.backends.sai.fabric import render_sai_fabric
+    from qosforge.backends.sai.json_format import SaiJsonError, program_from_json, program_to_json
+    from qosforge.backends.sai.program import (
+        MapListEntry,
+        PortContext,
+        QosMapEntry,
+        SaiOperation,
+        SaiProgram,
+        SchedulerGroupShape,
+        SwitchInventory,
+    )
+    from qosforge.backends.sai.recording import program_to_recording
+    from qosforge.backends.sai.render import render_sai_program
+    from qosforge.backends.sai.validate import (
+        SaiObject,
+        SaiValidationError,
+        SaiViolation,
+        check_program,
+        program_objects,
+        validate_program,
+    )
+
+# Loaded on first use: the target registry imports this package's capabilities module for
+# `qosforge compile --help`, which must not pay for the renderer (qosforge/lazy_exports.py).
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "MapListEntry": "program",
+        "PortContext": "program",
+        "QosMapEntry": "program",
+        "SaiJsonError": "json_format",
+        "SaiObject": "validate",
+        "SaiOperation": "program",
+        "SaiProgram": "program",
+        "SaiValidationError": "validate",
+        "SaiViolation": "validate",
+        "SchedulerGroupShape": "program",
+        "SwitchInventory": "program",
+        "check_program": "validate",
+        "program_from_json": "json_format",
+        "program_objects": "validate",
+        "program_to_json": "json_format",
+        "program_to_recording": "recording",
+        "render_sai_fabric": "fabric",
+        "render_sai_program": "render",
+        "validate_program": "validate",
+    },
 )
 
 __all__ = [

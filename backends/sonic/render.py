@@ -64,6 +64,7 @@ from typing import Any, TypeAlias
 
 import jinja2
 
+from qosforge.backends.sonic.capabilities import inexpressible
 from qosforge.backends.sonic.checks import (
     LOSSLESS_POOL,
     NAME_PATTERN,
@@ -191,22 +192,8 @@ def _capability_error(switch: SwitchIR, classes: Iterable[str], message: str) ->
 
 
 def _refuse_inexpressible(switch: SwitchIR) -> None:
-    colored = [(dscp, color) for dscp, color in switch.maps.dscp_to_color if color != "green"]
-    if colored:
-        dscps = {dscp for dscp, _color in colored}
-        classes = [c.name for c in switch.classes if dscps & set(c.dscp)]
-        raise _capability_error(
-            switch, classes,
-            f"DSCP {sorted(dscps)} colored {sorted({c for _d, c in colored})}; SONiC config_db has no "
-            "DSCP_TO_COLOR table, so every packet stays green")
-    for wred in switch.wred_profiles:
-        if wred.ect_marking:
-            classes = [q.class_name for port in switch.ports for q in port.queues
-                       if q.wred_profile == wred.name]
-            raise _capability_error(
-                switch, classes,
-                f"WRED profile {wred.name} has separate ECT marking thresholds; SONiC config_db "
-                "marks ECN with the drop thresholds only (sonic-swss #4718)")
+    for item in inexpressible(switch):
+        raise _capability_error(switch, item.class_names, item.description)
     for gap in switch.gaps:
         if gap.target == TARGET and gap.approximation is None:
             raise _capability_error(switch, [gap.class_name],

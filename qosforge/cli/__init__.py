@@ -32,6 +32,8 @@ SUBCOMMANDS = {
     "simulate": "qosforge.cli.simulate:simulate_command",
     "init": "qosforge.cli.init:init_command",
     "sweep": "qosforge.cli.sweep:sweep_group",
+    "push": "qosforge.cli.push:push_command",
+    "diff": "qosforge.cli.diff:diff_command",
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from qosforge.backends.registry import approximation_names, target_names
 from qosforge.errors import QosforgeError
 
 
@@ -28,15 +29,15 @@ _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
     "approximations",
     multiple=True,
-    type=click.Choice(["tlt-without-color", "tlt-unmarked-red"]),
+    type=click.Choice(approximation_names()),
     help="Accept a named approximation where the target cannot express the intent (see the report).",
 )
 
 
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/config_db.json, <switch>/sai.json, <switch>/sairedis.rec, report.json and the manifest of what qosforge wrote.")
-@click.option("--target", "targets", multiple=True, type=click.Choice(["sonic", "sai"]), help="Backends to render, repeatable (default: the intent's targets).")
+@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
+@click.option("--target", "targets", multiple=True, type=click.Choice(target_names()), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as tables or JSON (the report.json document).")
 @click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
@@ -69,41 +70,24 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     with progress(f"compiling {intent}", total=None):
         fabric = _compile(intent, switches, approximations, targets)
 
+    from qosforge.backends.registry import get_target
     from qosforge.backends.report import report_to_json
 
     rendered: list[RenderedFile] = []
-    work = len(fabric.switches) * len(fabric.targets)
-    with progress("rendering", total=work, units="switch configs") as advance:
-        if "sonic" in fabric.targets:
-            from qosforge.backends.sonic import config_db_to_json, render_fabric
-
-            texts: dict[int, str] = {}
-            configs = {}
-            for switch, config in render_fabric(fabric.for_target("sonic")):
-                text = texts.setdefault(id(config), config_db_to_json(config))
-                rendered.append(RenderedFile(f"{switch.name}/config_db.json", switch.name, "sonic", text))
-                configs[switch.name] = config
+    work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
+    with progress("rendering", total=work, units="files") as advance:
+        for target_name in fabric.targets:
+            for output in get_target(target_name).render(fabric.for_target(target_name)):
+                rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
                 advance()
-            if base_path is not None:
-                from qosforge.backends.sonic.base_config import gcu_patch_texts
-
-                for name, patch_text in gcu_patch_texts(Path(base_path), configs).items():
-                    rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
-        elif base_path is not None:
+    if base_path is not None:
+        if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
-        if "sai" in fabric.targets:
-            from qosforge.backends.sai import (
-                program_to_json,
-                program_to_recording,
-                render_sai_fabric,
-            )
+        from qosforge.backends.sonic.base_config import gcu_patch_texts
 
-            # Every program is rendered and validated (once per switch kind) before anything is
-            # written; the output folder is then updated in one step.
-            for switch, program in render_sai_fabric(fabric.for_target("sai")):
-                rendered.append(RenderedFile(f"{switch.name}/sai.json", switch.name, "sai", program_to_json(program)))
-                rendered.append(RenderedFile(f"{switch.name}/sairedis.rec", switch.name, "sai", program_to_recording(program)))
-                advance()
+        configs = {item.switch: json.loads(item.text) for item in rendered if item.target == "sonic" and item.switch is not None}
+        for name, patch_text in gcu_patch_texts(Path(base_path), configs).items():
+            rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
     report = report_to_json(fabric)
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")

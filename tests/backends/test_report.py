@@ -33,7 +33,7 @@ def fabric() -> FabricIR:
 
 def test_top_level_keys_are_stable(fabric: FabricIR) -> None:
     report = report_to_json(fabric)
-    assert list(report) == ["schema", "fabric", "source_file", "targets", "switches"]
+    assert list(report) == ["schema", "fabric", "source_file", "targets", "target_models", "switches"]
     assert report["schema"] == SCHEMA
     [switch] = report["switches"]
     assert list(switch) == ["name", "vendor_profile", "buffer", "pools", "pool_totals", "classes",

@@ -45,7 +45,11 @@ def test_failed_compile_writes_nothing(tmp_path: Path, run_cli: Callable[..., tu
     code, _, err = run_cli("compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color")
     assert code == 2 and "SAI target cannot express exactly" in err and "tlt-unmarked-red" in err
     assert not out_dir.exists()
-    code, _, _ = run_cli("compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color", "--accept-approximation", "tlt-unmarked-red")
+    code, _, err = run_cli("compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color", "--accept-approximation", "tlt-unmarked-red")
+    assert code == 2 and "openconfig target cannot express" in err and "pools-out-of-band" in err
+    assert not out_dir.exists()
+    code, _, _ = run_cli("compile", str(intent), "-o", str(out_dir), "--accept-approximation", "tlt-without-color", "--accept-approximation", "tlt-unmarked-red",
+                         "--accept-approximation", "pools-out-of-band")
     assert code == 0
     assert (out_dir / "aurora720" / "sairedis.rec").is_file()
     assert (out_dir / "aurora720" / "config_db.json").is_file()

@@ -4,7 +4,7 @@ The commands run in order (later ones read what earlier ones wrote, e.g. ``lint 
 ``compile ... -o out``), in-process through :func:`qosforge.cli.main`, in a scratch folder that
 sees the repository's ``examples/``. Shell syntax the README uses is interpreted here: comments,
 ``\\`` continuations, glob patterns and ``> FILE`` redirection. A command that cannot run here
-must be listed in :data:`SKIPPED` with the reason (today: those that need a switch's running config or a remote cluster).
+must be listed in :data:`SKIPPED` with the reason (today: those that need a switch's running config, gNMI devices or a remote cluster).
 """
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 #: Commands (exact text after joining continuations and dropping comments) not run, with why.
 SKIPPED: dict[str, str] = {
+    "qosforge push --config oc-out/leaf1/openconfig.json --address 10.0.0.1:9339 --tls-ca ca.pem --username netops":
+        "needs a gNMI device; tests/deliver run push against a gNMI target on 127.0.0.1",
+    "qosforge push examples/openconfig-fabric.yaml --inventory inventory.yaml --dry-run":
+        "needs the operator's inventory file; tests/deliver cover --dry-run and inventories",
+    "qosforge diff examples/openconfig-fabric.yaml --inventory inventory.yaml --format json":
+        "needs gNMI devices; tests/deliver run diff against a gNMI target on 127.0.0.1",
     "qosforge compile fabric.yaml --switch leaf1 --base running.json -o out":
         "needs a switch's running config_db; tests/cli/test_compile_base.py runs it on a synthetic one",
     "qosforge compile fabric.yaml --base running-configs/ -o out":

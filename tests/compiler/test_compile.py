@@ -154,10 +154,10 @@ def test_planning_limits(write_intent: Writer, base_intent: str, extra: str, fra
 
 
 def test_unknown_target_and_switch(write_intent: Writer, base_intent: str) -> None:
-    with pytest.raises(IntentError, match="not available"):
-        compile_file(write_intent(base_intent + "targets: [openconfig]\n"))
+    with pytest.raises(IntentError, match=r"targets\[0\]: unknown target 'junos'; use one of: sonic, sai"):
+        compile_file(write_intent(base_intent + "targets: [junos]\n"))
     with pytest.raises(QosforgeError, match="not available") as caught:
-        compile_file(write_intent(base_intent), targets=("openconfig",))
+        compile_file(write_intent(base_intent), targets=("junos",))
     assert caught.value.place == "--target"
     with pytest.raises(QosforgeError, match="no switch named"):
         compile_file(write_intent(base_intent), switches=("leaf99",))

@@ -1,0 +1,149 @@
+"""Where to deliver: a device's gNMI address and how to reach it (TLS, credentials, timeout),
+from the command line (one ``--address``) or an inventory file (every switch of a fabric).
+
+Inventory (YAML)::
+
+    defaults: {tls_ca: ca.pem, username: netops, timeout: 10s}   # optional, for every switch
+    switches:
+      leaf1: {address: "10.0.0.1:9339"}
+      leaf2: {address: "leaf2.example.net:9339", tls_cert: leaf2-client.pem, tls_key: leaf2-client.key}
+      lab1:  {address: "127.0.0.1:9339", insecure: true}
+
+Relative certificate paths are relative to the inventory file. Flags given on the command line
+are the defaults that an inventory entry overrides. Passwords are never read from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from qosforge.errors import QosforgeError, UnitError
+from qosforge.units import parse_time_s
+
+
+class DeliveryInputError(QosforgeError):
+    """An unusable address, inventory or TLS setting (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How to reach devices: TLS unless ``insecure``; ``skip_verify`` accepts any server certificate."""
+
+    tls_ca: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    skip_verify: bool = False
+    insecure: bool = False
+    username: str | None = None
+    timeout_s: float = 10.0
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    host: str
+    port: int
+    transport: Transport
+
+    @property
+    def address(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse_address(text: str, place: str) -> tuple[str, int]:
+    """``HOST:PORT`` or ``[IPv6]:PORT``."""
+    host, separator, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not separator or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DeliveryInputError(f"{text!r} is not HOST:PORT", place=place, hint="write e.g. 10.0.0.1:9339 or [2001:db8::1]:9339")
+    return host, int(port)
+
+
+def parse_timeout(text: str, place: str) -> float:
+    try:
+        seconds = float(parse_time_s(text))
+    except UnitError as error:
+        raise DeliveryInputError(error.message, place=place, hint="write e.g. 10s or 500ms") from None
+    if seconds <= 0:
+        raise DeliveryInputError(f"{text!r} is not a positive time", place=place, hint="write e.g. 10s")
+    return seconds
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    address: str | None = None
+    tls_ca: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    skip_verify: bool | None = None
+    insecure: bool | None = None
+    username: str | None = None
+    timeout: str | None = None
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _timeout_is_text(cls, value: Any) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError(f"{value!r} has no unit; write it like 10s")
+        return value
+
+
+class _Inventory(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    defaults: _Entry = Field(default_factory=_Entry)
+    switches: dict[str, _Entry] = Field(min_length=1)
+
+
+def _apply(transport: Transport, entry: _Entry, base: Path, place: str) -> Transport:
+    def path(value: str | None, current: Path | None) -> Path | None:
+        return current if value is None else (base / value)
+
+    return replace(
+        transport,
+        tls_ca=path(entry.tls_ca, transport.tls_ca),
+        tls_cert=path(entry.tls_cert, transport.tls_cert),
+        tls_key=path(entry.tls_key, transport.tls_key),
+        skip_verify=transport.skip_verify if entry.skip_verify is None else entry.skip_verify,
+        insecure=transport.insecure if entry.insecure is None else entry.insecure,
+        username=transport.username if entry.username is None else entry.username,
+        timeout_s=transport.timeout_s if entry.timeout is None else parse_timeout(entry.timeout, f"{place}.timeout"),
+    )
+
+
+def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
+    """Every switch of an inventory file, with ``transport`` as the defaults it overrides."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise DeliveryInputError(f"cannot read the inventory: {error}", place=str(path), hint="give a readable YAML file") from None
+    except YAMLError as error:
+        raise DeliveryInputError(f"not valid YAML: {' '.join(str(error).split())}", place=str(path), hint="fix the YAML syntax") from None
+    try:
+        inventory = _Inventory.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise DeliveryInputError(f"{where}: {first['msg']}", place=str(path),
+                                 hint="an inventory has 'switches: {NAME: {address: HOST:PORT, ...}}' and optional 'defaults'") from None
+    base = path.parent
+    defaults = _apply(transport, inventory.defaults, base, f"{path}: defaults")
+    devices = []
+    for name, entry in inventory.switches.items():
+        place = f"{path}: switches.{name}"
+        if entry.address is None:
+            raise DeliveryInputError("no address", place=place, hint="add 'address: HOST:PORT'")
+        host, port = parse_address(entry.address, f"{place}.address")
+        devices.append(Device(name, host, port, _apply(defaults, entry, base, place)))
+    return tuple(devices)
+
+
+__all__ = ["DeliveryInputError", "Device", "Transport", "load_inventory", "parse_address", "parse_timeout"]

@@ -1,0 +1,184 @@
+"""What ``qosforge push`` and ``qosforge diff`` share: the options that say what to send and where,
+resolving them into (device, intended document) pairs, the password, and the report.
+
+What to send: ``INTENT --switch S`` (compiled for the openconfig target, as ``compile`` would) or
+``--config FILE`` (a rendered ``openconfig.json``, sent unchanged; with ``--inventory``, ``--config
+DIR`` takes ``DIR/<switch>/openconfig.json`` per switch). Where: ``--address HOST:PORT`` or
+``--inventory FILE``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from qosforge.backends.registry import approximation_names
+from qosforge.errors import QosforgeError
+
+PASSWORD_VARIABLE = "QOSFORGE_GNMI_PASSWORD"
+CONFIG_FILE = "openconfig.json"
+BACKUP_FILE = "openconfig.backup.json"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def gnmi_options(function: F) -> F:
+    options = [
+        click.argument("intent", required=False, type=click.Path(dir_okay=False)),
+        click.option("--switch", "switches", multiple=True, metavar="NAME", help="Switch(es) of the intent or inventory to act on (repeatable; default: every inventory switch)."),
+        click.option("--config", "config_path", type=click.Path(), help=f"A rendered {CONFIG_FILE} to send unchanged (or, with --inventory, the compile output folder holding <switch>/{CONFIG_FILE})."),
+        click.option("--address", metavar="HOST:PORT", help="The device's gNMI address."),
+        click.option("--inventory", type=click.Path(dir_okay=False), help="YAML: switch -> address and TLS settings (docs/openconfig.md)."),
+        click.option("--tls-ca", type=click.Path(dir_okay=False), help="CA certificate (PEM) that signs the device's certificate (default: system roots)."),
+        click.option("--tls-cert", type=click.Path(dir_okay=False), help="Client certificate (PEM) for mutual TLS."),
+        click.option("--tls-key", type=click.Path(dir_okay=False), help="Client private key (PEM) for mutual TLS."),
+        click.option("--skip-verify", is_flag=True, help="Accept any server certificate (TLS without verification: testing only)."),
+        click.option("--insecure", is_flag=True, help="Plaintext gRPC without TLS (only for targets that offer nothing else)."),
+        click.option("--username", help=f"gNMI username; the password comes from ${PASSWORD_VARIABLE} or a prompt, never a flag."),
+        click.option("--timeout", default="10s", show_default=True, help="Deadline of each RPC."),
+        click.option("--accept-approximation", "approximations", multiple=True, type=click.Choice(approximation_names()),
+                     help="With INTENT: accept a named approximation, as for compile."),
+        click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True),
+    ]
+    return functools.reduce(lambda f, option: option(f), reversed(options), function)
+
+
+def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    from qosforge.backends.registry import get_target
+    from qosforge.compiler.compile import compile_intent
+    from qosforge.compiler.loader import load_intent
+
+    loaded, source_map = load_intent(Path(intent))
+    fabric = compile_intent(loaded, source_map, switches=tuple(switches), accepted_approximations=approximations, targets=("openconfig",))
+    return {f.switch: json.loads(f.text) for f in get_target("openconfig").render(fabric.for_target("openconfig"))}
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    from qosforge.backends.openconfig import ModelViolation, validate_openconfig
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise QosforgeError(f"cannot read: {error.strerror}", place=str(path), hint=f"give a {CONFIG_FILE} written by qosforge compile --target openconfig") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise QosforgeError(f"not JSON: {error}", place=str(path), hint=f"give a {CONFIG_FILE} written by qosforge compile --target openconfig") from None
+    try:
+        validate_openconfig(document)
+    except ModelViolation as violation:
+        raise QosforgeError(f"not an openconfig-qos document: {violation}", place=str(path), hint="the file must load through the openconfig-qos model") from None
+    return dict(document)
+
+
+def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]], str | None, bool]:
+    """[(Device, Intended)], the password (None when no username), and whether to print JSON."""
+    from qosforge.deliver.devices import (
+        Device,
+        Transport,
+        load_inventory,
+        parse_address,
+        parse_timeout,
+    )
+    from qosforge.deliver.session import Intended
+
+    intent, config, switches = params["intent"], params["config_path"], tuple(params["switches"])
+    if (intent is None) == (config is None):
+        raise QosforgeError("give either INTENT (with --switch or --inventory) or --config FILE", place="arguments", hint="see --help")
+    if params["address"] and params["inventory"]:
+        raise QosforgeError("give --address or --inventory, not both", place="--address", hint="one device: --address; a fabric: --inventory")
+    if params["insecure"] and (params["tls_ca"] or params["tls_cert"] or params["skip_verify"]):
+        raise QosforgeError("--insecure turns TLS off; TLS options make no sense with it", place="--insecure", hint="drop --insecure, or the TLS options")
+    transport = Transport(
+        tls_ca=Path(params["tls_ca"]) if params["tls_ca"] else None,
+        tls_cert=Path(params["tls_cert"]) if params["tls_cert"] else None,
+        tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
+        skip_verify=params["skip_verify"], insecure=params["insecure"], username=params["username"],
+        timeout_s=parse_timeout(params["timeout"], "--timeout"),
+    )
+    devices: dict[str, Device]
+    if params["inventory"]:
+        devices = {d.name: d for d in load_inventory(Path(params["inventory"]), transport)}
+        unknown = [s for s in switches if s not in devices]
+        if unknown:
+            raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory", place="--switch", hint=f"inventory switches: {', '.join(devices)}")
+        names = list(switches) or list(devices)
+    else:
+        config_name = Path(config).resolve().parent.name if config and not Path(config).is_dir() else None
+        names = list(switches) or ([config_name] if config_name else [])
+        if len(names) != 1:
+            raise QosforgeError("name one switch (--switch NAME) for --address, or use --inventory", place="--switch", hint="e.g. --switch leaf1 --address 10.0.0.1:9339")
+        if params["address"] is None and not params["dry_run"]:
+            raise QosforgeError("no device address", place="--address", hint="give --address HOST:PORT or --inventory FILE (or --dry-run)")
+        host, port = parse_address(params["address"], "--address") if params["address"] else ("-", 0)
+        devices = {names[0]: Device(names[0], host, port, transport)}
+    if intent is not None:
+        documents = _compiled(intent, names, tuple(params["approximations"]))
+        sources = {n: f"{intent} (switch {n})" for n in names}
+        backups = {n: Path.cwd() / f"{n}.{BACKUP_FILE}" for n in names}
+    else:
+        root = Path(config)
+        files = {n: (root / n / CONFIG_FILE if root.is_dir() else root) for n in names}
+        if not root.is_dir() and len(names) > 1:
+            raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{CONFIG_FILE}) or one --switch")
+        documents = {n: _read_config(path) for n, path in files.items()}
+        sources = {n: str(path) for n, path in files.items()}
+        # pushing a backup back must not overwrite it with the state it replaces
+        backups = {n: path.parent / (BACKUP_FILE if path.name != BACKUP_FILE else f"previous.{BACKUP_FILE}") for n, path in files.items()}
+    if push and params.get("backup"):
+        chosen = Path(params["backup"])
+        backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
+    pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
+    password = _password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
+    for device, _ in pairs:
+        if password is not None and device.transport.insecure and device.transport.username:
+            click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
+    return pairs, password, params["output_format"] == "json"
+
+
+def _password() -> str:
+    password = os.environ.get(PASSWORD_VARIABLE)
+    if password is not None:
+        return password
+    if not sys.stdin.isatty():
+        raise QosforgeError(f"no password: ${PASSWORD_VARIABLE} is not set and there is no terminal to ask on", place="--username",
+                            hint=f"export {PASSWORD_VARIABLE} (never pass a password as a flag)")
+    return str(click.prompt("gNMI password", hide_input=True, err=True))
+
+
+def run(pairs: list[tuple[Any, Any]], action: Callable[..., Any], password: str | None, as_json: bool, verb: str) -> None:
+    """Act on every device, print the results, exit 0 (in sync), 1 (differences) or 2 (a device
+    could not be used); several devices: every one is tried and the worst code wins."""
+    from qosforge.backends.openconfig import model_revision
+    from qosforge.deliver.session import Outcome
+
+    revision = model_revision()
+    outcomes: list[Outcome] = []
+    for device, intended in pairs:
+        try:
+            outcomes.append(action(device, intended, password, revision))
+        except QosforgeError as error:
+            outcomes.append(Outcome(device.name, device.address, None, error=error.one_line()))
+    for outcome in outcomes:
+        for warning in outcome.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        if outcome.error is not None:
+            click.echo(f"error: {outcome.error}", err=True)
+    if as_json:
+        click.echo(json.dumps({"switches": [o.to_json() for o in outcomes]}, indent=2))
+    else:
+        for outcome in outcomes:
+            if outcome.error is not None:
+                continue
+            state = "in sync" if outcome.in_sync else f"{len(outcome.differences)} difference(s)"
+            backup = f"; backup of the previous /qos in {outcome.backup}" if outcome.backup else ""
+            click.echo(f"{outcome.name} ({outcome.address}): {verb}, {state}{backup}")
+            for d in outcome.differences:
+                click.echo(f"  {d.path}: intended {d.intended if d.intended is not None else '(absent)'}, actual {d.actual if d.actual is not None else '(absent)'}")
+    code = 2 if any(o.error for o in outcomes) else 1 if any(not o.in_sync for o in outcomes) else 0
+    raise click.exceptions.Exit(code)
