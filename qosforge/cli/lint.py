@@ -122,13 +122,17 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     reports: list[FileReport] = []
     if merge:
         reports.append(linter.lint_merged([Path(name) for name in files]))
-    for name in () if merge else files:
-        destination = Path(output) if output else (Path(name) if in_place else None)
-        if name == STDIN:
-            data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
-            reports.append(linter.lint_bytes(data, "<stdin>", fix=fix, fixed_path=destination))
-        else:
-            reports.append(linter.lint_path(Path(name), fix=fix, fixed_path=destination))
+    from qosforge.cli.progress import progress
+
+    with progress("linting", total=0 if merge else len(files), units="files", minimum=20) as advance:
+        for name in () if merge else files:
+            destination = Path(output) if output else (Path(name) if in_place else None)
+            if name == STDIN:
+                data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
+                reports.append(linter.lint_bytes(data, "<stdin>", fix=fix, fixed_path=destination))
+            else:
+                reports.append(linter.lint_path(Path(name), fix=fix, fixed_path=destination))
+            advance()
 
     fixed: dict[str, int] = {}
     for report in reports:

@@ -268,3 +268,18 @@ def test_a_folder_that_is_not_a_switch_of_the_intent_is_bad_input(run_cli: Run, 
     code, _out, err = run_cli("lint", str(folder / "config_db.json"), "--intent", INTENT)
     assert code == 2 and "'leaf99' is not a switch of" in err
     _no_traceback(err)
+
+
+def test_progress_over_many_files_only_when_drawing(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = []
+    for index in range(25):
+        copy = tmp_path / f"sw{index}" / "config_db.json"
+        copy.parent.mkdir()
+        shutil.copy(GOOD, copy)
+        files.append(str(copy))
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "1")  # as on a terminal
+    code, out, err = run_cli("lint", *files)
+    assert code == 0 and "linting" in err and "linting" not in out
+    monkeypatch.setenv("QOSFORGE_PROGRESS", "0")  # pipes and CI logs: nothing
+    code, _out, err = run_cli("lint", *files)
+    assert code == 0 and "linting" not in err
