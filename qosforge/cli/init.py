@@ -164,7 +164,7 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
         ("topology", _commented([("leaf_spine", leaf_spine, "a generated leaf-spine fabric; or list 'switches' explicitly")]), "switches, ports, links"),
         ("classes", class_nodes, "traffic classes: transport, DSCPs, lossless"),
         ("design", design, "the models' design point"),
-        ("targets", _flow(list(Intent.model_fields["targets"].default_factory())), "backends to render: sonic, sai, openconfig"),  # type: ignore[misc]
+        ("targets", _flow(list(Intent.model_fields["targets"].default_factory())), "backends to render: sonic, sai, openconfig"),  # type: ignore[call-arg,misc]
     ])
     document.yaml_set_start_comment(
         "qosforge intent written by 'qosforge init'. Compile it with: qosforge compile FILE -o out\n"

@@ -15,8 +15,8 @@ import pytest
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
 from qosforge.compiler.compile import compile_intent
-from qosforge.ir import SwitchIR
 from qosforge.compiler.loader import load_intent
+from qosforge.ir import SwitchIR
 
 INTENT = """\
 apiVersion: qosforge/v1

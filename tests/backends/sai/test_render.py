@@ -28,8 +28,8 @@ from qosforge.backends.sai import (
 )
 from qosforge.backends.sai.inventory import inventory_for_profile
 from qosforge.backends.sai.render import ecn_mark_mode, ecn_marked_colors
-from qosforge.ir import SwitchIR
 from qosforge.errors import QosforgeError
+from qosforge.ir import SwitchIR
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = Path(__file__).parent / "golden"

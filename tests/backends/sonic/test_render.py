@@ -25,6 +25,7 @@ from qosforge.backends.sonic import (
     render_config_db,
 )
 from qosforge.backends.sonic.render import TEMPLATES, cable_length_text
+from qosforge.errors import QosforgeError
 from qosforge.ir import (
     CapabilityGap,
     Derived,
@@ -34,7 +35,6 @@ from qosforge.ir import (
     SwitchIR,
     WredIR,
 )
-from qosforge.errors import QosforgeError
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parents[3]
