@@ -56,6 +56,11 @@ def expand_range(text: str, place: str, *, whole: bool) -> tuple[str, ...]:
         stop, stop_unit = split_quantity(stop_text)
     except UnitError as error:
         raise QosforgeError(f"{text!r}: {error.message}", place=place, hint="write START:STOP:N, e.g. 10us:100us:10") from None
+    bare = stop if start_unit else start
+    if bool(start_unit) != bool(stop_unit) and bare != 0:  # never guess a missing unit (0 needs none)
+        raise QosforgeError(f"{text!r} gives a unit on one end only", place=place,
+                            hint=f"write the unit on both ends, e.g. {start_text}:{stop_text}{start_unit}:{count_text}" if start_unit
+                            else f"write the unit on both ends, e.g. {start_text}{stop_unit}:{stop_text}:{count_text}")
     if start_unit and stop_unit and start_unit != stop_unit:
         raise QosforgeError(f"{text!r} starts in {start_unit} and stops in {stop_unit}", place=place,
                             hint=f"write both ends in one unit, e.g. {start_text}:<STOP in {start_unit}>:{count_text}")

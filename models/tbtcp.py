@@ -23,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from qosforge.errors import ModelInputError
 from qosforge.models._checks import (
     as_float_array,
+    describe_values,
     require_at_least,
     require_non_negative,
     require_positive,
@@ -162,7 +164,13 @@ def tbtcp_steady_state(
     require_at_least(
         "flows", flows, 1, hint="n counts long-lived flows on the bottleneck: use 1 or more"
     )
-    require_positive("beta", beta, hint="RAI increase per RTT, e.g. 0.1 (TBTCP §4.3, §5.1)")
+    # beta = 1/m < 1 (§3.2); at 0.5 or more RAI undoes a QCD cut within two RTTs and the queue
+    # does not settle (§5), so the intent schema and every calculator take (0, 0.5).
+    if not np.all((beta > 0) & (beta < 0.5)):
+        raise ModelInputError(
+            f"must be in (0, 0.5) (got {describe_values(beta)})", place="beta",
+            hint="beta is RAI's window increase per RTT in MSS, 0.1 in TBTCP §5.1 (beta = 1/m, §3.2)",
+        )
     require_positive("mss_bytes", mss_bytes, hint="the segment size, e.g. 1500B")
     require_non_negative("lso_burst_bytes", lso_burst_bytes, hint=_HINT_L)
     require_at_least(

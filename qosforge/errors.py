@@ -7,6 +7,8 @@ no traceback is ever shown for these.
 
 from __future__ import annotations
 
+import re
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
@@ -57,6 +59,25 @@ class QosforgeError(Exception):
         return self.one_line()
 
 
+#: The staging names of qosforge/files.py: ``.<folder>.qosforge-XXXXXXXX`` (an output folder
+#: built beside the real one) and ``.<file>.XXXXXXXX<suffix>`` (a file written atomically).
+_STAGED_FOLDER = re.compile(r"(^|/)\.([^/]+)\.qosforge-[A-Za-z0-9_]{8}(?=/|$)")
+_STAGED_FILE = re.compile(r"(^|/)\.([^/]+?)\.[A-Za-z0-9_]{8}(\.[^/.]+)?$")
+
+
+def user_path(path: str) -> str:
+    """``path`` as the user named it: qosforge's staging names mapped back to the real ones.
+
+    >>> user_path("/srv/.out.qosforge-bapv9zox/leaf1/.config_db.json.k2j4h1a0.json")
+    '/srv/out/leaf1/config_db.json'
+    """
+    path = _STAGED_FOLDER.sub(r"\1\2", path)
+    match = _STAGED_FILE.search(path)
+    if match is not None and (match.group(3) is None or match.group(2).endswith(match.group(3))):
+        path = path[: match.start()] + match.group(1) + match.group(2)
+    return path
+
+
 def os_error_line(error: OSError) -> str:
     """One line for an operating-system error: the path, the cause and what to do.
 
@@ -66,7 +87,7 @@ def os_error_line(error: OSError) -> str:
     import errno
 
     cause = error.strerror or str(error) or type(error).__name__
-    place = error.filename if error.filename is not None else None
+    place = user_path(str(error.filename)) if error.filename is not None else None
     name = errno.errorcode.get(error.errno or 0, "")
     text = f"{place}: {cause}" if place is not None else cause
     if error.filename2 is not None:

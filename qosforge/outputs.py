@@ -67,6 +67,9 @@ class OutputPlan:
     kept_modified: tuple[str, ...]
     """Files qosforge wrote earlier and would remove, but that were changed since: left alone."""
     manifest: tuple[OutputFile, ...]
+    replaced_modified: tuple[str, ...] = ()
+    """Files this run replaces that were changed by hand since qosforge wrote them (warned about:
+    the compiled file is what the intent says, the edit is gone)."""
 
 
 def sha256_text(text: str) -> str:
@@ -113,8 +116,14 @@ def plan_outputs(
     }
     removals: list[str] = []
     kept_modified: list[str] = []
+    replaced_modified: list[str] = []
     for entry in previous:
-        if entry.path in writes or entry.path == MANIFEST_NAME:
+        if entry.path in writes:
+            current = file_sha256(root / entry.path)
+            if current is not None and current != entry.sha256 and current != manifest[entry.path].sha256:
+                replaced_modified.append(entry.path)
+            continue
+        if entry.path == MANIFEST_NAME:
             continue
         if not _superseded(entry, request, switch_names):
             manifest[entry.path] = entry
@@ -126,7 +135,8 @@ def plan_outputs(
             removals.append(entry.path)
         else:
             kept_modified.append(entry.path)
-    return OutputPlan(writes=writes, removals=tuple(removals), kept_modified=tuple(kept_modified), manifest=tuple(manifest.values()))
+    return OutputPlan(writes=writes, removals=tuple(removals), kept_modified=tuple(kept_modified), manifest=tuple(manifest.values()),
+                      replaced_modified=tuple(replaced_modified))
 
 
 def _superseded(entry: OutputFile, request: RunRequest, switch_names: frozenset[str]) -> bool:

@@ -94,6 +94,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
                          switches=tuple(switches) or None, targets=tuple(fabric.targets))
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
+    for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
+        click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return

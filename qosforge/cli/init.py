@@ -185,16 +185,21 @@ def intent_text(document: CommentedMap) -> str:
 
 
 def check_with_loader(text: str) -> None:
-    """Load ``text`` with the compiler's own loader; a failure is a bug in init or in the answers."""
+    """Compile ``text`` as ``qosforge compile`` would (loader, topology and port checks, class
+    planning, buffers): a starter intent that does not compile is never written."""
+    from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "intent.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            load_intent(path)
+            intent, source_map = load_intent(path)
+            compile_intent(intent, source_map)
         except QosforgeError as error:
-            raise QosforgeError(f"the starter intent does not validate: {error.message}", place="qosforge init", hint=error.hint) from None
+            where = (error.place or "").replace(str(path), "the starter intent")
+            raise QosforgeError(f"the starter intent would not compile: {where}: {error.message}", place="qosforge init",
+                                hint=error.hint or "change the flags named above") from None
 
 
 def _interactive() -> bool:

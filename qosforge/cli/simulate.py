@@ -136,13 +136,18 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     size_packets = -1
     if flow_size is not None:
         size_packets = max(1, int(-(-_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet) // packet)))
-    if beta <= 0 or window_r < 1:
-        raise QosforgeError("beta must be > 0 and r >= 1", place="--beta" if beta <= 0 else "--r", hint="TBTCP uses beta 0.1, r 4")
+    if not 0 < beta < 0.5 or window_r < 1:
+        raise QosforgeError("beta must be in (0, 0.5) and r >= 1", place="--r" if 0 < beta < 0.5 else "--beta",
+                            hint="TBTCP uses beta 0.1 (RAI per RTT, beta = 1/m < 0.5, TBTCP §3.2, §5) and r 4")
     if scenario == "dumbbell":
         if intent is not None:
             raise QosforgeError("the dumbbell is configured by flags only", place="INTENT", hint="drop the intent file, or use --scenario incast")
         if transport is None:
             raise QosforgeError("the dumbbell needs a transport", place="--transport", hint="e.g. --transport dctcp")
+        if transport in ("dctcp", "tcp-ecn", "tbtcp", "dcqcn") and ecn_threshold is None and red_min is None and red_max is None:
+            # Without a marking threshold the queue never marks and the run is loss-based TCP.
+            raise QosforgeError(f"{transport} reacts to ECN marks, but the bottleneck marks nothing", place="--ecn-threshold",
+                                hint="give --ecn-threshold K (e.g. 65pkt, DCTCP §3.4) or a RED curve with --red-min/--red-max/--red-pmax")
         from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 
         spec = DumbbellSpec(

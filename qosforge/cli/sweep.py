@@ -95,6 +95,12 @@ class _TargetGroup(click.Group):
         super().__init__(name, help=help_text)
         self.path = path
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:  # `qosforge sweep` alone: its help, as other groups
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
     def _target(self, ctx: click.Context) -> click.Group:
         from qosforge.campaigns.execute import resolve_command
 

@@ -40,7 +40,7 @@ def test_the_intent_travels_as_contents_and_rows_name_the_users_path(tmp_path: P
 
 
 def test_wall_clock_keys_move_to_timing() -> None:
-    argv = ("--scenario", "dumbbell", "--transport", "dctcp", "--flows", "2", "--duration", "2ms", "--warmup", "0s")
+    argv = ("--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--flows", "2", "--duration", "2ms", "--warmup", "0s")
     outcome = run_point(PointSpec(("simulate",), {}, argv))
     assert outcome.error is None and outcome.result is not None
     assert "wall_seconds" not in outcome.result and outcome.timing["wall_seconds"] > 0

@@ -79,3 +79,11 @@ def test_seeds_and_size_limit() -> None:
         seeds_axis(0)
     with pytest.raises(QosforgeError, match="1,048,576 points"):
         check_grid_size([Axis(f"a{i}", tuple(range(32))) for i in range(4)])
+
+
+def test_a_unit_on_one_end_only_is_never_guessed() -> None:
+    with pytest.raises(QosforgeError, match="unit on one end only"):
+        expand_range("20pkt:60:3", "--ecn-threshold", whole=False)
+    with pytest.raises(QosforgeError, match="unit on one end only"):
+        expand_range("20:60pkt:3", "--ecn-threshold", whole=False)
+    assert expand_range("0:60pkt:3", "--ecn-threshold", whole=False) == ("0pkt", "30pkt", "60pkt")

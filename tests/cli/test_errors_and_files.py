@@ -146,7 +146,7 @@ def test_plot_files_and_outputs_get_normal_modes(run_cli: Run, tmp_path: Path) -
     ],
 )
 def test_simulate_inputs_are_bounded(run_cli: Run, argv: tuple[str, ...], flag: str) -> None:
-    code, _out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", *argv)
+    code, _out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", *argv)
     assert code == EXIT_BAD_INPUT
     assert _one_error_line(err).startswith(f"error: {flag}:")
 
@@ -283,3 +283,14 @@ def test_a_corrupt_manifest_is_a_user_error(run_cli: Run, tmp_path: Path) -> Non
     code, _, err = run_cli("compile", str(SMALL), "-o", str(out_dir), "-q")
     assert code == EXIT_BAD_INPUT
     assert ".qosforge-manifest.json" in _one_error_line(err)
+
+
+def test_replacing_a_hand_edited_output_warns(run_cli: Run, tmp_path: Path) -> None:
+    out_dir = tmp_path / "out"
+    assert run_cli("compile", str(FABRIC), "-o", str(out_dir), "-q")[0] == 0
+    edited = out_dir / "leaf1" / "config_db.json"
+    edited.write_text(edited.read_text().replace('"', '"', 1) + "\n")  # an operator's edit
+    code, _out, err = run_cli("compile", str(FABRIC), "-o", str(out_dir), "-q")
+    assert code == 0 and f"warning: replaced {edited}" in err
+    code, _out, err = run_cli("compile", str(FABRIC), "-o", str(out_dir), "-q")  # nothing edited now
+    assert code == 0 and "warning" not in err

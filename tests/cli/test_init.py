@@ -113,3 +113,18 @@ def test_completion_offers_the_init_command(monkeypatch: pytest.MonkeyPatch, run
     monkeypatch.setenv("COMP_CWORD", "1")
     code, out, _ = run_cli()
     assert code == 0 and "plain,init" in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--class", "rdma:irn:26:lossless"], "IRN is meant to run without PFC"),
+        (["--profile", "broadcom-trident2", "--speed", "100G"], "a speed no front-panel port of broadcom-trident2 runs at"),
+        (["--class", "a:dctcp:1", "--class", "b:dctcp:1"], "DSCP"),
+    ],
+)
+def test_answers_that_would_not_compile_write_nothing(tmp_path: Path, run_cli: Run, flags: list[str], message: str) -> None:
+    target = tmp_path / "fabric.yaml"
+    code, _out, err = run_cli("init", "-o", str(target), *flags)
+    assert code == 2 and "would not compile" in err and message in err, err
+    assert not target.exists()

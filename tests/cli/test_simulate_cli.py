@@ -60,7 +60,7 @@ def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
     ],
 )
 def test_bad_dumbbell_flags_exit_2_naming_the_flag(run_cli: Run, argv: list[str], expected: str) -> None:
-    base = ["simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "10ms", "--warmup", "1ms"]
+    base = ["simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--duration", "10ms", "--warmup", "1ms"]
     code, out, err = run_cli(*base, *argv)
     assert code == 2 and out == ""
     assert expected in err and err.count("\n") == 1 and "Traceback" not in err
@@ -99,7 +99,7 @@ def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Calla
     import qosforge.cli.simulate as simulate_cli
 
     monkeypatch.setattr(simulate_cli, "_kernel_needs_compiling", lambda: True)
-    argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
     monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
     code, _, err = run_cli(*argv)
     assert code == 0
@@ -110,7 +110,7 @@ def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Calla
 
 
 def test_old_simulate_flag_names_still_work(run_cli: Callable[..., tuple[int, str, str]]) -> None:
-    common = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
+    common = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
     new = json.loads(run_cli(*common, "--speed", "25G", "--queue-limit", "300pkt")[1])
     old = json.loads(run_cli(*common, "--bandwidth", "25G", "--buffer", "300pkt")[1])
     assert new["bandwidth_bps"] == old["bandwidth_bps"] == 25e9
@@ -125,3 +125,14 @@ def test_tcp_ecn_on_the_dumbbell_and_incast(run_cli: Run) -> None:
                              "--transport", "tcp-ecn", "--duration", "20ms", "--warmup", "0s", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["transport"] == "tcp-ecn"
+
+
+@pytest.mark.parametrize("transport", ["dctcp", "tcp-ecn", "tbtcp", "dcqcn"])
+def test_a_marking_transport_needs_a_marking_bottleneck(run_cli: Run, transport: str) -> None:
+    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", transport, "--duration", "5ms", "--warmup", "1ms")
+    assert code == 2 and out == "" and "--ecn-threshold" in err and "marks nothing" in err
+
+
+def test_tbtcp_beta_is_bounded_as_in_the_intent(run_cli: Run) -> None:
+    code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "tbtcp", "--ecn-threshold", "20pkt", "--beta", "0.5")
+    assert code == 2 and "(0, 0.5)" in err

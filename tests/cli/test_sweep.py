@@ -129,3 +129,8 @@ def test_other_commands_do_not_import_dask_or_pyarrow() -> None:
             "print(sorted({name.split('.')[0] for name in sys.modules} & {'dask', 'distributed', 'pyarrow'}))")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert shown == "[]"
+
+
+def test_sweep_alone_prints_its_help(run_cli: Run) -> None:
+    code, out, err = run_cli("sweep")
+    assert code == 0 and out.startswith("Usage: qosforge sweep") and "simulate" in out and err == ""

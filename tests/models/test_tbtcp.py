@@ -175,7 +175,7 @@ def test_marking_is_monotone_and_bounded(queues: list[float], bdp: float, burst:
 @settings(max_examples=100, deadline=None)
 @given(
     flows=st.floats(1, 1e5),
-    beta=st.floats(1e-3, 1.0),
+    beta=st.floats(1e-3, 0.499),
     burst=st.floats(0.0, 1e6),
     rtt=st.floats(1e-6, 1e-3),
 )
@@ -187,3 +187,10 @@ def test_steady_state_balance_holds(flows: float, beta: float, burst: float, rtt
     assert state.per_flow_window_packets * state.marking_probability == pytest.approx(
         beta, rel=1e-6
     )
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5, 7.0, -0.1])
+def test_beta_outside_0_to_half_is_refused(beta: float) -> None:
+    # beta = 1/m < 1 (TBTCP §3.2); at 0.5 or more RAI undoes QCD's cut and no queue settles (§5)
+    with pytest.raises(ModelInputError, match=r"\(0, 0.5\)"):
+        tbtcp_steady_state(rate_bps=10e9, rtt_s=100e-6, flows=10, beta=beta, mss_bytes=1500)
