@@ -22,7 +22,9 @@ from qosforge.units import split_quantity
 Value = str | int | float | bool
 
 #: Largest campaign grid; 10^6 rows of JSON already outgrow a laptop's memory for the plot.
-MAX_GRID_POINTS = 1_000_000
+#: Far above any campaign a cluster finishes in a day (docs/campaigns.md: ~3 ms of scheduler CPU a
+#: point); a million-point Dask graph alone took minutes to build and ship.
+MAX_GRID_POINTS = 100_000
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,8 @@ def _template(
         path = _profile_path(intent, switch)
         if error.place == "classes.lossless" and lossless and lossless[0].spec is not None:
             path = ("classes", intent.classes.index(lossless[0].spec), "lossless")
+        elif error.place in ("alpha", "congested_ports"):  # a design value the models refuse
+            path = ("design", error.place)
         raise source_map.error(path, f"switch '{switch.name}': {error.message}", error.hint) from None
     speeds = sorted({p.speed_bps for p in switch.ports})
     wred: dict[str, WredIR] = {}

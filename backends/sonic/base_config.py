@@ -31,6 +31,11 @@ def read_base_configs(path: Path, switches: Sequence[str]) -> dict[str, dict[str
     ``path/<switch>/config_db.json`` for every switch."""
     if path.is_dir():
         return {name: _read(path / name / "config_db.json") for name in switches}
+    if not path.exists():
+        raise BaseConfigError(
+            "no such file or folder", place=f"--base {path}",
+            hint="give a switch's running config_db.json (sonic-cfggen -d --print-data) or a folder of <switch>/config_db.json",
+        )
     if len(switches) != 1:
         raise BaseConfigError(
             f"a base file is one switch's running config, but {len(switches)} switches are compiled",

@@ -45,3 +45,8 @@ def test_garbage_base_is_exit_2_and_writes_nothing(tmp_path: Path, run_cli: Run)
 def test_base_needs_the_sonic_target(tmp_path: Path, run_cli: Run) -> None:
     code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sai", "-o", str(tmp_path / "out"), "--base", str(tmp_path))
     assert code == 2 and "--base needs the sonic target" in err
+
+
+def test_a_base_that_does_not_exist_says_so(tmp_path: Path, run_cli: Run) -> None:
+    code, _out, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "--base", str(tmp_path / "no-such-folder"), "-o", str(tmp_path / "out"))
+    assert code == 2 and "no such file or folder" in err and not (tmp_path / "out").exists()

@@ -198,3 +198,9 @@ def test_tbtcp_beta_changes_the_report(write_intent: Writer, base_intent: str) -
     assert betas == [pytest.approx(0.1), pytest.approx(0.3)]
     queues = [next(q["value"] for q in c["thresholds"] if q["quantity"] == "queue_eq8_bytes") for c in (first, second)]
     assert queues[1] == pytest.approx(3 * queues[0])
+
+
+def test_an_alpha_the_models_refuse_is_reported_at_design_alpha(write_intent: Writer, base_intent: str) -> None:
+    path = write_intent(base_intent + "design: {alpha: 1000}\n")
+    with pytest.raises(QosforgeError, match=r"design\.alpha: .*alpha 1000 is not a power of two"):
+        compile_file(path)
