@@ -45,11 +45,13 @@ def read_base_configs(path: Path, switches: Sequence[str]) -> dict[str, dict[str
     return {switches[0]: _read(path)}
 
 
-def gcu_patch_texts(path: Path, configs: dict[str, ConfigDb]) -> dict[str, str]:
-    """``gcu-patch.json`` text per switch: the patch from its base config to its compiled one."""
+def gcu_patch_texts(path: Path, configs: dict[str, ConfigDb], port_speeds_bps: dict[str, dict[str, float]] | None = None) -> dict[str, str]:
+    """``gcu-patch.json`` text per switch: the patch from its base config to its compiled one
+    (refused where the running port speeds are not the ones compiled for)."""
     bases = read_base_configs(path, list(configs))
+    speeds = port_speeds_bps or {}
     return {
-        name: json.dumps(gcu_patch(bases[name], config, place=f"--base for switch {name}"), indent=2) + "\n"
+        name: json.dumps(gcu_patch(bases[name], config, place=f"--base for switch {name}", port_speeds_bps=speeds.get(name)), indent=2) + "\n"
         for name, config in configs.items()
     }
 

@@ -96,7 +96,20 @@ def _ports_used(compiled: Mapping[str, Mapping[str, Mapping[str, str]]]) -> set[
     return ports - _NOT_PORTS
 
 
-def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mapping[str, str]]], *, place: str = "base config") -> list[dict[str, Any]]:
+def _speed_mismatches(base_ports: Mapping[str, Any], port_speeds_bps: Mapping[str, float]) -> list[str]:
+    """Ports whose running speed (PORT|<port>.speed, in Mb/s) is not the one the intent compiled
+    for: their headroom and WRED profiles were sized for another rate."""
+    mismatches = []
+    for name, speed_bps in sorted(port_speeds_bps.items()):
+        entry = base_ports.get(name)
+        running = entry.get("speed") if isinstance(entry, Mapping) else None
+        if isinstance(running, str) and running.isdigit() and int(running) * 1e6 != speed_bps:
+            mismatches.append(f"{name} runs at {int(running) // 1000}G, compiled for {speed_bps / 1e9:g}G")
+    return mismatches
+
+
+def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mapping[str, str]]], *, place: str = "base config",
+              port_speeds_bps: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """The RFC 6902 operations that turn ``base``'s QoS and buffer tables into ``compiled``'s.
 
     Applied to ``base``, the patch gives ``base`` with exactly the tables of
@@ -115,6 +128,15 @@ def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mappi
             f"the compiled config uses {len(missing)} port(s) that the base config's PORT table lacks: {shown}",
             place=place,
             hint="GCU's YANG validation rejects QoS entries on ports that do not exist; check that the base is this switch's running config and that the intent's port names match it",
+        )
+    mismatched = _speed_mismatches(checked["PORT"], port_speeds_bps or {})
+    if mismatched:
+        shown = "; ".join(mismatched[:4]) + ("; ..." if len(mismatched) > 4 else "")
+        raise BaseConfigError(
+            f"{len(mismatched)} port(s) of the running config run at another speed than the intent says: {shown}",
+            place=place,
+            hint="buffermgrd sizes PG headroom from PORT speed, so the compiled headroom and WRED profiles would not apply; "
+            "fix the port speeds in the intent (or the switch), then compile again",
         )
     current = {table: checked[table] for table in QOS_AND_BUFFER_TABLES if table in checked}
     target = {table: dict(entries) for table, entries in compiled.items() if entries}

@@ -86,7 +86,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         from qosforge.backends.sonic.base_config import gcu_patch_texts
 
         configs = {item.switch: json.loads(item.text) for item in rendered if item.target == "sonic" and item.switch is not None}
-        for name, patch_text in gcu_patch_texts(Path(base_path), configs).items():
+        speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in fabric.for_target("sonic")}
+        for name, patch_text in gcu_patch_texts(Path(base_path), configs, speeds).items():
             rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
     report = report_to_json(fabric)
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))

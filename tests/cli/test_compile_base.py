@@ -50,3 +50,13 @@ def test_base_needs_the_sonic_target(tmp_path: Path, run_cli: Run) -> None:
 def test_a_base_that_does_not_exist_says_so(tmp_path: Path, run_cli: Run) -> None:
     code, _out, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "--base", str(tmp_path / "no-such-folder"), "-o", str(tmp_path / "out"))
     assert code == 2 and "no such file or folder" in err and not (tmp_path / "out").exists()
+
+
+def test_a_base_whose_ports_run_at_another_speed_is_refused(tmp_path: Path, run_cli: Run) -> None:
+    running = _running_config()
+    running["PORT"] = {name: {**entry, "speed": "100000"} for name, entry in running["PORT"].items()}  # type: ignore[attr-defined]
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(running))
+    code, _out, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base))
+    assert code == 2 and "run at another speed than the intent says" in err and "runs at 100G, compiled for 40G" in err
+    assert not (tmp_path / "out").exists()
