@@ -186,6 +186,23 @@ def _lossless(ctx: LintContext) -> Iterator[Finding]:
             f"class {name} {text} on {ports_text(ports)}", values={"ports": len(ports)})
 
 
+def _port_speed(ctx: LintContext) -> Iterator[Finding]:
+    """Every threshold the transport rules check was derived for the intent's port speeds; a config
+    whose ports run at other speeds was compiled for another fabric (or the intent is stale)."""
+    assert ctx.intent is not None
+    wrong: dict[tuple[float, float, str], list[str]] = defaultdict(list)
+    for port in ctx.parsed.ports:
+        intended = ctx.intent.port_speeds_bps.get(port.name)
+        if port.speed_bps is not None and intended is not None and port.speed_bps != intended:
+            wrong[(port.speed_bps, intended, port.speed_source or "the config")].append(port.name)
+    for (configured, intended, source), ports in sorted(wrong.items()):
+        yield ctx.report(
+            "intent-port-speed", "PORT", ports[0], "speed",
+            f"{ports_text(ports)} run at {configured / 1e9:g}G in this config ({source}) but at {intended / 1e9:g}G in the "
+            "intent: headroom, ECN and WRED thresholds were sized for another speed",
+            values={"configured_gbps": configured / 1e9, "intent_gbps": intended / 1e9, "ports": len(ports)})
+
+
 # ---------------------------------------------------------------------------------------------
 # ECN marking per transport
 
@@ -443,6 +460,13 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
 E, W = Severity.ERROR, Severity.WARNING
 
 RULES: tuple[Rule, ...] = (
+    Rule("intent-port-speed", E, "transport", "ports run at the intent's speeds",
+         "The transport rules, PFC headroom and every threshold qosforge derives depend on each port's speed "
+         "(DCTCP §3.4, DCQCN §5, IEEE 802.3 Annex 31B). A config whose ports run at other speeds than the "
+         "intent's was compiled for another fabric, or the intent is out of date; its numbers cannot be "
+         "checked against this intent.",
+         "lint against the intent the config was compiled from, or fix the speeds (intent or PORT table) and compile again",
+         needs="intent", check=_port_speed),
     Rule("class-dscp-split", E, "transport", "a class's DSCPs land in one queue",
          "Each intent class is one transport in one queue (docs/architecture.md §2, §5 maps); if its DSCPs reach "
          "several queues, its packets are reordered and each queue's thresholds fit only part of it.",

@@ -36,7 +36,7 @@ def test_clean_file_exits_0(run_cli: Run) -> None:
     code, out, err = run_cli("lint", GOOD, "--profile", "broadcom-tomahawk")
     assert code == 0 and err == ""
     assert "0 errors, 0 warnings, 0 notes in 1 file (profile: broadcom-tomahawk; intent: none)" in out
-    assert "not run: 10 rules" in out and "no --intent" in out
+    assert "not run: 11 rules" in out and "no --intent" in out
 
 
 def test_findings_exit_1_and_name_the_place(run_cli: Run) -> None:
@@ -283,3 +283,15 @@ def test_progress_over_many_files_only_when_drawing(run_cli: Run, tmp_path: Path
     monkeypatch.setenv("QOSFORGE_PROGRESS", "0")  # pipes and CI logs: nothing
     code, _out, err = run_cli("lint", *files)
     assert code == 0 and "linting" not in err
+
+
+def test_configs_compiled_for_another_fabric_fail_the_intent_speed_check(run_cli: Run, tmp_path: Path) -> None:
+    own = tmp_path / "fabric.yaml"  # init's defaults: Trident2 leaves at 40G, named leaf1.. like roce-pod's
+    assert run_cli("init", "-o", str(own))[0] == 0
+    assert run_cli("compile", str(own), "-o", str(tmp_path / "out"), "-q")[0] == 0
+    configs = sorted(str(p) for p in (tmp_path / "out").glob("*/config_db.json"))
+    code, out, _ = run_cli("lint", *configs, "--intent", str(own))
+    assert "intent-port-speed" not in out
+    roce_pod = Path(__file__).parents[2] / "examples" / "roce-pod.yaml"  # Spectrum-2 at 100G
+    code, out, _ = run_cli("lint", *configs, "--intent", str(roce_pod))
+    assert code == 1 and "[intent-port-speed]" in out and "run at 40G in this config" in out and "at 100G in the intent" in out

@@ -15,7 +15,7 @@ def test_text_is_one_line_per_finding_with_a_fix_line(report: Report) -> None:
     assert len(finding_lines) == len(report.findings)
     assert all(lines[lines.index(line) + 1].startswith("    fix: ") for line in finding_lines)
     assert re.search(r"\d+ errors, \d+ warnings?, \d+ notes? in 2 files; 1 unusable", output)
-    assert "not run: 10 rules" in output and "no --intent" in output
+    assert "not run: 11 rules" in output and "no --intent" in output
 
 
 def test_control_characters_never_reach_the_terminal() -> None:

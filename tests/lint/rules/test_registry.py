@@ -13,7 +13,7 @@ STABLE_IDS = {
     "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "dscp-conflict",
     "lossless-queue-without-pfc", "lossless-pg-zero-headroom", "shared-headroom-missing", "port-admin-status",
     "pfcwd-missing", "buffer-capacity", "pfc-headroom", "ecn-above-queue-limit", "dynamic-th-range",
-    "lossless-priority-limit", "queue-index-limit", "model-input-missing", "class-dscp-split", "class-queue-shared",
+    "lossless-priority-limit", "queue-index-limit", "model-input-missing", "intent-port-speed", "class-dscp-split", "class-queue-shared",
     "class-lossless-mismatch", "ecn-missing", "dctcp-k", "dcqcn-marking", "tbtcp-red-fit", "tlt-threshold",
     "tlt-flows", "tlt-not-expressed", "internal-error",
     # issue 11
