@@ -23,6 +23,7 @@ from pydantic import (
 
 from qosforge.backends.registry import approximation_names, target_names
 from qosforge.errors import UnitError
+from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
     parse_fraction,
     parse_length_m,
@@ -197,7 +198,7 @@ class TbtcpSpec(_Strict):
     beta: float = Field(
         default=0.1,
         gt=0,
-        lt=0.5,
+        lt=TBTCP_BETA_MAX,
         description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
     )
     r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")

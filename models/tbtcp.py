@@ -40,6 +40,10 @@ SOURCE_CAP = "TBTCP §6.2 (marking probability limited to 0.5, like TCP/DCTCP's 
 SOURCE_STEADY = "TBTCP §4.4 Eq. 7-8 (W = BDP + Q, w = W/n, beta = w·p(Q))"
 SOURCE_QCD = "TBTCP §6.2 (curve scaled by 1/r; QCD: CWND <- max(CWND − r, CWND/2))"
 SOURCE_RAI = "TBTCP §4.3 (RAI: cwnd grows beta MSS per RTT, i.e. one MSS every 1/beta RTTs)"
+#: beta lies in (0, BETA_MAX): beta = 1/m < 1 (§3.2), and at 0.5 or more RAI undoes a QCD cut
+#: within two RTTs so the queue does not settle (§5). The intent schema, the calculators and the
+#: simulator all take this range.
+BETA_MAX = 0.5
 SOURCE_LSO = "TBTCP §6.2 (l covers the NIC's LSO burst: 128 KB segment = 86 packets, l = 138 KB)"
 
 #: §6.2: "our implementation limits the ECN marking probability to a maximum of 0.5".
@@ -164,11 +168,9 @@ def tbtcp_steady_state(
     require_at_least(
         "flows", flows, 1, hint="n counts long-lived flows on the bottleneck: use 1 or more"
     )
-    # beta = 1/m < 1 (§3.2); at 0.5 or more RAI undoes a QCD cut within two RTTs and the queue
-    # does not settle (§5), so the intent schema and every calculator take (0, 0.5).
-    if not np.all((beta > 0) & (beta < 0.5)):
+    if not np.all((beta > 0) & (beta < BETA_MAX)):
         raise ModelInputError(
-            f"must be in (0, 0.5) (got {describe_values(beta)})", place="beta",
+            f"must be in (0, {BETA_MAX:g}) (got {describe_values(beta)})", place="beta",
             hint="beta is RAI's window increase per RTT in MSS, 0.1 in TBTCP §5.1 (beta = 1/m, §3.2)",
         )
     require_positive("mss_bytes", mss_bytes, hint="the segment size, e.g. 1500B")
@@ -266,6 +268,7 @@ def tbtcp_steady_state(
 
 
 __all__ = [
+    "BETA_MAX",
     "TBTCP_MAX_MARKING_PROBABILITY",
     "TbtcpSteadyState",
     "lso_burst_packets",

@@ -2,8 +2,8 @@
 
 The answers come from flags, else (on a terminal only) from prompts, else from defaults. The
 document is built as a ruamel.yaml tree whose comments are the intent model's own field
-descriptions (:mod:`qosforge.compiler.intent`), then loaded with the compiler's loader before it
-is written, so a file ``init`` writes is one ``compile`` accepts.
+descriptions (:mod:`qosforge.compiler.intent`), then compiled before it is written, so a file
+``init`` writes is one ``compile`` accepts.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def intent_text(document: CommentedMap) -> str:
     return stream.getvalue()
 
 
-def check_with_loader(text: str) -> None:
+def check_compiles(text: str) -> None:
     """Compile ``text`` as ``qosforge compile`` would (loader, topology and port checks, class
     planning, buffers): a starter intent that does not compile is never written."""
     from qosforge.compiler.compile import compile_intent
@@ -271,7 +271,7 @@ def init_command(output_path: str, profile: str | None, leaves: int | None, spin
         classes=answers or [parse_class(text) for text in DEFAULT_CLASSES],
     )
     text = intent_text(document)
-    check_with_loader(text)
+    check_compiles(text)
     write_text_atomically(output, text)
     click.echo(f"wrote {output}; next: qosforge compile {output} -o out")
 

@@ -136,8 +136,10 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     size_packets = -1
     if flow_size is not None:
         size_packets = max(1, int(-(-_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet) // packet)))
-    if not 0 < beta < 0.5 or window_r < 1:
-        raise QosforgeError("beta must be in (0, 0.5) and r >= 1", place="--r" if 0 < beta < 0.5 else "--beta",
+    from qosforge.models.tbtcp import BETA_MAX
+
+    if not 0 < beta < BETA_MAX or window_r < 1:
+        raise QosforgeError(f"beta must be in (0, {BETA_MAX:g}) and r >= 1", place="--r" if 0 < beta < BETA_MAX else "--beta",
                             hint="TBTCP uses beta 0.1 (RAI per RTT, beta = 1/m < 0.5, TBTCP §3.2, §5) and r 4")
     if scenario == "dumbbell":
         if intent is not None:
