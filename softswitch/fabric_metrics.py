@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -10,7 +11,12 @@ import numpy as np
 
 @dataclass(frozen=True)
 class FlowCompletionStats:
-    """Flow completion times of the finished flows (seconds); nan when none finished."""
+    """Flow completion times of the finished flows (seconds); nan when none finished.
+
+    Percentiles are nearest-rank (the smallest FCT with at least that fraction of finished flows
+    at or below it), the rule :func:`qosforge.softswitch.metrics.histogram_percentile` applies
+    to queue depths; so p99 is always an FCT some flow had.
+    """
 
     count: int
     """Finished flows."""
@@ -21,17 +27,42 @@ class FlowCompletionStats:
 
     def as_json(self) -> dict[str, float | int | None]:
         """The fields as a JSON-safe dict (nan -> None)."""
-        raise NotImplementedError
+        return {
+            "count": self.count,
+            "unfinished": self.unfinished,
+            "mean_s": _finite_or_none(self.mean_s),
+            "p50_s": _finite_or_none(self.p50_s),
+            "p99_s": _finite_or_none(self.p99_s),
+        }
 
 
 def flow_completion_stats(start_s: np.ndarray, finish_s: np.ndarray) -> FlowCompletionStats:
-    """FCT = finish - start of each flow; finish < 0 or nan means unfinished."""
-    raise NotImplementedError
+    """FCT = finish - start of each flow; finish < 0 or nan means unfinished.
+
+    ``start_s`` and ``finish_s`` are per flow, same shape (the engine's ``flow_start_s`` and
+    ``flow_finish_s``, where an unfinished flow's finish is -1).
+    """
+    start = np.asarray(start_s, dtype=float)
+    finish = np.asarray(finish_s, dtype=float)
+    if start.shape != finish.shape:
+        raise ValueError(f"start {start.shape} and finish {finish.shape} differ in shape")
+    finished = np.isfinite(finish) & (finish >= 0.0)
+    fct = (finish - start)[finished]
+    count = int(fct.size)
+    unfinished = int(finish.size - count)
+    if count == 0:
+        return FlowCompletionStats(0, unfinished, math.nan, math.nan, math.nan)
+    p50, p99 = np.quantile(fct, [0.50, 0.99], method="inverted_cdf")
+    return FlowCompletionStats(count, unfinished, float(fct.mean()), float(p50), float(p99))
+
+
+def _finite_or_none(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
 class PortRef:
-    """An egress port ``port`` of switch ``switch``."""
+    """Port ``port`` of switch ``switch`` (for pauses: the egress side, which PFC stops)."""
 
     switch: str
     port: str
@@ -42,11 +73,45 @@ def pause_depth(
 ) -> int:
     """The largest number of switch hops from ``origin`` to a port paused because of it.
 
-    ``links`` maps each switch egress port to the port at the other end of its cable (both
-    directions present or not; either is enough). One hop = crossing one switch-to-switch link
-    upstream: from a paused egress port on switch S to the peer's egress port that feeds S.
+    ``origin`` is the congested or stalled egress port; ``paused`` the switch egress ports that
+    received PFC PAUSE during the run; ``links`` maps a switch port to the port at the other end
+    of its cable (one direction per cable is enough; host ports may be left out).
+
+    A hop is one switch-to-switch cable crossed upstream, against the data: PFC stops an egress
+    port, the switch's ingress buffers fill behind it and that switch pauses its neighbours'
+    egress ports feeding it (IEEE 802.1Qbb: a PAUSE frame stops the link partner's sender). So
+    from a switch S, the ports one hop further are the peers of S's ports, and a paused port
+    met there is at distance d + 1 when S was reached at distance d (``origin``'s switch is at
+    0). The search goes on only through paused ports (a port that was not paused cannot pass a
+    pause on) and each port counts at its shortest distance. Paused ports that no chain of
+    paused ports connects to ``origin`` (another cause) are ignored; 0 = nothing upstream paused.
     """
-    raise NotImplementedError
+    peers: dict[PortRef, PortRef] = {}
+    for near, far in links.items():
+        peers[near] = far
+        peers.setdefault(far, near)
+    ports_by_switch: dict[str, list[PortRef]] = {}
+    for port in peers:
+        ports_by_switch.setdefault(port.switch, []).append(port)
+    still_paused = set(paused)
+    still_paused.discard(origin)
+    expanded = {origin.switch}
+    frontier = [origin.switch]
+    depth = 0
+    while frontier:
+        reached = [
+            upstream
+            for switch in frontier
+            for port in ports_by_switch.get(switch, ())
+            if (upstream := peers[port]) in still_paused
+        ]
+        if not reached:
+            break
+        depth += 1
+        still_paused.difference_update(reached)
+        frontier = list(dict.fromkeys(port.switch for port in reached if port.switch not in expanded))
+        expanded.update(frontier)
+    return depth
 
 
 __all__ = ["FlowCompletionStats", "PortRef", "flow_completion_stats", "pause_depth"]
