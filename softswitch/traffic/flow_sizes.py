@@ -59,7 +59,8 @@ class FlowSizeDistribution:
         span = cumulative[upper] - cumulative[lower]
         fraction = np.divide(u - cumulative[lower], span, out=np.zeros(n), where=span > 0)
         values = sizes[lower] + (sizes[upper] - sizes[lower]) * fraction
-        return np.maximum(np.ceil(values), 1.0).astype(np.int64)
+        whole_bytes: np.ndarray = np.maximum(np.ceil(values), 1.0).astype(np.int64)
+        return whole_bytes
 
 
 #: Payload bytes per packet of pFabric's ns-2 tables, which count flow sizes in packets (the
