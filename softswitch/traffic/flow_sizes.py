@@ -34,6 +34,16 @@ class FlowSizeDistribution:
     source: str
     """Where the table comes from (paper + repository path, or the user's file)."""
 
+    def __post_init__(self) -> None:
+        # User files are checked line by line in parse_flow_size_cdf; this guards code-built tables.
+        sizes, cumulative = np.asarray(self.sizes_bytes), np.asarray(self.cumulative)
+        if not (
+            sizes.size == cumulative.size >= 1
+            and np.all(np.isfinite(sizes)) and sizes[0] >= 0 and np.all(np.diff(sizes) >= 0)
+            and cumulative[0] >= 0 and np.all(np.diff(cumulative) >= 0) and cumulative[-1] == 1.0
+        ):
+            raise ValueError(f"{self.name}: not a flow-size CDF table ({self.sizes_bytes}, {self.cumulative})")
+
     @property
     def mean_bytes(self) -> float:
         """The mean of the piecewise-linear CDF, bytes: the point mass at the first size plus,

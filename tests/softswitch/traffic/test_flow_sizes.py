@@ -170,3 +170,12 @@ def test_an_unknown_name_lists_the_built_ins(tmp_path: Path) -> None:
     assert caught.value.place == missing
     assert caught.value.hint is not None
     assert "web-search" in caught.value.hint and "data-mining" in caught.value.hint
+
+
+@pytest.mark.parametrize(
+    ("sizes", "cumulative"),
+    [((), ()), ((1.0, 2.0), (0.0,)), ((2.0, 1.0), (0.0, 1.0)), ((1.0, 2.0), (0.6, 0.5)), ((1.0, 2.0), (0.0, 0.9)), ((-1.0,), (1.0,))],
+)
+def test_a_table_built_in_code_must_be_a_cdf(sizes: tuple[float, ...], cumulative: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError, match="not a flow-size CDF"):
+        FlowSizeDistribution("broken", sizes, cumulative, "test")
