@@ -1,110 +1,13 @@
-"""A compiled intent on the software switch: intent -> IR -> SAI program -> loaded switch.
+"""Compatibility import path: compiling an intent for the switch lives in softswitch/helper/compiled.py."""
 
-The switch itself only ever sees the SAI program (docs/architecture.md §6); the IR is kept next to it
-for what SAI does not carry and a scenario needs: each class's DSCPs, transport, RTT and
-host-side settings (TBTCP beta and r).
-"""
-
-from __future__ import annotations
-
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-
-from qosforge.backends.sai import SaiProgram, render_sai_program
-from qosforge.errors import QosforgeError
-from qosforge.ir import ClassIR, SwitchIR
-from qosforge.softswitch.config import SwitchConfig, load_switch_program
-from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
-
-#: How each intent transport runs on the switch's hosts. D2TCP's switch side is DCTCP's and a
-#: flow without a deadline behaves as DCTCP (D2TCP §3.2, d = 1); EAR's host RTT threshold is not
-#: modelled, so EAR hosts run DCTCP on EAR's switch threshold; IRN runs over DCQCN (TLT §4.2).
-TRANSPORT_HOSTS: dict[str, FlowKind] = {
-    "tcp": "newreno", "dctcp": "dctcp", "d2tcp": "dctcp", "ear": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn", "irn": "dcqcn",
-}
-
-
-@dataclass(frozen=True)
-class DesignPoint:
-    """The intent's design inputs a scenario reproduces (intent ``design``)."""
-
-    congested_ports: int = 1
-    small_packet_fraction: float = 0.5
-    lossless_mtu_bytes: float = 1024.0
-    port_mtu_bytes: float = 9100.0
-    mtu_bytes: float = 1500.0
-
-
-@dataclass(frozen=True)
-class CompiledSwitch:
-    ir: SwitchIR
-    program: SaiProgram
-    config: SwitchConfig
-    design: DesignPoint = DesignPoint()
-    assumptions: tuple[tuple[str, str], ...] = ()
-    """The ``--assume`` values the configuration was loaded with."""
-
-    @property
-    def config_assumptions(self) -> dict[str, str]:
-        return dict(self.assumptions)
-
-    @property
-    def cnp_dscp(self) -> int | None:
-        """The DSCP of RoCE CNPs where the compiled plan has a CNP class (its own queue)."""
-        cnp = next((c for c in self.ir.control_classes if c.name == "cnp"), None)
-        return cnp.dscp[0] if cnp is not None else None
-
-    def traffic_class(self, name: str | None) -> ClassIR:
-        """The named class, or the first class that is not the catch-all ``default``."""
-        classes = self.ir.classes
-        if name is None:
-            chosen = next((c for c in classes if c.name != "default"), classes[0])
-            return chosen
-        for entry in classes:
-            if entry.name == name:
-                return entry
-        raise QosforgeError(f"no class {name!r} on switch {self.ir.name}", place="--class", hint=f"classes: {', '.join(sorted({c.name for c in classes}))}")
-
-    def port_index(self, name: str | None) -> int:
-        if name is None:
-            return 0
-        for index, port in enumerate(self.config.ports):
-            if port.name == name:
-                return index
-        raise QosforgeError(f"no port {name!r} on switch {self.ir.name}", place="--port", hint=f"ports: {', '.join(p.name for p in self.config.ports[:6])}, ...")
-
-
-def host_transport(entry: ClassIR) -> FlowKind:
-    if entry.transport not in TRANSPORT_HOSTS:
-        raise QosforgeError(f"class {entry.name!r}: transport {entry.transport} has no host model in the software switch", place="--class", hint=f"modelled: {', '.join(TRANSPORT_HOSTS)}")
-    return TRANSPORT_HOSTS[entry.transport]
-
-
-def tbtcp_host_settings(entry: ClassIR) -> tuple[float, float]:
-    """(beta, r) the compiler chose for a TBTCP class, else TBTCP's own choices (§5.1, §7)."""
-    settings = {d.quantity: d.value for d in entry.host_settings}
-    return settings.get("beta", TBTCP_BETA), settings.get("window_reduction_r", TBTCP_R)
-
-
-def load_compiled(switch: SwitchIR, *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None) -> CompiledSwitch:
-    program = render_sai_program(switch)
-    return CompiledSwitch(ir=switch, program=program, config=load_switch_program(program, assume=assume), design=design or DesignPoint(),
-                          assumptions=tuple(sorted((assume or {}).items())))
-
-
-def compile_for_softswitch(intent_path: Path, switch_name: str | None, *, assume: Mapping[str, str] | None = None, approximations: tuple[str, ...] = ()) -> CompiledSwitch:
-    """Compile ``intent_path`` for SAI and load one switch (default: the first) into the switch."""
-    from qosforge.compiler.compile import compile_intent
-    from qosforge.compiler.loader import load_intent
-
-    intent, source_map = load_intent(intent_path)
-    selected = (switch_name,) if switch_name else ()
-    fabric = compile_intent(intent, source_map, switches=selected, accepted_approximations=approximations, targets=("sai",))
-    switches = fabric.for_target("sai")
-    d = intent.design
-    design = DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))
-    return load_compiled(switches[0], assume=assume, design=design)
-
+from qosforge.softswitch.helper.compiled import (
+    TRANSPORT_HOSTS,
+    CompiledSwitch,
+    DesignPoint,
+    compile_for_softswitch,
+    host_transport,
+    load_compiled,
+    tbtcp_host_settings,
+)
 
 __all__ = ["TRANSPORT_HOSTS", "CompiledSwitch", "DesignPoint", "compile_for_softswitch", "host_transport", "load_compiled", "tbtcp_host_settings"]

@@ -20,7 +20,7 @@ from qosforge.backends.sai import (
     program_objects,
     validate_program,
 )
-from qosforge.backends.sai.program import SaiValue
+from qosforge.backends.sai.program import MapListEntry, SaiValue
 from qosforge.backends.sai.render import ecn_marked_colors
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.asic import AsicModel, asic_from_profile
@@ -109,6 +109,8 @@ class QueueConfig:
     buffer_profile: str | None
     wred: str | None
     scheduler: str | None
+    pfc_deadlock_watch: bool = False
+    """SAI_QUEUE_ATTR_ENABLE_PFC_DLDR: the port's deadlock detection/recovery applies to it."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,10 @@ class PortConfig:
     queues: tuple[QueueConfig, ...]
     pgs: tuple[PgConfig, ...]
     port_max_rate_bytes_per_s: int
+    pfc_deadlock_detection_s: tuple[float, ...] = (0.0,) * 8
+    """Per TC: SAI_PORT_ATTR_PFC_TC_DLD_INTERVAL (ms in the program), 0 = not set."""
+    pfc_deadlock_recovery_s: tuple[float, ...] = (0.0,) * 8
+    """Per TC: SAI_PORT_ATTR_PFC_TC_DLR_INTERVAL."""
 
     @property
     def cable_delay_s(self) -> float:
@@ -224,8 +230,8 @@ _WRED_COLOR_ATTRS = {
     f"SAI_WRED_ATTR_ECN_{c}_MARK_PROBABILITY" for c in COLORS
 }
 _MODELLED["SAI_OBJECT_TYPE_WRED"] = _WRED_COLOR_ATTRS | {"SAI_WRED_ATTR_WEIGHT", "SAI_WRED_ATTR_ECN_MARK_MODE"}
-#: Accepted, no data-path effect in a single switch: PFC deadlock detection/recovery needs a
-#: PFC storm that never ends, which a finite scenario on one switch cannot produce (§4, §5.1).
+#: Accepted without data-path effect; the port DLD/DLR intervals and the queue's ENABLE_PFC_DLDR
+#: are read into the configuration for the fabric scenarios' PFC watchdog (softswitch/engine/kernel.py).
 _NO_EFFECT = {
     "SAI_PORT_ATTR_PFC_TC_DLD_INTERVAL", "SAI_PORT_ATTR_PFC_TC_DLR_INTERVAL",
     "SAI_QUEUE_ATTR_ENABLE_PFC_DLDR", "SAI_QUEUE_ATTR_PFC_DLR_INIT", "SAI_QUEUE_ATTR_PFC_DLR_PACKET_ACTION",
@@ -396,7 +402,8 @@ def _port(program: SaiProgram, objects: Mapping[str, SaiObject], index: int) -> 
         wred = queue.get("SAI_QUEUE_ATTR_WRED_PROFILE_ID")
         own = queue.get("SAI_QUEUE_ATTR_SCHEDULER_PROFILE_ID")
         scheduler = own if isinstance(own, str) else schedulers.get(str(queue_id))
-        queues.append(QueueConfig(position, profile if isinstance(profile, str) else None, wred if isinstance(wred, str) else None, scheduler))
+        queues.append(QueueConfig(position, profile if isinstance(profile, str) else None, wred if isinstance(wred, str) else None, scheduler,
+                                  queue.get("SAI_QUEUE_ATTR_ENABLE_PFC_DLDR") is True))
     pgs = []
     for position, pg_id in enumerate(pg_ids):
         profile = objects[str(pg_id)].attributes.get("SAI_INGRESS_PRIORITY_GROUP_ATTR_BUFFER_PROFILE")
@@ -425,7 +432,19 @@ def _port(program: SaiProgram, objects: Mapping[str, SaiObject], index: int) -> 
         queues=tuple(queues),
         pgs=tuple(pgs),
         port_max_rate_bytes_per_s=port_rate,
+        pfc_deadlock_detection_s=_interval_by_tc(attrs.get("SAI_PORT_ATTR_PFC_TC_DLD_INTERVAL")),
+        pfc_deadlock_recovery_s=_interval_by_tc(attrs.get("SAI_PORT_ATTR_PFC_TC_DLR_INTERVAL")),
     )
+
+
+def _interval_by_tc(value: SaiValue) -> tuple[float, ...]:
+    """A PFC_TC_DLD/DLR_INTERVAL map list (TC -> milliseconds, SAI inc/saiport.h) per TC in seconds."""
+    seconds = [0.0] * PRIORITIES
+    if isinstance(value, tuple):
+        for entry in value:
+            if isinstance(entry, MapListEntry) and 0 <= entry.key < PRIORITIES:
+                seconds[entry.key] = entry.value / 1000.0
+    return tuple(seconds)
 
 
 def _check_modelable(config: SwitchConfig) -> None:

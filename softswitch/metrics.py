@@ -56,6 +56,12 @@ class SimulationResult:
     flow_start_s: np.ndarray
     flow_window: np.ndarray
     cell_bytes: float
+    pfc_seconds: np.ndarray | None = None
+    """[transmit port, priority, (sent, received)]: seconds a switch port asked its peer to pause
+    (sent, from its ingress) and was paused by its peer (received, at its egress), after the
+    warm-up; pauses still running at the end count up to the end."""
+    queue_histograms: np.ndarray | None = None
+    """[switch port, queue, depth in packets] sample counts (fabric runs; None otherwise)."""
 
     @property
     def measured_s(self) -> float:
@@ -100,6 +106,8 @@ _COUNTER_NAMES = {
     "ecn_echo_acks": L.C_ECN_ACKS,
     "acks": L.C_ACKS,
     "max_packets_alive": L.C_MAX_PKTS_ALIVE,
+    "pfc_deadlocks": L.C_DEADLOCKS,
+    "watchdog_drops": L.C_WATCHDOG_DROPS,
 }
 
 
@@ -110,6 +118,16 @@ def histogram_percentile(histogram: np.ndarray, fraction: float) -> float:
         return 0.0
     cumulative = np.cumsum(histogram)
     return float(np.searchsorted(cumulative, fraction * total - 1e-9, side="left"))
+
+
+def _pause_seconds(times: np.ndarray, end_s: float, warmup_s: float) -> np.ndarray:
+    """Sent and received pause seconds per transmit port and priority, closing open pauses at the end."""
+    seconds = np.stack([times[:, :, L.PT_SENT_S], times[:, :, L.PT_RECEIVED_S]], axis=-1)
+    for column, since in ((0, L.PT_SENT_SINCE), (1, L.PT_RECEIVED_SINCE)):
+        start = times[:, :, since]
+        running = start >= 0.0
+        seconds[:, :, column] += np.where(running, np.maximum(end_s - np.maximum(start, warmup_s), 0.0), 0.0)
+    return seconds
 
 
 def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: float = 0.0) -> SimulationResult:
@@ -154,6 +172,8 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         flow_start_s=world[L.W_FLF][:, L.FF_START].copy(),
         flow_window=world[L.W_FLF][:, L.FF_CWND].copy(),
         cell_bytes=float(prmf[L.PRM_CELL]),
+        pfc_seconds=_pause_seconds(world[L.W_PFCT], float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])),
+        queue_histograms=world[L.W_QHIST].copy() if world[L.W_QHIST].shape[0] else None,
     )
 
 
@@ -161,6 +181,8 @@ __all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile"]
 
 
 _REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
+#: Fabric runs also report drops by the PFC watchdog's recovery (single-switch JSON keeps the five above).
+REASONS_WITH_WATCHDOG = (*_REASONS, "pfc_watchdog")
 
 
 def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
@@ -209,4 +231,4 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     return out
 
 
-__all__ += ["summary"]
+__all__ += ["REASONS_WITH_WATCHDOG", "summary"]

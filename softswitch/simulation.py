@@ -6,7 +6,7 @@ import time
 
 from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine import layout as L
-from qosforge.softswitch.engine.build import build_world, schedule_initial_events
+from qosforge.softswitch.engine.build import Topology, build_fabric_world, single_switch
 from qosforge.softswitch.metrics import SimulationResult, collect
 from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 
@@ -17,11 +17,17 @@ def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) ->
     The event core is the ahead-of-time module built at install, else the numba JIT
     (engine/core.py); ``wall_seconds`` covers only the event loop.
     """
+    return simulate_fabric((config,), single_switch(len(config.ports)), flows, run)
+
+
+def simulate_fabric(configs: tuple[SwitchConfig, ...], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec) -> SimulationResult:
+    """Simulate ``flows`` between the hosts of switches ``configs`` linked as ``topology``."""
+    from qosforge.softswitch.engine.build import schedule_initial_events
     from qosforge.softswitch.engine.core import kernel
 
     core = kernel()
     run_kernel = core.run_kernel
-    world = build_world(config, flows, run)
+    world = build_fabric_world(configs, topology, flows, run)
     schedule_initial_events(world, flows, run)
     core.seed_kernel(run.seed)
     # Compile (or load from cache) outside the timed region: a run that ends before time 0
@@ -37,4 +43,4 @@ def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) ->
     return collect(world, wall, cpu)
 
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "simulate_fabric"]

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from qosforge.cli.options import Rename, renamed_options
+from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.units import (
     format_value,
@@ -80,11 +81,17 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.command("simulate")
 @renamed_options(Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))
 @click.argument("intent", required=False, type=click.Path(dir_okay=False))
-@click.option("--scenario", type=click.Choice(["dumbbell", "incast"]), required=True, help="dumbbell (flags only) or incast (on INTENT).")
-@click.option("--switch", "switch_name", metavar="NAME", help="incast: the switch of INTENT (default: the first).")
-@click.option("--class", "class_name", metavar="NAME", help="incast: the traffic class (default: the first non-default class).")
-@click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port).")
-@click.option("--flows", type=int, default=10, show_default=True, help=f"Number of flows (1 to {MAX_FLOWS:,}).")
+@click.option("--scenario", type=click.Choice(["dumbbell", "incast", *FABRIC_SCENARIOS]), required=True,
+              help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
+@click.option("--switch", "switch_names", metavar="NAME", multiple=True,
+              help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
+@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the first non-default class; pause-storm: the first lossless).")
+@click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
+@click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
+@click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
+@click.option("--flow-size-dist", default="web-search", show_default=True, metavar="NAME|FILE",
+              help="all-to-all: flow sizes, web-search or data-mining (or a CDF file of 'bytes probability' lines).")
+@click.option("--stall", "stall_text", metavar="TIME", help="pause-storm: how long the stalled host stops draining (default 2ms).")
 @click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast: overrides the class's transport.")
 @click.option("--speed", "bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck link rate.")
 @click.option("--rtt", metavar="TIME", default="100us", show_default=True, help="dumbbell: base round-trip time.")
@@ -98,16 +105,16 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
 @click.option("--r", "window_r", type=float, default=4.0, show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
 @click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
-@click.option("--duration", default="0.3s", show_default=True, metavar="TIME", help="Simulated time.")
-@click.option("--warmup", default="0.1s", show_default=True, metavar="TIME", help="Statistics start after this.")
+@click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
+@click.option("--warmup", metavar="TIME", help="Statistics start after this (default 0.1s; fabric-incast 1ms, others 0).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast: a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
-def simulate_command(intent: str | None, scenario: str, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int,
-                     transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
+def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
+                     flows: int | None, load_text: str | None, flow_size_dist: str, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str, flow_size: str | None, beta: float, window_r: float,
-                     rto_min: str | None, duration: str, warmup: str, seed: int, assumptions: tuple[str, ...], output_format: str,
+                     rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
                      plot_path: str | None) -> None:
     """Run a scenario on the bundled software switch and report queue, goodput, marks and drops.
 
@@ -116,6 +123,7 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
       qosforge simulate --scenario dumbbell --flows 10 --transport dctcp --speed 10G \\
           --rtt 100us --ecn-threshold 65pkt --queue-limit 1000pkt --duration 0.3s --warmup 0.1s --format json
       qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
+      qosforge simulate examples/roce-pod.yaml --scenario pause-storm --assume red.steps=1024 --assume red.step_offset=0
     """
     from qosforge.softswitch.metrics import summary
     from qosforge.softswitch.simulation import simulate
@@ -127,12 +135,23 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     packet = _parse("--packet", parse_size_bytes, packet_text)
     if packet != int(packet) or not 64 <= packet <= MAX_PACKET_BYTES:
         raise QosforgeError(f"{packet_text!r} is not a whole frame of 64 to {MAX_PACKET_BYTES} bytes", place="--packet", hint="e.g. 1500B")
-    duration_s = _parse("--duration", parse_time_s, duration)
-    warmup_s = _parse("--warmup", parse_time_s, warmup, allow_zero=True)
-    if not 1 <= flows <= MAX_FLOWS:
+    if flows is not None and not 1 <= flows <= MAX_FLOWS:
         raise QosforgeError(f"must be 1 to {MAX_FLOWS:,} (got {flows:,})", place="--flows",
                             hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
     rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
+    if scenario in FABRIC_SCENARIOS:
+        _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet), flow_size, load_text, flow_size_dist,
+                        stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
+        return
+    duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
+    warmup_s = _parse("--warmup", parse_time_s, warmup or "0.1s", allow_zero=True)
+    flows = 10 if flows is None else flows
+    for flag, given in (("--load", load_text), ("--stall", stall_text)):
+        if given is not None:
+            raise QosforgeError(f"{flag} applies to the fabric scenarios, not {scenario}", place=flag, hint="drop it, or use --scenario all-to-all / pause-storm")
+    if len(switch_names) > 1:
+        raise QosforgeError(f"{scenario} runs on one switch (got {len(switch_names)})", place="--switch", hint="name one switch, or use a fabric scenario")
+    switch_name = switch_names[0] if switch_names else None
     size_packets = -1
     if flow_size is not None:
         size_packets = max(1, int(-(-_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet) // packet)))
@@ -176,7 +195,7 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
             raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
         config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
                                                   duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
-    _check_work(duration_s, line_rate_bps, int(packet))
+    check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.cli.progress import announce, progress
 
     if _kernel_needs_compiling():
@@ -186,13 +205,39 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result)}
     if plot_path is not None:
         _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
+    _emit(report, output_format)
+
+
+def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
+                    flows: int | None, transport: str | None, packet: int, flow_size: str | None, load_text: str | None, flow_size_dist: str,
+                    stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
+                    assume: dict[str, str], output_format: str, plot_path: str | None) -> None:
+    from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
+    from qosforge.softswitch.metrics import summary
+
+    size = _parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet)
+    options = FabricOptions(
+        intent=intent, scenario=scenario, switches=switch_names, class_name=class_name, port_name=port_name, flows=flows,
+        transport=_TRANSPORTS[transport] if transport else None, packet_bytes=packet, flow_size_bytes=None if size is None else max(1, int(size)),
+        load=_parse("--load", parse_fraction, load_text), flow_size_dist=flow_size_dist, stall_s=_parse("--stall", parse_time_s, stall_text),
+        duration_s=_parse("--duration", parse_time_s, duration), warmup_s=_parse("--warmup", parse_time_s, warmup, allow_zero=True), seed=seed,
+        rto_min_s=rto_min_s, assume=assume,
+    )
+    result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
+    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result), **fabric_keys}
+    if plot_path is not None:
+        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows")
+    _emit(report, output_format)
+
+
+def _emit(report: dict[str, Any], output_format: str) -> None:
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"qosforge simulate {header['scenario']}", show_header=True)
+    table = Table(title=f"qosforge simulate {report['scenario']}", show_header=True)
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in report.items():
@@ -236,7 +281,7 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     return config, flow_specs, run, header, config.ports[receiver].speed_bps
 
 
-def _check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:
+def check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:
     """Refuse runs that would not finish in reasonable time (the bound is stated in the error)."""
     packets = duration_s * line_rate_bps / (8 * packet_bytes)
     if packets > MAX_LINE_RATE_PACKETS:

@@ -36,6 +36,8 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_MON: ("int64", 2), L.W_MONS: ("float64", 2), L.W_HIST: ("int64", 2), L.W_RING: ("float64", 2),
     L.W_RINGT: ("float64", 1), L.W_BAND: ("int64", 5), L.W_PAUSE: ("float64", 2), L.W_PGMAX: ("int64", 3),
     L.W_QMAX: ("int64", 2), L.W_PFCPRIO: ("int64", 2), L.W_EVENT: ("int64", 1),
+    L.W_LINK: ("int64", 2), L.W_ROUTE: ("int64", 3), L.W_ECMP: ("int64", 1), L.W_SWI: ("int64", 2), L.W_CLS: ("int64", 3),
+    L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 3),
 }
 
 

@@ -21,7 +21,7 @@ from qosforge.models.pfc_headroom import (
     PAUSE_QUANTA_BY_RATE_BPS,
     PFC_FRAME_BYTES,
 )
-from qosforge.softswitch.config import PRIORITIES, SoftswitchConfigError, SwitchConfig
+from qosforge.softswitch.config import PRIORITIES, PortConfig, SoftswitchConfigError, SwitchConfig
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.traffic.spec import HEADER_BYTES, FlowSpec, RunSpec
 
@@ -38,13 +38,50 @@ class Classification:
     queue: int
 
 
-def classify(config: SwitchConfig, src_port: int, dscp: int, dst_port: int) -> Classification:
-    """The switch's classification of a packet with ``dscp`` from ``src_port`` to ``dst_port``."""
+def classify_ports(ingress: PortConfig, egress: PortConfig, dscp: int) -> Classification:
+    """The classification of a packet with ``dscp`` entering on ``ingress`` and leaving on ``egress``."""
     if not 0 <= dscp < 64:
         raise QosforgeError(f"DSCP {dscp} is outside 0..63", place="--dscp", hint="DSCP is a 6-bit field")
-    ingress, egress = config.ports[src_port], config.ports[dst_port]
     tc = ingress.dscp_to_tc[dscp]
     return Classification(tc=tc, color=ingress.dscp_to_color[dscp], pg=ingress.tc_to_pg[tc], queue=egress.tc_to_queue[tc])
+
+
+def classify(config: SwitchConfig, src_port: int, dscp: int, dst_port: int) -> Classification:
+    """The switch's classification of a packet with ``dscp`` from ``src_port`` to ``dst_port``."""
+    return classify_ports(config.ports[src_port], config.ports[dst_port], dscp)
+
+
+#: ``Topology.peers`` value of a port whose link ends at a host (its NIC is transmit port P + port).
+HOST = -1
+#: ``Topology.peers`` value of a port with nothing attached.
+UNCONNECTED = -2
+
+
+@dataclass(frozen=True)
+class Topology:
+    """The switches of a run and how they are linked (the model's view; softswitch/helper builds it).
+
+    Ports are numbered across switches: switch s owns ports ``offset(s) .. offset(s) +
+    ports_per_switch[s] - 1`` in the order of its configuration. A port is both a transmitter
+    (egress) and a receiver (ingress) of its full-duplex link."""
+
+    ports_per_switch: tuple[int, ...]
+    peers: tuple[int, ...]
+    """Per port: :data:`HOST`, :data:`UNCONNECTED`, or the port at the link's other end."""
+    routes: tuple[tuple[tuple[int, ...], ...], ...]
+    """``routes[s][d]``: the egress ports (an ECMP group) switch s forwards to for the host on port d."""
+
+    @property
+    def n_ports(self) -> int:
+        return sum(self.ports_per_switch)
+
+    def switch_of(self) -> tuple[int, ...]:
+        return tuple(s for s, count in enumerate(self.ports_per_switch) for _ in range(count))
+
+
+def single_switch(n_ports: int) -> Topology:
+    """One switch with a host on every port (the star every single-switch scenario runs on)."""
+    return Topology((n_ports,), (HOST,) * n_ports, (tuple((d,) for d in range(n_ports)),))
 
 
 def _pause_response_s(rate_bps: float) -> float:
@@ -61,21 +98,31 @@ def _cells(size_bytes: float, cell: float) -> int:
 
 
 def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) -> tuple[np.ndarray, ...]:
-    n_ports = len(config.ports)
-    if n_ports == 0:
-        raise SoftswitchConfigError("the switch has no ports", place=config.name, hint="discover ports with SAI_SWITCH_ATTR_PORT_LIST")
-    cell = config.asic.cell_bytes
-    mtu = max([f.packet_bytes for f in flows] + [int(PFC_FRAME_BYTES)])
-    n_queues = max(PRIORITIES, max(len(p.queues) for p in config.ports))
-    n_pgs = max(PRIORITIES, max(len(p.pgs) for p in config.ports))
-    n_tx = 2 * n_ports
-    pool_index = {pool.object_id: i for i, pool in enumerate(config.pools)}
-    wred_index = {wred.object_id: i for i, wred in enumerate(config.wreds)}
-    schedulers = {s.object_id: s for s in config.schedulers}
-    delays = run.link_delays_s if run.link_delays_s is not None else tuple(p.cable_delay_s for p in config.ports)
-    if len(delays) != n_ports:
-        raise QosforgeError(f"{len(delays)} link delays for {n_ports} ports", place="link_delays_s", hint="give one delay per switch port")
+    """The state of a single-switch run: one switch with a host on every port."""
+    return build_fabric_world((config,), single_switch(len(config.ports)), flows, run)
 
+
+def _check_fabric(configs: tuple[SwitchConfig, ...], topology: Topology) -> None:
+    if not configs:
+        raise QosforgeError("a run needs at least one switch", place="--switch", hint="name a switch of the intent")
+    for config in configs:
+        if not config.ports:
+            raise SoftswitchConfigError("the switch has no ports", place=config.name, hint="discover ports with SAI_SWITCH_ATTR_PORT_LIST")
+    if topology.ports_per_switch != tuple(len(c.ports) for c in configs) or len(topology.peers) != topology.n_ports:
+        raise QosforgeError("the topology does not match the switches' ports", place="topology", hint="build it from the same configurations")
+    steps = {config.asic.steps for config in configs}
+    if len(steps) > 1:
+        names = ", ".join(f"{c.name} ({c.asic.steps})" for c in configs)
+        raise QosforgeError(f"the switches quantise RED in different numbers of steps: {names}", place="--switch",
+                            hint="simulate switches of one vendor profile together, or select them with --switch")
+
+
+def _tx_ports(configs: tuple[SwitchConfig, ...], ports: list[PortConfig], owner: tuple[int, ...], mtu: int, n_queues: int,
+              delays: tuple[float, ...], pool_index: dict[tuple[int, str], int], wred_index: dict[tuple[int, str], int],
+              wred_weights: list[int], reserved: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Transmit ports (switch ports 0..P-1, host NICs P..2P-1) and their queues."""
+    n_ports = len(ports)
+    n_tx = 2 * n_ports
     txf = np.zeros((n_tx, L.TXF_COLS))
     txi = np.zeros((n_tx, L.TXI_COLS), dtype=np.int64)
     qi = np.zeros((n_tx, n_queues, L.QI_COLS), dtype=np.int64)
@@ -87,8 +134,11 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
     qi[:, :, L.QI_POOL] = -1
     qi[:, :, L.QI_QUANTUM] = mtu
     qf[:, :, L.QF_WEIGHT] = 1.0
-    reserved = np.zeros(len(config.pools))
-    for p, port in enumerate(config.ports):
+    for p, port in enumerate(ports):
+        config = configs[owner[p]]
+        cell = config.asic.cell_bytes
+        schedulers = {s.object_id: s for s in config.schedulers}
+        qf[p, :, L.QF_CELL] = cell
         rate = port.speed_bps / 8.0
         if port.port_max_rate_bytes_per_s > 0:
             rate = min(rate, float(port.port_max_rate_bytes_per_s))
@@ -110,25 +160,32 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
                     qf[p, q, L.QF_BURST] = max(scheduler.max_burst_bytes, mtu)
                     qf[p, q, L.QF_TOKENS] = qf[p, q, L.QF_BURST]
             if queue.wred is not None:
-                w_index = wred_index[queue.wred]
+                w_index = wred_index[owner[p], queue.wred]
                 qi[p, q, L.QI_WRED] = w_index
-                weight = config.wreds[w_index].weight
+                weight = wred_weights[w_index]
                 qf[p, q, L.QF_WEIGHT] = 1.0 if weight == 0 else 2.0**-weight
             if queue.buffer_profile is not None:
                 profile = config.profile(queue.buffer_profile)
-                pool = pool_index[profile.pool or ""]
+                pool = pool_index[owner[p], profile.pool or ""]
                 qi[p, q, L.QI_POOL] = pool
                 qi[p, q, L.QI_RES] = _cells(profile.reserved_bytes, cell)
                 reserved[pool] += qi[p, q, L.QI_RES] * cell
                 qi[p, q, L.QI_DYN] = 1 if profile.dynamic_th is not None else 0
                 qf[p, q, L.QF_ALPHA] = profile.alpha or 0.0
                 qi[p, q, L.QI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
+    return txf, txi, qi, qf
 
+
+def _priority_groups(configs: tuple[SwitchConfig, ...], ports: list[PortConfig], owner: tuple[int, ...], n_pgs: int,
+                     pool_index: dict[tuple[int, str], int], reserved: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n_ports = len(ports)
     gi = np.zeros((n_ports, n_pgs, L.GI_COLS), dtype=np.int64)
     gf = np.zeros((n_ports, n_pgs, L.GF_COLS))
     gi[:, :, L.GI_POOL] = -1
     pfc_queue = np.full((n_ports, PRIORITIES), -1, dtype=np.int64)
-    for p, port in enumerate(config.ports):
+    for p, port in enumerate(ports):
+        config = configs[owner[p]]
+        cell = config.asic.cell_bytes
         for priority in range(PRIORITIES):
             if (port.pfc_enabled >> priority) & 1:
                 pfc_queue[p, priority] = port.pfc_priority_to_queue[priority]
@@ -136,7 +193,7 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
             if pg.buffer_profile is None:
                 continue
             profile = config.profile(pg.buffer_profile)
-            pool = pool_index[profile.pool or ""]
+            pool = pool_index[owner[p], profile.pool or ""]
             g = pg.index
             gi[p, g, L.GI_POOL] = pool
             gi[p, g, L.GI_RES] = _cells(profile.reserved_bytes, cell)
@@ -151,9 +208,14 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
                 gi[p, g, L.GI_XON] = _cells(profile.xon_bytes, cell)
                 gi[p, g, L.GI_XON_OFFSET] = _cells(profile.xon_offset_bytes, cell)
                 gi[p, g, L.GI_MASK] = mask
+    return gi, gf, pfc_queue
 
-    po = np.zeros((max(len(config.pools), 1), L.PO_COLS), dtype=np.int64)
-    for i, pool_config in enumerate(config.pools):
+
+def _pools(configs: tuple[SwitchConfig, ...], reserved: np.ndarray) -> np.ndarray:
+    pools = [(config, pool) for config in configs for pool in config.pools]
+    po = np.zeros((max(len(pools), 1), L.PO_COLS), dtype=np.int64)
+    for i, (config, pool_config) in enumerate(pools):
+        cell = config.asic.cell_bytes
         shared = pool_config.size_bytes - pool_config.xoff_size_bytes - reserved[i]
         if shared < 0:
             raise SoftswitchConfigError(
@@ -163,14 +225,18 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
             )
         po[i, L.PO_SHARED] = int(shared // cell)
         po[i, L.PO_HDR_SIZE] = _cells(pool_config.xoff_size_bytes, cell)
+    return po
 
-    steps = config.asic.steps
-    n_wred = max(len(config.wreds), 1)
+
+def _wred(configs: tuple[SwitchConfig, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    wreds = [(config, wred) for config in configs for wred in config.wreds]
+    steps = configs[0].asic.steps
+    n_wred = max(len(wreds), 1)
     wri = np.zeros((n_wred, 3, L.WRI_COLS), dtype=np.int64)
     wrf = np.zeros((n_wred, 3, 2, 2))
     wrp = np.zeros((n_wred, 3, 2, steps))
-    ect_effective = config.ect_thresholds_effective
-    for i, wred in enumerate(config.wreds):
+    for i, (config, wred) in enumerate(wreds):
+        ect_effective = config.ect_thresholds_effective
         for c in range(3):
             drop, ect = wred.drop[c], wred.ect_mark[c]
             wri[i, c, L.WRI_ENABLED] = int(drop.enabled)
@@ -181,24 +247,93 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
                 wrf[i, c, kind, 0] = curve.min_bytes
                 wrf[i, c, kind, 1] = curve.max_bytes
                 wrp[i, c, kind, :] = config.asic.step_probabilities(curve.probability)
+    return wri, wrf, wrp
 
+
+def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], seed: int, run: RunSpec) -> dict[int, np.ndarray]:
+    """The link table, routes, per-switch state, classification maps and PFC watchdog settings."""
+    n_ports = len(ports)
+    link = np.full((2 * n_ports, L.LK_COLS), -1, dtype=np.int64)
+    for p, peer in enumerate(topology.peers):
+        link[p, L.LK_SWITCH] = owner[p]
+        if peer == HOST:
+            link[p, L.LK_FEEDER] = n_ports + p  # the host's NIC feeds this port; PFC goes to it
+            link[n_ports + p, L.LK_PEER] = p
+        elif peer >= 0:
+            link[p, L.LK_PEER] = peer
+            link[p, L.LK_FEEDER] = peer
+    n_switches = len(topology.ports_per_switch)
+    route = np.zeros((n_switches, n_ports, 2), dtype=np.int64)
+    members: list[int] = []
+    for s, table in enumerate(topology.routes):
+        for d, group in enumerate(table):
+            route[s, d, 0] = len(members)
+            route[s, d, 1] = len(group)
+            members.extend(group)
+    # The per-flow ECMP hash is seeded and salted per switch (each switch hashes differently, so
+    # the choices at successive tiers are independent) -- NumPy's generator, not the kernel's.
+    rng = np.random.default_rng(seed)
+    swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
+    swi[:, L.SW_SALT] = rng.integers(0, 2**31, n_switches)
+    cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)
+    pfct = np.zeros((2 * n_ports, PRIORITIES, L.PT_COLS))
+    pfct[:, :, L.PT_SENT_SINCE] = -1.0
+    pfct[:, :, L.PT_RECEIVED_SINCE] = -1.0
+    for p, port in enumerate(ports):
+        cls[p, L.CL_DSCP_TC, :] = port.dscp_to_tc
+        cls[p, L.CL_DSCP_COLOR, :] = port.dscp_to_color
+        cls[p, L.CL_TC_PG, :PRIORITIES] = port.tc_to_pg
+        cls[p, L.CL_TC_QUEUE, :PRIORITIES] = port.tc_to_queue
+        if not run.pfc_watchdog:
+            continue
+        for priority in range(PRIORITIES):
+            queue = port.pfc_priority_to_queue[priority]
+            watched = (port.pfc_enabled >> priority) & 1 and queue < len(port.queues) and port.queues[queue].pfc_deadlock_watch
+            if watched and port.pfc_deadlock_detection_s[priority] > 0:
+                pfct[p, priority, L.PT_DLD_S] = port.pfc_deadlock_detection_s[priority]
+                pfct[p, priority, L.PT_DLR_S] = port.pfc_deadlock_recovery_s[priority]
+    return {
+        L.W_LINK: link, L.W_ROUTE: route, L.W_ECMP: np.array(members or [0], dtype=np.int64), L.W_SWI: swi, L.W_CLS: cls,
+        L.W_PFCS: np.zeros((2 * n_ports, PRIORITIES, L.PS_COLS), dtype=np.int64), L.W_PFCT: pfct,
+    }
+
+
+def _check_flow_ports(f: int, flow: FlowSpec, topology: Topology) -> None:
+    n_ports = topology.n_ports
+    for name, index in (("source", flow.src_port), ("destination", flow.dst_port)):
+        if not 0 <= index < n_ports:
+            raise QosforgeError(f"flow {f}: {name} port {index} does not exist (switch has {n_ports})", place="--flows", hint=f"use ports 0..{n_ports - 1}")
+        if topology.peers[index] != HOST:
+            raise QosforgeError(f"flow {f}: {name} port {index} has no host", place="--flows", hint="flows run between hosts on edge ports")
+    if flow.src_port == flow.dst_port:
+        raise QosforgeError(f"flow {f}: source and destination are the same port {flow.src_port}", place="--flows", hint="a flow crosses the switch")
+    owner = topology.switch_of()
+    if not topology.routes[owner[flow.src_port]][flow.dst_port]:
+        raise QosforgeError(f"flow {f}: no path from port {flow.src_port} to port {flow.dst_port}", place="--switch", hint="select connected switches")
+
+
+def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec) -> tuple[np.ndarray, np.ndarray, int, set[int]]:
     params = run.transport
     n_flows = max(len(flows), 1)
     fli = np.zeros((n_flows, L.FL_COLS), dtype=np.int64)
     flf = np.zeros((n_flows, L.FL_F_COLS))
     window_flows = 0
     open_nics: set[int] = set()
+    owner = topology.switch_of()
+    # Seeded per-flow ECMP hashes (drawn after the switches' salts from an independent stream).
+    hashes = np.random.default_rng([run.seed, 1]).integers(0, 2**31, n_flows)
     for f, flow in enumerate(flows):
-        for name, index in (("source", flow.src_port), ("destination", flow.dst_port)):
-            if not 0 <= index < n_ports:
-                raise QosforgeError(f"flow {f}: {name} port {index} does not exist (switch has {n_ports})", place="--flows", hint=f"use ports 0..{n_ports - 1}")
-        if flow.src_port == flow.dst_port:
-            raise QosforgeError(f"flow {f}: source and destination are the same port {flow.src_port}", place="--flows", hint="a flow crosses the switch")
-        normal = classify(config, flow.src_port, flow.dscp, flow.dst_port)
-        important = classify(config, flow.src_port, flow.important_dscp, flow.dst_port) if flow.important_dscp is not None else normal
+        _check_flow_ports(f, flow, topology)
+        # The first hop decides the host's priority (TC); the queue is checked on the port the
+        # flow leaves its first switch by when it is the receiver's, else on every switch port.
+        src = ports[flow.src_port]
+        same_switch = owner[flow.src_port] == owner[flow.dst_port] and flow.dst_port in topology.routes[owner[flow.src_port]][flow.dst_port]
+        dst = ports[flow.dst_port] if same_switch else src
+        normal = classify_ports(src, dst, flow.dscp)
+        important = classify_ports(src, dst, flow.important_dscp) if flow.important_dscp is not None else normal
         for cls, dscp in ((normal, flow.dscp), (important, flow.important_dscp)):
-            if cls.queue >= len(config.ports[flow.dst_port].queues):
-                raise QosforgeError(f"DSCP {dscp} maps to queue {cls.queue}, which port {config.ports[flow.dst_port].name} does not have", place="--dscp", hint="check the TC->queue map")
+            if cls.queue >= len(dst.queues):
+                raise QosforgeError(f"DSCP {dscp} maps to queue {cls.queue}, which port {dst.name} does not have", place="--dscp", hint="check the TC->queue map")
         if not flow.packet_bytes > HEADER_BYTES[flow.kind]:
             raise QosforgeError(f"a {flow.kind} packet must be larger than its {HEADER_BYTES[flow.kind]} header bytes", place="--packet", hint="e.g. 1500B")
         fli[f, L.FL_KIND] = _KINDS[flow.kind]
@@ -218,7 +353,11 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
         fli[f, L.FL_HDR] = HEADER_BYTES[flow.kind]
         fli[f, L.FL_NACKED] = -1
         fli[f, L.FL_RTX_SEQ] = -1
-        line = config.ports[flow.src_port].speed_bps / 8.0
+        fli[f, L.FL_DSCP] = flow.dscp
+        fli[f, L.FL_DSCP_IMP] = flow.important_dscp if flow.important_dscp is not None else flow.dscp
+        fli[f, L.FL_DSCP_CNP] = flow.cnp_dscp if flow.cnp_dscp is not None else flow.dscp
+        fli[f, L.FL_HASH] = hashes[f]
+        line = src.speed_bps / 8.0
         flf[f, L.FF_START] = flow.start_s
         flf[f, L.FF_SSTHRESH] = 1e12
         flf[f, L.FF_ALPHA] = 1.0  # Linux tcp_dctcp.c dctcp_alpha_on_init: start at alpha = 1
@@ -231,8 +370,8 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
         flf[f, L.FF_LAST_CNP] = -1.0
         fli[f, L.FL_CNP_Q] = -1
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
-            # CNPs cross the switch the other way, classified by the switch's own maps.
-            cnp = classify(config, flow.dst_port, flow.cnp_dscp, flow.src_port)
+            # CNPs cross the fabric the other way, classified by each switch's own maps.
+            cnp = classify_ports(ports[flow.dst_port], src, flow.cnp_dscp)
             fli[f, L.FL_CNP_Q] = cnp.queue
             fli[f, L.FL_CNP_PG] = cnp.pg
             fli[f, L.FL_CNP_PRIO] = cnp.tc
@@ -248,33 +387,18 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
             flf[f, L.FF_DALPHA] = 1.0
         else:
             window_flows += 1
-    if not run.duration_s > 0:
-        raise QosforgeError("the duration must be positive", place="--duration", hint="e.g. 0.3s")
-    if not 0 <= run.warmup_s < run.duration_s:
-        raise QosforgeError("the warm-up must be shorter than the duration", place="--warmup", hint="e.g. --duration 0.3s --warmup 0.1s")
+    return fli, flf, window_flows, open_nics
 
-    total_cells = int(config.asic.buffer_bytes // cell)
-    window = run.receive_window_packets
-    n_packets = total_cells + len(open_nics) * PRIORITIES * run.host_queue_packets + window_flows * min(window, 512) + 4096
-    n_packets = int(min(n_packets, MAX_PACKETS))
-    pki = np.zeros((n_packets, L.PK_COLS), dtype=np.int32)
-    pkf = np.zeros((n_packets, L.PKF_COLS))
-    free = np.arange(n_packets, dtype=np.int64)[::-1].copy()
-    st = np.zeros(L.ST_COLS, dtype=np.int64)
-    st[L.ST_FREE_TOP] = n_packets
-    st[L.ST_RING_STRIDE] = 1
-    stf = np.zeros(L.STF_COLS)
-    stf[L.STF_NEXT_SAMPLE] = run.warmup_s
-    capacity = n_packets + 8 * n_flows + 8 * n_tx + len(run.pauses) + 4096
-    ht = np.zeros((capacity, 2))
-    hi = np.zeros((capacity, 3), dtype=np.int64)
 
+def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -> tuple[np.ndarray, np.ndarray]:
+    params = run.transport
     prmf = np.zeros(L.PRM_COLS)
     prmf[L.PRM_END] = run.duration_s
     prmf[L.PRM_WARMUP] = run.warmup_s
     prmf[L.PRM_SAMPLE] = run.sample_interval_s
-    prmf[L.PRM_CELL] = cell
-    prmf[L.PRM_TOTAL_CELLS] = total_cells
+    # Hosts size packets in the first switch's cells; each switch recounts them in its own.
+    prmf[L.PRM_CELL] = configs[0].asic.cell_bytes
+    prmf[L.PRM_TOTAL_CELLS] = int(configs[0].asic.buffer_bytes // configs[0].asic.cell_bytes)
     prmf[L.PRM_DCTCP_G] = params.dctcp_g
     prmf[L.PRM_RTO_MIN] = params.rto_min_s
     prmf[L.PRM_RTO_INIT] = params.rto_min_s
@@ -293,11 +417,60 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
     prmi = np.zeros(L.PRI_COLS, dtype=np.int64)
     prmi[L.PRI_NP] = n_ports
     prmi[L.PRI_SEED] = run.seed
-    prmi[L.PRI_WINDOW] = window
+    prmi[L.PRI_WINDOW] = run.receive_window_packets
     prmi[L.PRI_HOSTQ] = run.host_queue_packets
+    return prmf, prmi
+
+
+def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec) -> tuple[np.ndarray, ...]:
+    """The kernel's state for ``configs`` linked as ``topology`` (one switch: :func:`build_world`)."""
+    _check_fabric(configs, topology)
+    ports = [port for config in configs for port in config.ports]
+    owner = topology.switch_of()
+    n_ports = len(ports)
+    mtu = max([f.packet_bytes for f in flows] + [int(PFC_FRAME_BYTES)])
+    n_queues = max(PRIORITIES, max(len(p.queues) for p in ports))
+    n_pgs = max(PRIORITIES, max(len(p.pgs) for p in ports))
+    n_tx = 2 * n_ports
+    pool_index = {(s, pool.object_id): i for i, (s, pool) in enumerate((s, pool) for s, c in enumerate(configs) for pool in c.pools)}
+    wred_index = {(s, wred.object_id): i for i, (s, wred) in enumerate((s, wred) for s, c in enumerate(configs) for wred in c.wreds)}
+    delays = run.link_delays_s if run.link_delays_s is not None else tuple(p.cable_delay_s for p in ports)
+    if len(delays) != n_ports:
+        raise QosforgeError(f"{len(delays)} link delays for {n_ports} ports", place="link_delays_s", hint="give one delay per switch port")
+
+    reserved = np.zeros(len(pool_index))
+    wred_weights = [wred.weight for config in configs for wred in config.wreds]
+    txf, txi, qi, qf = _tx_ports(configs, ports, owner, mtu, n_queues, delays, pool_index, wred_index, wred_weights, reserved)
+    gi, gf, pfc_queue = _priority_groups(configs, ports, owner, n_pgs, pool_index, reserved)
+    po = _pools(configs, reserved)
+    wri, wrf, wrp = _wred(configs)
+    fli, flf, window_flows, open_nics = _flows(ports, topology, flows, run)
+    n_flows = fli.shape[0]
+    if not run.duration_s > 0:
+        raise QosforgeError("the duration must be positive", place="--duration", hint="e.g. 0.3s")
+    if not 0 <= run.warmup_s < run.duration_s:
+        raise QosforgeError("the warm-up must be shorter than the duration", place="--warmup", hint="e.g. --duration 0.3s --warmup 0.1s")
+
+    total_cells = sum(int(config.asic.buffer_bytes // config.asic.cell_bytes) for config in configs)
+    window = run.receive_window_packets
+    n_packets = total_cells + len(open_nics) * PRIORITIES * run.host_queue_packets + window_flows * min(window, 512) + 4096
+    n_packets = int(min(n_packets, MAX_PACKETS))
+    pki = np.zeros((n_packets, L.PK_COLS), dtype=np.int32)
+    pkf = np.zeros((n_packets, L.PKF_COLS))
+    free = np.arange(n_packets, dtype=np.int64)[::-1].copy()
+    st = np.zeros(L.ST_COLS, dtype=np.int64)
+    st[L.ST_FREE_TOP] = n_packets
+    st[L.ST_RING_STRIDE] = 1
+    stf = np.zeros(L.STF_COLS)
+    stf[L.STF_NEXT_SAMPLE] = run.warmup_s
+    # Deadlock timers: at most one detection or recovery event per (switch port, priority).
+    capacity = n_packets + 8 * n_flows + 8 * n_tx + len(run.pauses) + PRIORITIES * n_ports + 4096
+    ht = np.zeros((capacity, 2))
+    hi = np.zeros((capacity, 3), dtype=np.int64)
+    prmf, prmi = _parameters(configs, n_ports, run)
 
     for monitored_port, monitored_queue in run.monitors:
-        if not 0 <= monitored_port < n_ports or not 0 <= monitored_queue < len(config.ports[monitored_port].queues):
+        if not 0 <= monitored_port < n_ports or not 0 <= monitored_queue < len(ports[monitored_port].queues):
             raise QosforgeError(f"cannot monitor port {monitored_port} queue {monitored_queue}", place="monitors", hint="a switch port and one of its queues")
     mon = np.array(run.monitors, dtype=np.int64).reshape(-1, 2)
     n_mon = mon.shape[0]
@@ -341,8 +514,13 @@ def build_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec)
     world[L.W_QMAX] = np.zeros((n_ports, n_queues), dtype=np.int64)
     world[L.W_PFCPRIO] = pfc_queue
     world[L.W_EVENT] = np.zeros(3, dtype=np.int64)
+    for index, array in _links(topology, owner, ports, run.seed, run).items():
+        world[index] = array
+    swi = world[L.W_SWI]
+    for s, config in enumerate(configs):
+        swi[s, L.SW_CAPACITY] = int(config.asic.buffer_bytes // config.asic.cell_bytes)
+    world[L.W_QHIST] = np.zeros((n_ports if run.queue_histograms else 0, n_queues, run.queue_histogram_packets), dtype=np.int64)
     return tuple(world)
-
 
 def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec, ...], run: RunSpec) -> None:
     from qosforge.softswitch.engine.core import kernel
@@ -361,4 +539,4 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         heap_push(ht, hi, st, L.ST_HSIZE, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["Classification", "build_world", "classify", "schedule_initial_events"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "schedule_initial_events", "single_switch"]

@@ -20,6 +20,7 @@ from qosforge.softswitch.engine.hosts import (
 )
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
+    C_DEADLOCKS,
     C_DROP,
     C_ENQ,
     C_EVENTS,
@@ -27,81 +28,122 @@ from qosforge.softswitch.engine.layout import (
     C_LOSSLESS_DROPS,
     C_MARKS,
     C_PKT_EVENTS,
+    C_WATCHDOG_DROPS,
+    CL_DSCP_COLOR,
+    CL_DSCP_TC,
+    CL_TC_PG,
+    CL_TC_QUEUE,
     DR_BUFFER,
     DR_EGRESS,
     DR_INGRESS,
     DR_LOSSLESS,
+    DR_WATCHDOG,
     DR_WRED,
     EV_ACK,
     EV_ARR_HOST,
     EV_ARR_SW,
     EV_CNP,
     EV_DCQCN,
+    EV_DLD,
+    EV_DLR,
     EV_GEN,
     EV_PFC,
     EV_RTO,
     EV_TX_DONE,
     EV_WAKE,
     F_CE,
+    F_CNP,
     F_IMP,
+    FL_DSCP,
+    FL_DSCP_CNP,
+    FL_DSCP_IMP,
+    FL_DST,
+    FL_HASH,
+    FL_SRC,
     GI_HDR,
     GI_OCC,
     GI_POOL,
     GI_XOFF,
+    LK_PEER,
+    LK_SWITCH,
     MS_MAX_PKTS,
     MS_SAMPLES,
     MS_SUM_BYTES,
     MS_SUM_PKTS,
     P_ACC,
+    P_BYTES,
     P_CELLS,
     P_COLOR,
     P_FLAGS,
+    P_FLOW,
     P_HDR,
     P_IN,
+    P_NEXT,
     P_OUT,
     P_PG,
     P_Q,
     PRI_NP,
     PRM_END,
     PRM_SAMPLE,
-    PRM_TOTAL_CELLS,
     PRM_WARMUP,
+    PS_RECEIVED,
+    PS_RECOVERING,
+    PT_DLD_S,
+    PT_DLR_S,
+    PT_RECEIVED_S,
+    PT_RECEIVED_SINCE,
+    QF_CELL,
     QI_BYTES,
     QI_CELLS,
+    QI_DLR,
+    QI_HEAD,
     QI_PAUSED,
     QI_PKTS,
+    QI_TAIL,
     ST_HSIZE,
     ST_RING_N,
     ST_RING_SKIP,
     ST_RING_STRIDE,
-    ST_TOTAL,
     STF_NEXT_SAMPLE,
+    SW_CAPACITY,
+    SW_SALT,
+    SW_TOTAL,
     TXF_PROP,
     TXI_BUSY,
     TXI_WAKE,
+    W_CLS,
     W_CNT,
     W_DROP,
     W_DROPC,
+    W_ECMP,
     W_ENQ,
     W_EVENT,
+    W_FLI,
     W_GI,
     W_HI,
     W_HIST,
     W_HT,
+    W_LINK,
     W_MARK,
     W_MON,
     W_MONS,
     W_PFCPRIO,
+    W_PFCS,
+    W_PFCT,
     W_PGMAX,
     W_PKI,
     W_PRMF,
     W_PRMI,
+    W_QF,
+    W_QHIST,
     W_QI,
     W_QMAX,
     W_RING,
     W_RINGT,
+    W_ROUTE,
     W_ST,
     W_STF,
+    W_SWI,
     W_TXF,
     W_TXI,
 )
@@ -113,8 +155,10 @@ from qosforge.softswitch.engine.mmu import (
     egress_admission,
     ingress_admission,
     monitor_index,
+    release,
     wred_decision,
 )
+from qosforge.softswitch.engine.pfc_time import pause_time
 from qosforge.softswitch.engine.ports import append, free_packet, start_transmission
 
 
@@ -128,17 +172,62 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
         w[W_DROPC][port, queue, pki[packet, P_COLOR]] += 1
         if reason == DR_LOSSLESS:
             cnt[C_LOSSLESS_DROPS] += 1
+        elif reason == DR_WATCHDOG:
+            cnt[C_WATCHDOG_DROPS] += 1
         if pki[packet, P_FLAGS] & F_IMP:
             cnt[C_IMPORTANT_DROPS] += 1
     free_packet(w, packet)
 
 
 @compiled
+def route_and_classify(w: World, packet: int) -> int:
+    """Pick the packet's egress port at the switch it entered on ``P_IN`` and classify it there;
+    returns that switch's index.
+
+    Forwarding: the destination host's ECMP group at this switch, one member chosen by the
+    flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
+    stay in order). Classification with this switch's maps (§3.4): DSCP -> TC and color and
+    TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
+    (the flow's, its important DSCP under TLT, or its CNP DSCP) from hop to hop."""
+    pki, fli, link = w[W_PKI], w[W_FLI], w[W_LINK]
+    in_port = pki[packet, P_IN]
+    switch = link[in_port, LK_SWITCH]
+    f = pki[packet, P_FLOW]
+    flags = pki[packet, P_FLAGS]
+    if flags & F_CNP:
+        dscp, host = fli[f, FL_DSCP_CNP], fli[f, FL_SRC]
+    else:
+        dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
+        host = fli[f, FL_DST]
+    route = w[W_ROUTE]
+    start, count = route[switch, host, 0], route[switch, host, 1]
+    member = 0
+    if count > 1:
+        member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
+    out_port = w[W_ECMP][start + member]
+    cls = w[W_CLS]
+    tc = cls[in_port, CL_DSCP_TC, dscp]
+    pki[packet, P_OUT] = out_port
+    pki[packet, P_COLOR] = cls[in_port, CL_DSCP_COLOR, dscp]
+    pki[packet, P_PG] = cls[in_port, CL_TC_PG, tc]
+    pki[packet, P_Q] = cls[out_port, CL_TC_QUEUE, tc]
+    # Occupancy counts whole cells of this switch (its vendor profile's cell size).
+    pki[packet, P_CELLS] = int(np.ceil(pki[packet, P_BYTES] / w[W_QF][in_port, 0, QF_CELL] - 1e-9))
+    return int(switch)
+
+
+@compiled
 def switch_arrival(w: World, now: float, packet: int) -> None:
     pki, gi, cnt = w[W_PKI], w[W_GI], w[W_CNT]
+    switch = route_and_classify(w, packet)
     in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
     cells, color = pki[packet, P_CELLS], pki[packet, P_COLOR]
+    if w[W_QI][out_port, queue, QI_DLR] == 1:
+        # PFC deadlock recovery with the drop action: the queue's packets are discarded (SAI
+        # inc/saiswitch.h SAI_SWITCH_ATTR_PFC_DLR_PACKET_ACTION, default DROP).
+        _drop(w, now, packet, out_port, queue, DR_WATCHDOG)
+        return
     decision = ingress_admission(w, in_port, pg, cells)
     if decision == REJECT_INGRESS:
         _drop(w, now, packet, out_port, queue, DR_INGRESS)
@@ -152,8 +241,8 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     if not lossless and not egress_admission(w, out_port, queue, cells):
         _drop(w, now, packet, out_port, queue, DR_EGRESS)
         return
-    st = w[W_ST]
-    if st[ST_TOTAL] + cells > w[W_PRMF][PRM_TOTAL_CELLS]:
+    swi = w[W_SWI]
+    if swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
         _drop(w, now, packet, out_port, queue, DR_BUFFER)
         return
     outcome = wred_decision(w, now, out_port, queue, color, pki[packet, P_FLAGS], cells, monitor_index(w, out_port, queue))
@@ -169,7 +258,7 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     headroom = 1 if decision == ADMIT_HEADROOM else 0
     pki[packet, P_HDR] = headroom
     pki[packet, P_ACC] = charge(w, now, in_port, pg, out_port, queue, cells, headroom)
-    st[ST_TOTAL] += cells
+    swi[switch, SW_TOTAL] += cells
     cnt[C_ENQ] += 1
     cnt[C_PKT_EVENTS] += 1
     if measuring:
@@ -201,6 +290,13 @@ def _sample(w: World, when: float) -> None:
         if packets > mons[m, MS_MAX_PKTS]:
             mons[m, MS_MAX_PKTS] = packets
         hist[m, packets if packets < bins else bins - 1] += 1
+    every_queue = w[W_QHIST]
+    if every_queue.shape[0] > 0:
+        last = every_queue.shape[2] - 1
+        for port in range(every_queue.shape[0]):
+            for queue in range(every_queue.shape[1]):
+                packets = qi[port, queue, QI_PKTS]
+                every_queue[port, queue, packets if packets < last else last] += 1
     st, ring, ring_t = w[W_ST], w[W_RING], w[W_RINGT]
     st[ST_RING_SKIP] += 1
     if st[ST_RING_SKIP] < st[ST_RING_STRIDE]:
@@ -225,20 +321,89 @@ def _sample(w: World, when: float) -> None:
 @compiled
 def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
     """A PFC frame takes effect: pause (or resume) the priorities in its vector. At a host NIC
-    queue i is priority i; at a switch port PFC_PRIORITY_TO_QUEUE picks the queue (§4)."""
+    queue i is priority i; at a switch port PFC_PRIORITY_TO_QUEUE picks the queue (§4). A
+    switch port whose program enables deadlock detection starts the detection timer when a
+    priority becomes paused (SAI_PORT_ATTR_PFC_TC_DLD_INTERVAL)."""
     qi = w[W_QI]
     on = payload >> 8
     mask = payload & 255
     n_ports = w[W_PRMI][PRI_NP]
     prio_queue = w[W_PFCPRIO]
+    pfcs, pfct = w[W_PFCS], w[W_PFCT]
+    warmup = w[W_PRMF][PRM_WARMUP]
     for priority in range(8):
         if not (mask >> priority) & 1:
             continue
+        pfcs[port, priority, PS_RECEIVED] = on
+        started = pause_time(pfct, port, priority, PT_RECEIVED_SINCE, PT_RECEIVED_S, now, warmup, on)
         if port >= n_ports:
             qi[port, priority, QI_PAUSED] = on
         elif prio_queue[port, priority] >= 0:
-            qi[port, prio_queue[port, priority], QI_PAUSED] = on
+            if pfcs[port, priority, PS_RECOVERING] == 0:
+                qi[port, prio_queue[port, priority], QI_PAUSED] = on
+            detection = pfct[port, priority, PT_DLD_S]
+            if started and detection > 0.0:
+                heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + detection, EV_DLD, port, priority, now)
     if on == 0:
+        start_transmission(w, now, port)
+
+
+@compiled
+def _flush_queue(w: World, now: float, port: int, queue: int) -> None:
+    """Drop every packet held in an egress queue (deadlock recovery's drop action), freeing its
+    buffer as a departure would (which may send XON upstream)."""
+    qi, pki = w[W_QI], w[W_PKI]
+    swi = w[W_SWI]
+    switch = w[W_LINK][port, LK_SWITCH]
+    packet = qi[port, queue, QI_HEAD]
+    while packet >= 0:
+        following = pki[packet, P_NEXT]
+        cells = pki[packet, P_CELLS]
+        qi[port, queue, QI_PKTS] -= 1
+        qi[port, queue, QI_BYTES] -= pki[packet, P_BYTES]
+        swi[switch, SW_TOTAL] -= cells
+        release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
+        _drop(w, now, packet, port, queue, DR_WATCHDOG)
+        packet = following
+    qi[port, queue, QI_HEAD] = -1
+    qi[port, queue, QI_TAIL] = -1
+
+
+@compiled
+def deadlock_detected(w: World, now: float, port: int, priority: int, since: float) -> None:
+    """The detection interval ran out: if the priority has been paused ever since, the queue is
+    declared deadlocked and recovers for the recovery interval: PFC is ignored and its packets
+    are dropped (SAI_QUEUE_ATTR_PFC_DLR_INIT; recovery action DROP, the switch default)."""
+    pfcs, pfct = w[W_PFCS], w[W_PFCT]
+    if pfcs[port, priority, PS_RECEIVED] == 0 or pfcs[port, priority, PS_RECOVERING] == 1:
+        return
+    if pfct[port, priority, PT_RECEIVED_SINCE] != since:
+        return  # resumed and paused again since the timer was started: a new timer runs
+    queue = w[W_PFCPRIO][port, priority]
+    w[W_CNT][C_DEADLOCKS] += 1
+    pfcs[port, priority, PS_RECOVERING] = 1
+    qi = w[W_QI]
+    qi[port, queue, QI_DLR] = 1
+    qi[port, queue, QI_PAUSED] = 0
+    _flush_queue(w, now, port, queue)
+    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + pfct[port, priority, PT_DLR_S], EV_DLR, port, priority, since)
+    start_transmission(w, now, port)
+
+
+@compiled
+def deadlock_recovered(w: World, now: float, port: int, priority: int, since: float) -> None:
+    """Recovery ends: PFC applies again; a queue still paused is watched for another detection
+    interval (pfcwd's restoration, then detection again)."""
+    pfcs, pfct = w[W_PFCS], w[W_PFCT]
+    queue = w[W_PFCPRIO][port, priority]
+    qi = w[W_QI]
+    pfcs[port, priority, PS_RECOVERING] = 0
+    qi[port, queue, QI_DLR] = 0
+    qi[port, queue, QI_PAUSED] = pfcs[port, priority, PS_RECEIVED]
+    if pfcs[port, priority, PS_RECEIVED] == 1:
+        heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + pfct[port, priority, PT_DLD_S], EV_DLD, port, priority,
+                  pfct[port, priority, PT_RECEIVED_SINCE])
+    else:
         start_transmission(w, now, port)
 
 
@@ -249,7 +414,7 @@ def run_kernel(w: World) -> None:
     txi, txf, cnt = w[W_TXI], w[W_TXF], w[W_CNT]
     end = prmf[PRM_END]
     step = prmf[PRM_SAMPLE]
-    n_ports = w[W_PRMI][PRI_NP]
+    link, pki = w[W_LINK], w[W_PKI]
     event = w[W_EVENT]
     while st[ST_HSIZE] > 0:
         if ht[0, 0] > end:
@@ -262,8 +427,14 @@ def run_kernel(w: World) -> None:
         kind, a, b = event[0], event[1], event[2]
         if kind == EV_TX_DONE:
             txi[a, TXI_BUSY] = 0
-            destination = EV_ARR_HOST if a < n_ports else EV_ARR_SW
-            heap_push(ht, hi, st, ST_HSIZE, now + txf[a, TXF_PROP], destination, b, 0, 0.0)
+            # The link table says what is at the other end: a host, or a switch port (which the
+            # packet then enters on).
+            peer = link[a, LK_PEER]
+            if peer < 0:
+                heap_push(ht, hi, st, ST_HSIZE, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
+            else:
+                pki[b, P_IN] = peer
+                heap_push(ht, hi, st, ST_HSIZE, now + txf[a, TXF_PROP], EV_ARR_SW, b, 0, 0.0)
             start_transmission(w, now, a)
         elif kind == EV_ARR_SW:
             switch_arrival(w, now, a)
@@ -284,6 +455,10 @@ def run_kernel(w: World) -> None:
             dcqcn_timer(w, now, a)
         elif kind == EV_CNP:
             dcqcn_cnp(w, now, a)
+        elif kind == EV_DLD:
+            deadlock_detected(w, now, a, b, value)
+        elif kind == EV_DLR:
+            deadlock_recovered(w, now, a, b, value)
     while stf[STF_NEXT_SAMPLE] <= end:
         _sample(w, stf[STF_NEXT_SAMPLE])
         stf[STF_NEXT_SAMPLE] += step
@@ -297,4 +472,4 @@ def seed_kernel(seed: int) -> None:
     np.random.seed(seed)
 
 
-__all__ = ["run_kernel", "seed_kernel", "switch_arrival"]
+__all__ = ["deadlock_detected", "deadlock_recovered", "route_and_classify", "run_kernel", "seed_kernel", "switch_arrival"]

@@ -18,6 +18,8 @@ EV_WAKE = 6  # a shaper has tokens again
 EV_RTO = 7  # retransmission timer
 EV_DCQCN = 8  # DCQCN reaction-point timer (alpha decay and rate increase)
 EV_CNP = 9  # a DCQCN congestion notification reaches the sender
+EV_DLD = 10  # PFC deadlock detection timer of (switch port, priority) ran out
+EV_DLR = 11  # PFC deadlock recovery of (switch port, priority) ends
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -99,7 +101,11 @@ FL_CNP_PG = 38  # ingress PG of the CNPs on the receiver's port
 FL_CNP_PRIO = 39  # TC / NIC priority of the CNPs
 FL_CNP_COLOR = 40
 FL_HDR = 41  # header bytes of each packet (traffic.spec.HEADER_BYTES): payload = bytes - header
-FL_COLS = 42
+FL_DSCP = 42  # DSCP of the flow's packets (each switch classifies it with its own maps)
+FL_DSCP_IMP = 43  # DSCP of its important packets (TLT)
+FL_DSCP_CNP = 44  # DSCP of its CNPs
+FL_HASH = 45  # the flow's ECMP hash (seeded, 0..2^31)
+FL_COLS = 46
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -127,7 +133,8 @@ FF_DCQCN_NEXT = 21  # when the next DCQCN timer tick is due
 FF_RTX_TIME = 22  # when FL_RTX_SEQ was retransmitted
 FL_F_COLS = 23
 
-# --- transmit ports (switch egress 0..P-1, host NICs P..2P-1) -----------------------------
+# --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
+# A switch port index is both the port's egress (transmit) and its ingress (receive) side.
 TXF_RATE = 0  # bytes/s
 TXF_PROP = 1  # one-way propagation delay of the attached link, s
 TXF_BUSY_UNTIL = 2
@@ -155,7 +162,8 @@ QI_RES = 9  # reserved cells
 QI_DYN = 10
 QI_STATIC = 11  # static shared limit in cells, 0 = unlimited
 QI_QUANTUM = 12  # DWRR quantum, bytes
-QI_COLS = 13
+QI_DLR = 13  # 1 while PFC deadlock recovery drops this queue's packets (SAI PFC_DLR, action DROP)
+QI_COLS = 14
 QF_ALPHA = 0
 QF_DEFICIT = 1
 QF_TOKENS = 2
@@ -164,7 +172,8 @@ QF_SHAPE_RATE = 4  # bytes/s, 0 = none
 QF_BURST = 5
 QF_AVG = 6  # WRED average queue, bytes
 QF_WEIGHT = 7  # 2^-WEIGHT of the WRED average
-QF_COLS = 8
+QF_CELL = 8  # cell size of the switch the queue belongs to, bytes
+QF_COLS = 9
 
 # --- ingress priority groups --------------------------------------------------------------------
 GI_OCC = 0
@@ -247,7 +256,9 @@ C_ECN_ACKS = 18
 C_ACKS = 19
 C_MAX_PKTS_ALIVE = 20
 C_DELIVERED_PAYLOAD = 21  # application payload of C_DELIVERED_BYTES (headers removed)
-C_COLS = 22
+C_DEADLOCKS = 22  # PFC deadlocks the watchdog declared
+C_WATCHDOG_DROPS = 23  # packets its recovery dropped
+C_COLS = 24
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
@@ -255,7 +266,8 @@ DR_WRED = 1
 DR_INGRESS = 2  # lossy PG limit
 DR_LOSSLESS = 3  # lossless PG headroom exhausted
 DR_BUFFER = 4  # the chip's whole buffer is full
-DR_COLS = 5
+DR_WATCHDOG = 5  # PFC deadlock recovery (drop action) on the egress queue
+DR_COLS = 6
 
 # --- the world tuple passed to every compiled function (index = position) -----------------
 W_PKI = 0
@@ -297,7 +309,44 @@ W_PGMAX = 35
 W_QMAX = 36
 W_PFCPRIO = 37  # int64 [P, 8]: PFC priority -> queue of each switch port (-1 if PFC off)
 W_EVENT = 38  # int64 [3]: the kernel's scratch for the popped event
-W_LEN = 39
+W_LINK = 39  # int64 [T, LK_COLS]: each transmit port's link (topology)
+W_ROUTE = 40  # int64 [switches, P, 2]: ECMP group (start, count) in W_ECMP per destination host port
+W_ECMP = 41  # int64 [n]: egress ports of the ECMP groups
+W_SWI = 42  # int64 [switches, SW_COLS]
+W_CLS = 43  # int64 [P, CL_COLS, 64]: per switch port, the maps that classify a packet (§3.4)
+W_PFCS = 44  # int64 [T, 8, PS_COLS]: PFC state per transmit port and priority
+W_PFCT = 45  # float64 [T, 8, PT_COLS]: PFC times per transmit port and priority
+W_QHIST = 46  # int64 [P or 0, queues, bins]: sampled depth histogram of every switch queue
+W_LEN = 47
+
+# link table columns (W_LINK)
+LK_PEER = 0  # switch port that receives what this port transmits; -1: the host on this port
+LK_SWITCH = 1  # switch of a switch port; -1 for a host NIC
+LK_FEEDER = 2  # transmit port feeding this switch port's ingress (PFC goes to it)
+LK_COLS = 3
+# per switch (W_SWI)
+SW_SALT = 0  # seeded salt of the ECMP hash at this switch
+SW_TOTAL = 1  # cells held in this switch's buffer
+SW_CAPACITY = 2  # cells of its whole buffer
+SW_COLS = 3
+# classification maps (W_CLS[port, map, index])
+CL_DSCP_TC = 0
+CL_DSCP_COLOR = 1
+CL_TC_PG = 2
+CL_TC_QUEUE = 3
+CL_COLS = 4
+# PFC state (W_PFCS): last PAUSE state received; recovery in progress
+PS_RECEIVED = 0
+PS_RECOVERING = 1
+PS_COLS = 2
+# PFC times (W_PFCT)
+PT_SENT_SINCE = 0  # XOFF sent at (-1: not pausing the peer)
+PT_SENT_S = 1  # seconds the peer was asked to pause (after the warm-up)
+PT_RECEIVED_SINCE = 2  # paused by the peer since (-1: not paused)
+PT_RECEIVED_S = 3  # seconds paused by the peer (after the warm-up)
+PT_DLD_S = 4  # deadlock detection interval (0: no watchdog)
+PT_DLR_S = 5  # deadlock recovery interval
+PT_COLS = 6
 
 # misc integer state (st)
 ST_HSIZE = 0

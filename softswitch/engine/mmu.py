@@ -34,17 +34,19 @@ from qosforge.softswitch.engine.layout import (
     GI_XOFF,
     GI_XON,
     GI_XON_OFFSET,
+    LK_FEEDER,
     PO_HDR_SIZE,
     PO_HDR_USED,
     PO_SHARED,
     PO_USED,
-    PRI_NP,
     PRM_BAND,
-    PRM_CELL,
     PRM_PFC_FRAME,
     PRM_WARMUP,
+    PT_SENT_S,
+    PT_SENT_SINCE,
     QF_ALPHA,
     QF_AVG,
+    QF_CELL,
     QF_WEIGHT,
     QI_CELLS,
     QI_DYN,
@@ -63,10 +65,11 @@ from qosforge.softswitch.engine.layout import (
     W_GI,
     W_HI,
     W_HT,
+    W_LINK,
     W_MON,
+    W_PFCT,
     W_PO,
     W_PRMF,
-    W_PRMI,
     W_QF,
     W_QI,
     W_ST,
@@ -78,6 +81,7 @@ from qosforge.softswitch.engine.layout import (
     WRI_ENABLED,
     WRI_MARK,
 )
+from qosforge.softswitch.engine.pfc_time import pause_time
 
 #: Admission outcomes.
 ADMIT_SHARED = 0
@@ -159,12 +163,15 @@ def _pg_limit_reached(w: World, port: int, pg: int) -> bool:
 
 @compiled
 def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
-    """PFC frame from switch port ``port`` to its peer's NIC: it waits for the frame the port is
-    sending (MAC Control frames do not pre-empt, IEEE 802.3 Clause 31), is serialised, crosses
-    the cable, and a PAUSE takes effect after the peer's reaction time (Annex 31B.3.7)."""
+    """PFC frame from switch port ``port`` to the transmitter at the link's other end (the host's
+    NIC, or the upstream switch's egress port): it waits for the frame the port is sending (MAC
+    Control frames do not pre-empt, IEEE 802.3 Clause 31), is serialised, crosses the cable, and
+    a PAUSE takes effect after the peer's reaction time (Annex 31B.3.7)."""
     txf, prmf = w[W_TXF], w[W_PRMF]
-    n_ports = w[W_PRMI][PRI_NP]
-    peer = n_ports + port
+    peer = w[W_LINK][port, LK_FEEDER]
+    for priority in range(8):
+        if (mask >> priority) & 1:
+            pause_time(w[W_PFCT], port, priority, PT_SENT_SINCE, PT_SENT_S, now, prmf[PRM_WARMUP], on)
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
     arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
@@ -277,7 +284,7 @@ def wred_decision(w: World, now: float, port: int, queue: int, color: int, flags
     wred = qi[port, queue, QI_WRED]
     if wred < 0:
         return 0
-    instantaneous = qi[port, queue, QI_CELLS] * w[W_PRMF][PRM_CELL]
+    instantaneous = qi[port, queue, QI_CELLS] * qf[port, queue, QF_CELL]
     weight = qf[port, queue, QF_WEIGHT]
     if weight < 1.0:
         # avg = old*(1 - 2^-n) + current*2^-n (SAI WRED proposal, SAI inc/saiwred.h notes).

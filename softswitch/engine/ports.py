@@ -19,6 +19,7 @@ from qosforge.softswitch.engine.layout import (
     C_PKT_EVENTS,
     EV_TX_DONE,
     EV_WAKE,
+    LK_SWITCH,
     P_ACC,
     P_BYTES,
     P_CELLS,
@@ -42,7 +43,7 @@ from qosforge.softswitch.engine.layout import (
     ST_ALIVE,
     ST_FREE_TOP,
     ST_HSIZE,
-    ST_TOTAL,
+    SW_TOTAL,
     TXF_BUSY_UNTIL,
     TXF_RATE,
     TXI_BUSY,
@@ -56,12 +57,14 @@ from qosforge.softswitch.engine.layout import (
     W_FREE,
     W_HI,
     W_HT,
+    W_LINK,
     W_PKI,
     W_PRMF,
     W_PRMI,
     W_QF,
     W_QI,
     W_ST,
+    W_SWI,
     W_TXF,
     W_TXI,
 )
@@ -177,7 +180,7 @@ def start_transmission(w: World, now: float, port: int) -> None:
             cnt[C_FORWARDED] += 1
             w[W_DEQB][port, queue] += size
         cells = pki[packet, P_CELLS]
-        w[W_ST][ST_TOTAL] -= cells
+        w[W_SWI][w[W_LINK][port, LK_SWITCH], SW_TOTAL] -= cells
         release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
     heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, done, EV_TX_DONE, port, packet, 0.0)
 

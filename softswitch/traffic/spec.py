@@ -131,3 +131,10 @@ class RunSpec:
     trace_points: int = 65536
     """Fixed size of the queue trace (halves its resolution when full)."""
     histogram_packets: int = 65536
+    pfc_watchdog: bool = False
+    """Model the PFC deadlock watchdog the SAI program configures (fabric scenarios). Off for
+    single-switch scenarios, whose PAUSE is injected by hand and whose results stay as they were."""
+    queue_histograms: bool = False
+    """Sample every switch queue's depth into a histogram (per-port statistics of fabric runs)."""
+    queue_histogram_packets: int = 1024
+    """Bins of those histograms (one per packet; deeper queues count in the last)."""

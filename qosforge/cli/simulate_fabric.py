@@ -1,0 +1,116 @@
+"""``qosforge simulate INTENT --scenario fabric-incast|all-to-all|pause-storm``: the whole fabric
+(or the switches named by ``--switch``) on the software switch (docs/softswitch.md "Fabric")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from qosforge.errors import QosforgeError
+
+FABRIC_SCENARIOS = ("fabric-incast", "all-to-all", "pause-storm")
+
+
+@dataclass(frozen=True)
+class ScenarioDefaults:
+    """What ``--scenario X`` alone runs: a few milliseconds of a 100G fabric take seconds."""
+
+    duration_s: float
+    warmup_s: float
+    flows: int
+
+
+#: fabric-incast: long enough for DCTCP/DCQCN to settle at the congested port (hundreds of RTTs of
+#: a few microseconds); all-to-all: flows of the web-search mix (mean ~1.7 MB, 130 us at 100G)
+#: arrive and finish many times over; pause-storm: 1 ms of steady state, the stall, 1 ms after.
+DEFAULTS = {
+    "fabric-incast": ScenarioDefaults(duration_s=5e-3, warmup_s=1e-3, flows=10),
+    "all-to-all": ScenarioDefaults(duration_s=3e-3, warmup_s=0.0, flows=0),
+    "pause-storm": ScenarioDefaults(duration_s=0.0, warmup_s=0.0, flows=1),
+}
+#: pause-storm: the stall starts after this warm-up and the run goes on this long after it.
+STALL_MARGIN_S = 1e-3
+#: pause-storm default stall; a watchdog with a longer detection interval does not fire in it (the
+#: scenario reports whether it did), SONiC's 200 ms needs ``--stall 250ms``.
+DEFAULT_STALL_S = 2e-3
+
+
+@dataclass(frozen=True)
+class FabricOptions:
+    intent: str | None
+    scenario: str
+    switches: tuple[str, ...]
+    class_name: str | None
+    port_name: str | None
+    flows: int | None
+    transport: str | None
+    packet_bytes: int
+    flow_size_bytes: int | None
+    load: float | None
+    flow_size_dist: str
+    stall_s: float | None
+    duration_s: float | None
+    warmup_s: float | None
+    seed: int
+    rto_min_s: float | None
+    assume: dict[str, str]
+
+
+def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+    """Build and simulate the scenario: (result, the fabric's JSON keys, header, duration, warm-up)."""
+    from qosforge.cli.progress import progress
+    from qosforge.cli.simulate import check_work
+    from qosforge.softswitch.helper.fabric import compile_fabric
+    from qosforge.softswitch.helper.fabric_report import fabric_summary
+    from qosforge.softswitch.helper.fabric_scenarios import (
+        all_to_all_run,
+        fabric_incast_run,
+        fabric_traffic,
+        pause_storm_run,
+    )
+    from qosforge.softswitch.simulation import simulate_fabric
+    from qosforge.softswitch.traffic.flow_sizes import flow_size_distribution
+    from qosforge.units import format_value
+
+    if options.intent is None:
+        raise QosforgeError(f"{options.scenario} runs on a compiled intent", place="INTENT", hint=f"e.g. qosforge simulate examples/roce-pod.yaml --scenario {options.scenario}")
+    defaults = DEFAULTS[options.scenario]
+    if options.scenario == "all-to-all" and options.flows is not None:
+        raise QosforgeError("all-to-all's flows arrive at --load, not a fixed number", place="--flows", hint="drop --flows, set --load (e.g. 60%)")
+    if options.load is not None and options.scenario != "all-to-all":
+        raise QosforgeError(f"--load applies to all-to-all, not {options.scenario}", place="--load", hint="drop --load or use --scenario all-to-all")
+    if options.stall_s is not None and options.scenario != "pause-storm":
+        raise QosforgeError(f"--stall applies to pause-storm, not {options.scenario}", place="--stall", hint="drop --stall or use --scenario pause-storm")
+    load = 0.6 if options.load is None else options.load
+    if not 0.0 < load <= 1.0:
+        raise QosforgeError(f"must be within (0, 100%] (got {load:g})", place="--load", hint="the offered load per host link, e.g. 60%")
+    flows = defaults.flows if options.flows is None else options.flows
+    stall_s = DEFAULT_STALL_S if options.stall_s is None else options.stall_s
+    if options.scenario == "pause-storm":
+        duration_s = options.duration_s if options.duration_s is not None else STALL_MARGIN_S + stall_s + STALL_MARGIN_S
+    else:
+        duration_s = options.duration_s if options.duration_s is not None else defaults.duration_s
+    warmup_s = options.warmup_s if options.warmup_s is not None else min(defaults.warmup_s, duration_s / 2)
+    kind = options.transport
+    fabric = compile_fabric(Path(options.intent), options.switches, assume=options.assume)
+    traffic = fabric_traffic(fabric, options.class_name, kind, options.packet_bytes,  # type: ignore[arg-type]
+                             lossless=options.scenario == "pause-storm", rto_min_s=options.rto_min_s)
+    if options.scenario == "fabric-incast":
+        built = fabric_incast_run(fabric, traffic, receiver=options.port_name, flows=flows, size_bytes=options.flow_size_bytes,
+                                  duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
+    elif options.scenario == "all-to-all":
+        built = all_to_all_run(fabric, traffic, load=load, distribution=flow_size_distribution(options.flow_size_dist), duration_s=duration_s,
+                               warmup_s=warmup_s, seed=options.seed)
+    else:
+        built = pause_storm_run(fabric, traffic, stalled=options.port_name, stall_s=stall_s, stall_start_s=STALL_MARGIN_S, flows=flows,
+                                size_bytes=options.flow_size_bytes, duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
+    # Every host link at line rate bounds the packets the run carries.
+    check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), options.packet_bytes)
+    with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):
+        result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
+    header = {**built.header, "intent": options.intent}
+    return result, fabric_summary(result, fabric, built.origin), header, duration_s, warmup_s
+
+
+__all__ = ["DEFAULTS", "FABRIC_SCENARIOS", "FabricOptions", "run_fabric"]

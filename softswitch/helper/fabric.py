@@ -1,0 +1,115 @@
+"""A whole fabric on the software switch: every switch of a compiled intent (or a connected
+subset), each loaded from its own SAI program, linked as the intent's topology says.
+
+Each switch goes the same way as a single one (intent -> IR -> SAI program -> validate ->
+:class:`SwitchConfig`, softswitch/helper/compiled.py); the links come from the IR's ports
+(``PortIR.peer`` = "host", "switch:port" or None, with the port's speed and cable), and routes
+from :mod:`qosforge.softswitch.helper.topology`. Hosts sit on the edge ports (peer "host").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from qosforge.errors import QosforgeError
+from qosforge.ir import SwitchIR
+from qosforge.softswitch.engine.build import HOST, UNCONNECTED, Topology
+from qosforge.softswitch.fabric_metrics import PortRef
+from qosforge.softswitch.helper.compiled import CompiledSwitch, DesignPoint, load_compiled
+from qosforge.softswitch.helper.topology import connected, shortest_path_topology
+from qosforge.softswitch.traffic.fabric_workloads import HostSite
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """Compiled switches, their links and routes, and the hosts on their edge ports."""
+
+    switches: tuple[CompiledSwitch, ...]
+    topology: Topology
+    hosts: tuple[HostSite, ...]
+    """Host i sits on switch port ``host_ports[i]``."""
+    host_ports: tuple[int, ...]
+    design: DesignPoint
+
+    @property
+    def configs(self) -> tuple:  # type: ignore[type-arg]
+        return tuple(s.config for s in self.switches)
+
+    def port_ref(self, port: int) -> PortRef:
+        """The switch and port name of engine port ``port``."""
+        owner = self.topology.switch_of()[port]
+        offset = sum(self.topology.ports_per_switch[:owner])
+        return PortRef(self.switches[owner].ir.name, self.switches[owner].config.ports[port - offset].name)
+
+    def links(self) -> dict[PortRef, PortRef]:
+        """Every inter-switch link direction: egress port -> the port receiving at the other end."""
+        return {self.port_ref(p): self.port_ref(q) for p, q in enumerate(self.topology.peers) if q >= 0}
+
+    def port_index(self, ref: PortRef) -> int:
+        return next(p for p in range(self.topology.n_ports) if self.port_ref(p) == ref)
+
+
+def _peer_ref(peer: str) -> PortRef:
+    switch, _, port = peer.partition(":")
+    return PortRef(switch, port)
+
+
+def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None) -> Fabric:
+    """Load every switch from its own SAI program and link them; links to switches not in
+    ``switches`` are left unconnected."""
+    compiled = tuple(load_compiled(s, assume=assume, design=design) for s in switches)
+    index: dict[PortRef, int] = {}
+    ports_per_switch = []
+    for entry in compiled:
+        for port in entry.config.ports:
+            index[PortRef(entry.ir.name, port.name)] = len(index)
+        ports_per_switch.append(len(entry.config.ports))
+    peers: list[int] = []
+    for entry in compiled:
+        for port in entry.config.ports:
+            if port.peer == "host":
+                peers.append(HOST)
+            elif port.peer and _peer_ref(port.peer) in index:
+                peers.append(index[_peer_ref(port.peer)])
+            else:
+                peers.append(UNCONNECTED)
+    for p, q in enumerate(peers):
+        if q >= 0 and peers[q] != p:
+            raise QosforgeError(f"link {p} -> {q} is not symmetric in the compiled topology", place="topology", hint="each switch:port peer must name the port back")
+    counts = tuple(ports_per_switch)
+    if not connected(counts, tuple(peers)):
+        names = ", ".join(s.ir.name for s in compiled)
+        raise QosforgeError(f"the switches {names} are not connected by links among themselves", place="--switch",
+                            hint="select switches that form a connected part of the fabric (e.g. a leaf with the spines it links to)")
+    topology = shortest_path_topology(counts, tuple(peers))
+    host_ports = tuple(p for p, q in enumerate(peers) if q == HOST)
+    if not host_ports:
+        raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
+    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint())
+    hosts = tuple(HostSite(i, fabric.port_ref(p).switch, fabric.port_ref(p).port) for i, p in enumerate(host_ports))
+    return Fabric(compiled, topology, hosts, host_ports, fabric.design)
+
+
+def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: Mapping[str, str] | None = None) -> Fabric:
+    """Compile ``intent_path`` for SAI and load every switch (or those named) as a fabric."""
+    from qosforge.compiler.compile import compile_intent
+    from qosforge.compiler.loader import load_intent
+
+    if not intent_path.is_file():
+        raise QosforgeError(f"no such file: {intent_path}", place="INTENT", hint="give an intent YAML, e.g. examples/roce-pod.yaml")
+    intent, source_map = load_intent(intent_path)
+    fabric_ir = compile_intent(intent, source_map, targets=("sai",))
+    switches = fabric_ir.for_target("sai")
+    known = {s.name: s for s in switches}
+    for name in switch_names:
+        if name not in known:
+            raise QosforgeError(f"no switch {name!r} in {intent_path}", place="--switch", hint=f"switches: {', '.join(known)}")
+    selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
+    d = intent.design
+    design = DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))
+    return fabric_from_switches(selected, assume=assume, design=design)
+
+
+__all__ = ["Fabric", "compile_fabric", "fabric_from_switches"]

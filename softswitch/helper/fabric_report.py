@@ -1,0 +1,72 @@
+"""The fabric keys of ``qosforge simulate --format json``: per-switch queues, PFC and drops,
+flow completion times, how far pauses spread, and what the PFC watchdog did."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qosforge.softswitch.fabric_metrics import flow_completion_stats, pause_depth
+from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.metrics import (
+    REASONS_WITH_WATCHDOG,
+    SimulationResult,
+    histogram_percentile,
+)
+
+
+def _queue_stats(result: SimulationResult, port: int, queue: int, cell_bytes: float) -> dict[str, float]:
+    assert result.queue_histograms is not None
+    histogram = result.queue_histograms[port, queue]
+    deepest = np.flatnonzero(histogram)
+    return {
+        "max_bytes": float(result.queue_max_cells[port, queue] * cell_bytes),
+        "max_packets_sampled": float(deepest[-1]) if deepest.size else 0.0,
+        "p99_packets": histogram_percentile(histogram, 0.99),
+    }
+
+
+def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, object]]:
+    """Per switch: every connected port's queue statistics per class, PFC pause seconds sent
+    (asking its peer to stop) and received (stopped by its peer), and drops by reason."""
+    assert result.pfc_seconds is not None
+    classes = fabric.switches[0].ir.classes
+    reports: list[dict[str, object]] = []
+    port = 0
+    for switch in fabric.switches:
+        cell = switch.config.asic.cell_bytes
+        ports: list[dict[str, object]] = []
+        drops = np.zeros(len(REASONS_WITH_WATCHDOG), dtype=np.int64)
+        for config_port in switch.config.ports:
+            drops += result.drops[port].sum(axis=0)
+            if fabric.topology.peers[port] != -2:
+                ports.append({
+                    "port": config_port.name,
+                    "peer": config_port.peer,
+                    "queues": {c.name: _queue_stats(result, port, config_port.tc_to_queue[c.traffic_class], cell) for c in classes},
+                    "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
+                    "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
+                    "drops_by_reason": {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, result.drops[port].sum(axis=0), strict=True)},
+                })
+            port += 1
+        reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name, "ports": ports,
+                        "drops_by_reason": {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, drops, strict=True)}})
+    return reports
+
+
+def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int) -> dict[str, object]:
+    """The keys a fabric run adds to the single-switch JSON (docs/softswitch.md)."""
+    assert result.pfc_seconds is not None
+    paused = [fabric.port_ref(p) for p in range(fabric.topology.n_ports) if result.pfc_seconds[p, :, 1].sum() > 0.0]
+    fct = flow_completion_stats(result.flow_start_s, result.flow_finish_s)
+    return {
+        "switches": switch_reports(result, fabric),
+        "lossless_drops": result.counters["lossless_drops"],
+        "fct_p50_s": fct.as_json()["p50_s"],
+        "flow_completion": fct.as_json(),
+        "pause_depth": pause_depth(fabric.port_ref(origin), paused, fabric.links()),
+        "paused_ports": [f"{ref.switch}:{ref.port}" for ref in paused],
+        "pfc_watchdog": {"deadlocks": result.counters["pfc_deadlocks"], "drops": result.counters["watchdog_drops"]},
+    }
+
+
+__all__ = ["fabric_summary", "switch_reports"]

@@ -1,0 +1,186 @@
+"""The fabric scenarios of ``qosforge simulate``: ``fabric-incast``, ``all-to-all``, ``pause-storm``.
+
+Each turns a workload between hosts (softswitch/traffic/fabric_workloads.py) into transport
+flows between the hosts' edge ports of a :class:`Fabric`, in one traffic class with its
+transport (as ``incast`` does on one switch), and states what to watch: the congested or
+stalled egress queue (the monitored queue of today's JSON keys, and the origin of
+``pause_depth``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from qosforge.compiler.topology import ACK_WIRE_BYTES
+from qosforge.errors import QosforgeError
+from qosforge.ir import ClassIR
+from qosforge.softswitch.fabric_metrics import PortRef
+from qosforge.softswitch.helper.compiled import host_transport, tbtcp_host_settings
+from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.topology import first_path
+from qosforge.softswitch.traffic.fabric_workloads import (
+    FabricFlow,
+    all_to_all_arrivals,
+    fabric_incast,
+    pause_storm,
+)
+from qosforge.softswitch.traffic.flow_sizes import FlowSizeDistribution
+from qosforge.softswitch.traffic.spec import (
+    WINDOW_KINDS,
+    FlowKind,
+    FlowSpec,
+    PauseSpec,
+    RunSpec,
+    TransportParams,
+)
+
+#: Queue-trace points kept for the monitored queue of a fabric run (memory stays small).
+FABRIC_TRACE_POINTS = 4096
+
+
+@dataclass(frozen=True)
+class FabricTraffic:
+    """What one class sends: its DSCPs, the transport its hosts run, host settings."""
+
+    entry: ClassIR
+    transport: FlowKind
+    packet_bytes: int
+    cnp_dscp: int | None
+    rto_min_s: float | None = None
+
+
+@dataclass(frozen=True)
+class FabricRun:
+    flows: tuple[FlowSpec, ...]
+    run: RunSpec
+    origin: int
+    """The congested (incast receiver's) or stalled egress port: the monitored queue's port."""
+    queue: int
+    header: dict[str, object]
+
+
+def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind | None, packet_bytes: int, *, lossless: bool = False,
+                   rto_min_s: float | None = None) -> FabricTraffic:
+    """The class the scenario runs in (default: the first lossless class when ``lossless``,
+    else the first non-default class) and its hosts' transport."""
+    first = fabric.switches[0]
+    if class_name is None and lossless:
+        entry = next((c for c in first.ir.classes if c.lossless), None)
+        if entry is None:
+            raise QosforgeError("the intent has no lossless class, so no PFC pause can spread", place="--class",
+                                hint="a pause storm needs a class with lossless: true (e.g. examples/roce-pod.yaml)")
+    else:
+        entry = first.traffic_class(class_name)
+    kind = transport or host_transport(entry)
+    return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s)
+
+
+def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
+    """The uncongested ACK path back to the sender: each link's propagation and one ACK-sized
+    frame's serialisation per link (compiler/topology.py's RTT terms), over a shortest path."""
+    path = first_path(fabric.topology, src_port, dst_port)
+    if not path:
+        raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
+    ports = [port for config in fabric.configs for port in config.ports]
+    links = [src_port, *path]  # the sender's host link, then every egress port on the way
+    return sum(ports[p].cable_delay_s + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links)
+
+
+def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
+    entry, kind = traffic.entry, traffic.transport
+    beta, window_r = tbtcp_host_settings(entry)
+    important = entry.important_dscp[0] if entry.important_dscp else None
+    tlt = important is not None and kind in (*WINDOW_KINDS, "dcqcn")
+    delays: dict[tuple[int, int], float] = {}
+    specs = []
+    for flow in workload:
+        src, dst = fabric.host_ports[flow.src_host], fabric.host_ports[flow.dst_host]
+        if (src, dst) not in delays:
+            delays[src, dst] = _reverse_delay_s(fabric, src, dst)
+        size = -1 if flow.size_bytes is None else max(1, math.ceil(flow.size_bytes / traffic.packet_bytes))
+        specs.append(FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
+                              start_s=flow.start_s, ect=kind != "newreno", tlt=tlt, important_dscp=important if tlt else None,
+                              ack_delay_s=delays[src, dst], beta=beta, window_reduction_r=window_r,
+                              cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None))
+    return tuple(specs)
+
+
+def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: float, seed: int, origin: int,
+         pauses: tuple[PauseSpec, ...] = ()) -> tuple[RunSpec, int]:
+    ports = [port for config in fabric.configs for port in config.ports]
+    queue = ports[origin].tc_to_queue[traffic.entry.traffic_class]
+    params = TransportParams() if traffic.rto_min_s is None else TransportParams(rto_min_s=traffic.rto_min_s)
+    run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((origin, queue),), transport=params, pauses=pauses,
+                  pfc_watchdog=True, queue_histograms=True, trace_points=FABRIC_TRACE_POINTS)
+    return run, queue
+
+
+def _header(fabric: Fabric, traffic: FabricTraffic, scenario: str, flows: int) -> dict[str, object]:
+    return {"scenario": scenario, "fabric_switches": [s.ir.name for s in fabric.switches], "hosts": len(fabric.hosts),
+            "class": traffic.entry.name, "transport": traffic.transport, "flows": flows,
+            "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches})}
+
+
+def _host(fabric: Fabric, name: str | None, default: int, flag: str) -> int:
+    """A host by its "switch:port", or the default host."""
+    if name is None:
+        return default
+    for site in fabric.hosts:
+        if f"{site.switch}:{site.port}" == name:
+            return site.host
+    raise QosforgeError(f"no host on {name!r}", place=flag, hint=f"hosts sit on edge ports, e.g. {fabric.hosts[0].switch}:{fabric.hosts[0].port}")
+
+
+def fabric_incast_run(fabric: Fabric, traffic: FabricTraffic, *, receiver: str | None, flows: int, size_bytes: int | None, duration_s: float,
+                      warmup_s: float, seed: int) -> FabricRun:
+    """``flows`` senders on the other leaves to one host (default: the last leaf's first host)."""
+    last_leaf = fabric.hosts[-1].switch
+    default = next(site.host for site in fabric.hosts if site.switch == last_leaf)
+    host = _host(fabric, receiver, default, "--port")
+    workload = fabric_incast(fabric.hosts, host, flows, size_bytes)
+    origin = fabric.host_ports[host]
+    run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
+    header = {**_header(fabric, traffic, "fabric-incast", flows), "receiver": str(_ref_text(fabric.port_ref(origin))), "queue": queue,
+              "flow_size_bytes": size_bytes}
+    return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
+
+
+def all_to_all_run(fabric: Fabric, traffic: FabricTraffic, *, load: float, distribution: FlowSizeDistribution, duration_s: float,
+                   warmup_s: float, seed: int) -> FabricRun:
+    """Poisson arrivals at ``load`` of every host's link, sizes from ``distribution``."""
+    host_rate = min(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host")
+    workload = all_to_all_arrivals(fabric.hosts, host_rate, load, distribution, duration_s, seed)
+    if not workload:
+        raise QosforgeError("no flow starts within the run at this load", place="--duration", hint="simulate longer or raise --load")
+    origin = fabric.host_ports[0]
+    run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
+    header = {**_header(fabric, traffic, "all-to-all", len(workload)), "load": load, "flow_size_dist": distribution.name,
+              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": _ref_text(fabric.port_ref(origin)), "queue": queue}
+    return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
+
+
+def pause_storm_run(fabric: Fabric, traffic: FabricTraffic, *, stalled: str | None, stall_s: float, stall_start_s: float, flows: int,
+                    size_bytes: int | None, duration_s: float, warmup_s: float, seed: int) -> FabricRun:
+    """One host stops draining: its NIC pauses the class's priority on its edge port from
+    ``stall_start_s`` for ``stall_s`` (XOFF, then XON), with background traffic around it."""
+    if not traffic.entry.lossless:
+        raise QosforgeError(f"class {traffic.entry.name!r} is lossy: PFC does not pause it", place="--class", hint="choose a lossless class")
+    last_leaf = fabric.hosts[-1].switch
+    default = next(site.host for site in fabric.hosts if site.switch == last_leaf)
+    host = _host(fabric, stalled, default, "--port")
+    plan = pause_storm(fabric.hosts, host, stall_s, flows, size_bytes, stall_start_s=stall_start_s)
+    origin = fabric.host_ports[host]
+    priority = 1 << traffic.entry.traffic_class
+    pauses = (PauseSpec(plan.stall_start_s, origin, priority, True), PauseSpec(plan.stall_start_s + plan.stall_s, origin, priority, False))
+    run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin, pauses)
+    header = {**_header(fabric, traffic, "pause-storm", len(plan.flows)), "stalled_port": _ref_text(fabric.port_ref(origin)), "queue": queue,
+              "stall_start_s": plan.stall_start_s, "stall_s": plan.stall_s}
+    return FabricRun(_flow_specs(fabric, traffic, plan.flows), run, origin, queue, header)
+
+
+def _ref_text(ref: PortRef) -> str:
+    return f"{ref.switch}:{ref.port}"
+
+
+__all__ = ["FabricRun", "FabricTraffic", "all_to_all_run", "fabric_incast_run", "fabric_traffic", "pause_storm_run"]

@@ -1,0 +1,83 @@
+"""Forwarding for a fabric: shortest paths by hop count with ECMP over equal-cost next hops.
+
+SAI programs carry QoS, not routes; a fabric's forwarding comes from the intent's topology, as a
+routing protocol would build it in a leaf-spine or Clos fabric (BGP with multipath, RFC 7938
+§5.2.4: equal-cost paths of the same length are all installed and flows hashed over them).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from qosforge.softswitch.engine.build import HOST, Topology
+
+
+def _hops_to(target: int, n_switches: int, edges: list[tuple[int, int, int]]) -> list[int]:
+    """Switch hops from every switch to ``target`` (-1 where unreachable), BFS over links."""
+    distance = [-1] * n_switches
+    distance[target] = 0
+    upstream: dict[int, list[int]] = {}
+    for source, _, destination in edges:
+        upstream.setdefault(destination, []).append(source)
+    frontier = deque([target])
+    while frontier:
+        here = frontier.popleft()
+        for neighbour in upstream.get(here, []):
+            if distance[neighbour] < 0:
+                distance[neighbour] = distance[here] + 1
+                frontier.append(neighbour)
+    return distance
+
+
+def shortest_path_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, ...]) -> Topology:
+    """The routes of every switch to every host: the egress ports on a shortest path (in switch
+    hops), all of them when several are equally short (the ECMP group, in port order)."""
+    owner = [s for s, count in enumerate(ports_per_switch) for _ in range(count)]
+    n_switches = len(ports_per_switch)
+    # (switch, egress port, switch at the other end) for every inter-switch link direction.
+    edges = [(owner[p], p, owner[q]) for p, q in enumerate(peers) if q >= 0]
+    hops = {t: _hops_to(t, n_switches, edges) for t in range(n_switches)}
+    routes: list[tuple[tuple[int, ...], ...]] = []
+    for s in range(n_switches):
+        table: list[tuple[int, ...]] = []
+        for d, peer in enumerate(peers):
+            if peer != HOST:
+                table.append(())
+                continue
+            distance = hops[owner[d]]
+            if owner[d] == s:
+                table.append((d,))
+            elif distance[s] < 0:
+                table.append(())
+            else:
+                table.append(tuple(p for source, p, other in edges if source == s and distance[other] == distance[s] - 1))
+        routes.append(tuple(table))
+    return Topology(ports_per_switch, peers, tuple(routes))
+
+
+def first_path(topology: Topology, src_port: int, dst_port: int) -> tuple[int, ...]:
+    """The switch egress ports a packet from the host on ``src_port`` crosses to ``dst_port``,
+    taking the first member of every ECMP group (for path lengths and delays, not forwarding)."""
+    owner = topology.switch_of()
+    path: list[int] = []
+    switch = owner[src_port]
+    for _ in range(len(topology.ports_per_switch) + 1):
+        group = topology.routes[switch][dst_port]
+        if not group:
+            return ()
+        path.append(group[0])
+        if group[0] == dst_port:
+            return tuple(path)
+        switch = owner[topology.peers[group[0]]]
+    return ()
+
+
+def connected(ports_per_switch: tuple[int, ...], peers: tuple[int, ...]) -> bool:
+    """Whether every switch reaches every other over the links."""
+    n_switches = len(ports_per_switch)
+    owner = [s for s, count in enumerate(ports_per_switch) for _ in range(count)]
+    edges = [(owner[p], p, owner[q]) for p, q in enumerate(peers) if q >= 0]
+    return all(d >= 0 for d in _hops_to(0, n_switches, edges))
+
+
+__all__ = ["connected", "first_path", "shortest_path_topology"]
