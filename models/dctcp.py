@@ -129,3 +129,20 @@ def dctcp_marking_threshold(
 
 
 __all__ = ["DctcpThreshold", "dctcp_marking_threshold"]
+
+
+@dataclass(frozen=True)
+class DctcpQueueSawtooth:
+    """The queue of N synchronised DCTCP flows at one marking port (DCTCP §3.3), in packets."""
+
+    max_packets: float
+    """Q_max = K + N (eq. 9)."""
+    amplitude_packets: float
+    """A = N·D with D = (W* + 1)·alpha/2, W* = (C·RTT + K)/N, alpha = sqrt(2/W*) (eqs. 6-8)."""
+
+
+def dctcp_queue_sawtooth(threshold_packets: float, bdp_packets: float, flows: int) -> DctcpQueueSawtooth:
+    """DCTCP §3.3 eqs. 6-9 for ``flows`` long-lived flows, K and C·RTT in packets."""
+    window = (bdp_packets + threshold_packets) / flows
+    amplitude = flows * (window + 1.0) * float(np.sqrt(2.0 / window)) / 2.0
+    return DctcpQueueSawtooth(max_packets=threshold_packets + flows, amplitude_packets=amplitude)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from qosforge.models.dctcp import dctcp_queue_sawtooth
 from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
 from qosforge.softswitch.scenarios import incast_flows
@@ -45,10 +46,9 @@ EXAMPLES = [
 
 
 def dctcp_prediction(threshold_packets: float, bdp_packets: float, flows: int) -> tuple[float, float]:
-    """(Q_max, amplitude) of DCTCP §3.3 eqs. 6-9."""
-    window = (bdp_packets + threshold_packets) / flows
-    amplitude = flows * (window + 1.0) * math.sqrt(2.0 / window) / 2.0
-    return threshold_packets + flows, amplitude
+    """(Q_max, amplitude) of DCTCP §3.3 eqs. 6-9 (models/dctcp.py)."""
+    sawtooth = dctcp_queue_sawtooth(threshold_packets, bdp_packets, flows)
+    return sawtooth.max_packets, sawtooth.amplitude_packets
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
