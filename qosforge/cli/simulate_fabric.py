@@ -100,8 +100,12 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
         built = fabric_incast_run(fabric, traffic, receiver=options.port_name, flows=flows, size_bytes=options.flow_size_bytes,
                                   duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
     elif options.scenario == "all-to-all":
-        built = all_to_all_run(fabric, traffic, load=load, distribution=flow_size_distribution(options.flow_size_dist), duration_s=duration_s,
-                               warmup_s=warmup_s, seed=options.seed)
+        try:
+            distribution = flow_size_distribution(options.flow_size_dist)
+        except QosforgeError as error:
+            # A line of a CDF file keeps its file:line place; an unknown name is the flag's.
+            raise (error.with_place(f"--flow-size-dist {options.flow_size_dist}") if error.place == options.flow_size_dist else error) from None
+        built = all_to_all_run(fabric, traffic, load=load, distribution=distribution, duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
     else:
         built = pause_storm_run(fabric, traffic, stalled=options.port_name, stall_s=stall_s, stall_start_s=STALL_MARGIN_S, flows=flows,
                                 size_bytes=options.flow_size_bytes, duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)

@@ -1,0 +1,97 @@
+"""``qosforge simulate INTENT --scenario fabric-incast|all-to-all|pause-storm`` (the whole fabric)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Three leaves with two hosts each, two spines, a lossless DCQCN class and a 1 ms PFC watchdog.
+SMALL = ROOT / "tests" / "validation" / "fabrics" / "lossless-watchdog.yaml"
+ROCE = ROOT / "examples" / "roce-pod.yaml"
+ASSUME = ("--assume", "red.steps=1024", "--assume", "red.step_offset=0")
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+def _run_json(run_cli: Run, *argv: str) -> dict:  # type: ignore[type-arg]
+    code, out, err = run_cli("simulate", *argv, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("scenario", ["fabric-incast", "all-to-all", "pause-storm"])
+def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: str) -> None:
+    report = _run_json(run_cli, str(SMALL), "--scenario", scenario)
+    assert report["fabric_switches"] == ["leaf1", "leaf2", "leaf3", "spine1", "spine2"] and report["hosts"] == 6
+    # Today's keys keep their meaning; the fabric adds its own.
+    for key in ("queue_p99_packets", "goodput_gbps", "drops_by_reason", "lossless_drops", "fct_mean_s", "fct_p99_s", "fct_p50_s",
+                "switches", "pause_depth", "pfc_watchdog", "flow_completion"):
+        assert key in report, key
+    switches = {s["name"]: s for s in report["switches"]}
+    assert set(switches) == set(report["fabric_switches"])
+    leaf_ports = switches["leaf1"]["ports"]
+    assert {p["peer"] for p in leaf_ports} == {"host", "spine1:Ethernet0", "spine2:Ethernet0"}
+    assert set(leaf_ports[0]["queues"]) == {"rdma", "tcp"}
+    assert {"max_bytes", "p99_packets"} <= set(leaf_ports[0]["queues"]["rdma"])
+    assert report["goodput_gbps"] > 0
+
+
+def test_pause_storm_spreads_and_the_watchdog_fires(run_cli: Run) -> None:
+    report = _run_json(run_cli, str(SMALL), "--scenario", "pause-storm", "--stall", "2.5ms", "--flows", "4")
+    # The 1 ms watchdog declares the stalled queue deadlocked once within 2.5 ms of stall.
+    assert report["pfc_watchdog"]["deadlocks"] == 1 and report["pfc_watchdog"]["drops"] > 0
+    stalled = report["stalled_port"]
+    # The stall's backlog made the spines pause leaf uplinks too.
+    assert stalled in report["paused_ports"] and len(report["paused_ports"]) > 1
+    assert report["lossless_drops"] == 0
+
+
+def test_all_to_all_reports_flow_completion_times(run_cli: Run) -> None:
+    report = _run_json(run_cli, str(SMALL), "--scenario", "all-to-all", "--load", "30%", "--flow-size-dist", "data-mining", "--duration", "4ms")
+    assert report["flow_size_dist"] == "data-mining" and report["load"] == 0.3
+    completion = report["flow_completion"]
+    assert completion["count"] > 0 and 0 < completion["p50_s"] <= completion["p99_s"]
+
+
+def test_a_switch_subset_runs_with_the_links_between_them(run_cli: Run) -> None:
+    report = _run_json(run_cli, str(ROCE), *ASSUME, "--scenario", "fabric-incast", "--switch", "leaf1", "--switch", "spine1",
+                       "--switch", "leaf2", "--flows", "4", "--duration", "1ms", "--warmup", "0s")
+    assert report["fabric_switches"] == ["leaf1", "spine1", "leaf2"] and report["hosts"] == 32
+    assert report["receiver"].startswith("leaf2:")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--scenario", "fabric-incast", "--switch", "leaf9"], "--switch"),
+        (["--scenario", "fabric-incast", "--switch", "spine1"], "--switch"),  # no host ports
+        (["--scenario", "fabric-incast", "--switch", "leaf1", "--switch", "leaf2"], "--switch"),  # not connected
+        (["--scenario", "all-to-all", "--load", "0%"], "--load"),
+        (["--scenario", "all-to-all", "--load", "120%"], "--load"),
+        (["--scenario", "all-to-all", "--flows", "5"], "--flows"),
+        (["--scenario", "all-to-all", "--flow-size-dist", "nosuch"], "--flow-size-dist"),
+        (["--scenario", "fabric-incast", "--stall", "1ms"], "--stall"),
+        (["--scenario", "pause-storm", "--stall", "0s"], "--stall"),
+        (["--scenario", "pause-storm", "--class", "tcp"], "--class"),
+        (["--scenario", "fabric-incast", "--port", "leaf1:Ethernet99"], "--port"),
+        (["--scenario", "fabric-incast", "--flows", "0"], "--flows"),
+    ],
+)
+def test_bad_fabric_input_exits_2_naming_the_flag(run_cli: Run, argv: list[str], expected: str) -> None:
+    code, out, err = run_cli("simulate", str(SMALL), *argv, "--duration", "1ms")
+    assert code == 2 and out == "", err
+    assert expected in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_fabric_scenarios_need_an_intent(run_cli: Run) -> None:
+    code, _, err = run_cli("simulate", "--scenario", "all-to-all")
+    assert code == 2 and "INTENT" in err
+
+
+def test_incast_keeps_one_switch(run_cli: Run) -> None:
+    code, _, err = run_cli("simulate", str(SMALL), "--scenario", "incast", "--switch", "leaf1", "--switch", "leaf2")
+    assert code == 2 and "--switch" in err
