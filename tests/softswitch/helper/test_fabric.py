@@ -1,0 +1,58 @@
+"""A compiled intent as a fabric (softswitch/helper/fabric.py) and the engine forwarding across it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qosforge.softswitch.engine.build import HOST
+from qosforge.softswitch.fabric_metrics import PortRef
+from qosforge.softswitch.helper.fabric import Fabric, compile_fabric
+from qosforge.softswitch.simulation import simulate_fabric
+from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
+
+SMALL = Path(__file__).resolve().parents[2] / "validation" / "fabrics" / "lossless-watchdog.yaml"
+
+
+@pytest.fixture(scope="module")
+def fabric() -> Fabric:
+    return compile_fabric(SMALL, ())
+
+
+def test_every_switch_is_loaded_and_linked_as_the_intent_says(fabric: Fabric) -> None:
+    assert [s.ir.name for s in fabric.switches] == ["leaf1", "leaf2", "leaf3", "spine1", "spine2"]
+    assert len(fabric.hosts) == 6 and all(fabric.topology.peers[p] == HOST for p in fabric.host_ports)
+    links = fabric.links()
+    # Each leaf has one uplink per spine, and every link is seen from both ends.
+    assert links[PortRef("leaf1", "Ethernet8")] == PortRef("spine1", "Ethernet0")
+    assert all(links[far] == near for near, far in links.items())
+    assert len(links) == 2 * 3 * 2
+    # Each switch is its own SAI program with the intent's watchdog intervals.
+    assert all(s.program is not None for s in fabric.switches)
+    lossless_tc = next(c for c in fabric.switches[0].ir.classes if c.lossless).traffic_class
+    assert fabric.configs[0].ports[0].pfc_deadlock_detection_s[lossless_tc] == pytest.approx(1e-3)
+
+
+def _uplink_bytes(fabric: Fabric, seed: int) -> np.ndarray:
+    leaf1, leaf3 = fabric.host_ports[0], fabric.host_ports[-1]
+    flows = tuple(FlowSpec("dctcp", leaf1 if f % 2 else fabric.host_ports[1], leaf3 if f % 3 else fabric.host_ports[-2], 0,
+                           ack_delay_s=10e-6, start_s=1e-6 * f) for f in range(16))
+    result = simulate_fabric(fabric.configs, fabric.topology, flows, RunSpec(duration_s=3e-4, seed=seed))
+    uplinks = [fabric.port_index(PortRef("leaf1", "Ethernet8")), fabric.port_index(PortRef("leaf1", "Ethernet12"))]
+    assert result.counters["delivered_bytes"] > 0
+    return result.dequeued_bytes[uplinks].sum(axis=1)
+
+
+def test_ecmp_spreads_flows_over_both_spines_and_is_seeded(fabric: Fabric) -> None:
+    first = _uplink_bytes(fabric, seed=1)
+    assert (first > 0).all(), first
+    np.testing.assert_array_equal(first, _uplink_bytes(fabric, seed=1))
+
+
+def test_a_subset_keeps_only_its_links(fabric: Fabric) -> None:
+    chain = compile_fabric(SMALL, ("leaf1", "spine1", "leaf3"))
+    assert [s.ir.name for s in chain.switches] == ["leaf1", "spine1", "leaf3"]
+    assert PortRef("leaf1", "Ethernet12") not in chain.links()  # its spine2 uplink is left unconnected
+    assert len(chain.hosts) == 4
