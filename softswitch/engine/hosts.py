@@ -18,8 +18,10 @@ ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state machine achiev
 
 The rate-based transport is DCQCN (Zhu et al. 2015): the receiver (NP) sends at most one CNP per
 flow every 50 us while CE-marked packets arrive; the sender (RP) cuts R_C <- R_C (1 - alpha/2)
-per CNP, decays alpha every 55 us without CNPs and raises its rate in fast-recovery / additive /
-hyper-additive stages driven by a 55 us timer and a byte counter; go-back-N on NACK. With TLT
+per CNP, decays alpha after 55 us without CNPs and raises its rate in fast-recovery / additive /
+hyper-additive stages driven by a 55 us timer (restarted by each CNP) and a byte counter, with
+steps proportional to its line rate; go-back-N on NACK, and a transport timer that restarts only
+when an ACK makes progress. With TLT
 (TLT §5.2) the last packet of a flow, one packet every N, and the first packet of each
 retransmission round are important.
 
@@ -64,9 +66,9 @@ from qosforge.softswitch.engine.layout import (
     FF_BETA,
     FF_BYTE_CNT,
     FF_BYTES_CTR,
-    FF_CNP_SEEN,
     FF_CWND,
     FF_DALPHA,
+    FF_DCQCN_NEXT,
     FF_FINISH,
     FF_LAST_CNP,
     FF_LINE,
@@ -174,6 +176,7 @@ from qosforge.softswitch.engine.layout import (
     W_ST,
 )
 from qosforge.softswitch.engine.ports import alloc_packet, free_packet, host_send
+from qosforge.softswitch.traffic.spec import DCQCN_RATE_REFERENCE_BPS
 
 # ACK payload flags (low 5 bits of the event's b; the cumulative ACK is b >> ACK_SHIFT).
 A_ECE = 1
@@ -572,20 +575,35 @@ def _resume_pacer(w: World, now: float, f: int) -> None:
 
 @compiled
 def _dcqcn_increase(w: World, f: int) -> None:
-    """DCQCN rate increase event: fast recovery while both stage counters are below F, hyper
-    increase once both exceed it, additive increase otherwise; then R_C <- (R_T + R_C)/2."""
+    """DCQCN rate increase event (Zhu et al. §3.1): fast recovery while both stage counters are
+    below F, hyper increase once both exceed it, additive increase otherwise; then
+    R_C <- (R_T + R_C)/2. The steps R_AI, R_HAI are stated at the paper's 40 Gb/s and scale with
+    the sender's line rate (traffic/spec.py DCQCN_RATE_REFERENCE_BPS)."""
     flf, prmf = w[W_FLF], w[W_PRMF]
     stages_f = prmf[PRM_DCQCN_F]
     timer, counter = flf[f, FF_TIMER_CNT], flf[f, FF_BYTE_CNT]
+    line = flf[f, FF_LINE]
+    scale = line / (DCQCN_RATE_REFERENCE_BPS / 8.0)
     if max(timer, counter) < stages_f:
         pass
     elif min(timer, counter) > stages_f:
-        flf[f, FF_TARGET] += (min(timer, counter) - stages_f) * prmf[PRM_DCQCN_RHAI]
+        flf[f, FF_TARGET] += (min(timer, counter) - stages_f) * prmf[PRM_DCQCN_RHAI] * scale
     else:
-        flf[f, FF_TARGET] += prmf[PRM_DCQCN_RAI]
-    line = flf[f, FF_LINE]
+        flf[f, FF_TARGET] += prmf[PRM_DCQCN_RAI] * scale
     flf[f, FF_TARGET] = min(flf[f, FF_TARGET], line)
     flf[f, FF_RATE] = min((flf[f, FF_TARGET] + flf[f, FF_RATE]) / 2.0, line)
+
+
+@compiled
+def _dcqcn_restart_timer(w: World, now: float, f: int) -> None:
+    """(Re)start the RP's alpha/rate-increase timer: it fires after 55 us without a CNP (Zhu et
+    al. §3.1: "if the RP does not get feedback for K time units"; the authors' ns-3 qbb-net-device.cc
+    cancels and reschedules both timers on every CNP). A superseded tick finds a later
+    FF_DCQCN_NEXT and is ignored."""
+    flf = w[W_FLF]
+    flf[f, FF_DCQCN_NEXT] = now + w[W_PRMF][PRM_DCQCN_TIMER]
+    w[W_FLI][f, FL_DCQCN_ARMED] = 1
+    _push(w, flf[f, FF_DCQCN_NEXT], EV_DCQCN, f, 0, 0.0)
 
 
 @compiled
@@ -595,8 +613,7 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     if fli[f, FL_DONE] == 1:
         return
     if fli[f, FL_DCQCN_ARMED] == 0:
-        fli[f, FL_DCQCN_ARMED] = 1
-        _push(w, now + prmf[PRM_DCQCN_TIMER], EV_DCQCN, f, 0, 0.0)
+        _dcqcn_restart_timer(w, now, f)
     seq = fli[f, FL_SNDNXT]
     size = fli[f, FL_SIZE]
     if size >= 0 and seq >= size:
@@ -625,7 +642,12 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     fli[f, FL_SNDNXT] = seq + 1
     if seq + 1 > fli[f, FL_HIGH]:
         fli[f, FL_HIGH] = seq + 1
-    _arm_rto(w, now, f)
+    if fli[f, FL_RTO_PENDING] == 0:
+        # The transport timer runs from the oldest unacknowledged packet and restarts only when
+        # an ACK makes progress (dcqcn_ack; RFC 6298 §5.1/5.3, as the RoCE QP's local ACK
+        # timeout): re-armed on every send it never fired while the pacer ran, and a flow whose
+        # retransmission was lost again sent unacceptable packets for the rest of the run.
+        _arm_rto(w, now, f)
     flf[f, FF_BYTES_CTR] += size_bytes
     if flf[f, FF_BYTES_CTR] >= prmf[PRM_DCQCN_BYTES]:
         flf[f, FF_BYTES_CTR] = 0.0
@@ -638,29 +660,32 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
 @compiled
 def dcqcn_timer(w: World, now: float, f: int) -> None:
     fli, flf, prmf = w[W_FLI], w[W_FLF], w[W_PRMF]
+    if now < flf[f, FF_DCQCN_NEXT] - 1e-12:
+        return  # restarted by a CNP since this tick was scheduled
     if fli[f, FL_DONE] == 1:
         fli[f, FL_DCQCN_ARMED] = 0
         return
-    g = prmf[PRM_DCQCN_G]
-    if flf[f, FF_CNP_SEEN] == 0.0:
-        flf[f, FF_DALPHA] = (1.0 - g) * flf[f, FF_DALPHA]
-    flf[f, FF_CNP_SEEN] = 0.0
+    # K = 55 us without a CNP: alpha decays (§3.1), and the timer stage advances.
+    flf[f, FF_DALPHA] = (1.0 - prmf[PRM_DCQCN_G]) * flf[f, FF_DALPHA]
     flf[f, FF_TIMER_CNT] += 1.0
     _dcqcn_increase(w, f)
-    _push(w, now + prmf[PRM_DCQCN_TIMER], EV_DCQCN, f, 0, 0.0)
+    _dcqcn_restart_timer(w, now, f)
 
 
 @compiled
 def dcqcn_cnp(w: World, now: float, f: int) -> None:
+    """CNP at the RP (§3.1): R_T <- R_C, R_C <- R_C (1 - alpha/2), alpha <- (1 - g) alpha + g;
+    the stage counters, the byte counter and the timer start over."""
     flf, prmf = w[W_FLF], w[W_PRMF]
     g = prmf[PRM_DCQCN_G]
     flf[f, FF_TARGET] = flf[f, FF_RATE]
     flf[f, FF_RATE] = max(flf[f, FF_RATE] * (1.0 - flf[f, FF_DALPHA] / 2.0), prmf[PRM_DCQCN_MIN_RATE])
     flf[f, FF_DALPHA] = (1.0 - g) * flf[f, FF_DALPHA] + g
-    flf[f, FF_CNP_SEEN] = 1.0
     flf[f, FF_TIMER_CNT] = 0.0
     flf[f, FF_BYTE_CNT] = 0.0
     flf[f, FF_BYTES_CTR] = 0.0
+    if w[W_FLI][f, FL_DONE] == 0:
+        _dcqcn_restart_timer(w, now, f)
 
 
 #: A RoCEv2 CNP on the wire: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + 16 reserved bytes + ICRC 4
@@ -725,6 +750,7 @@ def dcqcn_ack(w: World, now: float, f: int, payload: int) -> None:
     ack = payload >> ACK_SHIFT
     if ack > fli[f, FL_SNDUNA]:
         fli[f, FL_SNDUNA] = ack
+        _arm_rto(w, now, f)  # progress: the transport timer restarts (RFC 6298 §5.3)
     if fli[f, FL_SIZE] >= 0 and fli[f, FL_SNDUNA] >= fli[f, FL_SIZE]:
         fli[f, FL_DONE] = 1
         return

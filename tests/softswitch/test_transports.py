@@ -65,6 +65,36 @@ def test_dcqcn_cuts_its_rate_on_cnps_without_loss() -> None:
     assert report["queue_max_packets"] < 1000  # type: ignore[operator]
 
 
+def _dcqcn_at_100g(flows: int, **fields: object) -> dict[str, object]:
+    """DCQCN senders at 100G into one 100G port marked with the compiler's DCQCN curve for 100G."""
+    from qosforge.models.dcqcn import dcqcn_marking
+
+    marking = dcqcn_marking(100e9)
+    return _run(transport="dcqcn", flows=flows, bandwidth_bps=100e9, rtt_s=10e-6, red_min_bytes=float(marking.kmin_bytes),
+                red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax), buffer_bytes=2000 * PKT, **fields)
+
+
+@pytest.mark.parametrize("flows", [1, 8])
+def test_dcqcn_holds_a_100g_bottleneck_near_line_rate(flows: int) -> None:
+    # Zhu et al. §3-§5: after the start-up cuts, DCQCN keeps the bottleneck busy with a queue
+    # between K_min and K_max. The rate steps used to be the 25G-era 5 Mb/s per 55 us at every
+    # speed: 8 flows then recovered at 0.7 Gb/s per ms and carried 16 Gb/s here.
+    report = _dcqcn_at_100g(flows, duration_s=0.03, warmup_s=0.015)
+    assert report["wire_gbps"] >= (99.9 if flows == 1 else 97.0)  # type: ignore[operator]
+    assert report["drops"] == 0 and report["timeouts"] == 0  # type: ignore[operator]
+    kmax_packets = 500e3 / PKT  # K_max of the 100G curve: 200 kB at 40G scaled (models/dcqcn.py)
+    assert report["queue_p99_packets"] <= kmax_packets  # type: ignore[operator]
+
+
+def test_dcqcn_recovers_losses_on_a_bottleneck_without_pfc() -> None:
+    # Without PFC the start-up burst of 32 flows overflows the queue: go-back-N and the transport
+    # timer must recover. The timer used to restart on every packet sent, so it never fired and
+    # a flow whose retransmission was lost again stalled for good (3 Gb/s of goodput here).
+    report = _dcqcn_at_100g(32, duration_s=0.02, warmup_s=0.01)
+    assert report["timeouts"] > 0  # type: ignore[operator]
+    assert report["goodput_gbps"] >= 80.0  # type: ignore[operator]
+
+
 def test_tbtcp_holds_a_short_queue() -> None:
     report = _run(transport="tbtcp", flows=20, red_min_bytes=20 * PKT, red_max_bytes=200 * PKT, red_pmax=0.2)
     assert 20 <= report["queue_mean_packets"] <= 40  # type: ignore[operator]
