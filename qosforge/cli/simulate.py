@@ -100,7 +100,7 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
 @click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
 @click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability at the maximum, e.g. 10%.")
-@click.option("--packet", "packet_text", metavar="SIZE", default="1500B", show_default=True, help="Packet (MSS-sized frame) size; also the unit of 'pkt'.")
+@click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; fabric scenarios in a lossless class: the intent's lossless MTU).")
 @click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
 @click.option("--r", "window_r", type=float, default=4.0, show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
@@ -113,7 +113,7 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                      flows: int | None, load_text: str | None, flow_size_dist: str, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
-                     red_max: str | None, red_pmax: str | None, packet_text: str, flow_size: str | None, beta: float, window_r: float,
+                     red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
                      rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
                      plot_path: str | None) -> None:
     """Run a scenario on the bundled software switch and report queue, goodput, marks and drops.
@@ -132,7 +132,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         from qosforge.files import PLOT_SUFFIXES, check_output_file
 
         check_output_file(Path(plot_path), flag="--plot", suffixes=PLOT_SUFFIXES)
-    packet = _parse("--packet", parse_size_bytes, packet_text)
+    packet = _parse("--packet", parse_size_bytes, packet_text or "1500B")
     if packet != int(packet) or not 64 <= packet <= MAX_PACKET_BYTES:
         raise QosforgeError(f"{packet_text!r} is not a whole frame of 64 to {MAX_PACKET_BYTES} bytes", place="--packet", hint="e.g. 1500B")
     if flows is not None and not 1 <= flows <= MAX_FLOWS:
@@ -140,7 +140,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
                             hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
     rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
     if scenario in FABRIC_SCENARIOS:
-        _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet), flow_size, load_text, flow_size_dist,
+        _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet) if packet_text else None, flow_size, load_text, flow_size_dist,
                         stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
         return
     duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
@@ -209,13 +209,13 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
 
 
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
-                    flows: int | None, transport: str | None, packet: int, flow_size: str | None, load_text: str | None, flow_size_dist: str,
+                    flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str,
                     stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
                     assume: dict[str, str], output_format: str, plot_path: str | None) -> None:
     from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
     from qosforge.softswitch.metrics import summary
 
-    size = _parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet)
+    size = _parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet or 1500)
     options = FabricOptions(
         intent=intent, scenario=scenario, switches=switch_names, class_name=class_name, port_name=port_name, flows=flows,
         transport=_TRANSPORTS[transport] if transport else None, packet_bytes=packet, flow_size_bytes=None if size is None else max(1, int(size)),

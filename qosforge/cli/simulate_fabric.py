@@ -45,7 +45,8 @@ class FabricOptions:
     port_name: str | None
     flows: int | None
     transport: str | None
-    packet_bytes: int
+    packet_bytes: int | None
+    """None: the class's default (the intent's lossless MTU in a lossless class, else 1500 B)."""
     flow_size_bytes: int | None
     load: float | None
     flow_size_dist: str
@@ -96,6 +97,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     fabric = compile_fabric(Path(options.intent), options.switches, assume=options.assume)
     traffic = fabric_traffic(fabric, options.class_name, kind, options.packet_bytes,  # type: ignore[arg-type]
                              lossless=options.scenario == "pause-storm", rto_min_s=options.rto_min_s)
+    packet_bytes = traffic.packet_bytes
     if options.scenario == "fabric-incast":
         built = fabric_incast_run(fabric, traffic, receiver=options.port_name, flows=flows, size_bytes=options.flow_size_bytes,
                                   duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
@@ -110,7 +112,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
         built = pause_storm_run(fabric, traffic, stalled=options.port_name, stall_s=stall_s, stall_start_s=STALL_MARGIN_S, flows=flows,
                                 size_bytes=options.flow_size_bytes, duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
     # Every host link at line rate bounds the packets the run carries.
-    check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), options.packet_bytes)
+    check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet_bytes)
     with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):
         result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
     header = {**built.header, "intent": options.intent}

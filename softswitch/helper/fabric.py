@@ -15,6 +15,7 @@ from pathlib import Path
 
 from qosforge.errors import QosforgeError
 from qosforge.ir import SwitchIR
+from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine.build import HOST, UNCONNECTED, Topology
 from qosforge.softswitch.fabric_metrics import PortRef
 from qosforge.softswitch.helper.compiled import CompiledSwitch, DesignPoint, load_compiled
@@ -34,7 +35,7 @@ class Fabric:
     design: DesignPoint
 
     @property
-    def configs(self) -> tuple:  # type: ignore[type-arg]
+    def configs(self) -> tuple[SwitchConfig, ...]:
         return tuple(s.config for s in self.switches)
 
     def port_ref(self, port: int) -> PortRef:

@@ -60,10 +60,16 @@ class FabricRun:
     header: dict[str, object]
 
 
-def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind | None, packet_bytes: int, *, lossless: bool = False,
+#: Frame size of a lossy class's flows unless stated (a full Ethernet MTU).
+DEFAULT_PACKET_BYTES = 1500
+
+
+def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind | None, packet_bytes: int | None, *, lossless: bool = False,
                    rto_min_s: float | None = None) -> FabricTraffic:
     """The class the scenario runs in (default: the first lossless class when ``lossless``,
-    else the first non-default class) and its hosts' transport."""
+    else the first non-default class) and its hosts' transport. Without ``packet_bytes``, a
+    lossless class sends frames of the intent's lossless MTU (the frame its PFC headroom was
+    computed for, models/pfc_headroom.py), another class 1500 B."""
     first = fabric.switches[0]
     if class_name is None and lossless:
         entry = next((c for c in first.ir.classes if c.lossless), None)
@@ -73,6 +79,8 @@ def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind |
     else:
         entry = first.traffic_class(class_name)
     kind = transport or host_transport(entry)
+    if packet_bytes is None:
+        packet_bytes = int(fabric.design.lossless_mtu_bytes) if entry.lossless else DEFAULT_PACKET_BYTES
     return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s)
 
 
@@ -84,7 +92,7 @@ def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
         raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
     ports = [port for config in fabric.configs for port in config.ports]
     links = [src_port, *path]  # the sender's host link, then every egress port on the way
-    return sum(ports[p].cable_delay_s + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links)
+    return float(sum(ports[p].cable_delay_s + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
 
 
 def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
@@ -118,7 +126,7 @@ def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: fl
 
 def _header(fabric: Fabric, traffic: FabricTraffic, scenario: str, flows: int) -> dict[str, object]:
     return {"scenario": scenario, "fabric_switches": [s.ir.name for s in fabric.switches], "hosts": len(fabric.hosts),
-            "class": traffic.entry.name, "transport": traffic.transport, "flows": flows,
+            "class": traffic.entry.name, "transport": traffic.transport, "flows": flows, "packet_bytes": traffic.packet_bytes,
             "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches})}
 
 

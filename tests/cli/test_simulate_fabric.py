@@ -41,7 +41,7 @@ def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: st
 
 
 def test_pause_storm_spreads_and_the_watchdog_fires(run_cli: Run) -> None:
-    report = _run_json(run_cli, str(SMALL), "--scenario", "pause-storm", "--stall", "2.5ms", "--flows", "4")
+    report = _run_json(run_cli, str(SMALL), "--scenario", "pause-storm", "--stall", "2.5ms", "--flows", "16")
     # The 1 ms watchdog declares the stalled queue deadlocked once within 2.5 ms of stall.
     assert report["pfc_watchdog"]["deadlocks"] == 1 and report["pfc_watchdog"]["drops"] > 0
     stalled = report["stalled_port"]
