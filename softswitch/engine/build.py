@@ -250,6 +250,17 @@ def _wred(configs: tuple[SwitchConfig, ...]) -> tuple[np.ndarray, np.ndarray, np
     return wri, wrf, wrp
 
 
+def ecmp_salts(n_switches: int, seed: int) -> np.ndarray:
+    """Each switch's ECMP hash salt: seeded, and different per switch so successive tiers choose
+    independently (NumPy's generator, not the kernel's, so results elsewhere do not move)."""
+    return np.random.default_rng(seed).integers(0, 2**31, n_switches)
+
+
+def ecmp_member(group: tuple[int, ...], flow_hash: int, salt: int) -> int:
+    """The egress port a flow's hash picks from an ECMP group (the kernel's route_and_classify)."""
+    return group[(flow_hash ^ salt) % len(group)] if len(group) > 1 else group[0]
+
+
 def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], seed: int, run: RunSpec) -> dict[int, np.ndarray]:
     """The link table, routes, per-switch state, classification maps and PFC watchdog settings."""
     n_ports = len(ports)
@@ -270,11 +281,8 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
             route[s, d, 0] = len(members)
             route[s, d, 1] = len(group)
             members.extend(group)
-    # The per-flow ECMP hash is seeded and salted per switch (each switch hashes differently, so
-    # the choices at successive tiers are independent) -- NumPy's generator, not the kernel's.
-    rng = np.random.default_rng(seed)
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
-    swi[:, L.SW_SALT] = rng.integers(0, 2**31, n_switches)
+    swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
     cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)
     pfct = np.zeros((2 * n_ports, PRIORITIES, L.PT_COLS))
     pfct[:, :, L.PT_SENT_SINCE] = -1.0
@@ -322,13 +330,15 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
     owner = topology.switch_of()
     # Seeded per-flow ECMP hashes (drawn after the switches' salts from an independent stream).
     hashes = np.random.default_rng([run.seed, 1]).integers(0, 2**31, n_flows)
+    salts = ecmp_salts(len(topology.ports_per_switch), run.seed)
     for f, flow in enumerate(flows):
         _check_flow_ports(f, flow, topology)
-        # The first hop decides the host's priority (TC); the queue is checked on the port the
-        # flow leaves its first switch by when it is the receiver's, else on every switch port.
+        # The host classifies its packets for their first switch (per flow, as that switch would:
+        # its ingress maps and the egress port the flow's hash picks there); later switches
+        # classify them again on arrival (kernel.route_and_classify).
         src = ports[flow.src_port]
-        same_switch = owner[flow.src_port] == owner[flow.dst_port] and flow.dst_port in topology.routes[owner[flow.src_port]][flow.dst_port]
-        dst = ports[flow.dst_port] if same_switch else src
+        first_egress = ecmp_member(topology.routes[owner[flow.src_port]][flow.dst_port], int(hashes[f]), int(salts[owner[flow.src_port]]))
+        dst = ports[first_egress]
         normal = classify_ports(src, dst, flow.dscp)
         important = classify_ports(src, dst, flow.important_dscp) if flow.important_dscp is not None else normal
         for cls, dscp in ((normal, flow.dscp), (important, flow.important_dscp)):
@@ -371,7 +381,8 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_CNP_Q] = -1
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
             # CNPs cross the fabric the other way, classified by each switch's own maps.
-            cnp = classify_ports(ports[flow.dst_port], src, flow.cnp_dscp)
+            cnp_egress = ecmp_member(topology.routes[owner[flow.dst_port]][flow.src_port], int(hashes[f]), int(salts[owner[flow.dst_port]]))
+            cnp = classify_ports(ports[flow.dst_port], ports[cnp_egress], flow.cnp_dscp)
             fli[f, L.FL_CNP_Q] = cnp.queue
             fli[f, L.FL_CNP_PG] = cnp.pg
             fli[f, L.FL_CNP_PRIO] = cnp.tc
@@ -414,6 +425,7 @@ def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -
     prmf[L.PRM_IW] = params.initial_window
     prmf[L.PRM_PFC_FRAME] = PFC_FRAME_BYTES
     prmf[L.PRM_TLT_N] = params.tlt_every_n
+    prmf[L.PRM_MIXED_CELLS] = 1.0 if len({config.asic.cell_bytes for config in configs}) > 1 else 0.0
     prmi = np.zeros(L.PRI_COLS, dtype=np.int64)
     prmi[L.PRI_NP] = n_ports
     prmi[L.PRI_SEED] = run.seed
@@ -539,4 +551,4 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         heap_push(ht, hi, st, L.ST_HSIZE, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "schedule_initial_events", "single_switch"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "schedule_initial_events", "single_switch"]

@@ -64,6 +64,7 @@ from qosforge.softswitch.engine.layout import (
     GI_OCC,
     GI_POOL,
     GI_XOFF,
+    LK_FEEDER,
     LK_PEER,
     LK_SWITCH,
     MS_MAX_PKTS,
@@ -84,6 +85,7 @@ from qosforge.softswitch.engine.layout import (
     P_Q,
     PRI_NP,
     PRM_END,
+    PRM_MIXED_CELLS,
     PRM_SAMPLE,
     PRM_WARMUP,
     PS_RECEIVED,
@@ -194,25 +196,30 @@ def route_and_classify(w: World, packet: int) -> int:
     switch = link[in_port, LK_SWITCH]
     f = pki[packet, P_FLOW]
     flags = pki[packet, P_FLAGS]
-    if flags & F_CNP:
-        dscp, host = fli[f, FL_DSCP_CNP], fli[f, FL_SRC]
-    else:
-        dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
-        host = fli[f, FL_DST]
+    host = fli[f, FL_SRC] if flags & F_CNP else fli[f, FL_DST]
     route = w[W_ROUTE]
     start, count = route[switch, host, 0], route[switch, host, 1]
     member = 0
     if count > 1:
         member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
     out_port = w[W_ECMP][start + member]
+    pki[packet, P_OUT] = out_port
+    if w[W_PRMF][PRM_MIXED_CELLS] == 1.0:
+        # Occupancy counts whole cells of this switch (its vendor profile's cell size); with one
+        # cell size everywhere the host's count stands.
+        pki[packet, P_CELLS] = int(np.ceil(pki[packet, P_BYTES] / w[W_QF][in_port, 0, QF_CELL] - 1e-9))
+    if link[in_port, LK_FEEDER] >= w[W_PRMI][PRI_NP]:
+        # From a host: the host classified the packet for this, its first, switch (engine/build.py).
+        return int(switch)
+    if flags & F_CNP:
+        dscp = fli[f, FL_DSCP_CNP]
+    else:
+        dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
     cls = w[W_CLS]
     tc = cls[in_port, CL_DSCP_TC, dscp]
-    pki[packet, P_OUT] = out_port
     pki[packet, P_COLOR] = cls[in_port, CL_DSCP_COLOR, dscp]
     pki[packet, P_PG] = cls[in_port, CL_TC_PG, tc]
     pki[packet, P_Q] = cls[out_port, CL_TC_QUEUE, tc]
-    # Occupancy counts whole cells of this switch (its vendor profile's cell size).
-    pki[packet, P_CELLS] = int(np.ceil(pki[packet, P_BYTES] / w[W_QF][in_port, 0, QF_CELL] - 1e-9))
     return int(switch)
 
 
