@@ -241,7 +241,10 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in report.items():
-        text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, dict) else str(value)
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            text = f"{len(value)} entries (per switch and port: --format json)"
+        else:
+            text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
         table.add_row(key, text)
     Console(highlight=False).print(table)
 
