@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qosforge.errors import ModelInputError
-from qosforge.models.dctcp import dctcp_marking_threshold
+from qosforge.models.dctcp import dctcp_marking_threshold, dctcp_queue_sawtooth
 
 MTU_B = 1500.0
 
@@ -102,3 +102,22 @@ def test_k_monotone_in_rtt_and_covers_burst(
     high = dctcp_marking_threshold(rate, rtt * factor, MTU_B, burst)
     assert high.threshold_packets >= low.threshold_packets
     assert low.threshold_bytes >= burst
+
+
+def test_queue_sawtooth_of_the_papers_example() -> None:
+    # DCTCP §3.3 with C·RTT = 100 packets (10G, 120 us, 1500 B), K = 65, N = 10: W* = 16.5,
+    # alpha = sqrt(2/16.5) = 0.348, D = (W* + 1)·alpha/2 = 3.05 packets per flow, A = 30.5.
+    sawtooth = dctcp_queue_sawtooth(65.0, 100.0, 10)
+    assert sawtooth.max_packets == 75.0
+    assert sawtooth.amplitude_packets == pytest.approx(10 * 17.5 * np.sqrt(2 / 16.5) / 2)
+
+
+@given(st.floats(1, 1e4), st.floats(1, 1e5), st.integers(1, 1000))
+def test_queue_sawtooth_peak_and_amplitude_bounds(threshold: float, bdp: float, flows: int) -> None:
+    sawtooth = dctcp_queue_sawtooth(threshold, bdp, flows)
+    assert sawtooth.max_packets == threshold + flows
+    window = (bdp + threshold) / flows
+    if window >= 2:
+        # alpha = sqrt(2/W*) <= 1 in the analysis' regime: each flow cuts at most half its window
+        # plus one, so the queue swings by at most half the windows' sum.
+        assert 0 < sawtooth.amplitude_packets <= (bdp + threshold + flows) / 2 + 1e-9
