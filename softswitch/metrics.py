@@ -120,7 +120,7 @@ def histogram_percentile(histogram: np.ndarray, fraction: float) -> float:
     return float(np.searchsorted(cumulative, fraction * total - 1e-9, side="left"))
 
 
-def _pause_seconds(times: np.ndarray, end_s: float, warmup_s: float) -> np.ndarray:
+def pause_seconds(times: np.ndarray, end_s: float, warmup_s: float) -> np.ndarray:
     """Sent and received pause seconds per transmit port and priority, closing open pauses at the end."""
     seconds = np.stack([times[:, :, L.PT_SENT_S], times[:, :, L.PT_RECEIVED_S]], axis=-1)
     for column, since in ((0, L.PT_SENT_SINCE), (1, L.PT_RECEIVED_SINCE)):
@@ -172,12 +172,12 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         flow_start_s=world[L.W_FLF][:, L.FF_START].copy(),
         flow_window=world[L.W_FLF][:, L.FF_CWND].copy(),
         cell_bytes=float(prmf[L.PRM_CELL]),
-        pfc_seconds=_pause_seconds(world[L.W_PFCT], float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])),
+        pfc_seconds=pause_seconds(world[L.W_PFCT], float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])),
         queue_histograms=world[L.W_QHIST].copy() if world[L.W_QHIST].shape[0] else None,
     )
 
 
-__all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile"]
+__all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile", "pause_seconds"]
 
 
 _REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
