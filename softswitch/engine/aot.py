@@ -15,6 +15,7 @@ engine edit falls back to the numba JIT instead of running stale code.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -41,13 +42,33 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
 }
 
 
+def _private_numba_cache() -> None:
+    """Compile every engine function afresh, in an empty cache that is removed afterwards.
+
+    numba's cache is keyed by each function's own source file, so a cached caller can hold an
+    old copy of a callee edited since; and a function loaded from the cache is machine code,
+    which LLVM cannot inline into the core (jit.py). The build therefore never reads the
+    checkout's cache. It must run before the engine modules are imported: numba picks a
+    function's cache directory when the function is defined."""
+    import atexit
+    import shutil
+    import tempfile
+
+    if any(name in sys.modules for name in ("qosforge.softswitch.engine.kernel", "qosforge.softswitch.engine.heap")):
+        raise RuntimeError("build the ahead-of-time core in a fresh process (the engine was already imported with its cache)")
+    config: Any = importlib.import_module("numba.core.config")
+    folder = tempfile.mkdtemp(prefix="qosforge-core-build-")
+    atexit.register(shutil.rmtree, folder, True)
+    config.CACHE_DIR = folder
+
+
 def _core_compiler(output_dir: str | None) -> Any:
     """The numba.pycc CC with the kernel's three entry points and the source digest."""
-    import importlib
     import warnings
 
     # numba is untyped: everything from it is Any here.
     types: Any = importlib.import_module("numba.core.types")
+    _private_numba_cache()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc warns that it is deprecated; see docs/softswitch.md
         CC: Any = importlib.import_module("numba.pycc").CC

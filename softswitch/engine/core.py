@@ -3,7 +3,8 @@
 ``pip install`` builds ``_core`` (engine/aot.py): then a run imports no numba at all. Without it
 (a build without a C compiler) or when the engine sources changed since it was built (an edit in
 a development checkout), the same functions come from the numba JIT, which compiles them on the
-first run and caches them; that first run says so on stderr because it takes about a minute.
+first run and caches them; that first run says so on stderr because it takes one to two minutes
+(the whole core is inlined into one function, engine/jit.py).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _jit() -> Kernel:
     cache = Path(__file__).resolve().parent / "__pycache__"
     if not any(cache.glob("kernel.run_kernel*.nbi")):
         print("qosforge: compiling the software switch's event core with numba (first run after an install or an engine edit; "
-              "about a minute, cached afterwards)", file=sys.stderr, flush=True)
+              "one to two minutes, cached afterwards)", file=sys.stderr, flush=True)
     from qosforge.softswitch.engine.heap import heap_push
     from qosforge.softswitch.engine.kernel import run_kernel, seed_kernel
 
