@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from qosforge.cli.options import Rename, renamed_options
 from qosforge.errors import QosforgeError, UnitError
@@ -177,13 +178,17 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
         config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
                                                   duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
     _check_work(duration_s, line_rate_bps, int(packet))
+    from qosforge.softswitch.randomness import seed_matters
+
+    if not (seed_effective := seed_matters(config, flow_specs)) and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+        click.echo("note: --seed has no effect on this run: it has no RED/ECN ramp and no Poisson source, so every seed gives the same result", err=True)
     from qosforge.cli.progress import announce, progress
 
     if _kernel_needs_compiling():
         announce("compiling the software switch's kernel once (numba; about 1-2 minutes on 2 cores, cached for later runs)")
     with progress(f"simulating {format_value(duration_s, 's')} of {header['scenario']}", total=None):
         result = simulate(config, flow_specs, run)
-    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result)}
+    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective, **summary(result)}
     if plot_path is not None:
         _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
     if output_format == "json":
