@@ -43,16 +43,18 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success (errors still go to stderr).")
 @click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
+@click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
-                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None) -> None:
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None, force: bool = False) -> None:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
 
     The output folder is updated as one step: complete, or untouched when anything fails. A
     manifest (.qosforge-manifest.json) lists what qosforge wrote; a run replaces its own earlier
     files for the switches and targets it compiles, removes folders of switches that left the
-    fabric, and never touches files it did not write.
+    fabric, and never touches files it did not write. A folder holding another intent's output is
+    refused unless --force (which replaces that intent's files).
 
     \b
     Example:
@@ -93,7 +95,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
     request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
-                         switches=tuple(switches) or None, targets=tuple(fabric.targets))
+                         switches=tuple(switches) or None, targets=tuple(fabric.targets), replace_other_intents=force)
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
         click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)

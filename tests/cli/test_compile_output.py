@@ -81,3 +81,15 @@ def test_progress_draws_when_forced(run_cli: Run, tmp_path: Path, monkeypatch: p
 )
 def test_switch_names_are_folded(names: tuple[str, ...], text: str) -> None:
     assert names_text(names) == text
+
+
+def test_a_second_intent_into_the_same_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_cli("compile", str(TLT_FABRIC), "-o", str(out), "-q")[0] == 0
+    before = sorted(p.name for p in out.iterdir())
+    code, _, err = run_cli("compile", str(REPO / "examples" / "tbtcp-testbed.yaml"), "-o", str(out), "-q")
+    assert code == 2 and "holds the output of another intent" in err and "--force" in err
+    assert sorted(p.name for p in out.iterdir()) == before  # untouched
+    code, _, err = run_cli("compile", str(REPO / "examples" / "tbtcp-testbed.yaml"), "-o", str(out), "-q", "--force")
+    assert code == 0, err
+    assert "leaf1" not in {p.name for p in out.iterdir()} and (out / "report.json").is_file()
