@@ -49,6 +49,12 @@ def _ports_per_front_panel_port(speed_bps: float, modes: Iterable[tuple[int, tup
     return max((ports for ports, speeds in modes if any(math.isclose(speed_bps, s) for s in speeds)), default=0)
 
 
+def ports_per_front_panel_port(speed_bps: float, profile: VendorProfile) -> int:
+    """How many ports of ``speed_bps`` one front-panel port of ``profile`` carries (natively 1,
+    more in a breakout mode; the densest mode wins), 0 when no mode runs at that speed."""
+    return _ports_per_front_panel_port(speed_bps, _modes(profile))
+
+
 def check_port_layout(speeds_bps: Iterable[float], profile: VendorProfile) -> PortLayoutProblem | None:
     """None if ports of these speeds fit the profile's front panel, else what does not fit."""
     if profile.ports.value is None:
@@ -79,4 +85,4 @@ def check_port_layout(speeds_bps: Iterable[float], profile: VendorProfile) -> Po
     return None
 
 
-__all__ = ["PortLayoutProblem", "check_port_layout", "describe_layout"]
+__all__ = ["PortLayoutProblem", "check_port_layout", "describe_layout", "ports_per_front_panel_port"]

@@ -77,11 +77,20 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
-    with progress("rendering", total=work, units="files") as advance:
-        for target_name in fabric.targets:
-            for output in get_target(target_name).render(fabric.for_target(target_name)):
-                rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
-                advance()
+    from qosforge.backends.sai.port_binding import PortCapacityError
+
+    try:
+        with progress("rendering", total=work, units="files") as advance:
+            for target_name in fabric.targets:
+                for output in get_target(target_name).render(fabric.for_target(target_name)):
+                    rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
+                    advance()
+    except PortCapacityError as error:  # point at the intent line that gives the switch its ports
+        from qosforge.compiler.compile import switch_ports_place
+        from qosforge.compiler.loader import load_intent
+
+        loaded, source_map = load_intent(Path(intent))
+        raise error.with_place(switch_ports_place(loaded, source_map, error.switch)) from None
     if base_path is not None:
         if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
