@@ -136,9 +136,12 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(highlight=False, width=max(110, Console().width))
-    console.print(f"[bold]{value_path}[/bold] on {switch_name} = [bold]{explanation.rendered}[/bold]  ({explanation.value:g} {explanation.unit})")
+    # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
+    console = Console(highlight=False, markup=False, width=max(110, Console().width))
+    console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
+                                f"  ({explanation.value:g} {explanation.unit})"))
     console.print(f"model: {explanation.model}; quantity: {explanation.quantity}")
     if explanation.inputs:
         inputs = Table(title="inputs", title_justify="left")

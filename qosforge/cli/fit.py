@@ -441,7 +441,7 @@ def _json(result: TbtcpRedFit, axes: list[_Axis], context: Mapping[str, Any]) ->
 
 
 def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
-    console = Console()
+    console = Console(markup=False)
     model: RedStepModel = context["model"]
     sources: list[str] = []
 
@@ -507,7 +507,7 @@ def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
 
 
 def _render_sweep(result: TbtcpRedFit, axes: list[_Axis]) -> None:
-    console = Console()
+    console = Console(markup=False)
     shape = tuple(axis.values.size for axis in axes)
     grids = np.meshgrid(*(axis.values for axis in axes), indexing="ij")
     total = int(np.prod(shape))

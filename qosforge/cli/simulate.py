@@ -203,7 +203,7 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     for key, value in report.items():
         text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, dict) else str(value)
         table.add_row(key, text)
-    Console(highlight=False).print(table)
+    Console(highlight=False, markup=False).print(table)
 
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,

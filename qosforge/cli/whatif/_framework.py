@@ -42,6 +42,7 @@ import click
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
@@ -211,7 +212,7 @@ def _render_scalar(console: Console, spec: WhatIf, result: Any, explain: bool) -
         if derivation and derivation.source not in sources:
             sources.append(derivation.source)
         marker = f" [{sources.index(derivation.source) + 1}]" if derivation else ""
-        table.add_row(f"{view.description}\n[dim]{view.name}[/dim]", _format_quantity(view.value, view.unit), formula + marker)
+        table.add_row(Text.assemble(f"{view.description}\n", (view.name, "dim")), _format_quantity(view.value, view.unit), formula + marker)
     console.print(table)
     for number, source in enumerate(sources, start=1):
         console.print(f"[{number}] {source}", markup=False, highlight=False)
@@ -379,7 +380,7 @@ def build_command(spec: WhatIf) -> click.Command:
             # Sweeps can hold millions of values: one compact line; scalar results stay indented.
             click.echo(json.dumps(payload, indent=None if axes else 2, allow_nan=False, default=str))
             return
-        console = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+        console = Console(highlight=False, markup=False, soft_wrap=False, width=max(100, Console().width))
         if axes:
             _render_sweep(console, spec, result, axes, grid)
             if options["explain"] and getattr(result, "provenance", None) is not None:
