@@ -30,6 +30,7 @@ from typing import Any
 from qosforge.backends.sai.program import PortContext, SwitchInventory
 from qosforge.errors import ProfileError, QosforgeError
 from qosforge.vendor_profiles import load_vendor_profile
+from qosforge.vendor_profiles.layout import ports_per_front_panel_port
 
 _SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
 
@@ -65,8 +66,6 @@ def _breakout_text(speeds_bps: Sequence[float], profile_name: str | None) -> str
     these ports (the compiler's front-panel check passed through them), else None."""
     if profile_name is None:
         return None
-    from qosforge.compiler.ports import ports_per_front_panel_port
-
     try:
         profile = load_vendor_profile(profile_name)
     except ProfileError:

@@ -100,7 +100,9 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in fabric.for_target("sonic")}
         for name, patch_text in gcu_patch_texts(Path(base_path), configs, speeds).items():
             rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
-    report = report_to_json(fabric)
+    from qosforge.presentation import tidy
+
+    report = tidy(report_to_json(fabric))
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
     request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
@@ -132,7 +134,9 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
     explanation = explain_value(fabric.for_target("sonic")[0], value_path)
     if output_format == "json":
-        click.echo(json.dumps(to_jsonable(explanation), indent=2))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(to_jsonable(explanation)), indent=2))
         return
     from rich.console import Console
     from rich.table import Table

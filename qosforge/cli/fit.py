@@ -387,7 +387,9 @@ def _run(options: Mapping[str, Any]) -> None:
     if options["plot"] is not None:
         _plot(options["plot"], result, axes)
     if options["output_format"] == "json":
-        click.echo(json.dumps(_json(result, axes, context), indent=2, allow_nan=False))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(_json(result, axes, context)), indent=2, allow_nan=False))
     elif axes:
         _render_sweep(result, axes)
     else:

@@ -192,7 +192,9 @@ def simulate_command(intent: str | None, scenario: str, switch_name: str | None,
     if plot_path is not None:
         _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
     if output_format == "json":
-        click.echo(json.dumps(report, indent=2))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(report), indent=2))
         return
     from rich.console import Console
     from rich.table import Table

@@ -47,6 +47,7 @@ from rich.text import Text
 from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
+from qosforge.presentation import tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
     format_bytes,
@@ -378,7 +379,7 @@ def build_command(spec: WhatIf) -> click.Command:
                 for argument, column in grid.items():
                     payload[argument] = to_jsonable(column)
             # Sweeps can hold millions of values: one compact line; scalar results stay indented.
-            click.echo(json.dumps(payload, indent=None if axes else 2, allow_nan=False, default=str))
+            click.echo(json.dumps(tidy(payload), indent=None if axes else 2, allow_nan=False, default=str))
             return
         console = Console(highlight=False, markup=False, soft_wrap=False, width=max(100, Console().width))
         if axes:
