@@ -37,4 +37,9 @@ def tidy(document: Any) -> Any:
     return document
 
 
-__all__ = ["SIGNIFICANT_DIGITS", "presentable", "tidy"]
+def as_text(value: object) -> str:
+    """``str(value)``, a float :func:`presentable` first (table cells of inputs)."""
+    return str(presentable(value)) if isinstance(value, float) else str(value)
+
+
+__all__ = ["SIGNIFICANT_DIGITS", "as_text", "presentable", "tidy"]

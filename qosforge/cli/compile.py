@@ -142,6 +142,8 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     from rich.table import Table
     from rich.text import Text
 
+    from qosforge.presentation import as_text
+
     # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
     console = Console(highlight=False, markup=False, width=max(110, Console().width))
     console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
@@ -152,7 +154,7 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
         for column in ("name", "value", "unit"):
             inputs.add_column(column)
         for item in explanation.inputs:
-            inputs.add_row(item.name, str(item.value), item.unit)
+            inputs.add_row(item.name, as_text(item.value), item.unit)
         console.print(inputs)
     steps = Table(title="derivation", title_justify="left")
     for column in ("quantity", "formula", "source"):

@@ -114,3 +114,9 @@ def test_whatif_json_shows_the_numbers_a_reader_expects(run_cli: Callable[..., t
     report = json.loads(out)
     assert code == 0 and report["threshold_bytes"] == 400000.0 and report["rtt_s"] == 8e-05
     assert "99999999" not in out and "0000000001" not in out
+
+
+def test_explain_tables_show_inputs_without_representation_noise(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", "--buffer", "12MB", "--congested-ports", "16", "--transport", "dctcp",
+                           "--speed", "40G", "--rtt", "80us", "--explain")
+    assert code == 0 and "8e-05" in out and "7.999999999999999e-05" not in out

@@ -47,7 +47,7 @@ from rich.text import Text
 from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
-from qosforge.presentation import tidy
+from qosforge.presentation import as_text, tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
     format_bytes,
@@ -227,7 +227,7 @@ def _render_explain(console: Console, provenance: Any) -> None:
     inputs.add_column("value", justify="right")
     inputs.add_column("unit")
     for item in provenance.inputs:
-        inputs.add_row(item.name, str(item.value), item.unit)
+        inputs.add_row(item.name, as_text(item.value), item.unit)
     console.print(inputs)
     derivations = Table(title=f"derivation ({provenance.model})", title_justify="left")
     derivations.add_column("quantity")
