@@ -277,7 +277,8 @@ def init_command(output_path: str, profile: str | None, leaves: int | None, spin
     text = intent_text(document)
     check_compiles(text)
     write_text_atomically(output, text)
-    click.echo(f"wrote {output}; next: qosforge compile {output} -o out")
+    # A folder per intent: compile refuses a folder that holds another intent's output.
+    click.echo(f"wrote {output}; next: qosforge compile {output} -o {output.stem}-out")
 
 
 __all__ = ["build_intent_document", "init_command", "parse_class"]

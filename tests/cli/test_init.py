@@ -139,3 +139,10 @@ def test_answers_that_would_not_compile_write_nothing(tmp_path: Path, run_cli: R
     code, _out, err = run_cli("init", "-o", str(target), *flags)
     assert code == 2 and "would not compile" in err and message in err, err
     assert not target.exists()
+
+
+def test_the_suggested_compile_uses_a_folder_of_its_own(tmp_path: Path, run_cli: Run) -> None:
+    # `-o out` for every intent would now be refused once out holds another intent's output.
+    intent = tmp_path / "pod.yaml"
+    code, out, _ = run_cli("init", "-o", str(intent))
+    assert code == 0 and out.strip().endswith(f"next: qosforge compile {intent} -o pod-out")
