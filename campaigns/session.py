@@ -48,10 +48,17 @@ class CampaignReport:
 
 
 def _check_suffix(path: Path | None, suffix: str, flag: str) -> None:
-    if path is not None and path.suffix.lower() != suffix:
+    """The file flag's suffix, and (as every qosforge file flag) a parent folder that exists: a
+    sweep never creates folders, and learns of a missing one before it runs, not after."""
+    if path is None:
+        return
+    if path.suffix.lower() != suffix:
         raise QosforgeError(f"{str(path)!r} does not end in {suffix}", place=flag, hint=f"e.g. {flag} campaign{suffix}")
-    if path is not None and path.is_dir():
+    if path.is_dir():
         raise QosforgeError("is a folder", place=f"{flag} {path}", hint=f"give a file name, e.g. {flag} campaign{suffix}")
+    from qosforge.files import check_output_file
+
+    check_output_file(path, flag=flag)
 
 
 def check_outputs(campaign: Campaign, outputs: Outputs) -> None:

@@ -89,7 +89,6 @@ class ResultStore:
 
     def open(self) -> None:
         """Open for appending; cut a crash's partial last line first so the file stays JSONL."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.dropped_partial_line:
             text = self.path.read_text(encoding="utf-8")
             complete = text[: text.rfind("\n") + 1]

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from qosforge.vendor_profiles.layout import front_panel_modes as _modes
+from qosforge.vendor_profiles.layout import ports_per_front_panel_port
 from qosforge.vendor_profiles.schema import VendorProfile
 
 
@@ -32,21 +34,11 @@ def _gbps(speed_bps: float) -> str:
     return f"{speed_bps / 1e9:g}G"
 
 
-def _modes(profile: VendorProfile) -> tuple[tuple[int, tuple[float, ...]], ...]:
-    """(ports per front-panel port, speeds) of every mode, the native 1x mode first."""
-    natives = tuple((1, (group.speed_bps,)) for group in profile.ports.value or ())
-    return natives + tuple((mode.ports, tuple(mode.speeds_bps)) for mode in profile.breakout_modes.value or ())
-
-
 def describe_layout(profile: VendorProfile) -> str:
     """``32x40G, breakout 1x40G, 4x10G`` (what the profile's front panel offers)."""
     groups = ", ".join(f"{group.count}x{_gbps(group.speed_bps)}" for group in profile.ports.value or ())
     modes = ", ".join(f"{mode.ports}x{'/'.join(_gbps(s) for s in mode.speeds_bps)}" for mode in profile.breakout_modes.value or ())
     return f"{groups}, breakout {modes}" if modes else groups
-
-
-def _ports_per_front_panel_port(speed_bps: float, modes: Iterable[tuple[int, tuple[float, ...]]]) -> int:
-    return max((ports for ports, speeds in modes if any(math.isclose(speed_bps, s) for s in speeds)), default=0)
 
 
 def check_port_layout(speeds_bps: Iterable[float], profile: VendorProfile) -> PortLayoutProblem | None:
@@ -59,7 +51,7 @@ def check_port_layout(speeds_bps: Iterable[float], profile: VendorProfile) -> Po
     needed = 0
     uses: list[str] = []
     for speed, count in sorted(demand.items(), reverse=True):
-        per_port = _ports_per_front_panel_port(speed, modes)
+        per_port = ports_per_front_panel_port(speed, profile)
         if per_port == 0:
             speeds = sorted({s for _, mode_speeds in modes for s in mode_speeds}, reverse=True)
             return PortLayoutProblem(

@@ -48,6 +48,8 @@ class Device:
     host: str
     port: int
     transport: Transport
+    defined_at: str | None = None
+    """``FILE:LINE:COLUMN: switches.NAME`` of an inventory entry (None for --address)."""
 
     @property
     def address(self) -> str:
@@ -116,15 +118,41 @@ def _apply(transport: Transport, entry: _Entry, base: Path, place: str) -> Trans
     )
 
 
+def _yaml_place(path: Path, mark: Any) -> str:
+    """``FILE:LINE:COLUMN`` (1-based) of a ruamel mark, or the file alone."""
+    line, column = getattr(mark, "line", None), getattr(mark, "column", None)
+    return f"{path}:{line + 1}:{column + 1}" if line is not None and column is not None else str(path)
+
+
+def _position(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int] | None:
+    """(line, column), 0-based, of the deepest key of ``loc`` present in a round-trip YAML tree."""
+    found = None
+    node = tree
+    for part in loc:
+        lc = getattr(node, "lc", None)
+        if not isinstance(node, dict) or part not in node or lc is None:
+            break
+        found = lc.key(part)
+        node = node[part]
+    return found
+
+
 def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
-    """Every switch of an inventory file, with ``transport`` as the defaults it overrides."""
+    """Every switch of an inventory file, with ``transport`` as the defaults it overrides. Errors
+    name ``FILE:LINE:COLUMN`` of the offending YAML (a round-trip parse keeps the positions)."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = YAML(typ="safe").load(text)
+        tree = YAML(typ="rt").load(text)
     except (OSError, UnicodeDecodeError) as error:
         raise DeliveryInputError(f"cannot read the inventory: {error}", place=str(path), hint="give a readable YAML file") from None
+    except MarkedYAMLError as error:
+        problem = " ".join(str(error.problem or error.context or "syntax error").split())
+        raise DeliveryInputError(f"not valid YAML: {problem}", place=_yaml_place(path, error.problem_mark or error.context_mark),
+                                 hint="fix the YAML syntax there") from None
     except YAMLError as error:
         raise DeliveryInputError(f"not valid YAML: {' '.join(str(error).split())}", place=str(path), hint="fix the YAML syntax") from None
     try:
@@ -132,17 +160,21 @@ def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise DeliveryInputError(f"{where}: {first['msg']}", place=str(path),
+        position = _position(tree, tuple(first["loc"]))
+        place = f"{path}:{position[0] + 1}:{position[1] + 1}" if position is not None else str(path)
+        raise DeliveryInputError(f"{where}: {first['msg']}", place=place,
                                  hint="an inventory has 'switches: {NAME: {address: HOST:PORT, ...}}' and optional 'defaults'") from None
     base = path.parent
     defaults = _apply(transport, inventory.defaults, base, f"{path}: defaults")
     devices = []
     for name, entry in inventory.switches.items():
-        place = f"{path}: switches.{name}"
+        position = _position(tree, ("switches", name))
+        place = f"{path}:{position[0] + 1}:{position[1] + 1}: switches.{name}" if position is not None else f"{path}: switches.{name}"
         if entry.address is None:
             raise DeliveryInputError("no address", place=place, hint="add 'address: HOST:PORT'")
-        host, port = parse_address(entry.address, f"{place}.address")
-        devices.append(Device(name, host, port, _apply(defaults, entry, base, place)))
+        at = _position(tree, ("switches", name, "address"))
+        host, port = parse_address(entry.address, f"{path}:{at[0] + 1}:{at[1] + 1}: switches.{name}.address" if at is not None else f"{place}.address")
+        devices.append(Device(name, host, port, _apply(defaults, entry, base, place), defined_at=place))
     return tuple(devices)
 
 

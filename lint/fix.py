@@ -31,11 +31,9 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from qosforge.backends.sonic.checks import (
@@ -46,6 +44,7 @@ from qosforge.backends.sonic.checks import (
     enum_values,
     field_kind,
 )
+from qosforge.backends.sonic.checks.encoding import config_db_text, scalar_text
 from qosforge.lint.context import KNOWN_TABLES
 from qosforge.lint.load import LoadedConfig
 
@@ -124,12 +123,9 @@ class _Fixer:
                             entry[field_name] = fixed
 
     def _stringify(self, table: str, key: str, field_name: str, value: Any) -> str | None:
-        kind = field_kind(table, field_name)
-        text = _scalar_text(value) if not (isinstance(value, bool) and kind not in ("boolean", None)) else None
-        if text is None and isinstance(value, list) and kind in ("reference-list", "priority-list"):
-            items = [_scalar_text(item) if not isinstance(item, str) else item for item in value]
-            if value and all(item is not None for item in items):
-                text = ",".join(str(item) for item in items)
+        if isinstance(value, str):
+            return None
+        text = config_db_text(table, field_name, value)
         if text is None:
             return None
         self.add("value-not-string", table, key, field_name, f"{json.dumps(value, default=str)} -> \"{text}\"")
@@ -179,7 +175,7 @@ class _Fixer:
             if not isinstance(lengths, dict):
                 continue
             for port, length in list(lengths.items()):
-                text = _scalar_text(length) if not isinstance(length, str) else length
+                text = scalar_text(length) if not isinstance(length, str) else length
                 if text is None:
                     continue
                 match = _CABLE.fullmatch(text.strip())
@@ -253,19 +249,6 @@ class _Fixer:
                     entry[f"{color}_min_threshold"], entry[f"{color}_max_threshold"] = str(high), str(low)
                     self.add("wred-min-gt-max", "WRED_PROFILE", name, f"{color}_max_threshold",
                              f"{color} min/max swapped to {high}/{low}, as {witnesses[0]} has them")
-
-
-def _scalar_text(value: Any) -> str | None:
-    """The config_db string of a JSON scalar that is obviously a number or boolean, else None."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, Decimal):
-        return str(value) if value == value.to_integral_value() and value.is_finite() else None
-    if isinstance(value, float) and math.isfinite(value) and value == int(value) and abs(value) < 2**63:
-        return str(int(value))
-    return None
 
 
 def _strip_brackets(text: str) -> str:

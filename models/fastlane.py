@@ -72,6 +72,16 @@ def _drop_probability_at(overhead: Any, data: Any, ack: Any, notification: Any) 
     return 2.0 * c / (b + np.sqrt(discriminant))
 
 
+def _overhead_formula(data: Any, ack: Any, notification: Any) -> str:
+    """The overhead formula with the sizes this run used (the paper's 64p(2-p)/(1464+64(1-p)p),
+    §3.2, is the case D = 1400 B, A = N = 64 B); a sweep over a size shows the general form."""
+    general = "N*p*(2-p)/(D + A*(1-p) + N*p*(2-p))"
+    if np.ndim(data) or np.ndim(ack) or np.ndim(notification):
+        return general
+    d, a, n = (float(np.asarray(v)) for v in (data, ack, notification))
+    return f"{general}; = {n:g}p(2-p)/({d:g} + {a:g}(1-p) + {n:g}p(2-p))"
+
+
 def _check_sizes(data_packet_bytes: Any, ack_bytes: Any, notification_bytes: Any) -> None:
     require_positive(
         "data_packet_bytes", data_packet_bytes, hint="data packet size, 1400B in FastLane §3.2"
@@ -199,7 +209,7 @@ def fastlane_notification_budget(
             derivations=(
                 Derivation(
                     "overhead_fraction",
-                    "N*p*(2-p)/(D + A*(1-p) + N*p*(2-p)); = 64p(2-p)/(1464+64(1-p)p)",
+                    _overhead_formula(data, ack, notification),
                     SOURCE_OVERHEAD,
                 ),
                 Derivation(

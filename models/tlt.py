@@ -52,6 +52,14 @@ DCQCN_RECOMMENDED_KMAX_BYTES: Final = 200e3
 #: TCP's loss recovery unchanged (D2TCP §3.2.5, EAR §4.1, TBTCP §5 "remain the same as DCTCP"),
 #: so TLT's DCTCP argument applies to them unchanged.
 WINDOW_TRANSPORTS_BDP: Final = ("tcp", "dctcp", "d2tcp", "ear", "tbtcp")
+#: Why each window transport's K is at least the BDP, as the derivation states it.
+_BDP_REASON: Final = {
+    "tcp": "TCP's loss reaction needs K >= BDP (TLT §4.2)",
+    "dctcp": "DCTCP keeps TCP's loss reaction: K >= BDP (TLT §4.2)",
+    "d2tcp": "D2TCP keeps TCP's loss reaction (D2TCP §3.2.5): K >= BDP",
+    "ear": "EAR keeps TCP's loss reaction (EAR §4.1): K >= BDP",
+    "tbtcp": "TBTCP keeps DCTCP's loss reaction (TBTCP §5): K >= BDP",
+}
 #: DCQCN (also under IRN, which TLT always runs over DCQCN): fixed point between K_min and K_max
 #: (TLT §4.2, citing Zhu et al.), so K >= K_max.
 KMAX_TRANSPORTS: Final = ("dcqcn", "irn")
@@ -102,16 +110,33 @@ def tlt_min_threshold(
         input_value("rtt_s", rtt_s, "s"),
     ]
     derivations = [Derivation("bdp_bytes", "rate_bps*rtt_s/8", SOURCE_TLT_THRESHOLD)]
+    if ecn_threshold_bytes is not None and (name == "tcp" or name not in WINDOW_TRANSPORTS_BDP):
+        raise ModelInputError(
+            f"K_ECN does not apply to {name}: it has no ECN step threshold",
+            place="ecn_threshold_bytes",
+            hint="K_ECN is for dctcp, d2tcp, ear and tbtcp (dcqcn and irn take K_max)",
+        )
+    if kmax_bytes is not None and name not in KMAX_TRANSPORTS:
+        raise ModelInputError(
+            f"K_max does not apply to {name}: only DCQCN's RED curve has one",
+            place="kmax_bytes",
+            hint="drop it, or use transport dcqcn or irn",
+        )
     if name in WINDOW_TRANSPORTS_BDP:
-        if ecn_threshold_bytes is None or name == "tcp":
+        if ecn_threshold_bytes is None:
             threshold = bdp_bytes
-            formula = "bdp_bytes (TCP falls back to loss reaction: K >= BDP)"
+            formula = f"bdp_bytes ({_BDP_REASON[name]})"
         else:
             ecn = as_float_array(ecn_threshold_bytes)
             require_non_negative("ecn_threshold_bytes", ecn, hint="K_ECN is a queue depth in bytes")
             threshold = np.maximum(ecn, bdp_bytes)
             inputs.append(input_value("ecn_threshold_bytes", ecn, "B"))
-            formula = "max(ecn_threshold_bytes, bdp_bytes) (= BDP since K_ECN < BDP)"
+            if np.all(ecn <= bdp_bytes):
+                formula = f"max(ecn_threshold_bytes, bdp_bytes) = bdp_bytes ({_BDP_REASON[name]})"
+            elif np.all(ecn > bdp_bytes):
+                formula = f"max(ecn_threshold_bytes, bdp_bytes) = ecn_threshold_bytes ({name}'s K_ECN lies above the BDP)"
+            else:
+                formula = f"max(ecn_threshold_bytes, bdp_bytes) ({_BDP_REASON[name]}, and K >= K_ECN)"
         derivations.append(Derivation("threshold_bytes", formula, SOURCE_TLT_THRESHOLD))
     elif name in KMAX_TRANSPORTS:
         if kmax_bytes is None:

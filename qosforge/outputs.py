@@ -9,7 +9,9 @@ SHA-256. A run
   render again (with ``--switch``/``--target`` subsets every other entry stays);
 * on a whole-fabric run, removes the files of switches of the same intent that no longer exist;
 * never removes a file the manifest does not list, nor one changed since qosforge wrote it (it is
-  dropped from the manifest and reported instead).
+  dropped from the manifest and reported instead);
+* refuses a folder that holds the output of another intent (two fabrics' switch folders and one
+  report.json would mix): ``--force`` replaces that intent's files instead.
 
 "The same intent" is the same intent file path (its content may have changed: that is the point
 of recompiling). :func:`plan_outputs` is pure; :func:`write_outputs` applies a plan through
@@ -58,6 +60,8 @@ class RunRequest:
     intent_sha256: str
     switches: tuple[str, ...] | None
     targets: tuple[str, ...]
+    replace_other_intents: bool = False
+    """``compile --force``: the files of another intent in the folder are this run's to replace."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,7 @@ def plan_outputs(
     root: Path, previous: tuple[OutputFile, ...], rendered: tuple[RenderedFile, ...], request: RunRequest, switch_names: frozenset[str]
 ) -> OutputPlan:
     """Decide what to write and remove; ``switch_names`` are the switches the fabric has now."""
+    _refuse_other_intents(root, previous, request)
     writes = {item.path: item.text for item in rendered}
     manifest = {
         item.path: OutputFile(item.path, request.intent, item.switch, item.target, sha256_text(item.text)) for item in rendered
@@ -139,8 +144,24 @@ def plan_outputs(
                       replaced_modified=tuple(replaced_modified))
 
 
+def _refuse_other_intents(root: Path, previous: tuple[OutputFile, ...], request: RunRequest) -> None:
+    others = sorted({entry.intent for entry in previous if entry.intent != request.intent})
+    if not others or request.replace_other_intents:
+        return
+    count = sum(1 for entry in previous if entry.intent == others[0])
+    more = f" (and {len(others) - 1} other intent(s))" if len(others) > 1 else ""
+    raise QosforgeError(
+        f"{root} holds the output of another intent, {others[0]} ({count} files){more}; "
+        f"compiling {request.intent} there would mix two fabrics",
+        place="-o/--output",
+        hint="compile into another folder (e.g. -o out-<fabric>), or add --force to replace that intent's files",
+    )
+
+
 def _superseded(entry: OutputFile, request: RunRequest, switch_names: frozenset[str]) -> bool:
-    if entry.intent != request.intent or entry.switch is None:
+    if entry.intent != request.intent:
+        return request.replace_other_intents  # --force: the other fabric's files go
+    if entry.switch is None:
         return False
     if request.switches is None and entry.switch not in switch_names:
         return True  # the switch left the fabric

@@ -440,6 +440,8 @@ def _port(program: SaiProgram, objects: Mapping[str, SaiObject], index: int) -> 
 
 def _interval_by_tc(value: SaiValue) -> tuple[float, ...]:
     """A PFC_TC_DLD/DLR_INTERVAL map list (TC -> milliseconds, SAI inc/saiport.h) per TC in seconds."""
+    from qosforge.backends.sai.program import MapListEntry
+
     seconds = [0.0] * PRIORITIES
     if isinstance(value, tuple):
         for entry in value:

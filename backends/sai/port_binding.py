@@ -30,6 +30,7 @@ from typing import Any
 from qosforge.backends.sai.program import PortContext, SwitchInventory
 from qosforge.errors import ProfileError, QosforgeError
 from qosforge.vendor_profiles import load_vendor_profile
+from qosforge.vendor_profiles.layout import ports_per_front_panel_port
 
 _SONIC_PORT = re.compile(r"^Ethernet(\d+)$")
 
@@ -53,15 +54,48 @@ def profile_lanes_per_port(profile_name: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-def bind_ports(switch: str, port_names: Sequence[str], inventory: SwitchInventory, lanes_per_port: int | None) -> tuple[int, ...]:
+class PortCapacityError(QosforgeError):
+    """More topology ports than the switch layout's port list; ``switch`` names the switch so the
+    caller can point at the intent line that gives it those ports."""
+
+    switch: str = ""
+
+
+def _breakout_text(speeds_bps: Sequence[float], profile_name: str | None) -> str | None:
+    """``16 front-panel ports broken out 4x10G`` when the profile's breakout modes are what carry
+    these ports (the compiler's front-panel check passed through them), else None."""
+    if profile_name is None:
+        return None
+    try:
+        profile = load_vendor_profile(profile_name)
+    except ProfileError:
+        return None
+    parts = []
+    for speed in sorted(set(speeds_bps), reverse=True):
+        count = sum(1 for s in speeds_bps if s == speed)
+        per_port = ports_per_front_panel_port(speed, profile)
+        if per_port > 1:
+            parts.append(f"{-(-count // per_port)} front-panel ports broken out {per_port}x{speed / 1e9:g}G")
+    return " and ".join(parts) or None
+
+
+def bind_ports(switch: str, port_names: Sequence[str], inventory: SwitchInventory, lanes_per_port: int | None,
+               *, speeds_bps: Sequence[float] = (), profile_name: str | None = None) -> tuple[int, ...]:
     """Each port's position in the layout's port list, in ``port_names`` order."""
     capacity = len(inventory.ports)
     if len(port_names) > capacity:
-        raise QosforgeError(
-            f"the topology gives it {len(port_names)} ports, but its switch layout {inventory.name} has {capacity} ({inventory.ports_source})",
+        breakout = _breakout_text(speeds_bps, profile_name)
+        fewer = f"use at most {capacity} ports on this switch, or a vendor profile whose switch has more ports"
+        error = PortCapacityError(
+            f"switch {switch}: the topology gives it {len(port_names)} ports, but its switch layout {inventory.name} lists {capacity} "
+            f"unbroken ports ({inventory.ports_source})" + (f"; they fit the front panel as {breakout}" if breakout else ""),
             place=f"switch {switch}",
-            hint="use at most that many ports on this switch, or a vendor profile whose switch has more ports",
+            hint=(f"a recording replays only on a switch with this port list: break out those ports on the switch (SONiC "
+                  f"'config interface breakout', platform.json breakout_modes) and replay on a virtual switch whose lane map has "
+                  f"the broken-out ports (vslib lanemap.ini); or {fewer}") if breakout else fewer,
         )
+        error.switch = switch
+        raise error
     numbers = [_SONIC_PORT.match(name) for name in port_names]
     if all(numbers):
         slots = [int(match.group(1)) for match in numbers if match is not None]
@@ -89,4 +123,4 @@ def port_list(ports: Sequence[PortContext], inventory: SwitchInventory) -> tuple
     return tuple(ids)
 
 
-__all__ = ["bind_ports", "port_list", "profile_lanes_per_port", "unused_port_id"]
+__all__ = ["PortCapacityError", "bind_ports", "port_list", "profile_lanes_per_port", "unused_port_id"]

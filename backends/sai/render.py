@@ -263,7 +263,8 @@ def render_sai_program(switch: SwitchIR) -> SaiProgram:
     """The SAI operations that configure ``switch``, validated against the SAI metadata."""
     _refuse_inexpressible(switch)
     inventory, inventory_note = inventory_for_profile(switch.vendor_profile)
-    positions = bind_ports(switch.name, [p.name for p in switch.ports], inventory, profile_lanes_per_port(switch.vendor_profile))
+    positions = bind_ports(switch.name, [p.name for p in switch.ports], inventory, profile_lanes_per_port(switch.vendor_profile),
+                           speeds_bps=[p.speed_bps for p in switch.ports], profile_name=switch.vendor_profile)
     ports = tuple(PortContext(port_id(p.name), p.name, p.speed_bps, p.cable_m, p.peer, position) for p, position in zip(switch.ports, positions, strict=True))
     maps = _maps(switch)
     parents: dict[str, set[int]] = {}

@@ -26,6 +26,7 @@ from typing import Any
 
 import jsonpatch
 
+from qosforge.backends.sonic.checks.encoding import config_db_text
 from qosforge.errors import QosforgeError
 
 #: sonic-utilities config/main.py ``_clear_qos`` QOS_TABLE_NAMES (commit 691b1bbc), in its order.
@@ -103,6 +104,8 @@ def _speed_mismatches(base_ports: Mapping[str, Any], port_speeds_bps: Mapping[st
     for name, speed_bps in sorted(port_speeds_bps.items()):
         entry = base_ports.get(name)
         running = entry.get("speed") if isinstance(entry, Mapping) else None
+        if running is not None and not isinstance(running, str):
+            running = config_db_text("PORT", "speed", running)  # a JSON number means the same speed
         if isinstance(running, str) and running.isdigit() and int(running) * 1e6 != speed_bps:
             mismatches.append(f"{name} runs at {int(running) // 1000}G, compiled for {speed_bps / 1e9:g}G")
     return mismatches

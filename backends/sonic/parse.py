@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from qosforge.backends.sonic.checks.encoding import config_db_text
 from qosforge.backends.sonic.checks.schema import WRED_COLORS, ecn_colors
 from qosforge.backends.sonic.facts import BufferModel, buffer_model
 from qosforge.backends.sonic.keys import (
@@ -221,7 +222,9 @@ class _Tables(dict[str, Any]):
                 if set(map(type, values)) <= {str} and set(map(type, entry)) <= {str}:
                     result[key] = entry  # type: ignore[assignment]  # all str, used read-only
                 else:
-                    result[key] = {f: v for f, v in entry.items() if isinstance(f, str) and isinstance(v, str)}
+                    # A JSON number or boolean is read as the string it means, as the checks do.
+                    typed = {f: v if isinstance(v, str) else config_db_text(table, f, v) for f, v in entry.items() if isinstance(f, str)}
+                    result[key] = {f: v for f, v in typed.items() if v is not None}
         self._entries[table] = result
         return result
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from qosforge.lint.findings import summary_json
 from qosforge.lint.formats import Report
+from qosforge.presentation import tidy
 
 
 def report_json(report: Report) -> dict[str, Any]:
@@ -19,7 +20,7 @@ def report_json(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    return json.dumps(report_json(report), indent=2) + "\n"
+    return json.dumps(tidy(report_json(report)), indent=2) + "\n"
 
 
 __all__ = ["render", "report_json"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from qosforge.backends.sonic.checks.encoding import config_db_text
+
 #: Ports named in a message before "+N more".
 PORTS_SHOWN = 4
 
@@ -16,11 +18,21 @@ def ports_text(names: Iterable[str]) -> str:
 
 
 def raw_entries(tables: Mapping[str, Any], table: str) -> dict[str, dict[str, Any]]:
-    """``table``'s entries that are objects (malformed ones are the schema rules' business)."""
+    """``table``'s entries that are objects (malformed ones are the schema rules' business), each
+    JSON number or boolean read as the string it means (``value-not-string`` reports the type;
+    :func:`~qosforge.backends.sonic.checks.encoding.config_db_text`), as the checks read them."""
     raw = tables.get(table)
     if not isinstance(raw, dict):
         return {}
-    return {key: entry for key, entry in raw.items() if isinstance(entry, dict)}
+    return {key: {name: _typed(table, name, value) for name, value in entry.items()}
+            for key, entry in raw.items() if isinstance(entry, dict)}
+
+
+def _typed(table: str, field: str, value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    text = config_db_text(table, field, value)
+    return value if text is None else text
 
 
 def size_text(value_bytes: float) -> str:

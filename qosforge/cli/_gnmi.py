@@ -50,12 +50,28 @@ def gnmi_options(function: F) -> F:
     return functools.reduce(lambda f, option: option(f), reversed(options), function)
 
 
-def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, ...],
+              inventory: dict[str, str | None] | None = None) -> dict[str, dict[str, Any]]:
+    """The intent's openconfig documents of ``switches``; ``inventory`` (switch -> where the
+    inventory defines it) when the names came from an inventory rather than --switch."""
     from qosforge.backends.registry import get_target
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
+    from qosforge.compiler.topology import resolve_topology
 
     loaded, source_map = load_intent(Path(intent))
+    if inventory is not None:
+        known = [switch.name for switch in resolve_topology(loaded, source_map).switches]
+        missing = [name for name in switches if name not in known]
+        if missing:
+            shown = ", ".join(known[:8]) + (" ..." if len(known) > 8 else "")
+            others = [name for name in switches if name in known]
+            pick = " ".join(f"--switch {name}" for name in others[:3]) if others else f"--switch {known[0]}"
+            raise QosforgeError(
+                f"the inventory names {', '.join(repr(m) for m in missing)}, which {intent} does not have (its switches: {shown})",
+                place=inventory.get(missing[0]) or "--inventory",
+                hint=f"act only on switches of the intent with {pick}{' ...' if len(others) > 3 else ''}, or fix the inventory",
+            )
     fabric = compile_intent(loaded, source_map, switches=tuple(switches), accepted_approximations=approximations, targets=("openconfig",))
     return {f.switch: json.loads(f.text) for f in get_target("openconfig").render(fabric.for_target("openconfig"))}
 
@@ -106,7 +122,8 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         devices = {d.name: d for d in load_inventory(Path(params["inventory"]), transport)}
         unknown = [s for s in switches if s not in devices]
         if unknown:
-            raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory", place="--switch", hint=f"inventory switches: {', '.join(devices)}")
+            raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory {params['inventory']}", place="--switch",
+                                hint=f"inventory switches: {', '.join(list(devices)[:8])}{' ...' if len(devices) > 8 else ''}; or add them to the inventory")
         names = list(switches) or list(devices)
     else:
         config_name = Path(config).resolve().parent.name if config and not Path(config).is_dir() else None
@@ -114,11 +131,14 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         if len(names) != 1:
             raise QosforgeError("name one switch (--switch NAME) for --address, or use --inventory", place="--switch", hint="e.g. --switch leaf1 --address 10.0.0.1:9339")
         if params["address"] is None and not params["dry_run"]:
-            raise QosforgeError("no device address", place="--address", hint="give --address HOST:PORT or --inventory FILE (or --dry-run)")
+            # diff has no --dry-run: what it would compare with is push --dry-run's document.
+            without_device = "or --dry-run to see the document without a device" if push else "to see the intended document without a device: qosforge push ... --dry-run"
+            raise QosforgeError("no device address", place="--address", hint=f"give --address HOST:PORT or --inventory FILE ({without_device})")
         host, port = parse_address(params["address"], "--address") if params["address"] else ("-", 0)
         devices = {names[0]: Device(names[0], host, port, transport)}
     if intent is not None:
-        documents = _compiled(intent, names, tuple(params["approximations"]))
+        from_inventory = {n: devices[n].defined_at for n in names} if params["inventory"] and not switches else None
+        documents = _compiled(intent, names, tuple(params["approximations"]), from_inventory)
         sources = {n: f"{intent} (switch {n})" for n in names}
         backups = {n: Path.cwd() / f"{n}.{BACKUP_FILE}" for n in names}
     else:

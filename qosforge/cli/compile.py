@@ -43,16 +43,18 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success (errors still go to stderr).")
 @click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
+@click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
-                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None) -> None:
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None, force: bool = False) -> None:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
 
     The output folder is updated as one step: complete, or untouched when anything fails. A
     manifest (.qosforge-manifest.json) lists what qosforge wrote; a run replaces its own earlier
     files for the switches and targets it compiles, removes folders of switches that left the
-    fabric, and never touches files it did not write.
+    fabric, and never touches files it did not write. A folder holding another intent's output is
+    refused unless --force (which replaces that intent's files).
 
     \b
     Example:
@@ -75,11 +77,20 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
-    with progress("rendering", total=work, units="files") as advance:
-        for target_name in fabric.targets:
-            for output in get_target(target_name).render(fabric.for_target(target_name)):
-                rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
-                advance()
+    from qosforge.backends.sai.port_binding import PortCapacityError
+
+    try:
+        with progress("rendering", total=work, units="files") as advance:
+            for target_name in fabric.targets:
+                for output in get_target(target_name).render(fabric.for_target(target_name)):
+                    rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
+                    advance()
+    except PortCapacityError as error:  # point at the intent line that gives the switch its ports
+        from qosforge.compiler.compile import switch_ports_place
+        from qosforge.compiler.loader import load_intent
+
+        loaded, source_map = load_intent(Path(intent))
+        raise error.with_place(switch_ports_place(loaded, source_map, error.switch)) from None
     if base_path is not None:
         if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
@@ -89,11 +100,13 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in fabric.for_target("sonic")}
         for name, patch_text in gcu_patch_texts(Path(base_path), configs, speeds).items():
             rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
-    report = report_to_json(fabric)
+    from qosforge.presentation import tidy
+
+    report = tidy(report_to_json(fabric))
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
     request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
-                         switches=tuple(switches) or None, targets=tuple(fabric.targets))
+                         switches=tuple(switches) or None, targets=tuple(fabric.targets), replace_other_intents=force)
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
         click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)
@@ -121,20 +134,27 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
     explanation = explain_value(fabric.for_target("sonic")[0], value_path)
     if output_format == "json":
-        click.echo(json.dumps(to_jsonable(explanation), indent=2))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(to_jsonable(explanation)), indent=2))
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(highlight=False, width=max(110, Console().width))
-    console.print(f"[bold]{value_path}[/bold] on {switch_name} = [bold]{explanation.rendered}[/bold]  ({explanation.value:g} {explanation.unit})")
+    from qosforge.presentation import as_text
+
+    # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
+    console = Console(highlight=False, markup=False, width=max(110, Console().width))
+    console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
+                                f"  ({explanation.value:g} {explanation.unit})"))
     console.print(f"model: {explanation.model}; quantity: {explanation.quantity}")
     if explanation.inputs:
         inputs = Table(title="inputs", title_justify="left")
         for column in ("name", "value", "unit"):
             inputs.add_column(column)
         for item in explanation.inputs:
-            inputs.add_row(item.name, str(item.value), item.unit)
+            inputs.add_row(item.name, as_text(item.value), item.unit)
         console.print(inputs)
     steps = Table(title="derivation", title_justify="left")
     for column in ("quantity", "formula", "source"):

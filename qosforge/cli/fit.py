@@ -387,7 +387,9 @@ def _run(options: Mapping[str, Any]) -> None:
     if options["plot"] is not None:
         _plot(options["plot"], result, axes)
     if options["output_format"] == "json":
-        click.echo(json.dumps(_json(result, axes, context), indent=2, allow_nan=False))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(_json(result, axes, context)), indent=2, allow_nan=False))
     elif axes:
         _render_sweep(result, axes)
     else:
@@ -441,7 +443,7 @@ def _json(result: TbtcpRedFit, axes: list[_Axis], context: Mapping[str, Any]) ->
 
 
 def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
-    console = Console()
+    console = Console(markup=False)
     model: RedStepModel = context["model"]
     sources: list[str] = []
 
@@ -507,7 +509,7 @@ def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
 
 
 def _render_sweep(result: TbtcpRedFit, axes: list[_Axis]) -> None:
-    console = Console()
+    console = Console(markup=False)
     shape = tuple(axis.values.size for axis in axes)
     grids = np.meshgrid(*(axis.values for axis in axes), indexing="ij")
     total = int(np.prod(shape))

@@ -253,11 +253,15 @@ def init_command(output_path: str, profile: str | None, leaves: int | None, spin
     from qosforge.vendor_profiles import load_vendor_profile
 
     output = Path(output_path)
+    # The flags first: a wrong flag is the error to fix, whether or not the file exists.
+    if profile is not None:
+        load_vendor_profile(profile)  # an unknown name is a clear error with suggestions
+    answers = [parse_class(text) for text in class_specs]
+    checked_speed = _checked_speed(speed) if speed is not None else None
     if output.exists() and not force:
         raise QosforgeError("the file exists and is kept", place=str(output), hint="pass --force to overwrite it, or choose another -o")
     chosen_profile = _ask(profile, "Vendor profile (qosforge profiles list)", DEFAULT_PROFILE, str)
-    load_vendor_profile(chosen_profile)  # an unknown name is a clear error with suggestions
-    answers = [parse_class(text) for text in class_specs]
+    load_vendor_profile(chosen_profile)
     if not answers and _interactive():
         typed = click.prompt("Classes, NAME:TRANSPORT:DSCPS[:lossless] separated by spaces", default=" ".join(DEFAULT_CLASSES))
         answers = [parse_class(text) for text in typed.split()]
@@ -267,13 +271,14 @@ def init_command(output_path: str, profile: str | None, leaves: int | None, spin
         leaves=_ask(leaves, "Leaf switches", DEFAULT_LEAVES, click.IntRange(1, 8192)),
         spines=_ask(spines, "Spine switches", DEFAULT_SPINES, click.IntRange(1, 512)),
         hosts_per_leaf=_ask(hosts_per_leaf, "Host ports per leaf", DEFAULT_HOSTS_PER_LEAF, click.IntRange(1, 512)),
-        speed=_checked_speed(speed or _ask(None, "Port speed of every link", _profile_speed(chosen_profile), str)),
+        speed=checked_speed or _checked_speed(_ask(None, "Port speed of every link", _profile_speed(chosen_profile), str)),
         classes=answers or [parse_class(text) for text in DEFAULT_CLASSES],
     )
     text = intent_text(document)
     check_compiles(text)
     write_text_atomically(output, text)
-    click.echo(f"wrote {output}; next: qosforge compile {output} -o out")
+    # A folder per intent: compile refuses a folder that holds another intent's output.
+    click.echo(f"wrote {output}; next: qosforge compile {output} -o {output.stem}-out")
 
 
 __all__ = ["build_intent_document", "init_command", "parse_class"]

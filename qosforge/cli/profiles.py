@@ -36,7 +36,7 @@ _BYTE_FIELDS = frozenset({"buffer_bytes", "cell_bytes", "red.threshold_granulari
 def _console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+    return Console(highlight=False, markup=False, soft_wrap=False, width=max(100, Console().width))
 
 
 def _speed_text(rate_bps: float) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from qosforge.cli.options import Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS
@@ -196,13 +197,17 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
                                                   duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
     check_work(duration_s, line_rate_bps, int(packet))
+    from qosforge.softswitch.randomness import seed_matters
+
+    if not (seed_effective := seed_matters(config, flow_specs)) and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+        click.echo("note: --seed has no effect on this run: it has no RED/ECN ramp and no Poisson source, so every seed gives the same result", err=True)
     from qosforge.cli.progress import announce, progress
 
     if _kernel_needs_compiling():
         announce("compiling the software switch's kernel once (numba; about 1-2 minutes on 2 cores, cached for later runs)")
     with progress(f"simulating {format_value(duration_s, 's')} of {header['scenario']}", total=None):
         result = simulate(config, flow_specs, run)
-    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result)}
+    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective, **summary(result)}
     if plot_path is not None:
         _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
     _emit(report, output_format)
@@ -232,7 +237,9 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
 
 def _emit(report: dict[str, Any], output_format: str) -> None:
     if output_format == "json":
-        click.echo(json.dumps(report, indent=2))
+        from qosforge.presentation import tidy
+
+        click.echo(json.dumps(tidy(report), indent=2))
         return
     from rich.console import Console
     from rich.table import Table
@@ -246,7 +253,7 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
         else:
             text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
         table.add_row(key, text)
-    Console(highlight=False).print(table)
+    Console(highlight=False, markup=False).print(table)
 
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,

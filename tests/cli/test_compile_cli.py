@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,23 @@ def test_sai_capability_gap_writes_nothing(tmp_path: Path, run_cli: Callable[...
     code, _, err = run_cli("compile", str(intent), "-o", str(out_dir))
     assert code == 2 and "ecn_ect_thresholds is false" in err and "td2.yaml:" in err
     assert err.count("\n") == 1 and not out_dir.exists()
+
+
+def test_explain_prints_bracketed_sources_as_written(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    # rich read "[dctcp]" or "[b]" in a source as markup and dropped it from the table.
+    from qosforge.backends.sonic import explain
+    from qosforge.provenance import Derivation, InputValue
+
+    real = explain.explain_value
+
+    def bracketed(switch: object, path: str) -> explain.Explanation:
+        found = real(switch, path)  # type: ignore[arg-type]
+        step = Derivation("t_max_bytes", "K [b] = BDP", "[Alizadeh10 §3.3] [dctcp]")
+        return replace(found, inputs=(InputValue("[tlt]", "[bold]x", "B"),), derivations=(step,))
+
+    monkeypatch.setattr(explain, "explain_value", bracketed)
+    code, out, err = run_cli("explain", str(EXAMPLES / "tbtcp-testbed.yaml"), "--switch", "trident1",
+                             "--path", "WRED_PROFILE/iperf_10G/green_max_threshold")
+    assert code == 0, err
+    for text in ("[Alizadeh10 §3.3]", "[dctcp]", "K [b] = BDP", "[tlt]", "[bold]x"):
+        assert text in out

@@ -81,3 +81,35 @@ def test_progress_draws_when_forced(run_cli: Run, tmp_path: Path, monkeypatch: p
 )
 def test_switch_names_are_folded(names: tuple[str, ...], text: str) -> None:
     assert names_text(names) == text
+
+
+def test_a_second_intent_into_the_same_folder_is_refused(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_cli("compile", str(TLT_FABRIC), "-o", str(out), "-q")[0] == 0
+    before = sorted(p.name for p in out.iterdir())
+    code, _, err = run_cli("compile", str(REPO / "examples" / "tbtcp-testbed.yaml"), "-o", str(out), "-q")
+    assert code == 2 and "holds the output of another intent" in err and "--force" in err
+    assert sorted(p.name for p in out.iterdir()) == before  # untouched
+    code, _, err = run_cli("compile", str(REPO / "examples" / "tbtcp-testbed.yaml"), "-o", str(out), "-q", "--force")
+    assert code == 0, err
+    assert "leaf1" not in {p.name for p in out.iterdir()} and (out / "report.json").is_file()
+
+
+def test_too_many_ports_for_the_sai_layout_names_the_intent_line(run_cli: Run, tmp_path: Path) -> None:
+    intent = tmp_path / "many.yaml"
+    intent.write_text("""apiVersion: qosforge/v1
+kind: Fabric
+metadata: {name: many}
+topology:
+  switches:
+    - name: tor
+      profile: broadcom-trident2
+      ports:
+        - {name: "Ethernet[0-63]", speed: 10G, cable: 3m, peer: host}
+classes:
+  - {name: web, transport: dctcp, dscp: [0]}
+targets: [sai]
+""")
+    code, _out, err = run_cli("compile", str(intent), "-o", str(tmp_path / "out"), "-q")
+    assert code == 2 and err.startswith(f"error: {intent}:9:11: switch tor: the topology gives it 64 ports")
+    assert "broken out 4x10G" in err and not (tmp_path / "out").exists()

@@ -46,3 +46,18 @@ def test_diff_of_an_empty_device_and_unreachable(small_intent: str, start_target
     assert code == 1 and json.loads(out)["switches"][0]["in_sync"] is False
     code, _out, err = run_cli("diff", small_intent, "--switch", "leaf1", "--address", "127.0.0.1:1", "--insecure", "--timeout", "2s")
     assert code == 2 and "unreachable" in err
+
+
+def test_an_inventory_switch_the_intent_lacks_is_named_with_the_alternatives(small_intent: str, run_cli: Run, tmp_path: Path) -> None:
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text("switches:\n  leaf1: {address: '127.0.0.1:9339'}\n  leaf99: {address: '127.0.0.1:9340'}\n")
+    code, _out, err = run_cli("diff", small_intent, "--inventory", str(inventory), "--insecure")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{inventory}:3:3" in err and "'leaf99'" in err and "its switches: " in err and "--switch leaf1" in err
+
+
+def test_without_an_address_diff_points_to_push_dry_run(small_intent: str, run_cli: Run) -> None:
+    code, _out, err = run_cli("diff", small_intent, "--switch", "leaf1")
+    assert code == 2 and "qosforge push ... --dry-run" in err
+    code, _out, err = run_cli("push", small_intent, "--switch", "leaf1")
+    assert code == 2 and "or --dry-run" in err

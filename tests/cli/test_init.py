@@ -61,6 +61,17 @@ def test_an_existing_file_is_kept_unless_force(tmp_path: Path, run_cli: Run) -> 
     assert code == 0, err and _load(intent)["kind"] == "Fabric"
 
 
+@pytest.mark.parametrize(("flags", "message"), [(["--class", "rdma:dcqcn"], "--class rdma:dcqcn"), (["--speed", "100"], "--speed"),
+                                               (["--profile", "trident9"], "trident9")])
+def test_flags_are_checked_before_the_existing_file(flags: list[str], message: str, tmp_path: Path, run_cli: Run) -> None:
+    # A wrong flag used to hide behind "the file exists": fixing --force then met the flag error.
+    intent = tmp_path / "mine.yaml"
+    intent.write_text("# kept\n")
+    code, _, err = run_cli("init", "-o", str(intent), *flags)
+    assert code == 2 and message in err and "the file exists" not in err
+    assert intent.read_text() == "# kept\n"
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -128,3 +139,10 @@ def test_answers_that_would_not_compile_write_nothing(tmp_path: Path, run_cli: R
     code, _out, err = run_cli("init", "-o", str(target), *flags)
     assert code == 2 and "would not compile" in err and message in err, err
     assert not target.exists()
+
+
+def test_the_suggested_compile_uses_a_folder_of_its_own(tmp_path: Path, run_cli: Run) -> None:
+    # `-o out` for every intent would now be refused once out holds another intent's output.
+    intent = tmp_path / "pod.yaml"
+    code, out, _ = run_cli("init", "-o", str(intent))
+    assert code == 0 and out.strip().endswith(f"next: qosforge compile {intent} -o pod-out")

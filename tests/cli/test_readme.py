@@ -90,3 +90,17 @@ def test_every_readme_command_exits_0(tmp_path: Path, monkeypatch: pytest.Monkey
         if code != 0:
             failures.append(f"{command}\n    exit {code}: {err.strip()[:300]}")
     assert not failures, "README commands that fail:\n" + "\n".join(failures)
+
+
+def test_the_readme_tlt_sweep_comment_matches_the_model() -> None:
+    # The comment once said K = 400 kB "leaves no headroom above M = 16"; the model says M = 28.
+    from qosforge.models.tlt import tlt_headroom
+
+    claim = re.search(r"K = 400 kB leaves headroom up to M = (\d+)", README.read_text())
+    assert claim is not None
+    last = int(claim.group(1))
+    def flows(ports: int) -> float:
+        result = tlt_headroom(buffer_bytes=12e6, alpha=1.0, congested_ports=ports, threshold_bytes=400e3,
+                              important_packet_bytes=1500.0, allow_infeasible=True)
+        return float(result.flows_per_port)
+    assert flows(last) > 0 and flows(last + 1) == 0

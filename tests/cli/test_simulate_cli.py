@@ -136,3 +136,32 @@ def test_a_marking_transport_needs_a_marking_bottleneck(run_cli: Run, transport:
 def test_tbtcp_beta_is_bounded_as_in_the_intent(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "tbtcp", "--ecn-threshold", "20pkt", "--beta", "0.5")
     assert code == 2 and "(0, 0.5)" in err
+
+
+def _short_dumbbell(*marking: str, seed: str | None) -> list[str]:
+    return ["simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "dctcp", *marking, "--duration", "5ms", "--warmup", "1ms",
+            "--format", "json", *(("--seed", seed) if seed is not None else ())]
+
+
+_RESULT = ("goodput_gbps", "queue_mean_packets", "mark_fraction", "packets_forwarded")
+
+
+def test_a_seed_that_changes_nothing_is_said_so(run_cli: Run) -> None:
+    step = ("--ecn-threshold", "65pkt")  # DCTCP's step at 100 %: no draw can go either way
+    code, out, err = run_cli(*_short_dumbbell(*step, seed="7"))
+    assert code == 0 and "--seed has no effect" in err
+    report = json.loads(out)
+    assert report["seed"] == 7 and report["seed_effective"] is False
+    _, other, _ = run_cli(*_short_dumbbell(*step, seed="8"))
+    assert {k: report[k] for k in _RESULT} == {k: json.loads(other)[k] for k in _RESULT}
+    code, _, err = run_cli(*_short_dumbbell(*step, seed=None))
+    assert code == 0 and "--seed" not in err  # not given: nothing to warn about
+
+
+def test_a_seed_that_matters_is_effective(run_cli: Run) -> None:
+    ramp = ("--red-min", "20pkt", "--red-max", "80pkt", "--red-pmax", "10%")
+    code, out, err = run_cli(*_short_dumbbell(*ramp, seed="7"))
+    assert code == 0 and "--seed" not in err
+    _, other, _ = run_cli(*_short_dumbbell(*ramp, seed="8"))
+    first, second = json.loads(out), json.loads(other)
+    assert first["seed_effective"] is True and {k: first[k] for k in _RESULT} != {k: second[k] for k in _RESULT}

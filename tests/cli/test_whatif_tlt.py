@@ -105,3 +105,18 @@ def test_bad_input_is_one_line_exit_2(
 def test_infeasible_threshold_message_has_numbers(run_cli: Callable[..., tuple[int, str, str]]) -> None:
     _, _, err = run_cli("whatif", "tlt", *EXAMPLE, "--threshold", "800kB")
     assert "705.88 kB" in err and "hint:" in err
+
+
+def test_whatif_json_shows_the_numbers_a_reader_expects(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # 12 MB/(1+16) - 400 kB printed as 305882.35294117656 was fine; K = BDP as 399999.99999999994 was noise.
+    code, out, _ = run_cli("whatif", "tlt", "--buffer", "12MB", "--congested-ports", "16", "--transport", "dctcp",
+                           "--speed", "40G", "--rtt", "80us", "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["threshold_bytes"] == 400000.0 and report["rtt_s"] == 8e-05
+    assert "99999999" not in out and "0000000001" not in out
+
+
+def test_explain_tables_show_inputs_without_representation_noise(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = run_cli("whatif", "tlt", "--buffer", "12MB", "--congested-ports", "16", "--transport", "dctcp",
+                           "--speed", "40G", "--rtt", "80us", "--explain")
+    assert code == 0 and "8e-05" in out and "7.999999999999999e-05" not in out

@@ -73,3 +73,20 @@ def test_bad_inventories_are_one_line_errors(tmp_path: Path, text: str, message:
     with pytest.raises(DeliveryInputError, match=message) as caught:
         load_inventory(path, Transport())
     assert str(path) in caught.value.one_line() and "\n" not in caught.value.one_line()
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("switches:\n  leaf1: {address: 127.0.0.1:9339\n  x: 1\n", ":3:4"),  # syntax: where the parser stopped
+        ("switches:\n  leaf1:\n    address: '1.2.3.4:9339'\n    tls_ca: 5\n", ":4:5"),  # schema: the offending key
+        ("switches:\n  leaf1:\n    address: nohost\n", ":3:5"),  # value: the address key
+    ],
+)
+def test_inventory_errors_keep_line_and_column(tmp_path: Path, text: str, place: str) -> None:
+    # YAML errors used to be squashed into one line without their position.
+    path = tmp_path / "inventory.yaml"
+    path.write_text(text)
+    with pytest.raises(DeliveryInputError) as caught:
+        load_inventory(path, Transport())
+    assert caught.value.place is not None and caught.value.place.startswith(f"{path}{place}")

@@ -101,3 +101,13 @@ def test_general_form_is_eq2(p: float, data: float, ack: float) -> None:
     # Eq. 2 with n_data = N·p, n_ack = N·(1−p)·p, N = the ACK size (as in the paper).
     expected = (ack * p + ack * (1 - p) * p) / (data + ack * (1 - p) + ack * p + ack * (1 - p) * p)
     assert fastlane_overhead(p, data, ack, ack) == pytest.approx(expected)
+
+
+def test_the_overhead_formula_shows_the_sizes_of_this_run() -> None:
+    # The label used to print the paper's 1464/64 numbers whatever --data-packet said.
+    paper = fastlane_notification_budget(10e9, 128e3, 0.01)
+    jumbo = fastlane_notification_budget(10e9, 128e3, 0.01, data_packet_bytes=9000)
+    def formula(budget: object) -> str:
+        return budget.provenance.derivation_of("overhead_fraction").formula  # type: ignore[attr-defined]
+    assert "(1400 + 64(1-p) + 64p(2-p))" in formula(paper)
+    assert "(9000 + 64(1-p) + 64p(2-p))" in formula(jumbo) and "1400" not in formula(jumbo)

@@ -217,3 +217,28 @@ def test_total_is_per_port_times_ports(buffer: float, alpha: float, m: int, k: f
     assert result.total_flows == result.flows_per_port * m
     assert result.flows_per_port * PACKET_B <= max(result.important_headroom_bytes, 0.0)
     assert (result.flows_per_port + 1) * PACKET_B > result.important_headroom_bytes
+
+
+@pytest.mark.parametrize(("transport", "label"), [("tcp", "TCP's loss reaction"), ("dctcp", "DCTCP keeps"), ("d2tcp", "D2TCP keeps"),
+                                                  ("ear", "EAR keeps"), ("tbtcp", "TBTCP keeps")])
+def test_the_threshold_derivation_names_the_transport_it_was_derived_for(transport: str, label: str) -> None:
+    # `whatif tlt --transport dctcp` used to say "TCP falls back to loss reaction".
+    result = tlt_min_threshold(transport, 40e9, 80e-6)
+    [formula] = [d.formula for d in result.provenance.derivations if d.quantity == "threshold_bytes"]
+    assert label in formula and (transport == "tcp" or "TCP falls back" not in formula)
+
+
+def test_the_derivation_says_which_side_of_max_applies() -> None:
+    below = tlt_min_threshold("dctcp", 40e9, 80e-6, ecn_threshold_bytes=97.5e3)
+    above = tlt_min_threshold("dctcp", 10e9, 10e-6, ecn_threshold_bytes=97.5e3)  # BDP 12.5 kB < K_ECN
+    assert above.threshold_bytes == 97.5e3 and below.threshold_bytes == pytest.approx(400e3)
+    formulas = [next(d.formula for d in r.provenance.derivations if d.quantity == "threshold_bytes") for r in (below, above)]
+    assert "= bdp_bytes" in formulas[0] and "= ecn_threshold_bytes" in formulas[1]
+
+
+@pytest.mark.parametrize(("transport", "flag", "value"), [("tcp", "ecn_threshold_bytes", 97.5e3), ("dcqcn", "ecn_threshold_bytes", 97.5e3),
+                                                          ("hpcc", "kmax_bytes", 200e3), ("dctcp", "kmax_bytes", 200e3)])
+def test_a_parameter_the_transport_does_not_use_is_refused(transport: str, flag: str, value: float) -> None:
+    with pytest.raises(ModelInputError) as error:
+        tlt_min_threshold(transport, 40e9, 80e-6, **{flag: value})
+    assert error.value.place == flag

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from qosforge.errors import QosforgeError
 from qosforge.outputs import OutputFile, RenderedFile, RunRequest, plan_outputs, sha256_text
 
 INTENT = "/fabric.yaml"
@@ -18,20 +21,31 @@ def _write(root: Path, path: str, text: str = "x") -> None:
     (root / path).write_text(text)
 
 
-def test_whole_run_removes_switches_that_left_and_keeps_other_intents(tmp_path: Path) -> None:
-    previous = (
-        _entry("a/config_db.json", "a", "sonic"),
-        _entry("gone/config_db.json", "gone", "sonic"),
-        _entry("other/config_db.json", "other", "sonic", intent="/other.yaml"),
-    )
+def test_whole_run_removes_switches_that_left(tmp_path: Path) -> None:
+    previous = (_entry("a/config_db.json", "a", "sonic"), _entry("gone/config_db.json", "gone", "sonic"))
     for entry in previous:
         _write(tmp_path, entry.path)
     rendered = (RenderedFile("a/config_db.json", "a", "sonic", "new"), RenderedFile("report.json", None, None, "{}"))
     request = RunRequest(INTENT, "h", None, ("sonic",))
     plan = plan_outputs(tmp_path, previous, rendered, request, frozenset({"a"}))
     assert plan.removals == ("gone/config_db.json",)
-    assert {entry.path for entry in plan.manifest} == {"a/config_db.json", "report.json", "other/config_db.json"}
+    assert {entry.path for entry in plan.manifest} == {"a/config_db.json", "report.json"}
     assert plan.writes["a/config_db.json"] == "new"
+
+
+def test_a_folder_of_another_intent_is_refused_unless_forced(tmp_path: Path) -> None:
+    # Two fabrics in one folder used to mix silently: their switch folders side by side, one report.json.
+    previous = (_entry("other/config_db.json", "other", "sonic", intent="/other.yaml"), _entry("report.json", None, None, intent="/other.yaml"))
+    for entry in previous:
+        _write(tmp_path, entry.path)
+    rendered = (RenderedFile("a/config_db.json", "a", "sonic", "new"), RenderedFile("report.json", None, None, "{}"))
+    with pytest.raises(QosforgeError, match=r"another intent, /other.yaml \(2 files\)") as error:
+        plan_outputs(tmp_path, previous, rendered, RunRequest(INTENT, "h", None, ("sonic",)), frozenset({"a"}))
+    assert error.value.place == "-o/--output" and "--force" in (error.value.hint or "")
+    forced = RunRequest(INTENT, "h", None, ("sonic",), replace_other_intents=True)
+    plan = plan_outputs(tmp_path, previous, rendered, forced, frozenset({"a"}))
+    assert plan.removals == ("other/config_db.json",)
+    assert {entry.intent for entry in plan.manifest} == {INTENT}
 
 
 def test_subset_run_keeps_unasked_switches_and_targets(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from qosforge.backends.sonic.checks.schema import (
@@ -20,6 +22,7 @@ from qosforge.backends.sonic.checks.schema import (
     PatternSpec,
     Ref,
     RefList,
+    field_kind,
     near_miss_table,
 )
 from qosforge.backends.sonic.checks.view import ConfigDb, ConfigView
@@ -37,8 +40,42 @@ from qosforge.backends.sonic.keys import (
 )
 
 
+def scalar_text(value: Any) -> str | None:
+    """The config_db string of a JSON scalar that is evidently a number or boolean, else None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() and value == value.to_integral_value() else None
+    if isinstance(value, float) and math.isfinite(value) and value == int(value) and abs(value) < 2**63:
+        return str(int(value))
+    return None
+
+
+def config_db_text(table: str, field: str, value: Any) -> str | None:
+    """The string CONFIG_DB would hold for a non-string JSON ``value`` of ``table.field`` (what
+    ``sonic-cfggen``/redis make of a JSON number), or None when no single string is meant: a JSON
+    boolean only for a boolean field (or a field the schema does not know), a list only for the
+    comma-separated list fields (``profile_list``, ``pfc_enable``)."""
+    kind = field_kind(table, field)
+    if isinstance(value, bool) and kind not in ("boolean", None):
+        return None
+    text = scalar_text(value)
+    if text is None and isinstance(value, list) and value and kind in ("reference-list", "priority-list"):
+        items = [item if isinstance(item, str) else scalar_text(item) for item in value]
+        if all(item is not None for item in items):
+            text = ",".join(str(item) for item in items)
+    return text
+
+
 def check_structure(config: Mapping[str, Any], found: list[Violation]) -> ConfigDb:
-    """Keep the well-formed part of ``config``; report everything that is not strings in dicts."""
+    """Keep the well-formed part of ``config``; report everything that is not strings in dicts.
+
+    A JSON number (or boolean, or list in a list field) is reported as ``value-not-string`` and
+    kept as the string it evidently means (:func:`config_db_text`), so every later rule sees the
+    same typed value whichever JSON type the file used: a WRED min written as 2000000 is still
+    compared with its max."""
     tables: ConfigDb = {}
     for table_name, table in config.items():
         if not isinstance(table, Mapping):
@@ -53,10 +90,13 @@ def check_structure(config: Mapping[str, Any], found: list[Violation]) -> Config
             for field_name, value in entry.items():
                 if isinstance(value, str):
                     fields[field_name] = value
-                else:
-                    found.append(Violation("value-not-string", table_name, key, field_name,
-                                           f"value {value!r} is a JSON {type(value).__name__}; "
-                                           "CONFIG_DB values are strings"))
+                    continue
+                found.append(Violation("value-not-string", table_name, key, field_name,
+                                       f"value {value!r} is a JSON {type(value).__name__}; "
+                                       "CONFIG_DB values are strings"))
+                text = config_db_text(table_name, field_name, value)
+                if text is not None:
+                    fields[field_name] = text
             entries[key] = fields
         tables[table_name] = entries
     return tables
@@ -232,4 +272,4 @@ def check_cable_length(view: ConfigView, found: list[Violation]) -> None:
 
 
 __all__ = ["check_cable_length", "check_entry_table", "check_map_table", "check_structure", "check_table_names",
-           "is_bracket_ref"]
+           "config_db_text", "is_bracket_ref", "scalar_text"]

@@ -44,7 +44,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
           "make every table an object of entries and every entry an object of string fields"),
     _spec("value-not-string", E, "encoding", "every value is a JSON string",
           "every value is a JSON string: ConfigDBConnector writes redis hash fields, and YANG types "
-          "are checked on the string form",
+          "are checked on the string form. Every other rule reads a JSON number or boolean as the "
+          "string it means (2000000 as \"2000000\"), so a WRED min above its max is found either way",
           'quote numbers ("3302912") and booleans ("true"); lists of names or priorities are one '
           'comma-separated string ("3,4")', fixable=True),
     _spec("unknown-table", E, "encoding", "only known QoS/buffer table names",

@@ -42,10 +42,12 @@ import click
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
+from qosforge.presentation import as_text, tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
     format_bytes,
@@ -211,7 +213,7 @@ def _render_scalar(console: Console, spec: WhatIf, result: Any, explain: bool) -
         if derivation and derivation.source not in sources:
             sources.append(derivation.source)
         marker = f" [{sources.index(derivation.source) + 1}]" if derivation else ""
-        table.add_row(f"{view.description}\n[dim]{view.name}[/dim]", _format_quantity(view.value, view.unit), formula + marker)
+        table.add_row(Text.assemble(f"{view.description}\n", (view.name, "dim")), _format_quantity(view.value, view.unit), formula + marker)
     console.print(table)
     for number, source in enumerate(sources, start=1):
         console.print(f"[{number}] {source}", markup=False, highlight=False)
@@ -225,7 +227,7 @@ def _render_explain(console: Console, provenance: Any) -> None:
     inputs.add_column("value", justify="right")
     inputs.add_column("unit")
     for item in provenance.inputs:
-        inputs.add_row(item.name, str(item.value), item.unit)
+        inputs.add_row(item.name, as_text(item.value), item.unit)
     console.print(inputs)
     derivations = Table(title=f"derivation ({provenance.model})", title_justify="left")
     derivations.add_column("quantity")
@@ -377,9 +379,9 @@ def build_command(spec: WhatIf) -> click.Command:
                 for argument, column in grid.items():
                     payload[argument] = to_jsonable(column)
             # Sweeps can hold millions of values: one compact line; scalar results stay indented.
-            click.echo(json.dumps(payload, indent=None if axes else 2, allow_nan=False, default=str))
+            click.echo(json.dumps(tidy(payload), indent=None if axes else 2, allow_nan=False, default=str))
             return
-        console = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+        console = Console(highlight=False, markup=False, soft_wrap=False, width=max(100, Console().width))
         if axes:
             _render_sweep(console, spec, result, axes, grid)
             if options["explain"] and getattr(result, "provenance", None) is not None:

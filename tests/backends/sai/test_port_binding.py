@@ -50,7 +50,7 @@ def test_other_names_bind_in_natural_name_order() -> None:
 
 
 def test_more_ports_than_the_layout_is_an_error_with_the_numbers() -> None:
-    with pytest.raises(QosforgeError, match=r"switch s: the topology gives it 33 ports, but its switch layout BCM56850 has 32"):
+    with pytest.raises(QosforgeError, match=r"switch s: the topology gives it 33 ports, but its switch layout BCM56850 lists 32"):
         bind_ports("s", [f"Ethernet{4 * i}" for i in range(33)], BCM56850, None)
 
 
@@ -115,3 +115,15 @@ def test_programs_without_a_layout_port_list_still_load(program: SaiProgram) -> 
     old = replace(program, inventory=old_inventory, ports=old_ports, operations=(first, *program.operations[1:]))
     assert check_program(old) == []
     assert program_from_json(program_to_json(old)) == old
+
+
+def test_too_many_ports_suggests_the_profiles_breakout_before_another_profile() -> None:
+    # 64 x 10G fit a Trident2's front panel only as 16 ports broken out 4x10G: say that first.
+    names = [f"Ethernet{i}" for i in range(64)]
+    with pytest.raises(QosforgeError) as caught:
+        bind_ports("s", names, BCM56850, None, speeds_bps=[10e9] * 64, profile_name="broadcom-trident2")
+    assert "16 front-panel ports broken out 4x10G" in caught.value.message
+    assert caught.value.hint is not None and caught.value.hint.index("break out") < caught.value.hint.index("vendor profile")
+    with pytest.raises(QosforgeError) as native:
+        bind_ports("s", names[:33], BCM56850, None, speeds_bps=[40e9] * 33, profile_name="broadcom-trident2")
+    assert "broken out" not in native.value.message and "break out" not in (native.value.hint or "")

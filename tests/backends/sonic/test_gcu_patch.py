@@ -137,3 +137,12 @@ def test_base_folder_and_file(tmp_path: Path) -> None:
         read_base_configs(tmp_path / "bad.json", ["leaf1"])
     text = gcu_patch_texts(tmp_path, {"leaf1": _compiled()})["leaf1"]
     assert json.loads(text) == gcu_patch(_running_base(), _compiled())
+
+
+@pytest.mark.parametrize("speed", ["100000", 100000])
+def test_a_running_speed_is_checked_whichever_json_type_it_has(speed: object) -> None:
+    # A redis dump may carry PORT.speed as a JSON number; it used to skip the speed check.
+    base = _running_base()
+    base["PORT"]["Ethernet0"]["speed"] = speed
+    with pytest.raises(BaseConfigError, match="Ethernet0 runs at 100G, compiled for 40G"):
+        gcu_patch(base, _compiled(), port_speeds_bps={"Ethernet0": 40e9})

@@ -118,3 +118,14 @@ table_names = st.sampled_from(["BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BU
 @given(st.dictionaries(table_names, json_values, max_size=6))
 def test_parse_never_raises(config: dict[str, Any]) -> None:
     parse_config_db(config)
+
+
+def test_json_numbers_parse_like_their_strings(switch: SwitchIR) -> None:
+    # parse_config_db used to drop every non-string value (a pool size written as 30000000).
+    written = render_config_db(switch)
+    typed = json.loads(json.dumps(written))
+    for entry in typed["BUFFER_POOL"].values():
+        entry["size"] = int(entry["size"]) if "size" in entry else None
+    as_text, as_numbers = parse_config_db(written), parse_config_db(typed)
+    assert {p.name: p.size_bytes.value if p.size_bytes else None for p in as_numbers.pools} == \
+        {p.name: p.size_bytes.value if p.size_bytes else None for p in as_text.pools}

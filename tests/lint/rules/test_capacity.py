@@ -68,11 +68,12 @@ def test_pool_and_headroom_overcommit(load_named: Callable[[str], Config], lint_
     """§6 #6 (sonic-buildimage #28657): pool alone over the ASIC -> pool-overcommit; pool that fits
     only without the PG headroom -> buffer-capacity."""
     config = load_named("mellanox_whole.json")
-    config["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "42000000"
+    config["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "34000000"
     finding = _only(lint_config(config, profile="mellanox-spectrum-2"), "buffer-capacity")
     reserved = 2 * (4 * 67584 + 2 * 72704 + 2 * 113664)  # Σ profile size x PGs (3-4 on 8 ports)
-    assert finding.values == {"pools_bytes": 42e6, "reserved_bytes": reserved, "buffer_bytes": 42_000_000}
-    config["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "43000000"
+    # The SN3700's pools per SONiC's ACS-MSN3700 buffers_defaults templates: 34,340,832 B.
+    assert finding.values == {"pools_bytes": 34e6, "reserved_bytes": reserved, "buffer_bytes": 34_340_832}
+    config["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "35000000"
     rules = {f.rule for f in lint_config(config, profile="mellanox-spectrum-2")}
     assert "pool-overcommit" in rules and "buffer-capacity" not in rules
     assert lint_config(config) == []  # without --profile nothing is known about the ASIC

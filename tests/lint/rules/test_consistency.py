@@ -128,3 +128,33 @@ def test_aggregated_over_ports(load_named: Callable[[str], Config], lint_config:
         entry.pop("detection_time", None)
     [finding] = [f for f in lint_config(config) if f.rule == "pfcwd-missing"]
     assert "Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message and finding.values == {"ports": 4}
+
+
+def _as_json_types(config: Config) -> Config:
+    """The same config as a redis dump or a hand-written file may carry it: every decimal value a
+    JSON integer, every "true"/"false" a JSON boolean."""
+    def typed(value: Any) -> Any:
+        if isinstance(value, str) and value.isdigit() and len(value) < 18:
+            return int(value)
+        return {"true": True, "false": False}.get(value, value) if isinstance(value, str) else value
+    return {table: {key: ({field: typed(value) for field, value in entry.items()} if isinstance(entry, dict) else entry)
+                    for key, entry in entries.items()} if isinstance(entries, dict) else entries
+            for table, entries in config.items()}
+
+
+@pytest.mark.parametrize(("base", "mutation"), [
+    ("mellanox_whole.json", _set("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000")),
+    ("mellanox_whole.json", _second_dscp_map),
+    ("broadcom_traditional.json", lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")]),
+    ("broadcom_traditional.json", _set("DSCP_TO_TC_MAP", "AZURE", "24", "0")),
+], ids=["wred-min-gt-max", "dscp-conflict", "wred-unbound", "lossless-chain"])
+def test_every_rule_sees_the_same_value_whichever_json_type(base: str, mutation: Mutation, load_named: Callable[[str], Config],
+                                                            lint_config: Callable[..., Any]) -> None:
+    # A WRED min > max written as JSON integers used to vanish: the checks only kept strings.
+    config = load_named(base)
+    mutation(config)
+    def seen(findings: list[Any]) -> set[tuple[str, str, str, str | None]]:
+        return {(f.rule, f.table, f.key, f.field) for f in findings if f.rule != "value-not-string"}
+    as_strings, as_json = lint_config(config), lint_config(_as_json_types(config))
+    assert seen(as_json) == seen(as_strings)
+    assert any(f.rule == "value-not-string" for f in as_json)

@@ -1,0 +1,36 @@
+"""seed_matters: only RED/ECN ramps and Poisson sources make a run depend on its seed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from qosforge.softswitch.randomness import seed_matters
+from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+
+PKT = 1500
+
+
+def _dumbbell(**marking: float) -> tuple[object, tuple[object, ...]]:
+    config, flows, _ = dumbbell(DumbbellSpec(flows=2, transport="dctcp", bandwidth_bps=10e9, rtt_s=100e-6, buffer_bytes=200 * PKT,
+                                             **marking))  # type: ignore[arg-type]
+    return config, flows
+
+
+def test_a_step_at_100_percent_draws_nothing_that_matters() -> None:
+    config, flows = _dumbbell(ecn_threshold_bytes=40 * PKT)
+    assert not seed_matters(config, flows)  # type: ignore[arg-type]
+
+
+def test_a_ramp_or_a_poisson_source_makes_the_seed_matter() -> None:
+    config, flows = _dumbbell(red_min_bytes=20 * PKT, red_max_bytes=80 * PKT, red_pmax=0.1)
+    assert seed_matters(config, flows)  # type: ignore[arg-type]
+    step, window_flows = _dumbbell(ecn_threshold_bytes=40 * PKT)
+    poisson = (replace(window_flows[0], kind="poisson", rate_pps=1e5),)  # type: ignore[type-var]
+    assert seed_matters(step, poisson)  # type: ignore[arg-type]
+
+
+def test_an_unbound_wred_profile_draws_nothing() -> None:
+    config, flows = _dumbbell(red_min_bytes=20 * PKT, red_max_bytes=80 * PKT, red_pmax=0.1)
+    unbound = replace(config, ports=tuple(replace(port, queues=tuple(replace(q, wred=None) for q in port.queues))  # type: ignore[attr-defined]
+                                          for port in config.ports))  # type: ignore[attr-defined]
+    assert not seed_matters(unbound, flows)  # type: ignore[arg-type]
