@@ -3,7 +3,7 @@
 
 Runs each command as a whole process, interleaved with ``python -c pass`` from the same venv
 (paired runs: both see the same machine load), and prints the median wall time and CPU time of
-each and the wall-time ratio. Targets: ``qosforge --help`` <= 6x bare python, ``lint`` of one
+each, its peak RSS and the wall-time ratio. Targets: ``qosforge --help`` <= 6x bare python, ``lint`` of one
 small file <= 10x; the issue's dumbbell ``simulate`` (DCTCP, 10 flows, 10G, 100 us, K = 65 pkt,
 0.3 s) <= 0.74 s wall, a tenth of ns-3 3.37's 7.4 s on the identical scenario
 (``bench/ns3_compare.py``). CPU time (user + system of the child) is the figure to compare on a
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -42,14 +41,14 @@ DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport"
             "--ecn-threshold", "65pkt", "--queue-limit", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]
 
 
-def _time_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system) of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def _time_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one child process."""
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env)
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, _, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    child.returncode = 0  # reaped by wait4 above
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def _verdict(name: str, median_wall: float, ratio: float) -> str:
@@ -87,17 +86,18 @@ def main() -> None:
             _time_once(argv, env)
         env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {args.runs} paired runs"
         print(f"qosforge start-up vs `python -c pass` ({env_note})")
-        print(f"{'command':<20}{'wall s':>9}{'CPU s':>8}{'bare s':>9}{'ratio':>8}  target")
+        print(f"{'command':<20}{'wall s':>9}{'CPU s':>8}{'RSS MiB':>9}{'bare s':>9}{'ratio':>8}  target")
         for name, argv in cases.items():
             own, base = [], []
             for _ in range(args.runs):
                 own.append(_time_once(argv, env))
                 base.append(_time_once(bare, env))
-            median_wall = statistics.median(w for w, _ in own)
-            median_cpu = statistics.median(c for _, c in own)
-            baseline = statistics.median(w for w, _ in base)
+            median_wall = statistics.median(w for w, _, _ in own)
+            median_cpu = statistics.median(c for _, c, _ in own)
+            peak_rss = max(r for _, _, r in own)
+            baseline = statistics.median(w for w, _, _ in base)
             ratio = median_wall / baseline
-            print(f"{name:<20}{median_wall:>9.3f}{median_cpu:>8.3f}{baseline:>9.3f}{ratio:>7.1f}x  {_verdict(name, median_wall, ratio)}")
+            print(f"{name:<20}{median_wall:>9.3f}{median_cpu:>8.3f}{peak_rss:>9.1f}{baseline:>9.3f}{ratio:>7.1f}x  {_verdict(name, median_wall, ratio)}")
 
 
 if __name__ == "__main__":
