@@ -41,8 +41,10 @@ def roce() -> FabricIR:
 def roce_rendered(roce: FabricIR) -> str:
     """The first roce-pod switch rendered once for the module (pyangbind takes seconds per switch;
     the IR is frozen, so every test sees the same document), as JSON text: each test decodes its
-    own copy to read or mutate."""
-    return json.dumps(render_openconfig(roce.for_target("openconfig")[0]))
+    own copy to read or mutate. Rendered through render_fabric, whose process-wide cache the CLI
+    tests that compile roce-pod's leaves then reuse."""
+    [(_switch, document)] = render_fabric(roce.for_target("openconfig")[:1])
+    return json.dumps(document)
 
 
 def _list(node: dict[str, Any], name: str) -> dict[str, dict[str, Any]]:
@@ -161,7 +163,8 @@ def test_tlt_renders_without_color() -> None:
     fabric = _compile("tlt-testbed")
     switch = fabric.for_target("openconfig")[0]
     assert any(g.approximation == "tlt-without-color" and g.target == "openconfig" for g in switch.gaps)
-    qos = render_openconfig(switch)["openconfig-qos:qos"]
+    [(_switch, document)] = render_fabric([switch])  # read only: the document is render_fabric's cached one
+    qos = document["openconfig-qos:qos"]
     for profile in qos["queue-management-profiles"]["queue-management-profile"]:
         assert profile["wred"]["uniform"]["config"]["enable-ecn"] is True
 
