@@ -202,6 +202,17 @@ def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
 # Queue limits vs WRED thresholds
 
 
+def _dynamic_th_accepted(ctx: LintContext, dynamic_th: float) -> bool:
+    """Within the vendor profile's dynamic_th range where it states one, else SONiC's YANG range."""
+    from qosforge.backends.sonic.checks.schema import FIELDS, Num
+
+    assert ctx.profile is not None
+    schema = FIELDS["BUFFER_PROFILE"]["dynamic_th"]
+    assert isinstance(schema, Num)
+    low, high = ctx.profile.dynamic_th_min.value, ctx.profile.dynamic_th_max.value
+    return (schema.low if low is None else low) <= dynamic_th <= (schema.high if high is None else high)
+
+
 def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int) -> tuple[float, str] | None:
     """The most a queue with egress ``profile`` can hold (bytes) and how, or None if unknown."""
     assert ctx.profile is not None
@@ -210,6 +221,8 @@ def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int
     pool = ctx.parsed.pool(profile.pool)
     if profile.dynamic_th is None or pool is None or pool.size_bytes is None or pool.size_bytes.value <= 0:
         return None
+    if not _dynamic_th_accepted(ctx, profile.dynamic_th.value):
+        return None  # no limit any ASIC would apply (dynamic-th-range / out-of-range report it); 2^n may not even be a float
     from qosforge.models.dynamic_threshold import alpha_from_dynamic_th, dynamic_threshold_share
 
     mmus = int(ctx.profile.mmu_count.value or 1)

@@ -78,12 +78,36 @@ def test_table_and_explain_show_formula_and_source(run_cli: Callable[..., tuple[
     assert "705.88 kB" in out
 
 
+_HELP_OF_EVERY_WHATIF = """
+import contextlib, io, json, sys
+from qosforge.cli import main
+outcomes = {}
+for name in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(["whatif", name, "--help"])
+            code = 0
+        except SystemExit as exited:
+            code = exited.code or 0
+    outcomes[name] = [code, out.getvalue(), err.getvalue()]
+print(json.dumps(outcomes))
+"""
+
+
 def test_console_script_help_for_every_whatif_command() -> None:
     from qosforge.cli.whatif import COMMAND_MODULES
 
-    for name in COMMAND_MODULES:
-        completed = subprocess.run(
-            [sys.executable, "-m", "qosforge", "whatif", name, "--help"], capture_output=True, text=True, check=False
-        )
-        assert completed.returncode == 0, completed.stderr
-        assert "--format" in completed.stdout and "--sweep" in completed.stdout
+    # The console path itself (`python -m qosforge`), once; then every command's --help in one
+    # fresh interpreter (lazily loaded subcommands, nothing imported beforehand by other tests),
+    # one process start instead of one per command.
+    completed = subprocess.run([sys.executable, "-m", "qosforge", "whatif", "buffer", "--help"], capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr
+    assert "--format" in completed.stdout and "--sweep" in completed.stdout
+    completed = subprocess.run([sys.executable, "-c", _HELP_OF_EVERY_WHATIF, json.dumps(list(COMMAND_MODULES))],
+                               capture_output=True, text=True, check=True)
+    outcomes = json.loads(completed.stdout)
+    assert list(outcomes) == list(COMMAND_MODULES)
+    for name, (code, out, err) in outcomes.items():
+        assert code == 0, (name, err)
+        assert out.startswith(f"Usage: qosforge whatif {name}") and "--format" in out and "--sweep" in out, name

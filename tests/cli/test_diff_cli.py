@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deliver"))
-from gnmi_fixtures import Pki, StartTarget, pki, small_intent, start_target  # noqa: F401
+from gnmi_fixtures import Pki, StartTarget, model_checked_once, pki, small_intent, start_target  # noqa: F401
 
 Run = Callable[..., tuple[int, str, str]]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deliver"))
-from gnmi_fixtures import Pki, StartTarget, pki, small_intent, start_target  # noqa: F401
+from gnmi_fixtures import Pki, StartTarget, model_checked_once, pki, small_intent, start_target  # noqa: F401
 
 from qosforge.deliver.compare import compare
 
@@ -21,7 +21,7 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def compiled(small_intent: str, tmp_path: Path, run_cli: Run) -> Path:
+def compiled(small_intent: str, tmp_path: Path, run_cli: Run, model_checked_once: None) -> Path:
     code, _out, err = run_cli("compile", small_intent, "--switch", "leaf1", "-o", str(tmp_path / "out"), "--format", "json")
     assert code == 0, err
     return tmp_path / "out" / "leaf1" / "openconfig.json"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from qosforge.campaigns import runner
 from qosforge.cli import main
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -82,6 +83,10 @@ def test_every_readme_command_exits_0(tmp_path: Path, monkeypatch: pytest.Monkey
     (tmp_path / "examples").symlink_to(README.parent / "examples")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("QOSFORGE_PROGRESS", "0")
+    # `sweep`'s local workers as threads of this process: the same Dask scheduler and points,
+    # without starting worker processes that import qosforge again (~10 s of the test);
+    # test_sweep.py::test_local_worker_processes runs the default, worker processes.
+    monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
     failures = []
     for command in readme_commands(README.read_text()):
         if command in SKIPPED:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -87,6 +89,42 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     return Pki(folder / "ca.pem", _pem(server), key_pem, folder / "other-ca.pem", folder / "client.pem", folder / "client.key")
 
 
+#: Outcome of each distinct document's model check (its JSON text, member order kept): the decoder
+#: costs ~2 s per document and is a pure function of it, so a document is decoded once per session.
+_MODEL_CHECKS: dict[str, Any] = {}
+
+
+def _checked_once(validate: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``validate`` run once per distinct document; later calls return its count or raise a copy
+    of its exception, so every caller still sees what the model says of that document."""
+
+    def check(document: Any) -> Any:
+        key = json.dumps(document)
+        if key not in _MODEL_CHECKS:
+            try:
+                _MODEL_CHECKS[key] = validate(document)
+            except Exception as error:  # the model's verdict, replayed to later callers
+                _MODEL_CHECKS[key] = error
+        outcome = _MODEL_CHECKS[key]
+        if isinstance(outcome, Exception):
+            raise type(outcome)(*outcome.args)
+        return outcome
+
+    return check
+
+
+@pytest.fixture
+def model_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The openconfig-qos model check of ``push --config`` (qosforge) and of the target's Set, each
+    decoding a given document once per session instead of once per call."""
+    import gnmi_target
+
+    from qosforge.backends import openconfig
+
+    monkeypatch.setattr(openconfig, "validate_openconfig", _checked_once(openconfig.validate_openconfig))
+    monkeypatch.setattr(gnmi_target, "validate", _checked_once(gnmi_target.validate))
+
+
 @dataclass
 class RunningTarget:
     state: TargetState
@@ -101,7 +139,7 @@ StartTarget = Callable[..., RunningTarget]
 
 
 @pytest.fixture
-def start_target(pki: Pki) -> Iterator[StartTarget]:
+def start_target(pki: Pki, model_checked_once: None) -> Iterator[StartTarget]:
     servers: list[grpc.Server] = []
 
     def start(*, tls: bool = True, mutual_tls: bool = False, **options: object) -> RunningTarget:

@@ -37,6 +37,16 @@ def roce() -> FabricIR:
     return _compile("roce-pod")
 
 
+@pytest.fixture(scope="module")
+def roce_rendered(roce: FabricIR) -> str:
+    """The first roce-pod switch rendered once for the module (pyangbind takes seconds per switch;
+    the IR is frozen, so every test sees the same document), as JSON text: each test decodes its
+    own copy to read or mutate. Rendered through render_fabric, whose process-wide cache the CLI
+    tests that compile roce-pod's leaves then reuse."""
+    [(_switch, document)] = render_fabric(roce.for_target("openconfig")[:1])
+    return json.dumps(document)
+
+
 def _list(node: dict[str, Any], name: str) -> dict[str, dict[str, Any]]:
     key = {"queue": "name", "forwarding-group": "name", "classifier": "name", "term": "id", "scheduler-policy": "name",
            "scheduler": "sequence", "input": "id", "queue-management-profile": "name", "buffer-allocation-profile": "name",
@@ -48,9 +58,9 @@ def test_model_revision_is_the_bindings_record() -> None:
     assert model_revision() == "openconfig-qos@2026-01-16"
 
 
-def test_values_come_from_the_ir(roce: FabricIR) -> None:
+def test_values_come_from_the_ir(roce: FabricIR, roce_rendered: str) -> None:
     switch = roce.for_target("openconfig")[0]
-    qos = render_openconfig(switch)["openconfig-qos:qos"]
+    qos = json.loads(roce_rendered)["openconfig-qos:qos"]
     port = switch.ports[0]
     queues = _list(qos["queues"], "queue")
     assert {name: q["config"]["queue-id"] for name, q in queues.items()} == {q.class_name: q.index for q in port.queues}
@@ -90,9 +100,8 @@ def test_values_come_from_the_ir(roce: FabricIR) -> None:
     assert bound == {q.class_name: q.wred_profile for q in port.queues}
 
 
-def test_strict_priority_queues_get_their_own_schedulers() -> None:
-    fabric = _compile("roce-pod")
-    switch = fabric.for_target("openconfig")[0]
+def test_strict_priority_queues_get_their_own_schedulers(roce: FabricIR) -> None:
+    switch = roce.for_target("openconfig")[0]
     strict = dataclasses.replace(switch, schedulers=tuple(
         dataclasses.replace(s, kind="STRICT", weight=None) if s.name.endswith("rdma") else s for s in switch.schedulers))
     policy = render_openconfig(strict)["openconfig-qos:qos"]["scheduler-policies"]["scheduler-policy"][0]
@@ -105,8 +114,8 @@ def test_strict_priority_queues_get_their_own_schedulers() -> None:
     assert "rdma" not in [i["id"] for i in schedulers[2]["inputs"]["input"]]
 
 
-def test_document_loads_back_and_model_rejects_bad_values(roce: FabricIR) -> None:
-    document = render_openconfig(roce.for_target("openconfig")[0])
+def test_document_loads_back_and_model_rejects_bad_values(roce_rendered: str) -> None:
+    document = json.loads(roce_rendered)
     # the decoder builds ~0.25 s per interface entry: two ports of each binding kind suffice here
     interfaces = document["openconfig-qos:qos"]["interfaces"]
     interfaces["interface"] = interfaces["interface"][:2] + interfaces["interface"][-2:]
@@ -154,7 +163,8 @@ def test_tlt_renders_without_color() -> None:
     fabric = _compile("tlt-testbed")
     switch = fabric.for_target("openconfig")[0]
     assert any(g.approximation == "tlt-without-color" and g.target == "openconfig" for g in switch.gaps)
-    qos = render_openconfig(switch)["openconfig-qos:qos"]
+    [(_switch, document)] = render_fabric([switch])  # read only: the document is render_fabric's cached one
+    qos = document["openconfig-qos:qos"]
     for profile in qos["queue-management-profiles"]["queue-management-profile"]:
         assert profile["wred"]["uniform"]["config"]["enable-ecn"] is True
 
@@ -166,11 +176,11 @@ def test_identical_switches_render_once() -> None:
     assert len({id(d) for d in documents}) == 2  # one leaf kind, one spine kind
 
 
-def test_validation_decodes_each_distinct_interface_once(roce: FabricIR) -> None:
+def test_validation_decodes_each_distinct_interface_once(roce: FabricIR, roce_rendered: str) -> None:
     from qosforge.backends.openconfig import validate_openconfig
 
     switch = roce.for_target("openconfig")[0]
-    document = json.loads(json.dumps(render_openconfig(switch)))
+    document = json.loads(roce_rendered)
     kinds = {tuple(sorted((q.index, q.wred_profile or "") for q in p.queues)) for p in switch.ports}
     assert validate_openconfig(document) == len(kinds)
     interfaces = document["openconfig-qos:qos"]["interfaces"]["interface"]
@@ -178,7 +188,7 @@ def test_validation_decodes_each_distinct_interface_once(roce: FabricIR) -> None
     interfaces[-1]["input"]["classifiers"]["classifier"][0]["config"]["type"] = "IPV5"
     with pytest.raises(ModelViolation):
         validate_openconfig(document)
-    duplicate = json.loads(json.dumps(render_openconfig(switch)))
+    duplicate = json.loads(roce_rendered)
     entries = duplicate["openconfig-qos:qos"]["interfaces"]["interface"]
     entries.append(dict(entries[0]))
     with pytest.raises(ModelViolation, match="duplicate key"):

@@ -91,6 +91,16 @@ def test_wred_above_what_the_queue_can_hold(load_named: Callable[[str], Config],
     assert (finding.key, finding.field) == ("iperf_red", "green_min_threshold") and "/ 4 MMUs" in finding.message
 
 
+def test_a_dynamic_th_no_asic_accepts_is_reported_not_a_crash(load_named: Callable[[str], Config], lint_config: Lint) -> None:
+    # Found by tests/lint/test_robustness.py: alpha = 2^1024 overflowed a float in the queue-limit
+    # rules (an internal-error finding). The value is reported; the queue limit is unknown.
+    config = load_named("broadcom_traditional.json")
+    config["BUFFER_PROFILE"]["egress_lossy_profile"]["dynamic_th"] = "1024"
+    findings = lint_config(config, profile="broadcom-tomahawk", intent=True)
+    assert "internal-error" not in {f.rule for f in findings}
+    assert _only(findings, "dynamic-th-range").values["configured"] == 1024
+
+
 def test_asic_limits_from_the_vendor_profile(load_named: Callable[[str], Config], lint_config: Lint) -> None:
     config = load_named("broadcom_traditional.json")
     config["BUFFER_PROFILE"]["ingress_lossy_profile"]["dynamic_th"] = "5"  # YANG allows it, Tomahawk -7..3
