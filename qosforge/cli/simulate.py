@@ -93,7 +93,7 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.option("--flow-size-dist", default="web-search", show_default=True, metavar="NAME|FILE",
               help="all-to-all: flow sizes, web-search or data-mining (or a CDF file of 'bytes probability' lines).")
 @click.option("--stall", "stall_text", metavar="TIME", help="pause-storm: how long the stalled host stops draining (default 2ms).")
-@click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast: overrides the class's transport.")
+@click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast and fabric scenarios: overrides the class's transport.")
 @click.option("--speed", "bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck link rate.")
 @click.option("--rtt", metavar="TIME", default="100us", show_default=True, help="dumbbell: base round-trip time.")
 @click.option("--queue-limit", "buffer_text", metavar="SIZE", default="1000pkt", show_default=True, help="dumbbell: bottleneck queue limit.")

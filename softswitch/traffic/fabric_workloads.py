@@ -49,7 +49,8 @@ def all_to_all_arrivals(
     As HPCC's generator (alibaba-edu/High-Precision-Congestion-Control
     ``traffic_gen/traffic_gen.py``): each host is a Poisson source whose mean inter-arrival time
     is ``1 / (host_rate_bps * load / 8 / mean size)``, the first flow one inter-arrival after 0,
-    sizes drawn from ``distribution``. Unlike HPCC, which draws the destination uniformly among
+    sizes drawn from ``distribution``. As in HPCC, ``load`` counts the flows' bytes; the packet
+    headers (traffic.spec.HEADER_BYTES) come on top on the wire. Unlike HPCC, which draws the destination uniformly among
     all other hosts, the destination here is uniform over the hosts on OTHER switches, so every
     flow crosses the fabric (same-leaf flows never reach a spine). Flows start in [0,
     ``duration_s``); ties keep host order. Deterministic for a seed: each host draws from its own

@@ -81,7 +81,8 @@ PFABRIC_PACKET_BYTES = 1460
 #: background-flow sizes of a production search cluster), as tabulated by pFabric (Alizadeh et
 #: al., SIGCOMM 2013, §5 "web search workload") and, in bytes, by HPCC's ns-3 repository
 #: (alibaba-edu/High-Precision-Congestion-Control ``traffic_gen/WebSearch_distribution.txt``,
-#: probabilities in percent there). Mean 1 711 250 B by that table's trapezoid sum; pFabric's
+#: probabilities in percent there). Mean 1 711 250 B by that table's trapezoid sum (TLT, Lim et
+#: al., EuroSys 2021, §7.1, uses this background workload and quotes 1.72 MB); pFabric's
 #: packet table of the same CDF (sizes rounded to 1460 B packets) gives 1141 packets, which its
 #: run scripts state as 1138 x 1460 B = 1.66 MB.
 WEB_SEARCH = FlowSizeDistribution(
