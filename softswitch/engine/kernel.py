@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from qosforge.softswitch.engine.dcqcn import dcqcn_cnp, dcqcn_timer
 from qosforge.softswitch.engine.heap import heap_pop, heap_push
 from qosforge.softswitch.engine.hosts import (
-    dcqcn_cnp,
-    dcqcn_timer,
     flow_generate,
     host_receive,
     retransmission_timeout,

@@ -1,0 +1,154 @@
+"""What every host transport shares: building a data packet and handing it to the sender's NIC,
+counting delivered bytes, the ACK flags the receivers set, and the retransmission timer's arming.
+
+The reverse path of ACKs and NACKs is an uncongested delay (``FF_ACK_DELAY``): in the scenarios
+the data direction is the bottleneck and ACKs are 64-byte control frames. Without SACK, the
+receiver reports what SACK would tell the sender with two ACK flags: ``A_HOLE`` (it holds data
+beyond a hole, the TLT echo's loss indication) and ``A_DUP`` (the ACK answers a duplicate
+segment, D-SACK, RFC 2883).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.layout import (
+    C_DELIVERED_BYTES,
+    C_DELIVERED_PAYLOAD,
+    C_IMPORTANT_SENT,
+    C_POOL_EXHAUSTED,
+    EV_RTO,
+    F_ECT,
+    F_IMP,
+    FF_RTO,
+    FF_RTO_AT,
+    FL_COLOR,
+    FL_COLOR_IMP,
+    FL_DST,
+    FL_ECT,
+    FL_HDR,
+    FL_PG,
+    FL_PG_IMP,
+    FL_PRIO,
+    FL_Q,
+    FL_Q_IMP,
+    FL_RTO_PENDING,
+    FL_SRC,
+    FL_TLT,
+    P_BYTES,
+    P_CELLS,
+    P_COLOR,
+    P_FLAGS,
+    P_FLOW,
+    P_IN,
+    P_OUT,
+    P_PG,
+    P_PRIO,
+    P_Q,
+    P_SEQ,
+    PF_SENT,
+    PRI_NP,
+    PRM_CELL,
+    ST_HSIZE,
+    W_CNT,
+    W_FLF,
+    W_FLI,
+    W_HI,
+    W_HT,
+    W_PKF,
+    W_PKI,
+    W_PRMF,
+    W_PRMI,
+    W_ST,
+)
+from qosforge.softswitch.engine.ports import alloc_packet, host_send
+
+# ACK payload flags (low 5 bits of the event's b; the cumulative ACK is b >> ACK_SHIFT).
+A_ECE = 1
+
+
+A_IMP_ECHO = 2  # TLT Important Echo
+
+
+A_CLOCK_ECHO = 4  # TLT ImportantClockEcho
+
+
+A_NACK = 8
+
+
+A_HOLE = 16  # the receiver holds out-of-order data: a segment before it is missing (SACK's view)
+
+
+A_DUP = 32  # the ACK answers a duplicate segment (D-SACK, RFC 2883): not a sign of loss
+
+
+ACK_SHIFT = 6
+
+
+#: FL_TLT value of a flow whose every packet carries the important mark (not TLT's clocking).
+ALL_IMPORTANT = 2
+
+
+#: RFC 6298 §5.5: back off the timer, doubling it; bounded at 64 x so a flow always recovers.
+RTO_BACKOFF_CAP = 64.0
+
+
+@compiled_inline
+def push_event(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
+    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, time, kind, a, b, value)
+
+
+@compiled_inline
+def count_delivered(w: World, f: int, size: int) -> None:
+    """A data packet reached its receiver for the first time: count the wire bytes and the
+    application payload (the packet less its headers)."""
+    cnt = w[W_CNT]
+    cnt[C_DELIVERED_BYTES] += size
+    cnt[C_DELIVERED_PAYLOAD] += size - w[W_FLI][f, FL_HDR]
+
+
+@compiled
+def send_packet(w: World, now: float, f: int, seq: int, flags: int, size: int) -> bool:
+    """Build one data packet of flow ``f`` and hand it to the sender's NIC."""
+    packet = alloc_packet(w)
+    if packet < 0:
+        w[W_CNT][C_POOL_EXHAUSTED] += 1
+        return False
+    fli, pki = w[W_FLI], w[W_PKI]
+    if fli[f, FL_TLT] == ALL_IMPORTANT:
+        flags |= F_IMP
+    important = (flags & F_IMP) != 0
+    if fli[f, FL_ECT] == 1:
+        flags |= F_ECT
+    pki[packet, P_FLOW] = f
+    pki[packet, P_BYTES] = size
+    pki[packet, P_CELLS] = int(np.ceil(size / w[W_PRMF][PRM_CELL] - 1e-9))
+    pki[packet, P_SEQ] = seq
+    pki[packet, P_FLAGS] = flags
+    # Important packets carry the important DSCP: its color and class come from the switch's
+    # maps (DSCP->color, DSCP->TC->PG/queue), resolved per flow when the scenario was built.
+    pki[packet, P_COLOR] = fli[f, FL_COLOR_IMP] if important else fli[f, FL_COLOR]
+    pki[packet, P_PG] = fli[f, FL_PG_IMP] if important else fli[f, FL_PG]
+    pki[packet, P_Q] = fli[f, FL_Q_IMP] if important else fli[f, FL_Q]
+    pki[packet, P_IN] = fli[f, FL_SRC]
+    pki[packet, P_OUT] = fli[f, FL_DST]
+    pki[packet, P_PRIO] = fli[f, FL_PRIO]
+    w[W_PKF][packet, PF_SENT] = now
+    if important:
+        w[W_CNT][C_IMPORTANT_SENT] += 1
+    host_send(w, now, w[W_PRMI][PRI_NP] + fli[f, FL_SRC], fli[f, FL_PRIO], packet)
+    return True
+
+
+@compiled
+def arm_rto(w: World, now: float, f: int) -> None:
+    fli, flf = w[W_FLI], w[W_FLF]
+    flf[f, FF_RTO_AT] = now + flf[f, FF_RTO]
+    if fli[f, FL_RTO_PENDING] == 0:
+        fli[f, FL_RTO_PENDING] = 1
+        push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
+
+
+__all__ = ["ACK_SHIFT", "ALL_IMPORTANT", "A_CLOCK_ECHO", "A_DUP", "A_ECE", "A_HOLE", "A_IMP_ECHO", "A_NACK", "RTO_BACKOFF_CAP", "arm_rto", "count_delivered", "push_event", "send_packet"]
