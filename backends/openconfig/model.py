@@ -20,6 +20,8 @@ BINDINGS_DISTRIBUTION = "oc-config-validate"
 MODULE = "openconfig-qos"
 ROOT_KEY = f"{MODULE}:qos"
 
+Document = dict[str, Any]
+
 
 class ModelViolation(ValueError):
     """A document or value the openconfig-qos model does not accept."""
@@ -70,6 +72,24 @@ def to_rfc7951(root: Any) -> dict[str, Any]:
     document: dict[str, Any] = json.loads(pybindJSON.dumps(root, mode="ietf", indent=None))
     _keys_as_their_config(document)
     return document
+
+
+def encode_node(node: Any) -> Document:
+    """A bound container or list entry as RFC 7951 JSON, exactly as the bindings encode it inside
+    its ``/qos`` parent (members of openconfig-qos are not module-qualified)."""
+    from pyangbind.lib.serialise import pybindIETFJSONEncoder
+
+    tree = pybindIETFJSONEncoder.generate_element(node, parent_namespace=_namespace(), flt=True)
+    document: Document = json.loads(json.dumps(tree, cls=pybindIETFJSONEncoder))
+    _keys_as_their_config(document)
+    return document
+
+
+@functools.cache
+def _namespace() -> str:
+    """The openconfig-qos namespace (of ``/qos`` and every list under it)."""
+    namespace: str = new_root().qos._namespace
+    return namespace
 
 
 def _keys_as_their_config(node: Any) -> None:
