@@ -135,7 +135,8 @@ def validate_openconfig(document: Any) -> int:
     entry once: entries that differ only in ``interface-id`` (a plain string key) decode alike,
     and pyangbind's decoder costs ~0.1 s per entry, so a 968-port spine would otherwise take
     minutes. Keys are checked to be distinct strings equal to their ``config/interface-id``.
-    Returns how many interface entries were decoded."""
+    A document already accepted in this process is not decoded again.
+    Returns how many distinct interface entries the document has."""
     if not isinstance(document, dict) or not isinstance(document.get(ROOT_KEY), dict):
         load_openconfig(document)
         return 0
@@ -150,5 +151,17 @@ def validate_openconfig(document: Any) -> int:
         keys.add(key)
         distinct.setdefault(_without_key(entry), entry)
     reduced = {ROOT_KEY: {**qos, "interfaces": {**qos["interfaces"], "interface": list(distinct.values())}}} if interfaces else document
-    load_openconfig(reduced)
+    text = json.dumps(reduced)
+    if text not in _VALID:
+        load_openconfig(reduced)
+        _VALID[text] = None
+        while len(_VALID) > _KEEP_VALID:
+            del _VALID[next(iter(_VALID))]
     return len(distinct)
+
+
+_KEEP_VALID = 64
+_VALID: dict[str, None] = {}
+"""The last documents the decoder accepted (as JSON text): the bindings' verdict on a document
+depends on its content only, so ``push``/``diff`` of one compiled document in a process (every
+switch of a kind, or the tests' repeated runs) decodes it once."""
