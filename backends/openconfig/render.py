@@ -3,9 +3,11 @@
 Every node is created and every leaf set through the pyangbind bindings of the published model
 (:mod:`qosforge.backends.openconfig.model`), so types, ranges, enumerations and identities are the
 model's own checks; the JSON shape is the bindings' RFC 7951 encoder's, never written here.
-pyangbind builds every container of a list entry eagerly (~0.1 s per ``/qos/interfaces`` entry), so
-one port per distinct queue binding is built through the bindings and the other ports' entries
-are copies of its encoded entry with their own ``interface-id`` (an unconstrained string in the
+pyangbind builds every container of a list entry eagerly (~0.1 s per classifier term or
+``/qos/interfaces`` entry), so classifier terms, queues and forwarding groups are set on one
+reused bound entry per kind and encoded by the bindings (:mod:`~qosforge.backends.openconfig.entries`),
+and one port per distinct queue binding is built through the bindings, the other ports' entries
+being copies of its encoded entry with their own ``interface-id`` (an unconstrained string in the
 model). The tests and ``bench/bench_openconfig.py`` load whole documents back through the
 bindings' RFC 7951 decoder.
 
