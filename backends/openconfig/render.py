@@ -3,9 +3,11 @@
 Every node is created and every leaf set through the pyangbind bindings of the published model
 (:mod:`qosforge.backends.openconfig.model`), so types, ranges, enumerations and identities are the
 model's own checks; the JSON shape is the bindings' RFC 7951 encoder's, never written here.
-pyangbind builds every container of a list entry eagerly (~0.1 s per ``/qos/interfaces`` entry), so
-one port per distinct queue binding is built through the bindings and the other ports' entries
-are copies of its encoded entry with their own ``interface-id`` (an unconstrained string in the
+pyangbind builds every container of a list entry eagerly (~0.1 s per classifier term or
+``/qos/interfaces`` entry), so classifier terms, queues and forwarding groups are set on one
+reused bound entry per kind and encoded by the bindings (:mod:`~qosforge.backends.openconfig.entries`),
+and one port per distinct queue binding is built through the bindings, the other ports' entries
+being copies of its encoded entry with their own ``interface-id`` (an unconstrained string in the
 model). The tests and ``bench/bench_openconfig.py`` load whole documents back through the
 bindings' RFC 7951 decoder.
 
@@ -48,11 +50,10 @@ from dataclasses import replace
 from typing import Any
 
 from qosforge.backends.openconfig.capabilities import TARGET_NAME, unapproximated
-from qosforge.backends.openconfig.model import ROOT_KEY, error_text, new_root, to_rfc7951
+from qosforge.backends.openconfig.entries import encoded_entry, reused_entry, with_members
+from qosforge.backends.openconfig.model import ROOT_KEY, Document, error_text, new_root, to_rfc7951
 from qosforge.errors import QosforgeError
 from qosforge.ir import BufferProfileIR, Derived, PortIR, SchedulerIR, SwitchIR, WredIR
-
-Document = dict[str, Any]
 
 POLICY = "qosforge"
 BUFFER_PROFILE = "qosforge"
@@ -99,8 +100,8 @@ def render_openconfig(switch: SwitchIR) -> Document:
     qos = root.qos
     put = _Setter(switch)
     class_of_queue = {q.index: q.class_name for port in switch.ports for q in port.queues}
-    _queues_and_groups(qos, class_of_queue, put)
-    _classifiers(qos, switch, class_of_queue, put)
+    queues_and_groups = _queues_and_groups(class_of_queue, put)
+    terms = _classifiers(qos, switch, class_of_queue, put)
     queue_scheduler = {q.class_name: q.scheduler for port in switch.ports for q in port.queues}
     _scheduler_policy(qos, switch, class_of_queue, queue_scheduler, put)
     for wred in switch.wred_profiles:
@@ -108,6 +109,7 @@ def render_openconfig(switch: SwitchIR) -> Document:
     _buffer_allocation_profile(qos, switch, put)
     representatives = _interfaces(qos, switch, put)
     document = to_rfc7951(root)
+    _add_entries(document, qos, queues_and_groups, terms)
     if switch.ports:
         _every_interface(document, switch, representatives)
     return document
@@ -146,14 +148,21 @@ def _refuse_inexpressible(switch: SwitchIR) -> None:
         )
 
 
-def _queues_and_groups(qos: Any, class_of_queue: dict[int, str], put: _Setter) -> None:
+def _queues_and_groups(class_of_queue: dict[int, str], put: _Setter) -> dict[str, Document]:
+    """``/qos`` members ``queues`` and ``forwarding-groups``: one queue and one group per class
+    (reused bound entries, entries.py)."""
+    queues: list[Document] = []
+    groups: list[Document] = []
     for index, name in sorted(class_of_queue.items()):
-        queue = qos.queues.queue.add(name)
+        queue = reused_entry("queue", lambda qos, key: qos.queues.queue.add(key))
         put(queue.config, "name", name, f"/qos/queues/queue[{name}]/config")
         put(queue.config, "queue-id", index, f"/qos/queues/queue[{name}]/config")
-        group = qos.forwarding_groups.forwarding_group.add(name)
+        queues.append(encoded_entry(queue, "name"))
+        group = reused_entry("forwarding-group", lambda qos, key: qos.forwarding_groups.forwarding_group.add(key))
         put(group.config, "name", name, f"/qos/forwarding-groups/forwarding-group[{name}]/config")
         put(group.config, "output-queue", name, f"/qos/forwarding-groups/forwarding-group[{name}]/config")
+        groups.append(encoded_entry(group, "name"))
+    return {"queues": {"queue": queues}, "forwarding-groups": {"forwarding-group": groups}} if queues else {}
 
 
 def _dscps_by_class(switch: SwitchIR, class_of_queue: dict[int, str]) -> dict[str, list[int]]:
@@ -167,19 +176,34 @@ def _dscps_by_class(switch: SwitchIR, class_of_queue: dict[int, str]) -> dict[st
     return by_class
 
 
-def _classifiers(qos: Any, switch: SwitchIR, class_of_queue: dict[int, str], put: _Setter) -> None:
+def _classifiers(qos: Any, switch: SwitchIR, class_of_queue: dict[int, str], put: _Setter) -> dict[str, list[Document]]:
+    """The classifiers, bound in ``qos``; returns each one's encoded terms (built on a reused
+    bound term per address family, entries.py), which :func:`_add_entries` places."""
     by_class = _dscps_by_class(switch, class_of_queue)
+    terms: dict[str, list[Document]] = {}
     for kind, name, family in CLASSIFIERS:
         classifier = qos.classifiers.classifier.add(name)
         where = f"/qos/classifiers/classifier[{name}]"
         put(classifier.config, "name", name, f"{where}/config")
         put(classifier.config, "type", kind, f"{where}/config")
+        terms[name] = []
         for class_name, dscps in by_class.items():
-            term = classifier.terms.term.add(class_name)
+            term = reused_entry(f"term-{family}", lambda qos, key: qos.classifiers.classifier.add(key).terms.term.add(key))
             put(term.config, "id", class_name, f"{where}/terms/term[{class_name}]/config")
             conditions = getattr(term.conditions, family).config
             put(conditions, "dscp-set", dscps, f"{where}/terms/term[{class_name}]/conditions/{family}/config")
             put(term.actions.config, "target-group", class_name, f"{where}/terms/term[{class_name}]/actions/config")
+            terms[name].append(encoded_entry(term, "id"))
+    return terms
+
+
+def _add_entries(document: Document, qos: Any, qos_members: dict[str, Document], terms: dict[str, list[Document]]) -> None:
+    """Place the entries encoded from reused bound entries where the encoder places them."""
+    classifiers = document[ROOT_KEY]["classifiers"]["classifier"]
+    for position, encoded in enumerate(classifiers):
+        if terms[encoded["name"]]:
+            classifiers[position] = with_members(encoded, qos.classifiers.classifier[encoded["name"]], {"terms": {"term": terms[encoded["name"]]}})
+    document[ROOT_KEY] = with_members(document[ROOT_KEY], qos, qos_members)
 
 
 def _scheduler_policy(qos: Any, switch: SwitchIR, class_of_queue: dict[int, str], queue_scheduler: dict[str, str], put: _Setter) -> None:
