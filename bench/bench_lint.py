@@ -11,8 +11,10 @@ priority), so the run reports findings like a real CI job would.
 
 Then ``qosforge lint out/*/config_db.json --profile mellanox-spectrum-2 --intent fabric.yaml
 --format json`` runs in a fresh subprocess (so peak RSS is the lint's own), once with every rule
-and once without --profile/--intent. Reported: wall time, ms per file, findings, peak RSS.
-Target: under 20 s for 1,000 files on a 2-core machine. Start-up (issue 11): ``qosforge lint`` on
+and once without --profile/--intent, each with ``--jobs`` at its default (the cores) and with
+``--jobs 1``. Reported: wall time, CPU seconds (the workers' included), ms per file, findings,
+peak RSS (of the parent; each worker is a fork of it). Target (issue 11): every rule, default
+``--jobs``, under 20 s for 1,000 files on a 2-core machine. Start-up (issue 11): ``qosforge lint`` on
 one small file as a whole process next to ``python -c pass`` (target under 10x), and which heavy
 modules the lint library loads (none of numba, matplotlib, scipy, numpy, pydantic, Jinja2 for a
 config-only run). Usage: ``python bench/bench_lint.py [N]`` or ``python bench/bench_lint.py --startup``.
@@ -96,15 +98,23 @@ def generate(folder: Path, files: int) -> tuple[Path, int]:
     return intent_path, total
 
 
-def run_one(folder: Path, with_models: bool) -> dict[str, float]:
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the --jobs workers)."""
+    return sum(usage.ru_utime + usage.ru_stime
+               for usage in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+
+
+def run_one(folder: Path, with_models: bool, jobs: int | None = None) -> dict[str, float]:
     from qosforge.cli import main
 
     files = sorted(str(p) for p in (folder / "out").glob("*/config_db.json"))
     argv = ["lint", *files, "--format", "json"]
     if with_models:
         argv += ["--profile", "mellanox-spectrum-2", "--intent", str(folder / "fabric.yaml")]
+    if jobs is not None:
+        argv += ["--jobs", str(jobs)]
     buffer = io.StringIO()
-    before = resource.getrusage(resource.RUSAGE_SELF)
+    before = _cpu_seconds()
     start = time.perf_counter()
     with contextlib.redirect_stdout(buffer):
         try:
@@ -112,8 +122,7 @@ def run_one(folder: Path, with_models: bool) -> dict[str, float]:
         except SystemExit as done:
             code = done.code
     elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    cpu = _cpu_seconds() - before
     summary = json.loads(buffer.getvalue())["summary"]
     return {
         "files": len(files),
@@ -165,7 +174,8 @@ def main(argv: list[str]) -> None:
             startup(Path(name))
         return
     if argv[:1] == ["--one"]:
-        print(json.dumps(run_one(Path(argv[1]), argv[2] == "models")))
+        jobs = int(argv[3]) if len(argv) > 3 else None
+        print(json.dumps(run_one(Path(argv[1]), argv[2] == "models", jobs)))
         return
     files = int(argv[0]) if argv else 1000
     with tempfile.TemporaryDirectory() as name:
@@ -176,8 +186,10 @@ def main(argv: list[str]) -> None:
               f"{time.perf_counter() - start:.1f} s")
         # CPU seconds next to wall time: on a shared machine the wall time measures the neighbours.
         print(f"{'rules':>22} {'files':>6} {'findings':>9} {'wall s':>7} {'CPU s':>6} {'ms/file':>8} {'peak RSS MiB':>13}")
-        for mode, label in (("models", "all (profile+intent)"), ("plain", "config only")):
-            output = subprocess.run([sys.executable, __file__, "--one", str(folder), mode],
+        # The issue-11 figure is the first row: every rule, --jobs left at its default (the cores).
+        for mode, jobs, label in (("models", [], "all (profile+intent)"), ("plain", [], "config only"),
+                                  ("models", ["1"], "all, --jobs 1"), ("plain", ["1"], "config only, --jobs 1")):
+            output = subprocess.run([sys.executable, __file__, "--one", str(folder), mode, *jobs],
                                     capture_output=True, text=True, check=True).stdout
             row = json.loads(output)
             print(f"{label:>22} {row['files']:>6.0f} {row['findings']:>9.0f} {row['wall_s']:>7} {row['cpu_s']:>6} "

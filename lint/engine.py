@@ -50,6 +50,15 @@ class FileReport:
     """The corrected file, to be written by the caller once every file was processed."""
 
 
+@dataclass
+class RunState:
+    """The run-summary facts a :class:`Linter` gathers while it lints files."""
+
+    file_skips: dict[tuple[tuple[str, ...], str], set[str]]
+    """(rules, reason) -> the files on which those rules did not run."""
+    profiles_used: set[str]
+
+
 class Linter:
     """Lints config_db files against one optional vendor profile and one optional intent."""
 
@@ -88,6 +97,18 @@ class Linter:
             shown = ", ".join(sorted(files)[:3]) + (f" (+{len(files) - 3} more)" if len(files) > 3 else "")
             skipped.append(Skipped(rules, f"{reason}: {shown}"))
         return skipped
+
+    def take_run_state(self) -> RunState:
+        """What linting files added to the run summary since the last call (skipped rules per
+        file, profiles used), reset: a worker process hands it back to the parent per file."""
+        state = RunState(self._file_skips, self.profiles_used)
+        self._file_skips, self.profiles_used = {}, set()
+        return state
+
+    def merge_run_state(self, state: RunState) -> None:
+        for reason, files in state.file_skips.items():
+            self._file_skips.setdefault(reason, set()).update(files)
+        self.profiles_used |= state.profiles_used
 
     def _note_skips(self, ctx: LintContext, file: str) -> None:
         for table, rules in FRAGMENT_NEEDS.items():
@@ -199,4 +220,4 @@ def _load_profile(name: str) -> VendorProfile:
     return load_vendor_profile(name)
 
 
-__all__ = ["FRAGMENT_NEEDS", "FileReport", "Linter"]
+__all__ = ["FRAGMENT_NEEDS", "FileReport", "Linter", "RunState"]

@@ -24,6 +24,7 @@ in sonic-utilities' mock tables), which are normalised into nested tables and re
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -174,6 +175,15 @@ def _walk(value: Any, limit: int) -> _Shape:
         if types <= {str}:
             longest = max(longest, max(map(len, children), default=0))
             continue
+        if types == {dict} and depth < limit:
+            # A config_db table ({key: {field: "value"}}): its entries' keys and values are
+            # reached through dict.values at C speed, with no Python step per entry.
+            values = list(itertools.chain.from_iterable(map(dict.values, children)))
+            if set(map(type, values)) <= {str}:
+                keys += sum(map(len, children))
+                longest = max(longest, max(map(len, itertools.chain.from_iterable(children)), default=0),
+                              max(map(len, values), default=0))
+                continue
         for child in children:
             if isinstance(child, str):
                 longest = max(longest, len(child))

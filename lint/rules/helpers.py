@@ -24,8 +24,13 @@ def raw_entries(tables: Mapping[str, Any], table: str) -> dict[str, dict[str, An
     raw = tables.get(table)
     if not isinstance(raw, dict):
         return {}
-    return {key: {name: _typed(table, name, value) for name, value in entry.items()}
+    # The usual entry holds only strings: it is returned as it is (read-only), checked at C speed.
+    return {key: entry if set(map(type, entry.values())) <= _STRINGS else
+            {name: _typed(table, name, value) for name, value in entry.items()}
             for key, entry in raw.items() if isinstance(entry, dict)}
+
+
+_STRINGS = {str}
 
 
 def _typed(table: str, field: str, value: Any) -> Any:

@@ -79,11 +79,13 @@ def _list_rules(output_format: str) -> None:
               help="Record today's findings in FILE (use with --baseline later).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
               help="Report and fail only on findings that are not in FILE (from --write-baseline).")
+@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), metavar="N",
+              help="Lint files in N processes (default: the number of cores); output is the same.")
 @click.option("--list-rules", "list_rules", is_flag=True, help="Print the rules and exit.")
 def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, switch: str | None,
                  output_format: str, fail_on: str, fix: bool, output: str | None, in_place: bool,
                  merge: bool, disable: tuple[str, ...], write_baseline: str | None, baseline: str | None,
-                 list_rules: bool) -> int:
+                 jobs: int | None, list_rules: bool) -> int:
     """Lint SONiC config_db.json files (whole or fragments): encoding, schema, consistency, and,
     with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
     """
@@ -123,16 +125,21 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     if merge:
         reports.append(linter.lint_merged([Path(name) for name in files]))
     from qosforge.cli.progress import progress
+    from qosforge.lint.parallel import FileTask, default_jobs, lint_files
 
     with progress("linting", total=0 if merge else len(files), units="files", minimum=20) as advance:
-        for name in () if merge else files:
-            destination = Path(output) if output else (Path(name) if in_place else None)
-            if name == STDIN:
-                data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
-                reports.append(linter.lint_bytes(data, "<stdin>", fix=fix, fixed_path=destination))
-            else:
-                reports.append(linter.lint_path(Path(name), fix=fix, fixed_path=destination))
-            advance()
+        tasks = [FileTask(Path(name), Path(output) if output else (Path(name) if in_place else None))
+                 for name in (() if merge else files)]
+        if STDIN in files:  # one process, in the order given
+            for task in tasks:
+                if task.path == Path(STDIN):
+                    data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
+                    reports.append(linter.lint_bytes(data, "<stdin>", fix=fix, fixed_path=task.fixed_path))
+                else:
+                    reports.append(linter.lint_path(task.path, fix=fix, fixed_path=task.fixed_path))
+                advance()
+        else:
+            reports.extend(lint_files(linter, tasks, jobs=jobs or default_jobs(), fix=fix, advance=advance))
 
     fixed: dict[str, int] = {}
     for report in reports:

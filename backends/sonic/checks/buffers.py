@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 from qosforge.backends.sonic.checks.schema import LOSSLESS_POOL
-from qosforge.backends.sonic.checks.view import ConfigView
+from qosforge.backends.sonic.checks.view import ConfigView, IndexedEntry
 from qosforge.backends.sonic.checks.violation import Violation
 from qosforge.backends.sonic.keys import (
     TRADITIONAL_PG_PROFILE,
@@ -62,14 +63,24 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
 def check_overlaps(view: ConfigView, found: list[Violation]) -> None:
     for table in ("BUFFER_PG", "BUFFER_QUEUE", "QUEUE"):
         for _port, items in sorted(view.port_index(table).items()):
+            ordered = sorted(items, key=lambda i: (i.parsed.low, i.parsed.high, i.key))
+            if _disjoint(ordered):
+                continue
             by_chassis: dict[str | None, dict[int, str]] = {}
-            for item in sorted(items, key=lambda i: (i.parsed.low, i.parsed.high, i.key)):
+            for item in ordered:
                 seen = by_chassis.setdefault(item.parsed.chassis, {})
                 clashes = sorted({seen[i] for i in item.parsed.indices() if i in seen})
                 if clashes:
                     found.append(Violation("overlapping-keys", table, item.key, None, f"overlaps {', '.join(clashes)}"))
                 for index in item.parsed.indices():
                     seen.setdefault(index, item.key)
+
+
+def _disjoint(ordered: list[IndexedEntry]) -> bool:
+    """The usual case, decided in one pass: one switch's keys (no VOQ chassis) whose index
+    ranges, sorted by their start, each end before the next begins."""
+    return all(item.parsed.chassis is None for item in ordered) and \
+        all(before.parsed.high < after.parsed.low for before, after in itertools.pairwise(ordered))
 
 
 def ingress_pool_bytes(pools: Mapping[str, Mapping[str, str]]) -> int:

@@ -69,6 +69,9 @@ def config_db_text(table: str, field: str, value: Any) -> str | None:
     return text
 
 
+_STRINGS = {str}
+
+
 def check_structure(config: Mapping[str, Any], found: list[Violation]) -> ConfigDb:
     """Keep the well-formed part of ``config``; report everything that is not strings in dicts.
 
@@ -85,6 +88,9 @@ def check_structure(config: Mapping[str, Any], found: list[Violation]) -> Config
         for key, entry in table.items():
             if not isinstance(entry, Mapping):
                 found.append(Violation("structure", table_name, str(key), None, "entry is not an object"))
+                continue
+            if set(map(type, entry.values())) <= _STRINGS:  # the usual entry, checked at C speed
+                entries[key] = dict(entry)
                 continue
             fields: dict[str, str] = {}
             for field_name, value in entry.items():
@@ -114,15 +120,19 @@ def is_bracket_ref(value: str) -> bool:
     return value.startswith("[") and value.endswith("]")
 
 
-def _single_port(table: str, key: str, port: str, found: list[Violation]) -> bool:
+def _port_problem(port: str) -> tuple[str, str] | None:
     if "," in port:
-        found.append(Violation("multi-port-key", table, key, None,
-                               "comma-joined ports fail YANG; emit one key per port"))
-        return False
+        return "multi-port-key", "comma-joined ports fail YANG; emit one key per port"
     if not port:
-        found.append(Violation("bad-key", table, key, None, "empty port name"))
-        return False
-    return True
+        return "bad-key", "empty port name"
+    return None
+
+
+def _single_port(table: str, key: str, port: str, found: list[Violation]) -> bool:
+    problem = _port_problem(port)
+    if problem is not None:
+        found.append(Violation(problem[0], table, key, None, problem[1]))
+    return problem is None
 
 
 def _check_port_exists(table: str, key: str, port: str, view: ConfigView, found: list[Violation]) -> None:
@@ -131,43 +141,60 @@ def _check_port_exists(table: str, key: str, port: str, view: ConfigView, found:
         found.append(Violation("dangling-reference", table, key, None, f"port {port} is not in PORT"))
 
 
-def _check_key(table: str, key: str, view: ConfigView, found: list[Violation]) -> None:
+#: One step of a key's verdict: (rule, message) is a violation; (None, port) says "``port`` must
+#: be in PORT", the one part that depends on the rest of the file.
+_KeyStep = tuple[str | None, str]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _key_steps(table: str, key: str) -> tuple[_KeyStep, ...]:
+    """What :func:`_check_key` finds in ``key``, in order; a pure function of the key's text, so
+    cached: the files of one fabric repeat the same port keys in every file."""
     kind = KEY_KIND[table]
     if kind == "name":
-        if not key or "|" in key:
-            found.append(Violation("bad-key", table, key, None, "object names are non-empty, without '|'"))
-        return
+        return (("bad-key", "object names are non-empty, without '|'"),) if not key or "|" in key else ()
     if kind == "pattern_name":
         if NAME_PATTERN.fullmatch(key) is None:
-            found.append(Violation("bad-pattern", table, key, None,
-                                   f"name must match {NAME_PATTERN.pattern} (letters, digits, - _; <= 32)"))
-        return
+            return (("bad-pattern", f"name must match {NAME_PATTERN.pattern} (letters, digits, - _; <= 32)"),)
+        return ()
     if kind in ("port", "port_or_global", "port_or_GLOBAL"):
         if "|" in key:
-            found.append(Violation("bad-key", table, key, None, "key is a single port name"))
-            return
+            return (("bad-key", "key is a single port name"),)
         special = {"port_or_global": "global", "port_or_GLOBAL": "GLOBAL"}.get(kind)
-        if key != special and _single_port(table, key, key, found):
-            _check_port_exists(table, key, key, view, found)
-        return
+        if key == special:
+            return ()
+        problem = _port_problem(key)
+        return (problem,) if problem is not None else ((None, key),)
     split = split_indexed_key(table, key)
     if split is None:
         voq = " or <host>|<asic>|<port>|<index> (VOQ chassis)" if table in ("BUFFER_QUEUE", "QUEUE") else ""
-        found.append(Violation("bad-key", table, key, None, f"key is <port>|<index>{voq}"))
-        return
+        return (("bad-key", f"key is <port>|<index>{voq}"),)
     chassis, port, index = split
-    pattern = INDEX_PATTERNS[table]
+    steps: list[_KeyStep] = []
+    problem = _port_problem(port)
+    if problem is not None:
+        steps.append(problem)
     # A VOQ key names a port of another linecard's ASIC: it is not in this PORT table.
-    if _single_port(table, key, port, found) and chassis is None and not (table == "QUEUE" and port == "CPU"):
-        _check_port_exists(table, key, port, view, found)
+    elif chassis is None and not (table == "QUEUE" and port == "CPU"):
+        steps.append((None, port))
+    pattern = INDEX_PATTERNS[table]
     match = pattern.fullmatch(index)
     if match is None:
-        found.append(Violation("bad-key", table, key, None, f"index {index!r} must match {pattern.pattern}"))
-        return
+        steps.append(("bad-key", f"index {index!r} must match {pattern.pattern}"))
+        return tuple(steps)
     low = bounded_int(match.group(1))
     high = bounded_int(match.group(2)) if match.group(2) is not None else low
     if low > high:
-        found.append(Violation("bad-key", table, key, None, f"range {index} runs backwards"))
+        steps.append(("bad-key", f"range {index} runs backwards"))
+    return tuple(steps)
+
+
+def _check_key(table: str, key: str, view: ConfigView, found: list[Violation]) -> None:
+    for rule, text in _key_steps(table, key):
+        if rule is None:
+            _check_port_exists(table, key, text, view, found)
+        else:
+            found.append(Violation(rule, table, key, None, text))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -192,24 +219,22 @@ def _scalar_problem(spec: Num | EnumSpec | BoolSpec | PatternSpec, value: str) -
 
 def _check_value(table: str, key: str, name: str, value: str, spec: FieldSpec,
                  view: ConfigView, found: list[Violation]) -> None:
-    def add(rule: str, message: str) -> None:
-        found.append(Violation(rule, table, key, name, message))
-
     if not isinstance(spec, (Ref, RefList)):
         problem = _scalar_problem(spec, value) if len(value) <= 64 else _scalar_problem.__wrapped__(spec, value)
         if problem is not None:
-            add(*problem)
-    else:
-        names = value.split(",") if isinstance(spec, RefList) else [value]
-        for ref in names:
-            if is_bracket_ref(ref):
-                add("bracket-reference", f"{ref!r}: write the bare name, not [TABLE|name]")
-            elif isinstance(spec, Ref) and spec.allow_null and ref == "NULL":
-                continue
-            elif view.has(spec.table) and ref not in view.entries(spec.table):
-                # A reference into a table the file lacks is resolved when SONiC merges the
-                # fragments (buffers.json + qos.json + config_db.json): not checkable here.
-                add("dangling-reference", f"{ref!r} is not in {spec.table}")
+            found.append(Violation(problem[0], table, key, name, problem[1]))
+        return
+    names = value.split(",") if isinstance(spec, RefList) else [value]
+    for ref in names:
+        if is_bracket_ref(ref):
+            found.append(Violation("bracket-reference", table, key, name,
+                                   f"{ref!r}: write the bare name, not [TABLE|name]"))
+        elif isinstance(spec, Ref) and spec.allow_null and ref == "NULL":
+            continue
+        elif spec.table in view.tables and ref not in view.tables[spec.table]:
+            # A reference into a table the file lacks is resolved when SONiC merges the
+            # fragments (buffers.json + qos.json + config_db.json): not checkable here.
+            found.append(Violation("dangling-reference", table, key, name, f"{ref!r} is not in {spec.table}"))
 
 
 def check_entry_table(table_name: str, view: ConfigView, found: list[Violation]) -> None:
