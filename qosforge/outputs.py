@@ -14,7 +14,8 @@ SHA-256. A run
   report.json would mix): ``--force`` replaces that intent's files instead.
 
 "The same intent" is the same intent file path (its content may have changed: that is the point
-of recompiling). :func:`plan_outputs` is pure; :func:`write_outputs` applies a plan through
+of recompiling), relative to the output folder's parent, so a repository moved or copied with its
+output folder still recognises its own output. :func:`plan_outputs` is pure; :func:`write_outputs` applies a plan through
 :func:`qosforge.files.replace_directory_contents`, so the folder is complete or untouched.
 """
 
@@ -24,7 +25,7 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from qosforge.errors import QosforgeError
@@ -87,9 +88,16 @@ def file_sha256(path: Path) -> str | None:
         return None
 
 
-def intent_key(intent_path: Path) -> str:
-    """The identity of an intent across runs: its absolute path."""
-    return os.path.abspath(intent_path)
+def intent_key(intent_path: Path, output_root: Path) -> str:
+    """The identity of an intent across runs: its path relative to the output folder's parent
+    (POSIX separators), which moving or copying both together keeps."""
+    return Path(os.path.relpath(os.path.abspath(intent_path), os.path.dirname(os.path.abspath(output_root)))).as_posix()
+
+
+def _relative_key(recorded: str, root: Path) -> str:
+    """An intent recorded by an earlier version as an absolute path, made relative like
+    :func:`intent_key` (an entry already relative is kept)."""
+    return intent_key(Path(recorded), root) if os.path.isabs(recorded) else recorded
 
 
 def load_manifest(root: Path) -> tuple[OutputFile, ...]:
@@ -99,7 +107,8 @@ def load_manifest(root: Path) -> tuple[OutputFile, ...]:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != MANIFEST_FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        return tuple(OutputFile(**entry) for entry in data["files"])
+        files = (OutputFile(**entry) for entry in data["files"])
+        return tuple(replace(entry, intent=_relative_key(entry.intent, root)) for entry in files)
     except FileNotFoundError:
         return ()
     except (ValueError, TypeError, KeyError, AttributeError) as error:

@@ -180,6 +180,9 @@ def parse_fraction(text: str) -> float:
     else:
         raise UnitError(f"unknown unit {unit!r} in {text!r}", hint="write a percentage like 2%")
     if not 0.0 <= fraction <= 1.0:
+        if unit == "" and 1.0 < value <= 100.0:
+            # A bare number is a fraction, so "60" is 6000 %: the user most likely meant 60 %.
+            raise UnitError(f"{text!r} is outside 0..100% (a bare number is a fraction)", hint=f"write {value:g}% or {value / 100:g}")
         raise UnitError(f"{text!r} is outside 0..100%", hint="write a percentage between 0% and 100%")
     return fraction
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qosforge.softswitch.engine import layout as L
+from qosforge.softswitch.fabric_metrics import flow_completion_stats
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,8 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     ``mark_fraction`` = CE-marked / enqueued packets of that queue after the warm-up; ``drops``
     counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is the application
     payload of data packets arriving at receivers for the first time (no duplicates, headers
-    removed) per second measured, ``wire_gbps`` the same packets counted whole.
+    removed) per second measured, ``wire_gbps`` the same packets counted whole. ``fct_p99_s`` is
+    the nearest-rank 99th percentile of the finished flows' completion times (an FCT some flow had).
     """
     depth = result.monitors[monitor]
     port, queue = depth.port, depth.queue
@@ -199,8 +201,8 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     marked = int(result.marks[port, queue].sum())
     dropped_here = int(result.drops[port, queue].sum())
     arrivals = enqueued + dropped_here
-    finished = result.flow_finish_s >= 0
-    fct = (result.flow_finish_s - result.flow_start_s)[finished]
+    # One FCT definition (nearest-rank percentiles) for this and the fabric's flow_completion.
+    fct = flow_completion_stats(result.flow_start_s, result.flow_finish_s).as_json()
     out: dict[str, object] = {
         "queue_mean_packets": depth.mean_packets,
         "queue_p50_packets": depth.p50_packets,
@@ -220,9 +222,9 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "lossless_drops": result.counters["lossless_drops"],
         "pfc_xoff_sent": result.counters["pfc_xoff_sent"],
         "host_drops": result.counters["host_drops"],
-        "flows_finished": int(finished.sum()),
-        "fct_mean_s": float(fct.mean()) if fct.size else None,
-        "fct_p99_s": float(np.percentile(fct, 99)) if fct.size else None,
+        "flows_finished": fct["count"],
+        "fct_mean_s": fct["mean_s"],
+        "fct_p99_s": fct["p99_s"],
         "packet_events": result.packet_events,
         "packet_events_per_second": result.packet_events_per_second,
         "wall_seconds": result.wall_seconds,

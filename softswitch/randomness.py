@@ -6,6 +6,10 @@ step curve) and Poisson sources' gaps (engine/hosts.py ``open_loop_generate``). 
 0 at or below its minimum and 1 above its maximum, so only a curve with min < max has depths
 where the probability lies strictly between 0 and 1 (DCTCP's step K = min = max at 100 % never
 does). Without such a curve and without Poisson flows, every seed gives the same run.
+
+A fabric run draws more: each switch's ECMP salt and each flow's hash (engine/build.py
+``ecmp_salts``; the flow picks a member of an equal-cost group by them), and all-to-all's
+arrival times and sizes (traffic/fabric_workloads.py ``all_to_all_arrivals``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from qosforge.softswitch.config import Curve, SwitchConfig, WredConfig
+from qosforge.softswitch.engine.build import Topology
 from qosforge.softswitch.traffic.spec import FlowSpec
 
 
@@ -34,4 +39,15 @@ def seed_matters(config: SwitchConfig, flows: Iterable[FlowSpec]) -> bool:
     return any(_draws_matter(wred) for wred in config.wreds if wred.object_id in bound)
 
 
-__all__ = ["seed_matters"]
+def fabric_seed_matters(configs: Iterable[SwitchConfig], topology: Topology, flows: Iterable[FlowSpec], *, seeded_workload: bool) -> bool:
+    """``seed_matters`` for a fabric: a switch's draws, a seeded workload (``seeded_workload``), or
+    an equal-cost group of more than one port towards some flow's destination (conservative: the
+    flow may not cross that switch, but in a leaf-spine fabric every uplink group is on the way)."""
+    flows = tuple(flows)
+    if seeded_workload or any(seed_matters(config, flows) for config in configs):
+        return True
+    destinations = {flow.dst_port for flow in flows}
+    return any(len(table[destination]) > 1 for table in topology.routes for destination in destinations)
+
+
+__all__ = ["fabric_seed_matters", "seed_matters"]

@@ -105,7 +105,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     report = tidy(report_to_json(fabric))
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
-    request = RunRequest(intent=intent_key(Path(intent)), intent_sha256=sha256_text(intent_text),
+    request = RunRequest(intent=intent_key(Path(intent), root), intent_sha256=sha256_text(intent_text),
                          switches=tuple(switches) or None, targets=tuple(fabric.targets), replace_other_intents=force)
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost

@@ -16,7 +16,7 @@ import click
 from click.core import ParameterSource
 
 from qosforge.cli.options import Rename, renamed_options
-from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS
+from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.units import (
     format_value,
@@ -59,7 +59,8 @@ def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
     return result
 
 
-def _plot(path: Path, result: Any, title: str) -> None:
+def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = None) -> None:
+    """``labels``: one per monitored queue (fabric runs name ``switch:port``); default ``port P``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -68,8 +69,9 @@ def _plot(path: Path, result: Any, title: str) -> None:
     from qosforge.files import write_atomically
 
     figure, axis = plt.subplots(figsize=(8, 3.5))
-    for depth in result.monitors:
-        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"port {depth.port} queue {depth.queue}")
+    for index, depth in enumerate(result.monitors):
+        where = labels[index] if labels is not None else f"port {depth.port}"
+        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{where} queue {depth.queue}")
     axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
@@ -109,7 +111,7 @@ def _plot(path: Path, result: Any, title: str) -> None:
 @click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
 @click.option("--warmup", metavar="TIME", help="Statistics start after this (default 0.1s; fabric-incast 1ms, others 0).")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast: a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
+@click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
@@ -140,6 +142,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         raise QosforgeError(f"must be 1 to {MAX_FLOWS:,} (got {flows:,})", place="--flows",
                             hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
     rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
+    _refuse_flags_the_scenario_ignores(scenario)
     if scenario in FABRIC_SCENARIOS:
         _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet) if packet_text else None, flow_size, load_text, flow_size_dist,
                         stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
@@ -190,7 +193,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             flow_specs = tuple(replace(f, size_packets=size_packets) for f in flow_specs)
         header: dict[str, Any] = {"scenario": "dumbbell", "flows": flows, "transport": _TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
                                   "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
-                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes, "pmax": spec.red_pmax}}
+                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes, "pmax": spec.red_pmax},
+                                  "approximations": []}
     else:
         if intent is None:
             raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
@@ -213,6 +217,22 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     _emit(report, output_format)
 
 
+#: Flags only some scenarios read; given elsewhere they would be ignored silently, so they are refused.
+_FLAG_SCENARIOS = {
+    "flow_size_dist": ("--flow-size-dist", ("all-to-all",)),
+    "flow_size": ("--flow-size", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
+}
+
+
+def _refuse_flags_the_scenario_ignores(scenario: str) -> None:
+    """Refuse a flag the user typed (not its ``--help`` default) that ``scenario`` does not read."""
+    context = click.get_current_context()
+    for parameter, (flag, scenarios) in _FLAG_SCENARIOS.items():
+        if scenario not in scenarios and context.get_parameter_source(parameter) == ParameterSource.COMMANDLINE:
+            raise QosforgeError(f"{flag} applies to {', '.join(scenarios)}, not {scenario}", place=flag,
+                                hint=f"drop {flag}" + (" (all-to-all draws sizes from --flow-size-dist)" if scenario == "all-to-all" else ""))
+
+
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                     flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str,
                     stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
@@ -229,9 +249,14 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
         rto_min_s=rto_min_s, assume=assume,
     )
     result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
-    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, **summary(result), **fabric_keys}
+    seed_effective = bool(fabric_keys.pop("seed_effective"))
+    if not seed_effective and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+        click.echo("note: --seed has no effect on this run: it has no ECMP choice, no RED/ECN ramp and no Poisson arrivals, "
+                   "so every seed gives the same result", err=True)
+    report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective,
+              **summary(result), **fabric_keys}
     if plot_path is not None:
-        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows")
+        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows", labels=(header["monitored_port"],))
     _emit(report, output_format)
 
 
@@ -287,7 +312,8 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
     header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name, "transport": kind,
-              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name}
+              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name,
+              "approximations": announce_approximations((compiled.ir,))}
     return config, flow_specs, run, header, config.ports[receiver].speed_bps
 
 

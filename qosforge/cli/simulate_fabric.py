@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import click
 
 from qosforge.errors import QosforgeError
 
@@ -70,6 +73,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
         fabric_traffic,
         pause_storm_run,
     )
+    from qosforge.softswitch.randomness import fabric_seed_matters
     from qosforge.softswitch.simulation import simulate_fabric
     from qosforge.softswitch.traffic.flow_sizes import flow_size_distribution
     from qosforge.units import format_value
@@ -92,7 +96,12 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
         duration_s = options.duration_s if options.duration_s is not None else STALL_MARGIN_S + stall_s + STALL_MARGIN_S
     else:
         duration_s = options.duration_s if options.duration_s is not None else defaults.duration_s
-    warmup_s = options.warmup_s if options.warmup_s is not None else min(defaults.warmup_s, duration_s / 2)
+    if options.scenario == "pause-storm" and STALL_MARGIN_S + stall_s >= duration_s:
+        # A stall still on at the end never shows the XON, the drain or the watchdog's recovery.
+        raise QosforgeError(f"the stall ({format_value(stall_s, 's')} from {format_value(STALL_MARGIN_S, 's')}) does not end within "
+                            f"--duration {format_value(duration_s, 's')}", place="--stall",
+                            hint=f"shorten --stall or simulate longer than {format_value(STALL_MARGIN_S + stall_s, 's')} (default: stall + 2 ms)")
+    warmup_s = options.warmup_s if options.warmup_s is not None else _default_warmup_s(options, defaults, duration_s)
     kind = options.transport
     fabric = compile_fabric(Path(options.intent), options.switches, assume=options.assume)
     traffic = fabric_traffic(fabric, options.class_name, kind, options.packet_bytes,  # type: ignore[arg-type]
@@ -115,8 +124,39 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet_bytes)
     with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):
         result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
-    header = {**built.header, "intent": options.intent}
-    return result, fabric_summary(result, fabric, built.origin), header, duration_s, warmup_s
+    if options.warmup_s is not None and warmup_s > 0 and result.counters["packets_forwarded"] == 0:
+        click.echo(f"note: no packet was forwarded after the --warmup of {format_value(warmup_s, 's')}: every statistic below is zero "
+                 "(the traffic, if any, was all inside the warm-up; try --warmup 0s)", err=True)
+    # The scenario's own header leaves these out where it had no use for them (pause-storm's size).
+    header = {**built.header, "intent": options.intent, "flow_size_bytes": options.flow_size_bytes,
+              "monitored_port": _port_text(fabric, built.origin), "approximations": announce_approximations(s.ir for s in fabric.switches)}
+    if options.scenario == "all-to-all":
+        del header["flow_size_bytes"]  # sizes come from flow_size_dist
+    keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
+            "seed_effective": fabric_seed_matters(fabric.configs, fabric.topology, built.flows, seeded_workload=options.scenario == "all-to-all")}
+    return result, keys, header, duration_s, warmup_s
 
 
-__all__ = ["DEFAULTS", "FABRIC_SCENARIOS", "FabricOptions", "run_fabric"]
+def announce_approximations(switches: Iterable[Any]) -> list[str]:
+    """The approximations the intent accepted (``approximations:``) that shaped these switches'
+    programs, each noted on stderr as ``compile`` reports it; sorted names for the JSON."""
+    gaps = sorted({(gap.target, gap.class_name, gap.feature, gap.approximation) for switch in switches for gap in switch.gaps if gap.approximation})
+    for target, class_name, feature, approximation in gaps:
+        click.echo(f"note: {target}: class {class_name}: {feature} approximated ({approximation}); the simulation runs the approximation", err=True)
+    return sorted({gap[3] for gap in gaps})
+
+
+def _default_warmup_s(options: FabricOptions, defaults: ScenarioDefaults, duration_s: float) -> float:
+    """The scenario's warm-up, but none for finite flows: an incast of 1 MB flows is over in well
+    under the 1 ms that long-lived flows need to settle, so a warm-up would hide all of it."""
+    if options.flow_size_bytes is not None:
+        return 0.0
+    return min(defaults.warmup_s, duration_s / 2)
+
+
+def _port_text(fabric: Any, port: int) -> str:
+    ref = fabric.port_ref(port)
+    return f"{ref.switch}:{ref.port}"
+
+
+__all__ = ["DEFAULTS", "FABRIC_SCENARIOS", "FabricOptions", "announce_approximations", "run_fabric"]

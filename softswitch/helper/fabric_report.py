@@ -53,14 +53,32 @@ def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, o
     return reports
 
 
-def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int) -> dict[str, object]:
-    """The keys a fabric run adds to the single-switch JSON (docs/softswitch.md)."""
+#: What ``goodput_gbps`` sums in a fabric run: the engine counts payload reaching any receiving host
+#: (softswitch/metrics.py ``summary``), so in fabric-incast that is the one receiver, elsewhere the
+#: fabric-wide sum (pause-storm: the stalled host's flows and all the background traffic).
+GOODPUT_SCOPE = {
+    "fabric-incast": "the receiving host (the only receiver)",
+    "all-to-all": "every receiving host of the fabric (sum)",
+    "pause-storm": "every receiving host of the fabric (sum): the stalled host and the background traffic",
+}
+
+
+def _drops_by_reason(result: SimulationResult) -> dict[str, int]:
+    """Every switch's drops by reason, the PFC watchdog's included (their sum is ``drops``)."""
+    return {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, result.drops.sum(axis=(0, 1)), strict=True)}
+
+
+def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenario: str) -> dict[str, object]:
+    """The keys a fabric run adds to (or, for ``drops_by_reason``, widens in) the single-switch
+    JSON (docs/softswitch.md)."""
     assert result.pfc_seconds is not None
     paused = [fabric.port_ref(p) for p in range(fabric.topology.n_ports) if result.pfc_seconds[p, :, 1].sum() > 0.0]
     fct = flow_completion_stats(result.flow_start_s, result.flow_finish_s)
     return {
         "switches": switch_reports(result, fabric),
         "lossless_drops": result.counters["lossless_drops"],
+        "drops_by_reason": _drops_by_reason(result),
+        "goodput_scope": GOODPUT_SCOPE[scenario],
         "fct_p50_s": fct.as_json()["p50_s"],
         "flow_completion": fct.as_json(),
         "pause_depth": pause_depth(fabric.port_ref(origin), paused, fabric.links()),
@@ -69,4 +87,4 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int) -> dic
     }
 
 
-__all__ = ["fabric_summary", "switch_reports"]
+__all__ = ["GOODPUT_SCOPE", "fabric_summary", "switch_reports"]

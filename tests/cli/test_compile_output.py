@@ -113,3 +113,20 @@ targets: [sai]
     code, _out, err = run_cli("compile", str(intent), "-o", str(tmp_path / "out"), "-q")
     assert code == 2 and err.startswith(f"error: {intent}:9:11: switch tor: the topology gives it 64 ports")
     assert "broken out 4x10G" in err and not (tmp_path / "out").exists()
+
+
+def test_a_moved_copy_recompiles_into_its_own_output(run_cli: Run, tmp_path: Path) -> None:
+    import shutil
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(REPO / "examples" / "tbtcp-testbed.yaml", repo / "fabric.yaml")
+    shutil.copy(REPO / "examples" / "tlt-simulation.yaml", repo / "other.yaml")
+    assert run_cli("compile", str(repo / "fabric.yaml"), "-o", str(repo / "out"), "-q")[0] == 0
+    moved = tmp_path / "moved"
+    shutil.copytree(repo, moved)
+    # The manifest names the intent relative to the output folder's parent: the copy is the same intent.
+    code, _, err = run_cli("compile", str(moved / "fabric.yaml"), "-o", str(moved / "out"), "-q")
+    assert code == 0, err
+    code, _, err = run_cli("compile", str(moved / "other.yaml"), "-o", str(moved / "out"), "-q")
+    assert code == 2 and "holds the output of another intent, fabric.yaml" in err

@@ -46,6 +46,16 @@ def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
     report = json.loads(out)
     assert report["class"] == "bulk" and report["transport"] == "dctcp" and report["switch"] == "tor1"
     assert report["flows_finished"] == 100 and report["important_drops"] == 0
+    assert report["approximations"] == []
+
+
+def test_simulating_an_approximated_intent_says_so(run_cli: Run) -> None:
+    # tlt-simulation.yaml accepts tlt-unmarked-red (its SAI target cannot mark red packets).
+    code, out, err = run_cli("simulate", str(EXAMPLES / "tlt-simulation.yaml"), "--scenario", "incast", "--flows", "2", "--flow-size", "15kB",
+                             "--duration", "1ms", "--warmup", "0s", "--format", "json")
+    assert code == 0, err
+    assert "tlt-unmarked-red" in json.loads(out)["approximations"]
+    assert "approximated (tlt-unmarked-red)" in err
 
 
 @pytest.mark.parametrize(
@@ -57,6 +67,7 @@ def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
         (["--ecn-threshold", "5000pkt"], "--ecn-threshold"),
         (["--warmup", "1s"], "--warmup"),
         (["--packet", "20B"], "--packet"),
+        (["--flow-size-dist", "data-mining"], "--flow-size-dist"),  # all-to-all only: refused, not ignored
     ],
 )
 def test_bad_dumbbell_flags_exit_2_naming_the_flag(run_cli: Run, argv: list[str], expected: str) -> None:

@@ -38,12 +38,23 @@ def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: st
     assert set(leaf_ports[0]["queues"]) == {"rdma", "tcp"}
     assert {"max_bytes", "p99_packets"} <= set(leaf_ports[0]["queues"]["rdma"])
     assert report["goodput_gbps"] > 0
+    # ECMP over two spines draws per-flow hashes from the seed.
+    assert report["seed"] == 1 and report["seed_effective"] is True
+    assert report["goodput_scope"] and report["monitored_port"].startswith("leaf3:")
+    # drops counts every switch drop after the warm-up, so its reasons add up to it.
+    assert set(report["drops_by_reason"]) >= {"wred", "pfc_watchdog"}
+    assert report["drops"] == sum(report["drops_by_reason"].values())
+    # One FCT definition (nearest-rank) behind both keys.
+    assert report["fct_p99_s"] == report["flow_completion"]["p99_s"]
 
 
 def test_pause_storm_spreads_and_the_watchdog_fires(run_cli: Run) -> None:
     report = _run_json(run_cli, str(SMALL), "--scenario", "pause-storm", "--stall", "2.5ms", "--flows", "16")
     # The 1 ms watchdog declares the stalled queue deadlocked once within 2.5 ms of stall.
     assert report["pfc_watchdog"]["deadlocks"] == 1 and report["pfc_watchdog"]["drops"] > 0
+    # The watchdog's recovery drops are among the reasons, and the reasons add up to drops.
+    assert report["drops_by_reason"]["pfc_watchdog"] == report["pfc_watchdog"]["drops"]
+    assert report["drops"] == sum(report["drops_by_reason"].values())
     stalled = report["stalled_port"]
     # The stall's backlog made the spines pause leaf uplinks too.
     assert stalled in report["paused_ports"] and len(report["paused_ports"]) > 1
@@ -55,6 +66,26 @@ def test_all_to_all_reports_flow_completion_times(run_cli: Run) -> None:
     assert report["flow_size_dist"] == "data-mining" and report["load"] == 0.3
     completion = report["flow_completion"]
     assert completion["count"] > 0 and 0 < completion["p50_s"] <= completion["p99_s"]
+    assert report["fct_p99_s"] == completion["p99_s"] and report["flows_finished"] == completion["count"]
+    assert "flow_size_bytes" not in report
+
+
+def test_finite_incast_flows_are_not_hidden_by_a_default_warmup(run_cli: Run) -> None:
+    report = _run_json(run_cli, str(SMALL), "--scenario", "fabric-incast", "--flows", "2", "--flow-size", "60kB", "--duration", "1ms")
+    assert report["warmup_s"] == 0 and report["flow_size_bytes"] == 60000
+    assert report["packets_forwarded"] > 0 and report["flow_completion"]["count"] == 2
+
+
+def test_a_warmup_that_hides_all_traffic_says_so(run_cli: Run) -> None:
+    code, out, err = run_cli("simulate", str(SMALL), "--scenario", "fabric-incast", "--flows", "1", "--flow-size", "3kB",
+                             "--duration", "1ms", "--warmup", "0.5ms", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["warmup_s"] == 0.0005 and "no packet was forwarded after the --warmup" in err
+
+
+def test_pause_storm_reports_the_flow_size_it_used(run_cli: Run) -> None:
+    report = _run_json(run_cli, str(SMALL), "--scenario", "pause-storm", "--flow-size", "30kB", "--stall", "0.5ms")
+    assert report["flow_size_bytes"] == 30000 and report["duration_s"] == 0.0025
 
 
 def test_a_switch_subset_runs_with_the_links_between_them(run_cli: Run) -> None:
@@ -79,6 +110,11 @@ def test_a_switch_subset_runs_with_the_links_between_them(run_cli: Run) -> None:
         (["--scenario", "pause-storm", "--class", "tcp"], "--class"),
         (["--scenario", "fabric-incast", "--port", "leaf1:Ethernet99"], "--port"),
         (["--scenario", "fabric-incast", "--flows", "0"], "--flows"),
+        (["--scenario", "fabric-incast", "--flow-size-dist", "data-mining"], "--flow-size-dist"),
+        (["--scenario", "pause-storm", "--flow-size-dist", "web-search"], "--flow-size-dist"),  # even the default, when typed
+        (["--scenario", "all-to-all", "--flow-size", "1MB"], "--flow-size"),
+        (["--scenario", "pause-storm", "--stall", "2ms"], "--stall"),  # the stall would outlast --duration 1ms
+        (["--scenario", "all-to-all", "--load", "60"], "60%"),  # a bare number is a fraction: the hint spells both
     ],
 )
 def test_bad_fabric_input_exits_2_naming_the_flag(run_cli: Run, argv: list[str], expected: str) -> None:

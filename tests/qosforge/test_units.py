@@ -108,3 +108,13 @@ def test_any_text_parses_or_raises_unit_error(text: str) -> None:
         except UnitError:
             continue
         assert math.isfinite(value)
+
+
+def test_a_bare_percentage_number_gets_both_spellings_as_hint() -> None:
+    # "60" is read as a fraction (6000 %): the hint must offer what the user meant.
+    with pytest.raises(UnitError) as caught:
+        parse_fraction("60")
+    assert "60%" in str(caught.value.hint) and "0.6" in str(caught.value.hint)
+    with pytest.raises(UnitError) as caught:
+        parse_fraction("150%")
+    assert "0.6" not in str(caught.value.hint)

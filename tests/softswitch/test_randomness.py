@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qosforge.softswitch.randomness import seed_matters
+from qosforge.softswitch.engine.build import HOST, Topology
+from qosforge.softswitch.randomness import fabric_seed_matters, seed_matters
 from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 
 PKT = 1500
@@ -34,3 +35,19 @@ def test_an_unbound_wred_profile_draws_nothing() -> None:
     unbound = replace(config, ports=tuple(replace(port, queues=tuple(replace(q, wred=None) for q in port.queues))  # type: ignore[attr-defined]
                                           for port in config.ports))  # type: ignore[attr-defined]
     assert not seed_matters(unbound, flows)  # type: ignore[arg-type]
+
+
+def _one_switch(config: object, group: tuple[int, ...]) -> Topology:
+    """The dumbbell's switch as a one-switch fabric whose every route is ``group``."""
+    ports = len(config.ports)  # type: ignore[attr-defined]
+    return Topology((ports,), (HOST,) * ports, (tuple(group for _ in range(ports)),))
+
+
+def test_a_fabric_seed_matters_through_ecmp_or_a_seeded_workload() -> None:
+    config, flows = _dumbbell(ecn_threshold_bytes=40 * PKT)
+    single = _one_switch(config, (0,))
+    assert not fabric_seed_matters([config], single, flows, seeded_workload=False)  # type: ignore[list-item, arg-type]
+    # An equal-cost group of two ports: each flow's seeded hash picks one.
+    assert fabric_seed_matters([config], _one_switch(config, (0, 1)), flows, seeded_workload=False)  # type: ignore[list-item, arg-type]
+    # Arrivals drawn from the seed (all-to-all).
+    assert fabric_seed_matters([config], single, flows, seeded_workload=True)  # type: ignore[list-item, arg-type]

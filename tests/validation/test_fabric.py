@@ -94,7 +94,7 @@ def roce_chain() -> Fabric:
 def test_computed_headroom_absorbs_every_hop(roce_chain: Fabric) -> None:
     flows, run, receiver = _headroom_run(roce_chain)
     result = simulate_fabric(roce_chain.configs, roce_chain.topology, flows, run)
-    summary = fabric_summary(result, roce_chain, receiver)
+    summary = fabric_summary(result, roce_chain, receiver, "fabric-incast")
     # The pause spread over both switch hops back to the sender's leaf, and every PG on the way
     # used headroom: each hop was exercised.
     assert summary["pause_depth"] == 2, summary["paused_ports"]
@@ -181,9 +181,9 @@ def test_watchdog_stops_the_pause_storm_where_its_intervals_say() -> None:
     upstream = [p for p in range(fabric.topology.n_ports) if p != origin]
     paused_without = without.pfc_seconds[upstream, :, 1].sum(axis=1)  # type: ignore[index]
     paused_with = with_watchdog.pfc_seconds[upstream, :, 1].sum(axis=1)  # type: ignore[index]
-    depth_without = fabric_summary(without, fabric, origin)["pause_depth"]
+    depth_without = fabric_summary(without, fabric, origin, "pause-storm")["pause_depth"]
     assert depth_without == 2, "without the watchdog the storm reaches the sending leaves"
-    assert fabric_summary(with_watchdog, fabric, origin)["pause_depth"] < depth_without
+    assert fabric_summary(with_watchdog, fabric, origin, "pause-storm")["pause_depth"] < depth_without
     assert paused_with.sum() < paused_without.sum(), (paused_with.sum(), paused_without.sum())
     # With the watchdog nothing lossless is lost to headroom: the recovery's drops are what it costs.
     assert with_watchdog.counters["lossless_drops"] == 0
