@@ -96,11 +96,6 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
         duration_s = options.duration_s if options.duration_s is not None else STALL_MARGIN_S + stall_s + STALL_MARGIN_S
     else:
         duration_s = options.duration_s if options.duration_s is not None else defaults.duration_s
-    if options.scenario == "pause-storm" and STALL_MARGIN_S + stall_s >= duration_s:
-        # A stall still on at the end never shows the XON, the drain or the watchdog's recovery.
-        raise QosforgeError(f"the stall ({format_value(stall_s, 's')} from {format_value(STALL_MARGIN_S, 's')}) does not end within "
-                            f"--duration {format_value(duration_s, 's')}", place="--stall",
-                            hint=f"shorten --stall or simulate longer than {format_value(STALL_MARGIN_S + stall_s, 's')} (default: stall + 2 ms)")
     warmup_s = options.warmup_s if options.warmup_s is not None else _default_warmup_s(options, defaults, duration_s)
     kind = options.transport
     fabric = compile_fabric(Path(options.intent), options.switches, assume=options.assume)
@@ -120,6 +115,12 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     else:
         built = pause_storm_run(fabric, traffic, stalled=options.port_name, stall_s=stall_s, stall_start_s=STALL_MARGIN_S, flows=flows,
                                 size_bytes=options.flow_size_bytes, duration_s=duration_s, warmup_s=warmup_s, seed=options.seed)
+    # Checked after the scenario (its --class and --port errors come first).
+    if options.scenario == "pause-storm" and STALL_MARGIN_S + stall_s >= duration_s:
+        # A stall still on at the end never shows the XON, the drain or the watchdog's recovery.
+        raise QosforgeError(f"the stall ({format_value(stall_s, 's')} from {format_value(STALL_MARGIN_S, 's')}) does not end within "
+                            f"--duration {format_value(duration_s, 's')}", place="--stall",
+                            hint=f"shorten --stall or simulate longer than {format_value(STALL_MARGIN_S + stall_s, 's')} (default: stall + 2 ms)")
     # Every host link at line rate bounds the packets the run carries.
     check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet_bytes)
     with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):

@@ -67,3 +67,16 @@ def test_asked_file_no_longer_rendered_is_removed_unless_edited(tmp_path: Path) 
     assert plan.removals == ("a/extra.json",)
     assert plan.kept_modified == ("a/edited.json",)
     assert plan.manifest == ()
+
+
+def test_an_absolute_intent_of_an_earlier_manifest_reads_as_relative(tmp_path: Path) -> None:
+    import json
+
+    from qosforge.outputs import MANIFEST_FORMAT, MANIFEST_NAME, intent_key, load_manifest
+
+    root = tmp_path / "out"
+    root.mkdir()
+    entry = {"path": "report.json", "intent": str(tmp_path / "intents" / "fabric.yaml"), "switch": None, "target": None, "sha256": "0"}
+    (root / MANIFEST_NAME).write_text(json.dumps({"format": MANIFEST_FORMAT, "files": [entry]}))
+    # Recorded before intents were keyed relative to the output folder's parent: still the same intent.
+    assert [e.intent for e in load_manifest(root)] == ["intents/fabric.yaml"] == [intent_key(tmp_path / "intents" / "fabric.yaml", root)]
