@@ -92,8 +92,8 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
 @click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
-@click.option("--flow-size-dist", default="web-search", show_default=True, metavar="NAME|FILE",
-              help="all-to-all: flow sizes, web-search or data-mining (or a CDF file of 'bytes probability' lines).")
+@click.option("--flow-size-dist", metavar="NAME|FILE",
+              help="all-to-all: flow sizes, web-search (default) or data-mining (or a CDF file of 'bytes probability' lines).")
 @click.option("--stall", "stall_text", metavar="TIME", help="pause-storm: how long the stalled host stops draining (default 2ms).")
 @click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast and fabric scenarios: overrides the class's transport.")
 @click.option("--speed", "bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck link rate.")
@@ -115,7 +115,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
-                     flows: int | None, load_text: str | None, flow_size_dist: str, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
+                     flows: int | None, load_text: str | None, flow_size_dist: str | None, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
                      rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
                      plot_path: str | None) -> None:
@@ -218,6 +218,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
 
 
 #: Flags only some scenarios read; given elsewhere they would be ignored silently, so they are refused.
+#: They have no click default (the help names it), so a sweep, which forwards defaults, does not pass them.
 _FLAG_SCENARIOS = {
     "flow_size_dist": ("--flow-size-dist", ("all-to-all",)),
     "flow_size": ("--flow-size", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
@@ -234,7 +235,7 @@ def _refuse_flags_the_scenario_ignores(scenario: str) -> None:
 
 
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
-                    flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str,
+                    flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str | None,
                     stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
                     assume: dict[str, str], output_format: str, plot_path: str | None) -> None:
     from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
@@ -244,7 +245,7 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
     options = FabricOptions(
         intent=intent, scenario=scenario, switches=switch_names, class_name=class_name, port_name=port_name, flows=flows,
         transport=_TRANSPORTS[transport] if transport else None, packet_bytes=packet, flow_size_bytes=None if size is None else max(1, int(size)),
-        load=_parse("--load", parse_fraction, load_text), flow_size_dist=flow_size_dist, stall_s=_parse("--stall", parse_time_s, stall_text),
+        load=_parse("--load", parse_fraction, load_text), flow_size_dist=flow_size_dist or "web-search", stall_s=_parse("--stall", parse_time_s, stall_text),
         duration_s=_parse("--duration", parse_time_s, duration), warmup_s=_parse("--warmup", parse_time_s, warmup, allow_zero=True), seed=seed,
         rto_min_s=rto_min_s, assume=assume,
     )
