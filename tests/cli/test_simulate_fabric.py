@@ -132,3 +132,20 @@ def test_fabric_scenarios_need_an_intent(run_cli: Run) -> None:
 def test_incast_keeps_one_switch(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", str(SMALL), "--scenario", "incast", "--switch", "leaf1", "--switch", "leaf2")
     assert code == 2 and "--switch" in err
+
+
+def test_the_plot_legend_names_the_fabric_port_as_switch_and_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    import numpy as np
+    from matplotlib.axes import Axes
+
+    from qosforge.cli.simulate import _plot
+
+    labels: list[str] = []
+    drawn = Axes.plot
+    monkeypatch.setattr(Axes, "plot", lambda self, *a, **k: (labels.append(k["label"]), drawn(self, *a, **k))[1])
+    # Engine port 54 of a fabric is a global index, meaningless to the user; the legend says where it is.
+    depth = SimpleNamespace(port=54, queue=3, trace_time_s=np.array([0.0, 1e-3]), trace_packets=np.array([0.0, 5.0]))
+    _plot(tmp_path / "q.png", SimpleNamespace(monitors=[depth]), "t", labels=("leaf3:Ethernet0",))
+    assert labels == ["leaf3:Ethernet0 queue 3"] and (tmp_path / "q.png").is_file()
