@@ -18,6 +18,7 @@ from click.core import ParameterSource
 from qosforge.cli.options import Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
 from qosforge.errors import QosforgeError, UnitError
+from qosforge.softswitch.traffic.spec import MAX_FLOWS
 from qosforge.units import (
     format_value,
     parse_fraction,
@@ -26,9 +27,6 @@ from qosforge.units import (
     parse_time_s,
 )
 
-#: Flows the engine holds: ~3 kB of state each (flow tables, a 2048-packet receive window,
-#: event-heap slots; softswitch/engine/build.py), so 50,000 flows are ~150 MB.
-MAX_FLOWS = 50_000
 #: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
 #: engine's ~1.5 M events/s (bench/bench_softswitch.py) and a few events per packet, 100 M packets
 #: are several minutes of wall time, beyond which a run is a batch job, not a command.

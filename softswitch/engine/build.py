@@ -360,6 +360,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_ECT] = int(flow.ect)
         fli[f, L.FL_SIZE] = flow.size_packets
         fli[f, L.FL_PKT_BYTES] = flow.packet_bytes
+        fli[f, L.FL_LAST_BYTES] = flow.packet_bytes if flow.last_packet_bytes is None else flow.last_packet_bytes
         fli[f, L.FL_HDR] = HEADER_BYTES[flow.kind]
         fli[f, L.FL_NACKED] = -1
         fli[f, L.FL_RTX_SEQ] = -1

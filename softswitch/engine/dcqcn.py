@@ -21,6 +21,7 @@ from qosforge.softswitch.engine.host_nic import (
     ACK_SHIFT,
     arm_rto,
     count_delivered,
+    data_bytes,
     push_event,
     send_packet,
 )
@@ -175,7 +176,7 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     fli[f, FL_RTX_FIRST] = 0
     if seq < fli[f, FL_HIGH]:
         flags |= F_RTX
-    size_bytes = fli[f, FL_PKT_BYTES]
+    size_bytes = data_bytes(w, f, seq)
     if not send_packet(w, now, f, seq, flags, size_bytes):
         fli[f, FL_GEN_PENDING] = 1
         push_event(w, now + size_bytes / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
@@ -275,7 +276,7 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     if seq == nxt:
         fli[f, FL_RCVNXT] = nxt + 1
         if now >= prmf[PRM_WARMUP]:
-            count_delivered(w, f, fli[f, FL_PKT_BYTES])
+            count_delivered(w, f, pki[packet, P_BYTES])
         if fli[f, FL_SIZE] >= 0 and nxt + 1 >= fli[f, FL_SIZE] and flf[f, FF_FINISH] < 0.0:
             flf[f, FF_FINISH] = now
         push_event(w, now + delay, EV_ACK, f, (nxt + 1) << ACK_SHIFT, w[W_PKF][packet, PF_SENT])

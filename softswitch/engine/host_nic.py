@@ -29,12 +29,15 @@ from qosforge.softswitch.engine.layout import (
     FL_DST,
     FL_ECT,
     FL_HDR,
+    FL_LAST_BYTES,
     FL_PG,
     FL_PG_IMP,
+    FL_PKT_BYTES,
     FL_PRIO,
     FL_Q,
     FL_Q_IMP,
     FL_RTO_PENDING,
+    FL_SIZE,
     FL_SRC,
     FL_TLT,
     P_BYTES,
@@ -109,6 +112,16 @@ def count_delivered(w: World, f: int, size: int) -> None:
     cnt[C_DELIVERED_PAYLOAD] += size - w[W_FLI][f, FL_HDR]
 
 
+@compiled_inline
+def data_bytes(w: World, f: int, seq: int) -> int:
+    """Bytes on the wire of data segment ``seq`` of flow ``f``: a whole packet, except a finite
+    flow's last, which carries the payload left over (FL_LAST_BYTES)."""
+    fli = w[W_FLI]
+    if fli[f, FL_SIZE] >= 0 and seq == fli[f, FL_SIZE] - 1:
+        return fli[f, FL_LAST_BYTES]
+    return fli[f, FL_PKT_BYTES]
+
+
 @compiled
 def send_packet(w: World, now: float, f: int, seq: int, flags: int, size: int) -> bool:
     """Build one data packet of flow ``f`` and hand it to the sender's NIC."""
@@ -151,4 +164,4 @@ def arm_rto(w: World, now: float, f: int) -> None:
         push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
 
 
-__all__ = ["ACK_SHIFT", "ALL_IMPORTANT", "A_CLOCK_ECHO", "A_DUP", "A_ECE", "A_HOLE", "A_IMP_ECHO", "A_NACK", "RTO_BACKOFF_CAP", "arm_rto", "count_delivered", "push_event", "send_packet"]
+__all__ = ["ACK_SHIFT", "ALL_IMPORTANT", "A_CLOCK_ECHO", "A_DUP", "A_ECE", "A_HOLE", "A_IMP_ECHO", "A_NACK", "RTO_BACKOFF_CAP", "arm_rto", "count_delivered", "data_bytes", "push_event", "send_packet"]

@@ -105,7 +105,8 @@ FL_DSCP = 42  # DSCP of the flow's packets (each switch classifies it with its o
 FL_DSCP_IMP = 43  # DSCP of its important packets (TLT)
 FL_DSCP_CNP = 44  # DSCP of its CNPs
 FL_HASH = 45  # the flow's ECMP hash (seeded, 0..2^31)
-FL_COLS = 46
+FL_LAST_BYTES = 46  # bytes of a finite flow's last packet (header + the payload remainder)
+FL_COLS = 47
 
 # flow float columns (fl_f)
 FF_CWND = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.host_nic import push_event, send_packet
+from qosforge.softswitch.engine.host_nic import data_bytes, push_event, send_packet
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     C_HOST_DROPS,
@@ -12,7 +12,6 @@ from qosforge.softswitch.engine.layout import (
     F_IMP,
     FF_RATE,
     FL_KIND,
-    FL_PKT_BYTES,
     FL_PRIO,
     FL_SIZE,
     FL_SNDNXT,
@@ -45,7 +44,7 @@ def open_loop_generate(w: World, now: float, f: int) -> None:
             w[W_CNT][C_HOST_DROPS] += 1
     else:
         flags = F_IMP if fli[f, FL_TLT] == 1 else 0
-        send_packet(w, now, f, seq, flags, fli[f, FL_PKT_BYTES])
+        send_packet(w, now, f, seq, flags, data_bytes(w, f, seq))
     rate = flf[f, FF_RATE]
     gap = np.random.exponential(1.0 / rate) if fli[f, FL_KIND] == K_POISSON else 1.0 / rate
     push_event(w, now + gap, EV_GEN, f, 0, 0.0)

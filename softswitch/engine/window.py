@@ -26,6 +26,7 @@ from qosforge.softswitch.engine.host_nic import (
     ACK_SHIFT,
     arm_rto,
     count_delivered,
+    data_bytes,
     push_event,
     send_packet,
 )
@@ -61,7 +62,6 @@ from qosforge.softswitch.engine.layout import (
     FL_LOSS,
     FL_MARKED_W,
     FL_OOO,
-    FL_PKT_BYTES,
     FL_RCVNXT,
     FL_RECOVER,
     FL_RTX_SEQ,
@@ -74,6 +74,7 @@ from qosforge.softswitch.engine.layout import (
     K_DCTCP,
     K_TBTCP,
     K_TCP_ECN,
+    P_BYTES,
     P_FLAGS,
     P_FLOW,
     P_SEQ,
@@ -127,7 +128,7 @@ def _retransmit(w: World, now: float, f: int, seq: int) -> None:
         flags |= F_IMP
         fli[f, FL_IMP_STATE] = 0
         fli[f, FL_LOSS] = 0
-    send_packet(w, now, f, seq, flags, fli[f, FL_PKT_BYTES])
+    send_packet(w, now, f, seq, flags, data_bytes(w, f, seq))
 
 
 @compiled
@@ -149,7 +150,7 @@ def window_send(w: World, now: float, f: int) -> None:
         if fli[f, FL_TLT] == 1 and fli[f, FL_IMP_STATE] == 1:
             flags |= F_IMP
             fli[f, FL_IMP_STATE] = 0
-        if not send_packet(w, now, f, nxt, flags, fli[f, FL_PKT_BYTES]):
+        if not send_packet(w, now, f, nxt, flags, data_bytes(w, f, nxt)):
             break
         fli[f, FL_SNDNXT] = nxt + 1
         if nxt + 1 > fli[f, FL_HIGH]:
@@ -360,7 +361,7 @@ def window_receive(w: World, now: float, packet: int) -> None:
             ack_flags |= A_DUP
         # Goodput counts each data packet once, when it first arrives (after the warm-up).
         if fresh and now >= w[W_PRMF][PRM_WARMUP]:
-            count_delivered(w, f, fli[f, FL_PKT_BYTES])
+            count_delivered(w, f, pki[packet, P_BYTES])
     if fli[f, FL_OOO] > 0:
         ack_flags |= A_HOLE
     push_event(w, now + flf[f, FF_ACK_DELAY], EV_ACK, f, (fli[f, FL_RCVNXT] << ACK_SHIFT) | ack_flags, w[W_PKF][packet, PF_SENT])

@@ -107,6 +107,10 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
     for name in switch_names:
         if name not in known:
             raise QosforgeError(f"no switch {name!r} in {intent_path}", place="--switch", hint=f"switches: {', '.join(known)}")
+    if not switch_names and len(switches) == 1:
+        # Without this the workloads report a missing second leaf as if --switch had been given.
+        raise QosforgeError(f"the intent has one switch ({switches[0].name}): fabric scenarios need hosts on two switches", place=str(intent_path),
+                            hint="simulate one switch with --scenario incast")
     selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
     d = intent.design
     design = DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))

@@ -9,7 +9,6 @@ stalled egress queue (the monitored queue of today's JSON keys, and the origin o
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from qosforge.compiler.topology import ACK_WIRE_BYTES
@@ -27,12 +26,14 @@ from qosforge.softswitch.traffic.fabric_workloads import (
 )
 from qosforge.softswitch.traffic.flow_sizes import FlowSizeDistribution
 from qosforge.softswitch.traffic.spec import (
+    HEADER_BYTES,
     WINDOW_KINDS,
     FlowKind,
     FlowSpec,
     PauseSpec,
     RunSpec,
     TransportParams,
+    packets_for_payload,
 )
 
 #: Queue-trace points kept for the monitored queue of a fabric run (memory stays small).
@@ -106,8 +107,10 @@ def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFl
         src, dst = fabric.host_ports[flow.src_host], fabric.host_ports[flow.dst_host]
         if (src, dst) not in delays:
             delays[src, dst] = _reverse_delay_s(fabric, src, dst)
-        size = -1 if flow.size_bytes is None else max(1, math.ceil(flow.size_bytes / traffic.packet_bytes))
+        # A flow's size is its payload: whole packets, then the remainder in a shorter last one.
+        size, last = (-1, None) if flow.size_bytes is None else packets_for_payload(flow.size_bytes, traffic.packet_bytes, HEADER_BYTES[kind])
         specs.append(FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
+                              last_packet_bytes=last,
                               start_s=flow.start_s, ect=kind != "newreno", tlt=tlt, important_dscp=important if tlt else None,
                               ack_delay_s=delays[src, dst], beta=beta, window_reduction_r=window_r,
                               cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None))

@@ -16,6 +16,7 @@ import numpy as np
 
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.traffic.flow_sizes import FlowSizeDistribution
+from qosforge.softswitch.traffic.spec import MAX_FLOWS
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,14 @@ def all_to_all_arrivals(
     if seed < 0:
         raise QosforgeError(f"must be >= 0 (got {seed})", place="--seed", hint="e.g. --seed 1")
     flows_per_s = load * host_rate_bps / (8.0 * distribution.mean_bytes)
+    expected_flows = len(hosts) * flows_per_s * duration_s
+    if expected_flows > MAX_FLOWS:
+        # Refused before drawing: the arrays and then the engine's flow tables grow with the count.
+        raise QosforgeError(
+            f"{len(hosts)} hosts at {load:.0%} load for {duration_s * 1e3:g} ms with a {distribution.mean_bytes:,.0f} B mean flow "
+            f"are ~{expected_flows:,.0f} flows, above the engine's {MAX_FLOWS:,}",
+            place="--load", hint="lower --load or --duration, or give --flow-size-dist larger flows",
+        )
     starts: list[np.ndarray] = []
     sources: list[np.ndarray] = []
     sizes: list[np.ndarray] = []

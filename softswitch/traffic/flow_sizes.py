@@ -181,9 +181,16 @@ def parse_flow_size_cdf(text: str, file: str) -> FlowSizeDistribution:
             hint="end the table with the largest flow size at probability 1",
         )
     cumulative[-1] = 1.0
-    return FlowSizeDistribution(
+    distribution = FlowSizeDistribution(
         name=Path(file).name, sizes_bytes=tuple(sizes), cumulative=tuple(cumulative), source=file
     )
+    if distribution.mean_bytes <= 0.0:
+        # The arrival rate is load / mean size: a zero mean has no flow rate.
+        raise QosforgeError(
+            "every flow size is 0 B, so the mean flow size is 0",
+            place=f"{file}:{last_line}", hint="give flow sizes of at least 1 byte, e.g. '100 0' then '100 1'",
+        )
+    return distribution
 
 
 def _parse_point(line: str, place: str) -> tuple[float, float]:

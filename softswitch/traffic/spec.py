@@ -52,6 +52,11 @@ TBTCP_BETA = 0.1
 TBTCP_R = 4.0
 
 
+#: Flows the engine holds: ~3 kB of state each (flow tables, a 2048-packet receive window,
+#: event-heap slots; softswitch/engine/build.py), so 50,000 flows are ~150 MB.
+MAX_FLOWS = 50_000
+
+
 #: Header bytes inside each packet (the packet is the IP datagram, as on ns-3's point-to-point
 #: links), so payload = packet - header: IPv4 20 B (RFC 791) + TCP 20 B (RFC 9293) + the
 #: timestamps option padded to 12 B (RFC 7323 §3, on by default in Linux and ns-3) for the TCPs;
@@ -71,6 +76,9 @@ class FlowSpec:
     packet_bytes: int = 1500
     size_packets: int = -1
     """-1 = unlimited (long-lived)."""
+    last_packet_bytes: int | None = None
+    """Bytes of a finite flow's last packet (header + the payload left over); None: a whole
+    ``packet_bytes`` packet. :func:`packets_for_payload` gives both from a flow's size."""
     start_s: float = 0.0
     rate_pps: float = 0.0
     """Open-loop sending rate in packets per second."""
@@ -87,6 +95,19 @@ class FlowSpec:
     that DSCP to (a compiled plan's strict-priority CNP class). None: an uncongested side path."""
     beta: float = TBTCP_BETA
     window_reduction_r: float = TBTCP_R
+
+
+def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:
+    """A finite flow of ``payload_bytes`` application bytes in packets of ``packet_bytes`` (each
+    carrying ``header_bytes`` of headers): ceil(payload / (packet - header)) packets, the last
+    carrying the remainder, so its size on the wire is header + remainder. Returns (packets,
+    bytes of the last packet). A flow has at least one byte of payload."""
+    payload_per_packet = packet_bytes - header_bytes
+    if payload_per_packet < 1:
+        raise ValueError(f"a {packet_bytes} B packet has no room for payload after {header_bytes} B of headers")
+    payload = max(1, payload_bytes)
+    packets = -(-payload // payload_per_packet)
+    return packets, header_bytes + payload - (packets - 1) * payload_per_packet
 
 
 @dataclass(frozen=True)

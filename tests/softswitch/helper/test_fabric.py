@@ -56,3 +56,13 @@ def test_a_subset_keeps_only_its_links(fabric: Fabric) -> None:
     assert [s.ir.name for s in chain.switches] == ["leaf1", "spine1", "leaf3"]
     assert PortRef("leaf1", "Ethernet12") not in chain.links()  # its spine2 uplink is left unconnected
     assert len(chain.hosts) == 4
+
+
+def test_a_single_switch_intent_is_not_a_fabric_and_says_so() -> None:
+    from qosforge.errors import QosforgeError
+
+    intent = Path(__file__).resolve().parents[3] / "examples" / "tlt-softswitch.yaml"
+    with pytest.raises(QosforgeError) as caught:
+        compile_fabric(intent, ())
+    assert "one switch" in str(caught.value) and "--scenario incast" in str(caught.value.hint)
+    assert caught.value.place == str(intent)

@@ -213,3 +213,14 @@ def test_unknown_or_duplicate_hosts_are_caller_bugs() -> None:
     duplicate = (HostSite(0, "a", "p0"), HostSite(0, "b", "p0"))
     with pytest.raises(ValueError, match="distinct"):
         fabric_incast(duplicate, 0, 1, None)
+
+
+def test_all_to_all_refuses_more_flows_than_the_engine_holds_before_drawing_them() -> None:
+    tiny = FlowSizeDistribution("100B", (100.0, 100.0), (0.0, 1.0), "test")
+    # 4 hosts x 100 Gb/s / 800 b per flow x 20 ms = 10 M flows.
+    with pytest.raises(QosforgeError) as caught:
+        all_to_all_arrivals(leaf_hosts(2, 2), 100e9, 1.0, tiny, 20e-3, seed=1)
+    assert caught.value.place == "--load"
+    assert "--duration" in str(caught.value.hint) and "--flow-size-dist" in str(caught.value.hint)
+    # At the bound's edge the flows are drawn: 4 x 100e9 x 0.01 / 800 x 10 ms = 50,000 expected.
+    assert len(all_to_all_arrivals(leaf_hosts(2, 2), 100e9, 0.01, tiny, 9e-3, seed=1)) > 40_000

@@ -124,6 +124,10 @@ def test_a_written_table_parses_back_to_the_same_points(distribution: FlowSizeDi
         f"{size!r} {probability!r}  # point\n"
         for size, probability in zip(distribution.sizes_bytes, distribution.cumulative, strict=True)
     )
+    if distribution.mean_bytes == 0.0:  # every size 0 B: no arrival rate, refused
+        with pytest.raises(QosforgeError):
+            parse_flow_size_cdf(text, "drawn.cdf")
+        return
     parsed = parse_flow_size_cdf(text, "drawn.cdf")
     assert parsed.sizes_bytes == distribution.sizes_bytes
     assert parsed.cumulative == distribution.cumulative
@@ -181,3 +185,10 @@ def test_an_unknown_name_lists_the_built_ins(tmp_path: Path) -> None:
 def test_a_table_built_in_code_must_be_a_cdf(sizes: tuple[float, ...], cumulative: tuple[float, ...]) -> None:
     with pytest.raises(ValueError, match="not a flow-size CDF"):
         FlowSizeDistribution("broken", sizes, cumulative, "test")
+
+
+def test_a_cdf_of_zero_byte_flows_is_refused_at_its_last_line() -> None:
+    with pytest.raises(QosforgeError) as error:
+        parse_flow_size_cdf("0 0\n0 1\n", "zero.cdf")
+    assert error.value.place == "zero.cdf:2"
+    assert "mean" in str(error.value)
