@@ -59,6 +59,9 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 Dscp = Annotated[int, Field(ge=0, le=63)]
 
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
+#: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
+#: never compiled: HPCC steers by INT, which no qosforge output configures (HPCC §3).
+REFUSED_TRANSPORTS: tuple[str, ...] = ("hpcc",)
 
 
 def _registered(kind: str, names: Any) -> Any:

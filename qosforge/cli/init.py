@@ -48,6 +48,14 @@ def _transports() -> tuple[str, ...]:
     return get_args(TransportName)
 
 
+def _compilable_transports() -> tuple[str, ...]:
+    """What the starter's comments offer: the schema's transports less those the compiler refuses
+    (a refused one given with --class still reaches the compiler, which says why)."""
+    from qosforge.compiler.intent import REFUSED_TRANSPORTS
+
+    return tuple(name for name in _transports() if name not in REFUSED_TRANSPORTS)
+
+
 def _dscps(text: str, place: str) -> tuple[int, ...]:
     values: list[int] = []
     for part in text.split(","):
@@ -146,7 +154,7 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
     for answer in classes:
         pairs: list[tuple[str, Any, str]] = [
             ("name", answer.name, "class name"),
-            ("transport", answer.transport, f"one of {', '.join(_transports())}"),
+            ("transport", answer.transport, f"one of {', '.join(_compilable_transports())}"),
             ("dscp", _flow(list(answer.dscp)), "DSCPs of this class (0..63)"),
         ]
         if answer.lossless:

@@ -29,6 +29,7 @@ def test_defaults_without_a_terminal_ask_nothing_and_compile(tmp_path: Path, run
     assert document["topology"]["leaf_spine"]["host_link"]["speed"] == "40G"  # broadcom-trident2's 32 x 40G
     assert [c["name"] for c in document["classes"]] == ["rdma", "tcp"] and document["classes"][0]["lossless"] is True
     assert "# One-way latency of every link" in intent.read_text()  # comments from the intent model
+    assert "one of tcp, dctcp" in intent.read_text() and "hpcc" not in intent.read_text()  # refused by the compiler
     code, _, err = run_cli("compile", str(intent), "-o", str(tmp_path / "out"), "--format", "json")
     assert code == 0, err
     assert (tmp_path / "out" / "leaf1" / "config_db.json").exists()
