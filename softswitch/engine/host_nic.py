@@ -118,8 +118,8 @@ def data_bytes(w: World, f: int, seq: int) -> int:
     flow's last, which carries the payload left over (FL_LAST_BYTES)."""
     fli = w[W_FLI]
     if fli[f, FL_SIZE] >= 0 and seq == fli[f, FL_SIZE] - 1:
-        return fli[f, FL_LAST_BYTES]
-    return fli[f, FL_PKT_BYTES]
+        return int(fli[f, FL_LAST_BYTES])
+    return int(fli[f, FL_PKT_BYTES])
 
 
 @compiled
