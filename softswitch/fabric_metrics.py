@@ -67,6 +67,9 @@ class PortRef:
     switch: str
     port: str
 
+    def __str__(self) -> str:
+        return f"{self.switch}:{self.port}"
+
 
 def pause_depth(
     origin: PortRef, paused: Iterable[PortRef], links: Mapping[PortRef, PortRef]

@@ -7,11 +7,12 @@ queue's depth, and a fixed-size trace; nothing grows with the simulated duration
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from qosforge.softswitch.engine import layout as L
-from qosforge.softswitch.fabric_metrics import flow_completion_stats
+from qosforge.softswitch.fabric_metrics import FlowCompletionStats, flow_completion_stats
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,11 @@ class SimulationResult:
     def wire_bps(self) -> float:
         """The same packets counted whole (the link rate they occupy), in bits/s."""
         return self.counters["delivered_bytes"] * 8.0 / self.measured_s
+
+    @cached_property
+    def flow_completion(self) -> FlowCompletionStats:
+        """Flow completion times (nearest-rank percentiles), computed once for every report."""
+        return flow_completion_stats(self.flow_start_s, self.flow_finish_s)
 
     @property
     def packet_events_per_second(self) -> float:
@@ -202,7 +208,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     dropped_here = int(result.drops[port, queue].sum())
     arrivals = enqueued + dropped_here
     # One FCT definition (nearest-rank percentiles) for this and the fabric's flow_completion.
-    fct = flow_completion_stats(result.flow_start_s, result.flow_finish_s).as_json()
+    fct = result.flow_completion.as_json()
     out: dict[str, object] = {
         "queue_mean_packets": depth.mean_packets,
         "queue_p50_packets": depth.p50_packets,

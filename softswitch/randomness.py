@@ -2,7 +2,7 @@
 
 The engine draws random numbers in two places only: WRED/ECN decisions (engine/mmu.py
 ``wred_decision``: a packet is marked or dropped when a uniform draw falls below the programmed
-step curve) and Poisson sources' gaps (engine/hosts.py ``open_loop_generate``). A step curve is
+step curve) and Poisson sources' gaps (engine/open_loop.py ``open_loop_generate``). A step curve is
 0 at or below its minimum and 1 above its maximum, so only a curve with min < max has depths
 where the probability lies strictly between 0 and 1 (DCTCP's step K = min = max at 100 % never
 does). Without such a curve and without Poisson flows, every seed gives the same run.

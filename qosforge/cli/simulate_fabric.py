@@ -130,7 +130,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
                  "(the traffic, if any, was all inside the warm-up; try --warmup 0s)", err=True)
     # The scenario's own header leaves these out where it had no use for them (pause-storm's size).
     header = {**built.header, "intent": options.intent, "flow_size_bytes": options.flow_size_bytes,
-              "monitored_port": _port_text(fabric, built.origin), "approximations": announce_approximations(s.ir for s in fabric.switches)}
+              "monitored_port": str(fabric.port_ref(built.origin)), "approximations": announce_approximations(s.ir for s in fabric.switches)}
     if options.scenario == "all-to-all":
         del header["flow_size_bytes"]  # sizes come from flow_size_dist
     keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
@@ -153,11 +153,6 @@ def _default_warmup_s(options: FabricOptions, defaults: ScenarioDefaults, durati
     if options.flow_size_bytes is not None:
         return 0.0
     return min(defaults.warmup_s, duration_s / 2)
-
-
-def _port_text(fabric: Any, port: int) -> str:
-    ref = fabric.port_ref(port)
-    return f"{ref.switch}:{ref.port}"
 
 
 __all__ = ["DEFAULTS", "FABRIC_SCENARIOS", "FabricOptions", "announce_approximations", "run_fabric"]

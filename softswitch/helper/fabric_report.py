@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.fabric_metrics import flow_completion_stats, pause_depth
+from qosforge.softswitch.fabric_metrics import pause_depth
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import (
     REASONS_WITH_WATCHDOG,
     SimulationResult,
     histogram_percentile,
 )
+
+
+def _by_reason(counts: np.ndarray) -> dict[str, int]:
+    """Drop counts (one per reason, REASONS_WITH_WATCHDOG order) keyed by reason name."""
+    return {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, counts, strict=True)}
 
 
 def _queue_stats(result: SimulationResult, port: int, queue: int, cell_bytes: float) -> dict[str, float]:
@@ -45,11 +50,11 @@ def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, o
                     "queues": {c.name: _queue_stats(result, port, config_port.tc_to_queue[c.traffic_class], cell) for c in classes},
                     "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
                     "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
-                    "drops_by_reason": {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, result.drops[port].sum(axis=0), strict=True)},
+                    "drops_by_reason": _by_reason(result.drops[port].sum(axis=0)),
                 })
             port += 1
         reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name, "ports": ports,
-                        "drops_by_reason": {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, drops, strict=True)}})
+                        "drops_by_reason": _by_reason(drops)})
     return reports
 
 
@@ -63,26 +68,22 @@ GOODPUT_SCOPE = {
 }
 
 
-def _drops_by_reason(result: SimulationResult) -> dict[str, int]:
-    """Every switch's drops by reason, the PFC watchdog's included (their sum is ``drops``)."""
-    return {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, result.drops.sum(axis=(0, 1)), strict=True)}
-
-
 def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenario: str) -> dict[str, object]:
     """The keys a fabric run adds to (or, for ``drops_by_reason``, widens in) the single-switch
     JSON (docs/softswitch.md)."""
     assert result.pfc_seconds is not None
     paused = [fabric.port_ref(p) for p in range(fabric.topology.n_ports) if result.pfc_seconds[p, :, 1].sum() > 0.0]
-    fct = flow_completion_stats(result.flow_start_s, result.flow_finish_s)
+    fct = result.flow_completion.as_json()
     return {
         "switches": switch_reports(result, fabric),
         "lossless_drops": result.counters["lossless_drops"],
-        "drops_by_reason": _drops_by_reason(result),
+        # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
+        "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
         "goodput_scope": GOODPUT_SCOPE[scenario],
-        "fct_p50_s": fct.as_json()["p50_s"],
-        "flow_completion": fct.as_json(),
+        "fct_p50_s": fct["p50_s"],
+        "flow_completion": fct,
         "pause_depth": pause_depth(fabric.port_ref(origin), paused, fabric.links()),
-        "paused_ports": [f"{ref.switch}:{ref.port}" for ref in paused],
+        "paused_ports": [str(ref) for ref in paused],
         "pfc_watchdog": {"deadlocks": result.counters["pfc_deadlocks"], "drops": result.counters["watchdog_drops"]},
     }
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from qosforge.compiler.topology import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
-from qosforge.softswitch.fabric_metrics import PortRef
 from qosforge.softswitch.helper.compiled import host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.topology import first_path
@@ -152,7 +151,7 @@ def fabric_incast_run(fabric: Fabric, traffic: FabricTraffic, *, receiver: str |
     workload = fabric_incast(fabric.hosts, host, flows, size_bytes)
     origin = fabric.host_ports[host]
     run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
-    header = {**_header(fabric, traffic, "fabric-incast", flows), "receiver": str(_ref_text(fabric.port_ref(origin))), "queue": queue,
+    header = {**_header(fabric, traffic, "fabric-incast", flows), "receiver": str(fabric.port_ref(origin)), "queue": queue,
               "flow_size_bytes": size_bytes}
     return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
 
@@ -167,7 +166,7 @@ def all_to_all_run(fabric: Fabric, traffic: FabricTraffic, *, load: float, distr
     origin = fabric.host_ports[0]
     run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
     header = {**_header(fabric, traffic, "all-to-all", len(workload)), "load": load, "flow_size_dist": distribution.name,
-              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": _ref_text(fabric.port_ref(origin)), "queue": queue}
+              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": str(fabric.port_ref(origin)), "queue": queue}
     return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
 
 
@@ -185,13 +184,9 @@ def pause_storm_run(fabric: Fabric, traffic: FabricTraffic, *, stalled: str | No
     priority = 1 << traffic.entry.traffic_class
     pauses = (PauseSpec(plan.stall_start_s, origin, priority, True), PauseSpec(plan.stall_start_s + plan.stall_s, origin, priority, False))
     run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin, pauses)
-    header = {**_header(fabric, traffic, "pause-storm", len(plan.flows)), "stalled_port": _ref_text(fabric.port_ref(origin)), "queue": queue,
+    header = {**_header(fabric, traffic, "pause-storm", len(plan.flows)), "stalled_port": str(fabric.port_ref(origin)), "queue": queue,
               "stall_start_s": plan.stall_start_s, "stall_s": plan.stall_s}
     return FabricRun(_flow_specs(fabric, traffic, plan.flows), run, origin, queue, header)
-
-
-def _ref_text(ref: PortRef) -> str:
-    return f"{ref.switch}:{ref.port}"
 
 
 __all__ = ["FabricRun", "FabricTraffic", "all_to_all_run", "fabric_incast_run", "fabric_traffic", "pause_storm_run"]
