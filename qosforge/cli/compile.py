@@ -152,13 +152,14 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     if explanation.inputs:
         inputs = Table(title="inputs", title_justify="left")
         for column in ("name", "value", "unit"):
-            inputs.add_column(column)
+            # fold, never ellipsize: a source path or formula cut short is a wrong citation.
+            inputs.add_column(column, overflow="fold")
         for item in explanation.inputs:
             inputs.add_row(item.name, as_text(item.value), item.unit)
         console.print(inputs)
     steps = Table(title="derivation", title_justify="left")
     for column in ("quantity", "formula", "source"):
-        steps.add_column(column)
+        steps.add_column(column, overflow="fold")
     for step in explanation.derivations:
         steps.add_row(step.quantity, step.formula, step.source)
     console.print(steps)
