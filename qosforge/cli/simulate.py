@@ -86,7 +86,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
               help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
 @click.option("--switch", "switch_names", metavar="NAME", multiple=True,
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
-@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the first non-default class; pause-storm: the first lossless).")
+@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the class on the lowest TC above the catch-all default, e.g. tcp on roce-pod; pause-storm: the first lossless).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
 @click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
