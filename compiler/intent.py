@@ -58,6 +58,10 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
 
+#: The host NIC LSO/TSO burst when the intent does not say (DCTCP §3.5 burst allowance, TBTCP l);
+#: whatif dctcp --burst uses the same default so both give the same K.
+DEFAULT_LSO_BURST = "64kB"
+
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
 #: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
 #: never compiled: HPCC steers by INT, which no qosforge output configures (HPCC §3).
@@ -271,7 +275,7 @@ class Design(_Strict):
     alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
     concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
     mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
-    lso_burst: SizeBytes = Field(default="64kB", validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
+    lso_burst: SizeBytes = Field(default=DEFAULT_LSO_BURST, validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
     pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
     pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
