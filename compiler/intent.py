@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_TBTCP_R
 from qosforge.errors import UnitError
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
@@ -57,10 +58,6 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
-
-#: The host NIC LSO/TSO burst when the intent does not say (DCTCP §3.5 burst allowance, TBTCP l);
-#: whatif dctcp --burst uses the same default so both give the same K.
-DEFAULT_LSO_BURST = "64kB"
 
 TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
 #: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
@@ -208,7 +205,7 @@ class TbtcpSpec(_Strict):
         lt=TBTCP_BETA_MAX,
         description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
     )
-    r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
+    r: int = Field(default=DEFAULT_TBTCP_R, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
     lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
     t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
     flows: int | None = Field(default=None, ge=1, description="Long-lived flows n per bottleneck for the steady-state queue beta*n (TBTCP §4.4); default: design.concurrent_flows.")

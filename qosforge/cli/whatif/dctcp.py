@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.intent import DEFAULT_LSO_BURST
+from qosforge.compiler.defaults import DEFAULT_LSO_BURST
 from qosforge.models.dctcp import DctcpThreshold, dctcp_marking_threshold
 
 
