@@ -10,7 +10,7 @@ from qosforge.lint.rules import REGISTRY, rules_needing
 
 #: Ids are part of the CLI contract (CI configs filter on them): changing one is a breaking change.
 STABLE_IDS = {
-    "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "dscp-conflict",
+    "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "ecn-color-disabled", "dscp-conflict",
     "lossless-queue-without-pfc", "lossless-pg-zero-headroom", "shared-headroom-missing", "port-admin-status",
     "pfcwd-missing", "buffer-capacity", "pfc-headroom", "ecn-above-queue-limit", "dynamic-th-range",
     "lossless-priority-limit", "queue-index-limit", "model-input-missing", "intent-port-speed", "class-dscp-split", "class-queue-shared",
