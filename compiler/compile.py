@@ -47,6 +47,15 @@ SOURCE_PFCWD = "SONiC `pfcwd start_default` base values (sonic-swss orchagent/pf
 PFCWD_POLL_INTERVAL_MS = 200
 
 
+#: Model input names (models/*, their error places) -> the intent design field that gives them.
+_DESIGN_INPUTS = {
+    "alpha": "alpha", "congested_ports": "congested_ports",
+    "lossless_mtu_bytes": "lossless_mtu", "lossless_frame_bytes": "lossless_mtu",
+    "port_mtu_bytes": "port_mtu", "max_frame_bytes": "port_mtu",
+    "small_packet_percent": "small_packet_percent", "small_packet_fraction": "small_packet_percent",
+}
+
+
 @dataclass(frozen=True)
 class _SwitchTemplate:
     """Everything about a switch that depends only on its signature."""
@@ -246,8 +255,8 @@ def _template(
         path = _profile_path(intent, switch)
         if error.place == "classes.lossless" and lossless and lossless[0].spec is not None:
             path = ("classes", intent.classes.index(lossless[0].spec), "lossless")
-        elif error.place in ("alpha", "congested_ports"):  # a design value the models refuse
-            path = ("design", error.place)
+        elif error.place in _DESIGN_INPUTS:  # a design value the models refuse
+            path = ("design", _DESIGN_INPUTS[error.place])
         raise source_map.error(path, f"switch '{switch.name}': {error.message}", error.hint) from None
     speeds = sorted({p.speed_bps for p in switch.ports})
     wred: dict[str, WredIR] = {}

@@ -61,3 +61,10 @@ def test_spectrum_range_ends_mean_something_else(write_intent: Writer, alpha: st
     message = _error(path)
     assert "design.alpha" in message and meaning in message and "mellanox-spectrum-2" in message
     assert "1/128, 1/64, 1/32, ..., 64 (dynamic_th -7..6)" in message
+
+
+def test_a_headroom_input_out_of_range_names_its_design_field(write_intent: Writer) -> None:
+    path = _example("roce-pod.yaml", "  lossless_mtu: 1024B", "  lossless_mtu: 5MB", write_intent)
+    message = _error(path)
+    assert "design.lossless_mtu" in message and "leaf_profile" not in message
+    assert "must be within 1..9216" in message
