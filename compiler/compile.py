@@ -21,6 +21,7 @@ from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
+from qosforge.compiler.reachable import check_reachable
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
 from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
 from qosforge.errors import QosforgeError
@@ -290,6 +291,7 @@ def _template(
             name = wred_profile_name(spec.name, rate)
             if thresholds.curves:
                 wred[name] = WredIR(name, thresholds.curves, thresholds.ect_marking)
+                check_reachable(intent, source_map, spec, rate, wred[name], planned.lossless, buffer_plan, profile)
             queue_wred[(rate, planned.queue)] = name if thresholds.curves else None
             bdp = Derived(
                 value=rate * rtt.value / 8.0,
