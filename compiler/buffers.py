@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qosforge.compiler.dynamic_th import dynamic_th_range
 from qosforge.compiler.intent import Design
 from qosforge.errors import InfeasibleDesignError
 from qosforge.ir import BufferProfileIR, Derived, PoolIR, derived_constant, derived_from
@@ -21,7 +22,6 @@ from qosforge.models.dynamic_threshold import dynamic_th_from_alpha, dynamic_thr
 from qosforge.models.pfc_headroom import pfc_headroom
 from qosforge.models.sonic_headroom import SonicAsicTable, sonic_headroom
 from qosforge.provenance import Derivation, Provenance, input_value
-from qosforge.vendor_profiles.dynamic_th import dynamic_th_range
 from qosforge.vendor_profiles.schema import VendorProfile
 
 INGRESS_POOL = "ingress_lossless_pool"
@@ -98,7 +98,7 @@ def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: Vend
 
 
 def _check_dynamic_th(profile: VendorProfile, alpha: float, exponent: int) -> None:
-    """Refuse an alpha the ASIC cannot program as alpha = 2^n (vendor_profiles/dynamic_th.py,
+    """Refuse an alpha the ASIC cannot program as alpha = 2^n (compiler/dynamic_th.py,
     the same reading lint's dynamic-th-range rule applies)."""
     accepted = dynamic_th_range(profile)
     verdict = accepted.verdict(exponent)

@@ -7,7 +7,7 @@ One computation for ``qosforge compile`` (which refuses thresholds a queue can n
 * a dynamic-threshold queue holds alpha·B/(1+M·alpha) with B its pool per MMU and M congested
   ports (Choudhury & Hahne 1998, TLT §4.2; :func:`~qosforge.models.dynamic_threshold.
   dynamic_threshold_share`). alpha is what the ASIC applies for the profile's exponent
-  (:mod:`qosforge.vendor_profiles.dynamic_th`): 2^n, or 0 / infinity where the vendor's SAI reads
+  (:mod:`qosforge.compiler.dynamic_th`): 2^n, or 0 / infinity where the vendor's SAI reads
   an end of its range that way (then the limit is 0, or B/M, the formula's limit as alpha grows).
 
 A curve that starts above the limit never acts: the queue tail-drops first (DCTCP §3.4: ECN
@@ -20,9 +20,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qosforge.compiler.dynamic_th import DynamicThRange
 from qosforge.ir import BufferProfileIR, ColorCurveIR, WredIR
 from qosforge.models.dynamic_threshold import dynamic_threshold_share
-from qosforge.vendor_profiles.dynamic_th import DynamicThRange
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,12 @@ runs on a config_db, compiler/queue_limits.py): the queue tail-drops before the 
 from __future__ import annotations
 
 from qosforge.compiler.buffers import EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSY_PROFILE, BufferPlan
+from qosforge.compiler.dynamic_th import dynamic_th_range
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.queue_limits import first_active_curve, queue_limit
 from qosforge.ir import WredIR
 from qosforge.units import format_bytes
-from qosforge.vendor_profiles.dynamic_th import dynamic_th_range
 from qosforge.vendor_profiles.schema import VendorProfile
 
 

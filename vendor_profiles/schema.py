@@ -229,7 +229,7 @@ class VendorProfile(_Strict):
     dynamic_th_max: Sourced[int]
     #: Exponents in that range the ASIC does not read as alpha = 2^n, with the alpha it applies
     #: instead (Mellanox SAI: -8 -> 0, no shared buffer; 7 -> infinity, no limit). Empty where
-    #: every exponent means 2^n. Used by compile and lint (vendor_profiles/dynamic_th.py).
+    #: every exponent means 2^n. Used by compile and lint (compiler/dynamic_th.py).
     dynamic_th_special: Sourced[dict[int, Annotated[float, Field(ge=0.0)]]]
     red: RedQuantisation
     #: Separate ECN marking thresholds for ECT traffic (SAI_WRED_ATTR_ECN_*) are honoured.

@@ -205,8 +205,8 @@ def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
 def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int) -> tuple[float, str] | None:
     """The most a queue with egress ``profile`` can hold (bytes) and how, or None if unknown: the
     computation ``qosforge compile`` refuses thresholds with (compiler/queue_limits.py)."""
+    from qosforge.compiler.dynamic_th import dynamic_th_range
     from qosforge.compiler.queue_limits import queue_limit as shared_queue_limit
-    from qosforge.vendor_profiles.dynamic_th import dynamic_th_range
 
     assert ctx.profile is not None
     pool = ctx.parsed.pool(profile.pool)
@@ -256,7 +256,7 @@ def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
-    from qosforge.vendor_profiles.dynamic_th import dynamic_th_range, range_is_known
+    from qosforge.compiler.dynamic_th import dynamic_th_range, range_is_known
 
     assert ctx.profile is not None
     if not range_is_known(ctx.profile):

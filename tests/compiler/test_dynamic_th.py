@@ -1,4 +1,4 @@
-"""The dynamic_th reading compile and lint share (vendor_profiles/dynamic_th.py)."""
+"""The dynamic_th reading compile and lint share (compiler/dynamic_th.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from qosforge.compiler.dynamic_th import alpha_text, dynamic_th_range
 from qosforge.vendor_profiles import load_vendor_profile, vendor_profile_names
-from qosforge.vendor_profiles.dynamic_th import alpha_text, dynamic_th_range
 
 
 @pytest.mark.parametrize("name", vendor_profile_names())
