@@ -66,6 +66,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.cli.progress import progress
     from qosforge.outputs import RenderedFile, RunRequest, intent_key, sha256_text, write_outputs
 
+    if not output_dir.strip():  # Path("") is the current directory: never write there by accident
+        raise QosforgeError("the output folder is empty", place="-o/--output", hint="name a folder, e.g. -o out")
     root = Path(output_dir)
     if root.exists() and not root.is_dir():
         raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")

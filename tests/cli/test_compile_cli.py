@@ -147,3 +147,12 @@ def test_explain_table_folds_long_sources_instead_of_cutting_them(run_cli: Calla
     assert "…" not in out
     joined = "".join(line.strip("│ ") for line in out.splitlines())
     assert "sonic-buffer-queue.yang" in joined.replace(" ", "")
+
+
+
+def test_an_empty_output_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    monkeypatch.chdir(tmp_path)  # -o "" would be the current directory
+    code, _, err = run_cli("compile", str(EXAMPLES / "roce-pod.yaml"), "-o", "")
+    assert code == 2 and "-o/--output: the output folder is empty" in err
+    assert list(tmp_path.iterdir()) == []

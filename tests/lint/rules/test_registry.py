@@ -18,6 +18,8 @@ STABLE_IDS = {
     "tlt-flows", "tlt-not-expressed", "internal-error",
     # issue 11
     "map-unbound", "merge-override", "legacy-db-version",
+    # Mellanox dynamic_th 7 = alpha infinity (h-fixc)
+    "dynamic-th-unlimited",
 }
 #: The checks.py rule ids before issue 11 split it: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {
