@@ -245,7 +245,7 @@ def _provenance(
             ),
             input_value(
                 "threshold_granularity_bytes",
-                "bytes"
+                "none (thresholds in bytes, not rounded to cells)"
                 if model.threshold_granularity_bytes is None
                 else model.threshold_granularity_bytes,
                 "B",

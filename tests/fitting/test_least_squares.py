@@ -342,3 +342,11 @@ def test_provenance_derives_every_output() -> None:
     for view in quantities(fit):
         assert fit.provenance.derivation_of(view.name) is not None, view.name
     assert "TBTCP §6.2" in fit.provenance.derivation_of("p_max_optimal").source  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("cell", "shown"), [(None, "not rounded to cells"), (208.0, "208.0")])
+def test_threshold_granularity_input_says_what_it_is(cell: float | None, shown: str) -> None:
+    # Byte thresholds used to be shown as the value "bytes" with unit B in explain's inputs.
+    fit = fit_red_batch(tbtcp_target(180 * KB, 138 * KB), 138 * KB, 550 * KB, 2.0, RedStepModel(threshold_granularity_bytes=cell))
+    granularity = next(item for item in fit.provenance.inputs if item.name == "threshold_granularity_bytes")
+    assert shown in str(granularity.value)
