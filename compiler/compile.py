@@ -88,6 +88,7 @@ def compile_intent(
     selected = _select(topology, switches, source_map)
     profiles = _load_profiles(intent, selected, source_map)
     _check_ports(intent, selected, profiles, source_map)
+    _check_congested_ports(intent, topology, source_map)
     rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
     plans: dict[str, ClassPlan] = {}
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
@@ -235,6 +236,29 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)
 
 
+def _check_congested_ports(intent: Intent, topology: ResolvedTopology, source_map: SourceMap) -> None:
+    """M counts a switch's own ports congested at once (TLT §4.2; the dynamic-threshold share of
+    Choudhury & Hahne): an M above every switch's port count describes no state the fabric can be
+    in, so every capacity derived from it would be for a switch that is not there."""
+    most = max(len(switch.ports) for switch in topology.switches)
+    if intent.design.congested_ports > most:
+        raise source_map.error(
+            ("design", "congested_ports"),
+            f"M = {intent.design.congested_ports} congested ports, but no switch has more than {most} ports",
+            f"set design.congested_ports to at most {most}, the ports that can congest at once",
+        )
+
+
+def _switch_design(intent: Intent, switch: ResolvedSwitch) -> Intent:
+    """The intent as one switch sees it: M is at most the switch's own port count (a 2-port spine
+    cannot have 8 ports congested), so its shares and capacities are for a state it can be in; the
+    report's derivations show the M each switch used."""
+    if intent.design.congested_ports <= len(switch.ports):
+        return intent
+    design = intent.design.model_copy(update={"congested_ports": len(switch.ports)})
+    return intent.model_copy(update={"design": design})
+
+
 def _template(
     intent: Intent,
     source_map: SourceMap,
@@ -243,6 +267,7 @@ def _template(
     plan: ClassPlan,
     rtt_by_class: dict[str, Derived],
 ) -> _SwitchTemplate:
+    intent = _switch_design(intent, switch)
     lossless = [c for c in plan.classes if c.lossless]
     try:
         buffer_plan = plan_buffers(

@@ -115,15 +115,16 @@ def test_tlt_full_plan_has_color_drop_whatever_the_sonic_view_loses(write_intent
 
 
 def test_tlt_without_headroom_is_infeasible_with_numbers(write_intent: Writer, base_intent: str) -> None:
-    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11], threshold: 800kB}\n")
-    text += "design: {congested_ports: 16}\napproximations: [tlt-without-color]\n"
-    share = dynamic_threshold_share(TD2_BUFFER_BYTES, 1.0, 16).per_port_share_bytes
-    assert share < 800e3
+    # M = 6: every port of the base intent's leaves (4 hosts, 2 spines) congested at once.
+    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11], threshold: 2MB}\n")
+    text += "design: {congested_ports: 6}\napproximations: [tlt-without-color]\n"
+    share = dynamic_threshold_share(TD2_BUFFER_BYTES, 1.0, 6).per_port_share_bytes
+    assert share < 2e6
     with pytest.raises(IntentError) as caught:
         compile_file(write_intent(text))
     message = caught.value.one_line()
     assert "classes[0].tlt" in message and "bulk" in message
-    assert f"at most {(share - 1500) / 1e3:.2f} kB" in message  # the per-port share less one packet
+    assert f"at most {(share - 1500) / 1e6:.2f} MB" in message  # the per-port share less one packet
 
 
 def test_headroom_exceeding_the_buffer(write_intent: Writer, base_intent: str) -> None:
@@ -222,3 +223,23 @@ def test_ear_delay_threshold_carries_its_derivation(write_intent: Writer, base_i
         assert delay.value == pytest.approx(120 / 65 * marking.value * 8 / 40e9, rel=1e-9)
     else:
         assert delay.value == pytest.approx(50e-6)
+
+
+def test_congested_ports_above_every_switch_is_refused(write_intent: Writer, base_intent: str) -> None:
+    # TLT §4.2 counts M of a switch's own ports; the base intent's largest switch has 6.
+    with pytest.raises(IntentError) as caught:
+        compile_file(write_intent(base_intent + "design: {congested_ports: 7}\n"))
+    message = caught.value.one_line()
+    assert "design.congested_ports" in message and "no switch has more than 6 ports" in message
+
+
+def test_a_switch_smaller_than_m_uses_its_own_port_count(write_intent: Writer, base_intent: str) -> None:
+    # The spines have 3 ports, the leaves 6: with M = 6 the leaves plan for 6, the spines for 3.
+    text = base_intent.replace("    dscp: [10]\n", "    dscp: [10]\n    tlt: {important_dscp: [11]}\n")
+    fabric = compile_file(write_intent(text + "design: {congested_ports: 6}\napproximations: [tlt-without-color]\n"))
+    used = {}
+    for switch in fabric.switches:
+        bulk = next(c for c in switch.classes if c.name == "bulk")
+        assert bulk.tlt_flows_without_important_loss is not None
+        used[switch.name] = next(i.value for i in bulk.tlt_flows_without_important_loss.provenance.inputs if i.name == "congested_ports")
+    assert used["leaf1"] == 6 and used["spine1"] == 3
