@@ -129,3 +129,13 @@ def test_mmus_divides_the_buffer_as_compile_does(run_cli: Callable[..., tuple[in
     assert code == 0 and json.loads(out)["total_flows"] == 1153
     code, out, _ = run_cli(*argv)
     assert code == 0 and json.loads(out)["total_flows"] == 5153
+
+
+@pytest.mark.parametrize("command", ["tlt", "buffer"])
+@pytest.mark.parametrize("mmus", ["0", "-2"])
+def test_a_bad_mmu_count_is_reported_at_mmus(run_cli: Callable[..., tuple[int, str, str]], command: str, mmus: str) -> None:
+    # 0 divided the buffer by zero (exit 70); -2 was blamed on --buffer.
+    extra = ["--threshold", "400kB"] if command == "tlt" else []
+    code, out, err = run_cli("whatif", command, "--buffer", "12MB", "--mmus", mmus, *extra)
+    assert code == 2 and out == ""
+    assert err.startswith("error: --mmus: must be >= 1") and err.count("\n") == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param
+from qosforge.models._checks import require_at_least
 
 MMUS_PARAM = Param(
     "--mmus", "mmus", "integer",
@@ -16,5 +17,7 @@ MMUS_PARAM = Param(
 
 
 def per_mmu_buffer_bytes(values: dict[str, Any]) -> Any:
-    """The B a port competes in: the switch buffer over its MMUs."""
+    """The B a port competes in: the switch buffer over its MMUs. N is checked here, before the
+    division, so a bad --mmus is reported at --mmus (not as a bad --buffer, or a division by 0)."""
+    require_at_least("mmus", values["mmus"], 1, hint="a chip has one MMU or more: use the vendor profile's mmu_count")
     return values["buffer_bytes"] / values["mmus"]
