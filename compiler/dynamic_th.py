@@ -84,7 +84,7 @@ def dynamic_th_range(profile: VendorProfile) -> DynamicThRange:
     exponent is read as 2^n (all a config can be checked against)."""
     low, high = profile.dynamic_th_min.value, profile.dynamic_th_max.value
     yang = "SONiC YANG BUFFER_PROFILE.dynamic_th -8..7 (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)"
-    known = low is not None and high is not None
+    known = range_is_known(profile)
     special = profile.dynamic_th_special.value if known else None
     return DynamicThRange(
         profile=profile.name,
