@@ -1,69 +1,95 @@
-"""A binary min-heap of events in preallocated arrays (time, float payload | kind, a, b)."""
+"""The event queue: a binary min-heap of time keys over event slots, in preallocated arrays.
+
+The heap itself holds only what its sift loops move: ``keys`` (float64, the event times) and
+``slots`` (int64, where each event's payload lives), both one-dimensional and contiguous, so a
+level of a sift is two loads and two stores in two flat arrays instead of five moves over two
+2-D arrays. An event's payload — kind, a, b (``slot_i``) and a float value (``slot_f``) — is
+written once when it is pushed and read once when it is popped. Free slots: with ``n`` events in
+the heap, ``free[n:]`` are exactly the unused slots (a pop puts its slot back at ``free[n - 1]``,
+a push takes ``free[n]``), so the heap's size is also the free list's top.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.jit import compiled
+from qosforge.softswitch.engine.jit import World, compiled
+from qosforge.softswitch.engine.layout import (
+    SL_A,
+    SL_B,
+    SL_KIND,
+    ST_HSIZE,
+    W_HI,
+    W_HT,
+    W_SLOTF,
+    W_SLOTFREE,
+    W_SLOTI,
+    W_ST,
+)
 
 
 @compiled
-def heap_push(ht: np.ndarray, hi: np.ndarray, st: np.ndarray, size_index: int, time: float, kind: int, a: int, b: int, value: float) -> None:
-    n = st[size_index]
-    if n >= ht.shape[0]:
+def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
+              time: float, kind: int, a: int, b: int, value: float) -> None:
+    n = st[ST_HSIZE]
+    if n >= keys.shape[0]:
         raise RuntimeError("softswitch event heap full: raise the engine's event capacity")
-    st[size_index] = n + 1
+    slot = free[n]
+    slot_i[slot, SL_KIND] = kind
+    slot_i[slot, SL_A] = a
+    slot_i[slot, SL_B] = b
+    slot_f[slot] = value
+    st[ST_HSIZE] = n + 1
     i = n
     while i > 0:
         parent = (i - 1) >> 1
-        if ht[parent, 0] <= time:
+        if keys[parent] <= time:
             break
-        ht[i, 0] = ht[parent, 0]
-        ht[i, 1] = ht[parent, 1]
-        hi[i, 0] = hi[parent, 0]
-        hi[i, 1] = hi[parent, 1]
-        hi[i, 2] = hi[parent, 2]
+        keys[i] = keys[parent]
+        slots[i] = slots[parent]
         i = parent
-    ht[i, 0] = time
-    ht[i, 1] = value
-    hi[i, 0] = kind
-    hi[i, 1] = a
-    hi[i, 2] = b
+    keys[i] = time
+    slots[i] = slot
 
 
 @compiled
-def heap_pop(ht: np.ndarray, hi: np.ndarray, st: np.ndarray, size_index: int, out_i: np.ndarray) -> tuple[float, float]:
+def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
+             out_i: np.ndarray) -> tuple[float, float]:
     """Remove the earliest event: returns (time, value) and writes (kind, a, b) to ``out_i``."""
-    time = ht[0, 0]
-    value = ht[0, 1]
-    out_i[0] = hi[0, 0]
-    out_i[1] = hi[0, 1]
-    out_i[2] = hi[0, 2]
-    n = st[size_index] - 1
-    st[size_index] = n
+    time = keys[0]
+    slot = slots[0]
+    out_i[0] = slot_i[slot, SL_KIND]
+    out_i[1] = slot_i[slot, SL_A]
+    out_i[2] = slot_i[slot, SL_B]
+    value = slot_f[slot]
+    n = st[ST_HSIZE] - 1
+    st[ST_HSIZE] = n
+    free[n] = slot
     if n == 0:
         return time, value
-    last_t = ht[n, 0]
-    last_v = ht[n, 1]
-    k, a, b = hi[n, 0], hi[n, 1], hi[n, 2]
+    last_t = keys[n]
+    last_slot = slots[n]
     i = 0
     while True:
         child = 2 * i + 1
         if child >= n:
             break
-        if child + 1 < n and ht[child + 1, 0] < ht[child, 0]:
+        if child + 1 < n and keys[child + 1] < keys[child]:
             child += 1
-        if ht[child, 0] >= last_t:
+        if keys[child] >= last_t:
             break
-        ht[i, 0] = ht[child, 0]
-        ht[i, 1] = ht[child, 1]
-        hi[i, 0] = hi[child, 0]
-        hi[i, 1] = hi[child, 1]
-        hi[i, 2] = hi[child, 2]
+        keys[i] = keys[child]
+        slots[i] = slots[child]
         i = child
-    ht[i, 0] = last_t
-    ht[i, 1] = last_v
-    hi[i, 0] = k
-    hi[i, 1] = a
-    hi[i, 2] = b
+    keys[i] = last_t
+    slots[i] = last_slot
     return time, value
+
+
+@compiled
+def schedule(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
+    """Push an event onto the world's event queue."""
+    heap_push(w[W_HT], w[W_HI], w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI], w[W_ST], time, kind, a, b, value)
+
+
+__all__ = ["heap_pop", "heap_push", "schedule"]

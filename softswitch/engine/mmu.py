@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     BD_ARRIVALS,
@@ -54,7 +54,6 @@ from qosforge.softswitch.engine.layout import (
     QI_RES,
     QI_STATIC,
     QI_WRED,
-    ST_HSIZE,
     TXF_BUSY_UNTIL,
     TXF_PROP,
     TXF_RATE,
@@ -63,8 +62,6 @@ from qosforge.softswitch.engine.layout import (
     W_CNT,
     W_GF,
     W_GI,
-    W_HI,
-    W_HT,
     W_LINK,
     W_MON,
     W_PFCT,
@@ -72,7 +69,6 @@ from qosforge.softswitch.engine.layout import (
     W_PRMF,
     W_QF,
     W_QI,
-    W_ST,
     W_TXF,
     W_WRF,
     W_WRI,
@@ -175,7 +171,7 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
     arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
-    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
+    schedule(w, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
     w[W_CNT][C_PFC_XOFF if on == 1 else C_PFC_XON] += 1
 
 
