@@ -138,21 +138,26 @@ def _flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def compare(old_dir: Path, new_dir: Path) -> None:
-    """Every numeric key that differs between two ``--dump`` folders: old, new, relative change."""
+    """Every top-level key that differs between two ``--dump`` folders (old, new, relative
+    change), and per scenario how many per-switch/per-port keys (``switches[...]``) differ."""
     print("| scenario | key | old | new | relative |")
     print("|---|---|---|---|---|")
     for old_file in sorted(old_dir.glob("*.json")):
         new_file = new_dir / old_file.name
         old = dict(_flatten(json.loads(old_file.read_text())))
         new = dict(_flatten(json.loads(new_file.read_text()))) if new_file.exists() else {}
+        nested = [key for key in old if "[" in key]
         for key, before in old.items():
             after = new.get(key)
-            if after == before:
+            if after == before or "[" in key:
                 continue
             relative = ""
             if isinstance(before, (int, float)) and isinstance(after, (int, float)) and not isinstance(before, bool):
-                relative = f"{(after - before) / abs(before):+.2%}" if before else ("0" if after == 0 else "new non-zero")
+                relative = f"{(after - before) / abs(before):+.2%}" if before else "from 0"
             print(f"| {old_file.stem} | {key} | {before} | {after} | {relative} |")
+        changed = sum(1 for key in nested if new.get(key) != old[key])
+        if changed:
+            print(f"| {old_file.stem} | per-switch/port keys | {len(nested)} | {changed} changed | |")
 
 
 def main(argv: list[str]) -> None:

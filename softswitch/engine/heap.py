@@ -1,12 +1,20 @@
-"""The event queue: a binary min-heap of time keys over event slots, in preallocated arrays.
+"""The event queue: a binary min-heap of events ordered by (time, push sequence number).
 
-The heap itself holds only what its sift loops move: ``keys`` (float64, the event times) and
+Order: the earliest time first and, among events at the same time, the one pushed first — the
+order they were scheduled in, ns-3's rule (src/core/model/scheduler.h, ``Scheduler::EventKey``:
+timestamp, then uid). Equal times are common (CBR sources with equal rates, bursts starting on
+the same millisecond, equal serialisation times), and without a total order the binary heap's
+pop order among them is a function of its history, so any change to the queue's shape or
+algorithm would move results; with it, every correct priority queue pops the same sequence.
+
+Layout: the heap holds only what its sift loops move: ``keys`` (float64, the event times) and
 ``slots`` (int64, where each event's payload lives), both one-dimensional and contiguous, so a
-level of a sift is two loads and two stores in two flat arrays instead of five moves over two
-2-D arrays. An event's payload — kind, a, b (``slot_i``) and a float value (``slot_f``) — is
-written once when it is pushed and read once when it is popped. Free slots: with ``n`` events in
-the heap, ``free[n:]`` are exactly the unused slots (a pop puts its slot back at ``free[n - 1]``,
-a push takes ``free[n]``), so the heap's size is also the free list's top.
+level of a sift is two loads and two stores in two flat arrays. An event's payload — kind, a, b
+and its sequence number (``slot_i``) and a float value (``slot_f``) — is written once when it is
+pushed and read once when it is popped; the sequence number is read from there only when two
+times are equal. Free slots: with ``n`` events in the heap, ``free[n:]`` are exactly the unused
+slots (a pop puts its slot back at ``free[n - 1]``, a push takes ``free[n]``), so the heap's
+size is also the free list's top.
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ from qosforge.softswitch.engine.layout import (
     SL_A,
     SL_B,
     SL_KIND,
+    SL_SEQ,
     ST_HSIZE,
+    ST_SEQ,
     W_HI,
     W_HT,
     W_SLOTF,
@@ -38,11 +48,14 @@ def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.
     slot_i[slot, SL_KIND] = kind
     slot_i[slot, SL_A] = a
     slot_i[slot, SL_B] = b
+    slot_i[slot, SL_SEQ] = st[ST_SEQ]
+    st[ST_SEQ] += 1
     slot_f[slot] = value
     st[ST_HSIZE] = n + 1
     i = n
     while i > 0:
         parent = (i - 1) >> 1
+        # The new event has the largest sequence number yet: a parent at the same time precedes it.
         if keys[parent] <= time:
             break
         keys[i] = keys[parent]
@@ -74,11 +87,15 @@ def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.n
         child = 2 * i + 1
         if child >= n:
             break
-        if child + 1 < n and keys[child + 1] < keys[child]:
-            child += 1
-        if keys[child] >= last_t:
+        child_t = keys[child]
+        if child + 1 < n:
+            right_t = keys[child + 1]
+            if right_t < child_t or (right_t == child_t and slot_i[slots[child + 1], SL_SEQ] < slot_i[slots[child], SL_SEQ]):
+                child += 1
+                child_t = right_t
+        if child_t > last_t or (child_t == last_t and slot_i[slots[child], SL_SEQ] > slot_i[last_slot, SL_SEQ]):
             break
-        keys[i] = keys[child]
+        keys[i] = child_t
         slots[i] = slots[child]
         i = child
     keys[i] = last_t

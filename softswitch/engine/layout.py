@@ -328,7 +328,8 @@ W_LEN = 50
 SL_KIND = 0
 SL_A = 1
 SL_B = 2
-SL_COLS = 3
+SL_SEQ = 3  # the event's push sequence number, its tie-break
+SL_COLS = 4
 
 # link table columns (W_LINK)
 LK_PEER = 0  # switch port that receives what this port transmits; -1: the host on this port
@@ -368,7 +369,8 @@ ST_RING_N = 4
 ST_RING_STRIDE = 5
 ST_RING_SKIP = 6
 ST_PAUSE_IDX = 7
-ST_COLS = 8
+ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
+ST_COLS = 9
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0
 STF_COLS = 1
