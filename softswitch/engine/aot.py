@@ -40,6 +40,7 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_LINK: ("int64", 2), L.W_ROUTE: ("int64", 3), L.W_ECMP: ("int64", 1), L.W_SWI: ("int64", 2), L.W_CLS: ("int64", 3),
     L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 3),
     L.W_SLOTF: ("float64", 1), L.W_SLOTI: ("int64", 2), L.W_SLOTFREE: ("int64", 1),
+    L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
 }
 
 

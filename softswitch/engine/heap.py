@@ -23,18 +23,23 @@ import numpy as np
 
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
+    EV_GEN,
     SL_A,
     SL_B,
     SL_KIND,
     SL_SEQ,
     ST_HSIZE,
+    ST_NEXT_START,
     ST_SEQ,
+    W_EVENT,
     W_HI,
     W_HT,
     W_SLOTF,
     W_SLOTFREE,
     W_SLOTI,
     W_ST,
+    W_START_FLOW,
+    W_START_S,
 )
 
 
@@ -109,4 +114,30 @@ def schedule(w: World, time: float, kind: int, a: int, b: int, value: float) -> 
     heap_push(w[W_HT], w[W_HI], w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI], w[W_ST], time, kind, a, b, value)
 
 
-__all__ = ["heap_pop", "heap_push", "schedule"]
+@compiled
+def pop_until(w: World, end: float) -> tuple[bool, float, float]:
+    """Take the world's next event if it is due by ``end``: (taken, time, value), with (kind, a, b)
+    in ``W_EVENT``. The next event is the earlier, by (time, sequence number), of the heap's top
+    and the next flow start (W_START_S; flow f's start has sequence number f, build.py), so the
+    order is the one a heap holding every start would give."""
+    keys, slots, slot_i, st, event = w[W_HT], w[W_HI], w[W_SLOTI], w[W_ST], w[W_EVENT]
+    start_s, start_flow = w[W_START_S], w[W_START_FLOW]
+    k = st[ST_NEXT_START]
+    n = st[ST_HSIZE]
+    if k < start_s.shape[0]:
+        time = start_s[k]
+        if n == 0 or time < keys[0] or (time == keys[0] and start_flow[k] < slot_i[slots[0], SL_SEQ]):
+            if time > end:
+                return False, time, 0.0
+            st[ST_NEXT_START] = k + 1
+            event[0] = EV_GEN
+            event[1] = start_flow[k]
+            event[2] = 0
+            return True, time, 0.0
+    if n == 0 or keys[0] > end:
+        return False, end, 0.0
+    time, value = heap_pop(keys, slots, w[W_SLOTFREE], w[W_SLOTF], slot_i, st, event)
+    return True, time, value
+
+
+__all__ = ["heap_pop", "heap_push", "pop_until", "schedule"]

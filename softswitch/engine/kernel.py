@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from qosforge.softswitch.engine.dcqcn import dcqcn_cnp, dcqcn_timer
-from qosforge.softswitch.engine.heap import heap_pop, schedule
+from qosforge.softswitch.engine.heap import pop_until, schedule
 from qosforge.softswitch.engine.hosts import (
     flow_generate,
     host_receive,
@@ -101,7 +101,6 @@ from qosforge.softswitch.engine.layout import (
     QI_PAUSED,
     QI_PKTS,
     QI_TAIL,
-    ST_HSIZE,
     ST_RING_N,
     ST_RING_SKIP,
     ST_RING_STRIDE,
@@ -121,9 +120,7 @@ from qosforge.softswitch.engine.layout import (
     W_EVENT,
     W_FLI,
     W_GI,
-    W_HI,
     W_HIST,
-    W_HT,
     W_LINK,
     W_MARK,
     W_MON,
@@ -142,9 +139,6 @@ from qosforge.softswitch.engine.layout import (
     W_RING,
     W_RINGT,
     W_ROUTE,
-    W_SLOTF,
-    W_SLOTFREE,
-    W_SLOTI,
     W_ST,
     W_STF,
     W_SWI,
@@ -419,17 +413,16 @@ def deadlock_recovered(w: World, now: float, port: int, priority: int, since: fl
 @compiled
 def run_kernel(w: World) -> None:
     """Process events until the end time; all results are left in the world's arrays."""
-    keys, slots, free, slot_f, slot_i = w[W_HT], w[W_HI], w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI]
-    st, stf, prmf = w[W_ST], w[W_STF], w[W_PRMF]
+    stf, prmf = w[W_STF], w[W_PRMF]
     txi, txf, cnt = w[W_TXI], w[W_TXF], w[W_CNT]
     end = prmf[PRM_END]
     step = prmf[PRM_SAMPLE]
     link, pki = w[W_LINK], w[W_PKI]
     event = w[W_EVENT]
-    while st[ST_HSIZE] > 0:
-        if keys[0] > end:
+    while True:
+        due, now, value = pop_until(w, end)
+        if not due:
             break
-        now, value = heap_pop(keys, slots, free, slot_f, slot_i, st, event)
         while stf[STF_NEXT_SAMPLE] <= now:
             _sample(w, stf[STF_NEXT_SAMPLE])
             stf[STF_NEXT_SAMPLE] += step

@@ -322,7 +322,9 @@ W_QHIST = 46  # int64 [P or 0, queues, bins]: sampled depth histogram of every s
 W_SLOTF = 47  # float64 [E]: each event slot's float payload
 W_SLOTI = 48  # int64 [E, SL_COLS]: each event slot's kind and integer payload
 W_SLOTFREE = 49  # int64 [E]: free event slots (engine/heap.py)
-W_LEN = 50
+W_START_S = 50  # float64 [F]: flow start times, sorted (the kernel starts flows from here, not the heap)
+W_START_FLOW = 51  # int64 [F]: the flow of each W_START_S entry; also its start event's sequence number
+W_LEN = 52
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0
@@ -370,7 +372,8 @@ ST_RING_STRIDE = 5
 ST_RING_SKIP = 6
 ST_PAUSE_IDX = 7
 ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
-ST_COLS = 9
+ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
+ST_COLS = 10
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0
 STF_COLS = 1
