@@ -42,6 +42,16 @@ from qosforge.softswitch.engine.layout import (
     W_START_S,
 )
 
+#: Children per node: a power of two (ARITY_BITS = log2), so a node's children are found by a shift.
+ARITY_BITS = 2
+ARITY = 1 << ARITY_BITS
+
+
+@compiled
+def _precedes(slot_i: np.ndarray, time: float, slot: int, other_time: float, other_slot: int) -> bool:
+    """Whether event ``slot`` at ``time`` runs before ``other_slot`` at ``other_time``."""
+    return time < other_time or (time == other_time and slot_i[slot, SL_SEQ] < slot_i[other_slot, SL_SEQ])
+
 
 @compiled
 def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
@@ -59,7 +69,7 @@ def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.
     st[ST_HSIZE] = n + 1
     i = n
     while i > 0:
-        parent = (i - 1) >> 1
+        parent = (i - 1) >> ARITY_BITS
         # The new event has the largest sequence number yet: a parent at the same time precedes it.
         if keys[parent] <= time:
             break
@@ -89,20 +99,22 @@ def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.n
     last_slot = slots[n]
     i = 0
     while True:
-        child = 2 * i + 1
-        if child >= n:
+        first = (i << ARITY_BITS) + 1
+        if first >= n:
             break
-        child_t = keys[child]
-        if child + 1 < n:
-            right_t = keys[child + 1]
-            if right_t < child_t or (right_t == child_t and slot_i[slots[child + 1], SL_SEQ] < slot_i[slots[child], SL_SEQ]):
-                child += 1
-                child_t = right_t
-        if child_t > last_t or (child_t == last_t and slot_i[slots[child], SL_SEQ] > slot_i[last_slot, SL_SEQ]):
+        # The earliest of the node's (up to ARITY) children, whose keys are adjacent in memory.
+        best = first
+        best_t = keys[first]
+        for child in range(first + 1, min(first + ARITY, n)):
+            child_t = keys[child]
+            if _precedes(slot_i, child_t, slots[child], best_t, slots[best]):
+                best = child
+                best_t = child_t
+        if not _precedes(slot_i, best_t, slots[best], last_t, last_slot):
             break
-        keys[i] = child_t
-        slots[i] = slots[child]
-        i = child
+        keys[i] = best_t
+        slots[i] = slots[best]
+        i = best
     keys[i] = last_t
     slots[i] = last_slot
     return time, value
