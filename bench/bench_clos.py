@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _usage import exit_with_usage_if_asked
 from clos_explicit import clos_yaml, switch_count
 
 
@@ -36,6 +37,7 @@ def run(intent: Path, target: str, output: Path) -> tuple[float, float, float]:
 
 
 def main() -> None:
+    exit_with_usage_if_asked(__doc__, sys.argv[1:])
     pods_list = [int(a) for a in sys.argv[1:]] or [32, 160]
     print(f"| {'switches':>8} | {'YAML lines':>10} | target | {'wall s':>7} | {'CPU s':>6} | {'CPU ms/switch':>13} | {'peak RSS MiB':>12} |")
     print("|---------:|-----------:|--------|--------:|-------:|--------------:|-------------:|")

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _usage import exit_with_usage_if_asked
 from fabrics import MAX_PORTS, clos_shape
 
 INTENT = """apiVersion: qosforge/v1
@@ -73,6 +74,7 @@ def run_one(switches: int) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> None:
+    exit_with_usage_if_asked(__doc__, argv, ("--one",))
     if argv[:1] == ["--one"]:
         print(json.dumps(run_one(int(argv[1]))))
         return

@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _usage import exit_with_usage_if_asked
+
 ROOT = Path(__file__).resolve().parents[1]
 FABRIC = ROOT / "bench" / "fabric-4x2.yaml"
 SINGLE = ROOT / "examples" / "tlt-softswitch.yaml"
@@ -80,6 +82,7 @@ def run_single(duration_s: float, hosts: int) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> None:
+    exit_with_usage_if_asked(__doc__, argv, ("--one",))
     if argv[:1] == ["--one"]:
         case, duration = argv[1], float(argv[2])
         print(json.dumps(run_fabric(duration) if case == "fabric" else run_single(duration, int(argv[3]))))

@@ -11,6 +11,7 @@ import sys
 import time
 
 import numpy as np
+from _usage import exit_with_usage_if_asked
 
 from qosforge.fitting.least_squares import fit_red_batch
 from qosforge.fitting.targets import tbtcp_target
@@ -67,6 +68,7 @@ def bench_cli(repeats: int = 3) -> float:
 
 
 def main() -> None:
+    exit_with_usage_if_asked(__doc__, sys.argv[1:])
     batch_s = bench_batch()
     verdict = "OK" if batch_s < BATCH_TARGET_S else "SLOWER THAN TARGET"
     print(

@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _usage import exit_with_usage_if_asked
+
 INTENT = """apiVersion: qosforge/v1
 kind: Fabric
 metadata: {{name: bench-lint}}
@@ -169,6 +171,7 @@ def startup(folder: Path) -> None:
 
 
 def main(argv: list[str]) -> None:
+    exit_with_usage_if_asked(__doc__, argv, ("--one", "--startup"))
     if argv[:1] == ["--startup"]:
         with tempfile.TemporaryDirectory() as name:
             startup(Path(name))

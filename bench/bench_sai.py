@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _usage import exit_with_usage_if_asked
 from bench_compile import bench_intent
 
 
@@ -65,6 +66,7 @@ def run_one(switches: int) -> dict[str, float]:
 
 
 def main() -> None:
+    exit_with_usage_if_asked(__doc__, sys.argv[1:], ("--one",))
     if len(sys.argv) == 3 and sys.argv[1] == "--one":
         print(json.dumps(run_one(int(sys.argv[2]))))
         return

@@ -1,12 +1,14 @@
 """Where the test suite spends its time (issue 14 row "test suite": <= 180 s fresh, <= 60 s warm).
 
-Runs the README's test command (``python -m pytest``, the project's pytest settings) once in a
-child process with a JUnit report, then prints the wall and CPU time of the run (CPU is the figure
-to compare on a shared machine: wall time there mostly measures the other jobs), the time spent
-outside tests (start-up, collection, imports), and the test time per folder, per file and the
-slowest tests.
+Runs the README's test command (``python -m pytest -n auto``, the project's pytest settings) once
+in a child process with a JUnit report, then prints the wall and CPU time of the run (CPU is the
+figure to compare on a shared machine: wall time there mostly measures the other jobs), the time
+spent outside tests (start-up, collection, imports; only meaningful for a one-process run, ``-n 0``)
+and the test time per folder, per file and the slowest tests (summed over the workers).
 
-    nice python bench/bench_suite.py [--top 25] [pytest arguments, e.g. -n 2 or tests/cli]
+    nice python bench/bench_suite.py [--top 25] [pytest arguments, e.g. -n 0 or tests/cli]
+
+With no pytest arguments it runs ``-n auto``, as the README does.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25, help="how many files and tests to list")
     args, pytest_args = parser.parse_known_args()
+    pytest_args = pytest_args or ["-n", "auto"]
+    one_process = "-n" not in pytest_args or pytest_args[pytest_args.index("-n") + 1:][:1] == ["0"]
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -73,7 +77,10 @@ def main() -> None:
     outcomes = Counter(case.outcome for case in cases)
     print(f"pytest exit {completed.returncode}: {dict(outcomes)}")
     print(f"wall {wall:.1f} s, CPU {cpu:.1f} s (user+sys of pytest and the processes it waited for)")
-    print(f"in tests {in_tests:.1f} s, outside tests (start-up, collection) {wall - in_tests:.1f} s")
+    if one_process:
+        print(f"in tests {in_tests:.1f} s, outside tests (start-up, collection) {wall - in_tests:.1f} s")
+    else:
+        print(f"in tests {in_tests:.1f} s summed over the workers")
     by_folder: Counter[str] = Counter()
     by_file: Counter[str] = Counter()
     folder_counts: Counter[str] = Counter()

@@ -16,6 +16,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from _usage import exit_with_usage_if_asked
 
 from qosforge.models.tlt import tlt_headroom
 
@@ -52,6 +53,7 @@ def cli_sweep() -> tuple[float, float]:
 
 
 def main() -> None:
+    exit_with_usage_if_asked(__doc__, sys.argv[1:])
     seconds, peak_mib = model_sweep()
     print(f"tlt_headroom, {POINTS_PER_AXIS**2:,} points in one call: {seconds * 1000:.1f} ms (best of 5), peak {peak_mib:.1f} MiB allocated")
     seconds, rss_mib = cli_sweep()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qosforge.compiler.dynamic_th import dynamic_th_range
 from qosforge.compiler.intent import Design
 from qosforge.errors import InfeasibleDesignError
 from qosforge.ir import BufferProfileIR, Derived, PoolIR, derived_constant, derived_from
@@ -96,6 +97,24 @@ def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: Vend
     return PortHeadroom(name, derived_from(physical, "xoff_bytes"), derived_from(physical, "xon_bytes"), derived_from(physical, "size_bytes"))
 
 
+def _check_dynamic_th(profile: VendorProfile, alpha: float, exponent: int) -> None:
+    """Refuse an alpha the ASIC cannot program as alpha = 2^n (compiler/dynamic_th.py,
+    the same reading lint's dynamic-th-range rule applies)."""
+    accepted = dynamic_th_range(profile)
+    verdict = accepted.verdict(exponent)
+    if verdict == "ok":
+        return
+    if verdict == "outside":
+        problem = f"outside {accepted.low}..{accepted.high}, the range {profile.name} accepts ({accepted.source})"
+    else:
+        problem = f"which {profile.name} reads as {accepted.meaning(exponent)} ({accepted.special_source})"
+    raise InfeasibleDesignError(
+        f"alpha {alpha:g} needs dynamic_th {exponent}, {problem}",
+        place="alpha",
+        hint=f"set design.alpha to one of the alphas {profile.name} represents: {accepted.representable_text()}",
+    )
+
+
 def plan_buffers(
     *,
     profile: VendorProfile,
@@ -107,6 +126,7 @@ def plan_buffers(
     """Pools and profiles for one switch; ``port_kinds`` lists (speed, cable) of every port."""
     buffer_bytes = float(profile.buffer_bytes.known("buffer_bytes"))
     dynamic_th_value = dynamic_th_from_alpha(design.alpha)
+    _check_dynamic_th(profile, design.alpha, dynamic_th_value)
     dynamic_th = derived_constant(dynamic_th_value, "1", quantity="dynamic_th", formula=f"log2(alpha) = log2({design.alpha:g})", source="SAI SHARED_DYNAMIC_TH: alpha = 2^n (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)")
     headroom: dict[tuple[float, float], PortHeadroom] = {}
     total = 0.0

@@ -21,6 +21,7 @@ from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
+from qosforge.compiler.reachable import check_reachable
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
 from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
 from qosforge.errors import QosforgeError
@@ -45,6 +46,15 @@ from qosforge.vendor_profiles.schema import VendorProfile
 SOURCE_RTT = "qosforge topology model (compiler/topology.py): 2 x sum of one-way link latencies on the longest host-to-host path + serialisation of one MTU out and one ACK back per hop"
 SOURCE_PFCWD = "SONiC `pfcwd start_default` base values (sonic-swss orchagent/pfcwdorch.cpp, the SONiC sources)"
 PFCWD_POLL_INTERVAL_MS = 200
+
+
+#: Model input names (models/*, their error places) -> the intent design field that gives them.
+_DESIGN_INPUTS = {
+    "alpha": "alpha", "congested_ports": "congested_ports",
+    "lossless_mtu_bytes": "lossless_mtu", "lossless_frame_bytes": "lossless_mtu",
+    "port_mtu_bytes": "port_mtu", "max_frame_bytes": "port_mtu",
+    "small_packet_percent": "small_packet_percent", "small_packet_fraction": "small_packet_percent",
+}
 
 
 @dataclass(frozen=True)
@@ -246,8 +256,8 @@ def _template(
         path = _profile_path(intent, switch)
         if error.place == "classes.lossless" and lossless and lossless[0].spec is not None:
             path = ("classes", intent.classes.index(lossless[0].spec), "lossless")
-        elif error.place in ("alpha", "congested_ports"):  # a design value the models refuse
-            path = ("design", error.place)
+        elif error.place in _DESIGN_INPUTS:  # a design value the models refuse
+            path = ("design", _DESIGN_INPUTS[error.place])
         raise source_map.error(path, f"switch '{switch.name}': {error.message}", error.hint) from None
     speeds = sorted({p.speed_bps for p in switch.ports})
     wred: dict[str, WredIR] = {}
@@ -281,6 +291,7 @@ def _template(
             name = wred_profile_name(spec.name, rate)
             if thresholds.curves:
                 wred[name] = WredIR(name, thresholds.curves, thresholds.ect_marking)
+                check_reachable(intent, source_map, spec, rate, wred[name], planned.lossless, buffer_plan, profile)
             queue_wred[(rate, planned.queue)] = name if thresholds.curves else None
             bdp = Derived(
                 value=rate * rtt.value / 8.0,

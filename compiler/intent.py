@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_TBTCP_R
 from qosforge.errors import UnitError
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
@@ -204,7 +205,7 @@ class TbtcpSpec(_Strict):
         lt=TBTCP_BETA_MAX,
         description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
     )
-    r: int = Field(default=4, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
+    r: int = Field(default=DEFAULT_TBTCP_R, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
     lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
     t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
     flows: int | None = Field(default=None, ge=1, description="Long-lived flows n per bottleneck for the steady-state queue beta*n (TBTCP §4.4); default: design.concurrent_flows.")
@@ -271,7 +272,7 @@ class Design(_Strict):
     alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
     concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
     mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
-    lso_burst: SizeBytes = Field(default="64kB", validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
+    lso_burst: SizeBytes = Field(default=DEFAULT_LSO_BURST, validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
     pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
     pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)

@@ -40,6 +40,17 @@ SOURCE_TLT_COLOR_DROP = "TLT §4.2 (unimportant packets colored red, dropped at 
 EAR_T_OVER_K = 120.0 / 65.0
 
 
+def _ear_delay_threshold(delay_s: float, *, given: bool) -> Derived:
+    """EAR's queueing-delay threshold T with its own derivation: the intent's value, or the default
+    that keeps EAR's evaluated T/K ratio (K = 65, T = 120 packets, §4.2) at this speed."""
+    if given:
+        return derived_constant(delay_s, "s", quantity="delay_threshold_s", formula="T = intent ear.rtt_threshold",
+                                source="EAR §4.2 (T is a free parameter; the paper evaluates T = 120 packets at 10 Gbps)")
+    return derived_constant(delay_s, "s", quantity="delay_threshold_s", formula="T = (120/65) * K * 8 / rate",
+                            source="EAR §4.2 (K = 65, T = 120 packets at 10 Gbps; qosforge keeps T/K at every speed, "
+                                   "set ear.rtt_threshold to override)", model="ear_default_t")
+
+
 @dataclass(frozen=True)
 class ClassThresholds:
     marking: tuple[Derived, ...]
@@ -97,7 +108,8 @@ def class_thresholds(
         if spec.transport == "ear":
             delay_s = spec.ear.rtt_threshold if spec.ear and spec.ear.rtt_threshold is not None else EAR_T_OVER_K * threshold.value * 8.0 / rate_bps
             ear = ear_thresholds(rate_bps=rate_bps, packet_bytes=design.mtu, base_rtt_s=rtt_s, ecn_threshold_bytes=threshold.value, delay_threshold_s=delay_s)
-            host += [derived_from(ear, "delay_threshold_s"), derived_from(ear, "rtt_threshold_s")]
+            host += [_ear_delay_threshold(delay_s, given=spec.ear is not None and spec.ear.rtt_threshold is not None),
+                     derived_from(ear, "rtt_threshold_s")]
         if spec.transport == "d2tcp" and spec.d2tcp is not None:
             host += [
                 derived_constant(spec.d2tcp.d_min, "1", quantity="d_min", formula="intent d2tcp.d_min", source="D2TCP §3.2.3 (d clamped to [0.5, 2])"),

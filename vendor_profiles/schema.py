@@ -185,6 +185,7 @@ SOURCED_FIELDS: tuple[str, ...] = (
     "queues_per_port",
     "dynamic_th_min",
     "dynamic_th_max",
+    "dynamic_th_special",
     "red.steps",
     "red.step_offset",
     "red.probability_granularity",
@@ -226,6 +227,10 @@ class VendorProfile(_Strict):
     #: Range of the SAI/SONiC dynamic_th exponent n (alpha = 2^n) the ASIC accepts.
     dynamic_th_min: Sourced[int]
     dynamic_th_max: Sourced[int]
+    #: Exponents in that range the ASIC does not read as alpha = 2^n, with the alpha it applies
+    #: instead (Mellanox SAI: -8 -> 0, no shared buffer; 7 -> infinity, no limit). Empty where
+    #: every exponent means 2^n. Used by compile and lint (compiler/dynamic_th.py).
+    dynamic_th_special: Sourced[dict[int, Annotated[float, Field(ge=0.0)]]]
     red: RedQuantisation
     #: Separate ECN marking thresholds for ECT traffic (SAI_WRED_ATTR_ECN_*) are honoured.
     ecn_ect_thresholds: Sourced[bool]
@@ -260,6 +265,11 @@ class VendorProfile(_Strict):
             and self.dynamic_th_min.value > self.dynamic_th_max.value
         ):
             raise ValueError("dynamic_th_min is larger than dynamic_th_max")
+        special = self.dynamic_th_special.value or {}
+        low, high = self.dynamic_th_min.value, self.dynamic_th_max.value
+        outside = sorted(n for n in special if (low is not None and n < low) or (high is not None and n > high))
+        if outside:
+            raise ValueError(f"dynamic_th_special lists {outside}, outside dynamic_th_min..dynamic_th_max")
         return self
 
     def sourced(self, field_name: str) -> Sourced[Any]:

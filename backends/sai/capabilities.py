@@ -27,8 +27,10 @@ def tlt_alternatives(profile: str) -> tuple[str, ...]:
         f"use a switch profile whose ASIC honours ECT thresholds and applies the color drop to ECT packets instead of {profile} (qosforge profiles show <name>)",
         "remove the class's 'tlt' block (plain transport, no important-packet protection)",
         f"accept the named approximation '{TLT_UNMARKED_RED}' (intent 'approximations: [{TLT_UNMARKED_RED}]' or "
-        f"--accept-approximation {TLT_UNMARKED_RED}): unimportant (red) packets are still dropped at K but not ECN-marked, "
-        "so the transport reacts to their loss instead of to marks",
+        f"--accept-approximation {TLT_UNMARKED_RED}): ECN marking is OFF for the class's unimportant packets on this target "
+        "(their DSCP maps to red and ECN_MARK_MODE marks green only), so DCTCP/ECN sees no marks for them: the queue is "
+        "held only by the red drop at TLT's K, well above the ECN K, giving a deeper queue and losses with retransmissions "
+        "instead of marks",
     )
 
 

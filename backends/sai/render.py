@@ -169,7 +169,11 @@ def _wred(wred: WredIR) -> SaiOperation:
     marked: set[str] = set()
     for curve in wred.curves:
         color = _COLOR_NAMES[curve.color]
-        if curve.drop:
+        # A marking color is enabled as well: SAIs that honour the spec apply neither drop nor
+        # mark on a disabled color (sonic-buildimage issue #4545); SONiC templates enable both.
+        # Not with ECT thresholds (TLT): chips that apply color drop to ECT packets there would
+        # drop TLT's important packets on the marking curve (TLT §4 requires they are not).
+        if curve.drop or (curve.mark and not wred.ect_marking):
             attributes.append((f"SAI_WRED_ATTR_{color}_ENABLE", True))
         if curve.mark:
             marked.add(color)

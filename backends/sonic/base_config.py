@@ -23,7 +23,24 @@ def _read(path: Path) -> dict[str, Any]:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise BaseConfigError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}", place=place, hint="give the switch's running config: sonic-cfggen -d --print-data > config_db.json") from None
-    return check_base_config(document, place)
+    config = check_base_config(document, place)
+    _refuse_dynamic_buffer_model(config, place)
+    return config
+
+
+def _refuse_dynamic_buffer_model(config: dict[str, Any], place: str) -> None:
+    """qosforge renders the traditional buffer model. Under ``buffer_model: dynamic`` buffermgrd is
+    buffermgrdyn (sonic-swss cfgmgr/buffermgrdyn.cpp): it computes lossless PG profiles itself
+    and removes or replaces statically sized ones, so a patch of traditional profiles on it
+    would not hold; there is no safe partial path."""
+    metadata = config.get("DEVICE_METADATA", {})
+    localhost = metadata.get("localhost", {}) if isinstance(metadata, dict) else {}
+    if isinstance(localhost, dict) and localhost.get("buffer_model") == "dynamic":
+        raise BaseConfigError(
+            "the running config uses DEVICE_METADATA.buffer_model 'dynamic'; qosforge renders the traditional model",
+            place=f"{place} DEVICE_METADATA|localhost.buffer_model",
+            hint="switch the device to the traditional buffer model (set buffer_model: traditional and config reload) before applying, or deploy without --base",
+        )
 
 
 def read_base_configs(path: Path, switches: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -362,7 +362,11 @@ def _wred_view(wred: WredIR, name: str, switch: SwitchIR) -> dict[str, Any]:
             "max": _bytes(curve.max_bytes, f"{what} max", switch),
             "probability": _whole(curve.probability_percent, f"{what} drop probability (%)", switch),
         })
-    enabled = {c.color: ("true" if c.drop else "false") for c in wred.curves}
+    # A marking color is enabled too, as every SONiC qos.json template does (sonic-buildimage
+    # device/*/qos.json.j2 pairs ``ecn`` with ``wred_<color>_enable: "true"``): Broadcom/Innovium
+    # SAIs ignore ECN on a disabled color (sonic-buildimage issue #4545). Non-ECT packets of the
+    # class are then WRED-dropped between min and max, the RED-with-ECN behaviour of DCTCP §3.1.
+    enabled = {c.color: ("true" if c.drop or c.mark else "false") for c in wred.curves}
     return {
         "name": name,
         "enable": [(color, enabled.get(color, "false")) for color in ("green", "yellow", "red")],

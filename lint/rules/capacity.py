@@ -202,40 +202,26 @@ def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
 # Queue limits vs WRED thresholds
 
 
-def _dynamic_th_accepted(ctx: LintContext, dynamic_th: float) -> bool:
-    """Within the vendor profile's dynamic_th range where it states one, else SONiC's YANG range."""
-    from qosforge.backends.sonic.checks.schema import FIELDS, Num
-
-    assert ctx.profile is not None
-    schema = FIELDS["BUFFER_PROFILE"]["dynamic_th"]
-    assert isinstance(schema, Num)
-    low, high = ctx.profile.dynamic_th_min.value, ctx.profile.dynamic_th_max.value
-    return (schema.low if low is None else low) <= dynamic_th <= (schema.high if high is None else high)
-
-
 def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int) -> tuple[float, str] | None:
-    """The most a queue with egress ``profile`` can hold (bytes) and how, or None if unknown."""
-    assert ctx.profile is not None
-    if profile.static_th_bytes is not None and profile.static_th_bytes.value > 0:
-        return profile.static_th_bytes.value, f"static_th of {profile.name}"
-    pool = ctx.parsed.pool(profile.pool)
-    if profile.dynamic_th is None or pool is None or pool.size_bytes is None or pool.size_bytes.value <= 0:
-        return None
-    if not _dynamic_th_accepted(ctx, profile.dynamic_th.value):
-        return None  # no limit any ASIC would apply (dynamic-th-range / out-of-range report it); 2^n may not even be a float
-    from qosforge.models.dynamic_threshold import alpha_from_dynamic_th, dynamic_threshold_share
+    """The most a queue with egress ``profile`` can hold (bytes) and how, or None if unknown: the
+    computation ``qosforge compile`` refuses thresholds with (compiler/queue_limits.py)."""
+    from qosforge.compiler.dynamic_th import dynamic_th_range
+    from qosforge.compiler.queue_limits import queue_limit as shared_queue_limit
 
-    mmus = int(ctx.profile.mmu_count.value or 1)
-    shared = pool.size_bytes.value / mmus
-    alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
-    share = ctx.cache.get(("share", shared, alpha, congested_ports),
-                          lambda: float(dynamic_threshold_share(shared, alpha, congested_ports).per_port_share_bytes))
-    how = (f"alpha·B/(1+M·alpha) with alpha = 2^{int(profile.dynamic_th.value)}, B = {size_text(shared)} "
-           f"({pool.name}{f' / {mmus} MMUs' if mmus > 1 else ''}), M = {congested_ports}")
-    return share, how
+    assert ctx.profile is not None
+    pool = ctx.parsed.pool(profile.pool)
+    pool_bytes = pool.size_bytes.value if pool is not None and pool.size_bytes is not None else None
+    vendor = ctx.profile
+    limit = ctx.cache.get(
+        ("queue-limit", profile, pool_bytes, congested_ports),
+        lambda: shared_queue_limit(profile, pool_bytes, mmu_count=int(vendor.mmu_count.value or 1),
+                                   congested_ports=congested_ports, accepted=dynamic_th_range(vendor)))
+    return None if limit is None else (limit.limit_bytes, limit.how(size_text))
 
 
 def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
+    from qosforge.compiler.queue_limits import first_active_curve
+
     parsed = ctx.parsed
     congested = ctx.intent.design.congested_ports if ctx.intent is not None else 1
     worst: dict[str, tuple[float, str, float, str, list[str]]] = {}
@@ -245,14 +231,11 @@ def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
             profile = parsed.profile(queue.buffer_profile)
             if wred is None or profile is None:
                 continue
-            active = [c for c in wred.curves if c.drop or c.mark]
-            if not active:
+            start = first_active_curve(wred)
+            if start is None:
                 continue
             limit = queue_limit(ctx, profile, congested)
-            if limit is None:
-                continue
-            start = min(active, key=lambda c: c.min_bytes.value)
-            if start.min_bytes.value <= limit[0]:
+            if limit is None or start.min_bytes.value <= limit[0]:
                 continue
             previous = worst.get(wred.name)
             ports = [*(previous[4] if previous else []), f"{port.name}|{queue.index}"]
@@ -273,17 +256,42 @@ def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
+    from qosforge.compiler.dynamic_th import dynamic_th_range, range_is_known
+
     assert ctx.profile is not None
-    low, high = ctx.profile.dynamic_th_min.value, ctx.profile.dynamic_th_max.value
-    if low is None or high is None:
+    if not range_is_known(ctx.profile):
         return
+    accepted = dynamic_th_range(ctx.profile)
+    low, high = accepted.low, accepted.high
+    unlimited: list[BufferProfileIR] = []
     for profile in ctx.parsed.buffer_profiles:
-        if profile.dynamic_th is not None and not low <= profile.dynamic_th.value <= high:
+        if profile.dynamic_th is None:
+            continue
+        exponent = profile.dynamic_th.value
+        verdict = accepted.verdict(exponent)
+        if verdict == "unlimited":
+            unlimited.append(profile)
+        elif verdict == "outside":
             yield ctx.report(
                 "dynamic-th-range", "BUFFER_PROFILE", profile.name, "dynamic_th",
-                f"dynamic_th {profile.dynamic_th.value:g} is outside {low}..{high}, the range "
-                f"{ctx.profile.name} accepts ({ctx.profile.dynamic_th_min.source})",
-                values={"configured": profile.dynamic_th.value, "min": low, "max": high})
+                f"dynamic_th {exponent:g} is outside {low}..{high}, the range "
+                f"{ctx.profile.name} accepts ({accepted.source})",
+                values={"configured": exponent, "min": low, "max": high})
+        elif verdict != "ok":
+            yield ctx.report(
+                "dynamic-th-range", "BUFFER_PROFILE", profile.name, "dynamic_th",
+                f"dynamic_th {exponent:g} on {ctx.profile.name} means {accepted.meaning(int(exponent))}, "
+                f"not alpha = 2^{exponent:g} ({accepted.special_source})",
+                values={"configured": exponent, "min": low, "max": high})
+    if unlimited:
+        # SONiC's own Mellanox templates give lossy profiles dynamic_th 7 on purpose: one note per
+        # file that says what it means, not an error.
+        exponent = int(unlimited[0].dynamic_th.value)  # type: ignore[union-attr]
+        yield ctx.report(
+            "dynamic-th-unlimited", "BUFFER_PROFILE", unlimited[0].name, "dynamic_th",
+            f"dynamic_th {exponent} on {ctx.profile.name} means {accepted.meaning(exponent)}, not alpha = "
+            f"2^{exponent} ({accepted.special_source}): {ports_text(p.name for p in unlimited)}",
+            values={"configured": exponent, "profiles": len(unlimited)})
 
 
 def _lossless_limit(ctx: LintContext) -> Iterator[Finding]:
@@ -343,8 +351,18 @@ RULES: tuple[Rule, ...] = (
          needs="profile", check=_ecn_above_limit),
     Rule("dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
          "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, §3.2); SONiC's YANG allows -8..7 but ASICs "
-         "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI).",
-         "use a dynamic_th inside the ASIC's range", needs="profile", check=_dynamic_th_range),
+         "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI), and some "
+         "read an end of the range as another alpha (dynamic_th_special: Mellanox -8 = alpha 0, no "
+         "shared buffer). qosforge compile refuses the same alphas.",
+         "use a dynamic_th inside the ASIC's range that it reads as alpha = 2^n", needs="profile", check=_dynamic_th_range),
+    Rule("dynamic-th-unlimited", Severity.INFO, "capacity", "dynamic_th that means no limit",
+         "Mellanox's SAI reads dynamic_th 7 as alpha = infinity, not 128 (mlnx_sai/src/mlnx_sai_buffer.c "
+         "sai_buffer_alpha_bounds_t; vendor profile dynamic_th_special): the queue or PG has no dynamic "
+         "limit and one port may fill the pool. SONiC's own Mellanox templates use it for lossless and "
+         "egress profiles, where PFC or the pool bounds the queue, so it is a note, not an error "
+         "(the -8 end, alpha 0, is dynamic-th-range's error). Checked with the dynamic-th-range rule.",
+         "keep it where the queue is bounded otherwise (PFC); use 6 or less for a real alpha",
+         needs="profile"),
     Rule("lossless-priority-limit", E, "capacity", "no more lossless classes than the ASIC has",
          "Each PFC priority needs its own lossless PG with headroom (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pg.yang, the SONiC sources); "
          "the vendor profile's max_lossless_classes bounds how many an ASIC supports.",

@@ -57,6 +57,22 @@ def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
             values={"queues": len(queues)})
 
 
+def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
+    profiles = raw_entries(ctx.tables, "WRED_PROFILE")
+    for name, queues in sorted(_wred_bindings(ctx).items()):
+        entry = profiles.get(name)
+        ecn = entry.get("ecn", "ecn_none") if entry is not None else None
+        if entry is None or not isinstance(ecn, str):
+            continue
+        disabled = sorted(c for c in ecn_colors(ecn) if entry.get(f"wred_{c}_enable") != "true")
+        if disabled:
+            yield ctx.report(
+                "ecn-color-disabled", "WRED_PROFILE", name, f"wred_{disabled[0]}_enable",
+                f"ecn {ecn} marks {', '.join(disabled)} but wred_<color>_enable is not true for it: on SAIs that "
+                f"honour the enable (Broadcom, Innovium) {ports_text(queues)} get no ECN marks for that color",
+                values={"colors": len(disabled)})
+
+
 def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
     users: dict[str, list[str]] = defaultdict(list)
     for port in ctx.parsed.ports:
@@ -190,6 +206,13 @@ RULES: tuple[Rule, ...] = (
          "§6 #7 (sonic-buildimage #4545).",
          "set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
          check=_wred_inactive),
+    Rule("ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
+         "SAI allows ECN without WRED (opencomputeproject/SAI PR #112), but on SAIs that honour "
+         "SAI_WRED_ATTR_<COLOR>_ENABLE a disabled color gets neither WRED nor ECN (sonic-buildimage "
+         "issue #4545, Innovium; sonic-utilities PR #1412 added ecnconfig -genable for it), and every "
+         "SONiC qos.json template pairs ecn with wred_<color>_enable: \"true\". Enabling also WRED-drops "
+         "the class's non-ECT packets between min and max, as RED with ECN does (DCTCP §3.1).",
+         "set wred_<color>_enable: \"true\" for every color in ecn", check=_ecn_color_disabled),
     Rule("dscp-conflict", W, "consistency", "a DSCP means one class on every port",
          "DSCP_TO_TC_MAP is one map per name (§3.9); when ports bind different maps, a DSCP that maps to "
          "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "

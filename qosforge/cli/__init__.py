@@ -56,6 +56,10 @@ def _print_error(text: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, map user errors to one line and exit code 2."""
+    # gRPC's C core logs TLS handshake failures itself (ssl_transport_security.cc) before push/diff
+    # print their one-line error; it reads GRPC_VERBOSITY when grpc is first imported. The user's
+    # own setting wins (debugging a device).
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     try:
         exit_code = cli.main(args=argv, prog_name="qosforge", standalone_mode=False)
     except QosforgeError as error:

@@ -66,6 +66,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.cli.progress import progress
     from qosforge.outputs import RenderedFile, RunRequest, intent_key, sha256_text, write_outputs
 
+    if not output_dir.strip():  # Path("") is the current directory: never write there by accident
+        raise QosforgeError("the output folder is empty", place="-o/--output", hint="name a folder, e.g. -o out")
     root = Path(output_dir)
     if root.exists() and not root.is_dir():
         raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
@@ -152,13 +154,14 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     if explanation.inputs:
         inputs = Table(title="inputs", title_justify="left")
         for column in ("name", "value", "unit"):
-            inputs.add_column(column)
+            # fold, never ellipsize: a source path or formula cut short is a wrong citation.
+            inputs.add_column(column, overflow="fold")
         for item in explanation.inputs:
             inputs.add_row(item.name, as_text(item.value), item.unit)
         console.print(inputs)
     steps = Table(title="derivation", title_justify="left")
     for column in ("quantity", "formula", "source"):
-        steps.add_column(column)
+        steps.add_column(column, overflow="fold")
     for step in explanation.derivations:
         steps.add_row(step.quantity, step.formula, step.source)
     console.print(steps)

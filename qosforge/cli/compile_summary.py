@@ -104,8 +104,11 @@ def render_summary(report: dict[str, Any], console: Console) -> None:
     title = (f"Fabric {report['fabric']}: {count} switch{'es' if count != 1 else ''}, {len(kinds)} kind{'s' if len(kinds) != 1 else ''}, "
              f"targets {', '.join(report['targets']) or '-'}")
     table = Table(title=title, title_justify="left")
+    # The switches column is at least as wide as its longest name range, so a narrow terminal wraps
+    # between ranges ("pod1-leaf1..pod1-leaf4," on one line), never inside one.
+    longest_range = max((len(part) + 1 for kind in kinds for part in names_text(kind.names).split(", ")), default=8)
     for column in ("switches", "count", "profile", "buffer", "ingress pools", "PFC headroom (lossless PGs)"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", min_width=longest_range if column == "switches" else None)
     for kind in kinds:
         switch = kind.switch
         totals = switch["pool_totals"]

@@ -464,7 +464,7 @@ def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
     table = Table(title=f"qosforge fit red ({model.name}; {mode})", title_justify="left")
     table.add_column("quantity")
     table.add_column("value", justify="right")
-    table.add_column("formula / source")
+    table.add_column("formula / source", overflow="fold")
     table.add_row("t_min (l)", format_bytes(result.t_min_bytes), formula("t_min_bytes"))
     table.add_row("t_max", format_bytes(result.t_max_bytes), formula("t_max_bytes"))
     table.add_row("P_max programmed", f"{result.p_max:.4g}", formula("p_max"))

@@ -146,6 +146,9 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
         if report.fixed_text is not None and report.fixed_path is not None:
             write_text_atomically(Path(report.fixed_path), report.fixed_text)
             fixed[report.fixed_path] = len(report.fixes)
+        elif fix and report.unusable is None:
+            # lint_path writes no copy when nothing is mechanical; say so instead of silence.
+            click.echo(f"note: {report.file}: nothing to fix, no file written", err=True)
     unusable = [r.unusable for r in reports if r.unusable is not None]
     for item in unusable:
         click.echo(f"error: {' '.join(item.message.split())}", err=True)

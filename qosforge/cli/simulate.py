@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from qosforge.cli.options import Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
+from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS
 from qosforge.units import (
@@ -86,7 +87,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
               help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
 @click.option("--switch", "switch_names", metavar="NAME", multiple=True,
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
-@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the first non-default class; pause-storm: the first lossless).")
+@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the class on the lowest TC above the catch-all default, e.g. tcp on roce-pod; pause-storm: the first lossless).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
 @click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
@@ -104,7 +105,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 @click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; fabric scenarios in a lossless class: the intent's lossless MTU).")
 @click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
-@click.option("--r", "window_r", type=float, default=4.0, show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
+@click.option("--r", "window_r", type=float, default=float(DEFAULT_TBTCP_R), show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
 @click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
 @click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
 @click.option("--warmup", metavar="TIME", help="Statistics start after this (default 0.1s; fabric-incast 1ms, others 0).")

@@ -79,7 +79,7 @@ def _check(spec: DumbbellSpec) -> None:
     if spec.red_pmax is not None and not 0.0 < spec.red_pmax <= 1.0:
         raise QosforgeError(f"must be within (0, 100%] (got {spec.red_pmax:g})", place="--red-pmax", hint="e.g. 10%")
     if spec.ecn_threshold_bytes is not None and not 0 < spec.ecn_threshold_bytes <= spec.buffer_bytes:
-        raise QosforgeError("the ECN threshold must lie within the buffer", place="--ecn-threshold", hint="e.g. 65pkt with --buffer 1000pkt")
+        raise QosforgeError("the ECN threshold must lie within the buffer", place="--ecn-threshold", hint="e.g. 65pkt with --queue-limit 1000pkt")
     if not spec.rtt_s > 0:
         raise QosforgeError("must be positive", place="--rtt", hint="e.g. 100us")
     if not spec.bandwidth_bps > 0:

@@ -42,6 +42,18 @@ def test_garbage_base_is_exit_2_and_writes_nothing(tmp_path: Path, run_cli: Run)
     assert not out.exists()
 
 
+def test_dynamic_buffer_model_base_is_exit_2_and_writes_nothing(tmp_path: Path, run_cli: Run) -> None:
+    running = _running_config()
+    running["DEVICE_METADATA"] = {"localhost": {"hostname": "aurora720", "buffer_model": "dynamic"}}
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(running))
+    out = tmp_path / "out"
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(base))
+    assert code == 2 and "Traceback" not in err
+    assert "buffer_model" in err and "traditional" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_base_needs_the_sonic_target(tmp_path: Path, run_cli: Run) -> None:
     code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sai", "-o", str(tmp_path / "out"), "--base", str(tmp_path))
     assert code == 2 and "--base needs the sonic target" in err

@@ -136,3 +136,23 @@ def test_explain_prints_bracketed_sources_as_written(run_cli: Callable[..., tupl
     assert code == 0, err
     for text in ("[Alizadeh10 §3.3]", "[dctcp]", "K [b] = BDP", "[tlt]", "[bold]x"):
         assert text in out
+
+
+def test_explain_table_folds_long_sources_instead_of_cutting_them(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # A source path is one long word; rich's default overflow cut it to "sonic-bu…", which cites
+    # a file that does not exist.
+    code, out, err = run_cli("explain", str(EXAMPLES / "tlt-simulation.yaml"), "--switch", "leaf1",
+                             "--path", "BUFFER_PROFILE/ingress_lossy_profile/size")
+    assert code == 0, err
+    assert "…" not in out
+    joined = "".join(line.strip("│ ") for line in out.splitlines())
+    assert "sonic-buffer-queue.yang" in joined.replace(" ", "")
+
+
+
+def test_an_empty_output_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    monkeypatch.chdir(tmp_path)  # -o "" would be the current directory
+    code, _, err = run_cli("compile", str(EXAMPLES / "roce-pod.yaml"), "-o", "")
+    assert code == 2 and "-o/--output: the output folder is empty" in err
+    assert list(tmp_path.iterdir()) == []

@@ -295,3 +295,11 @@ def test_configs_compiled_for_another_fabric_fail_the_intent_speed_check(run_cli
     roce_pod = Path(__file__).parents[2] / "examples" / "roce-pod.yaml"  # Spectrum-2 at 100G
     code, out, _ = run_cli("lint", *configs, "--intent", str(roce_pod))
     assert code == 1 and "[intent-port-speed]" in out and "run at 40G in this config" in out and "at 100G in the intent" in out
+
+
+def test_fix_with_nothing_to_fix_says_so_and_writes_nothing(run_cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "config_db.json"
+    path.write_text(json.dumps({"DSCP_TO_TC_MAP": {"AZURE": {"0": "0"}}}))
+    code, _out, err = run_cli("lint", str(path), "--fix")
+    assert code == 0 and "nothing to fix, no file written" in err and str(path) in err
+    assert not (tmp_path / "config_db.json.fixed.json").exists()

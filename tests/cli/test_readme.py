@@ -1,7 +1,7 @@
 """Every ``qosforge ...`` command in the README's ``sh`` code blocks runs and exits 0.
 
 The commands run in order (later ones read what earlier ones wrote, e.g. ``lint out/...`` after
-``compile ... -o out``), in-process through :func:`qosforge.cli.main`, in a scratch folder that
+``compile ... -o out``; the install line's own compile included), in-process through :func:`qosforge.cli.main`, in a scratch folder that
 sees the repository's ``examples/``. Shell syntax the README uses is interpreted here: comments,
 ``\\`` continuations, glob patterns and ``> FILE`` redirection. A command that cannot run here
 must be listed in :data:`SKIPPED` with the reason (today: those that need a switch's running config, gNMI devices or a remote cluster).
@@ -46,9 +46,12 @@ def readme_commands(text: str) -> list[str]:
     for block in re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL):
         joined = block.replace("\\\n", " ")
         for line in joined.splitlines():
-            words = shlex.split(line, comments=True)
-            if words and words[0] == "qosforge":
-                commands.append(shlex.join(words))
+            # The install lines end in `&& .venv/bin/qosforge ...`: a user runs that step too, so
+            # its output folder is part of the sequence (it once made later `-o out` refused).
+            for step in line.split("&&"):
+                words = shlex.split(step, comments=True)
+                if words and words[0] in ("qosforge", ".venv/bin/qosforge"):
+                    commands.append(shlex.join(["qosforge", *words[1:]]))
     return commands
 
 

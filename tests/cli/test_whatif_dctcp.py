@@ -67,3 +67,11 @@ def test_bad_input_is_one_line_exit_2(
     code, out, err = run_cli("whatif", "dctcp", *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and flag in err
+
+
+def test_default_burst_is_the_compilers_lso_floor(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # roce-pod's class RTT at 100G: compile gives 64,500 B (43 packets, the 64 kB LSO floor).
+    code, out, _ = run_cli("whatif", "dctcp", "--speed", "100G", "--rtt", "8.50688us", "--format", "json")
+    assert code == 0 and json.loads(out)["threshold_bytes"] == 64500
+    code, out, _ = run_cli("whatif", "dctcp", "--speed", "100G", "--rtt", "8.50688us", "--burst", "1B", "--format", "json")
+    assert code == 0 and json.loads(out)["threshold_bytes"] == 16500

@@ -120,3 +120,12 @@ def test_explain_tables_show_inputs_without_representation_noise(run_cli: Callab
     code, out, _ = run_cli("whatif", "tlt", "--buffer", "12MB", "--congested-ports", "16", "--transport", "dctcp",
                            "--speed", "40G", "--rtt", "80us", "--explain")
     assert code == 0 and "8e-05" in out and "7.999999999999999e-05" not in out
+
+
+def test_mmus_divides_the_buffer_as_compile_does(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # tlt-testbed (Tomahawk, 4 MMUs of a 16 MB buffer, K = 270 kB) compiles to 1153 flows.
+    argv = ("whatif", "tlt", "--buffer", "16MB", "--congested-ports", "1", "--threshold", "270kB", "--format", "json")
+    code, out, _ = run_cli(*argv, "--mmus", "4")
+    assert code == 0 and json.loads(out)["total_flows"] == 1153
+    code, out, _ = run_cli(*argv)
+    assert code == 0 and json.loads(out)["total_flows"] == 5153

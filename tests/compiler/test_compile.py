@@ -204,3 +204,21 @@ def test_an_alpha_the_models_refuse_is_reported_at_design_alpha(write_intent: Wr
     path = write_intent(base_intent + "design: {alpha: 1000}\n")
     with pytest.raises(QosforgeError, match=r"design\.alpha: .*alpha 1000 is not a power of two"):
         compile_file(path)
+
+
+@pytest.mark.parametrize(("ear_block", "formula"), [("", "(120/65)"), ("    ear: {rtt_threshold: 50us}\n", "intent ear.rtt_threshold")])
+def test_ear_delay_threshold_carries_its_derivation(write_intent: Writer, base_intent: str, ear_block: str, formula: str) -> None:
+    text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n",
+                               "  - name: bulk\n    transport: ear\n    dscp: [10]\n" + ear_block)
+    switch = compile_file(write_intent(text)).switches[0]
+    bulk = next(c for c in switch.classes if c.name == "bulk")
+    delay = next(d for d in bulk.host_settings if d.quantity == "delay_threshold_s")
+    marking = next(d for d in bulk.marking if d.quantity == "threshold_bytes")
+    step = delay.provenance.derivations[0]
+    assert formula in step.formula and "EAR §4.2" in step.source
+    if not ear_block:
+        # EAR §4.2 evaluates K = 65 and T = 120 packets; the default keeps that ratio at the
+        # class's port speed (40G in the base intent).
+        assert delay.value == pytest.approx(120 / 65 * marking.value * 8 / 40e9, rel=1e-9)
+    else:
+        assert delay.value == pytest.approx(50e-6)

@@ -71,9 +71,11 @@ def _headroom_run(fabric: Fabric) -> tuple[tuple[FlowSpec, ...], RunSpec, int]:
     rate = ports[sender].speed_bps / 8.0
     line_pps = rate / (small * MIN_FRAME_BYTES + (1 - small) * design.lossless_mtu_bytes)
     dscp = lossless.dscp[0]
-    flows = [FlowSpec("cbr", sender, receiver, dscp, packet_bytes=int(design.lossless_mtu_bytes), ect=False, rate_pps=(1 - small) * line_pps)]
+    # RoCEv2 traffic is ECT (DCQCN §3): the lossless WRED profile enables green, as SONiC does, so
+    # non-ECT packets would be WRED-dropped between K_min and K_max instead of filling headroom.
+    flows = [FlowSpec("cbr", sender, receiver, dscp, packet_bytes=int(design.lossless_mtu_bytes), ect=True, rate_pps=(1 - small) * line_pps)]
     if small > 0:
-        flows.append(FlowSpec("cbr", sender, receiver, dscp, packet_bytes=MIN_FRAME_BYTES, ect=False, rate_pps=small * line_pps))
+        flows.append(FlowSpec("cbr", sender, receiver, dscp, packet_bytes=MIN_FRAME_BYTES, ect=True, rate_pps=small * line_pps))
     # Port-MTU frames towards the sender keep every egress a PFC frame leaves by busy (lossy class).
     flows.append(FlowSpec("cbr", helper, sender, lossy_dscp, packet_bytes=int(design.port_mtu_bytes), ect=False,
                           rate_pps=ports[helper].speed_bps / 8.0 / design.port_mtu_bytes))

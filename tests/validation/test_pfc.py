@@ -43,9 +43,10 @@ def _scenario(switch: CompiledSwitch, config: SwitchConfig) -> tuple[tuple[FlowS
     small = design.small_packet_fraction
     rate = config.ports[sender].speed_bps / 8.0
     line_pps = rate / (small * MIN_FRAME_BYTES + (1 - small) * design.lossless_mtu_bytes)
-    flows = [FlowSpec("cbr", sender, receiver, lossless.dscp[0], packet_bytes=int(design.lossless_mtu_bytes), ect=False, rate_pps=(1 - small) * line_pps)]
+    # RoCEv2 is ECT (DCQCN §3); non-ECT packets would meet the enabled green WRED curve SONiC uses.
+    flows = [FlowSpec("cbr", sender, receiver, lossless.dscp[0], packet_bytes=int(design.lossless_mtu_bytes), ect=True, rate_pps=(1 - small) * line_pps)]
     if small > 0:
-        flows.append(FlowSpec("cbr", sender, receiver, lossless.dscp[0], packet_bytes=MIN_FRAME_BYTES, ect=False, rate_pps=small * line_pps))
+        flows.append(FlowSpec("cbr", sender, receiver, lossless.dscp[0], packet_bytes=MIN_FRAME_BYTES, ect=True, rate_pps=small * line_pps))
     # Keep the switch's egress towards the sender busy with port-MTU frames (lossy class).
     flows.append(FlowSpec("cbr", helper, sender, lossy_dscp, packet_bytes=int(design.port_mtu_bytes), ect=False,
                           rate_pps=config.ports[helper].speed_bps / 8.0 / design.port_mtu_bytes))

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
 from qosforge.models.dynamic_threshold import DynamicThresholdShare, dynamic_threshold_share
 
 
 def _compute(values: dict[str, Any]) -> DynamicThresholdShare:
     return dynamic_threshold_share(
-        buffer_bytes=values["buffer_bytes"],
+        buffer_bytes=per_mmu_buffer_bytes(values),
         alpha=values["alpha"],
         congested_ports=values["congested_ports"],
     )
@@ -26,6 +27,7 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--buffer", "buffer_bytes", "size", "Shared buffer B (e.g. 12MB, 16MiB).", required=True),
+        MMUS_PARAM,
         Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default="1"),
         Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default="1"),
     ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import DEFAULT_LSO_BURST
 from qosforge.models.dctcp import DctcpThreshold, dctcp_marking_threshold
 
 
@@ -35,7 +36,9 @@ SPEC = WhatIf(
             "--burst",
             "burst_bytes",
             "size",
-            "Largest host burst to absorb, e.g. the NIC LSO size (64KiB) or 40pkt [default: 0].",
+            "Largest host burst to absorb, e.g. the NIC LSO size or 40pkt; 1B for the bound alone "
+            f"[default: {DEFAULT_LSO_BURST}, the intent's design.lso_burst default, so K matches compile].",
+            default=DEFAULT_LSO_BURST,
             packet_size_argument="packet_bytes",
         ),
     ),

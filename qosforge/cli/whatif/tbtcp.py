@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.models.tbtcp import TbtcpSteadyState, tbtcp_steady_state
 
 
@@ -56,8 +57,8 @@ SPEC = WhatIf(
             "--r",
             "window_reduction_r",
             "number",
-            "QCD cut per mark r; curve scaled by 1/r (§6.2).",
-            default="1",
+            f"QCD cut per mark r; curve scaled by 1/r (§6.2) [default: {DEFAULT_TBTCP_R}, as the intent's tbtcp.r].",
+            default=str(DEFAULT_TBTCP_R),
         ),
     ),
     compute=_compute,

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
 from qosforge.errors import QosforgeError
 from qosforge.models.tlt import TRANSPORTS, TltHeadroom, tlt_design, tlt_headroom
 
 
 def _compute(values: dict[str, Any]) -> TltHeadroom:
     common = {
-        "buffer_bytes": values["buffer_bytes"],
+        "buffer_bytes": per_mmu_buffer_bytes(values),
         "alpha": values["alpha"],
         "congested_ports": values["congested_ports"],
         "important_packet_bytes": values["important_packet_bytes"],
@@ -63,6 +64,7 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--buffer", "buffer_bytes", "size", "Shared buffer B (e.g. 12MB).", required=True),
+        MMUS_PARAM,
         Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default="1"),
         Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default="1"),
         Param(

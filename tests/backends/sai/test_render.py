@@ -91,6 +91,7 @@ def test_tlt_is_exact_color_drop_plus_ect_marking(program: SaiProgram, switch_ir
     assert wred["SAI_WRED_ATTR_RED_DROP_PROBABILITY"] == 100 and wred["SAI_WRED_ATTR_WEIGHT"] == 0
     assert wred["SAI_WRED_ATTR_ECN_MARK_MODE"] == "SAI_ECN_MARK_MODE_GREEN_RED"
     assert wred["SAI_WRED_ATTR_ECN_RED_MIN_THRESHOLD"] == wred["SAI_WRED_ATTR_ECN_RED_MAX_THRESHOLD"] == k_ecn
+    # Green marks but stays disabled: with ECT thresholds on, enabling it would drop important packets.
     assert wred["SAI_WRED_ATTR_GREEN_MIN_THRESHOLD"] == k_ecn and "SAI_WRED_ATTR_GREEN_ENABLE" not in wred
     assert _sets(program, "switch") == {"SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE": True}
     colors = _creates(program, "SAI_OBJECT_TYPE_QOS_MAP")["qos_map:dscp_to_color"]["SAI_QOS_MAP_ATTR_MAP_TO_VALUE_LIST"]

@@ -139,7 +139,7 @@ def test_wred_lossless_profile_named_azure_lossless(switch: SwitchIR) -> None:
     config = render_config_db(switch)
     assert config["QUEUE"]["Ethernet0|3"]["wred_profile"] == "AZURE_LOSSLESS"
     assert config["WRED_PROFILE"]["AZURE_LOSSLESS"] == {
-        "wred_green_enable": "false", "wred_yellow_enable": "false", "wred_red_enable": "false",
+        "wred_green_enable": "true", "wred_yellow_enable": "false", "wred_red_enable": "false",
         "ecn": "ecn_green", "green_min_threshold": "5000", "green_max_threshold": "200000",
         "green_drop_probability": "1"}
 
@@ -163,7 +163,7 @@ def test_wred_name_made_to_fit_yang_pattern(switch: SwitchIR) -> None:
     assert render_config_db(changed)["QUEUE"]["Ethernet0|2"]["wred_profile"] == "tlt_drop"
 
 
-def test_wred_enables_from_drop_and_ecn_from_mark(switch: SwitchIR) -> None:
+def test_wred_enables_from_drop_or_mark_and_ecn_from_mark(switch: SwitchIR) -> None:
     dcqcn = next(w for w in switch.wred_profiles if w.name == "dcqcn_ecn")
     green = dcqcn.curves[0]
     curves = (dataclasses.replace(green, drop=True), dataclasses.replace(green, color="yellow"),
@@ -171,8 +171,9 @@ def test_wred_enables_from_drop_and_ecn_from_mark(switch: SwitchIR) -> None:
     config = render_config_db(_replace_wred(switch, "dcqcn_ecn", dataclasses.replace(dcqcn, curves=curves)))
     profile = config["WRED_PROFILE"]["AZURE_LOSSLESS"]
     assert profile["ecn"] == "ecn_green_yellow"
+    # yellow only marks, yet is enabled: as SONiC's qos.json templates do (sonic-buildimage #4545)
     assert (profile["wred_green_enable"], profile["wred_yellow_enable"], profile["wred_red_enable"]) == (
-        "true", "false", "true")
+        "true", "true", "true")
     assert profile["red_max_threshold"] == "200000"
 
 

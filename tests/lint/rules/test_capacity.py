@@ -41,7 +41,8 @@ def test_xoff_against_sonics_own_plugin(cable: int, sonic_xoff: int, load_named:
     assert finding.values["required_bytes"] == sonic_xoff and finding.values["configured_bytes"] == sonic_xoff - 1
     assert f"over {cable} m" in finding.message and "MELLANOX-SPECTRUM-2" in finding.message
     config["BUFFER_PROFILE"][name]["xoff"] = str(sonic_xoff)
-    assert lint_config(config, profile="mellanox-spectrum-2") == []
+    # SONiC's stock Spectrum-2 lossy profiles use dynamic_th 7 (unlimited): a note, nothing else.
+    assert {f.rule for f in lint_config(config, profile="mellanox-spectrum-2")} == {"dynamic-th-unlimited"}
 
 
 def test_xoff_against_the_physical_model_without_a_sonic_table(load_named: Callable[[str], Config],
@@ -110,6 +111,44 @@ def test_asic_limits_from_the_vendor_profile(load_named: Callable[[str], Config]
     assert _only(findings, "queue-index-limit").values == {"queue": 9, "limit": 8}
 
 
+@pytest.mark.parametrize(("dynamic_th", "rule", "meaning"), [
+    ("-8", "dynamic-th-range", "alpha = 0: the queue gets no shared buffer"),
+    ("7", "dynamic-th-unlimited", "alpha = infinity"),
+])
+def test_mellanox_range_ends_are_flagged_with_their_meaning(dynamic_th: str, rule: str, meaning: str,
+                                                            load_named: Callable[[str], Config], lint_config: Lint) -> None:
+    """Mellanox's SAI reads -8 as alpha 0 and 7 as infinity (mlnx_sai_buffer.c), not 2^n."""
+    config = load_named("mellanox_whole.json")
+    for name in ("egress_lossy_profile", "ingress_lossy_profile"):
+        config["BUFFER_PROFILE"][name]["dynamic_th"] = "0"
+    config["BUFFER_PROFILE"]["q_lossy_profile"]["dynamic_th"] = dynamic_th
+    finding = _only(lint_config(config, profile="mellanox-spectrum-2"), rule)
+    assert (finding.key, finding.field) == ("q_lossy_profile", "dynamic_th")
+    assert meaning in finding.message and "mellanox-spectrum-2" in finding.message
+    config["BUFFER_PROFILE"]["q_lossy_profile"]["dynamic_th"] = "6"  # 2^6 = 64: a real alpha
+    assert lint_config(config, profile="mellanox-spectrum-2") == []
+
+
+def test_queue_limit_of_an_unlimited_queue_is_the_pool_over_m(load_named: Callable[[str], Config],
+                                                               lint_config: Lint) -> None:
+    """alpha = infinity (dynamic_th 7 on Mellanox): alpha·B/(1+M·alpha) tends to B/M, not 2^7·B/(1+2^7·M)."""
+    config = load_named("mellanox_whole.json")
+    pool = float(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])
+    config["BUFFER_PROFILE"]["q_lossy_profile"]["dynamic_th"] = "7"  # Ethernet0|0-2 use it
+    config["QUEUE"]["Ethernet0|1"]["wred_profile"] = "deep"
+
+    def limit_findings(start_bytes: float) -> list[Finding]:
+        config["WRED_PROFILE"] = {"deep": {
+            "ecn": "ecn_green", "wred_green_enable": "true", "green_min_threshold": str(int(start_bytes)),
+            "green_max_threshold": str(int(pool) + 10), "green_drop_probability": "5"}}
+        return [f for f in lint_config(config, profile="mellanox-spectrum-2") if f.rule == "ecn-above-queue-limit"]
+
+    assert limit_findings(0.995 * pool) == []  # above 128·B/129, below B: reachable
+    [finding] = limit_findings(pool + 1)  # M = 1 without --intent
+    assert finding.values["queue_limit_bytes"] == pytest.approx(pool)
+    assert "alpha = infinity" in finding.message
+
+
 def test_lossless_priority_limit_with_a_profile_that_knows_it(load_named: Callable[[str], Config]) -> None:
     profile = load_vendor_profile("broadcom-tomahawk")
     limited = profile.model_copy(update={"max_lossless_classes": Sourced[int](value=1, source="tlt")})
@@ -143,4 +182,5 @@ def test_missing_inputs_are_reported_not_silently_skipped(load_named: Callable[[
 
 
 def test_dynamic_model_null_pgs_are_left_to_sonic(load_named: Callable[[str], Config], lint_config: Lint) -> None:
-    assert lint_config(load_named("mellanox_dynamic.json"), profile="mellanox-spectrum-2") == []
+    findings = lint_config(load_named("mellanox_dynamic.json"), profile="mellanox-spectrum-2")
+    assert {f.rule for f in findings} == {"dynamic-th-unlimited"}  # SONiC's stock lossy profiles use 7

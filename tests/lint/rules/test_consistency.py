@@ -68,6 +68,8 @@ PAIN_POINTS: list[tuple[str, str, Mutation, str]] = [
     ("§6#7 ... and thresholds for disabled colors", "mellanox_whole.json",
      _all(*(_set("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
           _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-color-consistency"),
+    ("buildimage#4545 ecn marks green but green is disabled", "mellanox_whole.json",
+     _set("WRED_PROFILE", "AZURE_LOSSLESS", "wred_green_enable", "false"), "ecn-color-disabled"),
     ("§6#8 utilities#579 WRED min > max", "mellanox_whole.json",
      _set("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000"), "wred-min-gt-max"),
     ("§6#10 mgmt#26163 thresholds on a color that is off", "mellanox_whole.json",

@@ -10,7 +10,7 @@ from qosforge.lint.rules import REGISTRY, rules_needing
 
 #: Ids are part of the CLI contract (CI configs filter on them): changing one is a breaking change.
 STABLE_IDS = {
-    "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "dscp-conflict",
+    "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "ecn-color-disabled", "dscp-conflict",
     "lossless-queue-without-pfc", "lossless-pg-zero-headroom", "shared-headroom-missing", "port-admin-status",
     "pfcwd-missing", "buffer-capacity", "pfc-headroom", "ecn-above-queue-limit", "dynamic-th-range",
     "lossless-priority-limit", "queue-index-limit", "model-input-missing", "intent-port-speed", "class-dscp-split", "class-queue-shared",
@@ -18,6 +18,8 @@ STABLE_IDS = {
     "tlt-flows", "tlt-not-expressed", "internal-error",
     # issue 11
     "map-unbound", "merge-override", "legacy-db-version",
+    # Mellanox dynamic_th 7 = alpha infinity (h-fixc)
+    "dynamic-th-unlimited",
 }
 #: The checks.py rule ids before issue 11 split it: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {
