@@ -25,15 +25,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "tlt-softswitch.yaml"
 PACKET_BYTES = 1500
 LOAD = 0.9
 
 
-def run_one(duration_s: float) -> dict[str, float]:
+def scenario(duration_s: float) -> tuple[Any, tuple[Any, ...], Any]:
+    """The bench's switch config, flows and run spec for ``duration_s`` of simulated time."""
     from qosforge.softswitch.compiled import compile_for_softswitch
-    from qosforge.softswitch.simulation import simulate
     from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 
     switch = compile_for_softswitch(EXAMPLE, None)
@@ -53,9 +54,16 @@ def run_one(duration_s: float) -> dict[str, float]:
     for src in range(1, ports):  # incast bursts onto port 0: 64 packets from every port each ms
         flows += [FlowSpec("cbr", src, 0, bulk.dscp[0], packet_bytes=PACKET_BYTES, rate_pps=line_pps, size_packets=64, start_s=t * 1e-3, ect=True)
                   for t in range(int(duration_s * 1e3))]
-    run = RunSpec(duration_s=duration_s, monitors=((0, bulk.queue),))
+    return config, tuple(flows), RunSpec(duration_s=duration_s, monitors=((0, bulk.queue),))
+
+
+def run_one(duration_s: float) -> dict[str, float]:
+    from qosforge.softswitch.simulation import simulate
+
+    config, flows, run = scenario(duration_s)
+    ports = len(config.ports)
     start = time.perf_counter()
-    result = simulate(config, tuple(flows), run)
+    result = simulate(config, flows, run)
     total = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {

@@ -28,7 +28,7 @@ MODULE_NAME = "_core"
 #: creates exactly these (tests/softswitch/test_core.py checks the two agree).
 WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_PKI: ("int32", 2), L.W_PKF: ("float64", 2), L.W_FREE: ("int64", 1), L.W_ST: ("int64", 1),
-    L.W_STF: ("float64", 1), L.W_HT: ("float64", 2), L.W_HI: ("int64", 2), L.W_TXF: ("float64", 2),
+    L.W_STF: ("float64", 1), L.W_HT: ("float64", 1), L.W_HI: ("int64", 1), L.W_TXF: ("float64", 2),
     L.W_TXI: ("int64", 2), L.W_QI: ("int64", 3), L.W_QF: ("float64", 3), L.W_GI: ("int64", 3),
     L.W_GF: ("float64", 3), L.W_PO: ("int64", 2), L.W_WRI: ("int64", 3), L.W_WRF: ("float64", 4),
     L.W_WRP: ("float64", 4), L.W_FLI: ("int64", 2), L.W_FLF: ("float64", 2), L.W_RCV: ("int8", 2),
@@ -39,6 +39,8 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_QMAX: ("int64", 2), L.W_PFCPRIO: ("int64", 2), L.W_EVENT: ("int64", 1),
     L.W_LINK: ("int64", 2), L.W_ROUTE: ("int64", 3), L.W_ECMP: ("int64", 1), L.W_SWI: ("int64", 2), L.W_CLS: ("int64", 3),
     L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 3),
+    L.W_SLOTF: ("float64", 1), L.W_SLOTI: ("int64", 2), L.W_SLOTFREE: ("int64", 1),
+    L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
 }
 
 
@@ -92,8 +94,9 @@ def _core_compiler(output_dir: str | None) -> Any:
 
     compiler.export("run_kernel", types.void(world))(kernel.run_kernel.py_func)
     compiler.export("seed_kernel", types.void(types.int64))(kernel.seed_kernel.py_func)
-    compiler.export("heap_push", types.void(types.float64[:, ::1], types.int64[:, ::1], types.int64[::1], types.int64, types.float64,
-                                            types.int64, types.int64, types.int64, types.float64))(heap.heap_push.py_func)
+    # heap_push(keys, slots, free, slot_f, slot_i, st, time, kind, a, b, value): build.py schedules the initial events with it.
+    compiler.export("heap_push", types.void(types.float64[::1], types.int64[::1], types.int64[::1], types.float64[::1], types.int64[:, ::1],
+                                            types.int64[::1], types.float64, types.int64, types.int64, types.int64, types.float64))(heap.heap_push.py_func)
     compiler.export("core_digest", types.int64())(core_digest)
     return compiler
 

@@ -478,8 +478,8 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     stf[L.STF_NEXT_SAMPLE] = run.warmup_s
     # Deadlock timers: at most one detection or recovery event per (switch port, priority).
     capacity = n_packets + 8 * n_flows + 8 * n_tx + len(run.pauses) + PRIORITIES * n_ports + 4096
-    ht = np.zeros((capacity, 2))
-    hi = np.zeros((capacity, 3), dtype=np.int64)
+    ht = np.zeros(capacity)
+    hi = np.zeros(capacity, dtype=np.int64)
     prmf, prmi = _parameters(configs, n_ports, run)
 
     for monitored_port, monitored_queue in run.monitors:
@@ -532,24 +532,43 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     swi = world[L.W_SWI]
     for s, config in enumerate(configs):
         swi[s, L.SW_CAPACITY] = int(config.asic.buffer_bytes // config.asic.cell_bytes)
+    world[L.W_SLOTF] = np.zeros(capacity)
+    world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
+    world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)
+    world[L.W_START_S], world[L.W_START_FLOW] = _flow_starts(flows)
+    # Flow f's start is event number f, as if every start were pushed first, in flow order.
+    st[L.ST_SEQ] = len(flows)
+    fli[:len(flows), L.FL_GEN_PENDING] = 1
     world[L.W_QHIST] = np.zeros((n_ports if run.queue_histograms else 0, n_queues, run.queue_histogram_packets), dtype=np.int64)
     return tuple(world)
 
+def _flow_starts(flows: tuple[FlowSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Flow start times in (time, flow) order, and the flow of each.
+
+    The kernel takes flow starts from these arrays rather than the event heap (so a run with
+    50,000 flows does not carry 50,000 pending events through every heap operation), merging
+    them with the heap by the same (time, sequence number) key: flow f's start has sequence
+    number f, lower than any pushed event's, so the order is the one pushing every start at
+    build time, in flow order, would give (engine/heap.py)."""
+    starts = np.array([flow.start_s for flow in flows], dtype=np.float64)
+    order = np.argsort(starts, kind="stable").astype(np.int64)
+    return np.ascontiguousarray(starts[order]), order
+
+
 def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec, ...], run: RunSpec) -> None:
+    """Push the scripted PFC frames (flow starts are already in the world: build_fabric_world)."""
     from qosforge.softswitch.engine.core import kernel
 
-    heap_push = kernel().heap_push
-    ht, hi, st, txf = world[L.W_HT], world[L.W_HI], world[L.W_ST], world[L.W_TXF]
+    push = kernel().heap_push
+    queue = (world[L.W_HT], world[L.W_HI], world[L.W_SLOTFREE], world[L.W_SLOTF], world[L.W_SLOTI], world[L.W_ST])
+    txf = world[L.W_TXF]
     n_ports = int(world[L.W_PRMI][L.PRI_NP])
-    for f, flow in enumerate(flows):
-        world[L.W_FLI][f, L.FL_GEN_PENDING] = 1
-        heap_push(ht, hi, st, L.ST_HSIZE, flow.start_s, L.EV_GEN, f, 0, 0.0)
     for pause in run.pauses:
         if not 0 <= pause.port < n_ports:
             raise QosforgeError(f"pause on port {pause.port}, which does not exist", place="pauses", hint=f"ports 0..{n_ports - 1}")
         # The peer's frame crosses the cable and acts after the switch's reaction time.
         arrive = pause.time_s + txf[pause.port, L.TXF_PROP] + txf[pause.port, L.TXF_RESPONSE]
-        heap_push(ht, hi, st, L.ST_HSIZE, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
+        push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
 __all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "schedule_initial_events", "single_switch"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     C_DELIVERED_BYTES,
@@ -54,17 +54,13 @@ from qosforge.softswitch.engine.layout import (
     PF_SENT,
     PRI_NP,
     PRM_CELL,
-    ST_HSIZE,
     W_CNT,
     W_FLF,
     W_FLI,
-    W_HI,
-    W_HT,
     W_PKF,
     W_PKI,
     W_PRMF,
     W_PRMI,
-    W_ST,
 )
 from qosforge.softswitch.engine.ports import alloc_packet, host_send
 
@@ -100,7 +96,7 @@ RTO_BACKOFF_CAP = 64.0
 
 @compiled_inline
 def push_event(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
-    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, time, kind, a, b, value)
+    schedule(w, time, kind, a, b, value)
 
 
 @compiled_inline

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from qosforge.softswitch.engine.dcqcn import dcqcn_cnp, dcqcn_timer
-from qosforge.softswitch.engine.heap import heap_pop, heap_push
+from qosforge.softswitch.engine.heap import pop_until, schedule
 from qosforge.softswitch.engine.hosts import (
     flow_generate,
     host_receive,
@@ -101,7 +101,6 @@ from qosforge.softswitch.engine.layout import (
     QI_PAUSED,
     QI_PKTS,
     QI_TAIL,
-    ST_HSIZE,
     ST_RING_N,
     ST_RING_SKIP,
     ST_RING_STRIDE,
@@ -121,9 +120,7 @@ from qosforge.softswitch.engine.layout import (
     W_EVENT,
     W_FLI,
     W_GI,
-    W_HI,
     W_HIST,
-    W_HT,
     W_LINK,
     W_MARK,
     W_MON,
@@ -349,7 +346,7 @@ def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
                 qi[port, prio_queue[port, priority], QI_PAUSED] = on
             detection = pfct[port, priority, PT_DLD_S]
             if started and detection > 0.0:
-                heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + detection, EV_DLD, port, priority, now)
+                schedule(w, now + detection, EV_DLD, port, priority, now)
     if on == 0:
         start_transmission(w, now, port)
 
@@ -392,7 +389,7 @@ def deadlock_detected(w: World, now: float, port: int, priority: int, since: flo
     qi[port, queue, QI_DLR] = 1
     qi[port, queue, QI_PAUSED] = 0
     _flush_queue(w, now, port, queue)
-    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + pfct[port, priority, PT_DLR_S], EV_DLR, port, priority, since)
+    schedule(w, now + pfct[port, priority, PT_DLR_S], EV_DLR, port, priority, since)
     start_transmission(w, now, port)
 
 
@@ -407,7 +404,7 @@ def deadlock_recovered(w: World, now: float, port: int, priority: int, since: fl
     qi[port, queue, QI_DLR] = 0
     qi[port, queue, QI_PAUSED] = pfcs[port, priority, PS_RECEIVED]
     if pfcs[port, priority, PS_RECEIVED] == 1:
-        heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + pfct[port, priority, PT_DLD_S], EV_DLD, port, priority,
+        schedule(w, now + pfct[port, priority, PT_DLD_S], EV_DLD, port, priority,
                   pfct[port, priority, PT_RECEIVED_SINCE])
     else:
         start_transmission(w, now, port)
@@ -416,16 +413,16 @@ def deadlock_recovered(w: World, now: float, port: int, priority: int, since: fl
 @compiled
 def run_kernel(w: World) -> None:
     """Process events until the end time; all results are left in the world's arrays."""
-    ht, hi, st, stf, prmf = w[W_HT], w[W_HI], w[W_ST], w[W_STF], w[W_PRMF]
+    stf, prmf = w[W_STF], w[W_PRMF]
     txi, txf, cnt = w[W_TXI], w[W_TXF], w[W_CNT]
     end = prmf[PRM_END]
     step = prmf[PRM_SAMPLE]
     link, pki = w[W_LINK], w[W_PKI]
     event = w[W_EVENT]
-    while st[ST_HSIZE] > 0:
-        if ht[0, 0] > end:
+    while True:
+        due, now, value = pop_until(w, end)
+        if not due:
             break
-        now, value = heap_pop(ht, hi, st, ST_HSIZE, event)
         while stf[STF_NEXT_SAMPLE] <= now:
             _sample(w, stf[STF_NEXT_SAMPLE])
             stf[STF_NEXT_SAMPLE] += step
@@ -437,10 +434,10 @@ def run_kernel(w: World) -> None:
             # packet then enters on).
             peer = link[a, LK_PEER]
             if peer < 0:
-                heap_push(ht, hi, st, ST_HSIZE, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
+                schedule(w, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
             else:
                 pki[b, P_IN] = peer
-                heap_push(ht, hi, st, ST_HSIZE, now + txf[a, TXF_PROP], EV_ARR_SW, b, 0, 0.0)
+                schedule(w, now + txf[a, TXF_PROP], EV_ARR_SW, b, 0, 0.0)
             start_transmission(w, now, a)
         elif kind == EV_ARR_SW:
             switch_arrival(w, now, a)

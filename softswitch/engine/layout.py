@@ -277,8 +277,8 @@ W_PKF = 1
 W_FREE = 2
 W_ST = 3
 W_STF = 4
-W_HT = 5
-W_HI = 6
+W_HT = 5  # float64 [E]: the event heap's time keys (engine/heap.py)
+W_HI = 6  # int64 [E]: the event slot of each heap position
 W_TXF = 7
 W_TXI = 8
 W_QI = 9
@@ -319,7 +319,19 @@ W_CLS = 43  # int64 [P, CL_COLS, 64]: per switch port, the maps that classify a 
 W_PFCS = 44  # int64 [T, 8, PS_COLS]: PFC state per transmit port and priority
 W_PFCT = 45  # float64 [T, 8, PT_COLS]: PFC times per transmit port and priority
 W_QHIST = 46  # int64 [P or 0, queues, bins]: sampled depth histogram of every switch queue
-W_LEN = 47
+W_SLOTF = 47  # float64 [E]: each event slot's float payload
+W_SLOTI = 48  # int64 [E, SL_COLS]: each event slot's kind and integer payload
+W_SLOTFREE = 49  # int64 [E]: free event slots (engine/heap.py)
+W_START_S = 50  # float64 [F]: flow start times, sorted (the kernel starts flows from here, not the heap)
+W_START_FLOW = 51  # int64 [F]: the flow of each W_START_S entry; also its start event's sequence number
+W_LEN = 52
+
+# event slot columns (W_SLOTI)
+SL_KIND = 0
+SL_A = 1
+SL_B = 2
+SL_SEQ = 3  # the event's push sequence number, its tie-break
+SL_COLS = 4
 
 # link table columns (W_LINK)
 LK_PEER = 0  # switch port that receives what this port transmits; -1: the host on this port
@@ -359,7 +371,9 @@ ST_RING_N = 4
 ST_RING_STRIDE = 5
 ST_RING_SKIP = 6
 ST_PAUSE_IDX = 7
-ST_COLS = 8
+ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
+ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
+ST_COLS = 10
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0
 STF_COLS = 1

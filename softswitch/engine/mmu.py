@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     BD_ARRIVALS,
@@ -54,7 +54,6 @@ from qosforge.softswitch.engine.layout import (
     QI_RES,
     QI_STATIC,
     QI_WRED,
-    ST_HSIZE,
     TXF_BUSY_UNTIL,
     TXF_PROP,
     TXF_RATE,
@@ -63,8 +62,6 @@ from qosforge.softswitch.engine.layout import (
     W_CNT,
     W_GF,
     W_GI,
-    W_HI,
-    W_HT,
     W_LINK,
     W_MON,
     W_PFCT,
@@ -72,7 +69,6 @@ from qosforge.softswitch.engine.layout import (
     W_PRMF,
     W_QF,
     W_QI,
-    W_ST,
     W_TXF,
     W_WRF,
     W_WRI,
@@ -175,7 +171,7 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
     arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
-    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
+    schedule(w, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
     w[W_CNT][C_PFC_XOFF if on == 1 else C_PFC_XON] += 1
 
 
@@ -215,8 +211,8 @@ def charge(w: World, now: float, in_port: int, pg: int, out_port: int, queue: in
 
 @compiled
 def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: int, cells: int, bits: int) -> None:
-    """Free a departing packet's cells and send XON when its PG has drained (§2.3: usage <=
-    max(XON_TH, limit - XON_OFFSET_TH))."""
+    """Free a departing packet's cells and send XON when its PG has drained (§2.3: headroom empty
+    and usage <= max(XON_TH, limit - XON_OFFSET_TH))."""
     gi, gf, qi, po = w[W_GI], w[W_GF], w[W_QI], w[W_PO]
     occupancy = qi[out_port, queue, QI_CELLS]
     if bits & 2:
@@ -240,15 +236,22 @@ def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: i
         occupancy, reserved = gi[in_port, pg, GI_OCC], gi[in_port, pg, GI_RES]
         po[pool, PO_USED] -= shared_part(occupancy, reserved) - shared_part(occupancy - rest, reserved)
         gi[in_port, pg, GI_OCC] = occupancy - rest
-    if gi[in_port, pg, GI_STATE] == 1:
-        usage = gi[in_port, pg, GI_OCC] + gi[in_port, pg, GI_HDR]
+    # SAI inc/saibuffer.h (XON_TH, XON_OFFSET_TH): resume "when the total buffer usage of this PG
+    # is less than the maximum of XON_TH and the total buffer limit minus XON_OFFSET_TH, and
+    # available buffer in the PG buffer is larger than the XOFF_TH", i.e. only once the headroom
+    # is empty again (the HPCC/DCQCN ns-3 switch MMU resumes on the same condition, switch-mmu.cc).
+    # Without the second condition a PG under a moving dynamic limit resumed with headroom still
+    # occupied and the next XOFF's in-flight data overflowed it (docs/softswitch.md "Findings").
+    # A program without XON_OFFSET_TH has the attribute's default, 0 (SAI metadata), so the PG
+    # resumes at its limit.
+    if gi[in_port, pg, GI_STATE] == 1 and gi[in_port, pg, GI_HDR] == 0:
         free = po[pool, PO_SHARED] - po[pool, PO_USED]
         if gi[in_port, pg, GI_DYN] == 1:
             shared_limit = gf[in_port, pg, GF_ALPHA] * free
         else:
             shared_limit = float(gi[in_port, pg, GI_STATIC]) if gi[in_port, pg, GI_STATIC] > 0 else float(po[pool, PO_SHARED])
         limit = gi[in_port, pg, GI_RES] + shared_limit
-        if usage <= max(float(gi[in_port, pg, GI_XON]), limit - gi[in_port, pg, GI_XON_OFFSET]):
+        if gi[in_port, pg, GI_OCC] <= max(float(gi[in_port, pg, GI_XON]), limit - gi[in_port, pg, GI_XON_OFFSET]):
             gi[in_port, pg, GI_STATE] = 0
             send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 0)
 

@@ -10,7 +10,7 @@ priority queues with equal weights.
 
 from __future__ import annotations
 
-from qosforge.softswitch.engine.heap import heap_push
+from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     C_DEQ,
@@ -42,7 +42,6 @@ from qosforge.softswitch.engine.layout import (
     QI_TAIL,
     ST_ALIVE,
     ST_FREE_TOP,
-    ST_HSIZE,
     SW_TOTAL,
     TXF_BUSY_UNTIL,
     TXF_RATE,
@@ -55,8 +54,6 @@ from qosforge.softswitch.engine.layout import (
     W_CNT,
     W_DEQB,
     W_FREE,
-    W_HI,
-    W_HT,
     W_LINK,
     W_PKI,
     W_PRMF,
@@ -146,7 +143,7 @@ def select_queue(w: World, now: float, port: int) -> int:
         txi[port, TXI_CREDITED] = 0
     if wait > 0.0 and txi[port, TXI_WAKE] == 0:
         txi[port, TXI_WAKE] = 1
-        heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, now + wait, EV_WAKE, port, 0, 0.0)
+        schedule(w, now + wait, EV_WAKE, port, 0, 0.0)
     return -1
 
 
@@ -182,7 +179,7 @@ def start_transmission(w: World, now: float, port: int) -> None:
         cells = pki[packet, P_CELLS]
         w[W_SWI][w[W_LINK][port, LK_SWITCH], SW_TOTAL] -= cells
         release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
-    heap_push(w[W_HT], w[W_HI], w[W_ST], ST_HSIZE, done, EV_TX_DONE, port, packet, 0.0)
+    schedule(w, done, EV_TX_DONE, port, packet, 0.0)
 
 
 @compiled_inline

@@ -185,7 +185,9 @@ def test_watchdog_stops_the_pause_storm_where_its_intervals_say() -> None:
     paused_with = with_watchdog.pfc_seconds[upstream, :, 1].sum(axis=1)  # type: ignore[index]
     depth_without = fabric_summary(without, fabric, origin, "pause-storm")["pause_depth"]
     assert depth_without == 2, "without the watchdog the storm reaches the sending leaves"
-    assert fabric_summary(with_watchdog, fabric, origin, "pause-storm")["pause_depth"] < depth_without
-    assert paused_with.sum() < paused_without.sum(), (paused_with.sum(), paused_without.sum())
+    # Within the first detection interval the storm already reaches the sending leaves (the
+    # watchdog cannot act before it), so it shortens the pauses rather than the depth they reached.
+    assert fabric_summary(with_watchdog, fabric, origin, "pause-storm")["pause_depth"] <= depth_without
+    assert paused_with.sum() < 0.75 * paused_without.sum(), (paused_with.sum(), paused_without.sum())
     # With the watchdog nothing lossless is lost to headroom: the recovery's drops are what it costs.
     assert with_watchdog.counters["lossless_drops"] == 0
