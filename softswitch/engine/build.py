@@ -173,6 +173,9 @@ def _tx_ports(configs: tuple[SwitchConfig, ...], ports: list[PortConfig], owner:
                 qi[p, q, L.QI_DYN] = 1 if profile.dynamic_th is not None else 0
                 qf[p, q, L.QF_ALPHA] = profile.alpha or 0.0
                 qi[p, q, L.QI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
+    for t in range(n_tx):
+        strict = qi[t, :txi[t, L.TXI_NQ], L.QI_KIND] == 0
+        txi[t, L.TXI_STRICT] = int(sum(1 << q for q in np.flatnonzero(strict)))
     return txf, txi, qi, qf
 
 
@@ -536,6 +539,9 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
     world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)
     world[L.W_START_S], world[L.W_START_FLOW] = _flow_starts(flows)
+    world[L.W_LANE_T] = np.zeros((L.LANES, L.LANE_CAPACITY))
+    world[L.W_LANE_S] = np.zeros((L.LANES, L.LANE_CAPACITY), dtype=np.int64)
+    world[L.W_LANE_N] = np.zeros((L.LANES, 2), dtype=np.int64)
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
     fli[:len(flows), L.FL_GEN_PENDING] = 1

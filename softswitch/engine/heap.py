@@ -1,4 +1,4 @@
-"""The event queue: a binary min-heap of events ordered by (time, push sequence number).
+"""The event queue: events ordered by (time, push sequence number), in a heap and FIFO lanes.
 
 Order: the earliest time first and, among events at the same time, the one pushed first — the
 order they were scheduled in, ns-3's rule (src/core/model/scheduler.h, ``Scheduler::EventKey``:
@@ -12,9 +12,20 @@ Layout: the heap holds only what its sift loops move: ``keys`` (float64, the eve
 level of a sift is two loads and two stores in two flat arrays. An event's payload — kind, a, b
 and its sequence number (``slot_i``) and a float value (``slot_f``) — is written once when it is
 pushed and read once when it is popped; the sequence number is read from there only when two
-times are equal. Free slots: with ``n`` events in the heap, ``free[n:]`` are exactly the unused
-slots (a pop puts its slot back at ``free[n - 1]``, a push takes ``free[n]``), so the heap's
-size is also the free list's top.
+times are equal. Lanes: most events are scheduled a fixed delay after the current time — a transmission's end
+(the frame's serialisation time, the same for equal frames at one speed) and an arrival (the
+link's propagation delay) — so events of one such kind are mostly pushed in time order. Each of
+those kinds (``EV_TX_DONE``, ``EV_ARR_SW``, ``EV_ARR_HOST``) has a FIFO ring beside the heap: an
+event goes to its kind's lane when its time is not earlier than the lane's last event (then the
+lane stays sorted by time and, since sequence numbers only grow, by (time, sequence)); otherwise,
+or when the lane is full, to the heap. A pop takes the earliest by (time, sequence) of the next
+flow start, the heap's top and the lanes' heads, so the order is exactly the heap-only order and
+results do not move (bench/engine_fingerprint.py), while most events cost a ring append and a
+head compare instead of a sift through the heap (docs/softswitch.md "Event queue").
+
+Slots: ``st[ST_SLOTS]`` counts the slots in use (heap and lanes), so ``free[ST_SLOTS:]`` are
+exactly the unused ones: a push takes ``free[used]``, a pop puts its slot back at
+``free[used - 1]``.
 """
 
 from __future__ import annotations
@@ -24,6 +35,9 @@ import numpy as np
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     EV_GEN,
+    EV_TX_DONE,
+    LANE_CAPACITY,
+    LANES,
     SL_A,
     SL_B,
     SL_KIND,
@@ -31,9 +45,13 @@ from qosforge.softswitch.engine.layout import (
     ST_HSIZE,
     ST_NEXT_START,
     ST_SEQ,
+    ST_SLOTS,
     W_EVENT,
     W_HI,
     W_HT,
+    W_LANE_N,
+    W_LANE_S,
+    W_LANE_T,
     W_SLOTF,
     W_SLOTFREE,
     W_SLOTI,
@@ -54,18 +72,36 @@ def _precedes(slot_i: np.ndarray, time: float, slot: int, other_time: float, oth
 
 
 @compiled
-def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
-              time: float, kind: int, a: int, b: int, value: float) -> None:
-    n = st[ST_HSIZE]
-    if n >= keys.shape[0]:
+def _take_slot(free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray, kind: int, a: int, b: int, value: float) -> int:
+    """A free slot holding the event's payload and the next sequence number."""
+    used = st[ST_SLOTS]
+    if used >= free.shape[0]:
         raise RuntimeError("softswitch event heap full: raise the engine's event capacity")
-    slot = free[n]
+    slot = free[used]
+    st[ST_SLOTS] = used + 1
     slot_i[slot, SL_KIND] = kind
     slot_i[slot, SL_A] = a
     slot_i[slot, SL_B] = b
     slot_i[slot, SL_SEQ] = st[ST_SEQ]
     st[ST_SEQ] += 1
     slot_f[slot] = value
+    return int(slot)
+
+
+@compiled
+def _give_back(free: np.ndarray, slot_i: np.ndarray, st: np.ndarray, slot: int, out_i: np.ndarray) -> None:
+    """Copy a popped event's (kind, a, b) to ``out_i`` and free its slot."""
+    out_i[0] = slot_i[slot, SL_KIND]
+    out_i[1] = slot_i[slot, SL_A]
+    out_i[2] = slot_i[slot, SL_B]
+    used = st[ST_SLOTS] - 1
+    st[ST_SLOTS] = used
+    free[used] = slot
+
+
+@compiled
+def _heap_insert(keys: np.ndarray, slots: np.ndarray, st: np.ndarray, time: float, slot: int) -> None:
+    n = st[ST_HSIZE]
     st[ST_HSIZE] = n + 1
     i = n
     while i > 0:
@@ -81,20 +117,13 @@ def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.
 
 
 @compiled
-def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
-             out_i: np.ndarray) -> tuple[float, float]:
-    """Remove the earliest event: returns (time, value) and writes (kind, a, b) to ``out_i``."""
-    time = keys[0]
-    slot = slots[0]
-    out_i[0] = slot_i[slot, SL_KIND]
-    out_i[1] = slot_i[slot, SL_A]
-    out_i[2] = slot_i[slot, SL_B]
-    value = slot_f[slot]
+def _heap_remove_top(keys: np.ndarray, slots: np.ndarray, slot_i: np.ndarray, st: np.ndarray) -> int:
+    """Remove the heap's earliest event; returns its slot."""
+    top = slots[0]
     n = st[ST_HSIZE] - 1
     st[ST_HSIZE] = n
-    free[n] = slot
     if n == 0:
-        return time, value
+        return int(top)
     last_t = keys[n]
     last_slot = slots[n]
     i = 0
@@ -117,39 +146,100 @@ def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.n
         i = best
     keys[i] = last_t
     slots[i] = last_slot
+    return int(top)
+
+
+@compiled
+def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
+              time: float, kind: int, a: int, b: int, value: float) -> None:
+    """Push an event onto the heap (build.py's scripted events; the kernel uses :func:`schedule`)."""
+    if st[ST_HSIZE] >= keys.shape[0]:
+        raise RuntimeError("softswitch event heap full: raise the engine's event capacity")
+    _heap_insert(keys, slots, st, time, _take_slot(free, slot_f, slot_i, st, kind, a, b, value))
+
+
+@compiled
+def heap_pop(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
+             out_i: np.ndarray) -> tuple[float, float]:
+    """Remove the heap's earliest event: returns (time, value) and writes (kind, a, b) to ``out_i``."""
+    time = keys[0]
+    slot = _heap_remove_top(keys, slots, slot_i, st)
+    value = slot_f[slot]
+    _give_back(free, slot_i, st, slot, out_i)
     return time, value
 
 
 @compiled
 def schedule(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
-    """Push an event onto the world's event queue."""
-    heap_push(w[W_HT], w[W_HI], w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI], w[W_ST], time, kind, a, b, value)
+    """Push an event onto the world's event queue: its kind's lane when that keeps the lane in
+    time order, else the heap."""
+    slot = _take_slot(w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI], w[W_ST], kind, a, b, value)
+    lane = kind - EV_TX_DONE
+    if 0 <= lane < LANES:
+        lane_n, lane_t = w[W_LANE_N], w[W_LANE_T]
+        length = lane_n[lane, 1]
+        if length < LANE_CAPACITY:
+            head = lane_n[lane, 0]
+            if length == 0 or lane_t[lane, (head + length - 1) & (LANE_CAPACITY - 1)] <= time:
+                tail = (head + length) & (LANE_CAPACITY - 1)
+                lane_t[lane, tail] = time
+                w[W_LANE_S][lane, tail] = slot
+                lane_n[lane, 1] = length + 1
+                return
+    _heap_insert(w[W_HT], w[W_HI], w[W_ST], time, slot)
 
 
 @compiled
 def pop_until(w: World, end: float) -> tuple[bool, float, float]:
     """Take the world's next event if it is due by ``end``: (taken, time, value), with (kind, a, b)
-    in ``W_EVENT``. The next event is the earlier, by (time, sequence number), of the heap's top
-    and the next flow start (W_START_S; flow f's start has sequence number f, build.py), so the
-    order is the one a heap holding every start would give."""
+    in ``W_EVENT``. The next event is the earliest, by (time, sequence number), of the next flow
+    start (W_START_S; flow f's start has sequence number f, build.py), the heap's top and the
+    lanes' heads, so the order is the one a heap holding every event would give."""
     keys, slots, slot_i, st, event = w[W_HT], w[W_HI], w[W_SLOTI], w[W_ST], w[W_EVENT]
     start_s, start_flow = w[W_START_S], w[W_START_FLOW]
+    lane_n, lane_t, lane_s = w[W_LANE_N], w[W_LANE_T], w[W_LANE_S]
+    # source: -2 none, -1 the next flow start, 0 the heap, 1 + l lane l
+    source = -2
+    best_t = 0.0
+    best_seq = 0
     k = st[ST_NEXT_START]
-    n = st[ST_HSIZE]
     if k < start_s.shape[0]:
-        time = start_s[k]
-        if n == 0 or time < keys[0] or (time == keys[0] and start_flow[k] < slot_i[slots[0], SL_SEQ]):
-            if time > end:
-                return False, time, 0.0
-            st[ST_NEXT_START] = k + 1
-            event[0] = EV_GEN
-            event[1] = start_flow[k]
-            event[2] = 0
-            return True, time, 0.0
-    if n == 0 or keys[0] > end:
+        source = -1
+        best_t = start_s[k]
+        best_seq = start_flow[k]
+    if st[ST_HSIZE] > 0:
+        time = keys[0]
+        if source == -2 or time < best_t or (time == best_t and slot_i[slots[0], SL_SEQ] < best_seq):
+            source = 0
+            best_t = time
+            best_seq = slot_i[slots[0], SL_SEQ]
+    for lane in range(LANES):
+        if lane_n[lane, 1] > 0:
+            head_slot = lane_s[lane, lane_n[lane, 0]]
+            time = lane_t[lane, lane_n[lane, 0]]
+            if source == -2 or time < best_t or (time == best_t and slot_i[head_slot, SL_SEQ] < best_seq):
+                source = 1 + lane
+                best_t = time
+                best_seq = slot_i[head_slot, SL_SEQ]
+    if source == -2 or best_t > end:
         return False, end, 0.0
-    time, value = heap_pop(keys, slots, w[W_SLOTFREE], w[W_SLOTF], slot_i, st, event)
-    return True, time, value
+    if source == -1:
+        st[ST_NEXT_START] = k + 1
+        event[0] = EV_GEN
+        event[1] = start_flow[k]
+        event[2] = 0
+        return True, best_t, 0.0
+    if source == 0:
+        slot = _heap_remove_top(keys, slots, slot_i, st)
+    else:
+        lane = source - 1
+        head = lane_n[lane, 0]
+        slot = lane_s[lane, head]
+        lane_n[lane, 0] = (head + 1) & (LANE_CAPACITY - 1)
+        lane_n[lane, 1] -= 1
+    value = w[W_SLOTF][slot]
+    _give_back(w[W_SLOTFREE], slot_i, st, slot, event)
+    return True, best_t, value
 
 
 __all__ = ["heap_pop", "heap_push", "pop_until", "schedule"]

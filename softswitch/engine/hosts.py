@@ -30,6 +30,7 @@ from qosforge.softswitch.engine.layout import (
     P_FLAGS,
     P_FLOW,
     PF_SENT,
+    PRM_END,
     PRM_RTO_MIN,
     PRM_WARMUP,
     W_CNT,
@@ -99,6 +100,29 @@ def host_receive(w: World, now: float, packet: int) -> None:
 
 
 @compiled
+def open_loop_arrival(w: World, arrival: float, packet: int) -> bool:
+    """Deliver a packet whose receiver answers nothing (an open-loop flow's data) when it leaves
+    the last switch, with the time it will arrive, instead of as an arrival event; returns False
+    for every other packet (the caller schedules its arrival). Delivery then only adds to two
+    counters read after the run, so results are those of the event (counted if it arrives
+    within warm-up..end, as the event would have run), one event per packet fewer. The packet's
+    buffer returns to the pool a propagation delay early, which can only help a run that
+    exhausts the pool (docs/softswitch.md "Event queue")."""
+    pki = w[W_PKI]
+    if pki[packet, P_FLAGS] & F_CNP:
+        return False
+    f = pki[packet, P_FLOW]
+    kind = w[W_FLI][f, FL_KIND]
+    if kind != K_POISSON and kind != K_CBR:
+        return False
+    prmf = w[W_PRMF]
+    if prmf[PRM_WARMUP] <= arrival <= prmf[PRM_END]:
+        count_delivered(w, f, pki[packet, P_BYTES])
+    free_packet(w, packet)
+    return True
+
+
+@compiled
 def sender_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     if w[W_FLI][f, FL_KIND] == K_DCQCN:
         dcqcn_ack(w, now, f, payload)
@@ -106,4 +130,4 @@ def sender_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         window_ack(w, now, f, payload, echo)
 
 
-__all__ = ["flow_generate", "host_receive", "retransmission_timeout", "sender_ack"]
+__all__ = ["flow_generate", "host_receive", "open_loop_arrival", "retransmission_timeout", "sender_ack"]

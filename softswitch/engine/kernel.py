@@ -14,6 +14,7 @@ from qosforge.softswitch.engine.heap import pop_until, schedule
 from qosforge.softswitch.engine.hosts import (
     flow_generate,
     host_receive,
+    open_loop_arrival,
     retransmission_timeout,
     sender_ack,
 )
@@ -110,6 +111,7 @@ from qosforge.softswitch.engine.layout import (
     SW_TOTAL,
     TXF_PROP,
     TXI_BUSY,
+    TXI_NONEMPTY,
     TXI_WAKE,
     W_CLS,
     W_CNT,
@@ -370,6 +372,7 @@ def _flush_queue(w: World, now: float, port: int, queue: int) -> None:
         packet = following
     qi[port, queue, QI_HEAD] = -1
     qi[port, queue, QI_TAIL] = -1
+    w[W_TXI][port, TXI_NONEMPTY] &= ~(1 << queue)
 
 
 @compiled
@@ -434,7 +437,8 @@ def run_kernel(w: World) -> None:
             # packet then enters on).
             peer = link[a, LK_PEER]
             if peer < 0:
-                schedule(w, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
+                if not open_loop_arrival(w, now + txf[a, TXF_PROP], b):
+                    schedule(w, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
             else:
                 pki[b, P_IN] = peer
                 schedule(w, now + txf[a, TXF_PROP], EV_ARR_SW, b, 0, 0.0)

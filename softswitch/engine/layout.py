@@ -147,7 +147,9 @@ TXI_RR = 2
 TXI_CREDITED = 3
 TXI_WAKE = 4  # a shaper wake-up is pending
 TXI_NQ = 5
-TXI_COLS = 6
+TXI_NONEMPTY = 6  # bit q set while queue q holds packets (engine/ports.py: the scheduler skips empty queues)
+TXI_STRICT = 7  # bit q set when queue q is scheduled strict priority (QI_KIND 0)
+TXI_COLS = 8
 
 # --- queues (per transmit port) -------------------------------------------------------------
 QI_HEAD = 0
@@ -324,7 +326,10 @@ W_SLOTI = 48  # int64 [E, SL_COLS]: each event slot's kind and integer payload
 W_SLOTFREE = 49  # int64 [E]: free event slots (engine/heap.py)
 W_START_S = 50  # float64 [F]: flow start times, sorted (the kernel starts flows from here, not the heap)
 W_START_FLOW = 51  # int64 [F]: the flow of each W_START_S entry; also its start event's sequence number
-W_LEN = 52
+W_LANE_T = 52  # float64 [LANES, LANE_CAPACITY]: each event lane's times, a ring (engine/heap.py)
+W_LANE_S = 53  # int64 [LANES, LANE_CAPACITY]: the event slot of each lane entry
+W_LANE_N = 54  # int64 [LANES, 2]: each lane's (head index, length)
+W_LEN = 55
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0
@@ -373,7 +378,13 @@ ST_RING_SKIP = 6
 ST_PAUSE_IDX = 7
 ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
-ST_COLS = 10
+ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
+ST_COLS = 11
+
+#: Event lanes (engine/heap.py): FIFO rings beside the heap for the kinds whose events are mostly
+#: scheduled in time order (a fixed delay after the current time), lane = kind - EV_TX_DONE.
+LANES = 3
+LANE_CAPACITY = 4096  # a power of two; a lane that is full sends further events to the heap
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0
 STF_COLS = 1

@@ -155,3 +155,50 @@ def _world() -> tuple[np.ndarray, ...]:
     config = make_switch(wred=step_wred(1000, 2000, 0.5, mark=False))
     _WORLD_CACHE["config"] = config
     return build_world(config, (), RunSpec(duration_s=1e-3))
+
+
+def _run_world(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) -> tuple[np.ndarray, ...]:
+    from qosforge.softswitch.engine.core import kernel
+
+    world = build_world(config, flows, run)
+    core = kernel()
+    core.seed_kernel(run.seed)
+    core.run_kernel(world)
+    return world
+
+
+def test_the_scheduler_masks_follow_the_queues(switch: Callable[..., SwitchConfig]) -> None:
+    """TXI_NONEMPTY (engine/ports.py) must say exactly which queues hold packets, or the scheduler
+    would skip a queue with data or walk an empty one."""
+    config = switch(schedulers=(SchedulerConfig("scheduler:s", "DWRR", 1, 0, 0), SchedulerConfig("scheduler:p", "STRICT", 0, 0, 0)),
+                    queue_schedulers={0: "scheduler:s", 2: "scheduler:s", 5: "scheduler:p"})
+    rate = _line_pps(config)
+    flows = tuple(FlowSpec("cbr", src, 0, dscp, ect=False, rate_pps=rate) for src, dscp in ((1, 0), (2, 16), (3, 40)))
+    world = _run_world(config, flows, RunSpec(duration_s=2e-3))
+    qi, txi = world[L.W_QI], world[L.W_TXI]
+    for port in range(txi.shape[0]):
+        holding = sum(1 << q for q in range(txi[port, L.TXI_NQ]) if qi[port, q, L.QI_PKTS] > 0)
+        assert txi[port, L.TXI_NONEMPTY] == holding, port
+    assert txi[0, L.TXI_NONEMPTY] != 0, "the congested port should still hold packets at the end"
+    assert txi[0, L.TXI_STRICT] == 1 << 5  # queues without a scheduler are DWRR (engine/build.py)
+
+
+def test_open_loop_packets_count_when_they_arrive_within_the_run(switch: Callable[..., SwitchConfig]) -> None:
+    """Open-loop data is delivered without an arrival event (engine/hosts.open_loop_arrival) but
+    with the arrival's time: all of it when the run outlasts the flow, none before warm-up, and
+    not the packets still on the wire at the end."""
+    config = switch()
+    packets = 40
+    flow = FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=_line_pps(config) / 2, size_packets=packets)
+    done = simulate(config, (flow,), RunSpec(duration_s=1e-3))
+    assert done.counters["delivered_bytes"] == packets * PKT
+    assert simulate(config, (flow,), RunSpec(duration_s=1e-3, warmup_s=0.5e-3)).counters["delivered_bytes"] == 0
+    # Cut the run while the flow sends: what left the switch minus what is still on the cable.
+    cut = 20 / (_line_pps(config) / 2)
+    world = _run_world(config, (flow,), RunSpec(duration_s=cut))
+    sent_bytes = int(world[L.W_DEQB][0].sum())
+    delivered = int(world[L.W_CNT][L.C_DELIVERED_BYTES])
+    serialisation_s = PKT / world[L.W_TXF][0, L.TXF_RATE]
+    on_the_wire = math.ceil((world[L.W_TXF][0, L.TXF_PROP] + serialisation_s) / (2 * serialisation_s))
+    assert 0 < delivered < sent_bytes
+    assert sent_bytes - delivered <= on_the_wire * PKT

@@ -71,3 +71,62 @@ def test_a_full_queue_refuses_the_push() -> None:
     heap_push(*queue, 2.0, L.EV_GEN, 1, 0, 0.0)
     with pytest.raises(RuntimeError, match="event heap full"):
         heap_push(*queue, 3.0, L.EV_GEN, 2, 0, 0.0)
+
+
+# The kernel's queue: lanes beside the heap (engine/heap.py). Kinds 1-3 have lanes, EV_ACK not.
+LANE_KINDS = st.sampled_from([L.EV_ACK, L.EV_TX_DONE, L.EV_ARR_SW, L.EV_ARR_HOST])
+WORLD_OPERATIONS = st.lists(st.one_of(st.tuples(st.just("push"), TIMES, LANE_KINDS), st.just(("pop", 0.0, 0))), max_size=300)
+
+
+def _empty_world() -> tuple[np.ndarray, ...]:
+    from qosforge.softswitch.engine.build import build_world
+    from qosforge.softswitch.traffic.spec import RunSpec
+    from tests.softswitch.conftest import make_switch
+
+    return build_world(make_switch(), (), RunSpec(duration_s=1e-3))
+
+
+def _pop_world(world: tuple[np.ndarray, ...]) -> tuple[float, int, int]:
+    from qosforge.softswitch.engine.heap import pop_until
+
+    taken, time, _ = pop_until(world, np.inf)
+    assert taken
+    event = world[L.W_EVENT]
+    return time, int(event[0]), int(event[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(WORLD_OPERATIONS)
+def test_lanes_and_heap_together_pop_in_time_then_sequence_order(operations: list[tuple[str, float, int]]) -> None:
+    from qosforge.softswitch.engine.heap import schedule
+
+    world = _empty_world()
+    reference: list[tuple[float, int, int]] = []
+    pushed = 0
+    for operation, time, kind in operations:
+        if operation == "push":
+            schedule(world, time, kind, pushed, 0, 0.0)
+            heapq.heappush(reference, (time, pushed, kind))
+            pushed += 1
+        elif reference:
+            expected_time, expected_sequence, expected_kind = heapq.heappop(reference)
+            assert _pop_world(world) == (expected_time, expected_kind, expected_sequence)
+        assert world[L.W_ST][L.ST_SLOTS] == len(reference)
+        assert world[L.W_ST][L.ST_HSIZE] + world[L.W_LANE_N][:, 1].sum() == len(reference)
+    while reference:
+        expected_time, expected_sequence, expected_kind = heapq.heappop(reference)
+        assert _pop_world(world) == (expected_time, expected_kind, expected_sequence)
+
+
+def test_in_order_events_stay_in_their_lane_and_a_full_lane_overflows_to_the_heap() -> None:
+    from qosforge.softswitch.engine.heap import schedule
+
+    world = _empty_world()
+    count = L.LANE_CAPACITY + 50
+    for i in range(count):
+        schedule(world, 1e-6 * (i + 1), L.EV_TX_DONE, i, 0, 0.0)
+    assert world[L.W_LANE_N][0, 1] == L.LANE_CAPACITY
+    assert world[L.W_ST][L.ST_HSIZE] == 50
+    schedule(world, 0.5e-6, L.EV_TX_DONE, count, 0, 0.0)  # earlier than the lane's tail: heap
+    assert world[L.W_ST][L.ST_HSIZE] == 51
+    assert [_pop_world(world)[2] for _ in range(count + 1)] == [count, *range(count)]
