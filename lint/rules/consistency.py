@@ -193,6 +193,32 @@ def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
             values={"ports": len(missing)})
 
 
+#: SONiC's lossless pair: stock configs make TCs 3 and 4 lossless together (qos_config.j2 LOSSLESS_TC).
+SONIC_LOSSLESS_PAIR = frozenset({3, 4})
+
+
+def _lossy_in_lossless_pair(ctx: LintContext) -> Iterator[Finding]:
+    """A lossy class on one TC of 3/4 while the other is lossless (the compiler's plan never makes
+    this; qosforge.compiler.plan keeps lossy classes off the pair)."""
+    hazards: dict[tuple[int, int, tuple[int, ...]], list[str]] = defaultdict(list)
+    for port in ctx.parsed.ports:
+        lossless = SONIC_LOSSLESS_PAIR & set(port.pfc_priorities)
+        if len(lossless) != 1:
+            continue
+        (lossy_tc,) = SONIC_LOSSLESS_PAIR - lossless
+        dscps = tuple(sorted(dscp for dscp, tc in port.maps.dscp_to_tc if tc == lossy_tc))
+        if dscps:
+            hazards[(lossy_tc, next(iter(lossless)), dscps)].append(port.name)
+    for (lossy_tc, lossless_tc, dscps), ports in sorted(hazards.items()):
+        shown = ", ".join(str(d) for d in dscps[:8]) + (", ..." if len(dscps) > 8 else "")
+        yield ctx.report(
+            "lossy-tc-in-lossless-pair", "PORT_QOS_MAP", ports[0], "pfc_enable",
+            f"TC {lossy_tc} carries lossy traffic (DSCP {shown}) beside lossless TC {lossless_tc} on "
+            f"{ports_text(ports)}: stock SONiC makes TCs 3 and 4 lossless together, so a restored default "
+            f"pfc_enable \"3,4\" PFC-pauses this class and gives its PG lossless headroom",
+            values={"lossy_tc": lossy_tc, "lossless_tc": lossless_tc, "ports": len(ports)})
+
+
 W, E = Severity.WARNING, Severity.ERROR
 
 RULES: tuple[Rule, ...] = (
@@ -245,6 +271,16 @@ RULES: tuple[Rule, ...] = (
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
          "with a PFC_WD|<port> entry with detection_time (§3.16, §3.17; `pfcwd start` writes it).",
          "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
+    Rule("lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
+         "Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
+         "writes pfc_enable and pfcwd_sw_enable from LOSSLESS_TC ['3','4'], maps TC 3 -> PG 3 and 4 -> PG 4 "
+         "(TC_TO_PRIORITY_GROUP_MAP, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP), and buffers_config.j2 binds "
+         "BUFFER_QUEUE|<port>|3-4 to egress_lossless_profile; sonic-swss cfgmgr/buffermgr.cpp and "
+         "buffermgrdyn.cpp create lossless PGs for whatever pfc_enable names. With one of 3/4 lossless, a lossy "
+         "class on the other is one `config qos reload`, template default or hand edit away from being "
+         "PFC-paused (a pause storm on the lossless class then stops it too) and lossless-buffered.",
+         "move the lossy class to a TC outside 3-4 (1, 2, 5, 6 or 7), or make the pair's other TC lossless "
+         "on purpose", check=_lossy_in_lossless_pair),
 )
 
 __all__ = ["RULES"]

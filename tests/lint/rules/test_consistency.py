@@ -160,3 +160,16 @@ def test_every_rule_sees_the_same_value_whichever_json_type(base: str, mutation:
     as_strings, as_json = lint_config(config), lint_config(_as_json_types(config))
     assert seen(as_json) == seen(as_strings)
     assert any(f.rule == "value-not-string" for f in as_json)
+
+
+def test_lossy_class_beside_a_lossless_tc_of_sonics_pair(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
+    """The compiler's old plan for mixed-fabric: one lossless TC 3, a lossy class on TC 4."""
+    config = load_named("broadcom_traditional.json")
+    assert not [f for f in lint_config(config) if f.rule == "lossy-tc-in-lossless-pair"]  # 3,4 both lossless
+    for entry in config["PORT_QOS_MAP"].values():
+        if "pfc_enable" in entry:
+            entry["pfc_enable"] = entry["pfcwd_sw_enable"] = "3"
+    [finding] = [f for f in lint_config(config) if f.rule == "lossy-tc-in-lossless-pair"]
+    assert (finding.table, finding.key, finding.field) == ("PORT_QOS_MAP", "Ethernet0", "pfc_enable")
+    assert "TC 4 carries lossy traffic (DSCP 24) beside lossless TC 3 on Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message
+    assert finding.values == {"lossy_tc": 4, "lossless_tc": 3, "ports": 4}
