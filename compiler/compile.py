@@ -21,7 +21,7 @@ from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
-from qosforge.compiler.reachable import check_reachable
+from qosforge.compiler.reachable import check_reachable, rtt_input_path
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
 from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
 from qosforge.errors import QosforgeError
@@ -227,8 +227,7 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     field: tuple[str | int, ...] = ("classes", index)
     place = error.place or ""
     if place == "rtt":  # the RTT drives the refused value: point at where it comes from
-        path = ("classes", index, "rtt") if spec.rtt is not None else _rtt_source_path(intent)
-        return source_map.error(path, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}", error.hint)
+        return source_map.error(rtt_input_path(intent, spec), f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}", error.hint)
     if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
         field += ("tlt",)
     else:
@@ -237,16 +236,6 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
             field += (block,)
     detail = f" [{place}]" if place else ""
     return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)
-
-
-def _rtt_source_path(intent: Intent) -> tuple[str | int, ...]:
-    """Where a topology-derived RTT comes from: the generator's link_latency, else the topology."""
-    topology = intent.topology
-    if topology.leaf_spine is not None:
-        return ("topology", "leaf_spine", "link_latency")
-    if topology.clos is not None:
-        return ("topology", "clos", "link_latency")
-    return ("topology",)
 
 
 def _check_congested_ports(intent: Intent, topology: ResolvedTopology, source_map: SourceMap) -> None:
