@@ -148,7 +148,9 @@ def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
                 values={"configured_bytes": 0})
 
 
-def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+def _private_headroom_profiles(ctx: LintContext) -> Iterator[tuple[str, float, float, float]]:
+    """(name, size, xon, xoff) of the lossless PG profiles in use when there is no shared headroom
+    pool (ingress_lossless_pool without xoff, no over_subscribe_ratio)."""
     parsed = ctx.parsed
     if parsed.shared_headroom_pool:
         return
@@ -158,14 +160,31 @@ def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
         if profile is None or profile.xoff_bytes is None:
             continue
         xon = profile.xon_bytes.value if profile.xon_bytes is not None else 0.0
-        needed = xon + profile.xoff_bytes.value
-        if profile.reserved_bytes.value < needed:
+        yield name, profile.reserved_bytes.value, xon, profile.xoff_bytes.value
+
+
+_NO_SHP = "ingress_lossless_pool has no xoff and over_subscribe_ratio is not set"
+
+
+def _size_below_xoff(ctx: LintContext) -> Iterator[Finding]:
+    for name, size, _xon, xoff in _private_headroom_profiles(ctx):
+        if size < xoff:
+            yield ctx.report(
+                "lossless-pg-size-below-xoff", "BUFFER_PROFILE", name, "size",
+                f"size {size:,.0f} B < xoff {xoff:,.0f} B with no shared headroom pool ({_NO_SHP}): Spectrum's "
+                f"SAI sets the PG's XOFF threshold at size − xoff, which is negative, so the PG cannot absorb "
+                f"the {xoff:,.0f} B in flight after PFC XOFF and lossless traffic drops",
+                values={"size_bytes": size, "xoff_bytes": xoff})
+
+
+def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+    for name, size, xon, xoff in _private_headroom_profiles(ctx):
+        if xoff <= size < xon + xoff:  # below xoff: lossless-pg-size-below-xoff, an error
             yield ctx.report(
                 "shared-headroom-missing", "BUFFER_PROFILE", name, "size",
-                f"size {profile.reserved_bytes.value:,.0f} B < xon + xoff = {needed:,.0f} B, which SONiC reads as "
-                "headroom from a shared headroom pool, but ingress_lossless_pool has no xoff and "
-                "over_subscribe_ratio is not set",
-                values={"size_bytes": profile.reserved_bytes.value, "xon_plus_xoff_bytes": needed})
+                f"size {size:,.0f} B < xon + xoff = {xon + xoff:,.0f} B, which SONiC reads as "
+                f"headroom from a shared headroom pool, but {_NO_SHP}",
+                values={"size_bytes": size, "xon_plus_xoff_bytes": xon + xoff})
 
 
 def _admin_status(ctx: LintContext) -> Iterator[Finding]:
@@ -260,9 +279,23 @@ RULES: tuple[Rule, ...] = (
          "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
-         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC).",
+         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC). "
+         "Reported for xoff <= size < xon + xoff: there the PG still holds its xoff after XOFF, only its XOFF "
+         "threshold size − xoff sits below xon; size below xoff is the error lossless-pg-size-below-xoff.",
          "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
          check=_shared_headroom_missing, vendor="mellanox"),
+    Rule("lossless-pg-size-below-xoff", E, "consistency", "a lossless PG without shared headroom holds its xoff",
+         "Mellanox only: on Spectrum a lossless PG's size is its whole headroom. Without a shared headroom pool "
+         "(BUFFER_POOL|ingress_lossless_pool.xoff 0 or absent, no over_subscribe_ratio) Mellanox's SAI programs "
+         "the PG's XOFF threshold at size − xoff (Mellanox/SAI-Implementation mlnx_sai/src/mlnx_sai_buffer.c, "
+         "unsigned 32-bit arithmetic); only a pool mapped to shared headroom makes it xon and lends "
+         "xoff − (size − xon) from the pool (same file, max_pool_loan; SONiC 'Shared headroom pool design' HLD: "
+         "with SHP the xoff is no longer reserved per PG and size = xon). size < xoff therefore leaves no room for "
+         "the bytes in flight after PFC XOFF (IEEE 802.1Qbb; the headroom model of sonic-swss "
+         "cfgmgr/buffer_headroom_mellanox.lua): lossless traffic drops, as in sonic-net/SONiC #480. With a shared "
+         "headroom pool size < xoff is the intended reading and is not reported.",
+         "set size to at least xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared "
+         "headroom pool)", check=_size_below_xoff, vendor="mellanox"),
     Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
          "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
          "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
