@@ -99,8 +99,8 @@ def _require_tbtcp_marking(fit: TbtcpRedFit, model: RedStepModel, *, rate_bps: f
         f"{bdp / float(fit.t_max_bytes):,.0f}× t_max = {format_bytes(float(fit.t_max_bytes))}, so the ideal marking "
         "(Q − l)/(BDP − l + Q) (TBTCP §4.1) stays near 0 up to t_max",
         place="rtt",
-        hint="give the fabric's real round-trip time (datacenter RTTs are tens to hundreds of us; TBTCP §7 uses "
-             "about 144 us at 10G), or raise tbtcp.t_max so marking reaches a programmable probability",
+        hint="give the fabric's real round-trip time (datacenter RTTs are tens to hundreds of us; TBTCP §7 measured "
+             "150 us at 10G), or raise tbtcp.t_max so marking reaches a programmable probability",
     )
 
 
