@@ -80,6 +80,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
     from qosforge.backends.sai.port_binding import PortCapacityError
+    from qosforge.backends.sonic.render import ConfigDbViolationError
 
     try:
         with progress("rendering", total=work, units="files") as advance:
@@ -93,6 +94,15 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
         loaded, source_map = load_intent(Path(intent))
         raise error.with_place(switch_ports_place(loaded, source_map, error.switch)) from None
+    except ConfigDbViolationError as error:  # a value computed from an input no check bounds: bad input
+        from qosforge.compiler.loader import load_intent
+        from qosforge.compiler.rendered_inputs import rendered_value_error
+
+        loaded, source_map = load_intent(Path(intent))
+        mapped = rendered_value_error(error.switch, error.violations, loaded, source_map)
+        if mapped is None:
+            raise  # a structural violation: the renderer's bug (exit 70)
+        raise mapped from None
     if base_path is not None:
         if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
