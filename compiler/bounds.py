@@ -15,9 +15,6 @@ hold. The intent schema refuses it at the field, with the range and why:
   TBTCP's testbed measured 150 us (§7). 10 ms is 40x the first; a zero RTT has no BDP to size a
   threshold from.
 
-The PFC watchdog times are bounded by what config_db takes: PFC_WD ``detection_time`` 100..5000 ms
-and ``restoration_time`` 100..60000 ms (sonic-buildimage
-src/sonic-yang-models/yang-models/sonic-pfcwd.yang, the ranges orchagent's pfcwdorch accepts).
 """
 
 from __future__ import annotations
@@ -36,11 +33,6 @@ MAX_LINK_LATENCY_S = 1e-3
 #: TBTCP §1 (after DCTCP): a light-loaded datacenter RTT is under 250 us; 10 ms is 40x that.
 MAX_RTT_S = 10e-3
 MIN_RTT_S = 1e-6
-
-
-#: sonic-pfcwd.yang: PFC_WD detection_time 100..5000 ms, restoration_time 100..60000 ms.
-PFCWD_DETECTION_S = (0.1, 5.0)
-PFCWD_RESTORATION_S = (0.1, 60.0)
 
 
 def _length_text(value_m: float) -> str:
@@ -66,13 +58,6 @@ RTT_RANGE = _within(MIN_RTT_S, MAX_RTT_S, format_time,
                     "the datacenter range (a light-loaded DCN RTT is under 250 us, TBTCP §1); thresholds are sized from the BDP "
                     "rate x RTT; write e.g. 80us or 150us")
 
-PFCWD_DETECTION_RANGE = _within(*PFCWD_DETECTION_S, format_time,
-                                "the range of SONiC's PFC_WD detection_time (100..5000 ms, sonic-pfcwd.yang); "
-                                "write e.g. 200ms")
-PFCWD_RESTORATION_RANGE = _within(*PFCWD_RESTORATION_S, format_time,
-                                  "the range of SONiC's PFC_WD restoration_time (100..60000 ms, sonic-pfcwd.yang); "
-                                  "write e.g. 200ms")
-
 __all__ = [
     "CABLE_RANGE",
     "LINK_LATENCY_RANGE",
@@ -80,7 +65,5 @@ __all__ = [
     "MAX_LINK_LATENCY_S",
     "MAX_RTT_S",
     "MIN_RTT_S",
-    "PFCWD_DETECTION_RANGE",
-    "PFCWD_RESTORATION_RANGE",
     "RTT_RANGE",
 ]

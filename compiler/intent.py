@@ -22,13 +22,7 @@ from pydantic import (
 )
 
 from qosforge.backends.registry import approximation_names, target_names
-from qosforge.compiler.bounds import (
-    CABLE_RANGE,
-    LINK_LATENCY_RANGE,
-    PFCWD_DETECTION_RANGE,
-    PFCWD_RESTORATION_RANGE,
-    RTT_RANGE,
-)
+from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, RTT_RANGE
 from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_TBTCP_R
 from qosforge.errors import UnitError
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
@@ -285,8 +279,8 @@ class Design(_Strict):
     mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
     lso_burst: SizeBytes = Field(default=DEFAULT_LSO_BURST, validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
-    pfc_watchdog_detection: Annotated[TimeS, PFCWD_DETECTION_RANGE] = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
-    pfc_watchdog_restoration: Annotated[TimeS, PFCWD_RESTORATION_RANGE] = Field(default="200ms", validate_default=True)
+    pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
+    pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
     headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model: physical (cable, frames in flight, IEEE 802.3 pause quanta) or sonic (SONiC buffer_pg plugins, bit for bit).")
     small_packet_percent: float = Field(default=50.0, ge=0, le=100)
     lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")

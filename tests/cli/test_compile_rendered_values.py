@@ -47,3 +47,17 @@ def test_a_structural_violation_is_still_a_bug(run_cli: Run, tmp_path: Path, mon
     _render_with(monkeypatch, Violation("structure", "QUEUE", "", None, "not an object"))
     code, _, err = run_cli("compile", str(ROCE), "-o", str(tmp_path / "out"), "-q", "--target", "sonic")
     assert code == EXIT_BUG and "qosforge bug" in err
+
+
+@pytest.mark.parametrize(("value", "shown"), [("10000000s", "10000000000 is outside 100..5000"), ("10s", "10000 is outside 100..5000")])
+def test_a_pfc_watchdog_time_sonic_refuses_is_bad_input(run_cli: Run, tmp_path: Path, value: str, shown: str) -> None:
+    """SONiC's PFC_WD takes detection_time 100..5000 ms (sonic-pfcwd.yang); the SAI target and the
+    softswitch take shorter ones, so the limit is the sonic target's. 10000000s used to be exit 70."""
+    intent = tmp_path / "roce.yaml"
+    intent.write_text(ROCE.read_text().replace("design:\n", f"design:\n  pfc_watchdog_detection: {value}\n", 1))
+    code, _, err = run_cli("compile", str(intent), "-o", str(tmp_path / "out"), "-q", "--target", "sonic")
+    assert code == EXIT_BAD_INPUT, err
+    [line] = err.strip().splitlines()
+    assert f"{intent}:" in line and "design.pfc_watchdog_detection" in line
+    assert f"PFC_WD|Ethernet0.detection_time is refused: {shown}" in line and "more value(s)" in line
+    assert not (tmp_path / "out").exists()
