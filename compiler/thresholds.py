@@ -84,20 +84,21 @@ def _percent(fraction: Derived) -> Derived:
 
 
 def _require_tbtcp_marking(fit: TbtcpRedFit, model: RedStepModel, *, rate_bps: float, rtt_s: float) -> None:
-    """A fitted profile whose every step rounds to 0 % never marks: TBTCP's hosts then see no ECN
-    signal at all (QCD reacts to marks only, TBTCP §4.1) and the queue grows to tail drop. It
-    happens when BDP = rate·RTT/8 dwarfs [l, t_max]: the ideal p(Q) = (Q − l)/(BDP − l + Q)
-    (TBTCP §4.1) stays below half the chip's probability step there (place ``rtt``: the RTT, with
-    the rate, is what drives it)."""
+    """A fitted profile whose every step rounds to 0 % marks nothing between t_min and t_max and
+    every packet above t_max (the step RED of fitting/red_model.py): a DCTCP-like step at t_max,
+    not TBTCP's probabilistic marking, so QCD (TBTCP §4.1) gets no gradual signal and the queue
+    sits at t_max instead of near l. It happens when BDP = rate·RTT/8 dwarfs [l, t_max]: the ideal
+    p(Q) = (Q − l)/(BDP − l + Q) (TBTCP §4.1) stays below half the chip's probability step there
+    (place ``rtt``: the RTT, with the rate, is what drives it)."""
     if float(np.max(fit.step_probabilities)) > 0:
         return
     grid = f"{model.probability_granularity * 100:g} % grid" if model.probability_granularity else "probability grid"
     bdp = rate_bps * rtt_s / 8.0
     raise ModelInputError(
-        f"the fitted TBTCP RED profile never marks: P_max {float(fit.p_max_unquantized) * 100:.3g} % rounds to 0 on "
+        f"the fitted TBTCP RED profile marks nothing between t_min and t_max (only every packet above t_max): P_max {float(fit.p_max_unquantized) * 100:.3g} % rounds to 0 on "
         f"{model.name}'s {grid}, because BDP = {format_bytes(bdp)} ({format_rate(rate_bps)} × RTT {format_time(rtt_s)}) is "
         f"{bdp / float(fit.t_max_bytes):,.0f}× t_max = {format_bytes(float(fit.t_max_bytes))}, so the ideal marking "
-        "(Q − l)/(BDP − l + Q) (TBTCP §4.1) stays near 0 up to t_max",
+        "(Q − l)/(BDP − l + Q) (TBTCP §4.1) stays near 0 up to t_max; that is a step at t_max, not TBTCP's marking curve",
         place="rtt",
         hint="give the fabric's real round-trip time (datacenter RTTs are tens to hundreds of us; TBTCP §7 measured "
              "150 us at 10G), or raise tbtcp.t_max so marking reaches a programmable probability",
