@@ -21,7 +21,7 @@ from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
-from qosforge.compiler.reachable import check_reachable
+from qosforge.compiler.reachable import check_reachable, rtt_input_path
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
 from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
 from qosforge.errors import QosforgeError
@@ -226,6 +226,8 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     index = intent.classes.index(spec)
     field: tuple[str | int, ...] = ("classes", index)
     place = error.place or ""
+    if place == "rtt":  # the RTT drives the refused value: point at where it comes from
+        return source_map.error(rtt_input_path(intent, spec), f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}", error.hint)
     if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
         field += ("tlt",)
     else:

@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, RTT_RANGE
 from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_TBTCP_R
 from qosforge.errors import UnitError
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
@@ -55,6 +56,10 @@ SizeBytes = Annotated[float, _unit_parser(parse_size_bytes, "12MB, 12MiB or 1500
 TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero=True), "80us"), Field(json_schema_extra={"type": "string", "examples": ["10us", "80us"]})]
 LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
 Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
+#: Durations and lengths that size ECN thresholds and PFC headroom, within datacenter ranges (compiler/bounds.py).
+CableM = Annotated[LengthM, CABLE_RANGE]
+LinkLatencyS = Annotated[TimeS, LINK_LATENCY_RANGE]
+RttS = Annotated[TimeS, RTT_RANGE]
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
@@ -104,7 +109,7 @@ class LinkSpec(_Strict):
     """A link class in the leaf-spine generator."""
 
     speed: RateBps = Field(description="Port speed, e.g. 40G.")
-    cable: LengthM = Field(default="3m", validate_default=True, description="Cable length, e.g. 5m.")
+    cable: CableM = Field(default="3m", validate_default=True, description="Cable length, e.g. 5m (at most 10 km).")
 
 
 class LeafSpine(_Strict):
@@ -113,7 +118,7 @@ class LeafSpine(_Strict):
     hosts_per_leaf: int = Field(ge=1, le=512)
     host_link: LinkSpec
     fabric_link: LinkSpec
-    link_latency: TimeS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us.")
+    link_latency: LinkLatencyS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us (at most 1 ms).")
     leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
     spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
     port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
@@ -134,7 +139,7 @@ class Clos(_Strict):
     host_link: LinkSpec
     fabric_link: LinkSpec = Field(description="Leaf-to-spine links.")
     super_link: LinkSpec | None = Field(default=None, description="Spine-to-super-spine links (default: fabric_link).")
-    link_latency: TimeS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us.")
+    link_latency: LinkLatencyS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us (at most 1 ms).")
     leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
     spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
     super_spine_profile: str | None = Field(default=None, description="Vendor profile of the super-spines (default: spine_profile).")
@@ -154,7 +159,7 @@ class Clos(_Strict):
 class PortSpec(_Strict):
     name: str = Field(description="Port name or range, e.g. Ethernet0 or Ethernet[0-124/4].")
     speed: RateBps
-    cable: LengthM = Field(default="3m", validate_default=True)
+    cable: CableM = Field(default="3m", validate_default=True)
     peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
 
     @field_validator("name")
@@ -173,7 +178,7 @@ class SwitchSpec(_Strict):
 class LinkLatency(_Strict):
     a: str = Field(description="switch:port")
     b: str = Field(description="switch:port")
-    latency: TimeS | None = Field(default=None, description="One-way latency; default: cable length at the propagation speed.")
+    latency: LinkLatencyS | None = Field(default=None, description="One-way latency; default: cable length at the propagation speed.")
 
 
 class Topology(_Strict):
@@ -181,7 +186,7 @@ class Topology(_Strict):
     clos: Clos | None = None
     switches: list[SwitchSpec] | None = None
     links: list[LinkLatency] = Field(default_factory=list)
-    host_latency: TimeS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
+    host_latency: LinkLatencyS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:
@@ -217,7 +222,7 @@ class D2tcpSpec(_Strict):
 
 
 class EarSpec(_Strict):
-    rtt_threshold: TimeS | None = None
+    rtt_threshold: RttS | None = None
 
 
 class DcqcnSpec(_Strict):
@@ -238,7 +243,7 @@ class ClassSpec(_Strict):
     dscp: list[Dscp] = Field(min_length=1)
     lossless: bool = False
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
-    rtt: TimeS | None = Field(default=None, description="Override the RTT derived from the topology.")
+    rtt: RttS | None = Field(default=None, description="Override the RTT derived from the topology (1 us to 10 ms).")
     tlt: TltSpec | None = None
     tbtcp: TbtcpSpec | None = None
     d2tcp: D2tcpSpec | None = None

@@ -6,6 +6,17 @@ sonic-buildimage files/build_templates/qos_config.j2), up to the vendor profile'
 where it is known; a TC maps to the queue of the same number, lossless TC n uses PG n, all lossy
 traffic shares PG 0, and DSCPs no class claims fall into a best-effort default class on TC 0.
 
+Whenever a class is lossless, lossy classes stay off TCs 3 and 4, SONiC's lossless pair: stock
+SONiC makes both lossless together (sonic-buildimage files/build_templates/qos_config.j2
+``LOSSLESS_TC = ['3','4']`` for ``pfc_enable``/``pfcwd_sw_enable``, ``TC_TO_PRIORITY_GROUP_MAP``
+3 -> 3, 4 -> 4, ``PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`` {3: 3, 4: 4}; buffers_config.j2 binds
+``BUFFER_QUEUE|<port>|3-4`` to ``egress_lossless_profile``), and sonic-swss cfgmgr/buffermgr.cpp
+and buffermgrdyn.cpp create lossless PGs for whatever ``pfc_enable`` names. A lossy class on TC 4
+beside a lossless TC 3 becomes PFC-paused (and its queue lossless-buffered) as soon as any stock
+default, ``config qos reload`` or a hand edit restores ``pfc_enable "3,4"``: a pause storm on the
+lossless class then stops the lossy one too. Lossy classes take TC 7 instead when FastLane does not
+use it, and the compiler refuses a plan that would need TC 3 or 4 for a lossy class.
+
 Two classes are added for the transports' own signalling, each on its own strict-priority queue so
 that notifications are never queued behind the data they throttle:
 
@@ -45,8 +56,15 @@ SOURCE_IRN_LOSSY = (
     "IRN (Mittal et al., 'Revisiting Network Support for RDMA', SIGCOMM 2018) §1, §3: IRN's loss "
     "recovery (selective retransmission, BDP-FC) exists to run RoCE without PFC"
 )
-#: TCs tried for lossy classes, in order; 0 is the default class, 7 the FastLane queue.
-LOSSY_TC_ORDER = (1, 2, 5, 6, 3, 4)
+#: TCs tried for lossy classes, in order; 0 is the default class, 7 the FastLane queue (free otherwise).
+LOSSY_TC_ORDER = (1, 2, 5, 6, 3, 4, 7)
+#: SONiC's lossless pair (qos_config.j2 LOSSLESS_TC): no lossy class there once any class is lossless.
+SONIC_LOSSLESS_PAIR = (3, 4)
+SOURCE_LOSSLESS_PAIR = (
+    "SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
+    "(LOSSLESS_TC ['3','4'] for pfc_enable and pfcwd_sw_enable), buffers_config.j2 (BUFFER_QUEUE 3-4 "
+    "egress_lossless_profile); sonic-swss cfgmgr/buffermgr.cpp makes the PGs pfc_enable names lossless"
+)
 DEFAULT_TC = 0
 FASTLANE_TC = 7
 LOSSY_PG = 0
@@ -135,12 +153,17 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         used.add(tc)
         planned.append(PlannedClass(None, CNP_CLASS_NAME, tc, tc, LOSSY_PG, False, strict_priority=True))
         control.append(ControlClassIR(CNP_CLASS_NAME, "RoCE congestion notification packets (DCQCN CNPs)", tc, tc, (cnp_dscp,), SOURCE_CNP))
+    if needs_fastlane:
+        used.add(FASTLANE_TC)
+    lossy_order = _lossy_tc_order(bool(lossless_specs))
     for spec in lossy_specs:
-        free = [t for t in LOSSY_TC_ORDER if t not in used]
+        free = [t for t in lossy_order if t not in used]
         if not free:
             index = intent.classes.index(spec)
             extras = ["default", *(["CNP"] if needs_cnp else []), *(["FastLane"] if needs_fastlane else [])]
             total = len(intent.classes) + len(extras)
+            if lossless_specs and any(t not in used for t in SONIC_LOSSLESS_PAIR):
+                raise source_map.error(("classes", index), f"class '{spec.name}' would need TC 3 or 4 beside a lossless class: {SOURCE_LOSSLESS_PAIR}, so a lossy class there is paused by PFC once stock pfc_enable \"3,4\" is back", "merge lossy classes that can share a queue, or make this class lossless")
             raise source_map.error(("classes", index), f"{total} queues needed (classes + {' + '.join(extras)}) but a port has 8", "merge classes that can share a queue")
         tc = free[0]
         used.add(tc)
@@ -176,6 +199,13 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
     dscp_to_tc = tuple((code, tc_of.get(code, DEFAULT_TC)) for code in range(64))
     dscp_to_color = tuple((code, color_of.get(code, "green")) for code in range(64))
     return ClassPlan(tuple(sorted(planned, key=lambda c: c.traffic_class)), dscp_to_tc, dscp_to_color, tuple(control))
+
+
+def _lossy_tc_order(has_lossless: bool) -> tuple[int, ...]:
+    """LOSSY_TC_ORDER without SONiC's lossless pair when any class is lossless."""
+    if not has_lossless:
+        return LOSSY_TC_ORDER
+    return tuple(t for t in LOSSY_TC_ORDER if t not in SONIC_LOSSLESS_PAIR)
 
 
 def _check_transports(intent: Intent, source_map: SourceMap) -> None:

@@ -11,7 +11,11 @@ One computation for ``qosforge compile`` (which refuses thresholds a queue can n
   an end of its range that way (then the limit is 0, or B/M, the formula's limit as alpha grows).
 
 A curve that starts above the limit never acts: the queue tail-drops first (DCTCP §3.4: ECN
-transports then see losses, not marks).
+transports then see losses, not marks). A RED curve whose max threshold (DCQCN's K_max) is above
+the limit is cut short: marking never reaches P_max, so the probability ramp DCQCN's rate control
+is tuned to (DCQCN §5: K_min, K_max, P_max) is only partly there and the queue tail-drops at
+the limit instead of marking every packet above K_max. Every active curve's min and max threshold
+is therefore checked (:func:`unreachable_thresholds`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from qosforge.compiler.dynamic_th import DynamicThRange
 from qosforge.ir import BufferProfileIR, ColorCurveIR, WredIR
@@ -84,10 +89,42 @@ def queue_limit(
     return QueueLimit(limit, profile.name, profile.pool, False, shared, mmu_count, exponent, alpha, congested_ports)
 
 
-def first_active_curve(wred: WredIR) -> ColorCurveIR | None:
-    """The colour curve that acts first (lowest min threshold among those that drop or mark)."""
-    active = [c for c in wred.curves if c.drop or c.mark]
-    return min(active, key=lambda c: c.min_bytes.value) if active else None
+@dataclass(frozen=True)
+class UnreachableThreshold:
+    """One threshold of an active WRED/ECN curve above what the queue holds."""
+
+    curve: ColorCurveIR
+    bound: Literal["min", "max"]
+    threshold_bytes: float
+
+    @property
+    def field_name(self) -> str:
+        """The SONiC WRED_PROFILE field, e.g. ``green_max_threshold``."""
+        return f"{self.curve.color}_{self.bound}_threshold"
+
+    def effect(self, limit_bytes: float, size_text: Callable[[float], str]) -> str:
+        """What the queue does instead, for messages."""
+        if self.bound == "min":
+            return "the queue tail-drops before WRED/ECN acts"
+        curve = self.curve
+        low, high = curve.min_bytes.value, curve.max_bytes.value
+        reached = curve.probability_percent.value * (limit_bytes - low) / (high - low) if high > low else 0.0
+        return (f"the {curve.color} ramp ends at the queue limit with {reached:.3g} % of its "
+                f"{curve.probability_percent.value:g} % (max threshold {size_text(high)}), then the queue tail-drops")
 
 
-__all__ = ["QueueLimit", "first_active_curve", "queue_limit"]
+def unreachable_thresholds(wred: WredIR, limit_bytes: float) -> tuple[UnreachableThreshold, ...]:
+    """Every min and max threshold of ``wred``'s active curves above ``limit_bytes``, lowest first
+    (a curve that starts above the limit is reported once, by its min)."""
+    found: list[UnreachableThreshold] = []
+    for curve in wred.curves:
+        if not (curve.drop or curve.mark):
+            continue
+        if curve.min_bytes.value > limit_bytes:
+            found.append(UnreachableThreshold(curve, "min", curve.min_bytes.value))
+        elif curve.max_bytes.value > limit_bytes:
+            found.append(UnreachableThreshold(curve, "max", curve.max_bytes.value))
+    return tuple(sorted(found, key=lambda u: u.threshold_bytes))
+
+
+__all__ = ["QueueLimit", "UnreachableThreshold", "queue_limit", "unreachable_thresholds"]

@@ -7,7 +7,7 @@ from qosforge.compiler.buffers import EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSY_PROF
 from qosforge.compiler.dynamic_th import dynamic_th_range
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
-from qosforge.compiler.queue_limits import first_active_curve, queue_limit
+from qosforge.compiler.queue_limits import UnreachableThreshold, queue_limit, unreachable_thresholds
 from qosforge.ir import WredIR
 from qosforge.units import format_bytes
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -25,24 +25,41 @@ def rtt_input_path(intent: Intent, spec: ClassSpec) -> tuple[str | int, ...]:
 
 def check_reachable(intent: Intent, source_map: SourceMap, spec: ClassSpec, rate_bps: float, wred: WredIR,
                     lossless: bool, buffer_plan: BufferPlan, profile: VendorProfile) -> None:
-    start = first_active_curve(wred)
-    if start is None:
+    if not any(c.drop or c.mark for c in wred.curves):
         return
     name = EGRESS_LOSSLESS_PROFILE if lossless else EGRESS_LOSSY_PROFILE
     buffer_profile = next(p for p in buffer_plan.profiles if p.name == name)
     pool = next((p for p in buffer_plan.pools if p.name == buffer_profile.pool), None)
     limit = queue_limit(buffer_profile, pool.size_bytes.value if pool else None, mmu_count=int(profile.mmu_count.value or 1),
                         congested_ports=intent.design.congested_ports, accepted=dynamic_th_range(profile))
-    if limit is None or start.min_bytes.value <= limit.limit_bytes:
+    if limit is None:
         return
+    unreachable = unreachable_thresholds(wred, limit.limit_bytes)
+    if not unreachable:
+        return
+    first = unreachable[0]
+    curve = first.curve
+    what = "starts" if first.bound == "min" else "reaches its full probability"
+    threshold = curve.min_bytes if first.bound == "min" else curve.max_bytes
     raise source_map.error(
-        rtt_input_path(intent, spec),
-        f"class '{spec.name}' at {rate_bps / 1e9:g}G: {start.color} WRED/ECN starts at {format_bytes(start.min_bytes.value)} "
-        f"({start.min_bytes.provenance.model}) but the queue holds at most {format_bytes(limit.limit_bytes)} "
-        f"({limit.how(format_bytes)}): it tail-drops before marking",
-        "lower the RTT (link_latency or classes[].rtt) or the class's thresholds, or raise the limit: fewer "
-        "design.congested_ports, a larger design.alpha, or a switch with more buffer",
+        _input_path(intent, spec, first),
+        f"class '{spec.name}' at {rate_bps / 1e9:g}G: {curve.color} WRED/ECN {what} at {format_bytes(threshold.value)} "
+        f"({threshold.provenance.model}) but the queue holds at most {format_bytes(limit.limit_bytes)} "
+        f"({limit.how(format_bytes)}): {first.effect(limit.limit_bytes, format_bytes)}",
+        ("lower the RTT (link_latency or classes[].rtt) or the class's thresholds" if first.bound == "min" else
+         "lower the max threshold (DCQCN's K_max: classes[].dcqcn.kmax) to at most the queue limit")
+        + ", or raise the limit: fewer design.congested_ports, a larger design.alpha, or a switch with more buffer",
     )
+
+
+def _input_path(intent: Intent, spec: ClassSpec, first: UnreachableThreshold) -> tuple[str | int, ...]:
+    """The intent field that sets the unreachable threshold: DCQCN's K_max for a max threshold of
+    a DCQCN/IRN class (given, or the speed-scaled default of the class), else the RTT."""
+    if first.bound == "max" and spec.transport in ("dcqcn", "irn"):
+        index = intent.classes.index(spec)
+        given = spec.dcqcn is not None and spec.dcqcn.kmax is not None
+        return ("classes", index, "dcqcn", "kmax") if given else ("classes", index)
+    return rtt_input_path(intent, spec)
 
 
 __all__ = ["check_reachable", "rtt_input_path"]

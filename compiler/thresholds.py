@@ -21,15 +21,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from qosforge.compiler.intent import ClassSpec, Design
-from qosforge.fitting.red_model import red_model_from_profile
-from qosforge.fitting.tbtcp_red import DEFAULT_BETA, fit_tbtcp_red
+from qosforge.errors import ModelInputError
+from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
+from qosforge.fitting.tbtcp_red import DEFAULT_BETA, TbtcpRedFit, fit_tbtcp_red
 from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.models.ear import ear_thresholds
 from qosforge.models.tbtcp import tbtcp_steady_state
 from qosforge.models.tlt import tlt_headroom, tlt_min_threshold
+from qosforge.units import format_bytes, format_rate, format_time
 from qosforge.vendor_profiles.schema import VendorProfile
 
 SOURCE_STEP_MARKING = "DCTCP §3.1 (mark every packet above K: RED with min = max = K, P = 100%)"
@@ -77,6 +81,28 @@ def _step_curve(color: str, threshold: Derived, *, drop: bool, mark: bool) -> Co
 
 def _percent(fraction: Derived) -> Derived:
     return Derived(value=round(fraction.value * 100.0, 6), unit="%", provenance=fraction.provenance, quantity=fraction.quantity)
+
+
+def _require_tbtcp_marking(fit: TbtcpRedFit, model: RedStepModel, *, rate_bps: float, rtt_s: float) -> None:
+    """A fitted profile whose every step rounds to 0 % marks nothing between t_min and t_max and
+    every packet above t_max (the step RED of fitting/red_model.py): a DCTCP-like step at t_max,
+    not TBTCP's probabilistic marking, so QCD (TBTCP §4.1) gets no gradual signal and the queue
+    sits at t_max instead of near l. It happens when BDP = rate·RTT/8 dwarfs [l, t_max]: the ideal
+    p(Q) = (Q − l)/(BDP − l + Q) (TBTCP §4.1) stays below half the chip's probability step there
+    (place ``rtt``: the RTT, with the rate, is what drives it)."""
+    if float(np.max(fit.step_probabilities)) > 0:
+        return
+    grid = f"{model.probability_granularity * 100:g} % grid" if model.probability_granularity else "probability grid"
+    bdp = rate_bps * rtt_s / 8.0
+    raise ModelInputError(
+        f"the fitted TBTCP RED profile marks nothing between t_min and t_max (only every packet above t_max): P_max {float(fit.p_max_unquantized) * 100:.3g} % rounds to 0 on "
+        f"{model.name}'s {grid}, because BDP = {format_bytes(bdp)} ({format_rate(rate_bps)} × RTT {format_time(rtt_s)}) is "
+        f"{bdp / float(fit.t_max_bytes):,.0f}× t_max = {format_bytes(float(fit.t_max_bytes))}, so the ideal marking "
+        "(Q − l)/(BDP − l + Q) (TBTCP §4.1) stays near 0 up to t_max; that is a step at t_max, not TBTCP's marking curve",
+        place="rtt",
+        hint="give the fabric's real round-trip time (datacenter RTTs are tens to hundreds of us; TBTCP §7 measured "
+             "150 us at 10G), or raise tbtcp.t_max so marking reaches a programmable probability",
+    )
 
 
 def class_thresholds(
@@ -147,6 +173,7 @@ def class_thresholds(
             lso_burst_bytes=lso,
             port_buffer_bytes=per_port_share_bytes,
         )
+        _require_tbtcp_marking(fit, red_model, rate_bps=rate_bps, rtt_s=rtt_s)
         mark_min, mark_max = derived_from(fit, "t_min_bytes"), derived_from(fit, "t_max_bytes")
         mark_probability = _percent(derived_from(fit, "p_max"))
         marking += [mark_min, mark_max, mark_probability, derived_from(fit, "error_kilobytes")]

@@ -99,6 +99,7 @@ class ConfigDbViolationError(RuntimeError):
     """The renderer produced config_db that SONiC would reject: a qosforge bug."""
 
     def __init__(self, switch: str, violations: list[Violation]) -> None:
+        self.switch = switch
         self.violations = violations
         lines = "\n".join(f"  {v.one_line()}" for v in violations)
         super().__init__(f"SONiC rendering of switch {switch} broke {len(violations)} rule(s):\n{lines}")

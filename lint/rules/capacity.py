@@ -220,35 +220,39 @@ def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int
 
 
 def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
-    from qosforge.compiler.queue_limits import first_active_curve
+    """Every active curve's min and max threshold against the queue limit (compiler/queue_limits.py
+    unreachable_thresholds, the check compile refuses with); per WRED profile, the lowest threshold
+    above the smallest limit of the queues that bind it."""
+    from qosforge.compiler.queue_limits import UnreachableThreshold, unreachable_thresholds
 
     parsed = ctx.parsed
     congested = ctx.intent.design.congested_ports if ctx.intent is not None else 1
-    worst: dict[str, tuple[float, str, float, str, list[str]]] = {}
+    worst: dict[str, tuple[float, str, UnreachableThreshold, list[str]]] = {}
     for port in parsed.ports:
         for queue in port.queues:
             wred = parsed.wred(queue.wred_profile)
             profile = parsed.profile(queue.buffer_profile)
-            if wred is None or profile is None:
-                continue
-            start = first_active_curve(wred)
-            if start is None:
+            if wred is None or profile is None or not any(c.drop or c.mark for c in wred.curves):
                 continue
             limit = queue_limit(ctx, profile, congested)
-            if limit is None or start.min_bytes.value <= limit[0]:
+            if limit is None:
+                continue
+            unreachable = unreachable_thresholds(wred, limit[0])
+            if not unreachable:
                 continue
             previous = worst.get(wred.name)
-            ports = [*(previous[4] if previous else []), f"{port.name}|{queue.index}"]
+            queues = [*(previous[3] if previous else []), f"{port.name}|{queue.index}"]
             if previous is None or limit[0] < previous[0]:
-                worst[wred.name] = (limit[0], limit[1], start.min_bytes.value, start.color, ports)
+                worst[wred.name] = (limit[0], limit[1], unreachable[0], queues)
             else:
-                worst[wred.name] = (*previous[:4], ports)
-    for name, (most, how, threshold, color, queues) in sorted(worst.items()):
+                worst[wred.name] = (*previous[:3], queues)
+    for name, (most, how, first, queues) in sorted(worst.items()):
+        bound = "starts" if first.bound == "min" else "reaches its full probability"
         yield ctx.report(
-            "ecn-above-queue-limit", "WRED_PROFILE", name, f"{color}_min_threshold",
-            f"{color} WRED starts at {size_text(threshold)} but queue(s) {ports_text(queues)} hold at most "
-            f"{size_text(most)} ({how}): the queue tail-drops before WRED/ECN acts",
-            values={"threshold_bytes": threshold, "queue_limit_bytes": most})
+            "ecn-above-queue-limit", "WRED_PROFILE", name, first.field_name,
+            f"{first.curve.color} WRED {bound} at {size_text(first.threshold_bytes)} ({first.field_name}) but "
+            f"queue(s) {ports_text(queues)} hold at most {size_text(most)} ({how}): {first.effect(most, size_text)}",
+            values={"threshold_bytes": first.threshold_bytes, "queue_limit_bytes": most})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,8 +350,11 @@ RULES: tuple[Rule, ...] = (
     Rule("ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
          "A queue in a dynamic-threshold pool holds at most alpha·B/(1+M·alpha) (Choudhury & Hahne; "
          "TLT §4.2), a static_th queue its static_th. WRED/ECN that starts above that never acts: the queue "
-         "tail-drops first, and ECN transports see losses instead of marks (DCTCP §3.4, DCQCN).",
-         "lower the WRED thresholds below the queue limit, or give the queue more buffer (dynamic_th)",
+         "tail-drops first, and ECN transports see losses instead of marks (DCTCP §3.4, DCQCN). A max threshold "
+         "above it (DCQCN's K_max) cuts the RED ramp short: marking never reaches P_max, the ramp DCQCN's rate "
+         "control is tuned to (DCQCN §5), and the queue tail-drops at the limit. Both the min and the max "
+         "threshold of every active color are checked, with compile's computation (compiler/queue_limits.py).",
+         "lower the WRED thresholds (min and max) below the queue limit, or give the queue more buffer (dynamic_th)",
          needs="profile", check=_ecn_above_limit),
     Rule("dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
          "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, §3.2); SONiC's YANG allows -8..7 but ASICs "

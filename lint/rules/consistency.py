@@ -148,7 +148,9 @@ def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
                 values={"configured_bytes": 0})
 
 
-def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+def _private_headroom_profiles(ctx: LintContext) -> Iterator[tuple[str, float, float, float]]:
+    """(name, size, xon, xoff) of the lossless PG profiles in use when there is no shared headroom
+    pool (ingress_lossless_pool without xoff, no over_subscribe_ratio)."""
     parsed = ctx.parsed
     if parsed.shared_headroom_pool:
         return
@@ -158,14 +160,31 @@ def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
         if profile is None or profile.xoff_bytes is None:
             continue
         xon = profile.xon_bytes.value if profile.xon_bytes is not None else 0.0
-        needed = xon + profile.xoff_bytes.value
-        if profile.reserved_bytes.value < needed:
+        yield name, profile.reserved_bytes.value, xon, profile.xoff_bytes.value
+
+
+_NO_SHP = "ingress_lossless_pool has no xoff and over_subscribe_ratio is not set"
+
+
+def _size_below_xoff(ctx: LintContext) -> Iterator[Finding]:
+    for name, size, _xon, xoff in _private_headroom_profiles(ctx):
+        if size < xoff:
+            yield ctx.report(
+                "lossless-pg-size-below-xoff", "BUFFER_PROFILE", name, "size",
+                f"size {size:,.0f} B < xoff {xoff:,.0f} B with no shared headroom pool ({_NO_SHP}): Spectrum's "
+                f"SAI sets the PG's XOFF threshold at size − xoff, which is negative, so the PG cannot absorb "
+                f"the {xoff:,.0f} B in flight after PFC XOFF and lossless traffic drops",
+                values={"size_bytes": size, "xoff_bytes": xoff})
+
+
+def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+    for name, size, xon, xoff in _private_headroom_profiles(ctx):
+        if xoff <= size < xon + xoff:  # below xoff: lossless-pg-size-below-xoff, an error
             yield ctx.report(
                 "shared-headroom-missing", "BUFFER_PROFILE", name, "size",
-                f"size {profile.reserved_bytes.value:,.0f} B < xon + xoff = {needed:,.0f} B, which SONiC reads as "
-                "headroom from a shared headroom pool, but ingress_lossless_pool has no xoff and "
-                "over_subscribe_ratio is not set",
-                values={"size_bytes": profile.reserved_bytes.value, "xon_plus_xoff_bytes": needed})
+                f"size {size:,.0f} B < xon + xoff = {xon + xoff:,.0f} B, which SONiC reads as "
+                f"headroom from a shared headroom pool, but {_NO_SHP}",
+                values={"size_bytes": size, "xon_plus_xoff_bytes": xon + xoff})
 
 
 def _admin_status(ctx: LintContext) -> Iterator[Finding]:
@@ -191,6 +210,32 @@ def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
             f"pfcwd_sw_enable is set on {ports_text(missing)} but PFC_WD has no entry with detection_time for "
             "them: the PFC watchdog never starts there, so a PFC storm is not broken",
             values={"ports": len(missing)})
+
+
+#: SONiC's lossless pair: stock configs make TCs 3 and 4 lossless together (qos_config.j2 LOSSLESS_TC).
+SONIC_LOSSLESS_PAIR = frozenset({3, 4})
+
+
+def _lossy_in_lossless_pair(ctx: LintContext) -> Iterator[Finding]:
+    """A lossy class on one TC of 3/4 while the other is lossless (the compiler's plan never makes
+    this; qosforge.compiler.plan keeps lossy classes off the pair)."""
+    hazards: dict[tuple[int, int, tuple[int, ...]], list[str]] = defaultdict(list)
+    for port in ctx.parsed.ports:
+        lossless = SONIC_LOSSLESS_PAIR & set(port.pfc_priorities)
+        if len(lossless) != 1:
+            continue
+        (lossy_tc,) = SONIC_LOSSLESS_PAIR - lossless
+        dscps = tuple(sorted(dscp for dscp, tc in port.maps.dscp_to_tc if tc == lossy_tc))
+        if dscps:
+            hazards[(lossy_tc, next(iter(lossless)), dscps)].append(port.name)
+    for (lossy_tc, lossless_tc, dscps), ports in sorted(hazards.items()):
+        shown = ", ".join(str(d) for d in dscps[:8]) + (", ..." if len(dscps) > 8 else "")
+        yield ctx.report(
+            "lossy-tc-in-lossless-pair", "PORT_QOS_MAP", ports[0], "pfc_enable",
+            f"TC {lossy_tc} carries lossy traffic (DSCP {shown}) beside lossless TC {lossless_tc} on "
+            f"{ports_text(ports)}: stock SONiC makes TCs 3 and 4 lossless together, so a restored default "
+            f"pfc_enable \"3,4\" PFC-pauses this class and gives its PG lossless headroom",
+            values={"lossy_tc": lossy_tc, "lossless_tc": lossless_tc, "ports": len(ports)})
 
 
 W, E = Severity.WARNING, Severity.ERROR
@@ -234,9 +279,23 @@ RULES: tuple[Rule, ...] = (
          "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
-         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC).",
+         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC). "
+         "Reported for xoff <= size < xon + xoff: there the PG still holds its xoff after XOFF, only its XOFF "
+         "threshold size − xoff sits below xon; size below xoff is the error lossless-pg-size-below-xoff.",
          "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
          check=_shared_headroom_missing, vendor="mellanox"),
+    Rule("lossless-pg-size-below-xoff", E, "consistency", "a lossless PG without shared headroom holds its xoff",
+         "Mellanox only: on Spectrum a lossless PG's size is its whole headroom. Without a shared headroom pool "
+         "(BUFFER_POOL|ingress_lossless_pool.xoff 0 or absent, no over_subscribe_ratio) Mellanox's SAI programs "
+         "the PG's XOFF threshold at size − xoff (Mellanox/SAI-Implementation mlnx_sai/src/mlnx_sai_buffer.c, "
+         "unsigned 32-bit arithmetic); only a pool mapped to shared headroom makes it xon and lends "
+         "xoff − (size − xon) from the pool (same file, max_pool_loan; SONiC 'Shared headroom pool design' HLD: "
+         "with SHP the xoff is no longer reserved per PG and size = xon). size < xoff therefore leaves no room for "
+         "the bytes in flight after PFC XOFF (IEEE 802.1Qbb; the headroom model of sonic-swss "
+         "cfgmgr/buffer_headroom_mellanox.lua): lossless traffic drops, as in sonic-net/SONiC #480. With a shared "
+         "headroom pool size < xoff is the intended reading and is not reported.",
+         "set size to at least xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared "
+         "headroom pool)", check=_size_below_xoff, vendor="mellanox"),
     Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
          "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
          "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
@@ -245,6 +304,16 @@ RULES: tuple[Rule, ...] = (
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
          "with a PFC_WD|<port> entry with detection_time (§3.16, §3.17; `pfcwd start` writes it).",
          "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
+    Rule("lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
+         "Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
+         "writes pfc_enable and pfcwd_sw_enable from LOSSLESS_TC ['3','4'], maps TC 3 -> PG 3 and 4 -> PG 4 "
+         "(TC_TO_PRIORITY_GROUP_MAP, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP), and buffers_config.j2 binds "
+         "BUFFER_QUEUE|<port>|3-4 to egress_lossless_profile; sonic-swss cfgmgr/buffermgr.cpp and "
+         "buffermgrdyn.cpp create lossless PGs for whatever pfc_enable names. With one of 3/4 lossless, a lossy "
+         "class on the other is one `config qos reload`, template default or hand edit away from being "
+         "PFC-paused (a pause storm on the lossless class then stops it too) and lossless-buffered.",
+         "move the lossy class to a TC outside 3-4 (1, 2, 5, 6 or 7), or make the pair's other TC lossless "
+         "on purpose", check=_lossy_in_lossless_pair),
 )
 
 __all__ = ["RULES"]

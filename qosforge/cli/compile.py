@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.cli.options import OutputPath
 from qosforge.errors import QosforgeError
 
 
@@ -36,7 +37,7 @@ _APPROXIMATION_OPTION = click.option(
 
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=click.Path(file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
+@click.option("-o", "--output", "output_dir", default="out", show_default=True, type=OutputPath("out", file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
 @click.option("--target", "targets", multiple=True, type=click.Choice(target_names()), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as tables or JSON (the report.json document).")
@@ -66,8 +67,6 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.cli.progress import progress
     from qosforge.outputs import RenderedFile, RunRequest, intent_key, sha256_text, write_outputs
 
-    if not output_dir.strip():  # Path("") is the current directory: never write there by accident
-        raise QosforgeError("the output folder is empty", place="-o/--output", hint="name a folder, e.g. -o out")
     root = Path(output_dir)
     if root.exists() and not root.is_dir():
         raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
@@ -80,6 +79,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
     from qosforge.backends.sai.port_binding import PortCapacityError
+    from qosforge.backends.sonic.render import ConfigDbViolationError
 
     try:
         with progress("rendering", total=work, units="files") as advance:
@@ -93,6 +93,15 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 
         loaded, source_map = load_intent(Path(intent))
         raise error.with_place(switch_ports_place(loaded, source_map, error.switch)) from None
+    except ConfigDbViolationError as error:  # a value computed from an input no check bounds: bad input
+        from qosforge.compiler.loader import load_intent
+        from qosforge.compiler.rendered_inputs import rendered_value_error
+
+        loaded, source_map = load_intent(Path(intent))
+        mapped = rendered_value_error(error.switch, error.violations, loaded, source_map)
+        if mapped is None:
+            raise  # a structural violation: the renderer's bug (exit 70)
+        raise mapped from None
     if base_path is not None:
         if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
@@ -168,7 +177,7 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
 
 
 @click.command("schema")
-@click.option("-o", "--output", "output_path", default=None, type=click.Path(dir_okay=False), help="Write to a file instead of stdout.")
+@click.option("-o", "--output", "output_path", default=None, type=OutputPath("intent.schema.json", dir_okay=False), help="Write to a file instead of stdout.")
 def schema_command(output_path: str | None) -> None:
     """Print the JSON Schema of the intent file (for editors and CI validation)."""
     from qosforge.compiler.intent import intent_json_schema

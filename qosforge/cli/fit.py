@@ -19,6 +19,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from qosforge.cli.options import OutputPath
 from qosforge.errors import QosforgeError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.fitting.red_model import (
@@ -279,7 +280,7 @@ def _located(error: QosforgeError) -> QosforgeError:
 @click.option(
     "--plot",
     "plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath("fit.png", dir_okay=False, path_type=Path),
     metavar="FILE.png",
     help="Draw ideal, scaled and programmed curves (or the sweep).",
 )

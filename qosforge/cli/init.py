@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
+from qosforge.cli.options import OutputPath
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:  # pydantic and ruamel.yaml load when init runs, not for `qosforge --help`
@@ -238,7 +239,7 @@ def _metadata_name(output: Path) -> str:
 
 
 @click.command("init")
-@click.option("-o", "--output", "output_path", required=True, type=click.Path(dir_okay=False), help="The intent file to write.")
+@click.option("-o", "--output", "output_path", required=True, type=OutputPath("fabric.yaml", dir_okay=False), help="The intent file to write.")
 @click.option("--profile", default=None, metavar="NAME", help=f"Vendor profile of every switch (qosforge profiles list) [default: {DEFAULT_PROFILE}].")
 @click.option("--leaves", type=click.IntRange(1, 8192), default=None, help=f"Leaf switches [default: {DEFAULT_LEAVES}].")
 @click.option("--spines", type=click.IntRange(1, 512), default=None, help=f"Spine switches [default: {DEFAULT_SPINES}].")

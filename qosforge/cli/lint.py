@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from qosforge.cli.options import OutputPath
 from qosforge.errors import EXIT_BAD_INPUT
 
 _EPILOG = """\b
@@ -67,7 +68,7 @@ def _list_rules(output_format: str) -> None:
 @click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning"]), default="error", show_default=True,
               help="Lowest severity that makes the exit code 1.")
 @click.option("--fix", "fix", is_flag=True, help="Write a corrected copy (FILE.fixed.json) for mechanical fixes.")
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), help="With --fix and one FILE: "
+@click.option("-o", "--output", "output", type=OutputPath("fixed.json", dir_okay=False), help="With --fix and one FILE: "
               "where to write the corrected copy.")
 @click.option("--in-place", "in_place", is_flag=True, help="With --fix: overwrite FILE (atomically).")
 @click.option("--merge", "merge", is_flag=True, help="Lint the FILEs as one config, deep-merged in order as "
@@ -75,7 +76,7 @@ def _list_rules(output_format: str) -> None:
 @click.option("--disable", "disable", metavar="RULE[,RULE]", multiple=True,
               help="Turn rules off (repeatable, comma-separated). Project settings: .qosforge-lint.toml or "
               "[tool.qosforge.lint] in pyproject.toml.")
-@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--write-baseline", "write_baseline", type=OutputPath("lint-baseline.json", dir_okay=False), metavar="FILE",
               help="Record today's findings in FILE (use with --baseline later).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), metavar="FILE",
               help="Report and fail only on findings that are not in FILE (from --write-baseline).")

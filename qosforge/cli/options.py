@@ -8,6 +8,9 @@
 | the dynamic-threshold alpha | ``--alpha`` (D2TCP's DCTCP estimate is ``--dctcp-alpha``) |
 
 An old name still works, is not shown in ``--help``, and giving both names is an error.
+
+Every option that names a file or folder a command writes uses :class:`OutputPath`, which refuses
+an empty value (``-o ""`` would be ``Path("")``, the current folder) before any work is done.
 """
 
 from __future__ import annotations
@@ -20,7 +23,26 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from qosforge.errors import QosforgeError
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class OutputPath(click.Path):
+    """``click.Path`` for a path the command writes: empty or blank is a one-line error naming the
+    flag (exit 2, via :class:`~qosforge.errors.QosforgeError`), with ``example`` in the hint."""
+
+    def __init__(self, example: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.example = example
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            flag = "/".join(param.opts) if param is not None else "path"
+            kind = "folder" if not self.file_okay else "file"
+            raise QosforgeError(f"the output {kind} is empty", place=flag,
+                                hint=f"name a {kind}, e.g. {param.opts[-1] if param is not None else ''} {self.example}")
+        return super().convert(value, param, ctx)
 
 
 @dataclass(frozen=True)
@@ -67,4 +89,4 @@ def renamed_options(*renames: Rename) -> Callable[[F], F]:
     return decorate
 
 
-__all__ = ["Rename", "hidden_alias_option", "merge_renamed", "renamed_options"]
+__all__ = ["OutputPath", "Rename", "hidden_alias_option", "merge_renamed", "renamed_options"]

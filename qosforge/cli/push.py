@@ -11,11 +11,12 @@ from typing import Any
 import click
 
 from qosforge.cli._gnmi import BACKUP_FILE, gnmi_options, resolve, run
+from qosforge.cli.options import OutputPath
 
 
 @click.command("push")
 @gnmi_options
-@click.option("--backup", type=click.Path(), help=f"Where to save the device's previous /qos (default: {BACKUP_FILE} beside --config, or ./<switch>.{BACKUP_FILE}).")
+@click.option("--backup", type=OutputPath("qos-backup.json"), help=f"Where to save the device's previous /qos (default: {BACKUP_FILE} beside --config, or ./<switch>.{BACKUP_FILE}).")
 @click.option("--dry-run", is_flag=True, help="Print the SetRequest; open no connection.")
 def push_command(**params: Any) -> None:
     """Push /qos (openconfig-qos, JSON_IETF) to devices with one gNMI Set replace, then read it back.

@@ -15,7 +15,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from qosforge.cli.options import Rename, renamed_options
+from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
@@ -112,7 +112,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the queue over time to this PNG.")
+@click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                      flows: int | None, load_text: str | None, flow_size_dist: str | None, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,

@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from qosforge.cli.options import OutputPath
+
 _RESERVED = frozenset({"--workers", "--scheduler", "--out", "--parquet", "--plot", "--dashboard", "--seeds", "--set", "-h", "--help"})
 
 
@@ -24,10 +26,10 @@ def _campaign_params(has_seed: bool, has_intent: bool) -> list[click.Parameter]:
     if has_seed:
         params.append(click.Option(["--seeds"], type=int, metavar="N", help="Run every point with seeds 1..N."))
     params += [
-        click.Option(["--out"], required=True, type=click.Path(dir_okay=False), metavar="FILE.jsonl",
+        click.Option(["--out"], required=True, type=OutputPath("results.jsonl", dir_okay=False), metavar="FILE.jsonl",
                      help="Rows are appended here as points finish; a re-run skips finished points and retries failed ones."),
-        click.Option(["--parquet"], type=click.Path(dir_okay=False), metavar="FILE.parquet", help="Also write all rows as a Parquet table at the end."),
-        click.Option(["--plot"], type=click.Path(dir_okay=False), metavar="FILE.png", help="Draw each numeric output against the first swept parameter."),
+        click.Option(["--parquet"], type=OutputPath("results.parquet", dir_okay=False), metavar="FILE.parquet", help="Also write all rows as a Parquet table at the end."),
+        click.Option(["--plot"], type=OutputPath("sweep.png", dir_okay=False), metavar="FILE.png", help="Draw each numeric output against the first swept parameter."),
         click.Option(["--workers"], type=int, default=None, metavar="N", help="Local Dask workers (default: the number of cores)."),
         click.Option(["--scheduler"], metavar="tcp://HOST:PORT", help="Run on an existing Dask cluster instead (see docs/campaigns.md)."),
         click.Option(["--dashboard"], is_flag=True, help="Serve the local cluster's Dask dashboard on 127.0.0.1:8787."),

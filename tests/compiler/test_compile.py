@@ -243,3 +243,27 @@ def test_a_switch_smaller_than_m_uses_its_own_port_count(write_intent: Writer, b
         assert bulk.tlt_flows_without_important_loss is not None
         used[switch.name] = next(i.value for i in bulk.tlt_flows_without_important_loss.provenance.inputs if i.name == "congested_ports")
     assert used["leaf1"] == 6 and used["spine1"] == 3
+
+
+TBTCP_FIXED = "  - name: bulk\n    transport: tbtcp\n    dscp: [10]\n{rtt}    tbtcp: {{t_max: 550kB}}\n"
+
+
+@pytest.mark.parametrize(("rtt", "expected_place"), [
+    ("    rtt: 8ms\n", "classes[0].rtt"),  # 40G x 8 ms = 40 MB BDP: p(Q) < 0.5 % up to t_max
+    ("", "topology.leaf_spine.link_latency"),  # the same RTT from the topology's link latency
+])
+def test_a_tbtcp_fit_that_marks_nothing_below_t_max_is_refused_at_the_rtt(write_intent: Writer, base_intent: str, rtt: str, expected_place: str) -> None:
+    text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n", TBTCP_FIXED.format(rtt=rtt))
+    if not rtt:
+        text = text.replace("link_latency: 10us", "link_latency: 1ms")
+    with pytest.raises(IntentError) as caught:
+        compile_file(write_intent(text))
+    line = caught.value.one_line()
+    assert expected_place in line and "marks nothing between t_min and t_max" in line and "rounds to 0 on broadcom-trident2's 1 % grid" in line
+    assert "t_max = 550 kB" in line and "real round-trip time" in line
+
+
+def test_a_tbtcp_fit_at_a_datacenter_rtt_marks(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n", TBTCP_FIXED.format(rtt="    rtt: 150us\n"))
+    marking = {d.quantity: d.value for d in compile_file(write_intent(text)).switches[0].classes[0].marking}
+    assert marking["p_max"] > 0

@@ -122,3 +122,30 @@ def test_hpcc_is_refused_with_its_reason(write_intent: Writer, base_intent: str)
 def test_cnp_is_a_reserved_class_name(write_intent: Writer, base_intent: str) -> None:
     with pytest.raises(IntentError, match="reserved"):
         compile_text(write_intent, base_intent + "  - {name: cnp, transport: tcp, dscp: [40]}\n")
+
+
+def lossy(n: int) -> str:
+    return "".join(f"  - {{name: y{i}, transport: tcp, dscp: [{40 + i}]}}\n" for i in range(n))
+
+
+def test_lossy_classes_stay_off_sonics_lossless_pair_beside_a_lossless_class(write_intent: Writer, base_intent: str) -> None:
+    # mixed-fabric's shape: one DCQCN class (TC 3) + CNP (TC 6) + four lossy classes. The fourth lossy
+    # class used to land on TC 4, which stock SONiC (qos_config.j2 LOSSLESS_TC 3,4) makes lossless.
+    switch = compile_text(write_intent, base_intent + ROCE + lossy(3)).switches[0]
+    lossy_tcs = sorted(c.traffic_class for c in switch.classes if not c.lossless)
+    assert lossy_tcs == [1, 2, 5, 7]
+    assert [c.traffic_class for c in switch.control_classes] == [6]
+    assert [c.traffic_class for c in switch.classes if c.lossless] == [3]
+    assert dict(switch.maps.dscp_to_tc)[42] == 7
+
+
+def test_a_lossy_class_that_would_need_tc_3_or_4_is_refused(write_intent: Writer, base_intent: str) -> None:
+    with pytest.raises(IntentError) as caught:
+        compile_text(write_intent, base_intent + ROCE + lossy(4))
+    line = caught.value.one_line()
+    assert "classes[5]" in line and "TC 3 or 4 beside a lossless class" in line and "qos_config.j2" in line
+
+
+def test_without_lossless_classes_lossy_classes_may_use_tcs_3_and_4(write_intent: Writer, base_intent: str) -> None:
+    switch = compile_text(write_intent, base_intent + lossy(5)).switches[0]
+    assert sorted(c.traffic_class for c in switch.classes) == [1, 2, 3, 4, 5, 6]

@@ -157,8 +157,8 @@ def test_vendor_specific_rules_only_for_their_vendor() -> None:
     config["BUFFER_PG"]["Ethernet0|3-4"] = {"profile": "pg_lossless_100000_40m_profile"}
     config["PORT_QOS_MAP"] = {"Ethernet0": {"pfc_enable": "3,4"}}
     rules = lambda platform: {f.rule for f in _lint({**config, "DEVICE_METADATA": {"localhost": {"platform": platform}}})[0]}  # noqa: E731
-    assert "shared-headroom-missing" in rules("x86_64-mlnx_msn2700-r0")
-    assert "shared-headroom-missing" not in rules("x86_64-arista_7060_cx32s")
+    assert "lossless-pg-size-below-xoff" in rules("x86_64-mlnx_msn2700-r0")  # size 19456 < xoff 40000
+    assert "lossless-pg-size-below-xoff" not in rules("x86_64-arista_7060_cx32s")
 
 
 def test_maps_and_wred_bound_nowhere_and_misspelled_tables() -> None:

@@ -44,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from qosforge.cli.options import Rename, hidden_alias_option, merge_renamed
+from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.presentation import as_text, tidy
@@ -411,7 +411,7 @@ def build_command(spec: WhatIf) -> click.Command:
     click_params += [
         click.Option(["--format", "output_format"], type=click.Choice(["table", "json"]), default="table", show_default=True, help="Readable table or one JSON object (stable keys)."),
         click.Option(["--sweep"], multiple=True, metavar="NAME=START:STOP:N", help="Evaluate over N evenly spaced values of an input (repeat for a grid)."),
-        click.Option(["--plot"], default=None, metavar="FILE.png", help="Draw the sweep to a PNG file."),
+        click.Option(["--plot"], default=None, type=OutputPath("sweep.png"), metavar="FILE.png", help="Draw the sweep to a PNG file."),
         click.Option(["--explain"], is_flag=True, default=False, help="Show inputs, formulas and sources."),
     ]
     help_text = spec.summary + ("\n\n" + spec.description if spec.description else "")

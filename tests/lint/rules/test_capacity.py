@@ -92,6 +92,24 @@ def test_wred_above_what_the_queue_can_hold(load_named: Callable[[str], Config],
     assert (finding.key, finding.field) == ("iperf_red", "green_min_threshold") and "/ 4 MMUs" in finding.message
 
 
+def test_dcqcn_kmax_above_what_the_queue_can_hold(load_named: Callable[[str], Config], lint_config: Lint) -> None:
+    """K_min below the limit, K_max above it: the ramp never reaches P_max (DCQCN §5), the queue tail-drops."""
+    config = load_named("broadcom_traditional.json")
+    pool = int(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])
+    limit = dynamic_threshold_share(pool / 4, 2.0, 1).per_port_share_bytes
+    wred = config["WRED_PROFILE"]["iperf_red"]
+    wred.update({"green_min_threshold": str(int(limit / 2)), "green_max_threshold": str(int(limit) + 1000),
+                 "green_drop_probability": "10"})
+    finding = _only(lint_config(config, profile="broadcom-tomahawk"), "ecn-above-queue-limit")
+    assert (finding.key, finding.field) == ("iperf_red", "green_max_threshold")
+    assert finding.values == {"threshold_bytes": int(limit) + 1000, "queue_limit_bytes": pytest.approx(limit)}
+    # P at the limit: 10 % · (limit − limit/2)/(limit + 1000 − limit/2), just under 5 %.
+    reached = 10 * (limit - int(limit / 2)) / (int(limit) + 1000 - int(limit / 2))
+    assert f"ramp ends at the queue limit with {reached:.3g} % of its 10 %" in finding.message
+    wred["green_max_threshold"] = str(int(limit))
+    assert not [f for f in lint_config(config, profile="broadcom-tomahawk") if f.rule == "ecn-above-queue-limit"]
+
+
 def test_a_dynamic_th_no_asic_accepts_is_reported_not_a_crash(load_named: Callable[[str], Config], lint_config: Lint) -> None:
     # Found by tests/lint/test_robustness.py: alpha = 2^1024 overflowed a float in the queue-limit
     # rules (an internal-error finding). The value is reported; the queue limit is unknown.
@@ -140,7 +158,7 @@ def test_queue_limit_of_an_unlimited_queue_is_the_pool_over_m(load_named: Callab
     def limit_findings(start_bytes: float) -> list[Finding]:
         config["WRED_PROFILE"] = {"deep": {
             "ecn": "ecn_green", "wred_green_enable": "true", "green_min_threshold": str(int(start_bytes)),
-            "green_max_threshold": str(int(pool) + 10), "green_drop_probability": "5"}}
+            "green_max_threshold": str(int(start_bytes)), "green_drop_probability": "5"}}  # step marking
         return [f for f in lint_config(config, profile="mellanox-spectrum-2") if f.rule == "ecn-above-queue-limit"]
 
     assert limit_findings(0.995 * pool) == []  # above 128·B/129, below B: reachable

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from qosforge.lint.findings import Severity
+
 Config = dict[str, Any]
 Mutation = Callable[[Config], None]
 
@@ -85,7 +87,9 @@ PAIN_POINTS: list[tuple[str, str, Mutation, str]] = [
     ("§6#15 swss PR#1975 pool without size (traditional)", "broadcom_traditional.json",
      _drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
     ("§6#16 swss PR#3387 profiles imply shared headroom, pool has none", "mellanox_whole.json",
-     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "shared-headroom-missing"),
+     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "100000"), "shared-headroom-missing"),
+    ("§6#1 SONiC#480 lossless PG size below xoff, no shared headroom", "mellanox_whole.json",
+     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "lossless-pg-size-below-xoff"),
     ("issue 7: WRED bound where its colors are enabled", "broadcom_traditional.json",
      lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")],
      "wred-unbound"),
@@ -117,11 +121,26 @@ def test_dscp_in_two_classes_by_duplicate_key(lint_config: Callable[..., Any]) -
 
 def test_messages_name_the_numbers(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
     config = load_named("mellanox_whole.json")
-    config["BUFFER_PROFILE"]["pg_lossless_100000_300m_profile"]["size"] = "19456"
+    config["BUFFER_PROFILE"]["pg_lossless_100000_300m_profile"]["size"] = "100000"
     [finding] = [f for f in lint_config(config) if f.rule == "shared-headroom-missing"]
     assert (finding.table, finding.key, finding.field) == ("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size")
-    assert "19,456 B < xon + xoff = 113,664 B" in finding.message
-    assert finding.values == {"size_bytes": 19456.0, "xon_plus_xoff_bytes": 113664.0}
+    assert "100,000 B < xon + xoff = 113,664 B" in finding.message and finding.severity == Severity.WARNING
+    assert finding.values == {"size_bytes": 100000.0, "xon_plus_xoff_bytes": 113664.0}
+
+
+def test_lossless_pg_size_below_xoff_without_shared_headroom_is_an_error(load_named: Callable[[str], Config],
+                                                                          lint_config: Callable[..., Any]) -> None:
+    """Spectrum's SAI puts XOFF at size − xoff without a shared headroom pool (mlnx_sai_buffer.c)."""
+    config = load_named("mellanox_whole.json")
+    config["BUFFER_PROFILE"]["pg_lossless_100000_300m_profile"]["size"] = "19456"
+    findings = lint_config(config)
+    [finding] = [f for f in findings if f.rule == "lossless-pg-size-below-xoff"]
+    assert finding.severity == Severity.ERROR and finding.field == "size"
+    assert "size 19,456 B < xoff 94,208 B with no shared headroom pool" in finding.message
+    assert finding.values == {"size_bytes": 19456.0, "xoff_bytes": 94208.0}
+    assert "shared-headroom-missing" not in {f.rule for f in findings}  # one finding, at the right severity
+    config["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] = "4194304"  # a shared headroom pool: size = xon is right
+    assert not {"lossless-pg-size-below-xoff", "shared-headroom-missing"} & {f.rule for f in lint_config(config)}
 
 
 def test_aggregated_over_ports(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
@@ -160,3 +179,16 @@ def test_every_rule_sees_the_same_value_whichever_json_type(base: str, mutation:
     as_strings, as_json = lint_config(config), lint_config(_as_json_types(config))
     assert seen(as_json) == seen(as_strings)
     assert any(f.rule == "value-not-string" for f in as_json)
+
+
+def test_lossy_class_beside_a_lossless_tc_of_sonics_pair(load_named: Callable[[str], Config], lint_config: Callable[..., Any]) -> None:
+    """The compiler's old plan for mixed-fabric: one lossless TC 3, a lossy class on TC 4."""
+    config = load_named("broadcom_traditional.json")
+    assert not [f for f in lint_config(config) if f.rule == "lossy-tc-in-lossless-pair"]  # 3,4 both lossless
+    for entry in config["PORT_QOS_MAP"].values():
+        if "pfc_enable" in entry:
+            entry["pfc_enable"] = entry["pfcwd_sw_enable"] = "3"
+    [finding] = [f for f in lint_config(config) if f.rule == "lossy-tc-in-lossless-pair"]
+    assert (finding.table, finding.key, finding.field) == ("PORT_QOS_MAP", "Ethernet0", "pfc_enable")
+    assert "TC 4 carries lossy traffic (DSCP 24) beside lossless TC 3 on Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message
+    assert finding.values == {"lossy_tc": 4, "lossless_tc": 3, "ports": 4}

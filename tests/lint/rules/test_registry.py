@@ -20,6 +20,8 @@ STABLE_IDS = {
     "map-unbound", "merge-override", "legacy-db-version",
     # Mellanox dynamic_th 7 = alpha infinity (h-fixc)
     "dynamic-th-unlimited",
+    # lossy class on SONiC's lossless pair (h-fixg)
+    "lossy-tc-in-lossless-pair", "lossless-pg-size-below-xoff",
 }
 #: The checks.py rule ids before issue 11 split it: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {

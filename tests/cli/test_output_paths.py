@@ -1,0 +1,41 @@
+"""Every option that names a path a command writes refuses an empty value the same way
+(qosforge.cli.options.OutputPath): one line naming the flag, exit 2, nothing written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from qosforge.errors import EXIT_BAD_INPUT
+
+Run = Callable[..., tuple[int, str, str]]
+ROCE = str(Path(__file__).resolve().parents[2] / "examples" / "roce-pod.yaml")
+
+WRITERS = [
+    (("compile", ROCE, "-o", ""), "-o/--output: the output folder is empty"),
+    (("compile", ROCE, "--output", "  "), "-o/--output: the output folder is empty"),
+    (("schema", "-o", ""), "-o/--output: the output file is empty"),
+    (("init", "-o", ""), "-o/--output: the output file is empty"),
+    (("lint", "--fix", "-o", "", "config_db.json"), "-o/--output: the output file is empty"),
+    (("lint", "--write-baseline", "", "config_db.json"), "--write-baseline: the output file is empty"),
+    (("simulate", "--scenario", "incast", "--plot", ""), "--plot: the output file is empty"),
+    (("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:4:4", "--plot", ""), "--plot: the output file is empty"),
+    (("fit", "red", "--plot", ""), "--plot: the output file is empty"),
+    (("sweep", "whatif", "buffer", "--out", ""), "--out: the output file is empty"),
+    (("sweep", "whatif", "buffer", "--out", "r.jsonl", "--plot", ""), "--plot: the output file is empty"),
+    (("push", ROCE, "--backup", ""), "--backup: the output file is empty"),
+]
+
+
+@pytest.mark.parametrize(("argv", "expected"), WRITERS, ids=[" ".join(a[:2]) + f" {a[-2] if a[-1] == '' else a[-3]}" for a, _ in WRITERS])
+def test_an_empty_output_path_is_refused_by_every_writing_command(run_cli: Run, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 argv: tuple[str, ...], expected: str) -> None:
+    monkeypatch.chdir(tmp_path)  # Path("") is the current folder: nothing may appear there
+    code, out, err = run_cli(*argv)
+    assert code == EXIT_BAD_INPUT, err
+    [line] = err.strip().splitlines()
+    assert expected in line and "(hint: name a " in line
+    assert list(tmp_path.iterdir()) == [] and out == ""
