@@ -34,10 +34,10 @@ design: {{congested_ports: 8}}
 """
 
 
-def bench_intent(switches: int) -> str:
-    """The benchmark intent of exactly ``switches`` switches (64-port leaves)."""
+def bench_intent(switches: int, leaf_ports: int = MAX_PORTS) -> str:
+    """The benchmark intent of exactly ``switches`` switches (``leaf_ports``-port leaves)."""
     shape = clos_shape(switches)
-    return INTENT.format(switches=switches, topology=shape.yaml(MAX_PORTS - shape.spines_per_pod))
+    return INTENT.format(switches=switches, topology=shape.yaml(leaf_ports - shape.spines_per_pod))
 
 
 def run_one(switches: int) -> dict[str, float]:
