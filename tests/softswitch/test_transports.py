@@ -137,3 +137,27 @@ def test_impossible_dumbbell_parameters_name_the_flag(field: str, value: object,
     with pytest.raises(QosforgeError) as error:
         dumbbell(DumbbellSpec(**spec))  # type: ignore[arg-type]
     assert error.value.place == place
+
+
+def test_dcqcn_timer_returns_to_its_interval_once_the_flow_progresses() -> None:
+    """A timeout doubles the transport timer (hosts.retransmission_timeout); an acknowledgement of
+    new data brings it back to the flow's configured interval (engine/dcqcn.dcqcn_ack), or every
+    later loss would wait twice as long, then four times..."""
+    from qosforge.models.dcqcn import dcqcn_marking
+    from qosforge.softswitch.engine import layout as L
+    from qosforge.softswitch.engine.build import build_world
+    from qosforge.softswitch.engine.core import kernel
+
+    marking = dcqcn_marking(100e9)
+    spec = DumbbellSpec(flows=32, bandwidth_bps=100e9, rtt_s=10e-6, buffer_bytes=2000 * PKT, duration_s=0.02, warmup_s=0.01, transport="dcqcn",
+                        red_min_bytes=float(marking.kmin_bytes), red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax))
+    config, flows, run = dumbbell(spec)
+    world = build_world(config, flows, run)
+    core = kernel()
+    core.seed_kernel(run.seed)
+    core.run_kernel(world)
+    assert world[L.W_CNT][L.C_TIMEOUTS] > 0
+    interval = np.array([max(run.transport.rto_min_s, 3 * flow.ack_delay_s) for flow in flows])
+    progressed = world[L.W_FLI][:len(flows), L.FL_SNDUNA] > 0
+    assert progressed.all()
+    assert np.array_equal(world[L.W_FLF][:len(flows), L.FF_RTO], interval)
