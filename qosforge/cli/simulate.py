@@ -87,7 +87,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
               help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
 @click.option("--switch", "switch_names", metavar="NAME", multiple=True,
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
-@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the class on the lowest TC above the catch-all default, e.g. tcp on roce-pod; pause-storm: the first lossless).")
+@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the intent's first class, e.g. rdma on roce-pod; pause-storm: its first lossless class). The report names it (class, class_chosen_by).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
 @click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
@@ -284,7 +284,8 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
             size_packets: int, packet: int, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
             assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float]:
-    from qosforge.softswitch.compiled import (
+    from qosforge.softswitch.helper.compiled import (
+        class_chosen_by,
         compile_for_softswitch,
         host_transport,
         tbtcp_host_settings,
@@ -311,7 +312,8 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
-    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name, "transport": kind,
+    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name,
+              "class_chosen_by": class_chosen_by(class_name), "transport": kind,
               "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name,
               "approximations": announce_approximations((compiled.ir,))}
     return config, flow_specs, run, header, config.ports[receiver].speed_bps

@@ -103,7 +103,12 @@ def test_a_profile_without_red_quantisation_needs_an_assumption(run_cli: Run) ->
     assert code == 2 and "red.steps" in err
     code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5")
     assert code == 0, err
-    assert json.loads(out)["transport"] == "dctcp"
+    # The class declared first (rdma, DCQCN), not the one on the lowest TC (tcp, DCTCP), and the report says so.
+    report = json.loads(out)
+    assert (report["class"], report["transport"]) == ("rdma", "dcqcn") and report["class_chosen_by"].startswith("default: the intent's first class")
+    code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5", "--class", "tcp")
+    report = json.loads(out)
+    assert (report["class"], report["transport"], report["class_chosen_by"]) == ("tcp", "dctcp", "--class")
 
 
 def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:

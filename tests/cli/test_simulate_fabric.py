@@ -27,6 +27,8 @@ def _run_json(run_cli: Run, *argv: str) -> dict:  # type: ignore[type-arg]
 def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: str) -> None:
     report = _run_json(run_cli, str(SMALL), "--scenario", scenario)
     assert report["fabric_switches"] == ["leaf1", "leaf2", "leaf3", "spine1", "spine2"] and report["hosts"] == 6
+    # The intent's first class (rdma; pause-storm: its first lossless one, the same), named in the report.
+    assert report["class"] == "rdma" and report["class_chosen_by"].startswith("default: the intent's first")
     # Today's keys keep their meaning; the fabric adds its own.
     for key in ("queue_p99_packets", "goodput_gbps", "drops_by_reason", "lossless_drops", "fct_mean_s", "fct_p99_s", "fct_p50_s",
                 "switches", "pause_depth", "pfc_watchdog", "flow_completion"):
