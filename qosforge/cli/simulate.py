@@ -275,10 +275,14 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     for key, value in report.items():
         if isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
+        elif key == "notes":
+            continue  # printed in full under the table
         else:
             text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
         table.add_row(key, text)
     Console(highlight=False, markup=False).print(table)
+    for note in report.get("notes", ()):
+        click.echo(f"note: {note}")
 
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,

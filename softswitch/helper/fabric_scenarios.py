@@ -16,6 +16,7 @@ from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.fabric_capacity import uplink_report
 from qosforge.softswitch.helper.topology import first_path
 from qosforge.softswitch.traffic.fabric_workloads import (
     FabricFlow,
@@ -161,8 +162,10 @@ def all_to_all_run(fabric: Fabric, traffic: FabricTraffic, *, load: float, distr
         raise QosforgeError("no flow starts within the run at this load", place="--duration", hint="simulate longer or raise --load")
     origin = fabric.host_ports[0]
     run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
+    uplink_load, notes = uplink_report(fabric, load, host_rate)
     header = {**_header(fabric, traffic, "all-to-all", len(workload)), "load": load, "flow_size_dist": distribution.name,
-              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": str(fabric.port_ref(origin)), "queue": queue}
+              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": str(fabric.port_ref(origin)), "queue": queue,
+              "uplink_load": uplink_load, "notes": notes}
     return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
 
 

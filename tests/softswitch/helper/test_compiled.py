@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.helper.compiled import CompiledSwitch, class_chosen_by, compile_for_softswitch
+from qosforge.softswitch.helper.compiled import (
+    CompiledSwitch,
+    class_chosen_by,
+    compile_for_softswitch,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 ASSUME = {"red.steps": "8", "red.step_offset": "0.5"}
@@ -21,7 +25,7 @@ def roce() -> CompiledSwitch:
 
 def test_the_default_class_is_the_intents_first_declared_class(roce: CompiledSwitch) -> None:
     # roce-pod declares rdma (lossless, TC 3) before tcp (lossy, TC 1): the IR's TC order starts with tcp.
-    assert [c.name for c in roce.ir.classes if c.name != "default"][0] == "tcp"
+    assert next(c.name for c in roce.ir.classes if c.name != "default") == "tcp"
     assert roce.declared_classes == ("rdma", "tcp")
     assert roce.traffic_class(None).name == "rdma"
     assert roce.traffic_class(None, lossless=True).name == "rdma"
