@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from qosforge.cli.options import Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
+from qosforge.cli.typed import typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS
@@ -202,7 +203,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.softswitch.randomness import seed_matters
 
-    if not (seed_effective := seed_matters(config, flow_specs)) and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+    if not (seed_effective := seed_matters(config, flow_specs)) and typed_by_operator("seed"):
         click.echo("note: --seed has no effect on this run: it has no RED/ECN ramp and no Poisson source, so every seed gives the same result", err=True)
     from qosforge.cli.progress import announce, progress
 
@@ -250,7 +251,7 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
     )
     result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
     seed_effective = bool(fabric_keys.pop("seed_effective"))
-    if not seed_effective and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+    if not seed_effective and typed_by_operator("seed"):
         click.echo("note: --seed has no effect on this run: it has no ECMP choice, no RED/ECN ramp and no Poisson arrivals, "
                    "so every seed gives the same result", err=True)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective,
