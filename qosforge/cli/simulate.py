@@ -59,8 +59,9 @@ def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
     return result
 
 
-def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = None) -> None:
-    """``labels``: one per monitored queue (fabric runs name ``switch:port``); default ``port P``."""
+def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
+    """``labels``: one per monitored queue, the port's name as the text output gives it
+    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -70,8 +71,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 
     figure, axis = plt.subplots(figsize=(8, 3.5))
     for index, depth in enumerate(result.monitors):
-        where = labels[index] if labels is not None else f"port {depth.port}"
-        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{where} queue {depth.queue}")
+        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{labels[index]} queue {depth.queue}")
     axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
@@ -213,7 +213,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         result = simulate(config, flow_specs, run)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective, **summary(result)}
     if plot_path is not None:
-        _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
+        _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows",
+              labels=tuple(config.ports[port].name for port, _ in run.monitors))
     _emit(report, output_format)
 
 

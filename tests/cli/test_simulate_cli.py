@@ -181,3 +181,17 @@ def test_a_seed_that_matters_is_effective(run_cli: Run) -> None:
     _, other, _ = run_cli(*_short_dumbbell(*ramp, seed="8"))
     first, second = json.loads(out), json.loads(other)
     assert first["seed_effective"] is True and {k: first[k] for k in _RESULT} != {k: second[k] for k in _RESULT}
+
+
+def test_the_incast_plot_legend_names_the_port_as_the_switch_config_does(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.axes import Axes
+
+    labels: list[str] = []
+    drawn = Axes.plot
+    monkeypatch.setattr(Axes, "plot", lambda self, *a, **k: (labels.append(k["label"]), drawn(self, *a, **k))[1])
+    code, out, err = run_cli("simulate", str(EXAMPLES / "tlt-softswitch.yaml"), "--scenario", "incast", "--flows", "4", "--port", "Ethernet8",
+                             "--duration", "2ms", "--warmup", "0s", "--format", "json", "--plot", str(tmp_path / "q.png"))
+    assert code == 0, err
+    report = json.loads(out)
+    # Before: "port 2 queue 1", the engine's index; now the name the text output gives.
+    assert labels == [f"Ethernet8 queue {report['queue']}"] and report["receiver_port"] == "Ethernet8"
