@@ -63,6 +63,22 @@ TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc"
 #: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
 #: never compiled: HPCC steers by INT, which no qosforge output configures (HPCC §3).
 REFUSED_TRANSPORTS: tuple[str, ...] = ("hpcc",)
+#: Why, in one clause each.
+REFUSED_TRANSPORT_REASONS = {
+    "hpcc": "HPCC senders react to in-band network telemetry (INT) from every switch, not to ECN marks "
+            "(HPCC, SIGCOMM 2019, §3), and no qosforge output (SONiC, SAI, OpenConfig) can enable INT",
+}
+
+
+def accepted_transports() -> tuple[str, ...]:
+    """The transports qosforge compiles (the schema's, less the refused ones)."""
+    return tuple(name for name in TransportName.__args__ if name not in REFUSED_TRANSPORTS)  # type: ignore[attr-defined]
+
+
+def transport_hint() -> str:
+    """The one-line hint for an unknown or refused transport: what is accepted, what is refused and why."""
+    refused = "; ".join(f"{name} is refused: {REFUSED_TRANSPORT_REASONS[name]}" for name in REFUSED_TRANSPORTS)
+    return f"accepted transports: {', '.join(accepted_transports())} (dcqcn or irn for RoCE); {refused}"
 
 
 def _registered(kind: str, names: Any) -> Any:

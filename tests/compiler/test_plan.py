@@ -116,7 +116,9 @@ def test_hpcc_is_refused_with_its_reason(write_intent: Writer, base_intent: str)
     with pytest.raises(IntentError, match="in-band network telemetry") as caught:
         compile_text(write_intent, base_intent + "  - {name: h, transport: hpcc, dscp: [26], lossless: true}\n")
     line = caught.value.one_line()
-    assert "classes[1].transport" in line and "HPCC" in line
+    assert "classes[1].transport" in line and "transport hpcc is refused: HPCC senders react to in-band network telemetry (INT)" in line
+    assert "no qosforge output (SONiC, SAI, OpenConfig) can enable INT" in line
+    assert "accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn" in line and "\n" not in line
 
 
 def test_cnp_is_a_reserved_class_name(write_intent: Writer, base_intent: str) -> None:
