@@ -28,6 +28,7 @@ from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
     parse_fraction,
     parse_length_m,
+    parse_percent,
     parse_rate_bps,
     parse_size_bytes,
     parse_time_s,
@@ -55,6 +56,9 @@ SizeBytes = Annotated[float, _unit_parser(parse_size_bytes, "12MB, 12MiB or 1500
 TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero=True), "80us"), Field(json_schema_extra={"type": "string", "examples": ["10us", "80us"]})]
 LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
 Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
+#: A percentage written with its sign (``1%``), held in percent: P_max, which every output shows in
+#: percent; a bare number (fraction or percent?) is refused.
+Percent = Annotated[float, _unit_parser(parse_percent, "1%"), Field(json_schema_extra={"type": "string", "examples": ["1%"]})]
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
@@ -239,7 +243,7 @@ class EarSpec(_Strict):
 class DcqcnSpec(_Strict):
     kmin: SizeBytes | None = None
     kmax: SizeBytes | None = None
-    pmax: Fraction | None = None
+    pmax: Percent | None = Field(default=None, description="P_max in percent, with the % sign (e.g. 1%, DCQCN's default).")
 
 
 class FastLaneSpec(_Strict):

@@ -286,7 +286,7 @@ def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
             yield skipped(ctx, f"DCQCN marking of class {spec.name}", error.one_line())
             continue
         expected = (_whole(float(model.kmin_bytes)), _whole(float(model.kmax_bytes)),
-                    round(float(model.pmax) * 100))
+                    round(float(model.pmax_percent)))
         configured = (round(curve.min_bytes.value), round(curve.max_bytes.value),
                       round(curve.probability_percent.value))
         if configured != expected:

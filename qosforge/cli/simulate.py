@@ -24,6 +24,7 @@ from qosforge.softswitch.traffic.spec import MAX_FLOWS
 from qosforge.units import (
     format_value,
     parse_fraction,
+    parse_percent,
     parse_rate_bps,
     parse_size_bytes,
     parse_time_s,
@@ -47,6 +48,11 @@ def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:
         return parser(text, **kwargs)
     except UnitError as error:
         raise error.with_place(flag) from None
+
+
+def _percent_as_fraction(percent: float | None) -> float | None:
+    """The engine's RED takes P_max as a probability; the flag and the JSON show it in percent."""
+    return None if percent is None else percent / 100.0
 
 
 def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
@@ -102,7 +108,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--ecn-threshold", metavar="SIZE", help="dumbbell: DCTCP step marking at K (RED min = max = K, 100%).")
 @click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
 @click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
-@click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability at the maximum, e.g. 10%.")
+@click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability P_max at the maximum, a percentage with its % sign, e.g. 10%.")
 @click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; fabric scenarios in a lossless class: the intent's lossless MTU).")
 @click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
@@ -182,7 +188,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             ecn_threshold_bytes=_parse("--ecn-threshold", parse_size_bytes, ecn_threshold, packet_bytes=packet),
             red_min_bytes=_parse("--red-min", parse_size_bytes, red_min, packet_bytes=packet, allow_zero=True),
             red_max_bytes=_parse("--red-max", parse_size_bytes, red_max, packet_bytes=packet),
-            red_pmax=_parse("--red-pmax", parse_fraction, red_pmax), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
+            red_pmax=_percent_as_fraction(_parse("--red-pmax", parse_percent, red_pmax)), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
             tbtcp_beta=beta, tbtcp_r=window_r, rto_min_s=rto_min_s,
         )
         line_rate_bps = spec.bandwidth_bps
@@ -193,7 +199,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             flow_specs = tuple(replace(f, size_packets=size_packets) for f in flow_specs)
         header: dict[str, Any] = {"scenario": "dumbbell", "flows": flows, "transport": _TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
                                   "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
-                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes, "pmax": spec.red_pmax},
+                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes,
+                                                                                   "pmax_percent": 100.0 * spec.red_pmax if spec.red_pmax is not None else None},
                                   "approximations": []}
     else:
         if intent is None:

@@ -37,6 +37,10 @@ def test_red_flags_and_table_output(run_cli: Run) -> None:
                            "--red-pmax", "10%", "--queue-limit", "200pkt", "--duration", "20ms", "--warmup", "5ms")
     assert code == 0
     assert "queue_p99_packets" in out and "goodput_gbps" in out
+    assert '"pmax_percent": 10.0' in out  # P_max in percent, as typed and as compile's report shows it
+    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "tcp", "--red-min", "20pkt", "--red-max", "80pkt",
+                             "--red-pmax", "0.1")
+    assert code == 2 and out == "" and err.startswith("error: --red-pmax: '0.1' has no % sign")
 
 
 def test_incast_on_a_compiled_intent(run_cli: Run) -> None:

@@ -124,3 +124,14 @@ def test_hpcc_is_refused_with_its_reason(write_intent: Writer, base_intent: str)
 def test_cnp_is_a_reserved_class_name(write_intent: Writer, base_intent: str) -> None:
     with pytest.raises(IntentError, match="reserved"):
         compile_text(write_intent, base_intent + "  - {name: cnp, transport: tcp, dscp: [40]}\n")
+
+
+def test_pmax_is_named_with_its_unit_and_keeps_its_derivation(write_intent: Writer, base_intent: str) -> None:
+    fabric = compile_text(write_intent, base_intent + "  - {name: roce, transport: dcqcn, dscp: [26], lossless: true, dcqcn: {pmax: 5%}}\n")
+    roce = next(c for c in fabric.switches[0].classes if c.name == "roce")
+    pmax = next(d for d in roce.marking if d.quantity.startswith("p"))
+    # One unit for P_max in every output: percent, in the name (before: quantity "pmax" holding percent
+    # while whatif's "pmax" held a fraction).
+    assert (pmax.quantity, pmax.unit, pmax.value) == ("pmax_percent", "%", 5.0)
+    derivation = pmax.provenance.derivation_of("pmax_percent")
+    assert derivation is not None and derivation.formula == "input"

@@ -71,7 +71,7 @@ def _dcqcn_at_100g(flows: int, **fields: object) -> dict[str, object]:
 
     marking = dcqcn_marking(100e9)
     return _run(transport="dcqcn", flows=flows, bandwidth_bps=100e9, rtt_s=10e-6, red_min_bytes=float(marking.kmin_bytes),
-                red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax), buffer_bytes=2000 * PKT, **fields)
+                red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax_percent) / 100, buffer_bytes=2000 * PKT, **fields)
 
 
 @pytest.mark.parametrize("flows", [1, 8])
