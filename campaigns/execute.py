@@ -22,6 +22,7 @@ import click
 
 from qosforge.campaigns.capture import captured_stdout
 from qosforge.campaigns.point import PointSpec
+from qosforge.cli.typed import CampaignPoint
 from qosforge.errors import QosforgeError
 
 #: Result keys that measure the worker's wall clock, not the network: they move to ``timing`` so
@@ -89,7 +90,8 @@ def _materialise(spec: PointSpec, folder: Path) -> tuple[list[str], dict[str, st
 def _run_command(spec: PointSpec, argv: list[str]) -> dict[str, Any]:
     command = resolve_command(spec.command)
     with captured_stdout() as output:
-        command.main(args=[*argv, "--format", "json"], prog_name=f"qosforge {' '.join(spec.command)}", standalone_mode=False)
+        # CampaignPoint: the notes about flags the operator typed are the sweep's to give, once (campaigns/seeds.py).
+        command.main(args=[*argv, "--format", "json"], prog_name=f"qosforge {' '.join(spec.command)}", standalone_mode=False, obj=CampaignPoint())
     text = output.getvalue()
     try:
         result = json.loads(text)

@@ -20,7 +20,7 @@ from qosforge.campaigns.build import Campaign
 from qosforge.campaigns.execute import PointOutcome
 from qosforge.campaigns.point import PointSpec
 from qosforge.campaigns.runner import ClusterChoice, check_scheduler_address, connect, run_points
-from qosforge.campaigns.store import ResultStore, row_for
+from qosforge.campaigns.store import ResultStore, Row, row_for
 from qosforge.errors import QosforgeError
 
 
@@ -40,6 +40,8 @@ class CampaignReport:
     seconds: float
     #: The most frequent errors of failed points with their counts, most frequent first.
     errors: tuple[tuple[str, int], ...] = ()
+    #: The latest row of every grid point that has one, in grid order.
+    rows: tuple[Row, ...] = ()
 
     def lines(self, out: Path) -> list[str]:
         summary = (f"sweep: {self.points} points, {self.skipped} already done, {self.ran} run, {self.failed} failed "
@@ -132,7 +134,8 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
         plot_campaign(outputs.plot, campaign.title, campaign.axes, rows)
     errors = Counter(row.error for row in rows if row.error is not None)
     return CampaignReport(points=len(campaign.points), skipped=len(campaign.points) - len(todo), ran=len(todo),
-                          failed=sum(errors.values()), seconds=time.perf_counter() - started, errors=tuple(errors.most_common(3)))
+                          failed=sum(errors.values()), seconds=time.perf_counter() - started, errors=tuple(errors.most_common(3)),
+                          rows=tuple(rows))
 
 
 __all__ = ["CampaignReport", "Outputs", "check_outputs", "run_campaign"]

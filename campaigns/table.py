@@ -1,7 +1,7 @@
 """Rows as columns: flattened keys for ``--parquet`` and for the plot.
 
 Nested result objects become dotted column names (``drops_by_reason.wred``), lists of objects
-too, by their names (``switches.tor1.buffer.value``); the row's sections
+too, by their names (``switches.tor1.buffer.value``, ``switches.leaf1.ports.Ethernet0.drops_by_reason.wred``); the row's sections
 are prefixed (``params.rtt``, ``result.goodput_gbps``, ``timing.seconds``) so a parameter and an
 output of the same name stay apart.
 """
@@ -16,15 +16,21 @@ from typing import Any
 from qosforge.campaigns.store import Row
 from qosforge.files import write_atomically
 
+#: Fields that name an object in a result list: switches and classes have a ``name``, a fabric
+#: switch's ports their ``port`` (``Ethernet0``, as the text output names them).
+IDENTIFYING_KEYS = ("name", "port")
+
 
 def _item_names(items: list[Any]) -> list[str] | None:
-    """Names for a list of objects: their ``name`` fields when unique (switches, classes), else
-    their indices; ``None`` for a list of plain values, which stays one column."""
+    """Names for a list of objects: their first identifying field (IDENTIFYING_KEYS) when every
+    item has it and it is unique, else their indices; ``None`` for a list of plain values, which
+    stays one column."""
     if not items or not all(isinstance(item, Mapping) for item in items):
         return None
-    names = [str(item.get("name")) for item in items]
-    if all(item.get("name") is not None for item in items) and len(set(names)) == len(names):
-        return names
+    for key in IDENTIFYING_KEYS:
+        names = [str(item.get(key)) for item in items]
+        if all(item.get(key) is not None for item in items) and len(set(names)) == len(names):
+            return names
     return [str(index) for index in range(len(items))]
 
 

@@ -29,6 +29,7 @@ from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
     parse_fraction,
     parse_length_m,
+    parse_percent,
     parse_rate_bps,
     parse_size_bytes,
     parse_time_s,
@@ -60,6 +61,9 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 CableM = Annotated[LengthM, CABLE_RANGE]
 LinkLatencyS = Annotated[TimeS, LINK_LATENCY_RANGE]
 RttS = Annotated[TimeS, RTT_RANGE]
+#: A percentage written with its sign (``1%``), held in percent: P_max, which every output shows in
+#: percent; a bare number (fraction or percent?) is refused.
+Percent = Annotated[float, _unit_parser(parse_percent, "1%"), Field(json_schema_extra={"type": "string", "examples": ["1%"]})]
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
@@ -68,6 +72,22 @@ TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc"
 #: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
 #: never compiled: HPCC steers by INT, which no qosforge output configures (HPCC §3).
 REFUSED_TRANSPORTS: tuple[str, ...] = ("hpcc",)
+#: Why, in one clause each.
+REFUSED_TRANSPORT_REASONS = {
+    "hpcc": "HPCC senders react to in-band network telemetry (INT) from every switch, not to ECN marks "
+            "(HPCC, SIGCOMM 2019, §3), and no qosforge output (SONiC, SAI, OpenConfig) can enable INT",
+}
+
+
+def accepted_transports() -> tuple[str, ...]:
+    """The transports qosforge compiles (the schema's, less the refused ones)."""
+    return tuple(name for name in TransportName.__args__ if name not in REFUSED_TRANSPORTS)  # type: ignore[attr-defined]
+
+
+def transport_hint() -> str:
+    """The one-line hint for an unknown or refused transport: what is accepted, what is refused and why."""
+    refused = "; ".join(f"{name} is refused: {REFUSED_TRANSPORT_REASONS[name]}" for name in REFUSED_TRANSPORTS)
+    return f"accepted transports: {', '.join(accepted_transports())} (dcqcn or irn for RoCE); {refused}"
 
 
 def _registered(kind: str, names: Any) -> Any:
@@ -228,7 +248,7 @@ class EarSpec(_Strict):
 class DcqcnSpec(_Strict):
     kmin: SizeBytes | None = None
     kmax: SizeBytes | None = None
-    pmax: Fraction | None = None
+    pmax: Percent | None = Field(default=None, description="P_max in percent, with the % sign (e.g. 1%, DCQCN's default).")
 
 
 class FastLaneSpec(_Strict):

@@ -133,6 +133,10 @@ def _hint_for(error: dict[str, Any], path: Path_) -> str | None:
         return "a DSCP is a 6-bit code point, 0..63"
     if kind == "missing":
         return "add this field (see `qosforge schema`)"
+    if kind == "literal_error" and path and path[-1] == "transport":
+        from qosforge.compiler.intent import transport_hint
+
+        return transport_hint()
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected")
         return f"use one of {expected}" if expected else None
@@ -147,6 +151,8 @@ def _message_for(error: dict[str, Any]) -> str:
     message = str(error["msg"])
     if error["type"] == "extra_forbidden":
         return f"unknown field '{error['loc'][-1]}'"
+    if error["type"] == "literal_error" and error["loc"] and error["loc"][-1] == "transport":
+        return f"unknown transport {error.get('input')!r}"  # pydantic's list would offer the refused hpcc
     if message.startswith("Value error, "):
         message = message.removeprefix("Value error, ")
     return message

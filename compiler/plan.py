@@ -32,7 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qosforge.compiler.intent import ClassSpec, Intent
+from qosforge.compiler.intent import (
+    REFUSED_TRANSPORT_REASONS,
+    ClassSpec,
+    Intent,
+    accepted_transports,
+)
 from qosforge.compiler.loader import SourceMap
 from qosforge.ir import ControlClassIR
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -48,10 +53,6 @@ SOURCE_CNP = (
 )
 #: Transports whose receivers send DCQCN CNPs (IRN runs DCQCN's congestion control, IRN §4).
 CNP_TRANSPORTS = ("dcqcn", "irn")
-SOURCE_HPCC_INT = (
-    "HPCC (Li et al., SIGCOMM 2019) §3: senders react to in-band network telemetry (queue length, "
-    "transmitted bytes, timestamp, link rate) that every switch adds to every packet, not to ECN marks"
-)
 SOURCE_IRN_LOSSY = (
     "IRN (Mittal et al., 'Revisiting Network Support for RDMA', SIGCOMM 2018) §1, §3: IRN's loss "
     "recovery (selective retransmission, BDP-FC) exists to run RoCE without PFC"
@@ -216,4 +217,5 @@ def _check_transports(intent: Intent, source_map: SourceMap) -> None:
         if spec.transport == "irn" and spec.lossless:
             raise source_map.error(("classes", index, "lossless"), f"class '{spec.name}': IRN is meant to run without PFC ({SOURCE_IRN_LOSSY})", "remove lossless: true (IRN gets DCQCN's ECN marking on a lossy queue), or use transport: dcqcn for a lossless class")
         if spec.transport == "hpcc":
-            raise source_map.error(("classes", index, "transport"), f"class '{spec.name}': HPCC cannot be configured by qosforge: {SOURCE_HPCC_INT}; the SONiC and SAI QoS outputs have no INT, and ECN thresholds would not steer HPCC", "use transport: dcqcn or irn (ECN-driven RoCE) for this class; HPCC needs INT enabled on every switch, which qosforge does not configure")
+            raise source_map.error(("classes", index, "transport"), f"class '{spec.name}': transport hpcc is refused: {REFUSED_TRANSPORT_REASONS['hpcc']}",
+                                   f"accepted transports: {', '.join(accepted_transports())}; dcqcn or irn run RoCE on ECN marks")

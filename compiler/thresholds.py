@@ -80,7 +80,18 @@ def _step_curve(color: str, threshold: Derived, *, drop: bool, mark: bool) -> Co
 
 
 def _percent(fraction: Derived) -> Derived:
-    return Derived(value=round(fraction.value * 100.0, 6), unit="%", provenance=fraction.provenance, quantity=fraction.quantity)
+    """A fitted probability in percent, named with its unit (``pmax_percent``) as every output
+    shows P_max; its derivation is the fraction's, times 100."""
+    from dataclasses import replace
+
+    from qosforge.provenance import Derivation
+
+    name = "pmax_percent"
+    origin = fraction.provenance.derivation_of(fraction.quantity)
+    derivation = Derivation(name, f"100 * {fraction.quantity}" + (f"; {fraction.quantity} = {origin.formula}" if origin else ""),
+                            origin.source if origin else "percent of the fitted probability")
+    provenance = replace(fraction.provenance, derivations=(*fraction.provenance.derivations, derivation))
+    return Derived(value=round(fraction.value * 100.0, 6), unit="%", provenance=provenance, quantity=name)
 
 
 def _require_tbtcp_marking(fit: TbtcpRedFit, model: RedStepModel, *, rate_bps: float, rtt_s: float) -> None:
@@ -154,7 +165,7 @@ def class_thresholds(
             selective_retransmission=spec.transport == "irn",
         )
         mark_min, mark_max = derived_from(dcqcn, "kmin_bytes"), derived_from(dcqcn, "kmax_bytes")
-        mark_probability = _percent(derived_from(dcqcn, "pmax"))
+        mark_probability = derived_from(dcqcn, "pmax_percent")
         marking += [mark_min, mark_max, mark_probability]
         kmax_for_tlt = mark_max.value
     elif spec.transport == "tbtcp":

@@ -60,7 +60,8 @@ DCQCN_REFERENCE_KMIN_BYTES = 5e3
 #: DCQCN paper default K_max = 200 KB at 40 Gbps.
 DCQCN_REFERENCE_KMAX_BYTES = 200e3
 #: DCQCN paper default P_max = 1 %; not scaled with the link rate (HPCC run.py keeps pmax fixed).
-DCQCN_REFERENCE_PMAX = 0.01
+#: In percent, as every qosforge output shows P_max (SONiC's drop_probability, SAI's DROP_PROBABILITY).
+DCQCN_REFERENCE_PMAX_PERCENT = 1.0
 
 _HINT_ORDER = "K_min must be below K_max, e.g. 5kB and 200kB at 40G (DCQCN defaults)"
 
@@ -70,7 +71,7 @@ class DcqcnMarking:
     rate_bps: Any = quantity("bps", "link rate C")
     kmin_bytes: Any = quantity("B", "K_min: queue where marking starts")
     kmax_bytes: Any = quantity("B", "K_max: queue where marking reaches P_max (all marked above)")
-    pmax: Any = quantity("1", "P_max: marking probability at K_max")
+    pmax_percent: Any = quantity("%", "P_max: marking probability at K_max, in percent")
     kmin_delay_s: Any = quantity("s", "K_min as queueing delay 8·K_min/C")
     kmax_delay_s: Any = quantity("s", "K_max as queueing delay 8·K_max/C")
     requires_lossless: bool
@@ -81,14 +82,14 @@ def dcqcn_marking(
     rate_bps: Any,
     kmin_bytes: Any = None,
     kmax_bytes: Any = None,
-    pmax: Any = None,
+    pmax_percent: Any = None,
     *,
     lossless: bool = True,
     selective_retransmission: bool = False,
 ) -> DcqcnMarking:
     """RED marking parameters for DCQCN on a link of ``rate_bps`` (vectorised).
 
-    Each of ``kmin_bytes``, ``kmax_bytes``, ``pmax`` left as ``None`` takes the DCQCN default
+    Each of ``kmin_bytes``, ``kmax_bytes``, ``pmax_percent`` left as ``None`` takes the DCQCN default
     scaled to the link rate; a given value overrides it. ``lossless=False`` is an infeasible
     design: DCQCN/RoCEv2 needs PFC, unless the NIC recovers losses itself:
     ``selective_retransmission=True`` is IRN (Mittal et al., "Revisiting Network Support for
@@ -108,19 +109,19 @@ def dcqcn_marking(
     kmin_given, kmax_given, pmax_given = (
         kmin_bytes is not None,
         kmax_bytes is not None,
-        pmax is not None,
+        pmax_percent is not None,
     )
     kmin = as_float_array(kmin_bytes) if kmin_given else DCQCN_REFERENCE_KMIN_BYTES * scale
     kmax = as_float_array(kmax_bytes) if kmax_given else DCQCN_REFERENCE_KMAX_BYTES * scale
-    probability = as_float_array(pmax) if pmax_given else DCQCN_REFERENCE_PMAX
+    probability = as_float_array(pmax_percent) if pmax_given else DCQCN_REFERENCE_PMAX_PERCENT
     if kmin_given:
         require_non_negative("kmin_bytes", kmin, hint=_HINT_ORDER)
     if kmax_given:
         require_positive("kmax_bytes", kmax, hint=_HINT_ORDER)
-    if pmax_given and not np.all((np.asarray(probability) > 0) & (np.asarray(probability) <= 1)):
+    if pmax_given and not np.all((np.asarray(probability) > 0) & (np.asarray(probability) <= 100)):
         raise ModelInputError(
-            f"must be in (0, 1] (got {describe_values(probability)})",
-            place="pmax",
+            f"must be in (0, 100] % (got {describe_values(probability)} %)",
+            place="pmax_percent",
             hint="P_max is a probability, e.g. 1% (DCQCN default) or 20%",
         )
     if not np.all(np.asarray(kmin) < np.asarray(kmax)):
@@ -144,7 +145,7 @@ def dcqcn_marking(
         rate_bps=out(rate_bps),
         kmin_bytes=out(kmin),
         kmax_bytes=out(kmax),
-        pmax=out(probability),
+        pmax_percent=out(probability),
         kmin_delay_s=out(8.0 * kmin / rate_bps),
         kmax_delay_s=out(8.0 * kmax / rate_bps),
         requires_lossless=not selective_retransmission,
@@ -154,12 +155,12 @@ def dcqcn_marking(
                 input_value("rate_bps", rate_bps, "bps"),
                 input_value("kmin_bytes", kmin if kmin_given else "default", "B"),
                 input_value("kmax_bytes", kmax if kmax_given else "default", "B"),
-                input_value("pmax", probability if pmax_given else "default", "1"),
+                input_value("pmax_percent", probability if pmax_given else "default", "%"),
             ),
             derivations=(
                 derivation("kmin_bytes", kmin_given, "5kB * rate_bps/40G"),
                 derivation("kmax_bytes", kmax_given, "200kB * rate_bps/40G"),
-                derivation("pmax", pmax_given, "1% (not scaled with rate)"),
+                derivation("pmax_percent", pmax_given, "1 % (not scaled with rate)"),
                 Derivation(
                     "kmin_delay_s", "8*kmin_bytes/rate_bps", "queue drains at the link rate"
                 ),
@@ -192,7 +193,7 @@ def dcqcn_marking_probability(queue_bytes: Any, kmin_bytes: Any, kmax_bytes: Any
 __all__ = [
     "DCQCN_REFERENCE_KMAX_BYTES",
     "DCQCN_REFERENCE_KMIN_BYTES",
-    "DCQCN_REFERENCE_PMAX",
+    "DCQCN_REFERENCE_PMAX_PERCENT",
     "DCQCN_REFERENCE_RATE_BPS",
     "DcqcnMarking",
     "dcqcn_marking",

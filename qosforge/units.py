@@ -187,6 +187,23 @@ def parse_fraction(text: str) -> float:
     return fraction
 
 
+def parse_percent(text: str) -> float:
+    """Parse a percentage written with its sign, ``1%``, into percent (1.0), within [0, 100].
+
+    For quantities shown in percent everywhere (RED/WRED's P_max, as SONiC's
+    ``*_drop_probability`` and SAI's ``*_DROP_PROBABILITY`` hold it): a bare number would be read
+    as a fraction by :func:`parse_fraction` and as percent by the output, so it is refused.
+    """
+    value, unit = _split(text, "percentage", "1%")
+    if unit == "":
+        raise UnitError(f"{text!r} has no % sign: it could mean {value:g}% or {value * 100:g}%", hint=f"write {value:g}% or {value * 100:g}% (a percentage)")
+    if unit != "%":
+        raise UnitError(f"unknown unit {unit!r} in {text!r}", hint="write a percentage like 1%")
+    if not 0.0 <= value <= 100.0:
+        raise UnitError(f"{text!r} is outside 0..100%", hint="write a percentage between 0% and 100%")
+    return value
+
+
 def parse_number(text: str, *, kind: str = "number") -> float:
     """Parse a unitless number (alpha, counts); a unit suffix is an error."""
     value, unit = _split(text, kind, "16 or 0.5")

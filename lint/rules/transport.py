@@ -286,7 +286,7 @@ def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
             yield skipped(ctx, f"DCQCN marking of class {spec.name}", error.one_line())
             continue
         expected = (_whole(float(model.kmin_bytes)), _whole(float(model.kmax_bytes)),
-                    round(float(model.pmax) * 100))
+                    round(float(model.pmax_percent)))
         configured = (round(curve.min_bytes.value), round(curve.max_bytes.value),
                       round(curve.probability_percent.value))
         if configured != expected:
@@ -402,6 +402,18 @@ def _tlt_minimum(ctx: LintContext, group: Group) -> float:
                                    kmax_bytes=kmax).threshold_bytes)
 
 
+def _tlt_not_expressed(ctx: LintContext, group: Group, where: str) -> Finding:
+    """TLT's color-aware drop is missing: what is not expressed, why, and what to do."""
+    queue = group.queue.index
+    missing = f"queue {queue} has no WRED profile" if group.wred is None else f"queue {queue}'s WRED profile has no red-color drop threshold"
+    return ctx.report(
+        "tlt-not-expressed", "QUEUE", _queue_key(group), "wred_profile",
+        f"{where}: TLT is not expressed: {missing}, so unimportant packets are not dropped at K to keep room for important "
+        "ones (SONiC config_db has no DSCP-to-color map to tell them apart): important ones can be lost (approximation tlt-without-color)",
+        hint="if that is intended, accept it in the intent (approximations: [tlt-without-color]); for exact TLT compile with "
+             "--target sai for an ASIC with ECT thresholds; or remove the class's tlt block")
+
+
 def _tlt(ctx: LintContext) -> Iterator[Finding]:
     from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
     from qosforge.models.tlt import tlt_headroom
@@ -415,10 +427,7 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
         curve = _tlt_curve(group.wred)
         where = f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
         if curve is None or group.wred is None:
-            yield ctx.report(
-                "tlt-not-expressed", "QUEUE", _queue_key(group), "wred_profile",
-                f"{where} asks for TLT, but queue {group.queue.index} has no red drop threshold: SONiC config_db "
-                "cannot color DSCPs, so important packets get no protection (approximation tlt-without-color)")
+            yield _tlt_not_expressed(ctx, group, where)
             continue
         k = curve.min_bytes.value
         try:
@@ -514,10 +523,12 @@ RULES: tuple[Rule, ...] = (
          "design needs at least one per port and, if given, design.concurrent_flows in total.",
          "lower K, raise dynamic_th (alpha) or the pool, or lower design.congested_ports", needs="intent"),
     Rule("tlt-not-expressed", Severity.INFO, "transport", "TLT classes without color-aware dropping",
-         "SONiC config_db has no DSCP->color table (§3.22), so a TLT class is usually rendered with the "
-         "named approximation tlt-without-color: no red threshold, no important-packet protection "
-         "(compiler/capabilities.py).", "use the SAI target for exact TLT, or accept the approximation",
-         needs="intent"),
+         "TLT keeps important packets by dropping unimportant (red) ones above a color-aware threshold K "
+         "(TLT §4.2). SONiC config_db has no DSCP-to-color map (no such table in sonic-yang-models, none in "
+         "sonic-swss orchagent/qosorch.cpp), so every packet is green and a TLT class compiled for SONiC has "
+         "no red threshold: the named approximation tlt-without-color, without important-packet protection.",
+         "compile with --target sai for exact TLT, accept the approximation (approximations: [tlt-without-color]), "
+         "or remove the class's tlt block", needs="intent"),
 )
 
 __all__ = ["ECN_TRANSPORTS", "RULES", "configured_error_kilobytes", "groups", "placements"]

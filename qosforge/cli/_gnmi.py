@@ -92,6 +92,34 @@ def _read_config(path: Path) -> dict[str, Any]:
     return dict(document)
 
 
+def compiled_switch_of(path: Path) -> str | None:
+    """The switch whose compile output folder holds ``path`` (``OUT/<switch>/...``, with OUT's
+    manifest recording files of that switch there), else None: a folder's name alone says
+    nothing about which device a file is for."""
+    from qosforge.outputs import load_manifest
+
+    folder = path.resolve().parent
+    try:
+        recorded = load_manifest(folder.parent)
+    except QosforgeError:
+        return None  # an unreadable manifest proves nothing either
+    return folder.name if any(entry.switch == folder.name and entry.path.startswith(f"{folder.name}/") for entry in recorded) else None
+
+
+def _config_switch(path: Path, switches: tuple[str, ...]) -> str:
+    """The device ``--config FILE`` is for: its compiled switch folder's switch, or ``--switch``."""
+    compiled = compiled_switch_of(path)
+    if len(switches) > 1:
+        raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{CONFIG_FILE}) or one --switch")
+    if compiled is not None and switches and switches[0] != compiled:
+        raise QosforgeError(f"{path} was compiled for switch {compiled}, not {switches[0]}", place="--switch",
+                            hint=f"give --switch {compiled}, or the {CONFIG_FILE} compiled for {switches[0]}")
+    if compiled is None and not switches:
+        raise QosforgeError(f"{path} is not in a compiled switch folder, so the device it is for is unknown", place="--config",
+                            hint="name it with --switch NAME (e.g. --switch leaf1)")
+    return compiled or switches[0]
+
+
 def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]], str | None, bool]:
     """[(Device, Intended)], the password (None when no username), and whether to print JSON."""
     from qosforge.deliver.devices import (
@@ -125,9 +153,16 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
             raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory {params['inventory']}", place="--switch",
                                 hint=f"inventory switches: {', '.join(list(devices)[:8])}{' ...' if len(devices) > 8 else ''}; or add them to the inventory")
         names = list(switches) or list(devices)
+        if config and not Path(config).is_dir():
+            names = [_config_switch(Path(config), switches)]
+            if names[0] not in devices:
+                raise QosforgeError(f"switch {names[0]} (of --config {config}) is not in the inventory {params['inventory']}", place="--config",
+                                    hint=f"inventory switches: {', '.join(list(devices)[:8])}{' ...' if len(devices) > 8 else ''}")
     else:
-        config_name = Path(config).resolve().parent.name if config and not Path(config).is_dir() else None
-        names = list(switches) or ([config_name] if config_name else [])
+        if config and not Path(config).is_dir():
+            names = [_config_switch(Path(config), switches)]
+        else:
+            names = list(switches)
         if len(names) != 1:
             raise QosforgeError("name one switch (--switch NAME) for --address, or use --inventory", place="--switch", hint="e.g. --switch leaf1 --address 10.0.0.1:9339")
         if params["address"] is None and not params["dry_run"]:

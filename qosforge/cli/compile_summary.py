@@ -83,10 +83,9 @@ _SHORT_LABELS = {
     "tlt_color_drop_threshold_bytes": "TLT K",
     "kmin_bytes": "K_min",
     "kmax_bytes": "K_max",
-    "pmax": "P_max",
+    "pmax_percent": "P_max",
     "t_min_bytes": "t_min",
     "t_max_bytes": "t_max",
-    "p_max": "P_max",
     "error_kilobytes": "fit error",
 }
 

@@ -31,7 +31,7 @@ from qosforge.fitting.red_model import (
 from qosforge.fitting.tbtcp_red import DEFAULT_BETA, TbtcpRedFit, fit_tbtcp_red
 from qosforge.models.tbtcp import SOURCE_RAI
 from qosforge.provenance import to_jsonable
-from qosforge.units import format_bytes, parse_fraction, parse_number, parse_size_bytes
+from qosforge.units import format_bytes, parse_number, parse_percent, parse_size_bytes
 
 #: Library parameter names (the ``place`` of a model error) -> the flag the user typed.
 _FLAG_OF = {
@@ -162,7 +162,7 @@ def _parse_granularity(text: str | None) -> tuple[float | None, bool]:
     if text.strip().lower() in ("continuous", "none"):
         return None, True
     try:
-        value = parse_fraction(text)
+        value = parse_percent(text) / 100.0
     except QosforgeError as error:
         raise error.with_place("--probability-granularity") from None
     return value, True
@@ -237,8 +237,8 @@ def _located(error: QosforgeError) -> QosforgeError:
 @click.option(
     "--probability-granularity",
     "granularity",
-    metavar="FRACTION",
-    help="Probability grid, e.g. 1% (default: the profile's, else whole percent) or 'continuous'.",
+    metavar="PERCENT",
+    help="Probability grid, a percentage with its % sign, e.g. 1% (default: the profile's, else whole percent) or 'continuous'.",
 )
 @click.option(
     "--asic",
@@ -406,15 +406,21 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def _percent(fraction: Any) -> Any:
+    """A probability (scalar, array or list) in percent, rounded off float noise (0.18 -> 18)."""
+    return np.round(100.0 * np.asarray(fraction, dtype=float), 9)
+
+
 def _json(result: TbtcpRedFit, axes: list[_Axis], context: Mapping[str, Any]) -> dict[str, Any]:
     model: RedStepModel = context["model"]
     payload: dict[str, Any] = {
         "bdp_bytes": result.bdp_bytes,
         "t_min_bytes": result.t_min_bytes,
         "t_max_bytes": result.t_max_bytes,
-        "p_max": result.p_max,
-        "p_max_unquantized": result.p_max_unquantized,
-        "step_probabilities": result.step_probabilities,
+        # P_max in percent, named with its unit, as compile's report, explain and SONiC show it.
+        "pmax_percent": _percent(result.p_max),
+        "pmax_unquantized_percent": _percent(result.p_max_unquantized),
+        "step_probabilities_percent": _percent(result.step_probabilities),
         "error": result.error_kilobytes,
         "error_unquantized": result.error_unquantized_kilobytes,
         "error_to_limit": result.error_to_limit_kilobytes,
@@ -424,13 +430,13 @@ def _json(result: TbtcpRedFit, axes: list[_Axis], context: Mapping[str, Any]) ->
         "steps": result.steps,
         "step_offset": result.step_offset,
         "per_step": result.per_step,
-        "probability_granularity": model.probability_granularity,
+        "probability_granularity_percent": None if model.probability_granularity is None else _percent(model.probability_granularity),
         "threshold_granularity_bytes": model.threshold_granularity_bytes,
         "asic": context["asic"],
         "port_buffer_bytes": context["port_buffer_bytes"],
         "units": {
             "error": "kB (∫ (p/r − f)² dQ with Q in kB, as TBTCP §6.2 Table 1)",
-            "p_max": "fraction 0..1",
+            "pmax_percent": "%",
             "t_min_bytes": "B",
             "t_max_bytes": "B",
             "r": "MSS per mark",
@@ -468,9 +474,9 @@ def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
     table.add_column("formula / source", overflow="fold")
     table.add_row("t_min (l)", format_bytes(result.t_min_bytes), formula("t_min_bytes"))
     table.add_row("t_max", format_bytes(result.t_max_bytes), formula("t_max_bytes"))
-    table.add_row("P_max programmed", f"{result.p_max:.4g}", formula("p_max"))
+    table.add_row("P_max programmed", f"{100 * result.p_max:.4g} %", formula("p_max"))
     table.add_row(
-        "P_max least squares", f"{result.p_max_unquantized:.6g}", formula("p_max_optimal")
+        "P_max least squares", f"{100 * result.p_max_unquantized:.6g} %", formula("p_max_optimal")
     )
     table.add_row("error (Q in kB)", f"{result.error_kilobytes:.4g}", formula("error_kilobytes"))
     table.add_row("error at unrounded optimum", f"{result.error_unquantized_kilobytes:.4g}", "")
@@ -497,12 +503,12 @@ def _render(result: TbtcpRedFit, context: Mapping[str, Any]) -> None:
     )
     steps.add_column("step", justify="right")
     steps.add_column("queue depth", justify="right")
-    steps.add_column("marking probability", justify="right")
+    steps.add_column("marking probability (%)", justify="right")
     width = (result.t_max_bytes - result.t_min_bytes) / result.steps
     for index, probability in enumerate(np.asarray(result.step_probabilities)):
         low, high = result.t_min_bytes + index * width, result.t_min_bytes + (index + 1) * width
         steps.add_row(
-            str(index), f"({format_bytes(low)}, {format_bytes(high)}]", f"{probability:.4g}"
+            str(index), f"({format_bytes(low)}, {format_bytes(high)}]", f"{100 * probability:.4g}"
         )
     console.print(steps)
     for number, source in enumerate(sources, start=1):
@@ -516,8 +522,8 @@ def _render_sweep(result: TbtcpRedFit, axes: list[_Axis]) -> None:
     total = int(np.prod(shape))
     outputs = {
         "t_max": (result.t_max_bytes, format_bytes),
-        "P_max": (result.p_max, lambda v: f"{v:.4g}"),
-        "P_max (unrounded)": (result.p_max_unquantized, lambda v: f"{v:.6g}"),
+        "P_max": (result.p_max, lambda v: f"{100 * v:.4g} %"),
+        "P_max (unrounded)": (result.p_max_unquantized, lambda v: f"{100 * v:.6g} %"),
         "error": (result.error_kilobytes, lambda v: f"{v:.4g}"),
     }
     if any(axis.argument == "t_max_bytes" for axis in axes) and "t_max" in outputs:
@@ -564,7 +570,7 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
         x_values = axes[0].values
         for subplot, (label, values) in zip(
             subplots,
-            (("P_max programmed", result.p_max), ("error (Q in kB)", result.error_kilobytes)),
+            (("P_max programmed (%)", 100 * np.asarray(result.p_max)), ("error (Q in kB)", result.error_kilobytes)),
             strict=True,
         ):
             series = np.broadcast_to(values, shape).reshape(shape[0], -1)
@@ -587,18 +593,18 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
         queue = np.linspace(0.0, right, 4001)
         ideal = tbtcp_ideal_marking_probability(queue, bdp, t_min)
         r = float(result.window_reduction_r)
-        subplot.plot(queue / 1e3, ideal, label="ideal p(Q) (TBTCP Eq. 9)")
+        subplot.plot(queue / 1e3, 100 * ideal, label="ideal p(Q) (TBTCP Eq. 9)")
         if r != 1.0:
-            subplot.plot(queue / 1e3, ideal / r, label=f"scaled p(Q)/{r:g}")
+            subplot.plot(queue / 1e3, 100 * ideal / r, label=f"scaled p(Q)/{r:g}")
         programmed = step_marking_probability(queue, t_min, t_max, result.step_probabilities)
         subplot.plot(
             queue / 1e3,
-            programmed,
-            label=f"programmed steps (P_max {result.p_max:.4g})",
+            100 * programmed,
+            label=f"programmed steps (P_max {100 * result.p_max:.4g} %)",
             drawstyle="steps-post",
         )
         subplot.set_xlabel("queue depth Q [kB]")
-        subplot.set_ylabel("marking probability")
+        subplot.set_ylabel("marking probability (%)")
         subplot.set_ylim(-0.02, 1.05)
         subplot.grid(True, alpha=0.3)
         subplot.legend(fontsize="small")

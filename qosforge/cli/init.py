@@ -52,9 +52,9 @@ def _transports() -> tuple[str, ...]:
 def _compilable_transports() -> tuple[str, ...]:
     """What the starter's comments offer: the schema's transports less those the compiler refuses
     (a refused one given with --class still reaches the compiler, which says why)."""
-    from qosforge.compiler.intent import REFUSED_TRANSPORTS
+    from qosforge.compiler.intent import accepted_transports
 
-    return tuple(name for name in _transports() if name not in REFUSED_TRANSPORTS)
+    return accepted_transports()
 
 
 def _dscps(text: str, place: str) -> tuple[int, ...]:
@@ -79,7 +79,9 @@ def parse_class(text: str) -> ClassSpec:
     if not _CLASS_NAME.match(name):
         raise QosforgeError(f"class name {name!r} must start with a letter and use letters, digits, '_' or '-' (at most 24)", place=place, hint="e.g. rdma")
     if transport not in _transports():
-        raise QosforgeError(f"unknown transport {transport!r}", place=place, hint=f"use one of: {', '.join(_transports())}")
+        from qosforge.compiler.intent import transport_hint
+
+        raise QosforgeError(f"unknown transport {transport!r}", place=place, hint=transport_hint())
     from qosforge.compiler.intent import ClassSpec
 
     return ClassSpec.model_validate({"name": name, "transport": transport, "dscp": list(_dscps(dscps, place)), "lossless": len(parts) == 4})

@@ -17,12 +17,14 @@ from click.core import ParameterSource
 
 from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
+from qosforge.cli.typed import typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS
 from qosforge.units import (
     format_value,
     parse_fraction,
+    parse_percent,
     parse_rate_bps,
     parse_size_bytes,
     parse_time_s,
@@ -48,6 +50,11 @@ def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:
         raise error.with_place(flag) from None
 
 
+def _percent_as_fraction(percent: float | None) -> float | None:
+    """The engine's RED takes P_max as a probability; the flag and the JSON show it in percent."""
+    return None if percent is None else percent / 100.0
+
+
 def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
     result = {}
     for item in items:
@@ -58,8 +65,9 @@ def _assumptions(items: tuple[str, ...]) -> dict[str, str]:
     return result
 
 
-def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = None) -> None:
-    """``labels``: one per monitored queue (fabric runs name ``switch:port``); default ``port P``."""
+def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
+    """``labels``: one per monitored queue, the port's name as the text output gives it
+    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,8 +77,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 
     figure, axis = plt.subplots(figsize=(8, 3.5))
     for index, depth in enumerate(result.monitors):
-        where = labels[index] if labels is not None else f"port {depth.port}"
-        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{where} queue {depth.queue}")
+        axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{labels[index]} queue {depth.queue}")
     axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
@@ -87,7 +94,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
               help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
 @click.option("--switch", "switch_names", metavar="NAME", multiple=True,
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
-@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the class on the lowest TC above the catch-all default, e.g. tcp on roce-pod; pause-storm: the first lossless).")
+@click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the intent's first class, e.g. rdma on roce-pod; pause-storm: its first lossless class). The report names it (class, class_chosen_by).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
 @click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
@@ -101,7 +108,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...] | None = 
 @click.option("--ecn-threshold", metavar="SIZE", help="dumbbell: DCTCP step marking at K (RED min = max = K, 100%).")
 @click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
 @click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
-@click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability at the maximum, e.g. 10%.")
+@click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability P_max at the maximum, a percentage with its % sign, e.g. 10%.")
 @click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; fabric scenarios in a lossless class: the intent's lossless MTU).")
 @click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
@@ -181,7 +188,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             ecn_threshold_bytes=_parse("--ecn-threshold", parse_size_bytes, ecn_threshold, packet_bytes=packet),
             red_min_bytes=_parse("--red-min", parse_size_bytes, red_min, packet_bytes=packet, allow_zero=True),
             red_max_bytes=_parse("--red-max", parse_size_bytes, red_max, packet_bytes=packet),
-            red_pmax=_parse("--red-pmax", parse_fraction, red_pmax), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
+            red_pmax=_percent_as_fraction(_parse("--red-pmax", parse_percent, red_pmax)), duration_s=duration_s, warmup_s=warmup_s, seed=seed,
             tbtcp_beta=beta, tbtcp_r=window_r, rto_min_s=rto_min_s,
         )
         line_rate_bps = spec.bandwidth_bps
@@ -192,7 +199,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             flow_specs = tuple(replace(f, size_packets=size_packets) for f in flow_specs)
         header: dict[str, Any] = {"scenario": "dumbbell", "flows": flows, "transport": _TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
                                   "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
-                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes, "pmax": spec.red_pmax},
+                                  "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes,
+                                                                                   "pmax_percent": 100.0 * spec.red_pmax if spec.red_pmax is not None else None},
                                   "approximations": []}
     else:
         if intent is None:
@@ -202,7 +210,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.softswitch.randomness import seed_matters
 
-    if not (seed_effective := seed_matters(config, flow_specs)) and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+    if not (seed_effective := seed_matters(config, flow_specs)) and typed_by_operator("seed"):
         click.echo("note: --seed has no effect on this run: it has no RED/ECN ramp and no Poisson source, so every seed gives the same result", err=True)
     from qosforge.cli.progress import announce, progress
 
@@ -212,7 +220,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         result = simulate(config, flow_specs, run)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective, **summary(result)}
     if plot_path is not None:
-        _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows")
+        _plot(Path(plot_path), result, f"{header['scenario']}: {header['transport']}, {flows} flows",
+              labels=tuple(config.ports[port].name for port, _ in run.monitors))
     _emit(report, output_format)
 
 
@@ -250,7 +259,7 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
     )
     result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
     seed_effective = bool(fabric_keys.pop("seed_effective"))
-    if not seed_effective and click.get_current_context().get_parameter_source("seed") == ParameterSource.COMMANDLINE:
+    if not seed_effective and typed_by_operator("seed"):
         click.echo("note: --seed has no effect on this run: it has no ECMP choice, no RED/ECN ramp and no Poisson arrivals, "
                    "so every seed gives the same result", err=True)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective,
@@ -275,16 +284,21 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     for key, value in report.items():
         if isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
+        elif key == "notes":
+            continue  # printed in full under the table
         else:
             text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
         table.add_row(key, text)
     Console(highlight=False, markup=False).print(table)
+    for note in report.get("notes", ()):
+        click.echo(f"note: {note}")
 
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
             size_packets: int, packet: int, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
             assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float]:
-    from qosforge.softswitch.compiled import (
+    from qosforge.softswitch.helper.compiled import (
+        class_chosen_by,
         compile_for_softswitch,
         host_transport,
         tbtcp_host_settings,
@@ -311,7 +325,8 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
-    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name, "transport": kind,
+    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name,
+              "class_chosen_by": class_chosen_by(class_name), "transport": kind,
               "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name,
               "approximations": announce_approximations((compiled.ir,))}
     return config, flow_specs, run, header, config.ports[receiver].speed_bps

@@ -84,7 +84,10 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
     except KeyboardInterrupt:
         click.echo(f"sweep: interrupted; finished rows are in {outputs.out}, re-run the same command to resume", err=True)
         raise click.exceptions.Exit(130) from None
-    for line in report.lines(outputs.out):
+    from qosforge.campaigns.seeds import seed_lines
+
+    for line in [*report.lines(outputs.out), *seed_lines(campaign.points, report.rows, seed_typed=options.get("target_seed") is not None,
+                                                          seeds_count=options.get("seeds"))]:
         click.echo(line, err=True)
     if report.failed:
         raise click.exceptions.Exit(1)

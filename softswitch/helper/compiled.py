@@ -10,12 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
+
+if TYPE_CHECKING:
+    from qosforge.compiler.intent import Intent
 
 #: How each intent transport runs on the switch's hosts. D2TCP's switch side is DCTCP's and a
 #: flow without a deadline behaves as DCTCP (D2TCP §3.2, d = 1); EAR's host RTT threshold is not
@@ -44,6 +48,8 @@ class CompiledSwitch:
     design: DesignPoint = DesignPoint()
     assumptions: tuple[tuple[str, str], ...] = ()
     """The ``--assume`` values the configuration was loaded with."""
+    declared_classes: tuple[str, ...] = ()
+    """The intent's class names in the order the operator declared them (the IR orders by TC)."""
 
     @property
     def config_assumptions(self) -> dict[str, str]:
@@ -55,16 +61,31 @@ class CompiledSwitch:
         cnp = next((c for c in self.ir.control_classes if c.name == "cnp"), None)
         return cnp.dscp[0] if cnp is not None else None
 
-    def traffic_class(self, name: str | None) -> ClassIR:
-        """The named class, or the first class that is not the catch-all ``default``."""
+    def traffic_class(self, name: str | None, *, lossless: bool = False) -> ClassIR:
+        """The named class, or by default the intent's first declared class on this switch
+        (the first lossless one with ``lossless``): what an operator who lists a class first
+        means by "the" class. The IR orders classes by TC, so its first entry would be whichever
+        class took the lowest TC (on roce-pod the lossy tcp on TC 1, not the rdma declared first)."""
         classes = self.ir.classes
-        if name is None:
-            chosen = next((c for c in classes if c.name != "default"), classes[0])
-            return chosen
-        for entry in classes:
-            if entry.name == name:
-                return entry
-        raise QosforgeError(f"no class {name!r} on switch {self.ir.name}", place="--class", hint=f"classes: {', '.join(sorted({c.name for c in classes}))}")
+        if name is not None:
+            for entry in classes:
+                if entry.name == name:
+                    return entry
+            raise QosforgeError(f"no class {name!r} on switch {self.ir.name}", place="--class", hint=f"classes: {', '.join(self.class_names)}")
+        candidates = [c for c in classes if c.lossless or not lossless]
+        if not candidates:
+            raise QosforgeError("the intent has no lossless class, so no PFC pause can spread", place="--class",
+                                hint="a pause storm needs a class with lossless: true (e.g. examples/roce-pod.yaml)")
+        rank = {n: i for i, n in enumerate(self.declared_classes)}
+        # Undeclared classes (the catch-all default, or an IR built without its intent) come last, in TC order.
+        return min(candidates, key=lambda c: (rank.get(c.name, len(rank)), c.name == "default"))
+
+    @property
+    def class_names(self) -> list[str]:
+        """The switch's class names, declared ones first in the intent's order."""
+        rank = {n: i for i, n in enumerate(self.declared_classes)}
+        names = dict.fromkeys(c.name for c in self.ir.classes)
+        return sorted(names, key=lambda n: (rank.get(n, len(rank)), n == "default"))
 
     def port_index(self, name: str | None) -> int:
         if name is None:
@@ -73,6 +94,13 @@ class CompiledSwitch:
             if port.name == name:
                 return index
         raise QosforgeError(f"no port {name!r} on switch {self.ir.name}", place="--port", hint=f"ports: {', '.join(p.name for p in self.config.ports[:6])}, ...")
+
+
+def class_chosen_by(name: str | None, *, lossless: bool = False) -> str:
+    """How a scenario's class was chosen, for its report (``class_chosen_by``)."""
+    if name is not None:
+        return "--class"
+    return f"default: the intent's first {'lossless ' if lossless else ''}class (--class NAME picks another)"
 
 
 def host_transport(entry: ClassIR) -> FlowKind:
@@ -87,10 +115,11 @@ def tbtcp_host_settings(entry: ClassIR) -> tuple[float, float]:
     return settings.get("beta", TBTCP_BETA), settings.get("window_reduction_r", TBTCP_R)
 
 
-def load_compiled(switch: SwitchIR, *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None) -> CompiledSwitch:
+def load_compiled(switch: SwitchIR, *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
+                  declared_classes: tuple[str, ...] = ()) -> CompiledSwitch:
     program = render_sai_program(switch)
     return CompiledSwitch(ir=switch, program=program, config=load_switch_program(program, assume=assume), design=design or DesignPoint(),
-                          assumptions=tuple(sorted((assume or {}).items())))
+                          assumptions=tuple(sorted((assume or {}).items())), declared_classes=declared_classes)
 
 
 def compile_for_softswitch(intent_path: Path, switch_name: str | None, *, assume: Mapping[str, str] | None = None, approximations: tuple[str, ...] = ()) -> CompiledSwitch:
@@ -102,9 +131,19 @@ def compile_for_softswitch(intent_path: Path, switch_name: str | None, *, assume
     selected = (switch_name,) if switch_name else ()
     fabric = compile_intent(intent, source_map, switches=selected, accepted_approximations=approximations, targets=("sai",))
     switches = fabric.for_target("sai")
+    return load_compiled(switches[0], assume=assume, design=design_point(intent), declared_classes=declared_classes(intent))
+
+
+def design_point(intent: Intent) -> DesignPoint:
+    """The intent's ``design`` inputs a scenario reproduces."""
     d = intent.design
-    design = DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))
-    return load_compiled(switches[0], assume=assume, design=design)
+    return DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))
 
 
-__all__ = ["TRANSPORT_HOSTS", "CompiledSwitch", "DesignPoint", "compile_for_softswitch", "host_transport", "load_compiled", "tbtcp_host_settings"]
+def declared_classes(intent: Intent) -> tuple[str, ...]:
+    """The intent's class names in declaration order (the default ``--class``)."""
+    return tuple(spec.name for spec in intent.classes)
+
+
+__all__ = ["TRANSPORT_HOSTS", "CompiledSwitch", "DesignPoint", "class_chosen_by", "compile_for_softswitch", "declared_classes", "design_point", "host_transport", "load_compiled",
+           "tbtcp_host_settings"]

@@ -18,7 +18,13 @@ from qosforge.ir import SwitchIR
 from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine.build import HOST, UNCONNECTED, Topology
 from qosforge.softswitch.fabric_metrics import PortRef
-from qosforge.softswitch.helper.compiled import CompiledSwitch, DesignPoint, load_compiled
+from qosforge.softswitch.helper.compiled import (
+    CompiledSwitch,
+    DesignPoint,
+    declared_classes,
+    design_point,
+    load_compiled,
+)
 from qosforge.softswitch.helper.topology import connected, shortest_path_topology
 from qosforge.softswitch.traffic.fabric_workloads import HostSite
 
@@ -57,10 +63,11 @@ def _peer_ref(peer: str) -> PortRef:
     return PortRef(switch, port)
 
 
-def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None) -> Fabric:
+def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
+                         declared_classes: tuple[str, ...] = ()) -> Fabric:
     """Load every switch from its own SAI program and link them; links to switches not in
     ``switches`` are left unconnected."""
-    compiled = tuple(load_compiled(s, assume=assume, design=design) for s in switches)
+    compiled = tuple(load_compiled(s, assume=assume, design=design, declared_classes=declared_classes) for s in switches)
     index: dict[PortRef, int] = {}
     ports_per_switch = []
     for entry in compiled:
@@ -112,9 +119,7 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
         raise QosforgeError(f"the intent has one switch ({switches[0].name}): fabric scenarios need hosts on two switches", place=str(intent_path),
                             hint="simulate one switch with --scenario incast")
     selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
-    d = intent.design
-    design = DesignPoint(d.congested_ports, d.small_packet_percent / 100.0, float(d.lossless_mtu), float(d.port_mtu), float(d.mtu))
-    return fabric_from_switches(selected, assume=assume, design=design)
+    return fabric_from_switches(selected, assume=assume, design=design_point(intent), declared_classes=declared_classes(intent))
 
 
 __all__ = ["Fabric", "compile_fabric", "fabric_from_switches"]

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from qosforge.compiler.topology import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
-from qosforge.softswitch.helper.compiled import host_transport, tbtcp_host_settings
+from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.fabric_capacity import uplink_report
 from qosforge.softswitch.helper.topology import first_path
 from qosforge.softswitch.traffic.fabric_workloads import (
     FabricFlow,
@@ -48,6 +49,8 @@ class FabricTraffic:
     packet_bytes: int
     cnp_dscp: int | None
     rto_min_s: float | None = None
+    chosen_by: str = "--class"
+    """How ``entry`` was chosen (``class_chosen_by`` in the report)."""
 
 
 @dataclass(frozen=True)
@@ -66,22 +69,16 @@ DEFAULT_PACKET_BYTES = 1500
 
 def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind | None, packet_bytes: int | None, *, lossless: bool = False,
                    rto_min_s: float | None = None) -> FabricTraffic:
-    """The class the scenario runs in (default: the first lossless class when ``lossless``,
-    else the first non-default class) and its hosts' transport. Without ``packet_bytes``, a
+    """The class the scenario runs in (default: the intent's first declared class, its first
+    lossless one when ``lossless``) and its hosts' transport. Without ``packet_bytes``, a
     lossless class sends frames of the intent's lossless MTU (the frame its PFC headroom was
     computed for, models/pfc_headroom.py), another class 1500 B."""
     first = fabric.switches[0]
-    if class_name is None and lossless:
-        entry = next((c for c in first.ir.classes if c.lossless), None)
-        if entry is None:
-            raise QosforgeError("the intent has no lossless class, so no PFC pause can spread", place="--class",
-                                hint="a pause storm needs a class with lossless: true (e.g. examples/roce-pod.yaml)")
-    else:
-        entry = first.traffic_class(class_name)
+    entry = first.traffic_class(class_name, lossless=lossless)
     kind = transport or host_transport(entry)
     if packet_bytes is None:
         packet_bytes = int(fabric.design.lossless_mtu_bytes) if entry.lossless else DEFAULT_PACKET_BYTES
-    return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s)
+    return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s, class_chosen_by(class_name, lossless=lossless))
 
 
 def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
@@ -128,7 +125,7 @@ def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: fl
 
 def _header(fabric: Fabric, traffic: FabricTraffic, scenario: str, flows: int) -> dict[str, object]:
     return {"scenario": scenario, "fabric_switches": [s.ir.name for s in fabric.switches], "hosts": len(fabric.hosts),
-            "class": traffic.entry.name, "transport": traffic.transport, "flows": flows, "packet_bytes": traffic.packet_bytes,
+            "class": traffic.entry.name, "class_chosen_by": traffic.chosen_by, "transport": traffic.transport, "flows": flows, "packet_bytes": traffic.packet_bytes,
             "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches})}
 
 
@@ -165,8 +162,10 @@ def all_to_all_run(fabric: Fabric, traffic: FabricTraffic, *, load: float, distr
         raise QosforgeError("no flow starts within the run at this load", place="--duration", hint="simulate longer or raise --load")
     origin = fabric.host_ports[0]
     run, queue = _run(fabric, traffic, duration_s, warmup_s, seed, origin)
+    uplink_load, notes = uplink_report(fabric, load, host_rate)
     header = {**_header(fabric, traffic, "all-to-all", len(workload)), "load": load, "flow_size_dist": distribution.name,
-              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": str(fabric.port_ref(origin)), "queue": queue}
+              "flow_size_mean_bytes": distribution.mean_bytes, "monitored_port": str(fabric.port_ref(origin)), "queue": queue,
+              "uplink_load": uplink_load, "notes": notes}
     return FabricRun(_flow_specs(fabric, traffic, workload), run, origin, queue, header)
 
 

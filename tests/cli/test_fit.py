@@ -18,12 +18,14 @@ def test_issue_example_prints_one_json_object(run_cli: Callable[..., tuple[int, 
     assert code == 0 and err == ""
     payload = json.loads(out)
     assert payload["t_min_bytes"] == 138_000 and payload["t_max_bytes"] == 550_000
-    assert payload["p_max"] == pytest.approx(0.18)
-    assert payload["p_max_unquantized"] == pytest.approx(0.179577, abs=1e-6)
+    # P_max in percent, named with its unit, as compile's report shows it (before: "p_max": 0.18).
+    assert payload["pmax_percent"] == pytest.approx(18.0) and "p_max" not in payload
+    assert payload["pmax_unquantized_percent"] == pytest.approx(17.9577, abs=1e-4)
+    assert payload["units"]["pmax_percent"] == "%" and payload["probability_granularity_percent"] == pytest.approx(1.0)
     assert payload["error"] == pytest.approx(0.49278, rel=1e-4)
     assert payload["steps"] == 8 and payload["r"] == 4
     assert payload["beta"] == 0.1
-    assert len(payload["step_probabilities"]) == 8
+    assert len(payload["step_probabilities_percent"]) == 8 and payload["step_probabilities_percent"][0] == pytest.approx(1.125)
     assert payload["error_to_limit"] is None
     assert any("TBTCP §6.2" in d["source"] for d in payload["provenance"]["derivations"])
 
@@ -45,10 +47,10 @@ def test_bytes_or_kilobytes_give_the_same_answer(run_cli: Callable[..., tuple[in
     for key in (
         "t_min_bytes",
         "t_max_bytes",
-        "p_max",
-        "p_max_unquantized",
+        "pmax_percent",
+        "pmax_unquantized_percent",
         "error",
-        "step_probabilities",
+        "step_probabilities_percent",
     ):
         assert first[key] == pytest.approx(second[key], rel=1e-12), key
 
@@ -56,7 +58,7 @@ def test_bytes_or_kilobytes_give_the_same_answer(run_cli: Callable[..., tuple[in
 def test_human_table(run_cli: Callable[..., tuple[int, str, str]]) -> None:
     code, out, _ = run_cli("fit", "red", *TABLE_1, "--r", "4")
     assert code == 0
-    assert "P_max programmed" in out and "0.18" in out
+    assert "P_max programmed" in out and "18 %" in out and "0.18" not in out
     assert "programmed steps" in out and "QCD" in out and "TBTCP §6.2" in out
 
 
@@ -77,7 +79,7 @@ def test_per_step_without_profile(run_cli: Callable[..., tuple[int, str, str]]) 
     assert code == 0
     payload = json.loads(out)
     assert payload["per_step"] is True and payload["r"] == 1
-    assert payload["step_probabilities"][-1] == pytest.approx(0.5)
+    assert payload["step_probabilities_percent"][-1] == pytest.approx(50)
     assert payload["error"] < 0.5
 
 
@@ -95,7 +97,7 @@ def test_steps_offset_and_granularity_flags(run_cli: Callable[..., tuple[int, st
     assert code == 0
     payload = json.loads(out)
     assert payload["steps"] == 16 and payload["step_offset"] == 1.0
-    assert round(payload["p_max"] / 0.05, 9) == round(payload["p_max"] / 0.05)
+    assert round(payload["pmax_percent"] / 5, 9) == round(payload["pmax_percent"] / 5)
 
 
 def test_paper_p_max_with_five_percent_grid(run_cli: Callable[..., tuple[int, str, str]]) -> None:
@@ -103,8 +105,8 @@ def test_paper_p_max_with_five_percent_grid(run_cli: Callable[..., tuple[int, st
     for r in ("1", "2", "3", "4"):
         _, out, _ = run_cli("fit", "red", *TABLE_1, "--r", r, "--probability-granularity", "5%", "--format", "json"
         )
-        got.append(json.loads(out)["p_max"])
-    assert got == pytest.approx([0.7, 0.35, 0.25, 0.2])
+        got.append(json.loads(out)["pmax_percent"])
+    assert got == pytest.approx([70, 35, 25, 20])
 
 
 def test_optimize_t_max(run_cli: Callable[..., tuple[int, str, str]]) -> None:
@@ -128,7 +130,7 @@ def test_sweep_gives_arrays(run_cli: Callable[..., tuple[int, str, str]]) -> Non
     code, out, _ = run_cli("fit", "red", *TABLE_1, "--sweep", "r=1:4:4", "--format", "json")
     assert code == 0
     payload = json.loads(out)
-    assert payload["p_max"] == pytest.approx([0.72, 0.36, 0.24, 0.18])
+    assert payload["pmax_percent"] == pytest.approx([72, 36, 24, 18])
     assert payload["sweep"][0]["name"] == "r"
     code, out, _ = run_cli("fit", "red", *TABLE_1, "--sweep", "r=1:4:4", "--sweep", "t-max=400kB:600kB:3")
     assert code == 0 and "12 points" in out
@@ -186,3 +188,9 @@ def test_bad_input_is_one_line_naming_the_flag(
     assert err.startswith("error: ") and err.count("\n") == 1
     assert flag in err and "hint" in err
     assert "Traceback" not in err
+
+
+def test_a_bare_probability_granularity_is_refused(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # 0.05: a fraction (5 %) or a percentage (0.05 %)? P_max is in percent everywhere, so the % sign is required.
+    code, out, err = run_cli("fit", "red", *TABLE_1, "--probability-granularity", "0.05")
+    assert code == 2 and out == "" and err.startswith("error: --probability-granularity: '0.05' has no % sign")

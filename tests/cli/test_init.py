@@ -78,7 +78,7 @@ def test_flags_are_checked_before_the_existing_file(flags: list[str], message: s
     [
         ("rdma:dcqcn", "expected NAME:TRANSPORT:DSCPS[:lossless]"),
         ("rdma:dcqcn:26:yes", "expected NAME:TRANSPORT:DSCPS[:lossless]"),
-        ("rdma:quic:26", "unknown transport 'quic'"),
+        ("rdma:quic:26", "unknown transport 'quic' (hint: accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn (dcqcn or irn for RoCE); hpcc is refused: "),
         ("rdma:dcqcn:64", "outside 0..63"),
         ("rdma:dcqcn:x", "is not numbers"),
         ("1st:dcqcn:26", "must start with a letter"),

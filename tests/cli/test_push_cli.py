@@ -68,7 +68,7 @@ def test_model_breaking_payload_is_rejected_and_reported(compiled: Path, start_t
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gnmi_cli, "_read_config", lambda path: json.loads(path.read_text()))
-        code, _out, err = run_cli("push", "--config", str(bad), "--address", target.address, "--tls-ca", str(pki.ca))
+        code, _out, err = run_cli("push", "--config", str(bad), "--switch", "leaf1", "--address", target.address, "--tls-ca", str(pki.ca))
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "leaf1 (127.0.0.1:" in err and "rejected the Set (nothing applied)" in err and "uint8" in err
@@ -126,6 +126,23 @@ def test_dry_run_sends_nothing(compiled: Path, start_target: StartTarget, run_cl
     assert code == 0, err
     assert "dry run: no connection opened" in out and "json_ietf_val" in out and 'name: "qos"' in out
     assert target.state.calls == []
+
+
+def test_a_config_outside_a_compiled_switch_folder_needs_switch(compiled: Path, run_cli: Run, tmp_path: Path) -> None:
+    copied = tmp_path / "elsewhere" / "openconfig.json"
+    copied.parent.mkdir()
+    copied.write_text(compiled.read_text())
+    # Before: the folder's name ("elsewhere") was taken for the device.
+    code, out, err = run_cli("push", "--config", str(copied), "--address", "127.0.0.1:9", "--insecure", "--dry-run")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("error: --config: ") and "not in a compiled switch folder" in err and "--switch NAME" in err
+    code, out, err = run_cli("push", "--config", str(copied), "--switch", "leaf1", "--address", "127.0.0.1:9", "--insecure", "--dry-run")
+    assert code == 0 and out.startswith("# SetRequest for leaf1 "), err
+    # In its compiled switch folder (the manifest says out/leaf1 is leaf1's) the switch is known, and another is refused.
+    code, out, err = run_cli("push", "--config", str(compiled), "--address", "127.0.0.1:9", "--insecure", "--dry-run")
+    assert code == 0 and out.startswith("# SetRequest for leaf1 "), err
+    code, out, err = run_cli("push", "--config", str(compiled), "--switch", "spine1", "--address", "127.0.0.1:9", "--insecure", "--dry-run")
+    assert code == 2 and out == "" and "compiled for switch leaf1, not spine1" in err and err.count("\n") == 1
 
 
 def test_capabilities_missing_model_or_encoding(compiled: Path, start_target: StartTarget, run_cli: Run) -> None:

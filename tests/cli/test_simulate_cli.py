@@ -37,6 +37,10 @@ def test_red_flags_and_table_output(run_cli: Run) -> None:
                            "--red-pmax", "10%", "--queue-limit", "200pkt", "--duration", "20ms", "--warmup", "5ms")
     assert code == 0
     assert "queue_p99_packets" in out and "goodput_gbps" in out
+    assert '"pmax_percent": 10.0' in out  # P_max in percent, as typed and as compile's report shows it
+    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "tcp", "--red-min", "20pkt", "--red-max", "80pkt",
+                             "--red-pmax", "0.1")
+    assert code == 2 and out == "" and err.startswith("error: --red-pmax: '0.1' has no % sign")
 
 
 def test_incast_on_a_compiled_intent(run_cli: Run) -> None:
@@ -103,7 +107,12 @@ def test_a_profile_without_red_quantisation_needs_an_assumption(run_cli: Run) ->
     assert code == 2 and "red.steps" in err
     code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5")
     assert code == 0, err
-    assert json.loads(out)["transport"] == "dctcp"
+    # The class declared first (rdma, DCQCN), not the one on the lowest TC (tcp, DCTCP), and the report says so.
+    report = json.loads(out)
+    assert (report["class"], report["transport"]) == ("rdma", "dcqcn") and report["class_chosen_by"].startswith("default: the intent's first class")
+    code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5", "--class", "tcp")
+    report = json.loads(out)
+    assert (report["class"], report["transport"], report["class_chosen_by"]) == ("tcp", "dctcp", "--class")
 
 
 def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,3 +185,17 @@ def test_a_seed_that_matters_is_effective(run_cli: Run) -> None:
     _, other, _ = run_cli(*_short_dumbbell(*ramp, seed="8"))
     first, second = json.loads(out), json.loads(other)
     assert first["seed_effective"] is True and {k: first[k] for k in _RESULT} != {k: second[k] for k in _RESULT}
+
+
+def test_the_incast_plot_legend_names_the_port_as_the_switch_config_does(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.axes import Axes
+
+    labels: list[str] = []
+    drawn = Axes.plot
+    monkeypatch.setattr(Axes, "plot", lambda self, *a, **k: (labels.append(k["label"]), drawn(self, *a, **k))[1])
+    code, out, err = run_cli("simulate", str(EXAMPLES / "tlt-softswitch.yaml"), "--scenario", "incast", "--flows", "4", "--port", "Ethernet8",
+                             "--duration", "2ms", "--warmup", "0s", "--format", "json", "--plot", str(tmp_path / "q.png"))
+    assert code == 0, err
+    report = json.loads(out)
+    # Before: "port 2 queue 1", the engine's index; now the name the text output gives.
+    assert labels == [f"Ethernet8 queue {report['queue']}"] and report["receiver_port"] == "Ethernet8"

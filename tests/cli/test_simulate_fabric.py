@@ -27,6 +27,8 @@ def _run_json(run_cli: Run, *argv: str) -> dict:  # type: ignore[type-arg]
 def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: str) -> None:
     report = _run_json(run_cli, str(SMALL), "--scenario", scenario)
     assert report["fabric_switches"] == ["leaf1", "leaf2", "leaf3", "spine1", "spine2"] and report["hosts"] == 6
+    # The intent's first class (rdma; pause-storm: its first lossless one, the same), named in the report.
+    assert report["class"] == "rdma" and report["class_chosen_by"].startswith("default: the intent's first")
     # Today's keys keep their meaning; the fabric adds its own.
     for key in ("queue_p99_packets", "goodput_gbps", "drops_by_reason", "lossless_drops", "fct_mean_s", "fct_p99_s", "fct_p50_s",
                 "switches", "pause_depth", "pfc_watchdog", "flow_completion"):
@@ -69,6 +71,23 @@ def test_all_to_all_reports_flow_completion_times(run_cli: Run) -> None:
     assert completion["count"] > 0 and 0 < completion["p50_s"] <= completion["p99_s"]
     assert report["fct_p99_s"] == completion["p99_s"] and report["flows_finished"] == completion["count"]
     assert "flow_size_bytes" not in report
+    # 2 hosts on 2 uplinks of the same speed at 30%: the uplinks carry it, nothing to note.
+    assert report["uplink_load"]["offered_ratio"] == 0.3 and report["notes"] == []
+
+
+@pytest.mark.parametrize("output_format", ["json", "table"])
+def test_all_to_all_notes_an_offered_load_the_uplinks_cannot_carry(run_cli: Run, output_format: str) -> None:
+    # mixed-fabric: 16 hosts at 100G per leaf on one 100G uplink (16:1), 60% load: 9.6x what the uplink carries.
+    code, out, err = run_cli("simulate", str(ROOT / "examples" / "mixed-fabric.yaml"), *ASSUME, "--scenario", "all-to-all",
+                             "--duration", "0.1ms", "--format", output_format)
+    assert code == 0, err
+    if output_format == "json":
+        report = json.loads(out)
+        assert report["uplink_load"] == {"leaf": "leaf1", "hosts": 16, "offered_bps": 960e9, "uplink_capacity_bps": 100e9,
+                                         "offered_ratio": 9.6, "oversubscription": 16.0}
+        assert len(report["notes"]) == 1 and "exceeds the leaf uplinks by 9.60x" in report["notes"][0]
+    else:
+        assert "note: the offered load exceeds the leaf uplinks by" in out and "16:1" in out
 
 
 def test_finite_incast_flows_are_not_hidden_by_a_default_warmup(run_cli: Run) -> None:

@@ -46,6 +46,9 @@ def test_same_grid_same_rows_with_one_or_two_workers(run_cli: Run, threads: None
     one, two = _rows(tmp_path / "one.jsonl"), _rows(tmp_path / "two.jsonl")
     assert len(one) == 8 and _without_timing(one) == _without_timing(two)
     assert out == "" and "8 points, 0 already done, 8 run, 0 failed" in err
+    # Seeds the sweep chose are listed, and the per-point "--seed has no effect" note (a DCTCP step at K) is not repeated:
+    # nobody typed --seed.
+    assert "sweep: seeds 1, 2 (--seeds 2)" in err and "no effect" not in err
     # The grid is the product; a lower K gives a shorter queue (DCTCP §3.4).
     by_k: dict[str, list[float]] = {}
     for row in one:
@@ -71,6 +74,16 @@ def test_a_rerun_skips_finished_points_and_retries_failed_ones(run_cli: Run, thr
     assert sorted(row["status"] for row in _rows(out)) == ["failed", "failed", "ok"]  # appended, never rewritten
     code, _, err = run_cli(*DUMBBELL, "--flows", "2", "--ecn-threshold", "20pkt", "--workers", "1", "--out", str(out))
     assert code == 0 and "1 points, 1 already done, 0 run, 0 failed" in err
+
+
+def test_the_seed_note_is_said_once_and_only_for_a_typed_seed(run_cli: Run, threads: None, tmp_path: Path) -> None:
+    grid = [*DUMBBELL, "--flows", "2,4", "--ecn-threshold", "20pkt", "--workers", "1"]
+    code, _, err = run_cli(*grid, "--seed", "3", "--out", str(tmp_path / "typed.jsonl"))
+    assert code == 0, err
+    assert err.count("no effect") == 1 and "sweep: note: --seed has no effect on 2 of 2 point(s)" in err
+    code, _, err = run_cli(*grid, "--out", str(tmp_path / "default.jsonl"))
+    assert code == 0, err
+    assert "no effect" not in err and "sweep: seed 1 (the command's default --seed)" in err
 
 
 def test_whatif_and_compile_campaigns(run_cli: Run, threads: None, tmp_path: Path) -> None:

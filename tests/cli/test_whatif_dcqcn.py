@@ -25,8 +25,9 @@ def test_defaults_scaled_to_100g_as_json() -> None:
     # 5 kB / 200 kB at 40G, x 2.5; P_max stays 1 %.
     assert payload["kmin_bytes"] == pytest.approx(12_500.0)
     assert payload["kmax_bytes"] == pytest.approx(500_000.0)
-    assert payload["pmax"] == pytest.approx(0.01)
-    assert payload["units"]["kmax_bytes"] == "B"
+    # P_max in percent, named with its unit, as compile's report and explain show it.
+    assert payload["pmax_percent"] == pytest.approx(1.0) and "pmax" not in payload
+    assert payload["units"]["kmax_bytes"] == "B" and payload["units"]["pmax_percent"] == "%"
     sources = {d["quantity"]: d["source"] for d in payload["provenance"]["derivations"]}
     assert "SIGCOMM 2015" in sources["kmin_bytes"]
 
@@ -35,7 +36,7 @@ def test_overrides() -> None:
     code, out, _ = invoke("--speed", "100G", "--kmax", "1MB", "--pmax", "20%", "--format", "json")
     assert code == 0
     payload = json.loads(out)
-    assert payload["kmax_bytes"] == 1e6 and payload["pmax"] == pytest.approx(0.2)
+    assert payload["kmax_bytes"] == 1e6 and payload["pmax_percent"] == pytest.approx(20.0)
     assert payload["kmin_bytes"] == pytest.approx(12_500.0)
 
 
@@ -50,6 +51,7 @@ def test_table_names_the_source() -> None:
     code, out, _ = invoke("--speed", "40G")
     assert code == 0
     assert "Zhu et al." in out and "200 kB" in out
+    assert " 1 % " in out and " 0.01 " not in out  # P_max in percent
 
 
 @pytest.mark.parametrize(
@@ -59,6 +61,7 @@ def test_table_names_the_source() -> None:
         (("--speed", "40G", "--kmin", "100kB", "--kmax", "50kB"), "--kmin"),
         (("--speed", "40G", "--kmax", "4kB"), "--kmax"),
         (("--speed", "40G", "--pmax", "0%"), "--pmax"),
+        (("--speed", "40G", "--pmax", "0.2"), "--pmax"),  # a bare number: 0.2 % or 20 %? refused
         (("--speed", "40GB"), "--speed"),
         ((), "--speed"),
     ],

@@ -97,3 +97,18 @@ def test_dscp_outside_six_bits_is_located(write_intent: Writer, base_intent: str
 
 def test_intent_model_round_trips_a_minimal_document() -> None:
     Intent.model_validate({"apiVersion": "qosforge/v1", "kind": "Fabric", "metadata": {"name": "x"}, "topology": {"leaf_spine": {"spines": 1, "leaves": 1, "hosts_per_leaf": 1, "host_link": {"speed": "40G"}, "fabric_link": {"speed": "40G"}, "link_latency": "1us", "leaf_profile": "broadcom-trident2"}}, "classes": [{"name": "a", "transport": "tcp", "dscp": [0]}]})
+
+
+@pytest.mark.parametrize(("written", "expected"), [("1%", 1.0), ("'20%'", 20.0), ("0.01", None), ("'0.01'", None), ("1", None), ("150%", None)])
+def test_dcqcn_pmax_is_a_percentage_with_its_sign(write_intent: Writer, base_intent: str, written: str, expected: float | None) -> None:
+    # P_max is shown in percent everywhere (whatif, report, explain, lint); a bare number could be
+    # either unit, so only the unambiguous spelling with % is accepted.
+    text = base_intent + f"  - {{name: roce, transport: dcqcn, dscp: [26], lossless: true, dcqcn: {{pmax: {written}}}}}\n"
+    if expected is None:
+        with pytest.raises(IntentError) as caught:
+            load_intent(write_intent(text))
+        assert "dcqcn.pmax" in caught.value.one_line() and "%" in caught.value.one_line()
+        return
+    intent, _ = load_intent(write_intent(text))
+    spec = intent.classes[-1].dcqcn
+    assert spec is not None and spec.pmax == expected

@@ -29,7 +29,7 @@ def test_valid_intent_loads_with_units_parsed(write_intent: Writer, base_intent:
     [
         ("fabric_link: {speed: 40G, cable: 10m}", "fabric_link: {speed: 40GB, cable: 10m}", 10, "bytes per second", "bits per second"),
         ("dscp: [10]", "dscp: [10, 64]", 16, "less than or equal to 63", "0..63"),
-        ("transport: dctcp", "transport: dctcpp", 15, "Input should be", "use one of"),
+        ("transport: dctcp", "transport: dctcpp", 15, "unknown transport 'dctcpp'", "accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn"),
         ("    dscp: [10]", "    dscp: [10]\n    colour: red", 17, "unknown field", "allowed fields"),
         ("    dscp: [10]", "    dscp: [10]\n    lossles: true", 17, "unknown field", "did you mean 'lossless'"),
         ("spines: 2", "spines: two", 6, "integer", "whole number"),
@@ -48,6 +48,17 @@ def test_bad_fields_are_located(write_intent: Writer, base_intent: str, old: str
     if hint:
         assert hint in text
     assert "\n" not in text
+
+
+def test_an_unknown_transport_lists_the_accepted_ones_and_why_hpcc_is_refused(write_intent: Writer, base_intent: str) -> None:
+    path = write_intent(base_intent.replace("transport: dctcp", "transport: swift", 1))
+    with pytest.raises(IntentError) as caught:
+        load_intent(path)
+    text = caught.value.one_line()
+    # Before: "Input should be 'tcp', ..., 'hpcc' or 'irn' (hint: use one of ... 'hpcc' ...)", offering the refused HPCC.
+    accepted = text.split("accepted transports: ")[1].split(" (")[0]
+    assert accepted == "tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn"
+    assert "hpcc is refused: HPCC senders react to in-band network telemetry (INT)" in text and "\n" not in text
 
 
 def test_malformed_yaml_is_located(write_intent: Writer) -> None:

@@ -116,7 +116,9 @@ def test_hpcc_is_refused_with_its_reason(write_intent: Writer, base_intent: str)
     with pytest.raises(IntentError, match="in-band network telemetry") as caught:
         compile_text(write_intent, base_intent + "  - {name: h, transport: hpcc, dscp: [26], lossless: true}\n")
     line = caught.value.one_line()
-    assert "classes[1].transport" in line and "HPCC" in line
+    assert "classes[1].transport" in line and "transport hpcc is refused: HPCC senders react to in-band network telemetry (INT)" in line
+    assert "no qosforge output (SONiC, SAI, OpenConfig) can enable INT" in line
+    assert "accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn" in line and "\n" not in line
 
 
 def test_cnp_is_a_reserved_class_name(write_intent: Writer, base_intent: str) -> None:
@@ -149,3 +151,14 @@ def test_a_lossy_class_that_would_need_tc_3_or_4_is_refused(write_intent: Writer
 def test_without_lossless_classes_lossy_classes_may_use_tcs_3_and_4(write_intent: Writer, base_intent: str) -> None:
     switch = compile_text(write_intent, base_intent + lossy(5)).switches[0]
     assert sorted(c.traffic_class for c in switch.classes) == [1, 2, 3, 4, 5, 6]
+
+
+def test_pmax_is_named_with_its_unit_and_keeps_its_derivation(write_intent: Writer, base_intent: str) -> None:
+    fabric = compile_text(write_intent, base_intent + "  - {name: roce, transport: dcqcn, dscp: [26], lossless: true, dcqcn: {pmax: 5%}}\n")
+    roce = next(c for c in fabric.switches[0].classes if c.name == "roce")
+    pmax = next(d for d in roce.marking if d.quantity.startswith("p"))
+    # One unit for P_max in every output: percent, in the name (before: quantity "pmax" holding percent
+    # while whatif's "pmax" held a fraction).
+    assert (pmax.quantity, pmax.unit, pmax.value) == ("pmax_percent", "%", 5.0)
+    derivation = pmax.provenance.derivation_of("pmax_percent")
+    assert derivation is not None and derivation.formula == "input"

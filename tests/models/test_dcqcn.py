@@ -15,7 +15,7 @@ def test_defaults_at_40g_are_the_papers() -> None:
     marking = dcqcn_marking(40e9)
     assert marking.kmin_bytes == pytest.approx(5e3)
     assert marking.kmax_bytes == pytest.approx(200e3)
-    assert marking.pmax == pytest.approx(0.01)
+    assert marking.pmax_percent == pytest.approx(1.0)
     assert marking.requires_lossless is True
 
 
@@ -23,15 +23,15 @@ def test_defaults_scale_with_link_rate() -> None:
     marking = dcqcn_marking(np.array([10e9, 25e9, 100e9, 400e9]))
     assert marking.kmin_bytes.tolist() == pytest.approx([1.25e3, 3.125e3, 12.5e3, 50e3])
     assert marking.kmax_bytes.tolist() == pytest.approx([50e3, 125e3, 500e3, 2e6])
-    assert marking.pmax.tolist() == pytest.approx([0.01] * 4)
+    assert marking.pmax_percent.tolist() == pytest.approx([1.0] * 4)
     # the thresholds stay at the same queueing delays: 1 us and 40 us.
     assert np.allclose(marking.kmin_delay_s, 1e-6) and np.allclose(marking.kmax_delay_s, 40e-6)
 
 
 def test_overrides_replace_defaults_and_say_so() -> None:
-    marking = dcqcn_marking(100e9, kmax_bytes=1e6, pmax=0.2)
+    marking = dcqcn_marking(100e9, kmax_bytes=1e6, pmax_percent=20.0)
     assert marking.kmin_bytes == pytest.approx(12.5e3)
-    assert marking.kmax_bytes == 1e6 and marking.pmax == 0.2
+    assert marking.kmax_bytes == 1e6 and marking.pmax_percent == 20.0
     kmax = marking.provenance.derivation_of("kmax_bytes")
     kmin = marking.provenance.derivation_of("kmin_bytes")
     assert kmax is not None and kmax.source == "user override"
@@ -44,8 +44,8 @@ def test_overrides_replace_defaults_and_say_so() -> None:
         ({"kmin_bytes": 300e3}, "kmin_bytes"),  # above the 200 kB default K_max at 40G
         ({"kmax_bytes": 4e3}, "kmax_bytes"),  # below the 5 kB default K_min at 40G
         ({"kmin_bytes": 100e3, "kmax_bytes": 100e3}, "kmin_bytes"),  # K_min must be strictly below
-        ({"pmax": 0.0}, "pmax"),
-        ({"pmax": 1.5}, "pmax"),
+        ({"pmax_percent": 0.0}, "pmax_percent"),
+        ({"pmax_percent": 150.0}, "pmax_percent"),
         ({"kmin_bytes": -1.0}, "kmin_bytes"),
     ],
 )
@@ -56,7 +56,7 @@ def test_bad_thresholds(kwargs: dict[str, float], place: str) -> None:
 
 
 def test_pmax_of_one_is_allowed() -> None:
-    assert dcqcn_marking(40e9, pmax=1.0).pmax == 1.0
+    assert dcqcn_marking(40e9, pmax_percent=100.0).pmax_percent == 100.0
 
 
 def test_lossless_is_required() -> None:

@@ -71,7 +71,7 @@ def _dcqcn_at_100g(flows: int, **fields: object) -> dict[str, object]:
 
     marking = dcqcn_marking(100e9)
     return _run(transport="dcqcn", flows=flows, bandwidth_bps=100e9, rtt_s=10e-6, red_min_bytes=float(marking.kmin_bytes),
-                red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax), buffer_bytes=2000 * PKT, **fields)
+                red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax_percent) / 100, buffer_bytes=2000 * PKT, **fields)
 
 
 @pytest.mark.parametrize("flows", [1, 8])
@@ -150,7 +150,7 @@ def test_dcqcn_timer_returns_to_its_interval_once_the_flow_progresses() -> None:
 
     marking = dcqcn_marking(100e9)
     spec = DumbbellSpec(flows=32, bandwidth_bps=100e9, rtt_s=10e-6, buffer_bytes=2000 * PKT, duration_s=0.02, warmup_s=0.01, transport="dcqcn",
-                        red_min_bytes=float(marking.kmin_bytes), red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax))
+                        red_min_bytes=float(marking.kmin_bytes), red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax_percent) / 100)
     config, flows, run = dumbbell(spec)
     world = build_world(config, flows, run)
     core = kernel()

@@ -56,13 +56,14 @@ from qosforge.units import (
     parse_fraction,
     parse_length_m,
     parse_number,
+    parse_percent,
     parse_rate_bps,
     parse_size_bytes,
     parse_time_s,
 )
 
 ParamKind = Literal[
-    "size", "rate", "time", "length", "fraction", "number", "integer", "choice", "text", "flag"
+    "size", "rate", "time", "length", "fraction", "percent", "number", "integer", "choice", "text", "flag"
 ]
 
 #: Largest grid a sweep may evaluate; beyond this memory, not time, becomes the limit.
@@ -133,6 +134,8 @@ def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
             return parse_length_m(text)
         if param.kind == "fraction":
             return parse_fraction(text)
+        if param.kind == "percent":
+            return parse_percent(text)
         if param.kind == "number":
             return parse_number(text)
         if param.kind == "integer":
@@ -266,7 +269,7 @@ def _render_sweep(console: Console, spec: WhatIf, result: Any, axes: list[SweepA
 
 
 #: Unit of a swept input's values as the models receive them (SI base units, see qosforge.units).
-_AXIS_UNITS = {"size": "B", "rate": "bps", "time": "s", "length": "m", "fraction": "1"}
+_AXIS_UNITS = {"size": "B", "rate": "bps", "time": "s", "length": "m", "fraction": "1", "percent": "%"}
 
 
 def _axis_unit(axis: SweepAxis) -> str:
@@ -427,6 +430,7 @@ def _metavar(param: Param) -> str:
         "time": "TIME",
         "length": "LENGTH",
         "fraction": "PERCENT",
+        "percent": "PERCENT",
         "number": "NUMBER",
         "integer": "N",
         "choice": "|".join(param.choices) or "CHOICE",

@@ -14,7 +14,7 @@ def _compute(values: dict[str, Any]) -> DcqcnMarking:
         rate_bps=values["rate_bps"],
         kmin_bytes=values["kmin_bytes"],
         kmax_bytes=values["kmax_bytes"],
-        pmax=values["pmax"],
+        pmax_percent=values["pmax_percent"],
     )
 
 
@@ -31,10 +31,10 @@ SPEC = WhatIf(
         Param("--speed", "rate_bps", "rate", "Link rate C (e.g. 40G, 100G).", required=True, aliases=("--rate",)),
         Param("--kmin", "kmin_bytes", "size", "Override K_min (default: 5kB × rate/40G)."),
         Param("--kmax", "kmax_bytes", "size", "Override K_max (default: 200kB × rate/40G)."),
-        Param("--pmax", "pmax", "fraction", "Override P_max (default: 1%)."),
+        Param("--pmax", "pmax_percent", "percent", "Override P_max, a percentage with its % sign (default: 1%)."),
     ),
     compute=_compute,
-    headline=("kmin_bytes", "kmax_bytes", "pmax"),
+    headline=("kmin_bytes", "kmax_bytes", "pmax_percent"),
     examples=(
         "qosforge whatif dcqcn --speed 100G",
         "qosforge whatif dcqcn --speed 100G --kmax 1MB --pmax 20%",

@@ -148,7 +148,12 @@ def test_tlt_without_a_color_threshold_is_noted(load_named: Callable[[str], Conf
         if key.endswith("|5"):
             del queue["wred_profile"]
     findings = _lint(config, lint_config)
-    assert _only(findings, "tlt-not-expressed").severity.value == "info"
+    finding = _only(findings, "tlt-not-expressed")
+    assert finding.severity.value == "info"
+    # What is not expressed, why, and what to do, in words an operator can act on.
+    assert "TLT is not expressed: queue 5 has no WRED profile" in finding.message
+    assert "no DSCP-to-color map" in finding.message and "important ones can be lost" in finding.message
+    assert finding.hint is not None and "approximations: [tlt-without-color]" in finding.hint and "--target sai" in finding.hint
 
 
 def test_transport_rules_do_not_run_without_an_intent(load_named: Callable[[str], Config], lint_config: Lint) -> None:
