@@ -266,4 +266,4 @@ def test_a_tbtcp_fit_that_marks_nothing_below_t_max_is_refused_at_the_rtt(write_
 def test_a_tbtcp_fit_at_a_datacenter_rtt_marks(write_intent: Writer, base_intent: str) -> None:
     text = base_intent.replace("  - name: bulk\n    transport: dctcp\n    dscp: [10]\n", TBTCP_FIXED.format(rtt="    rtt: 150us\n"))
     marking = {d.quantity: d.value for d in compile_file(write_intent(text)).switches[0].classes[0].marking}
-    assert marking["p_max"] > 0
+    assert marking["pmax_percent"] > 0
