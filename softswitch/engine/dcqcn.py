@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.host_nic import (
     A_NACK,
     ACK_SHIFT,
@@ -269,7 +270,7 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     delay = flf[f, FF_ACK_DELAY]
     if flags & F_CE and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
         flf[f, FF_LAST_CNP] = now
-        w[W_CNT][C_CNP] += 1
+        count_measured(w, now, C_CNP)
         if fli[f, FL_CNP_Q] >= 0:
             _send_cnp(w, now, f)
         else:

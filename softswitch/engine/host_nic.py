@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
@@ -146,7 +147,7 @@ def send_packet(w: World, now: float, f: int, seq: int, flags: int, size: int) -
     pki[packet, P_PRIO] = fli[f, FL_PRIO]
     w[W_PKF][packet, PF_SENT] = now
     if important:
-        w[W_CNT][C_IMPORTANT_SENT] += 1
+        count_measured(w, now, C_IMPORTANT_SENT)
     host_send(w, now, w[W_PRMI][PRI_NP] + fli[f, FL_SRC], fli[f, FL_PRIO], packet)
     return True
 

@@ -7,6 +7,7 @@ they share). This module dispatches the kernel's host events to them.
 
 from __future__ import annotations
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.dcqcn import dcqcn_ack, dcqcn_generate, dcqcn_receive, dcqcn_timeout
 from qosforge.softswitch.engine.host_nic import RTO_BACKOFF_CAP, count_delivered, push_event
 from qosforge.softswitch.engine.jit import World, compiled
@@ -33,7 +34,6 @@ from qosforge.softswitch.engine.layout import (
     PRM_END,
     PRM_RTO_MIN,
     PRM_WARMUP,
-    W_CNT,
     W_FLF,
     W_FLI,
     W_PKF,
@@ -62,7 +62,7 @@ def retransmission_timeout(w: World, now: float, f: int) -> None:
         fli[f, FL_RTO_PENDING] = 1
         push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
         return
-    w[W_CNT][C_TIMEOUTS] += 1
+    count_measured(w, now, C_TIMEOUTS)
     flf[f, FF_RTO] = min(flf[f, FF_RTO] * 2.0, w[W_PRMF][PRM_RTO_MIN] * RTO_BACKOFF_CAP)
     if fli[f, FL_KIND] == K_DCQCN:
         dcqcn_timeout(w, now, f)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
@@ -172,7 +173,7 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
     arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
     schedule(w, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
-    w[W_CNT][C_PFC_XOFF if on == 1 else C_PFC_XON] += 1
+    count_measured(w, now, C_PFC_XOFF if on == 1 else C_PFC_XON)
 
 
 @compiled

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.host_nic import data_bytes, push_event, send_packet
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
@@ -22,7 +23,6 @@ from qosforge.softswitch.engine.layout import (
     PRI_NP,
     PRM_WARMUP,
     QI_PKTS,
-    W_CNT,
     W_FLF,
     W_FLI,
     W_PRMF,
@@ -41,7 +41,7 @@ def open_loop_generate(w: World, now: float, f: int) -> None:
     fli[f, FL_SNDNXT] = seq + 1
     if w[W_QI][nic, fli[f, FL_PRIO], QI_PKTS] >= w[W_PRMI][PRI_HOSTQ]:
         if now >= w[W_PRMF][PRM_WARMUP]:
-            w[W_CNT][C_HOST_DROPS] += 1
+            count_measured(w, now, C_HOST_DROPS)
     else:
         flags = F_IMP if fli[f, FL_TLT] == 1 else 0
         send_packet(w, now, f, seq, flags, data_bytes(w, f, seq))

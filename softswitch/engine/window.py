@@ -17,6 +17,7 @@ ACK, so the ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state ma
 
 from __future__ import annotations
 
+from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.host_nic import (
     A_CLOCK_ECHO,
     A_DUP,
@@ -85,7 +86,6 @@ from qosforge.softswitch.engine.layout import (
     PRM_PFC_FRAME,
     PRM_RTO_MIN,
     PRM_WARMUP,
-    W_CNT,
     W_FLF,
     W_FLI,
     W_PKF,
@@ -273,9 +273,9 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     flags = payload & ((1 << ACK_SHIFT) - 1)
     ece = (flags & A_ECE) != 0
     tlt = fli[f, FL_TLT] == 1
-    w[W_CNT][C_ACKS] += 1
+    count_measured(w, now, C_ACKS)
     if ece:
-        w[W_CNT][C_ECN_ACKS] += 1
+        count_measured(w, now, C_ECN_ACKS)
     una = fli[f, FL_SNDUNA]
     if tlt and flags & (A_IMP_ECHO | A_CLOCK_ECHO):
         fli[f, FL_IMP_STATE] = 1  # TLT Appendix A lines 9-12
@@ -304,7 +304,7 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         fli[f, FL_DUPACKS] += 1
         threshold = 1 if tlt else 3
         if fli[f, FL_INREC] == 0 and fli[f, FL_DUPACKS] == threshold:
-            w[W_CNT][C_FAST_RETX] += 1
+            count_measured(w, now, C_FAST_RETX)
             loss_window(w, f)
             flf[f, FF_CWND] = flf[f, FF_SSTHRESH] + threshold
             fli[f, FL_INREC] = 1

@@ -19,15 +19,26 @@ def _by_reason(counts: np.ndarray) -> dict[str, int]:
     return {name: int(count) for name, count in zip(REASONS_WITH_WATCHDOG, counts, strict=True)}
 
 
-def _queue_stats(result: SimulationResult, port: int, queue: int, cell_bytes: float) -> dict[str, float]:
+def _queue_stats(result: SimulationResult, port: int, queue: int, cell_bytes: float) -> dict[str, float | None]:
+    """One queue's depth: the exact maximum in bytes (the engine tracks it on every enqueue) and,
+    from the sampled histogram, the deepest sample and the 99th percentile in packets. The
+    histogram keeps RunSpec.queue_histogram_packets bins and counts every deeper sample in the
+    last one, so a statistic that lands there is only a lower bound: it is reported as null, with
+    that bound in ``packets_beyond_histogram``, never as a measured depth."""
     assert result.queue_histograms is not None
     histogram = result.queue_histograms[port, queue]
+    last = histogram.size - 1
     deepest = np.flatnonzero(histogram)
-    return {
+    p99 = histogram_percentile(histogram, 0.99)
+    saturated = bool(histogram[last] > 0)
+    stats: dict[str, float | None] = {
         "max_bytes": float(result.queue_max_cells[port, queue] * cell_bytes),
-        "max_packets_sampled": float(deepest[-1]) if deepest.size else 0.0,
-        "p99_packets": histogram_percentile(histogram, 0.99),
+        "max_packets_sampled": None if saturated else (float(deepest[-1]) if deepest.size else 0.0),
+        "p99_packets": None if p99 >= last else p99,
     }
+    if saturated:
+        stats["packets_beyond_histogram"] = float(last)
+    return stats
 
 
 def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, object]]:

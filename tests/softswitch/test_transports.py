@@ -27,7 +27,9 @@ def _run(**fields: object) -> dict[str, object]:
 def test_newreno_fills_the_link_and_recovers_from_tail_drops() -> None:
     report = _run(transport="newreno", buffer_bytes=40 * PKT)
     assert report["goodput_gbps"] >= 9.0  # type: ignore[operator]
-    assert report["drops"] > 0 and report["fast_retransmits"] > 0 and report["mark_fraction"] == 0.0  # type: ignore[operator]
+    # Most losses are the slow-start overshoot, inside the warm-up: count over the whole run.
+    whole = _run(transport="newreno", buffer_bytes=40 * PKT, warmup_s=0.0)
+    assert whole["drops"] > 0 and whole["fast_retransmits"] > 0 and whole["mark_fraction"] == 0.0  # type: ignore[operator]
 
 
 def test_dctcp_keeps_the_queue_near_k() -> None:
@@ -91,8 +93,10 @@ def test_dcqcn_recovers_losses_on_a_bottleneck_without_pfc() -> None:
     # timer must recover. The timer used to restart on every packet sent, so it never fired and
     # a flow whose retransmission was lost again stalled for good (3 Gb/s of goodput here).
     report = _dcqcn_at_100g(32, duration_s=0.02, warmup_s=0.01)
-    assert report["timeouts"] > 0  # type: ignore[operator]
     assert report["goodput_gbps"] >= 80.0  # type: ignore[operator]
+    # The timeouts recover the start-up losses, inside the warm-up (counts cover the measured window).
+    assert report["timeouts"] == 0  # type: ignore[operator]
+    assert _dcqcn_at_100g(32, duration_s=0.01, warmup_s=0.0)["timeouts"] > 0  # type: ignore[operator]
 
 
 def test_tbtcp_holds_a_short_queue() -> None:
@@ -149,7 +153,7 @@ def test_dcqcn_timer_returns_to_its_interval_once_the_flow_progresses() -> None:
     from qosforge.softswitch.engine.core import kernel
 
     marking = dcqcn_marking(100e9)
-    spec = DumbbellSpec(flows=32, bandwidth_bps=100e9, rtt_s=10e-6, buffer_bytes=2000 * PKT, duration_s=0.02, warmup_s=0.01, transport="dcqcn",
+    spec = DumbbellSpec(flows=32, bandwidth_bps=100e9, rtt_s=10e-6, buffer_bytes=2000 * PKT, duration_s=0.02, warmup_s=0.0, transport="dcqcn",
                         red_min_bytes=float(marking.kmin_bytes), red_max_bytes=float(marking.kmax_bytes), red_pmax=float(marking.pmax_percent) / 100)
     config, flows, run = dumbbell(spec)
     world = build_world(config, flows, run)
