@@ -387,10 +387,13 @@ def _run(options: Mapping[str, Any]) -> None:
     }
     if options["plot"] is not None:
         _plot(options["plot"], result, axes)
+    notes = _notes(result, model)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     if options["output_format"] == "json":
         from qosforge.presentation import tidy
 
-        click.echo(json.dumps(tidy(_json(result, axes, context)), indent=2, allow_nan=False))
+        click.echo(json.dumps(tidy({**_json(result, axes, context), "notes": notes}), indent=2, allow_nan=False))
     elif axes:
         _render_sweep(result, axes)
     else:
@@ -404,6 +407,21 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list):
         return [_finite(item) for item in value]
     return value
+
+
+def _notes(result: TbtcpRedFit, model: RedStepModel) -> list[str]:
+    """What an operator must know before programming the fit: a profile whose every step rounds
+    to 0 % marks nothing below t_max and every packet above it — one step at t_max, not TBTCP's
+    curve (compile refuses such a fit for a class, compiler/thresholds.py)."""
+    silent = np.all(np.asarray(result.step_probabilities, dtype=float) == 0.0, axis=-1)
+    if not np.any(silent):
+        return []
+    grid = "continuous" if model.probability_granularity is None else f"{float(_percent(model.probability_granularity)):g} %"
+    where = "" if np.ndim(silent) == 0 else f" at {int(np.sum(silent))} of {silent.size} sweep points"
+    least = float(np.max(np.where(silent, _percent(result.p_max_unquantized), -np.inf)))
+    return [f"every programmed marking probability is 0: P_max rounds to 0 on the {grid} probability grid{where} (least-squares "
+            f"P_max {least:.3g} % or less); such a profile marks only above t_max, every packet there — a single step at t_max, "
+            "not TBTCP's curve (TBTCP §6.2); a smaller --bdp, a larger --r or a finer --probability-granularity gives a curve"]
 
 
 def _percent(fraction: Any) -> Any:

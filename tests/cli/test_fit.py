@@ -194,3 +194,14 @@ def test_a_bare_probability_granularity_is_refused(run_cli: Callable[..., tuple[
     # 0.05: a fraction (5 %) or a percentage (0.05 %)? P_max is in percent everywhere, so the % sign is required.
     code, out, err = run_cli("fit", "red", *TABLE_1, "--probability-granularity", "0.05")
     assert code == 2 and out == "" and err.startswith("error: --probability-granularity: '0.05' has no % sign")
+
+
+def test_a_fit_that_rounds_to_zero_everywhere_says_what_it_programs(run_cli: Callable[..., tuple[int, str, str]]) -> None:
+    # 100 MB of BDP puts TBTCP's curve below 1 % over 138-550 kB: every 1 % step rounds to 0.
+    code, out, err = run_cli("fit", "red", "--bdp", "100MB", "--t-min", "138kB", "--t-max", "550kB", "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["step_probabilities_percent"] == [0.0] * report["steps"]
+    assert len(report["notes"]) == 1 and "marks only above t_max" in report["notes"][0] and "0.411 %" in report["notes"][0]
+    assert "note: every programmed marking probability is 0: P_max rounds to 0 on the 1 % probability grid" in err
+    code, out, _ = run_cli("fit", "red", "--bdp", "180kB", "--t-min", "138kB", "--t-max", "550kB", "--r", "4", "--format", "json")
+    assert code == 0 and json.loads(out)["notes"] == []
