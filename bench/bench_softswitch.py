@@ -17,6 +17,7 @@ prints the medians. Usage: ``nice python bench/bench_softswitch.py [--runs N] [S
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -26,6 +27,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _usage import OneLineParser, positive_int, positive_seconds
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "tlt-softswitch.yaml"
 PACKET_BYTES = 1500
@@ -89,13 +93,17 @@ def _one_run(duration: float) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--one"]:
-        print(json.dumps(run_one(float(argv[1]))))
+    parser = OneLineParser(__doc__)
+    parser.add_argument("--runs", type=positive_int, default=1, help="runs of each duration; the medians are printed (default 1)")
+    parser.add_argument("durations", nargs="*", type=positive_seconds, metavar="SIMULATED_SECONDS",
+                        help="simulated seconds of each benchmark (default 0.02 0.2)")
+    parser.add_argument("--one", type=positive_seconds, help=argparse.SUPPRESS)  # one run in this process (the child of _one_run)
+    args = parser.parse_args(argv)
+    if args.one is not None:
+        print(json.dumps(run_one(args.one)))
         return
-    runs = 1
-    if argv[:1] == ["--runs"]:
-        runs, argv = int(argv[1]), argv[2:]
-    durations = [float(a) for a in argv] or [0.02, 0.2]
+    runs = args.runs
+    durations = args.durations or [0.02, 0.2]
     print(f"median of {runs} run(s) each; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'sim s':>6} {'ports':>5} {'packet events':>14} {'loop s':>8} {'pkt events/s':>13} {'loop CPU s':>10} {'per CPU s':>10} {'drops':>9} {'marks':>9} {'peak RSS MiB':>13}")
     for duration in durations:

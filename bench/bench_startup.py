@@ -17,7 +17,6 @@ Python's bytecode cache is on for the children even if this shell sets PYTHONDON
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -26,6 +25,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _usage import OneLineParser, positive_int, require_match
 
 #: A small, valid SONiC config_db fragment for the lint case.
 SMALL_CONFIG = {
@@ -62,8 +64,8 @@ def _verdict(name: str, median_wall: float, ratio: float) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--runs", type=int, default=21)
+    parser = OneLineParser(__doc__)
+    parser.add_argument("--runs", type=positive_int, default=21, help="paired runs of each command (default 21)")
     parser.add_argument("--only", help="run only the cases whose name contains this")
     args = parser.parse_args()
     python = sys.executable
@@ -79,8 +81,7 @@ def main() -> None:
             "lint": [qosforge, "lint", str(config)],
             "simulate dumbbell": [qosforge, *DUMBBELL],
         }
-        if args.only:
-            cases = {name: argv for name, argv in cases.items() if args.only in name}
+        cases = {name: cases[name] for name in require_match(args.only, cases)}
         bare = [python, "-c", "pass"]
         for argv in [*cases.values(), bare]:  # warm the OS file cache and bytecode caches
             _time_once(argv, env)

@@ -10,11 +10,14 @@ scenario; the script prints each core's packet events per CPU second of the loop
 all runs) and checks that both produced the same packet events, drops and marks.
 
     nice python bench/engine_ab.py A.so B.so [--runs 5] [--duration 0.02]
+
+Arguments: ``A.so B.so``, the two compiled ``_core`` extension files (A is the baseline; the last
+line is B's rate over A's); ``--runs N``, A/B pairs to run (default 5, at least 1); ``--duration
+SECONDS``, simulated seconds of the world per run (default 0.02, a positive number).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import statistics
 import sys
@@ -23,23 +26,33 @@ from pathlib import Path
 from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _usage import OneLineParser, fail, positive_int, positive_seconds
 
 
 def load_core(path: Path) -> ModuleType:
+    """The ``_core`` extension at ``path``; exit 2 (one line) when it is missing or not one."""
+    if not path.is_file():
+        fail(f"{path}: no such file (give a compiled _core extension, e.g. softswitch/engine/_core*.so)")
     spec = importlib.util.spec_from_file_location("_core", path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not an extension module")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+        fail(f"{path}: not an extension module (a _core*.so built by python -m qosforge.softswitch.engine.aot)")
+    try:
+        module = importlib.util.module_from_spec(spec)  # an extension is loaded here, not in exec_module
+        spec.loader.exec_module(module)
+    except ImportError as error:
+        fail(f"{path}: cannot be loaded as the event core ({error})")
+    if not all(hasattr(module, name) for name in ("seed_kernel", "run_kernel")):
+        fail(f"{path}: not the event core (no seed_kernel/run_kernel)")
     return module
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("cores", nargs=2, type=Path)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--duration", type=float, default=0.02)
+    parser = OneLineParser(__doc__)
+    parser.add_argument("cores", nargs=2, type=Path, metavar="CORE.so", help="the two compiled _core extensions, A (baseline) then B")
+    parser.add_argument("--runs", type=positive_int, default=5, help="A/B pairs to run (default 5)")
+    parser.add_argument("--duration", type=positive_seconds, default=0.02, metavar="SECONDS", help="simulated seconds per run (default 0.02)")
     args = parser.parse_args(argv)
+    cores = [load_core(path) for path in args.cores]
 
     import bench_softswitch
 
@@ -47,7 +60,6 @@ def main(argv: list[str]) -> None:
     from qosforge.softswitch.engine.build import build_world
 
     config, flows, run = bench_softswitch.scenario(args.duration)
-    cores = [load_core(path) for path in args.cores]
     rates: list[list[float]] = [[] for _ in cores]
     outcomes: list[set[tuple[int, int, int]]] = [set() for _ in cores]
     for _ in range(args.runs):

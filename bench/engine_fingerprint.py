@@ -18,11 +18,14 @@ seconds with the ahead-of-time core).
 
     python bench/engine_fingerprint.py [--only SUBSTRING] [--dump DIR]
     python bench/engine_fingerprint.py --compare OLD_DIR NEW_DIR
+
+``--compare`` exits 0 only when both folders hold the same scenarios with identical numbers, 1 on
+any difference, a scenario on one side only or a folder without dumps; ``--only`` that matches no
+scenario exits 2.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
@@ -33,8 +36,10 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _usage import OneLineParser, require_match
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
 
 #: Result fields and JSON keys that measure the machine, not the simulation.
 TIMING_KEYS = frozenset({"wall_seconds", "cpu_seconds", "loop_cpu_seconds", "packet_events_per_second"})
@@ -44,6 +49,7 @@ DUMBBELL = ["--scenario", "dumbbell", "--flows", "10", "--speed", "10G", "--rtt"
 ROCE_POD = str(ROOT / "examples" / "roce-pod.yaml")
 ROCE_ASSUME = ["--assume", "red.steps=1024", "--assume", "red.step_offset=0"]
 FABRIC_SCENARIOS = ("fabric-incast", "all-to-all", "pause-storm")
+_ABSENT = object()
 
 
 def _canonical(value: Any) -> Any:
@@ -137,53 +143,74 @@ def _flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
         yield prefix, value
 
 
-def compare(old_dir: Path, new_dir: Path) -> None:
+def _dumps(folder: Path) -> dict[str, Path]:
+    """Scenario name -> its ``--dump`` file in ``folder`` (empty when the folder is missing)."""
+    return {path.stem: path for path in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+
+
+def compare(old_dir: Path, new_dir: Path) -> int:
     """Every top-level key that differs between two ``--dump`` folders (old, new, relative
-    change), and per scenario how many per-switch/per-port keys (``switches[...]``) differ."""
+    change), per scenario how many per-switch/per-port keys (``switches[...]``) differ, and the
+    scenarios found on one side only. 0 only when both folders hold the same scenarios with
+    identical numbers; 1 on any difference or a folder without dumps (a typo must not pass)."""
+    old_dumps, new_dumps = _dumps(old_dir), _dumps(new_dir)
+    empty = [folder for folder, dumps in ((old_dir, old_dumps), (new_dir, new_dumps)) if not dumps]
+    for folder in empty:
+        print(f"error: {folder}: no --dump files (*.json) there", file=sys.stderr)
+    if empty:
+        return 1
     print("| scenario | key | old | new | relative |")
     print("|---|---|---|---|---|")
-    for old_file in sorted(old_dir.glob("*.json")):
-        new_file = new_dir / old_file.name
-        old = dict(_flatten(json.loads(old_file.read_text())))
-        new = dict(_flatten(json.loads(new_file.read_text()))) if new_file.exists() else {}
-        nested = [key for key in old if "[" in key]
-        for key, before in old.items():
-            after = new.get(key)
-            if after == before or "[" in key:
-                continue
+    differences = 0
+    for name in sorted(old_dumps.keys() | new_dumps.keys()):
+        if name not in new_dumps or name not in old_dumps:
+            differences += 1
+            print(f"| {name} | (whole scenario) | {'present' if name in old_dumps else 'absent'} | {'present' if name in new_dumps else 'absent'} | |")
+            continue
+        old = dict(_flatten(json.loads(old_dumps[name].read_text())))
+        new = dict(_flatten(json.loads(new_dumps[name].read_text())))
+        keys = sorted(old.keys() | new.keys())
+        for key in (key for key in keys if "[" not in key and old.get(key, _ABSENT) != new.get(key, _ABSENT)):
+            before, after = old.get(key, "absent"), new.get(key, "absent")
             relative = ""
             if isinstance(before, (int, float)) and isinstance(after, (int, float)) and not isinstance(before, bool):
                 relative = f"{(after - before) / abs(before):+.2%}" if before else "from 0"
-            print(f"| {old_file.stem} | {key} | {before} | {after} | {relative} |")
-        changed = sum(1 for key in nested if new.get(key) != old[key])
+            differences += 1
+            print(f"| {name} | {key} | {before} | {after} | {relative} |")
+        nested = [key for key in keys if "[" in key]
+        changed = sum(1 for key in nested if old.get(key, _ABSENT) != new.get(key, _ABSENT))
         if changed:
-            print(f"| {old_file.stem} | per-switch/port keys | {len(nested)} | {changed} changed | |")
+            differences += 1
+            print(f"| {name} | per-switch/port keys | {len(nested)} | {changed} changed | |")
+    print(f"# {differences} difference(s)" if differences else "# identical")
+    return 1 if differences else 0
 
 
-def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def main(argv: list[str]) -> int:
+    parser = OneLineParser(__doc__)
     parser.add_argument("--only", help="run only the scenarios whose name contains this")
     parser.add_argument("--dump", type=Path, help="also write each scenario's numbers (JSON) into this folder")
-    parser.add_argument("--compare", nargs=2, type=Path, metavar=("OLD_DIR", "NEW_DIR"))
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("OLD_DIR", "NEW_DIR"),
+                        help="compare two --dump folders; exit 1 on any difference")
     args = parser.parse_args(argv)
     if args.compare:
-        compare(*args.compare)
-        return
+        return compare(*args.compare)
+    chosen = dict(scenarios())
+    chosen = {name: chosen[name] for name in require_match(args.only, chosen)}
     from qosforge.softswitch.engine.core import kernel
 
     print(f"# event core: {'ahead-of-time' if kernel().ahead_of_time else 'numba JIT'}")
     capture = _Capture()
     if args.dump:
         args.dump.mkdir(parents=True, exist_ok=True)
-    for name, run in scenarios():
-        if args.only and args.only not in name:
-            continue
+    for name, run in chosen.items():
         capture.results.clear()
         numbers = run()
         print(f"{fingerprint(numbers, capture.results)}  {name}", flush=True)
         if args.dump:
             (args.dump / f"{name.replace(' ', '_')}.json").write_text(json.dumps(_without_timing(numbers), indent=1, sort_keys=True))
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

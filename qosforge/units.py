@@ -153,7 +153,7 @@ def parse_time_s(text: str, *, allow_zero: bool = False) -> float:
         raise UnitError(f"unknown time unit {unit!r} in {text!r}", hint=f"use {_TIME_EXAMPLE}")
     seconds = value * _TIME_UNITS[unit]
     if seconds < 0 or (seconds == 0 and not allow_zero):
-        raise UnitError(f"duration {text!r} must be positive", hint=f"use e.g. {_TIME_EXAMPLE}")
+        raise UnitError(f"duration {text!r} must be {'>= 0' if allow_zero else 'positive'}", hint=f"use e.g. {_TIME_EXAMPLE}")
     return _bounded(seconds, MAX_TIME_S, text, "duration", "a year (31536000s)")
 
 

@@ -109,7 +109,14 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
     if value("red.steps") is not None and value("red.step_offset") is not None:
         steps = values.get("red.steps")
         offset = values.get("red.step_offset")
-        red = red_model_from_profile(profile, steps=None if steps is None else int(steps), step_offset=None if offset is None else float(offset))
+        try:
+            red = red_model_from_profile(profile, steps=None if steps is None else int(steps), step_offset=None if offset is None else float(offset))
+        except QosforgeError as error:
+            # The model names its own field (``steps``); the operator typed ``--assume red.steps``.
+            assumed = f"red.{error.place}"
+            if assumed not in values:
+                raise
+            raise error.with_place(f"--assume {assumed}") from None
     name = profile.name + (" (assuming " + ", ".join(f"{k}={v}" for k, v in given.items()) + ")" if given else "")
     ect = value("ecn_ect_thresholds")
     color_drop = value("color_drop_applies_to_ect")

@@ -17,7 +17,7 @@ from click.core import ParameterSource
 
 from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
-from qosforge.cli.typed import typed_by_operator
+from qosforge.cli.typed import CampaignPoint, typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS
@@ -37,8 +37,32 @@ MAX_LINE_RATE_PACKETS = 100_000_000
 #: Largest frame the engine models (jumbo frames, 9216 B on most datacenter ASICs).
 MAX_PACKET_BYTES = 9216
 
+#: Largest seed: the engine seeds numba's generator with ``np.random.seed`` (softswitch/engine/kernel.py
+#: ``seed_kernel``), which keeps only 32 bits, so 2**32 would silently run as seed 0.
+MAX_SEED = 2**32 - 1
+
+
+class SeedType(click.IntRange):
+    """``--seed``: a whole number 0..2**32-1, refused (naming the flag and the range) otherwise.
+    An ``IntRange`` so a sweep (campaigns/flags.py) checks every ``--seed a,b,c`` value with it."""
+
+    name = "seed"
+
+    def __init__(self) -> None:
+        super().__init__(0, MAX_SEED)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.types.IntParamType.convert(self, value, param, ctx)
+        if not 0 <= number <= MAX_SEED:
+            self.fail(f"{number} is not a seed of 0 to {MAX_SEED} (the engine's generator takes 32 bits), e.g. --seed 1", param, ctx)
+        return number
+
+
 #: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
 _TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+
+
+_RENAMES = (Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))
 
 
 def _parse(flag: str, parser: Any, text: str | None, **kwargs: Any) -> Any:
@@ -88,7 +112,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 
 
 @click.command("simulate")
-@renamed_options(Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))
+@renamed_options(*_RENAMES)
 @click.argument("intent", required=False, type=click.Path(dir_okay=False))
 @click.option("--scenario", type=click.Choice(["dumbbell", "incast", *FABRIC_SCENARIOS]), required=True,
               help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
@@ -116,7 +140,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
 @click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
 @click.option("--warmup", metavar="TIME", help="Statistics start after this (default 0.1s; fabric-incast 1ms, others 0).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SeedType(), default=1, show_default=True, help=f"Random seed, 0 to {MAX_SEED} (2**32-1).")
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
@@ -156,9 +180,6 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
     warmup_s = _parse("--warmup", parse_time_s, warmup or "0.1s", allow_zero=True)
     flows = 10 if flows is None else flows
-    for flag, given in (("--load", load_text), ("--stall", stall_text)):
-        if given is not None:
-            raise QosforgeError(f"{flag} applies to the fabric scenarios, not {scenario}", place=flag, hint="drop it, or use --scenario all-to-all / pause-storm")
     if len(switch_names) > 1:
         raise QosforgeError(f"{scenario} runs on one switch (got {len(switch_names)})", place="--switch", hint="name one switch, or use a fabric scenario")
     switch_name = switch_names[0] if switch_names else None
@@ -225,21 +246,67 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     _emit(report, output_format)
 
 
-#: Flags only some scenarios read; given elsewhere they would be ignored silently, so they are refused.
-#: They have no click default (the help names it), so a sweep, which forwards defaults, does not pass them.
-_FLAG_SCENARIOS = {
+_ALL = ("dumbbell", "incast", *FABRIC_SCENARIOS)
+_COMPILED = ("incast", *FABRIC_SCENARIOS)
+_DUMBBELL = ("dumbbell",)
+#: Which scenarios read each flag (click parameter name -> flag, scenarios): the one table a typed
+#: flag is checked against, so a flag a scenario would ignore is refused (README "A flag the
+#: scenario would ignore is refused") and the hint names only scenarios that really read it. The
+#: incast and fabric scenarios take link rates, RTTs, queues, WRED/ECN and TBTCP's beta/r from the
+#: compiled intent, so the dumbbell's flags for them are refused there.
+_FLAG_SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "switch_names": ("--switch", _COMPILED),
+    "class_name": ("--class", _COMPILED),
+    "port_name": ("--port", ("incast", "fabric-incast", "pause-storm")),
+    "flows": ("--flows", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
+    "load_text": ("--load", ("all-to-all",)),
     "flow_size_dist": ("--flow-size-dist", ("all-to-all",)),
+    "stall_text": ("--stall", ("pause-storm",)),
+    "bandwidth": ("--speed", _DUMBBELL),
+    "rtt": ("--rtt", _DUMBBELL),
+    "buffer_text": ("--queue-limit", _DUMBBELL),
+    "ecn_threshold": ("--ecn-threshold", _DUMBBELL),
+    "red_min": ("--red-min", _DUMBBELL),
+    "red_max": ("--red-max", _DUMBBELL),
+    "red_pmax": ("--red-pmax", _DUMBBELL),
     "flow_size": ("--flow-size", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
+    "beta": ("--beta", _DUMBBELL),
+    "window_r": ("--r", _DUMBBELL),
+    "assumptions": ("--assume", _COMPILED),
 }
+#: Why a flag is not read, where the table alone would not say what to do instead.
+_INSTEAD = {
+    ("flows", "all-to-all"): "all-to-all's flows arrive at --load",
+    ("flow_size", "all-to-all"): "all-to-all draws sizes from --flow-size-dist",
+    **{(name, scenario): "the compiled intent sets it" for name in ("bandwidth", "rtt", "buffer_text", "ecn_threshold", "red_min", "red_max",
+                                                                    "red_pmax", "beta", "window_r") for scenario in _COMPILED},
+}
+
+
+def _typed(context: click.Context, parameter: str) -> bool:
+    """Typed on the command line (or its old name was). A sweep point carries every default on its
+    argv (campaigns/flags.py), so there only a value other than the default counts as typed."""
+    names = [parameter, *(rename.alias_dest for rename in _RENAMES if rename.dest == parameter)]
+    for name in names:
+        if context.get_parameter_source(name) != ParameterSource.COMMANDLINE:
+            continue
+        if not isinstance(context.find_root().obj, CampaignPoint):
+            return True
+        option = next(p for p in context.command.params if p.name == parameter)
+        value = context.params.get(name)
+        if value not in (option.default, () if option.multiple else None):
+            return True
+    return False
 
 
 def _refuse_flags_the_scenario_ignores(scenario: str) -> None:
     """Refuse a flag the user typed (not its ``--help`` default) that ``scenario`` does not read."""
     context = click.get_current_context()
     for parameter, (flag, scenarios) in _FLAG_SCENARIOS.items():
-        if scenario not in scenarios and context.get_parameter_source(parameter) == ParameterSource.COMMANDLINE:
-            raise QosforgeError(f"{flag} applies to {', '.join(scenarios)}, not {scenario}", place=flag,
-                                hint=f"drop {flag}" + (" (all-to-all draws sizes from --flow-size-dist)" if scenario == "all-to-all" else ""))
+        if scenario not in scenarios and _typed(context, parameter):
+            instead = _INSTEAD.get((parameter, scenario))
+            raise QosforgeError(f"applies to {', '.join(scenarios)}, not {scenario}", place=flag,
+                                hint=f"drop {flag}" + (f" ({instead})" if instead else ""))
 
 
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,

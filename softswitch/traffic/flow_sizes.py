@@ -144,7 +144,11 @@ def flow_size_distribution(name_or_path: str) -> FlowSizeDistribution:
             hint=f"use one of {', '.join(DISTRIBUTIONS)} or the path of a CDF file "
             "('bytes cumulative_probability' per line)",
         )
-    return parse_flow_size_cdf(path.read_text(encoding="utf-8"), name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QosforgeError("not a UTF-8 text file", place=name_or_path, hint=f"{_FORMAT_HINT}, or use one of {', '.join(DISTRIBUTIONS)}") from None
+    return parse_flow_size_cdf(text, name_or_path)
 
 
 def parse_flow_size_cdf(text: str, file: str) -> FlowSizeDistribution:

@@ -118,3 +118,10 @@ def test_a_bare_percentage_number_gets_both_spellings_as_hint() -> None:
     with pytest.raises(UnitError) as caught:
         parse_fraction("150%")
     assert "0.6" not in str(caught.value.hint)
+
+
+def test_a_negative_duration_where_zero_is_allowed_says_so() -> None:
+    with pytest.raises(UnitError, match=r"must be >= 0"):
+        parse_time_s("-1s", allow_zero=True)
+    with pytest.raises(UnitError, match=r"must be positive"):
+        parse_time_s("0s")

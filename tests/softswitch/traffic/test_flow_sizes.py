@@ -192,3 +192,11 @@ def test_a_cdf_of_zero_byte_flows_is_refused_at_its_last_line() -> None:
         parse_flow_size_cdf("0 0\n0 1\n", "zero.cdf")
     assert error.value.place == "zero.cdf:2"
     assert "mean" in str(error.value)
+
+
+def test_a_binary_cdf_file_is_refused_as_not_text(tmp_path: Path) -> None:
+    binary = tmp_path / "g9.cdf"
+    binary.write_bytes(b"\x00\xff\xfe garbage")
+    with pytest.raises(QosforgeError) as caught:
+        flow_size_distribution(str(binary))
+    assert caught.value.place == str(binary) and "not a UTF-8 text file" in caught.value.message
