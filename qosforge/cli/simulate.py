@@ -52,7 +52,7 @@ class SeedType(click.IntRange):
         super().__init__(0, MAX_SEED)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = click.types.IntParamType.convert(self, value, param, ctx)
+        number = click.INT.convert(value, param, ctx)
         if not 0 <= number <= MAX_SEED:
             self.fail(f"{number} is not a seed of 0 to {MAX_SEED} (the engine's generator takes 32 bits), e.g. --seed 1", param, ctx)
         return number

@@ -51,3 +51,15 @@ def test_a_fabric_seed_matters_through_ecmp_or_a_seeded_workload() -> None:
     assert fabric_seed_matters([config], _one_switch(config, (0, 1)), flows, seeded_workload=False)  # type: ignore[list-item, arg-type]
     # Arrivals drawn from the seed (all-to-all).
     assert fabric_seed_matters([config], single, flows, seeded_workload=True)  # type: ignore[list-item, arg-type]
+
+
+def test_a_seed_the_generator_cannot_tell_apart_is_refused() -> None:
+    import pytest
+
+    from qosforge.errors import QosforgeError
+    from qosforge.softswitch.simulation import simulate
+    from qosforge.softswitch.traffic.spec import RunSpec
+
+    config, flows = _dumbbell(red_min_bytes=20 * PKT, red_max_bytes=80 * PKT, red_pmax=0.1)
+    with pytest.raises(QosforgeError, match=r"outside 0\.\.4294967295"):
+        simulate(config, flows, RunSpec(duration_s=1e-3, seed=2**32))  # type: ignore[arg-type]
