@@ -10,7 +10,11 @@ import pytest
 from qosforge.compiler.loader import load_intent
 from qosforge.compiler.topology import resolve_topology
 from qosforge.softswitch.helper.fabric import Fabric, compile_fabric
-from qosforge.softswitch.helper.fabric_scenarios import all_to_all_run, fabric_incast_run, fabric_traffic
+from qosforge.softswitch.helper.fabric_scenarios import (
+    all_to_all_run,
+    fabric_incast_run,
+    fabric_traffic,
+)
 from qosforge.softswitch.simulation import simulate_fabric
 from qosforge.softswitch.traffic.fabric_workloads import all_to_all_arrivals
 from qosforge.softswitch.traffic.flow_sizes import WEB_SEARCH, FlowSizeDistribution
