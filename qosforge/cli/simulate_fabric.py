@@ -26,7 +26,9 @@ class ScenarioDefaults:
 
 #: fabric-incast: long enough for DCTCP/DCQCN to settle at the congested port (hundreds of RTTs of
 #: a few microseconds); all-to-all: flows of the web-search mix (mean ~1.7 MB, 130 us at 100G)
-#: arrive and finish many times over; pause-storm: 1 ms of steady state, the stall, 1 ms after.
+#: arrive and finish many times over; pause-storm: 1 ms before the stall, the stall, 1 ms after. On
+#: roce-pod that 1 ms is no steady state: one flow per host is a 48:1 DCQCN incast on the stalled
+#: host (its queue ~11,500 packets at 1 ms), which the stall then spreads upstream; docs/softswitch.md.
 DEFAULTS = {
     "fabric-incast": ScenarioDefaults(duration_s=5e-3, warmup_s=1e-3, flows=10),
     "all-to-all": ScenarioDefaults(duration_s=3e-3, warmup_s=0.0, flows=0),

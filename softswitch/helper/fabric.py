@@ -5,6 +5,12 @@ Each switch goes the same way as a single one (intent -> IR -> SAI program -> va
 :class:`SwitchConfig`, softswitch/helper/compiled.py); the links come from the IR's ports
 (``PortIR.peer`` = "host", "switch:port" or None, with the port's speed and cable), and routes
 from :mod:`qosforge.softswitch.helper.topology`. Hosts sit on the edge ports (peer "host").
+
+Each link's one-way delay is the intent's: the compiler's resolved topology
+(``ResolvedPort.latency_s``, compiler/topology.py: a link's ``latency``, the leaf-spine
+``link_latency`` "propagation + PHY", else its cable at the propagation speed), the same value
+the compiler's RTT for K/BDP sums (``2*sum(link latency) + ...``, ResolvedTopology.rtt_s). The
+SAI program carries no latency, so without the intent a port's cable alone is its delay.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from qosforge.errors import QosforgeError
 from qosforge.ir import SwitchIR
@@ -28,6 +35,9 @@ from qosforge.softswitch.helper.compiled import (
 from qosforge.softswitch.helper.topology import connected, shortest_path_topology
 from qosforge.softswitch.traffic.fabric_workloads import HostSite
 
+if TYPE_CHECKING:
+    from qosforge.compiler.topology import ResolvedTopology
+
 
 @dataclass(frozen=True)
 class Fabric:
@@ -39,6 +49,8 @@ class Fabric:
     """Host i sits on switch port ``host_ports[i]``."""
     host_ports: tuple[int, ...]
     design: DesignPoint
+    link_delays_s: tuple[float, ...]
+    """One-way delay of the link on each engine port (both directions); see the module doc."""
 
     @property
     def configs(self) -> tuple[SwitchConfig, ...]:
@@ -64,9 +76,10 @@ def _peer_ref(peer: str) -> PortRef:
 
 
 def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
-                         declared_classes: tuple[str, ...] = ()) -> Fabric:
+                         declared_classes: tuple[str, ...] = (), link_latencies_s: Mapping[PortRef, float] | None = None) -> Fabric:
     """Load every switch from its own SAI program and link them; links to switches not in
-    ``switches`` are left unconnected."""
+    ``switches`` are left unconnected. ``link_latencies_s``: each port's one-way link latency
+    from the intent (:func:`intent_link_latencies_s`); a port not in it gets its cable delay."""
     compiled = tuple(load_compiled(s, assume=assume, design=design, declared_classes=declared_classes) for s in switches)
     index: dict[PortRef, int] = {}
     ports_per_switch = []
@@ -95,15 +108,23 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
     host_ports = tuple(p for p, q in enumerate(peers) if q == HOST)
     if not host_ports:
         raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
-    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint())
+    latencies = link_latencies_s or {}
+    delays = tuple(latencies.get(PortRef(entry.ir.name, port.name), port.cable_delay_s) for entry in compiled for port in entry.config.ports)
+    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint(), delays)
     hosts = tuple(HostSite(i, fabric.port_ref(p).switch, fabric.port_ref(p).port) for i, p in enumerate(host_ports))
-    return Fabric(compiled, topology, hosts, host_ports, fabric.design)
+    return Fabric(compiled, topology, hosts, host_ports, fabric.design, delays)
+
+
+def intent_link_latencies_s(topology: ResolvedTopology) -> dict[PortRef, float]:
+    """Every switch port's one-way link latency as the compiler resolved it (compiler/topology.py)."""
+    return {PortRef(switch.name, port.name): port.latency_s for switch in topology.switches for port in switch.ports}
 
 
 def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: Mapping[str, str] | None = None) -> Fabric:
     """Compile ``intent_path`` for SAI and load every switch (or those named) as a fabric."""
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
+    from qosforge.compiler.topology import resolve_topology
 
     if not intent_path.is_file():
         raise QosforgeError(f"no such file: {intent_path}", place="INTENT", hint="give an intent YAML, e.g. examples/roce-pod.yaml")
@@ -119,7 +140,8 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
         raise QosforgeError(f"the intent has one switch ({switches[0].name}): fabric scenarios need hosts on two switches", place=str(intent_path),
                             hint="simulate one switch with --scenario incast")
     selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
-    return fabric_from_switches(selected, assume=assume, design=design_point(intent), declared_classes=declared_classes(intent))
+    return fabric_from_switches(selected, assume=assume, design=design_point(intent), declared_classes=declared_classes(intent),
+                                link_latencies_s=intent_link_latencies_s(resolve_topology(intent, source_map)))
 
 
-__all__ = ["Fabric", "compile_fabric", "fabric_from_switches"]
+__all__ = ["Fabric", "compile_fabric", "fabric_from_switches", "intent_link_latencies_s"]

@@ -66,3 +66,21 @@ def test_a_single_switch_intent_is_not_a_fabric_and_says_so() -> None:
         compile_fabric(intent, ())
     assert "one switch" in str(caught.value) and "--scenario incast" in str(caught.value.hint)
     assert caught.value.place == str(intent)
+
+
+def test_each_link_delays_by_the_intents_latency_else_its_cable() -> None:
+    """mixed-fabric: host links take host_latency (1 us); switch links state no latency, so the
+    compiler's is the cable at the propagation speed (compiler/topology.py), as is the fabric's."""
+    from qosforge.compiler.topology import PROPAGATION_M_PER_S
+    from qosforge.softswitch.helper.fabric import fabric_from_switches
+
+    intent = Path(__file__).resolve().parents[3] / "examples" / "mixed-fabric.yaml"
+    assume = {"red.steps": "1024", "red.step_offset": "0"}
+    mixed = compile_fabric(intent, (), assume=assume)
+    ports = [port for config in mixed.configs for port in config.ports]
+    assert len(mixed.link_delays_s) == len(ports) == mixed.topology.n_ports
+    for port, delay in zip(ports, mixed.link_delays_s, strict=True):
+        assert delay == pytest.approx(1e-6 if port.peer == "host" else port.cable_m / PROPAGATION_M_PER_S)
+    # Without the intent's latencies (switches alone) a link is its cable: 100 m at 5 ns/m.
+    bare = fabric_from_switches(tuple(s.ir for s in mixed.switches), assume=assume)
+    assert bare.link_delays_s[mixed.port_index(PortRef("spine1", "Ethernet0"))] == pytest.approx(500e-9)

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from qosforge.compiler.loader import load_intent
+from qosforge.compiler.topology import resolve_topology
 from qosforge.softswitch.helper.fabric import Fabric, compile_fabric
-from qosforge.softswitch.helper.fabric_scenarios import all_to_all_run, fabric_traffic
+from qosforge.softswitch.helper.fabric_scenarios import (
+    all_to_all_run,
+    fabric_incast_run,
+    fabric_traffic,
+)
 from qosforge.softswitch.simulation import simulate_fabric
 from qosforge.softswitch.traffic.fabric_workloads import all_to_all_arrivals
 from qosforge.softswitch.traffic.flow_sizes import WEB_SEARCH, FlowSizeDistribution
@@ -50,3 +56,22 @@ def test_goodput_stays_within_the_offered_load(fabric: Fabric, distribution: Flo
     goodput_bps = result.counters["delivered_payload_bytes"] * 8.0 / duration_s
     # Poisson arrivals of a heavy-tailed size: a 3 ms run offers up to a few times its mean.
     assert goodput_bps <= 3.0 * offered_bps
+
+
+def test_a_lone_packet_crosses_the_fabric_in_the_compilers_one_way_path_delay(fabric: Fabric) -> None:
+    """Every link delays as the intent says (link_latency 1us), the delay the compiler's RTT for
+    K/BDP is built from (compiler/topology.py ResolvedTopology.rtt_s): a 100 B flow from leaf1 to
+    leaf3 on an idle fabric arrives after sum(link latency) + one serialisation per link."""
+    traffic = fabric_traffic(fabric, None, "dctcp", None)
+    built = fabric_incast_run(fabric, traffic, receiver=None, flows=1, size_bytes=100, duration_s=1e-4, warmup_s=0.0, seed=1)
+    result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
+    intent, source_map = load_intent(SMALL)
+    topology = resolve_topology(intent, source_map)
+    wire_bits = (HEADER_BYTES["dctcp"] + 100) * 8.0
+    assert sum(topology.path_link_latencies_s) == pytest.approx(4e-6)  # leaf - spine - leaf, hosts at both ends
+    one_way_s = sum(topology.path_link_latencies_s) + sum(wire_bits / speed for speed in topology.path_link_speeds_bps)
+    assert result.flow_completion.count == 1
+    fct_s = float(result.flow_finish_s[0] - result.flow_start_s[0])
+    # Before the fix the cables alone delayed it: 2*3 m + 2*40 m at 5 ns/m, 0.43 us.
+    assert fct_s >= one_way_s
+    assert fct_s - one_way_s < wire_bits / min(topology.path_link_speeds_bps)
