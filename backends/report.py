@@ -131,7 +131,7 @@ def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str,
             "ingress_bytes": totals["ingress"],
             "egress_bytes": totals["egress"],
             "ingress_fraction_of_buffer": totals["ingress"] / buffer_bytes,
-            # Ingress pools partition the buffer; egress pools may be upper bounds (SONiC §7.12).
+            # Ingress pools partition the buffer; egress pools may be upper bounds, and SONiC checks neither.
             "ingress_fits": totals["ingress"] <= buffer_bytes,
         },
         "classes": [_class_json(switch, cls) for cls in switch.classes],

@@ -3,11 +3,12 @@
 Layout (SONiC's traditional Broadcom-style model, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pool.yang to sonic-buffer-queue.yang and the SONiC sources):
 
 * every lossless PG reserves its PFC headroom privately (profile ``size`` = xoff + xon, as
-  SONiC's Mellanox plugin sizes a PG without a shared headroom pool, §4.4.1);
+  SONiC's Mellanox plugin sizes a PG without a shared headroom pool, sonic-swss cfgmgr/buffer_headroom_mellanox.lua);
 * one shared service pool per direction holds the rest: ``ingress_lossless_pool`` (all PGs, as
   SONiC's Broadcom templates do) and ``egress_lossy_pool`` / ``egress_lossless_pool``;
 * ingress and egress are two accounting views of the same cells, so each view must fit the
-  physical buffer: shared pool + Σ headroom = B. SONiC itself never checks this (§5, §7 item 12).
+  physical buffer: shared pool + Σ headroom = B. SONiC itself never checks this (neither sonic-cfggen
+  nor sonic-swss cfgmgr/buffermgr.cpp compares pools with the ASIC buffer).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class BufferPlan:
 
 
 def lossless_profile_name(rate_bps: float, cable_m: float) -> str:
-    """SONiC's naming for lossless PG profiles: pg_lossless_<speed>_<cable>_profile (§4.3/4.4)."""
+    """SONiC's naming for lossless PG profiles: pg_lossless_<speed>_<cable>_profile (sonic-swss cfgmgr/buffermgr.cpp, cfgmgr/buffermgrdyn.cpp)."""
     return f"pg_lossless_{round(rate_bps / 1e6)}_{cable_m:g}m_profile".replace(".", "p")
 
 
@@ -185,7 +186,8 @@ def plan_buffers(
     if has_lossless:
         pools.append(PoolIR(EGRESS_LOSSLESS_POOL, "egress", "static", shared_bytes))
         # Lossless queues must not drop at egress: PFC backpressure bounds them, so their static
-        # limit is the whole pool (SONiC's Broadcom templates do the same, reference §8).
+        # limit is the whole pool (SONiC's Broadcom templates do the same: sonic-buildimage
+        # device/broadcom/<platform>/<hwsku>/buffers_defaults_t*.j2).
         profiles.append(BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, static_th_bytes=shared_bytes))
         for entry in sorted(headroom.values(), key=lambda h: h.profile_name):
             profiles.append(

@@ -84,7 +84,7 @@ class _Wiring:
 
 
 def resolve_clos(spec: Clos) -> ResolvedTopology:
-    """Every switch of the Clos and its longest host-to-host path (DESIGN §2 RTT model)."""
+    """Every switch of the Clos and its longest host-to-host path (the RTT model of compiler/topology.py)."""
     wiring = _Wiring(spec)
     switches = [wiring.leaf(pod, leaf) for pod in range(spec.pods) for leaf in range(spec.leaves_per_pod)]
     switches += [wiring.spine(pod, spine) for pod in range(spec.pods) for spine in range(spec.spines_per_pod)]

@@ -116,7 +116,7 @@ class LintContext:
         is a known trap (``PFC_PRIORITY_TO_QUEUE_MAP``), so they are reported as unknown.
 
         QUEUE keys whose index range is wider than :data:`MAX_INDEX_SPAN` are held back (and
-        reported as ``index-range-too-wide``): YANG leaves the QUEUE index a free string (§3.7),
+        reported as ``index-range-too-wide``): YANG leaves the QUEUE index a free string (sonic-yang-models sonic-queue.yang),
         and expanding ``0-99999999999`` index by index would never finish."""
         tables = {name: table for name, table in self.tables.items()
                   if name in KNOWN_TABLES or near_miss_table(name) is not None}

@@ -13,7 +13,7 @@ choice left to make. Fixed:
 * ``bracket-reference``: ``"[BUFFER_POOL|name]"`` -> ``"name"``;
 * ``bad-boolean`` / ``bad-enum``: a case-only difference from exactly one allowed value;
 * ``bad-pattern``: spaces removed from ``pfc_enable``/``pfcwd_sw_enable``; a CABLE_LENGTH of
-  ``"5"`` or ``"5 m"`` written ``"5m"`` (metres are the only unit, §3.18);
+  ``"5"`` or ``"5 m"`` written ``"5m"`` (metres are the only unit, sonic-yang-models sonic-cable-length.yang);
 * ``multi-port-key``: ``"Ethernet0,Ethernet4|3-4"`` split into one key per port with the same
   fields (not when a resulting key already exists with other fields);
 * ``scheduler-priority``: the ``priority`` field removed from SCHEDULER (orchagent rejects the
@@ -48,7 +48,7 @@ from qosforge.backends.sonic.checks.encoding import config_db_text, scalar_text
 from qosforge.lint.context import KNOWN_TABLES
 from qosforge.lint.load import LoadedConfig
 
-#: Tables whose keys start with a port (or are one), as "<port>" or "<port>|<index>" (§7.2).
+#: Tables whose keys start with a port (or are one), as "<port>" or "<port>|<index>" (each sonic-yang-models list keys on one port leafref).
 PORT_KEYED_TABLES = frozenset({"BUFFER_PG", "BUFFER_QUEUE", "QUEUE", "PORT_QOS_MAP", "PFC_WD",
                                "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"})
 _CABLE = re.compile(r"([0-9]+)\s*[mM]?")

@@ -23,7 +23,7 @@ Buffers are allocated in cells, so small packets waste most of a cell: the in-fl
 scaled by the cell occupancy of the traffic mix (a fraction p of minimum-size packets by count,
 the rest lossless-MTU frames) and rounded up to whole cells. XON is sized so the egress does not
 idle after resume: the resume path (XON frame) has the same delays as the pause path except the
-trigger frame. ``size = xoff + xon`` is SONiC's private-headroom convention (§4.4.1, no SHP).
+trigger frame. ``size = xoff + xon`` is SONiC's private-headroom convention (sonic-swss cfgmgr/buffer_headroom_mellanox.lua, no SHP).
 
 :func:`qosforge.models.sonic_headroom.sonic_headroom` reproduces SONiC's own (vendor) formula
 bit for bit; this module is the physical model it approximates.
@@ -62,7 +62,7 @@ SOURCE_SONIC_SIZE = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua (size = xoff
 #: Bit times per pause quantum (IEEE 802.3 clause 31B.2: "pause_quanta ... 512 bit times").
 BIT_TIMES_PER_PAUSE_QUANTUM = 512.0
 #: Maximum PAUSE reaction time in pause quanta per line rate (b/s), IEEE 802.3 Annex 31B.3.7,
-#: as transcribed in SONiC's buffer_headroom_mellanox.lua (sonic_qos.md §4.4.1). The 800G entry
+#: as transcribed in SONiC's sonic-swss cfgmgr/buffer_headroom_mellanox.lua. The 800G entry
 #: is SONiC's and was not checked against the standard text.
 PAUSE_QUANTA_BY_RATE_BPS: dict[float, float] = {
     100e6: 1.0,
@@ -77,7 +77,7 @@ PAUSE_QUANTA_BY_RATE_BPS: dict[float, float] = {
     800e9: 905.0,
 }
 #: Signal speed in fibre and twinax, 5 ns/m: IEEE 802.3 Table 29-3 gives 1.0 bit time (10 ns at
-#: 100 Mb/s) per metre of fibre round trip. SONiC's Lua uses 1.98e8 m/s (§4.4.1).
+#: 100 Mb/s) per metre of fibre round trip. SONiC's Lua uses 1.98e8 m/s (sonic-swss cfgmgr/buffer_headroom_mellanox.lua).
 DEFAULT_PROPAGATION_SPEED_MPS = 2.0e8
 #: Speed of light in vacuum (upper bound for any medium).
 SPEED_OF_LIGHT_MPS = 299_792_458.0
@@ -85,7 +85,7 @@ SPEED_OF_LIGHT_MPS = 299_792_458.0
 PFC_FRAME_BYTES = 64.0
 #: The smallest Ethernet frame (IEEE 802.3 clause 4.4.2 minFrameSize), the worst case for cells.
 MIN_FRAME_BYTES = 64.0
-#: MAC/PHY delay of every ASIC_TABLE entry in SONiC (0.8 KB; sonic_qos.md §4.4).
+#: MAC/PHY delay of every ASIC_TABLE entry in SONiC (0.8 KB; sonic-swss cfgmgr/buffermgrdyn.cpp).
 DEFAULT_MAC_PHY_DELAY_BYTES = 0.8 * 1024.0
 
 

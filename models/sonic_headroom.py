@@ -5,7 +5,7 @@ generated ``pg_lossless_<speed>_<cable>_profile`` by running a vendor Lua plugin
 (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2): ``sonic-swss:cfgmgr/buffer_headroom_mellanox.lua`` (Mellanox
 Spectrum, and the VS platform through a symlink) and ``buffer_headroom_barefoot.lua``
 (Tofino-2). :func:`sonic_headroom` reproduces those scripts bit for bit so a compiler can emit
-the same profiles buffermgrd would, or predict them (§4.4.1, §4.4.2).
+the same profiles buffermgrd would, or predict them (sonic-swss cfgmgr/buffer_headroom_mellanox.lua, sonic-swss cfgmgr/buffer_headroom_barefoot.lua).
 
 Bit-for-bit notes (Lua 5.1 inside Redis has one number type, the IEEE double):
 
@@ -108,13 +108,13 @@ _MINIMAL_PACKET_SIZE_BYTES = 64.0
 # ``spectrum6_headroom_compensation = 18 * 1024``.
 _HEADROOM_COMPENSATION_BYTES = 2.0 * 1024.0
 _SPECTRUM6_COMPENSATION_BYTES = 18.0 * 1024.0
-#: Port MTU buffermgrdyn assumes when PORT.mtu is absent (``DEFAULT_MTU_STR``, sonic_qos.md §3.21).
+#: Port MTU buffermgrdyn assumes when PORT.mtu is absent (``DEFAULT_MTU_STR``, sonic-swss cfgmgr/buffermgrdyn.cpp).
 SONIC_DEFAULT_PORT_MTU_BYTES = 9100.0
 
 
 @dataclass(frozen=True)
 class SonicAsicTable:
-    """One STATE_DB ``ASIC_TABLE|<name>`` entry as the headroom plugin reads it (§4.4).
+    """One STATE_DB ``ASIC_TABLE|<name>`` entry as the headroom plugin reads it (sonic-swss cfgmgr/buffermgrdyn.cpp).
 
     ``script`` selects the plugin: ``mellanox`` (Spectrum and the VS platform, whose
     ``buffer_headroom_vs.lua`` is a symlink to the Mellanox one) or ``barefoot``.
@@ -206,7 +206,7 @@ def sonic_headroom(
     ``lanes`` the port's lane count, ``gearbox_delay_s`` PERIPHERAL_TABLE ``gearbox_delay``
     (SONiC stores ns), ``shared_headroom_pool`` whether SHP is on (ingress_lossless_pool
     ``xoff`` ≠ 0 or ``over_subscribe_ratio`` ≠ 0). Note buffermgrd never calls the plugin for a
-    ``0m`` cable (it removes the lossless PGs instead, sonic_qos.md §3.18).
+    ``0m`` cable (it removes the lossless PGs instead, sonic-yang-models sonic-cable-length.yang; sonic-swss cfgmgr/buffermgr.cpp).
     """
     rate_bps = as_float_array(rate_bps)
     cable_m = as_float_array(cable_m)
@@ -217,8 +217,8 @@ def sonic_headroom(
     gearbox_delay_s = as_float_array(gearbox_delay_s)
     require_positive("rate_bps", rate_bps, hint="PORT speed, e.g. 100G")
     require_non_negative("cable_m", cable_m, hint="CABLE_LENGTH, e.g. 40m")
-    # YANG ranges: PORT.mtu uint16 68..9216 (§3.21), LOSSLESS_TRAFFIC_PATTERN mtu 1..9216 and
-    # small_packet_percentage 0..100 (§3.20).
+    # YANG ranges: PORT.mtu uint16 68..9216 (sonic-yang-models sonic-port.yang), LOSSLESS_TRAFFIC_PATTERN mtu 1..9216 and
+    # small_packet_percentage 0..100 (sonic-yang-models sonic-lossless-traffic-pattern.yang).
     require_in_range("port_mtu_bytes", port_mtu, 68, 9216, hint="PORT.mtu in bytes, e.g. 9100")
     require_in_range(
         "lossless_mtu_bytes", lossless_mtu, 1, 9216, hint="lossless MTU in bytes, e.g. 1024"

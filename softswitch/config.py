@@ -3,7 +3,8 @@
 Load path: ``program_from_json`` -> ``validate_program`` (everything SAI metadata rejects is
 rejected there, with the operation/object/attribute named) -> ``program_objects`` (final
 attribute state) -> :func:`switch_config` (this module), which additionally rejects what the
-software switch cannot model. Section numbers refer to the SAI headers (opencomputeproject/SAI inc/) and sonic-sairedis.
+software switch cannot model. Citations name the SAI header (opencomputeproject/SAI inc/) and the
+attribute or type whose text they rely on, or the sonic-sairedis / sonic-swss file.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 #: (8 TCs/PGs/priorities, sonic-sairedis vslib/ "mlnx and brcm is 8").
 DSCP_VALUES = 64
 PRIORITIES = 8
-#: sai_packet_color_t (saitypes.h:779, SAI inc/saiwred.h).
+#: sai_packet_color_t (SAI inc/saitypes.h:779).
 COLORS = ("GREEN", "YELLOW", "RED")
 #: Signal propagation in copper and fibre, 5 ns/m (IEEE 802.3 Table 29-3; models/pfc_headroom.py).
 CABLE_DELAY_S_PER_M = 5e-9
@@ -46,7 +47,7 @@ class PoolConfig:
     size_bytes: int
     dynamic: bool
     xoff_size_bytes: int
-    """Shared headroom pool; included in ``size_bytes`` (§2.2)."""
+    """Shared headroom pool; included in ``size_bytes`` (SAI inc/saibuffer.h)."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,9 @@ class BufferProfileConfig:
     pool: str | None
     reserved_bytes: int
     dynamic_th: int | None
-    """alpha = 2^dynamic_th (§2.4); None in static mode."""
+    """alpha = 2^dynamic_th (SAI inc/saibuffer.h, SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH); None in static mode."""
     static_th_bytes: int | None
-    """0 = no limit on the shared usage (§2.3)."""
+    """0 = no limit on the shared usage (SAI inc/saibuffer.h, SAI_BUFFER_PROFILE_ATTR_SHARED_STATIC_TH)."""
     xoff_bytes: int
     xon_bytes: int
     xon_offset_bytes: int
@@ -75,7 +76,7 @@ class Curve:
     min_bytes: int
     max_bytes: int
     probability: float
-    """P_max as a fraction (SAI programs whole percent, §1.2)."""
+    """P_max as a fraction (SAI programs whole percent, SAI inc/saiwred.h)."""
 
 
 @dataclass(frozen=True)
@@ -85,9 +86,9 @@ class WredConfig:
     drop: tuple[Curve, Curve, Curve]
     """Per color (GREEN, YELLOW, RED): the <C>_ENABLE/MIN/MAX/DROP_PROBABILITY curve."""
     mark: tuple[bool, bool, bool]
-    """Per color: in ECN_MARK_MODE (§1.1)."""
+    """Per color: in ECN_MARK_MODE (SAI inc/saiwred.h, sai_ecn_mark_mode_t)."""
     ect_mark: tuple[Curve, Curve, Curve]
-    """Per color: ECN_<C>_MIN/MAX/MARK_PROBABILITY, each falling back to the <C>_ value (§1.2)."""
+    """Per color: ECN_<C>_MIN/MAX/MARK_PROBABILITY, each falling back to the <C>_ value (SAI inc/saiwred.h, SAI_WRED_ATTR_GREEN_DROP_PROBABILITY)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class SchedulerConfig:
     kind: SchedulingType
     weight: int
     max_rate_bytes_per_s: int
-    """0 = no shaping (§5.2)."""
+    """0 = no shaping (SAI inc/saischeduler.h)."""
     max_burst_bytes: int
 
 
@@ -130,7 +131,7 @@ class PortConfig:
     pfc_priority_to_pg: tuple[int, ...]
     pfc_priority_to_queue: tuple[int, ...]
     pfc_enabled: int
-    """Bit vector of PFC-enabled priorities (SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL, §4)."""
+    """Bit vector of PFC-enabled priorities (SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL, SAI inc/saiport.h)."""
     queues: tuple[QueueConfig, ...]
     pgs: tuple[PgConfig, ...]
     port_max_rate_bytes_per_s: int
@@ -149,7 +150,7 @@ class SwitchConfig:
     name: str
     asic: AsicModel
     ect_threshold_enable: bool
-    """SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE (§1.2)."""
+    """SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE (SAI inc/saiswitch.h; the ECN_* thresholds of SAI inc/saiwred.h)."""
     pools: tuple[PoolConfig, ...]
     profiles: tuple[BufferProfileConfig, ...]
     wreds: tuple[WredConfig, ...]
@@ -176,7 +177,7 @@ class SwitchConfig:
     @property
     def ect_thresholds_effective(self) -> bool:
         """ECT packets use the ECN_* thresholds only if the switch enables them and the chip
-        honours them (§1.2 "Valid when SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE == true")."""
+        honours them (SAI inc/saiwred.h, "Valid when SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE == true")."""
         return self.ect_threshold_enable and bool(self.asic.ecn_ect_thresholds)
 
     @property
@@ -261,11 +262,11 @@ def _check_supported(objects: Mapping[str, SaiObject]) -> None:
         if obj.object_type == "SAI_OBJECT_TYPE_PORT":
             mode = obj.attributes.get("SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL_MODE", "SAI_PORT_PRIORITY_FLOW_CONTROL_MODE_COMBINED")
             if mode != "SAI_PORT_PRIORITY_FLOW_CONTROL_MODE_COMBINED":
-                raise _reject(object_id, "SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL_MODE", "only COMBINED PFC (one bit vector for RX and TX) is modelled", "use SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL (§4)")
+                raise _reject(object_id, "SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL_MODE", "only COMBINED PFC (one bit vector for RX and TX) is modelled", "use SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL (SAI inc/saiport.h)")
         if obj.object_type == "SAI_OBJECT_TYPE_SCHEDULER":
             meter = obj.attributes.get("SAI_SCHEDULER_ATTR_METER_TYPE", "SAI_METER_TYPE_BYTES")
             if meter != "SAI_METER_TYPE_BYTES":
-                raise _reject(object_id, "SAI_SCHEDULER_ATTR_METER_TYPE", "packet-rate shaping is not modelled", "use SAI_METER_TYPE_BYTES (§5.2)")
+                raise _reject(object_id, "SAI_SCHEDULER_ATTR_METER_TYPE", "packet-rate shaping is not modelled", "use SAI_METER_TYPE_BYTES (SAI inc/saischeduler.h)")
 
 
 def _int(obj: SaiObject, name: str, default: int = 0) -> int:
@@ -300,7 +301,7 @@ def _profile(object_id: str, obj: SaiObject) -> BufferProfileConfig:
 
 def _threshold(obj: SaiObject, name: str, fallback: int, buffer_bytes: float) -> int:
     """A WRED threshold in bytes: the _64 form wins when set; 0 means the maximum buffer size
-    ("Default to 0 i.e. maximum buffer size", §1.2)."""
+    ("Default to 0 i.e. maximum buffer size", SAI inc/saiwred.h)."""
     value = _int(obj, f"{name}_64") or _int(obj, name) or fallback
     return value if value > 0 else int(buffer_bytes)
 
@@ -316,7 +317,7 @@ def _wred(object_id: str, obj: SaiObject, buffer_bytes: float) -> WredConfig:
         maximum = _threshold(obj, f"{base}_MAX_THRESHOLD", 0, buffer_bytes)
         probability = _int(obj, f"{base}_DROP_PROBABILITY", 100) / 100.0
         drop.append(Curve(bool(obj.attributes.get(f"{base}_ENABLE", False)), minimum, maximum, probability))
-        # "In absence of this attribute, green ECT traffic would use SAI_WRED_ATTR_GREEN_MIN_THRESHOLD" (§1.2).
+        # "In absence of this attribute, green ECT traffic would use SAI_WRED_ATTR_GREEN_MIN_THRESHOLD" (SAI inc/saiwred.h).
         ecn = f"SAI_WRED_ATTR_ECN_{color}"
         ect.append(Curve(
             True,
@@ -335,7 +336,7 @@ def _scheduler(object_id: str, obj: SaiObject) -> SchedulerConfig:
     scheduling: SchedulingType = "STRICT" if kind == "STRICT" else "DWRR" if kind == "DWRR" else "WRR"
     weight = _int(obj, "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT", 1)
     if scheduling != "STRICT" and weight < 1:
-        raise _reject(object_id, "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT", "weight 0 is invalid (\"Range [0 - 255], 0-invalid weight\", §5.2)", "use a weight of 1 to 255")
+        raise _reject(object_id, "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT", "weight 0 is invalid (\"Range [0 - 255], 0-invalid weight\", SAI inc/saischeduler.h)", "use a weight of 1 to 255")
     return SchedulerConfig(object_id, scheduling, weight, _int(obj, "SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE"), _int(obj, "SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_BURST_RATE"))
 
 
@@ -362,7 +363,7 @@ def _map_table(objects: Mapping[str, SaiObject], map_id: SaiValue, key_field: st
 
 def _schedulers_of_queues(objects: Mapping[str, SaiObject], port_id: str) -> dict[str, str]:
     """Queue id -> scheduler id: a group's SCHEDULER_PROFILE_ID applies to the queues in its
-    CHILD_LIST (orchagent's QosOrch::getSchedulerGroup, §7.6); a queue's own attribute wins."""
+    CHILD_LIST (orchagent's QosOrch::getSchedulerGroup, sonic-swss orchagent/qosorch.cpp); a queue's own attribute wins."""
     result: dict[str, str] = {}
     groups = objects[port_id].attributes.get("SAI_PORT_ATTR_QOS_SCHEDULER_GROUP_LIST", ())
     assert isinstance(groups, tuple)
@@ -411,7 +412,7 @@ def _port(program: SaiProgram, objects: Mapping[str, SaiObject], index: int) -> 
         pgs.append(PgConfig(position, profile if isinstance(profile, str) else None))
     n_queues, n_pgs = len(queues), max(len(pgs), 1)
     port_scheduler = attrs.get("SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID")
-    # "SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE & ..._BURST_RATE attributes alone valid" on a port (§4).
+    # "SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE & ..._BURST_RATE attributes alone valid" on a port (SAI inc/saiport.h).
     port_rate = _int(objects[port_scheduler], "SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE") if isinstance(port_scheduler, str) else 0
     where = f"port {context.name}"
     return PortConfig(
@@ -420,11 +421,11 @@ def _port(program: SaiProgram, objects: Mapping[str, SaiObject], index: int) -> 
         speed_bps=float(context.speed_bps),
         cable_m=float(context.cable_m),
         peer=context.peer,
-        # DSCP -> TC: port map, else switch map, else the default TC (§3.4, brief).
+        # DSCP -> TC: port map, else switch map, else the default TC (SAI inc/saiport.h SAI_PORT_ATTR_QOS_DSCP_TO_TC_MAP, inc/saiswitch.h).
         dscp_to_tc=_map_table(objects, bound("SAI_PORT_ATTR_QOS_DSCP_TO_TC_MAP", "SAI_SWITCH_ATTR_QOS_DSCP_TO_TC_MAP"), "dscp", "tc", DSCP_VALUES, default_tc, PRIORITIES, where),
-        # DSCP -> color: unmapped packets are GREEN (saiqosmap.h:123, §1.3).
+        # DSCP -> color: unmapped packets are GREEN (SAI inc/saiqosmap.h:123).
         dscp_to_color=_map_table(objects, bound("SAI_PORT_ATTR_QOS_DSCP_TO_COLOR_MAP", "SAI_SWITCH_ATTR_QOS_DSCP_TO_COLOR_MAP"), "dscp", "color", DSCP_VALUES, 0, len(COLORS), where),
-        # TC -> queue: "Default no map, i.e. all packets to queue 0" (saiport.h:1685, §3.4).
+        # TC -> queue: "Default no map, i.e. all packets to queue 0" (SAI inc/saiport.h:1685, SAI_PORT_ATTR_QOS_TC_TO_QUEUE_MAP).
         tc_to_queue=_map_table(objects, bound("SAI_PORT_ATTR_QOS_TC_TO_QUEUE_MAP", "SAI_SWITCH_ATTR_QOS_TC_TO_QUEUE_MAP"), "tc", "qidx", PRIORITIES, 0, n_queues, where),
         tc_to_pg=_map_table(objects, bound("SAI_PORT_ATTR_QOS_TC_TO_PRIORITY_GROUP_MAP"), "tc", "pg", PRIORITIES, 0, n_pgs, where),
         pfc_priority_to_pg=_map_table(objects, bound("SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"), "prio", "pg", PRIORITIES, 0, n_pgs, where),
@@ -461,7 +462,7 @@ def _check_modelable(config: SwitchConfig) -> None:
                 raise _reject(f"vendor profile {asic.name}", field, "SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE is set but the profile does not say how the chip treats ECT packets", f"state it with --assume {field}=true|false")
     for profile in config.profiles:
         if profile.pool is None:
-            raise _reject(profile.object_id, "SAI_BUFFER_PROFILE_ATTR_POOL_ID", "a profile without a pool is not modelled (it only applies to global port buffers, §2.3)", "give the profile a buffer pool")
+            raise _reject(profile.object_id, "SAI_BUFFER_PROFILE_ATTR_POOL_ID", "a profile without a pool is not modelled (it only applies to global port buffers, SAI inc/saibuffer.h)", "give the profile a buffer pool")
     for port in config.ports:
         if not port.speed_bps > 0:
             raise _reject(port.object_id, "speed_bps", "a port needs a positive speed", "set the port's speed in the program's ports")

@@ -27,7 +27,7 @@ SWITCH_ID = "switch"
 
 @dataclass(frozen=True)
 class QosMapEntry:
-    """One ``sai_qos_map_t``: only the fields the map type uses are non-zero (saitypes.h §3.3).
+    """One ``sai_qos_map_t``: only the fields the map type uses are non-zero (SAI inc/saitypes.h, sai_qos_map_t).
 
     ``color`` is a ``sai_packet_color_t`` value name; the numeric fields are the sairedis JSON
     keys (``qidx`` is the queue index, sonic-sairedis meta/SaiSerialize.cpp).

@@ -1,11 +1,11 @@
 """The SAI program as a sairedis recording (``sairedis.rec``) that saiplayer can replay.
 
-Line format and value serialisation are sonic-sairedis' (sonic-sairedis lib/Recorder.cpp-7.2):
+Line format and value serialisation are sonic-sairedis' (lib/Recorder.cpp, meta/SaiSerialize.cpp):
 ``<timestamp>|<op>|<OBJECT_TYPE>:oid:0x<hex>|ATTR=VALUE|...``. Object ids are virtual ids laid
-out as sairedis builds them (§7.3: object type in bits 48-55, index in the low bits, switch
+out as sairedis builds them (lib/VirtualObjectIdManager.cpp: object type in bits 48-55, index in the low bits, switch
 index 0), so ``oid:0x13…`` is a WRED, ``0x15…`` a queue. A replay starts with ``INIT_VIEW`` and the
-switch create and ends with ``APPLY_VIEW`` (§9 item 9, ``saiplayer -u``). Pre-existing objects
-are read with ``g``/``G`` pairs whose list lengths are the target's (§7.4): saiplayer maps the
+switch create and ends with ``APPLY_VIEW`` (saiplayer/SaiPlayer.cpp, ``saiplayer -u``). Pre-existing objects
+are read with ``g``/``G`` pairs whose list lengths are the target's (saiplayer/SaiPlayer.cpp): saiplayer maps the
 recorded ids to the live ones element by element, so ports are matched by their position in
 ``SAI_SWITCH_ATTR_PORT_LIST``.
 """

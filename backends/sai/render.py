@@ -7,23 +7,24 @@ the SWITCH, PORT, INGRESS_PRIORITY_GROUP, QUEUE and SCHEDULER_GROUP attributes t
 The program is validated against the SAI metadata before it is returned; a violation is a
 qosforge bug and raises.
 
-Mapping choices, each as SONiC's orchagent makes it where it has one (§7.6):
+Mapping choices, each as SONiC's orchagent makes it where it has one (sonic-swss orchagent/qosorch.cpp):
 
 * WRED: one object per IR profile, ``WEIGHT = 0`` (orchagent always does; it makes WRED act on
   the instantaneous queue, which the step curves of DCTCP/TLT assume). A color that drops sets
   ``<COLOR>_ENABLE``; a color that marks is in ``ECN_MARK_MODE``; thresholds are bytes, in the
-  32-bit attribute below 2^32 and the ``_64`` one from there (§1.2).
+  32-bit attribute below 2^32 and the ``_64`` one from there (SAI inc/saiwred.h).
 * TLT (TLT §4.1-4.2): unimportant DSCPs map to RED through DSCP_TO_COLOR, the red curve drops at
   K (min = max = K, 100 %); the transport's ECN marking of those packets uses the ECT thresholds
   (``ECN_RED_*``) with ``SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE``. SAI has no per-color tail-drop
-  attribute (§1.4): the per-color WRED step is the standard emulation, recorded in the notes.
+  attribute (SAI inc/saiwred.h): the per-color WRED step is the standard emulation, recorded in the notes.
 * Queue schedulers go on the queue's parent scheduler group, as orchagent applies them
-  (``QosOrch::getSchedulerGroup``, §7.6), not on ``SAI_QUEUE_ATTR_SCHEDULER_PROFILE_ID``.
+  (``QosOrch::getSchedulerGroup``, sonic-swss orchagent/qosorch.cpp), not on ``SAI_QUEUE_ATTR_SCHEDULER_PROFILE_ID``.
 * PFC: ``SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL`` bit vector (COMBINED mode, the default), TC->PG,
-  PFC priority->PG and PFC priority->queue maps, lossless PG profiles with XOFF/XON (§9 item 7).
+  PFC priority->PG and PFC priority->queue maps, lossless PG profiles with XOFF/XON (SAI inc/saiport.h
+  SAI_PORT_ATTR_PRIORITY_FLOW_CONTROL, inc/saibuffer.h XOFF_TH/XON_TH).
 * PFC watchdog: SAI's own deadlock detection/recovery — per-port ``PFC_TC_DLD_INTERVAL`` /
   ``PFC_TC_DLR_INTERVAL`` (ms, keyed by TC) and ``SAI_QUEUE_ATTR_ENABLE_PFC_DLDR`` on lossless
-  queues; the recovery action is the switch default ``SAI_PACKET_ACTION_DROP`` (§4), the IR's.
+  queues; the recovery action is the switch default ``SAI_PACKET_ACTION_DROP`` (SAI inc/saiport.h), the IR's.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 sonic-sairedis vslib/: sairedis does not check "value ranges (e.g. probability <= 100,
 weight <= 15, min <= max), qos-map type vs. binding attribute, qos-map key/value field usage";
-§9 item 4: "validate yourself". Each rule cites the header text it enforces.
+so qosforge validates them itself. Each rule cites the header text it enforces.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from qosforge.backends.sai.program import (
 if TYPE_CHECKING:
     from qosforge.backends.sai.validate import SaiObject, _Walk
 
-#: Key fields -> value fields each map type uses (saiqosmap.h type comments, reference §3.1;
-#: confirmed by orchagent's handlers for the non-color maps, §7.6).
+#: Key fields -> value fields each map type uses (SAI inc/saiqosmap.h type comments;
+#: confirmed by orchagent's handlers for the non-color maps, sonic-swss orchagent/qosorch.cpp).
 MAP_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "SAI_QOS_MAP_TYPE_DOT1P_TO_TC": (frozenset({"dot1p"}), frozenset({"tc"})),
     "SAI_QOS_MAP_TYPE_DOT1P_TO_COLOR": (frozenset({"dot1p"}), frozenset({"color"})),

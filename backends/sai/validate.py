@@ -5,7 +5,7 @@ The generic checks are the ones sairedis' ``Meta::meta_generic_validation_{creat
 READ_ONLY, CREATE_ONLY/KEY never set, enum values allowed, object ids exist, have an allowed
 type and are null only where ``@allownull``, mandatory attributes present, conditional attributes
 present exactly when their ``@condition`` holds. qosforge adds what sairedis leaves to the
-vendor (§9 item 4 "validate yourself"): ``@validonly`` must hold for every attribute we set, and
+vendor (sonic-sairedis meta/Meta.cpp does not check it): ``@validonly`` must hold for every attribute we set, and
 the QoS semantics of :mod:`qosforge.backends.sai.semantics` (ranges, min <= max, map types and
 fields, buffer directions, discovery against the switch inventory).
 

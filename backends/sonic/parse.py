@@ -57,7 +57,7 @@ SchedulerType = Literal["STRICT", "DWRR", "WRR"]
 
 #: SONiC stores PORT.speed in Mb/s (sonic-swss cfgmgr/buffermgr.cpp).
 BPS_PER_MBPS = 1e6
-#: YANG default of ``*_drop_probability`` and what orchagent adds for an enabled color (§3.6).
+#: YANG default of ``*_drop_probability`` and what orchagent adds for an enabled color (sonic-yang-models sonic-wred-profile.yang; sonic-swss orchagent/qosorch.cpp WredMapHandler).
 DEFAULT_DROP_PROBABILITY_PERCENT = 100
 _SMALL = re.compile(r"0|[1-9][0-9]{0,2}")
 
@@ -69,7 +69,7 @@ class PoolConfig:
     mode: ThresholdMode | None
     size_bytes: Derived | None
     shared_headroom_bytes: Derived | None
-    """``xoff`` of the pool: the shared headroom pool (SHP) size (§3.1)."""
+    """``xoff`` of the pool: the shared headroom pool (SHP) size (sonic-yang-models sonic-buffer-pool.yang)."""
     percentage: int | None
 
 
@@ -87,7 +87,7 @@ class QueueConfig:
     wred_profile: str | None
     buffer_profile: str | None
     lossless: bool
-    """An enabled PFC priority of the port pauses this queue (via pfc_to_queue_map, §3.14)."""
+    """An enabled PFC priority of the port pauses this queue (via pfc_to_queue_map, sonic-yang-models sonic-pfc-priority-queue-map.yang)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class PortConfig:
 
 @dataclass(frozen=True)
 class TrafficPattern:
-    """LOSSLESS_TRAFFIC_PATTERN (dynamic model inputs of the headroom plugin, §3.20)."""
+    """LOSSLESS_TRAFFIC_PATTERN (dynamic model inputs of the headroom plugin, sonic-yang-models sonic-lossless-traffic-pattern.yang)."""
 
     lossless_mtu_bytes: float | None = None
     small_packet_percent: float | None = None
@@ -183,7 +183,7 @@ class ParsedConfigDb:
 
     @property
     def shared_headroom_pool(self) -> bool:
-        """SHP is on when ingress_lossless_pool has xoff != 0 or over_subscribe_ratio != 0 (§4.4.1)."""
+        """SHP is on when ingress_lossless_pool has xoff != 0 or over_subscribe_ratio != 0 (sonic-swss cfgmgr/buffer_headroom_mellanox.lua)."""
         pools_with_xoff = any(p.shared_headroom_bytes is not None and p.shared_headroom_bytes.value > 0
                               for p in self.pools)
         return pools_with_xoff or bool(self.over_subscribe_ratio)
@@ -292,7 +292,7 @@ def _profiles(config: Mapping[str, Any], reader: _Reader) -> tuple[BufferProfile
         size = reader.number(entry, "BUFFER_PROFILE", name, "size", "B", "reserved_bytes")
         pool = entry.get("pool")
         if size is None or pool is None:
-            continue  # YANG-mandatory fields (missing-field); SONiC refuses the profile (§3.2)
+            continue  # YANG-mandatory fields (missing-field); SONiC refuses the profile (sonic-yang-models sonic-buffer-profile.yang)
         profiles.append(BufferProfileIR(
             name=name,
             pool=pool,
@@ -460,14 +460,14 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
     )
     port_maps = QosMapsIR(
         dscp_to_tc=maps.pairs("DSCP_TO_TC_MAP", names.dscp_to_tc),
-        dscp_to_color=(),  # config_db has no DSCP->color table (§3.22): every packet is green
+        dscp_to_color=(),  # config_db has no DSCP->color table (none in sonic-swss orchagent/qosorch.cpp m_qos_maps): every packet is green
         tc_to_queue=maps.pairs("TC_TO_QUEUE_MAP", names.tc_to_queue),
         tc_to_priority_group=maps.pairs("TC_TO_PRIORITY_GROUP_MAP", names.tc_to_pg),
         pfc_priority_to_priority_group=maps.pairs("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", names.pfc_to_pg),
         pfc_priority_to_queue=maps.pairs("MAP_PFC_PRIORITY_TO_QUEUE", names.pfc_to_queue),
     )
     pfc = priorities(qos.get("pfc_enable"))
-    # Without a pfc_to_queue_map SONiC's implicit identity applies (checks.py lossless-chain, §3.16).
+    # Without a pfc_to_queue_map SONiC's implicit identity applies (checks.py lossless-chain, sonic-yang-models sonic-port-qos-map.yang).
     pfc_queue = dict(port_maps.pfc_priority_to_queue) if names.pfc_to_queue else {p: p for p in range(8)}
     paused_queues = {pfc_queue[p] for p in pfc if p in pfc_queue}
 
@@ -502,17 +502,17 @@ def _port(name: str, tables: _PortTables, maps: _Maps, profiles: dict[str, Buffe
     speed_source = "PORT.speed" if speed_mbps else "unknown (no PORT.speed)"
     cable_source = "CABLE_LENGTH" if cable is not None else "unknown (no CABLE_LENGTH)"
     if not speed_mbps or cable is None:
-        # buffermgrd names a port's lossless profile after its speed and cable (§4.3), so the
+        # buffermgrd names a port's lossless profile after its speed and cable (sonic-swss cfgmgr/buffermgr.cpp), so the
         # name carries both when the PORT / CABLE_LENGTH tables are not part of the file.
         for group in groups.values():
             match = TRADITIONAL_PG_PROFILE.fullmatch(group.buffer_profile)
             if group.lossless and match is not None and len(match.group(1)) <= MAX_DIGITS:
                 if not speed_mbps and int(match.group(1)) > 0:
                     speed_mbps = int(match.group(1))
-                    speed_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, §4.3)"
+                    speed_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, sonic-swss cfgmgr/buffermgr.cpp)"
                 if cable is None:
                     cable = cable_metres(match.group(2))
-                    cable_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, §4.3)"
+                    cable_source = f"BUFFER_PROFILE name {group.buffer_profile} (buffermgrd naming, sonic-swss cfgmgr/buffermgr.cpp)"
                 break
     lanes_text = port_entry.get("lanes")
     watchdog_entry = tables.watchdog.get(name)

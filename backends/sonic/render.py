@@ -14,22 +14,22 @@ validates the result; a violation there is a qosforge bug
 Naming (SONiC conventions, so SONiC's own tools keep working):
 
 - All QoS maps are called ``AZURE``, as SONiC's ``qos_config.j2`` names them; CABLE_LENGTH's
-  single entry too (§3.18).
+  single entry too (sonic-yang-models sonic-cable-length.yang).
 - The ingress pool that holds the lossless (xoff) profiles is ``ingress_lossless_pool``
-  (hard-coded in buffermgrd and its Lua plugins, §3.1, §7.5); other pools keep their IR names.
+  (hard-coded in sonic-swss cfgmgr/buffermgrdyn.cpp and its cfgmgr/buffer_*.lua plugins); other pools keep their IR names.
 - The lossless PG profile of a port is named ``pg_lossless_<speed Mb/s>_<cable>m_profile``. In the
   traditional model buffermgrd writes ``BUFFER_PG|<port>|<pfc_enable ranges>`` with a profile of
   exactly that name whenever a port has ``pfc_enable`` and a non-zero cable length, and it reuses
-  an existing profile of that name instead of creating one from ``pg_profile_lookup.ini`` (§4.3,
-  §7.10). Using its name and its key makes our computed headroom the one that stays.
+  an existing profile of that name instead of creating one from ``pg_profile_lookup.ini`` (sonic-swss cfgmgr/buffermgr.cpp
+  doSpeedUpdateTask). Using its name and its key makes our computed headroom the one that stays.
   Consequence: one lossless PG profile per port (buffermgrd writes one), and ports that share
   speed and cable share the profile — both are checked and reported as errors.
 - The WRED profile used by lossless queues is ``AZURE_LOSSLESS`` when exactly one profile serves
-  only lossless queues, so ``ecnconfig -q`` keeps working (§7.7); other profiles keep their IR
+  only lossless queues, so ``ecnconfig -q`` keeps working (sonic-utilities scripts/ecnconfig); other profiles keep their IR
   names, made to fit the YANG name pattern.
 - Schedulers and lossy/egress buffer profiles keep their IR names.
 
-Shapers: SONiC's SCHEDULER ``pir`` needs a ``cir`` (YANG ``must``, §3.8). The IR only caps a
+Shapers: SONiC's SCHEDULER ``pir`` needs a ``cir`` (YANG ``must``, sonic-yang-models sonic-scheduler.yang). The IR only caps a
 queue (``max_rate_bytes_per_s``, FastLane's 2 % notification queue), so we emit ``cir = pir =
 cap`` with ``meter_type: bytes``. Rationale: a min-bandwidth guarantee equal to the cap never lets
 the queue exceed the cap; for the strict-priority queues the compiler shapes, the guarantee adds
@@ -42,7 +42,8 @@ Contract with the compiler (what this renderer refuses with :class:`~qosforge.er
 QosforgeError`, because config_db cannot express it — the compiler must have turned each into a
 ``CapabilityGap`` for target ``sonic`` or an accepted approximation first):
 
-- ``maps.dscp_to_color`` with a non-green color: SONiC has no DSCP_TO_COLOR table (§3.22). An
+- ``maps.dscp_to_color`` with a non-green color: SONiC has no DSCP_TO_COLOR table (none in sonic-yang-models nor in sonic-swss
+  orchagent/qosorch.cpp m_qos_maps). An
   all-green map is what the switch does anyway and is accepted.
 - ``WredIR.ect_marking``: config_db has no separate ECT marking thresholds (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang, sonic-swss #4718).
 - any ``CapabilityGap`` for target ``sonic`` without an accepted ``approximation``.
@@ -342,7 +343,7 @@ def _pairs(pairs: Iterable[tuple[int, int]]) -> list[tuple[str, str]]:
 
 
 def _ecn(colors: set[str]) -> str:
-    """The WRED ``ecn`` enum for the set of marking colors (§3.6)."""
+    """The WRED ``ecn`` enum for the set of marking colors (sonic-yang-models sonic-wred-profile.yang; sonic-swss orchagent/qosorch.cpp WredMapHandler)."""
     if not colors:
         return "ecn_none"
     if len(colors) == 3:
@@ -355,7 +356,7 @@ def _wred_view(wred: WredIR, name: str, switch: SwitchIR) -> dict[str, Any]:
     for color in ("green", "yellow", "red"):
         curve = wred.curve(color)
         if curve is None or not (curve.drop or curve.mark):
-            continue  # thresholds of an inactive color are rejected by some SAIs (§6 #10)
+            continue  # thresholds of an inactive color are rejected by some SAIs (sonic-mgmt #26163)
         what = f"WRED {wred.name} {color}"
         colors.append({
             "color": color,

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the models and the intent schema load when a --profile rule
     from qosforge.ir import BufferProfileIR
 
 def default_design() -> Design:
-    """The intent schema's design defaults, which are SONiC's template values (§3.20, §3.21)."""
+    """The intent schema's design defaults, which are SONiC's template values (sonic-yang-models sonic-lossless-traffic-pattern.yang, sonic-swss cfgmgr/buffermgrdyn.cpp)."""
     from qosforge.compiler.intent import Design
 
     return Design()
@@ -52,7 +52,7 @@ def skipped(ctx: LintContext, what: str, reason: str, table: str = "", key: str 
 
 
 def _pg_reservations(parsed: ParsedConfigDb) -> float:
-    """Σ over PGs of the profile's reserved size: the private part of every PG (§4.4.3)."""
+    """Σ over PGs of the profile's reserved size: the private part of every PG (sonic-swss cfgmgr/buffer_pool_mellanox.lua)."""
     total = 0.0
     for port in parsed.ports:
         for group in port.priority_groups:
@@ -107,7 +107,7 @@ def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
     if port.cable_m is None:
         return "cable length unknown (no CABLE_LENGTH entry)"
     if port.cable_m == 0:
-        return "cable length 0m (buffermgrd leaves such PGs to the operator, §3.18)"
+        return "cable length 0m (buffermgrd leaves such PGs to the operator, sonic-swss cfgmgr/buffermgr.cpp)"
     parsed = ctx.parsed
     design = ctx.intent.design if ctx.intent is not None else None
     pattern = parsed.traffic_pattern
@@ -146,7 +146,7 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
                                     lossless_mtu_bytes=inputs.lossless_mtu_bytes,
                                     small_packet_percent=inputs.small_packet_percent, lanes=inputs.lanes,
                                     shared_headroom_pool=inputs.shared_headroom_pool)
-            section = "§4.4.1" if table.script == "mellanox" else "§4.4.2"
+            section = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua" if table.script == "mellanox" else "sonic-swss cfgmgr/buffer_headroom_barefoot.lua"
             return float(result.xoff_bytes), f"SONiC {table.script} headroom plugin for {table.name} ({section})"
         physical = pfc_headroom(inputs.rate_bps, inputs.cable_m,
                                 cell_bytes=profile.cell_bytes.known("cell_bytes"),
@@ -357,7 +357,7 @@ RULES: tuple[Rule, ...] = (
          "lower the WRED thresholds (min and max) below the queue limit, or give the queue more buffer (dynamic_th)",
          needs="profile", check=_ecn_above_limit),
     Rule("dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
-         "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, §3.2); SONiC's YANG allows -8..7 but ASICs "
+         "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, sonic-yang-models sonic-buffer-profile.yang); SONiC's YANG allows -8..7 but ASICs "
          "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI), and some "
          "read an end of the range as another alpha (dynamic_th_special: Mellanox -8 = alpha 0, no "
          "shared buffer). qosforge compile refuses the same alphas.",
@@ -376,7 +376,7 @@ RULES: tuple[Rule, ...] = (
          "enable PFC on fewer priorities", needs="profile", check=_lossless_limit),
     Rule("queue-index-limit", E, "capacity", "queue indices exist on the ASIC",
          "A queue index >= the port's queue count fails in orchagent ('Invalid queue index specified', "
-         "§3.7); the vendor profile's queues_per_port gives the count.",
+         "sonic-yang-models sonic-queue.yang); the vendor profile's queues_per_port gives the count.",
          "use queue indices below the ASIC's queues per port", needs="profile", check=_queue_limit),
     Rule("model-input-missing", Severity.INFO, "capacity", "model checks that could not run",
          "A capacity or transport check needs an input the file, the vendor profile or the intent does not "

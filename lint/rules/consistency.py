@@ -246,9 +246,9 @@ RULES: tuple[Rule, ...] = (
          "); an unbound profile that drops or marks suggests a missing QUEUE binding.",
          "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
     Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
-         "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (§3.6), so a bound profile "
+         "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (sonic-yang-models sonic-wred-profile.yang; sonic-swss orchagent/qosorch.cpp WredMapHandler), so a bound profile "
          "without them does nothing: the queue has neither WRED nor ECN. This is the ecnconfig failure of "
-         "§6 #7 (sonic-buildimage #4545).",
+         "sonic-buildimage #4545.",
          "set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
          check=_wred_inactive),
     Rule("ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
@@ -259,7 +259,7 @@ RULES: tuple[Rule, ...] = (
          "the class's non-ECT packets between min and max, as RED with ECN does (DCTCP §3.1).",
          "set wred_<color>_enable: \"true\" for every color in ecn", check=_ecn_color_disabled),
     Rule("dscp-conflict", W, "consistency", "a DSCP means one class on every port",
-         "DSCP_TO_TC_MAP is one map per name (§3.9); when ports bind different maps, a DSCP that maps to "
+         "DSCP_TO_TC_MAP is one map per name (sonic-yang-models sonic-dscp-tc-map.yang); when ports bind different maps, a DSCP that maps to "
          "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
          "in two classes').",
          "use one DSCP map, or make the maps agree on the listed DSCPs", check=_dscp_conflict),
@@ -270,13 +270,13 @@ RULES: tuple[Rule, ...] = (
          "bindable maps in a fragment without TUNNEL are not reported (SONiC merges the files).",
          "bind it in PORT_QOS_MAP|<port> (or TUNNEL), or remove it", check=_map_unbound),
     Rule("lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
-         "xoff is the headroom above the XOFF threshold (§3.2); xoff 0 leaves none, and lossless traffic is "
-         "dropped with PFC enabled, as in sonic-net/SONiC #480 (§6 #1).",
+         "xoff is the headroom above the XOFF threshold (sonic-yang-models sonic-buffer-profile.yang); xoff 0 leaves none, and lossless traffic is "
+         "dropped with PFC enabled, as in sonic-net/SONiC #480.",
          "size xoff for the port's speed and cable (qosforge whatif pfc-headroom, or lint --profile)",
          check=_zero_headroom),
     Rule("shared-headroom-missing", W, "consistency", "a profile that relies on shared headroom has one",
          "Mellanox only (the size = xon + xoff reading is SONiC's Mellanox buffer model; Broadcom profiles reserve "
-         "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (§4.4.1); "
+         "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (sonic-swss cfgmgr/buffer_headroom_mellanox.lua); "
          "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
          "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
          "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC). "
@@ -302,7 +302,7 @@ RULES: tuple[Rule, ...] = (
          'set PORT|<port>.admin_status to "up"', check=_admin_status),
     Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
-         "with a PFC_WD|<port> entry with detection_time (§3.16, §3.17; `pfcwd start` writes it).",
+         "with a PFC_WD|<port> entry with detection_time (sonic-yang-models sonic-port-qos-map.yang, sonic-pfcwd.yang; sonic-swss orchagent/pfcwdorch.cpp; `pfcwd start` writes it).",
          "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
     Rule("lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
          "Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "

@@ -207,7 +207,7 @@ RULES: tuple[Rule, ...] = (
         fix="write the queue range the port has, e.g. Ethernet0|0-2", check=_wide_ranges),
     Rule(
         id="oversized-map", severity=E, category="encoding", title="maps no longer than their key range",
-        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (the SONiC QoS map YANG models (sonic-buildimage src/sonic-yang-models/yang-models)-§3.15), "
+        rationale=f"A QoS map's keys are DSCP 0-63, TC 0-15 or priorities 0-7 (the SONiC QoS map YANG models, sonic-buildimage src/sonic-yang-models/yang-models), "
         f"so no valid map has more than {MAX_MAP_ENTRIES} entries. Beyond keys 0-63, only the first "
         f"{MAX_MAP_ENTRIES} invalid keys go to the other checks, which walk each map once per port; this keeps "
         "lint's time linear in the file size.",

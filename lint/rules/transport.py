@@ -1,7 +1,8 @@
 """Transport rules (need ``--intent``): does each class's queue suit the transport it carries?
 
 The intent says which DSCPs run which transport, the RTT and the design point (docs/architecture.md §2);
-the config's own maps say where those DSCPs land (DSCP→TC→queue per port, §3.9, §3.11) and which
+the config's own maps say where those DSCPs land (DSCP→TC→queue per port, sonic-yang-models sonic-dscp-tc-map.yang,
+sonic-tc-queue-map.yang) and which
 WRED profile the queue has. Every expected value comes from the models the compiler uses:
 
 * DCTCP / D2TCP / EAR: :func:`~qosforge.models.dctcp.dctcp_marking_threshold` (K > C·RTT/7 and
@@ -486,17 +487,17 @@ RULES: tuple[Rule, ...] = (
          "give each class its own TC and queue", needs="intent", check=_shared),
     Rule("class-lossless-mismatch", E, "transport", "lossless classes, and only they, are PFC-paused",
          "A lossless class (DCQCN needs one, DCQCN §2) must sit in a queue an enabled PFC priority pauses "
-         "(§7.6); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
+         "(sonic-yang-models sonic-port-qos-map.yang pfc_enable, pfc_to_queue_map); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
          "enable PFC for the lossless class's priority, and only for it", needs="intent", check=_lossless),
     Rule("ecn-missing", E, "transport", "ECN transports get ECN marking",
          "DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (docs/architecture.md §3). SONiC marks with the WRED "
-         "profile of the queue (ecn field) and all traffic is green (§3.6, §3.22), so the queue needs a WRED "
+         "profile of the queue (ecn field) and all traffic is green (sonic-yang-models sonic-wred-profile.yang; no DSCP_TO_COLOR table in sonic-swss orchagent/qosorch.cpp), so the queue needs a WRED "
          "profile whose ecn includes green.",
          "bind a WRED profile with ecn: ecn_green (or ecn_all) and the transport's thresholds",
          needs="intent", check=_ecn_missing),
     Rule("dctcp-k", W, "transport", "DCTCP's K is large enough, and a step",
          "DCTCP needs K > C·RTT/7 for full throughput (DCTCP §3.4 eq. 13) and at least the NIC's LSO burst "
-         "(§3.5); it assumes marking every packet above K (§3.1: min = max, 100 %). D2TCP and EAR reuse it "
+         "(DCTCP §3.5); it assumes marking every packet above K (DCTCP §3.1: min = max, 100 %). D2TCP and EAR reuse it "
          "(D2TCP §3.1, EAR §4.2). Computed by models/dctcp.py.",
          "set green_min_threshold = green_max_threshold = the K the message gives, probability 100",
          needs="intent", check=_dctcp_k),
@@ -509,7 +510,7 @@ RULES: tuple[Rule, ...] = (
     Rule("tbtcp-red-fit", W, "transport", "TBTCP's RED curve is the best programmable fit",
          "TBTCP approximates its ideal marking curve p(Q)/r with the chip's step RED by least squares over "
          "[t_min, t_max] (TBTCP §6.2); any other P_max on the same steps fits worse. t_min = l must cover "
-         "the LSO burst (§6.2). The best fit comes from fitting/tbtcp_red.py with the vendor profile's RED "
+         "the LSO burst (TBTCP §6.2). The best fit comes from fitting/tbtcp_red.py with the vendor profile's RED "
          "steps.",
          "set green_drop_probability to the best P_max the message gives (qosforge fit red)",
          needs="intent", check=_tbtcp),

@@ -205,7 +205,7 @@ def _priority_groups(configs: tuple[SwitchConfig, ...], ports: list[PortConfig],
             gf[p, g, L.GF_ALPHA] = profile.alpha or 0.0
             gi[p, g, L.GI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
             mask = sum(1 << prio for prio in range(PRIORITIES) if (port.pfc_enabled >> prio) & 1 and port.pfc_priority_to_pg[prio] == g)
-            # Lossless = XOFF_TH > 0 and PFC enabled for a priority of the PG (§2.3, §4).
+            # Lossless = XOFF_TH > 0 and PFC enabled for a priority of the PG (SAI inc/saibuffer.h XOFF_TH, inc/saiport.h).
             if profile.xoff_bytes > 0 and mask:
                 gi[p, g, L.GI_XOFF] = _cells(profile.xoff_bytes, cell)
                 gi[p, g, L.GI_XON] = _cells(profile.xon_bytes, cell)
@@ -224,7 +224,7 @@ def _pools(configs: tuple[SwitchConfig, ...], reserved: np.ndarray) -> np.ndarra
             raise SoftswitchConfigError(
                 f"reserved buffers ({reserved[i]:.0f} B) and headroom pool exceed the pool size {pool_config.size_bytes} B",
                 place=f"{pool_config.object_id} SAI_BUFFER_POOL_ATTR_SIZE",
-                hint="the pool's shared size is SIZE minus every reserved buffer (§2.2 SHARED_SIZE)",
+                hint="the pool's shared size is SIZE minus every reserved buffer (SAI inc/saibuffer.h SHARED_SIZE)",
             )
         po[i, L.PO_SHARED] = int(shared // cell)
         po[i, L.PO_HDR_SIZE] = _cells(pool_config.xoff_size_bytes, cell)

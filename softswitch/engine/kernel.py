@@ -186,7 +186,7 @@ def route_and_classify(w: World, packet: int) -> int:
 
     Forwarding: the destination host's ECMP group at this switch, one member chosen by the
     flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
-    stay in order). Classification with this switch's maps (§3.4): DSCP -> TC and color and
+    stay in order). Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
     TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
     (the flow's, its important DSCP under TLT, or its CNP DSCP) from hop to hop."""
     pki, fli, link = w[W_PKI], w[W_FLI], w[W_LINK]
@@ -326,7 +326,7 @@ def _sample(w: World, when: float) -> None:
 @compiled
 def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
     """A PFC frame takes effect: pause (or resume) the priorities in its vector. At a host NIC
-    queue i is priority i; at a switch port PFC_PRIORITY_TO_QUEUE picks the queue (§4). A
+    queue i is priority i; at a switch port PFC_PRIORITY_TO_QUEUE picks the queue (SAI inc/saiport.h SAI_PORT_ATTR_QOS_PFC_PRIORITY_TO_QUEUE_MAP). A
     switch port whose program enables deadlock detection starts the detection timer when a
     priority becomes paused (SAI_PORT_ATTR_PFC_TC_DLD_INTERVAL)."""
     qi = w[W_QI]

@@ -90,15 +90,15 @@ REJECT_EGRESS = 4
 
 @compiled_inline
 def shared_part(occupancy: int, reserved: int) -> int:
-    """Cells above the reserved size, i.e. charged to the pool's shared space (§2.3)."""
+    """Cells above the reserved size, i.e. charged to the pool's shared space (SAI inc/saibuffer.h)."""
     return occupancy - reserved if occupancy > reserved else 0
 
 
 @compiled_inline
 def _fits(shared_now: int, extra: int, free: int, dynamic: int, alpha: float, static: int) -> bool:
-    """Dynamic threshold (Choudhury-Hahne; §2.4): admit while the shared usage is below
+    """Dynamic threshold (Choudhury-Hahne; SAI inc/saibuffer.h SHARED_DYNAMIC_TH): admit while the shared usage is below
     alpha x the pool's free shared space. Static: shared usage stays within SHARED_STATIC_TH
-    ("When set to zero there is no limit", §2.3). Either way the pool must have the room."""
+    ("When set to zero there is no limit", SAI inc/saibuffer.h). Either way the pool must have the room."""
     if extra == 0:
         return True
     if extra > free:
@@ -113,7 +113,7 @@ def ingress_admission(w: World, port: int, pg: int, cells: int) -> int:
     gi, gf, po = w[W_GI], w[W_GF], w[W_PO]
     pool = gi[port, pg, GI_POOL]
     if pool < 0:
-        return ADMIT_SHARED  # no profile on this PG: no ingress limit (§2.5 "Default no profile")
+        return ADMIT_SHARED  # no profile on this PG: no ingress limit (SAI inc/saibuffer.h SAI_INGRESS_PRIORITY_GROUP_ATTR_BUFFER_PROFILE "Default no profile")
     occupancy, reserved = gi[port, pg, GI_OCC], gi[port, pg, GI_RES]
     shared_now = shared_part(occupancy, reserved)
     extra = shared_part(occupancy + cells, reserved) - shared_now
@@ -124,7 +124,7 @@ def ingress_admission(w: World, port: int, pg: int, cells: int) -> int:
     if xoff == 0:
         return REJECT_INGRESS
     # Lossless PG past its limit: the frame lands in headroom, up to XOFF_TH per PG, or within
-    # the pool's shared headroom (XOFF_SIZE) when there is one (§2.3 XOFF_TH text).
+    # the pool's shared headroom (XOFF_SIZE) when there is one (SAI inc/saibuffer.h SAI_BUFFER_PROFILE_ATTR_XOFF_TH text).
     if gi[port, pg, GI_HDR] + cells > xoff:
         return REJECT_LOSSLESS
     headroom_pool = po[pool, PO_HDR_SIZE]
@@ -212,7 +212,7 @@ def charge(w: World, now: float, in_port: int, pg: int, out_port: int, queue: in
 
 @compiled
 def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: int, cells: int, bits: int) -> None:
-    """Free a departing packet's cells and send XON when its PG has drained (§2.3: headroom empty
+    """Free a departing packet's cells and send XON when its PG has drained (SAI inc/saibuffer.h SAI_BUFFER_PROFILE_ATTR_XON_TH: headroom empty
     and usage <= max(XON_TH, limit - XON_OFFSET_TH))."""
     gi, gf, qi, po = w[W_GI], w[W_GF], w[W_QI], w[W_PO]
     occupancy = qi[out_port, queue, QI_CELLS]
@@ -278,7 +278,7 @@ def step_curve(w: World, wred: int, color: int, kind: int, queue_bytes: float) -
 
 @compiled
 def wred_decision(w: World, now: float, port: int, queue: int, color: int, flags: int, cells: int, monitor: int) -> int:
-    """WRED on the egress queue (§1.2-1.3): returns 0 pass, 1 mark CE, 2 drop.
+    """WRED on the egress queue (SAI inc/saiwred.h): returns 0 pass, 1 mark CE, 2 drop.
 
     Non-ECT packets are dropped with their color's curve if <C>_ENABLE. ECT packets of a color in
     ECN_MARK_MODE are marked with the ECT curve (ECN_<C>_* when the ECT thresholds are in

@@ -7,7 +7,7 @@ The configs are written for these tests in the shape of SONiC's rendered golden 
   lossless TC 3-4 with physical-model headroom, DCQCN / DCTCP / TBTCP WRED profiles; its intent
   is ``broadcom_fabric.yaml`` (switch ``tor1``);
 * ``mellanox_whole.json``: a whole Spectrum-2 config_db (non-QoS tables too), 8 x 100G, headroom
-  as SONiC's Mellanox plugin computes it (§4.4.1 table);
+  as SONiC's Mellanox plugin computes it (sonic-swss cfgmgr/buffer_headroom_mellanox.lua table);
 * ``mellanox_dynamic.json``: a dynamic-buffer-model fragment (NULL PGs, pools without size).
 """
 

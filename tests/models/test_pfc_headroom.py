@@ -89,7 +89,7 @@ def test_peer_response_override_allows_rates_outside_the_table() -> None:
 
 
 def test_cable_term_matches_sonic_lua_at_its_propagation_speed() -> None:
-    # SONiC's Mellanox Lua uses 1.98e8 m/s and 2*L*R/(8*v) bytes on the cable (§4.4.1).
+    # SONiC's Mellanox Lua uses 1.98e8 m/s and 2*L*R/(8*v) bytes on the cable (sonic-swss cfgmgr/buffer_headroom_mellanox.lua).
     asic = SonicAsicTable("MELLANOX-SPECTRUM-2", "mellanox", 144, 19, 0.8, 3.8)
     for rate, cable in ((100 * G, 40.0), (400 * G, 300.0), (25 * G, 5.0)):
         physical = pfc_headroom(rate, cable, propagation_speed_mps=1.98e8, **BASE)

@@ -77,7 +77,7 @@ def test_reproduces_every_row_of_the_section_441_table(
 
 # Produced by running sonic-swss cfgmgr/buffer_headroom_{mellanox,barefoot}.lua (commit e6b0c5b5)
 # under Lua 5.1 with redis.call stubbed to return these ASIC_TABLE / LOSSLESS_TRAFFIC_PATTERN
-# values; they cover the branches the §4.4.1 table does not (Spectrum-3/5/6, gearbox, speeds
+# values; they cover the branches the sonic-swss cfgmgr/buffer_headroom_mellanox.lua table does not (Spectrum-3/5/6, gearbox, speeds
 # outside the pause-quanta table, spp 0/100, SHP with 8 lanes, Barefoot 800G).
 LUA_GOLDEN = [
     # asic, spp, lossless_mtu, shp, speed_mbps, cable_m, port_mtu, gearbox_ns, lanes,
@@ -373,7 +373,7 @@ def test_mellanox_compensation_makes_xoff_drop_with_a_longer_cable() -> None:
 
 def test_mellanox_with_sonic_template_traffic_pattern_is_monotone_from_10g() -> None:
     # LOSSLESS_TRAFFIC_PATTERN defaults (mtu 1024, spp 50) and PORT mtu 9100
-    # (sonic_qos.md §3.20-3.21).
+    # (sonic-yang-models sonic-lossless-traffic-pattern.yang, sonic-port.yang).
     speeds = np.array([s for s in MELLANOX_SPEEDS_BPS if s >= 10 * G])
     cable_grid = np.arange(0.0, 5001.0)
     rate_mesh, cable_mesh = np.meshgrid(speeds, cable_grid, indexing="ij")

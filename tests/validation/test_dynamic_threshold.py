@@ -47,7 +47,7 @@ def _shared_cells(config: SwitchConfig, pool_id: str) -> int:
 
 
 def _ingress_binds(config: SwitchConfig, dscp: int, congested: int) -> bool:
-    """Whether the senders' PG limit (alpha_in x free ingress space, §2.4) is below what each
+    """Whether the senders' PG limit (alpha_in x free ingress space, SAI inc/saibuffer.h SHARED_DYNAMIC_TH) is below what each
     must hold when the M egress queues sit at their shares."""
     n_ports = len(config.ports)
     classification = classify(config, congested, dscp, 0)

@@ -109,7 +109,9 @@ FIELDS: dict[str, dict[str, FieldSpec]] = {
     "LOSSLESS_TRAFFIC_PATTERN": {"mtu": Num(1, 9216), "small_packet_percentage": Num(0, 100)},
 }
 
-#: Fields YANG marks mandatory or orchagent needs on create (§3.1, §3.2, §3.3, §3.17, §3.19, §3.20).
+#: Fields YANG marks mandatory or orchagent needs on create (sonic-yang-models
+#: sonic-buffer-pool, sonic-buffer-profile, sonic-buffer-pg, sonic-pfcwd, sonic-default-lossless-buffer-parameter,
+#: sonic-lossless-traffic-pattern .yang; sonic-swss orchagent/bufferorch.cpp).
 MANDATORY: dict[str, tuple[str, ...]] = {
     "BUFFER_POOL": ("type", "mode"),
     "BUFFER_PROFILE": ("pool", "size"),
@@ -120,7 +122,7 @@ MANDATORY: dict[str, tuple[str, ...]] = {
 }
 
 Range: TypeAlias = tuple[int, int]
-#: Type-1 map tables (§2.6): (source key range, destination value range).
+#: Type-1 map tables (sonic-buildimage src/sonic-yang-mgmt/sonic_yang_ext.py Type_1_list_maps_model): (source key range, destination value range).
 MAP_TABLES: dict[str, tuple[str, Range, str, Range]] = {
     "DSCP_TO_TC_MAP": ("dscp", (0, 63), "tc", (0, 15)),
     "DOT1P_TO_TC_MAP": ("dot1p", (0, 7), "tc", (0, 15)),
@@ -130,7 +132,7 @@ MAP_TABLES: dict[str, tuple[str, Range, str, Range]] = {
     "MAP_PFC_PRIORITY_TO_QUEUE": ("pfc_priority", (0, 7), "qindex", (0, 7)),
     "TC_TO_DSCP_MAP": ("tc", (0, 15), "dscp", (0, 63)),
 }
-#: Map tables whose YANG list key carries the name pattern (§3.9, §3.10).
+#: Map tables whose YANG list key carries the name pattern (sonic-yang-models sonic-dscp-tc-map.yang, sonic-dot1p-tc-map.yang).
 PATTERNED_MAP_NAMES = frozenset({"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP"})
 
 #: Key layout per entry table.
@@ -143,11 +145,12 @@ KEY_KIND: dict[str, str] = {
     "PORT_QOS_MAP": "port_or_global", "PFC_WD": "port_or_GLOBAL",
 }
 
-#: The QoS/buffer tables this validator understands (§1, §3, `config qos clear` list §4.1).
+#: The QoS/buffer tables this validator understands (the CONFIG_DB tables sonic-swss orchagent/orchdaemon.cpp
+#: and cfgmgr/buffermgr.cpp read; the table list of sonic-utilities config/main.py _clear_qos).
 QOS_TABLES = frozenset({*FIELDS, *MAP_TABLES, "CABLE_LENGTH"})
 #: Read-only context tables (port names / speed, buffer model); not validated field by field.
 CONTEXT_TABLES = frozenset({"PORT", "DEVICE_METADATA"})
-#: Likely mistakes -> the right name (§2.10).
+#: Likely mistakes -> the right name (sonic-swss-common common/schema.h CFG_PFC_PRIORITY_TO_QUEUE_MAP_TABLE_NAME).
 TABLE_TRAPS: Mapping[str, str] = {"PFC_PRIORITY_TO_QUEUE_MAP": "MAP_PFC_PRIORITY_TO_QUEUE"}
 FIELD_TRAPS = {
     ("PFC_WD", "BIG_RED_SWITCH"): "BIG_RED_SWITCH is handled by orchagent but not in the YANG model",

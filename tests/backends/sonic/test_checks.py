@@ -203,7 +203,7 @@ def test_dynamic_model_accepts_null_pg_and_pool_without_size(config: Config) -> 
 
 
 def test_cable_zero_lets_the_user_own_lossless_pgs(config: Config) -> None:
-    """buffermgrd skips ports with cable 0m (§3.18), so any lossless profile name is kept."""
+    """buffermgrd skips ports with cable 0m (sonic-yang-models sonic-cable-length.yang; sonic-swss cfgmgr/buffermgr.cpp), so any lossless profile name is kept."""
     config["CABLE_LENGTH"]["AZURE"]["Ethernet0"] = "0m"
     config["BUFFER_PROFILE"]["custom"] = dict(config["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"])
     config["BUFFER_PG"]["Ethernet0|3"]["profile"] = "custom"

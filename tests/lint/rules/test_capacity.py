@@ -32,7 +32,7 @@ def _only(findings: list[Finding], rule: str) -> Finding:
 @pytest.mark.parametrize(("cable", "sonic_xoff"), [(5, 48128), (40, 53248), (300, 94208)])
 def test_xoff_against_sonics_own_plugin(cable: int, sonic_xoff: int, load_named: Callable[[str], Config],
                                         lint_config: Lint) -> None:
-    """Spectrum-2 at 100G: SONiC's Lua gives these xoff values (§4.4.1); one byte less is too little."""
+    """Spectrum-2 at 100G: SONiC's Lua gives these xoff values (sonic-swss cfgmgr/buffer_headroom_mellanox.lua); one byte less is too little."""
     name = f"pg_lossless_100000_{cable}m_profile"
     config = load_named("mellanox_whole.json")
     config["BUFFER_PROFILE"][name]["xoff"] = str(sonic_xoff - 1)
@@ -58,7 +58,7 @@ def test_xoff_against_the_physical_model_without_a_sonic_table(load_named: Calla
 
 
 def test_a_slow_peer_needs_more_than_sonics_lookup_table(load_named: Callable[[str], Config], lint_config: Lint) -> None:
-    """§6 #17: a lookup-table xoff that ignores the peer's response time (here: the 5 m value on a
+    """sonic-buildimage PR #11901: a lookup-table xoff that ignores the peer's response time (here: the 5 m value on a
     300 m cable) is caught, whatever the profile name says."""
     config = load_named("mellanox_whole.json")
     config["BUFFER_PROFILE"]["pg_lossless_100000_300m_profile"]["xoff"] = "48128"
@@ -66,7 +66,7 @@ def test_a_slow_peer_needs_more_than_sonics_lookup_table(load_named: Callable[[s
 
 
 def test_pool_and_headroom_overcommit(load_named: Callable[[str], Config], lint_config: Lint) -> None:
-    """§6 #6 (sonic-buildimage #28657): pool alone over the ASIC -> pool-overcommit; pool that fits
+    """sonic-buildimage #28657: pool alone over the ASIC -> pool-overcommit; pool that fits
     only without the PG headroom -> buffer-capacity."""
     config = load_named("mellanox_whole.json")
     config["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "34000000"

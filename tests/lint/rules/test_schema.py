@@ -1,7 +1,8 @@
-"""Encoding and schema rules, on a whole config_db: the §5.1 YANG cases and the JSON-only rules.
+"""Encoding and schema rules, on a whole config_db: the YANG validation cases
+(sonic-utilities config/main.py config_file_yang_validation) and the JSON-only rules.
 
 Base config: tests/lint/configs/mellanox_whole.json (a whole Spectrum-2 config_db, clean). Each
-case is one row of sonic-utilities config/main.py and the SONiC YANG models (or a §2 encoding rule) and must be caught by the
+case is one row of sonic-utilities config/main.py and the SONiC YANG models (or a config_db encoding rule) and must be caught by the
 named rule; the cases SONiC accepts must stay clean.
 """
 
@@ -50,7 +51,7 @@ def _all(*mutations: Mutation) -> Mutation:
     return mutate
 
 
-#: (§5.1 case, mutation, rule that must catch it)
+#: (YANG case, mutation, rule that must catch it)
 YANG_CASES: list[tuple[str, Mutation, str]] = [
     ("pool as [BUFFER_POOL|name]", _set("BUFFER_PROFILE", "q_lossy_profile", "pool", "[BUFFER_POOL|egress_lossy_pool]"),
      "bracket-reference"),
@@ -101,7 +102,7 @@ YANG_CASES: list[tuple[str, Mutation, str]] = [
     ("SCHEDULER weight 0", _set("SCHEDULER", "scheduler.0", "weight", "0"), "out-of-range"),
     ("PORT_QOS_MAP|global.tc_to_queue_map (YANG passes, orchagent ignores)",
      _set("PORT_QOS_MAP", "global", "tc_to_queue_map", "AZURE"), "port-qos-global"),
-    # §2 encoding rules
+    # config_db encoding rules (sonic-swss orchagent/orch.cpp, sonic-buildimage src/sonic-yang-mgmt/sonic_yang_ext.py)
     ("integer size", _set("BUFFER_POOL", "egress_lossy_pool", "size", 30000000), "value-not-string"),
     ("profile_list as a JSON array",
      _set("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", "profile_list", ["egress_lossless_profile"]),
@@ -124,7 +125,7 @@ def test_bad_case_is_caught_by_its_rule(case: str, mutation: Mutation, rule: str
 @pytest.mark.parametrize("name", ["mellanox_whole.json", "mellanox_dynamic.json", "broadcom_traditional.json"])
 def test_configs_sonic_accepts_lint_clean(name: str, load_named: Callable[[str], Config],
                                           lint_config: Callable[..., Any]) -> None:
-    """§5.1 PASS rows are in these files: QUEUE|CPU|0, TC_TO_DOT1P_MAP (no YANG model), profile_list
+    """The YANG cases SONiC accepts are in these files: QUEUE|CPU|0, TC_TO_DOT1P_MAP (no YANG model), profile_list
     strings, and the whole dynamic set (buffer_model dynamic, NULL PGs, pools without size)."""
     assert lint_config(load_named(name)) == []
 
