@@ -196,6 +196,11 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
             raise QosforgeError("the dumbbell is configured by flags only", place="INTENT", hint="drop the intent file, or use --scenario incast")
         if transport is None:
             raise QosforgeError("the dumbbell needs a transport", place="--transport", hint="e.g. --transport dctcp")
+        if transport != "tbtcp":
+            # RAI's beta and QCD's r are TBTCP's host parameters (TBTCP §4.3, §6.2); no other transport reads them.
+            for parameter, flag in (("beta", "--beta"), ("window_r", "--r")):
+                if _typed(click.get_current_context(), parameter):
+                    raise QosforgeError(f"applies to --transport tbtcp, not {transport}", place=flag, hint=f"drop {flag}, or use --transport tbtcp")
         if transport in ("dctcp", "tcp-ecn", "tbtcp", "dcqcn") and ecn_threshold is None and red_min is None and red_max is None:
             # Without a marking threshold the queue never marks and the run is loss-based TCP.
             raise QosforgeError(f"{transport} reacts to ECN marks, but the bottleneck marks nothing", place="--ecn-threshold",

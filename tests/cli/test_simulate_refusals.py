@@ -102,3 +102,10 @@ def test_a_binary_flow_size_cdf_is_refused(run_cli: Run, tmp_path: Path) -> None
     binary.write_bytes(b"\x00\xff\xfe garbage")
     err = _refused(run_cli, "simulate", *ROCE, "--scenario", "all-to-all", "--flow-size-dist", str(binary))
     assert f"{binary}: not a UTF-8 text file" in err
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--beta", "0.3"), ("--r", "2")])
+def test_tbtcp_host_parameters_are_refused_for_other_transports(run_cli: Run, flag: str, value: str) -> None:
+    code, out, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "65pkt", flag, value, "--duration", "5ms")
+    assert code == 2 and out == ""
+    assert f"error: {flag}: applies to --transport tbtcp, not dctcp" in err and "Traceback" not in err
