@@ -375,7 +375,8 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_START] = flow.start_s
         flf[f, L.FF_SSTHRESH] = 1e12
         flf[f, L.FF_ALPHA] = 1.0  # Linux tcp_dctcp.c dctcp_alpha_on_init: start at alpha = 1
-        flf[f, L.FF_RTO] = max(params.rto_min_s, 3 * flow.ack_delay_s)
+        flf[f, L.FF_RTO_INITIAL] = max(params.rto_min_s, 3 * flow.ack_delay_s)
+        flf[f, L.FF_RTO] = flf[f, L.FF_RTO_INITIAL]
         flf[f, L.FF_FINISH] = -1.0
         flf[f, L.FF_BETA] = flow.beta
         flf[f, L.FF_R] = flow.window_reduction_r

@@ -48,6 +48,7 @@ from qosforge.softswitch.engine.layout import (
     FF_LINE,
     FF_RATE,
     FF_RTO,
+    FF_RTO_INITIAL,
     FF_TARGET,
     FF_TIMER_CNT,
     FL_CNP_COLOR,
@@ -93,7 +94,6 @@ from qosforge.softswitch.engine.layout import (
     PRM_DCQCN_RAI,
     PRM_DCQCN_RHAI,
     PRM_DCQCN_TIMER,
-    PRM_RTO_MIN,
     PRM_TLT_N,
     PRM_WARMUP,
     QI_PKTS,
@@ -299,7 +299,7 @@ def dcqcn_ack(w: World, now: float, f: int, payload: int) -> None:
         # each expiry): a RoCE NIC's retransmission timer is a configured interval, not an RTT
         # estimate, so it returns to the value the flow started with (engine/build.py), as a
         # TCP timer "collapses" back once data is acknowledged (RFC 6298 §5, after rule 5.7).
-        w[W_FLF][f, FF_RTO] = max(w[W_PRMF][PRM_RTO_MIN], 3.0 * w[W_FLF][f, FF_ACK_DELAY])
+        w[W_FLF][f, FF_RTO] = w[W_FLF][f, FF_RTO_INITIAL]
         arm_rto(w, now, f)  # progress: the transport timer restarts (RFC 6298 §5.3)
     if fli[f, FL_SIZE] >= 0 and fli[f, FL_SNDUNA] >= fli[f, FL_SIZE]:
         fli[f, FL_DONE] = 1

@@ -152,9 +152,8 @@ def _heap_remove_top(keys: np.ndarray, slots: np.ndarray, slot_i: np.ndarray, st
 @compiled
 def heap_push(keys: np.ndarray, slots: np.ndarray, free: np.ndarray, slot_f: np.ndarray, slot_i: np.ndarray, st: np.ndarray,
               time: float, kind: int, a: int, b: int, value: float) -> None:
-    """Push an event onto the heap (build.py's scripted events; the kernel uses :func:`schedule`)."""
-    if st[ST_HSIZE] >= keys.shape[0]:
-        raise RuntimeError("softswitch event heap full: raise the engine's event capacity")
+    """Push an event onto the heap (build.py's scripted events; the kernel uses :func:`schedule`).
+    ``_take_slot`` refuses a full queue: the heap never holds more events than slots in use."""
     _heap_insert(keys, slots, st, time, _take_slot(free, slot_f, slot_i, st, kind, a, b, value))
 
 

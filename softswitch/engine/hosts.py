@@ -83,15 +83,14 @@ def flow_generate(w: World, now: float, f: int) -> None:
 
 @compiled
 def host_receive(w: World, now: float, packet: int) -> None:
+    """A packet reaches its host: a CNP, or data of a closed-loop flow (open-loop data never
+    arrives as an event: the kernel delivers it with :func:`open_loop_arrival`)."""
     pki, fli = w[W_PKI], w[W_FLI]
     f = pki[packet, P_FLOW]
     kind = fli[f, FL_KIND]
     if pki[packet, P_FLAGS] & F_CNP:
         transit = now - w[W_PKF][packet, PF_SENT]
         push_event(w, now + max(w[W_FLF][f, FF_ACK_DELAY] - transit, 0.0), EV_CNP, f, 0, 0.0)
-    elif kind == K_POISSON or kind == K_CBR:
-        if now >= w[W_PRMF][PRM_WARMUP]:
-            count_delivered(w, f, pki[packet, P_BYTES])
     elif kind == K_DCQCN:
         dcqcn_receive(w, now, packet)
     else:

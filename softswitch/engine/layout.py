@@ -132,7 +132,8 @@ FF_ACK_DELAY = 19  # reverse-path delay receiver -> sender
 FF_RTO_AT = 20  # deadline of the armed retransmission timer
 FF_DCQCN_NEXT = 21  # when the next DCQCN timer tick is due
 FF_RTX_TIME = 22  # when FL_RTX_SEQ was retransmitted
-FL_F_COLS = 23
+FF_RTO_INITIAL = 23  # the transport timer the flow starts with (engine/build.py)
+FL_F_COLS = 24
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
