@@ -9,10 +9,7 @@ from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import Topology, build_fabric_world, single_switch
 from qosforge.softswitch.metrics import SimulationResult, collect
-from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
-
-#: Seeds the event core's generator tells apart (numba's np.random.seed takes 32 bits).
-SEEDS = 2**32
+from qosforge.softswitch.traffic.spec import MAX_SEED, FlowSpec, RunSpec
 
 
 def simulate(config: SwitchConfig, flows: tuple[FlowSpec, ...], run: RunSpec) -> SimulationResult:
@@ -29,9 +26,8 @@ def simulate_fabric(configs: tuple[SwitchConfig, ...], topology: Topology, flows
     from qosforge.softswitch.engine.build import schedule_initial_events
     from qosforge.softswitch.engine.core import kernel
 
-    if not 0 <= run.seed < SEEDS:
-        # numba's generator takes 32 bits (np.random.seed): a larger seed would alias a smaller one.
-        raise QosforgeError(f"seed {run.seed} is outside 0..{SEEDS - 1}", place="seed", hint="the generator takes a 32-bit seed")
+    if not 0 <= run.seed <= MAX_SEED:
+        raise QosforgeError(f"seed {run.seed} is outside 0..{MAX_SEED}", place="seed", hint="the generator takes a 32-bit seed")
     core = kernel()
     run_kernel = core.run_kernel
     world = build_fabric_world(configs, topology, flows, run)

@@ -20,7 +20,7 @@ from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximatio
 from qosforge.cli.typed import CampaignPoint, typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
-from qosforge.softswitch.traffic.spec import MAX_FLOWS
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
 from qosforge.units import (
     format_value,
     parse_fraction,
@@ -36,10 +36,6 @@ from qosforge.units import (
 MAX_LINE_RATE_PACKETS = 100_000_000
 #: Largest frame the engine models (jumbo frames, 9216 B on most datacenter ASICs).
 MAX_PACKET_BYTES = 9216
-
-#: Largest seed: the engine seeds numba's generator with ``np.random.seed`` (softswitch/engine/kernel.py
-#: ``seed_kernel``), which keeps only 32 bits, so 2**32 would silently run as seed 0.
-MAX_SEED = 2**32 - 1
 
 
 class SeedType(click.IntRange):

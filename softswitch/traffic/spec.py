@@ -55,6 +55,9 @@ TBTCP_R = 4.0
 #: Flows the engine holds: ~3 kB of state each (flow tables, a 2048-packet receive window,
 #: event-heap slots; softswitch/engine/build.py), so 50,000 flows are ~150 MB.
 MAX_FLOWS = 50_000
+#: Largest seed: the engine seeds numba's generator with ``np.random.seed`` (softswitch/engine/kernel.py
+#: ``seed_kernel``), which keeps only 32 bits, so 2**32 would silently run as seed 0.
+MAX_SEED = 2**32 - 1
 
 
 #: Header bytes inside each packet (the packet is the IP datagram, as on ns-3's point-to-point
