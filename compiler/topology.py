@@ -137,7 +137,7 @@ def generator_latencies(link_latency_s: float | None, links: dict[str, LinkSpec]
             f"{PROPAGATION_M_PER_S / 1e3:,.0f} km/s ({1e9 / PROPAGATION_M_PER_S:.2f} ns/m) is {format_time(link.cable / PROPAGATION_M_PER_S)}"
             f"{phy} one way",
             f"link_latency is the per-hop latency including the switch's forwarding, so at least {format_time(longest)}: "
-            f"raise it, or shorten the cable",
+            f"raise it, or shorten the {name}'s cable{' or phy_delay' if link.phy_delay else ''}",
         )
     return dict.fromkeys(links, link_latency_s)
 

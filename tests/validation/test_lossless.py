@@ -77,11 +77,7 @@ def test_no_lossless_drop_with_the_compiled_headroom(example: str, scenario: str
     margins = [pg["margin_bytes"] for s in keys["switches"] for p in s["ports"] for pg in p.get("lossless_headroom", ())]
     assert tightest["margin_bytes"] == min(margins)
     assert f"of {tightest['xoff_bytes'] / 1e3:.1f} kB" in keys["headroom_used"]
-
-
-@pytest.mark.parametrize("example", LOSSLESS_EXAMPLES)
-def test_a_pause_storm_uses_headroom_and_reports_it(example: str) -> None:
-    """The storm pushes frames into headroom (the margin is measured, not vacuous)."""
-    _, keys = _run(example, "pause-storm", None, None)
-    assert keys["lossless_headroom"]["pgs_that_used_headroom"] > 0
-    assert keys["lossless_headroom"]["tightest"]["headroom_peak_bytes"] > 0
+    if scenario == "pause-storm":
+        # The storm pushes frames into headroom: the margin is measured, not vacuous.
+        assert keys["lossless_headroom"]["pgs_that_used_headroom"] > 0
+        assert tightest["headroom_peak_bytes"] > 0
