@@ -4,9 +4,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from qosforge.compiler.loader import IntentError, load_intent
-from qosforge.compiler.topology import ACK_WIRE_BYTES, PROPAGATION_M_PER_S, resolve_topology
+from qosforge.compiler.loader import IntentError, SourceMap, load_intent
+from qosforge.compiler.topology import ACK_WIRE_BYTES, PROPAGATION_M_PER_S, generator_latencies, resolve_topology, wire_delay_s
 
 Writer = Callable[..., Path]
 
@@ -164,3 +166,23 @@ def test_explicit_link_and_host_latency_below_the_wire_are_refused(write_intent:
     with pytest.raises(IntentError) as caught:
         resolve_topology(*load_intent(write_intent(fixed)))
     assert "topology.host_latency" in caught.value.one_line() and "2 m of cable" in caught.value.one_line()
+
+
+
+@settings(max_examples=200, deadline=None)
+@given(cable_m=st.floats(0.0, 10_000.0), phy_s=st.floats(0.0, 10e-6), latency_s=st.floats(0.0, 1e-3))
+def test_a_latency_is_accepted_exactly_when_it_covers_the_wire(cable_m: float, phy_s: float, latency_s: float) -> None:
+    from qosforge.compiler.intent import LinkSpec
+
+    link = LinkSpec(speed="100G", cable=f"{cable_m}m", phy_delay=f"{phy_s * 1e9}ns")
+    wire = wire_delay_s(link.cable, link.phy_delay)
+    assert wire == pytest.approx(cable_m * 5e-9 + phy_s, rel=1e-9, abs=1e-15)
+    source_map = SourceMap("intent.yaml", "topology:\n  leaf_spine:\n    link_latency: 1us\n")
+    if latency_s >= wire:
+        resolved = generator_latencies(latency_s, {"fabric_link": link}, ("topology", "leaf_spine"), source_map)
+        assert resolved["fabric_link"] == latency_s
+    else:
+        with pytest.raises(IntentError, match="less than the fabric_link's wire"):
+            generator_latencies(latency_s, {"fabric_link": link}, ("topology", "leaf_spine"), source_map)
+    # Without a latency the wire is the latency, so forwarding is never negative.
+    assert generator_latencies(None, {"fabric_link": link}, ("topology", "leaf_spine"), source_map)["fabric_link"] == wire
