@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qosforge.compiler.loader import IntentError, SourceMap, load_intent
-from qosforge.compiler.topology import ACK_WIRE_BYTES, PROPAGATION_M_PER_S, generator_latencies, resolve_topology, wire_delay_s
+from qosforge.compiler.topology import (
+    ACK_WIRE_BYTES,
+    PROPAGATION_M_PER_S,
+    generator_latencies,
+    resolve_topology,
+    wire_delay_s,
+)
 
 Writer = Callable[..., Path]
 
