@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import DEFAULT_LOSSLESS_MTU, DEFAULT_PORT_MTU, DEFAULT_SMALL_PACKET_PERCENT
 from qosforge.errors import ModelInputError, ProfileError, QosforgeError
 from qosforge.models.pfc_headroom import (
     BIT_TIMES_PER_PAUSE_QUANTUM,
@@ -22,6 +23,7 @@ from qosforge.models.pfc_headroom import (
     pfc_headroom,
 )
 from qosforge.models.sonic_headroom import SonicAsicTable, SonicHeadroom, sonic_headroom
+from qosforge.units import parse_size_bytes
 from qosforge.vendor_profiles import load_vendor_profile, vendor_profile_names
 
 # Physical-model parameter -> CLI argument, so model errors point at the flag the user typed.
@@ -165,21 +167,21 @@ SPEC = WhatIf(
             "port_mtu_bytes",
             "integer",
             "Port MTU in bytes, the largest frame either end sends (SONiC default 9100).",
-            default="9100",
+            default=f"{parse_size_bytes(DEFAULT_PORT_MTU):g}",
         ),
         Param(
             "--lossless-mtu",
             "lossless_mtu_bytes",
             "integer",
             "Largest lossless frame in bytes (SONiC LOSSLESS_TRAFFIC_PATTERN default 1024).",
-            default="1024",
+            default=f"{parse_size_bytes(DEFAULT_LOSSLESS_MTU):g}",
         ),
         Param(
             "--small-packet-percent",
             "small_packet_percent",
             "number",
             "Percentage of lossless packets that are minimum size (SONiC default 50).",
-            default="50",
+            default=f"{DEFAULT_SMALL_PACKET_PERCENT:g}",
         ),
         Param(
             "--cell",
