@@ -94,6 +94,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
     import matplotlib.pyplot as plt
 
     from qosforge.files import write_atomically
+    from qosforge.plotting import legend_beside, plain_ticks
 
     figure, axis = plt.subplots(figsize=(8, 3.5))
     for index, depth in enumerate(result.monitors):
@@ -101,7 +102,9 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
     axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
-    axis.legend(loc="upper right", fontsize="small")
+    plain_ticks(axis)
+    # Beside the axes, not on them: a pause storm's queues fill the upper right for the whole run.
+    legend_beside(axis)
     figure.tight_layout()
     write_atomically(path, lambda temporary: figure.savefig(temporary, dpi=120))
     plt.close(figure)

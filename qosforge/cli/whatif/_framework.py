@@ -47,6 +47,7 @@ from rich.text import Text
 from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
+from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.presentation import as_text, tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
@@ -296,7 +297,8 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
     shape = tuple(axis.points for axis in axes)
     x_values = grid[x_axis.param.argument].reshape(shape)
     for subplot, view in zip(subplots[:, 0], outputs, strict=True):
-        y_values = np.broadcast_to(view.value, x_values.shape).reshape(shape) if np.ndim(view.value) else np.full(shape, view.value)
+        # The model returns each output over the flattened grid (or a scalar): lay it out as the grid.
+        y_values = np.broadcast_to(np.asarray(view.value, dtype=float).reshape(-1), (x_values.size,)).reshape(shape)
         if len(axes) == 1:
             subplot.plot(x_values, y_values)
         else:
@@ -306,9 +308,10 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
             step = max(1, series.shape[1] // 8)
             for column in range(0, series.shape[1], step):
                 subplot.plot(lines[:, column], series[:, column], label=f"{axes[1].param.sweep_name}={other[0, column]:g}")
-            subplot.legend(fontsize="small")
+            legend_beside(subplot)
         subplot.set_ylabel(f"{view.name} [{view.unit}]", fontsize="small")
         subplot.grid(True, alpha=0.3)
+        plain_ticks(subplot)
     subplots[-1, 0].set_xlabel(f"{x_axis.param.sweep_name} [{_axis_unit(x_axis)}]")
     figure.suptitle(f"qosforge whatif {spec.name}")
     figure.tight_layout()
