@@ -17,6 +17,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -38,6 +39,7 @@ from qosforge.compiler.defaults import (
 )
 from qosforge.errors import UnitError
 from qosforge.models.d2tcp import D_MAX_DEFAULT, D_MIN_DEFAULT
+from qosforge.models.pfc_headroom import MIN_FRAME_BYTES
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
     parse_fraction,
@@ -316,9 +318,22 @@ class Design(_Strict):
     pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
     headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model: physical (cable, frames in flight, IEEE 802.3 pause quanta) or sonic (SONiC buffer_pg plugins, bit for bit).")
     small_packet_percent: float = Field(default=DEFAULT_SMALL_PACKET_PERCENT, ge=0, le=100)
-    lossless_mtu: SizeBytes = Field(default=DEFAULT_LOSSLESS_MTU, validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
     port_mtu: SizeBytes = Field(default=DEFAULT_PORT_MTU, validate_default=True)
+    lossless_mtu: SizeBytes = Field(default=DEFAULT_LOSSLESS_MTU, validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu), at most port_mtu.")
     cnp_dscp: Dscp = Field(default=48, description="DSCP of RoCE congestion notification packets, planned on their own strict-priority queue whenever a dcqcn or irn class exists (SONiC, NVIDIA and Dell RoCE defaults: 48).")
+
+    @field_validator("mtu", "port_mtu", "lossless_mtu")
+    @classmethod
+    def _a_frame(cls, value: float, info: ValidationInfo) -> float:
+        # A lossless MTU of 10 B would count every small packet as 10 B and triple xoff.
+        if value < MIN_FRAME_BYTES:
+            raise ValueError(f"{value:g} B is below {MIN_FRAME_BYTES:g} B, the smallest Ethernet frame (IEEE 802.3 clause 4.4.2 "
+                             "minFrameSize); write the frame size in bytes, e.g. 1024B or 9100B")
+        port_mtu = info.data.get("port_mtu")  # validated before lossless_mtu (field order)
+        if info.field_name == "lossless_mtu" and port_mtu is not None and value > port_mtu:
+            raise ValueError(f"{value:g} B is above port_mtu {port_mtu:g} B: no frame on the port is larger than the port MTU; "
+                             "lower lossless_mtu (SONiC's default 1024B) or raise port_mtu")
+        return value
 
 
 class Metadata(_Strict):

@@ -45,6 +45,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
+from qosforge.compiler.ranges import Range
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.plotting import legend_beside, plain_ticks
@@ -92,6 +93,9 @@ class Param:
     packet_size_argument: str | None = None
     aliases: tuple[str, ...] = ()
     """Old flag names, accepted but hidden (qosforge.cli.options: one name per concept)."""
+    bounds: Range | None = None
+    """The intent's range for the same quantity (compiler/ranges.py): RTTs 1 us..10 ms, cables
+    up to 10 km; a value outside is refused at the flag, as the intent refuses it at the field."""
 
     @property
     def sweepable(self) -> bool:
@@ -123,7 +127,13 @@ class SweepAxis:
 
 
 def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
-    """Parse one flag value according to its kind; errors name the flag."""
+    """Parse one flag value according to its kind, within the intent's range where it has one;
+    errors name the flag."""
+    return _check_bounds(param, _parse_text(param, text, packet_bytes)) if param.kind not in ("choice", "text", "flag") else \
+        _parse_text(param, text, packet_bytes)
+
+
+def _parse_text(param: Param, text: str, packet_bytes: float | None) -> Any:
     try:
         if param.kind == "size":
             return parse_size_bytes(text, packet_bytes=packet_bytes)
@@ -154,6 +164,15 @@ def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
         return text
     except QosforgeError as error:
         raise error.with_place(param.flag) from None
+
+
+def _check_bounds(param: Param, value: Any) -> Any:
+    if param.bounds is not None:
+        try:
+            param.bounds.check(float(value))
+        except ValueError as error:
+            raise QosforgeError(str(error), place=param.flag, hint=f"e.g. {param.flag} {param.bounds.example}") from None
+    return value
 
 
 def _parse_sweep(text: str, params_by_name: Mapping[str, Param], values: Mapping[str, Any]) -> SweepAxis:

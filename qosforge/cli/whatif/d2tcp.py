@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.ranges import RTT
 from qosforge.compiler.defaults import DEFAULT_MTU
 from qosforge.models.d2tcp import (
     D_MAX_DEFAULT,
@@ -55,7 +56,7 @@ SPEC = WhatIf(
             required=True,
             packet_size_argument="packet_bytes",
         ),
-        Param("--rtt", "rtt_s", "time", "Round-trip time.", required=True),
+        Param("--rtt", "rtt_s", "time", "Round-trip time.", required=True, bounds=RTT),
         Param("--deadline", "deadline_s", "time", "Time D left until the deadline.", required=True),
         Param("--packet", "packet_bytes", "size", "Segment size for pkt units.", default=DEFAULT_MTU),
         Param("--dctcp-alpha", "congestion_alpha", "number", "DCTCP congestion estimate alpha (0..1).", aliases=("--alpha",)),

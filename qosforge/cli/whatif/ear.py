@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.ranges import RTT
 from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
 from qosforge.errors import QosforgeError
 from qosforge.models.ear import EarThresholds, ear_thresholds
@@ -42,13 +43,14 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--speed", "rate_bps", "rate", "Link rate C.", required=True),
-        Param("--base-rtt", "base_rtt_s", "time", "RTT without queueing.", required=True),
+        Param("--base-rtt", "base_rtt_s", "time", "RTT without queueing.", required=True, bounds=RTT),
         Param(
             "--delay-threshold",
             "delay_threshold_s",
             "time",
             "Host queueing-delay threshold T (e.g. 144us = 120 packets at 10G).",
             required=True,
+            bounds=RTT,  # the intent's ear.rtt_threshold, in the RTT range
         ),
         Param(
             "--ecn-threshold",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.ranges import RTT
 from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU, DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.models.tbtcp import TbtcpSteadyState, tbtcp_steady_state
 
@@ -33,7 +34,7 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--speed", "rate_bps", "rate", "Bottleneck link rate C (e.g. 10G).", required=True, aliases=("--rate",)),
-        Param("--rtt", "rtt_s", "time", "Base round-trip time (e.g. 150us).", required=True),
+        Param("--rtt", "rtt_s", "time", "Base round-trip time (e.g. 150us).", required=True, bounds=RTT),
         Param(
             "--flows", "flows", "integer", "Long-lived flows n on the bottleneck.", default="100"
         ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.ranges import RTT
 from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
 from qosforge.compiler.defaults import DEFAULT_ALPHA, DEFAULT_CONGESTED_PORTS, DEFAULT_LSO_BURST, DEFAULT_MTU
 from qosforge.errors import QosforgeError
@@ -108,7 +109,7 @@ SPEC = WhatIf(
             choices=TRANSPORTS,
         ),
         Param("--speed", "rate_bps", "rate", "Link rate for the BDP (with --transport)."),
-        Param("--rtt", "rtt_s", "time", "Base RTT for the BDP (with --transport)."),
+        Param("--rtt", "rtt_s", "time", "Base RTT for the BDP (with --transport).", bounds=RTT),
         Param(
             "--ecn-threshold",
             "ecn_threshold_bytes",
