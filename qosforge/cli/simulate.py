@@ -138,7 +138,7 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--r", "window_r", type=float, default=float(DEFAULT_TBTCP_R), show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
 @click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
 @click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
-@click.option("--warmup", metavar="TIME", help="Statistics start after this (default 0.1s; fabric-incast 1ms, others 0).")
+@click.option("--warmup", metavar="TIME", help="Statistics start after this (default a third of --duration, at most 0.1s; fabric-incast 1ms, other fabric scenarios 0).")
 @click.option("--seed", type=SeedType(), default=1, show_default=True, help=f"Random seed, 0 to {MAX_SEED} (2**32-1).")
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -177,7 +177,9 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
                         stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
         return
     duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
-    warmup_s = _parse("--warmup", parse_time_s, warmup or "0.1s", allow_zero=True)
+    # The default warm-up is a third of the run, at most 0.1 s (0.1 s of the default 0.3 s): a
+    # short --duration no longer fails on a warm-up the user never typed.
+    warmup_s = _parse("--warmup", parse_time_s, warmup, allow_zero=True) if warmup is not None else min(0.1, duration_s / 3.0)
     flows = 10 if flows is None else flows
     if len(switch_names) > 1:
         raise QosforgeError(f"{scenario} runs on one switch (got {len(switch_names)})", place="--switch", hint="name one switch, or use a fabric scenario")

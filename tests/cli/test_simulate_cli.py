@@ -199,3 +199,15 @@ def test_the_incast_plot_legend_names_the_port_as_the_switch_config_does(run_cli
     report = json.loads(out)
     # Before: "port 2 queue 1", the engine's index; now the name the text output gives.
     assert labels == [f"Ethernet8 queue {report['queue']}"] and report["receiver_port"] == "Ethernet8"
+
+
+def test_a_short_run_scales_the_default_warmup(run_cli: Run) -> None:
+    # Before: --duration 50ms failed on the 0.1 s default --warmup the user never typed.
+    argv = ["simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
+            "--ecn-threshold", "65pkt", "--duration", "30ms", "--format", "json"]
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["duration_s"] == pytest.approx(0.03) and report["warmup_s"] == pytest.approx(0.01)  # a third of the run
+    code, _, err = run_cli(*argv, "--warmup", "30ms")  # a typed warm-up is still checked
+    assert code == 2 and "--warmup" in err
