@@ -31,3 +31,14 @@ def test_nonsense_is_refused_at_the_flag(argv: tuple[str, ...], flag: str, messa
 def test_the_range_ends_are_accepted(run_cli: Run) -> None:
     assert run_cli("whatif", "dctcp", "--speed", "40G", "--rtt", "10ms")[0] == 0
     assert run_cli("whatif", "pfc-headroom", "--speed", "100G", "--cable", "10km")[0] == 0
+
+
+@pytest.mark.parametrize(("argv", "hint"), [
+    (("dctcp", "--speed", "10G"), "e.g. --rtt 80us"),
+    (("dcqcn",), "e.g. --speed 40G"),
+    (("ear", "--speed", "10G", "--base-rtt", "10us"), "e.g. --delay-threshold 144us"),
+])
+def test_a_missing_flag_hint_gives_a_value(argv: tuple[str, ...], hint: str, run_cli: Run) -> None:
+    # Before: "e.g. --rtt ...", a literal "..." in the hint.
+    code, _, err = run_cli("whatif", *argv)
+    assert code == 2 and hint in err and "..." not in err

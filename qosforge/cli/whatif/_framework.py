@@ -32,6 +32,7 @@ a model result dataclass (see :mod:`qosforge.provenance`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -356,7 +357,7 @@ def build_command(spec: WhatIf) -> click.Command:
                 names = (param.sweep_name, param.argument, *(alias.lstrip("-") for alias in param.aliases))
                 swept = any(s.split("=")[0].strip().lstrip("-") in names for s in options["sweep"])
                 if not swept:
-                    raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {param.default or '...'}; see --help")
+                    raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {_example(param)}; see --help")
         values: dict[str, Any] = {}
         ordered = sorted(spec.params, key=lambda p: p.packet_size_argument is not None)
         for param in ordered:
@@ -443,6 +444,24 @@ def build_command(spec: WhatIf) -> click.Command:
     if spec.examples:
         help_text += "\n\nExamples:\n\n" + "\n\n".join(f"\b\n  {example}" for example in spec.examples)
     return click.Command(spec.name, params=click_params, callback=run, help=help_text, short_help=spec.summary)
+
+
+#: A value of each kind for hints, where neither the flag's help nor its range gives one.
+_KIND_EXAMPLES = {"size": "64kB", "rate": "10G", "time": "100us", "length": "40m", "fraction": "2%", "percent": "1%",
+                  "number": "1", "integer": "16"}
+
+
+def _example(param: Param) -> str:
+    """A value to show in a hint: the default, the help's "e.g. X", the range's, or the kind's
+    (never a literal "...")."""
+    if param.default is not None:
+        return param.default
+    typed = re.search(r"e\.g\. ([^\s,;)]+)", param.help)
+    if typed:
+        return typed.group(1)
+    if param.bounds is not None:
+        return param.bounds.example
+    return param.choices[0] if param.choices else _KIND_EXAMPLES.get(param.kind, "VALUE")
 
 
 def _metavar(param: Param) -> str:
