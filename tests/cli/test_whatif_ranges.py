@@ -42,3 +42,9 @@ def test_a_missing_flag_hint_gives_a_value(argv: tuple[str, ...], hint: str, run
     # Before: "e.g. --rtt ...", a literal "..." in the hint.
     code, _, err = run_cli("whatif", *argv)
     assert code == 2 and hint in err and "..." not in err
+
+
+def test_the_sweepable_names_are_listed_once(run_cli: Run) -> None:
+    # Before: "sweep one of: burst, burst, packet, packet, rtt, rtt, speed, speed" (flag and argument names).
+    code, _, err = run_cli("whatif", "dctcp", "--speed", "10G", "--rtt", "100us", "--sweep", "foo=1:2:3")
+    assert code == 2 and "sweep one of: burst, packet, rtt, speed)" in err

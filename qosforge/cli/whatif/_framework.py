@@ -187,7 +187,8 @@ def _parse_sweep(text: str, params_by_name: Mapping[str, Param], values: Mapping
         )
     param = params_by_name.get(name.strip().lstrip("-")) or params_by_name.get(name.strip().replace("-", "_"))
     if param is None or not param.sweepable:
-        sweepable = ", ".join(sorted(p.sweep_name for p in params_by_name.values() if p.sweepable))
+        # params_by_name holds each Param under its flag, argument and old names: list it once.
+        sweepable = ", ".join(sorted({p.sweep_name for p in params_by_name.values() if p.sweepable}))
         raise QosforgeError(f"cannot sweep {name!r}", place="--sweep", hint=f"sweep one of: {sweepable}")
     packet_bytes = values.get(param.packet_size_argument) if param.packet_size_argument else None
     start = _parse_value(param, parts[0], packet_bytes)
