@@ -137,3 +137,15 @@ def test_a_base_whose_ports_run_at_another_speed_is_refused(tmp_path: Path, run_
     code, _out, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base))
     assert code == 2 and "run at another speed than the intent says" in err and "runs at 100G, compiled for 40G" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_refused_patch_removes_the_earlier_one(tmp_path: Path, run_cli: Run) -> None:
+    # A gcu-patch.json from an earlier base must not survive beside a config it no longer matches.
+    accepted, refused = tmp_path / "accepted.json", tmp_path / "refused.json"
+    accepted.write_text(json.dumps(_running_with(_compiled(tmp_path, run_cli))))
+    refused.write_text(json.dumps(_running_config()))
+    out = tmp_path / "out"
+    assert run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(accepted), "-q")[0] == 0
+    assert (out / "aurora720" / "gcu-patch.json").is_file()
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(refused), "-q")
+    assert code == 0 and "no gcu-patch.json" in err and not (out / "aurora720" / "gcu-patch.json").exists()
