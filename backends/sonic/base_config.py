@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from qosforge.backends.sonic.facts import vendor_from_metadata
-from qosforge.backends.sonic.gcu_patch import BaseConfigError, check_base_config, gcu_patch, ports_losing_qos
+from qosforge.backends.sonic.gcu_patch import (
+    BaseConfigError,
+    check_base_config,
+    gcu_patch,
+    ports_losing_qos,
+)
 from qosforge.backends.sonic.gcu_validators import Refusal, gcu_refusals
 from qosforge.backends.sonic.hwsku import GCU_ASIC_OF_PROFILE, asic_name, gcu_asic_of_hwsku
 from qosforge.backends.sonic.render import ConfigDb

@@ -183,11 +183,9 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     from rich.table import Table
     from rich.text import Text
 
-    from qosforge.presentation import as_text
+    from qosforge.presentation import as_text, output_width
 
     # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
-    from qosforge.presentation import output_width
-
     console = Console(highlight=False, markup=False, width=output_width(110))
     console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
                                 f"  ({explanation.value:g} {explanation.unit})"))

@@ -23,7 +23,6 @@ from qosforge.cli.options import OutputPath
 from qosforge.compiler.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
-from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.fitting.red_model import (
     SOURCE_PER_STEP,
     RedStepModel,
@@ -32,6 +31,7 @@ from qosforge.fitting.red_model import (
 )
 from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 from qosforge.models.tbtcp import SOURCE_RAI
+from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.provenance import to_jsonable
 from qosforge.units import format_bytes, parse_number, parse_percent, parse_size_bytes
 

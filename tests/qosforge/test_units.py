@@ -118,7 +118,7 @@ def test_a_bare_number_is_never_a_share() -> None:
             parse_fraction(text)
         assert caught.value.hint == f"{hint} (a percentage)"
     assert parse_fraction("0") == 0.0 and parse_fraction("60%") == pytest.approx(0.6)
-    with pytest.raises(UnitError, match="outside 0..100%"):
+    with pytest.raises(UnitError, match=r"outside 0\.\.100%"):
         parse_fraction("150%")
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.ranges import RTT
 from qosforge.compiler.defaults import DEFAULT_MTU
+from qosforge.compiler.ranges import RTT
 from qosforge.models.d2tcp import (
     D_MAX_DEFAULT,
     D_MIN_DEFAULT,

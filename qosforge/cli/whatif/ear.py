@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.ranges import RTT
 from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
+from qosforge.compiler.ranges import RTT
 from qosforge.errors import QosforgeError
 from qosforge.models.ear import EarThresholds, ear_thresholds
 from qosforge.units import parse_size_bytes

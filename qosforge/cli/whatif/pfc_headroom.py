@@ -13,14 +13,18 @@ from typing import Any
 import numpy as np
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import (
+    DEFAULT_LOSSLESS_MTU,
+    DEFAULT_PORT_MTU,
+    DEFAULT_SMALL_PACKET_PERCENT,
+)
 from qosforge.compiler.ranges import CABLE
-from qosforge.compiler.defaults import DEFAULT_LOSSLESS_MTU, DEFAULT_PORT_MTU, DEFAULT_SMALL_PACKET_PERCENT
 from qosforge.errors import ModelInputError, ProfileError, QosforgeError
 from qosforge.models.pfc_headroom import (
     BIT_TIMES_PER_PAUSE_QUANTUM,
-    MIN_FRAME_BYTES,
     DEFAULT_MAC_PHY_DELAY_BYTES,
     DEFAULT_PROPAGATION_SPEED_MPS,
+    MIN_FRAME_BYTES,
     PfcHeadroom,
     pfc_headroom,
 )

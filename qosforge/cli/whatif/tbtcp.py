@@ -6,8 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import (
+    DEFAULT_LSO_BURST,
+    DEFAULT_MTU,
+    DEFAULT_TBTCP_BETA,
+    DEFAULT_TBTCP_R,
+)
 from qosforge.compiler.ranges import RTT
-from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU, DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.models.tbtcp import TbtcpSteadyState, tbtcp_steady_state
 
 

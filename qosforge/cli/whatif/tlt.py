@@ -5,9 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.ranges import RTT
 from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
-from qosforge.compiler.defaults import DEFAULT_ALPHA, DEFAULT_CONGESTED_PORTS, DEFAULT_LSO_BURST, DEFAULT_MTU
+from qosforge.compiler.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONGESTED_PORTS,
+    DEFAULT_LSO_BURST,
+    DEFAULT_MTU,
+)
+from qosforge.compiler.ranges import RTT
 from qosforge.errors import QosforgeError
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold

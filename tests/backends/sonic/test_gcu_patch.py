@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from jsonpointer import JsonPointer
 
 from qosforge.backends.sonic.base_config import base_patches, read_base_configs
-from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.backends.sonic.gcu_patch import QOS_AND_BUFFER_TABLES, BaseConfigError, gcu_patch
+from qosforge.vendor_profiles import load_vendor_profile
 
 GOLDEN = Path(__file__).parent / "golden" / "leaf1.json"
 
