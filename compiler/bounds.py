@@ -12,6 +12,10 @@ in :mod:`qosforge.compiler.ranges`, which the calculators read without pydantic)
 * one-way link latency <= 1 ms: fiber carries light at about 5 ns/m, so 10 km is 50 us; 1 ms
   (200 km) leaves room for PHY, FEC and switch latency with a 20x margin. K = C·RTT/7
   (DCTCP §3.4) grows with it linearly.
+* PHY delay (gearbox, retimer, FEC) <= 10 us: such a stage adds hundreds of nanoseconds (SONiC
+  models it as the gearbox's PERIPHERAL_TABLE ``gearbox_delay``, sonic-swss
+  cfgmgr/buffer_headroom_mellanox.lua); 10 us is a 20x margin over the worst FEC latency of a
+  datacenter PHY.
 * RTT 1 us .. 10 ms: "the RTT of a light-loaded DCN is less than 250us" (TBTCP §1, after DCTCP);
   TBTCP's testbed measured 150 us (§7). 10 ms is 40x the first; a zero RTT has no BDP to size a
   threshold from.
@@ -29,8 +33,10 @@ from qosforge.compiler.ranges import (
     LINK_LATENCY,
     MAX_CABLE_M,
     MAX_LINK_LATENCY_S,
+    MAX_PHY_DELAY_S,
     MAX_RTT_S,
     MIN_RTT_S,
+    PHY_DELAY,
     RTT,
     Range,
 )
@@ -46,6 +52,7 @@ def _validator(bounds: Range) -> Any:
 
 CABLE_RANGE = _validator(CABLE)
 LINK_LATENCY_RANGE = _validator(LINK_LATENCY)
+PHY_DELAY_RANGE = _validator(PHY_DELAY)
 RTT_RANGE = _validator(RTT)
 
 __all__ = [
@@ -53,7 +60,9 @@ __all__ = [
     "LINK_LATENCY_RANGE",
     "MAX_CABLE_M",
     "MAX_LINK_LATENCY_S",
+    "MAX_PHY_DELAY_S",
     "MAX_RTT_S",
     "MIN_RTT_S",
+    "PHY_DELAY_RANGE",
     "RTT_RANGE",
 ]

@@ -84,7 +84,9 @@ def _egress_lossless(profile: VendorProfile, shared_bytes: Derived, zero: Derive
             BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, dynamic_th=no_limit))
 
 
-def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: VendorProfile) -> PortHeadroom:
+def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: VendorProfile, phy_delay_s: float = 0.0) -> PortHeadroom:
+    """One lossless PG's headroom for a port of ``rate_bps`` on ``cable_m`` with ``phy_delay_s``
+    of PHY stages: sized from the wire alone (compiler/topology.py), which both models count both ways."""
     name = lossless_profile_name(rate_bps, cable_m)
     if design.headroom_model == "sonic":
         table = profile.pfc_headroom.sonic
@@ -109,6 +111,7 @@ def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: Vend
             port_mtu_bytes=design.port_mtu,
             lossless_mtu_bytes=design.lossless_mtu,
             small_packet_percent=design.small_packet_percent,
+            gearbox_delay_s=phy_delay_s,
         )
         return PortHeadroom(name, derived_from(result, "xoff_bytes"), derived_from(result, "xon_bytes"), derived_from(result, "size_bytes"))
     physical = pfc_headroom(
@@ -118,6 +121,7 @@ def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: Vend
         max_frame_bytes=design.port_mtu,
         lossless_frame_bytes=design.lossless_mtu,
         small_packet_fraction=design.small_packet_percent / 100.0,
+        phy_delay_s=phy_delay_s,
     )
     return PortHeadroom(name, derived_from(physical, "xoff_bytes"), derived_from(physical, "xon_bytes"), derived_from(physical, "size_bytes"))
 
@@ -147,8 +151,12 @@ def plan_buffers(
     port_kinds: tuple[tuple[float, float], ...],
     lossless_pg_count: int,
     has_lossless: bool,
+    phy_delay_by_kind: dict[tuple[float, float], float] | None = None,
 ) -> BufferPlan:
-    """Pools and profiles for one switch; ``port_kinds`` lists (speed, cable) of every port."""
+    """Pools and profiles for one switch; ``port_kinds`` lists (speed, cable) of every port and
+    ``phy_delay_by_kind`` the longest PHY delay among the ports of each kind (SONiC names one
+    lossless profile per speed and cable, so every port of a kind gets the longest wire's headroom)."""
+    phy_delay = phy_delay_by_kind or {}
     buffer_bytes = float(profile.buffer_bytes.known("buffer_bytes"))
     dynamic_th_value = dynamic_th_from_alpha(design.alpha)
     _check_dynamic_th(profile, design.alpha, dynamic_th_value)
@@ -158,7 +166,7 @@ def plan_buffers(
     if has_lossless:
         for kind in port_kinds:
             if kind not in headroom:
-                headroom[kind] = port_headroom(kind[0], kind[1], design, profile)
+                headroom[kind] = port_headroom(kind[0], kind[1], design, profile, phy_delay.get(kind, 0.0))
             total += headroom[kind].size_bytes.value * lossless_pg_count
     total_headroom = Derived(
         value=total,

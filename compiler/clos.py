@@ -36,6 +36,8 @@ def super_spine_name(index: int) -> str:
 @dataclass(frozen=True)
 class _Wiring:
     spec: Clos
+    latency: dict[str, float]
+    """One-way latency per link class (compiler/topology.py generator_latencies)."""
 
     @property
     def per_plane(self) -> int:
@@ -49,7 +51,13 @@ class _Wiring:
         return f"{self.spec.port_prefix}{index * self.spec.port_stride}"
 
     def link(self, number: int, link: LinkSpec, peer: str) -> ResolvedPort:
-        return ResolvedPort(self.port(number), link.speed, link.cable, peer, self.spec.link_latency)
+        return ResolvedPort(self.port(number), link.speed, link.cable, peer, self.latency_of(link), link.phy_delay)
+
+    def latency_of(self, link: LinkSpec) -> float:
+        spec = self.spec
+        if link is spec.host_link:
+            return self.latency["host_link"]
+        return self.latency["fabric_link"] if link is spec.fabric_link else self.latency["super_link"]
 
     def leaf(self, pod: int, leaf: int) -> ResolvedSwitch:
         spec = self.spec
@@ -83,21 +91,24 @@ class _Wiring:
         return ResolvedSwitch(super_spine_name(index), profile, tuple(ports), "super-spine")
 
 
-def resolve_clos(spec: Clos) -> ResolvedTopology:
-    """Every switch of the Clos and its longest host-to-host path (the RTT model of compiler/topology.py)."""
-    wiring = _Wiring(spec)
+def resolve_clos(spec: Clos, latency: dict[str, float]) -> ResolvedTopology:
+    """Every switch of the Clos and its longest host-to-host path (the RTT model of compiler/topology.py);
+    ``latency``: each link class's one-way latency (host_link, fabric_link, super_link)."""
+    wiring = _Wiring(spec, latency)
     switches = [wiring.leaf(pod, leaf) for pod in range(spec.pods) for leaf in range(spec.leaves_per_pod)]
     switches += [wiring.spine(pod, spine) for pod in range(spec.pods) for spine in range(spec.spines_per_pod)]
     switches += [wiring.super_spine(index) for index in range(spec.super_spines)]
     host, fabric, upper = spec.host_link.speed, spec.fabric_link.speed, wiring.super_link.speed
     # Hosts in different pods: host-leaf-spine-superspine-spine-leaf-host; one pod stops at a spine.
+    h, f, u = latency["host_link"], latency["fabric_link"], latency["super_link"]
     if spec.pods > 1:
         speeds: tuple[float, ...] = (host, fabric, upper, upper, fabric, host)
+        latencies: tuple[float, ...] = (h, f, u, u, f, h)
     elif spec.leaves_per_pod > 1:
-        speeds = (host, fabric, fabric, host)
+        speeds, latencies = (host, fabric, fabric, host), (h, f, f, h)
     else:
-        speeds = (host, host)
-    return ResolvedTopology(tuple(switches), tuple(spec.link_latency for _ in speeds), speeds)
+        speeds, latencies = (host, host), (h, h)
+    return ResolvedTopology(tuple(switches), latencies, speeds, spec.link_latency is None)
 
 
 __all__ = ["leaf_name", "resolve_clos", "spine_name", "super_spine_name"]

@@ -23,7 +23,12 @@ from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
 from qosforge.compiler.reachable import check_reachable, rtt_input_path
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
-from qosforge.compiler.topology import ResolvedSwitch, ResolvedTopology, resolve_topology
+from qosforge.compiler.topology import (
+    FORWARDING_LATENCY_UNKNOWN,
+    ResolvedSwitch,
+    ResolvedTopology,
+    resolve_topology,
+)
 from qosforge.errors import QosforgeError
 from qosforge.ir import (
     ClassIR,
@@ -202,6 +207,15 @@ def _profile_path(intent: Intent, switch: ResolvedSwitch) -> tuple[str | int, ..
     return ("topology", "switches", index, "profile")
 
 
+def _phy_delay_by_kind(switch: ResolvedSwitch) -> dict[tuple[float, float], float]:
+    """The longest PHY delay among each (speed, cable) kind of the switch's ports."""
+    longest: dict[tuple[float, float], float] = {}
+    for port in switch.ports:
+        kind = (port.speed_bps, port.cable_m)
+        longest[kind] = max(longest.get(kind, 0.0), port.phy_delay_s)
+    return longest
+
+
 def _class_rtt(spec: ClassSpec, topology: ResolvedTopology, intent: Intent) -> Derived:
     if spec.rtt is not None:
         return derived_constant(spec.rtt, "s", quantity="rtt_s", formula="intent classes[].rtt", source="operator-given RTT")
@@ -217,7 +231,8 @@ def _class_rtt(spec: ClassSpec, topology: ResolvedTopology, intent: Intent) -> D
                 input_value("one_way_latency_s", sum(topology.path_link_latencies_s), "s"),
                 input_value("mtu_bytes", intent.design.mtu, "B"),
             ),
-            derivations=(Derivation("rtt_s", "2*sum(link latency) + sum(MTU*8/rate) + sum(84B*8/rate)", SOURCE_RTT),),
+            derivations=(Derivation("rtt_s", "2*sum(link latency) + sum(MTU*8/rate) + sum(84B*8/rate)",
+                                    SOURCE_RTT + ("; " + FORWARDING_LATENCY_UNKNOWN if topology.latency_derived_from_wire else "")),),
         ),
     )
 
@@ -276,6 +291,7 @@ def _template(
             profile=profile,
             design=intent.design,
             port_kinds=tuple((p.speed_bps, p.cable_m) for p in switch.ports),
+            phy_delay_by_kind=_phy_delay_by_kind(switch),
             lossless_pg_count=len(lossless),
             has_lossless=bool(lossless),
         )

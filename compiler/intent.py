@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from qosforge.backends.registry import approximation_names, target_names
-from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, RTT_RANGE
+from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, PHY_DELAY_RANGE, RTT_RANGE
 from qosforge.compiler.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
@@ -75,6 +75,7 @@ Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schem
 #: Durations and lengths that size ECN thresholds and PFC headroom, within datacenter ranges (compiler/bounds.py).
 CableM = Annotated[LengthM, CABLE_RANGE]
 LinkLatencyS = Annotated[TimeS, LINK_LATENCY_RANGE]
+PhyDelayS = Annotated[TimeS, PHY_DELAY_RANGE]
 RttS = Annotated[TimeS, RTT_RANGE]
 #: A percentage written with its sign (``1%``), held in percent: P_max, which every output shows in
 #: percent; a bare number (fraction or percent?) is refused.
@@ -145,6 +146,14 @@ class LinkSpec(_Strict):
 
     speed: RateBps = Field(description="Port speed, e.g. 40G.")
     cable: CableM = Field(default="3m", validate_default=True, description="Cable length, e.g. 5m (at most 10 km).")
+    phy_delay: PhyDelayS = Field(default="0ns", validate_default=True,
+                                 description="One-way delay of the link's PHY stages (gearbox, retimer, FEC), e.g. 300ns: part of the wire, "
+                                             "so PFC headroom counts it both ways.")
+
+
+LINK_LATENCY_TEXT = ("One-way latency of every link per hop, including the receiving switch's forwarding, e.g. 1us (at most 1 ms); "
+                     "at least the wire (cable at 5 ns/m, IEEE 802.3 Table 29-3, plus phy_delay). RTTs (ECN K, BDP) use it, PFC headroom "
+                     "the wire alone. Default: the wire plus the profile's forwarding latency where it states one.")
 
 
 class LeafSpine(_Strict):
@@ -153,7 +162,7 @@ class LeafSpine(_Strict):
     hosts_per_leaf: int = Field(ge=1, le=512)
     host_link: LinkSpec
     fabric_link: LinkSpec
-    link_latency: LinkLatencyS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us (at most 1 ms).")
+    link_latency: LinkLatencyS | None = Field(default=None, description=LINK_LATENCY_TEXT)
     leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
     spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
     port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
@@ -174,7 +183,7 @@ class Clos(_Strict):
     host_link: LinkSpec
     fabric_link: LinkSpec = Field(description="Leaf-to-spine links.")
     super_link: LinkSpec | None = Field(default=None, description="Spine-to-super-spine links (default: fabric_link).")
-    link_latency: LinkLatencyS = Field(description="One-way latency of every link (propagation + PHY), e.g. 10us (at most 1 ms).")
+    link_latency: LinkLatencyS | None = Field(default=None, description=LINK_LATENCY_TEXT)
     leaf_profile: str = Field(description="Vendor profile of the leaves (qosforge profiles list).")
     spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
     super_spine_profile: str | None = Field(default=None, description="Vendor profile of the super-spines (default: spine_profile).")
@@ -196,6 +205,8 @@ class PortSpec(_Strict):
     speed: RateBps
     cable: CableM = Field(default="3m", validate_default=True)
     peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
+    phy_delay: PhyDelayS = Field(default="0ns", validate_default=True,
+                                 description="One-way delay of the port's PHY stages (gearbox, retimer, FEC), e.g. 300ns: part of the wire.")
 
     @field_validator("name")
     @classmethod
@@ -213,7 +224,8 @@ class SwitchSpec(_Strict):
 class LinkLatency(_Strict):
     a: str = Field(description="switch:port")
     b: str = Field(description="switch:port")
-    latency: LinkLatencyS | None = Field(default=None, description="One-way latency; default: cable length at the propagation speed.")
+    latency: LinkLatencyS | None = Field(default=None, description="One-way latency including the receiving switch's forwarding; at least the wire "
+                                                                 "(cable at the propagation speed plus phy_delay), its default.")
 
 
 class Topology(_Strict):
@@ -221,7 +233,8 @@ class Topology(_Strict):
     clos: Clos | None = None
     switches: list[SwitchSpec] | None = None
     links: list[LinkLatency] = Field(default_factory=list)
-    host_latency: LinkLatencyS | None = Field(default=None, description="One-way latency of host links in an explicit topology (default: from cable length).")
+    host_latency: LinkLatencyS | None = Field(default=None, description="One-way latency of host links in an explicit topology, including forwarding; "
+                                                                        "at least each host port's wire, its default.")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:

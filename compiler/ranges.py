@@ -16,6 +16,8 @@ MAX_CABLE_M = 10_000.0
 MAX_LINK_LATENCY_S = 1e-3
 #: TBTCP §1 (after DCTCP): a light-loaded datacenter RTT is under 250 us; 10 ms is 40x that.
 MAX_RTT_S = 10e-3
+#: A gearbox/retimer/FEC stage adds hundreds of ns; 10 us is a wide margin.
+MAX_PHY_DELAY_S = 10e-6
 MIN_RTT_S = 1e-6
 
 
@@ -43,8 +45,12 @@ CABLE = Range(0.0, MAX_CABLE_M, _length_text,
 LINK_LATENCY = Range(0.0, MAX_LINK_LATENCY_S, format_time,
                      "a datacenter link's one-way latency (fiber ~5 ns/m: 10 km is 50 us); ECN K and PFC "
                      "headroom grow with it; write e.g. 1us or 10us", "10us")
+PHY_DELAY = Range(0.0, MAX_PHY_DELAY_S, format_time,
+                  "a PHY stage's one-way delay (gearbox, retimer, FEC: hundreds of ns); PFC headroom counts it "
+                  "both ways; write e.g. 300ns", "300ns")
 RTT = Range(MIN_RTT_S, MAX_RTT_S, format_time,
             "the datacenter range (a light-loaded DCN RTT is under 250 us, TBTCP §1); thresholds are sized from the BDP "
             "rate x RTT; write e.g. 80us or 150us", "80us")
 
-__all__ = ["CABLE", "LINK_LATENCY", "MAX_CABLE_M", "MAX_LINK_LATENCY_S", "MAX_RTT_S", "MIN_RTT_S", "RTT", "Range"]
+__all__ = ["CABLE", "LINK_LATENCY", "MAX_CABLE_M", "MAX_LINK_LATENCY_S", "MAX_PHY_DELAY_S", "MAX_RTT_S", "MIN_RTT_S", "PHY_DELAY", "RTT",
+           "Range"]

@@ -4,6 +4,15 @@ fabric's worst-case host-to-host round-trip time (docs/architecture.md §2, issu
 The base RTT of a class is derived from the longest host-to-host path: the sum of one-way link
 latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
 every hop on the way out and one ACK-sized packet on the way back.
+
+Two delays per link, one model for the compiler and the software switch: the **wire** (the
+cable at the propagation speed plus any declared PHY delay: gearbox, retimer, FEC) is what a
+PFC frame and the data it stops cross, so PFC headroom is sized from it alone (IEEE 802.1Qbb's
+delay model; sonic-swss cfgmgr/buffer_headroom_mellanox.lua counts the cable and the gearbox
+both ways). The **link latency** is the one-way per-hop latency including the receiving switch's
+forwarding; the RTTs behind ECN K and the BDP use it. Forwarding never adds to headroom: packets
+still inside the upstream switch wait behind its paused egress. A latency below the wire is
+physically impossible and refused at its field.
 """
 
 from __future__ import annotations
@@ -15,14 +24,26 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from qosforge.compiler.intent import Intent, LeafSpine, SwitchSpec, expand_port_names
+from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
 from qosforge.compiler.loader import SourceMap
+from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
+from qosforge.units import format_time
 
-#: Signal propagation in fibre and twinax, ~2/3 c; SONiC's Mellanox headroom script uses
-#: 198,000,000 m/s (sonic-swss cfgmgr/buffer_headroom_mellanox.lua).
-PROPAGATION_M_PER_S = 198_000_000.0
+#: Signal propagation in fibre and twinax: 5 ns/m (IEEE 802.3 Table 29-3), the one value the
+#: compiler's wire, the physical headroom model and the software switch's links share (SONiC's
+#: Mellanox headroom script, reproduced bit for bit in models/sonic_headroom.py, uses 1.98e8 m/s).
+PROPAGATION_M_PER_S = DEFAULT_PROPAGATION_SPEED_MPS
 #: A TCP ACK on the wire: 64 B minimum Ethernet frame + 20 B preamble and inter-frame gap.
 ACK_WIRE_BYTES = 84.0
+#: No vendor profile states a port-to-port forwarding latency with a public source, so a latency
+#: derived from the topology is the wire alone; the RTT derivation names this.
+FORWARDING_LATENCY_UNKNOWN = ("the switch's forwarding latency is unknown (no vendor profile states a sourced port-to-port "
+                              "latency): the link latency is taken as the wire alone; give link_latency to include it")
+
+
+def wire_delay_s(cable_m: float, phy_delay_s: float = 0.0) -> float:
+    """One-way wire delay: the cable at the propagation speed plus the PHY stages."""
+    return cable_m / PROPAGATION_M_PER_S + phy_delay_s
 
 
 @dataclass(frozen=True)
@@ -33,6 +54,19 @@ class ResolvedPort:
     peer: str | None
     """'host', 'switch:port', or None when unconnected."""
     latency_s: float
+    """One-way latency of the port's link including the receiving switch's forwarding."""
+    phy_delay_s: float = 0.0
+    """One-way delay of the link's PHY stages (gearbox, retimer, FEC): part of the wire."""
+
+    @property
+    def wire_delay_s(self) -> float:
+        """What a frame (data or PFC) spends between the two MACs: cable + PHY."""
+        return wire_delay_s(self.cable_m, self.phy_delay_s)
+
+    @property
+    def forwarding_delay_s(self) -> float:
+        """The part of the latency spent inside the receiving switch (or host), never negative."""
+        return max(self.latency_s - self.wire_delay_s, 0.0)
 
 
 @dataclass(frozen=True)
@@ -55,6 +89,8 @@ class ResolvedTopology:
     path_link_latencies_s: tuple[float, ...]
     path_link_speeds_bps: tuple[float, ...]
     """The links of the longest host-to-host path, one way, host to host."""
+    latency_derived_from_wire: bool = False
+    """Whether the link latencies were derived from the wire because the intent gave none."""
 
     def rtt_s(self, mtu_bytes: float) -> float:
         propagation = 2.0 * sum(self.path_link_latencies_s)
@@ -69,27 +105,55 @@ class ResolvedTopology:
 
 def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     if intent.topology.leaf_spine is not None:
-        return _leaf_spine(intent.topology.leaf_spine)
+        spec = intent.topology.leaf_spine
+        latency = generator_latencies(spec.link_latency, {"host_link": spec.host_link, "fabric_link": spec.fabric_link},
+                                      ("topology", "leaf_spine"), source_map)
+        return _leaf_spine(spec, latency)
     if intent.topology.clos is not None:
         # compiler/clos.py builds on this module's types, so it is imported here, not at the top.
         from qosforge.compiler.clos import resolve_clos
 
-        return resolve_clos(intent.topology.clos)
+        clos = intent.topology.clos
+        links = {"host_link": clos.host_link, "fabric_link": clos.fabric_link, "super_link": clos.super_link or clos.fabric_link}
+        return resolve_clos(clos, generator_latencies(clos.link_latency, links, ("topology", "clos"), source_map))
     assert intent.topology.switches is not None
     return _explicit(intent, source_map)
 
 
-def _leaf_spine(spec: LeafSpine) -> ResolvedTopology:
+def generator_latencies(link_latency_s: float | None, links: dict[str, LinkSpec], place: tuple[str, ...],
+                        source_map: SourceMap) -> dict[str, float]:
+    """Each link class's one-way latency in a generated topology: the intent's ``link_latency``,
+    which must not be below any class's wire, else (no latency given) each class's wire."""
+    wires = {name: wire_delay_s(link.cable, link.phy_delay) for name, link in links.items()}
+    if link_latency_s is None:
+        return wires
+    name, longest = max(wires.items(), key=lambda item: item[1])
+    if link_latency_s < longest:
+        link = links[name]
+        phy = f" + phy_delay {format_time(link.phy_delay)}" if link.phy_delay else ""
+        raise source_map.error(
+            (*place, "link_latency"),
+            f"link_latency {format_time(link_latency_s)} is less than the {name}'s wire: {link.cable:g} m of cable at "
+            f"{PROPAGATION_M_PER_S / 1e3:,.0f} km/s ({1e9 / PROPAGATION_M_PER_S:.2f} ns/m) is {format_time(link.cable / PROPAGATION_M_PER_S)}"
+            f"{phy} one way",
+            f"link_latency is the per-hop latency including the switch's forwarding, so at least {format_time(longest)}: "
+            f"raise it, or shorten the cable",
+        )
+    return dict.fromkeys(links, link_latency_s)
+
+
+def _leaf_spine(spec: LeafSpine, latency: dict[str, float]) -> ResolvedTopology:
     spine_profile = spec.spine_profile or spec.leaf_profile
 
     def port_name(index: int) -> str:
         return f"{spec.port_prefix}{index * spec.port_stride}"
 
     switches: list[ResolvedSwitch] = []
-    fabric_latency = spec.link_latency
+    host_latency, fabric_latency = latency["host_link"], latency["fabric_link"]
+    host_phy, fabric_phy = spec.host_link.phy_delay, spec.fabric_link.phy_delay
     for leaf in range(spec.leaves):
         ports = [
-            ResolvedPort(port_name(h), spec.host_link.speed, spec.host_link.cable, "host", spec.link_latency)
+            ResolvedPort(port_name(h), spec.host_link.speed, spec.host_link.cable, "host", host_latency, host_phy)
             for h in range(spec.hosts_per_leaf)
         ]
         ports += [
@@ -99,6 +163,7 @@ def _leaf_spine(spec: LeafSpine) -> ResolvedTopology:
                 spec.fabric_link.cable,
                 f"spine{s + 1}:{port_name(leaf)}",
                 fabric_latency,
+                fabric_phy,
             )
             for s in range(spec.spines)
         ]
@@ -111,6 +176,7 @@ def _leaf_spine(spec: LeafSpine) -> ResolvedTopology:
                 spec.fabric_link.cable,
                 f"leaf{leaf + 1}:{port_name(spec.hosts_per_leaf + spine)}",
                 fabric_latency,
+                fabric_phy,
             )
             for leaf in range(spec.leaves)
         ]
@@ -118,18 +184,18 @@ def _leaf_spine(spec: LeafSpine) -> ResolvedTopology:
     latencies: tuple[float, ...]
     speeds: tuple[float, ...]
     if spec.leaves == 1:
-        latencies = (spec.link_latency, spec.link_latency)
+        latencies = (host_latency, host_latency)
         speeds = (spec.host_link.speed, spec.host_link.speed)
     else:
-        latencies = (spec.link_latency, fabric_latency, fabric_latency, spec.link_latency)
+        latencies = (host_latency, fabric_latency, fabric_latency, host_latency)
         speeds = (spec.host_link.speed, spec.fabric_link.speed, spec.fabric_link.speed, spec.host_link.speed)
-    return ResolvedTopology(tuple(switches), latencies, speeds)
+    return ResolvedTopology(tuple(switches), latencies, speeds, spec.link_latency is None)
 
 
-def _explicit_ports(switch: SwitchSpec) -> Iterator[tuple[int, str, float, float, str | None]]:
+def _explicit_ports(switch: SwitchSpec) -> Iterator[tuple[int, str, float, float, str | None, float]]:
     for index, port in enumerate(switch.ports):
         for name in expand_port_names(port.name):
-            yield index, name, port.speed, port.cable, port.peer
+            yield index, name, port.speed, port.cable, port.peer, port.phy_delay
 
 
 @dataclass
@@ -140,6 +206,12 @@ class _PortDraft:
     cable_m: float
     peer: str | None
     latency_s: float
+    phy_delay_s: float
+    latency_given: bool = False
+
+    @property
+    def wire_s(self) -> float:
+        return wire_delay_s(self.cable_m, self.phy_delay_s)
 
 
 def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
@@ -152,17 +224,21 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     ports_of: dict[str, dict[str, _PortDraft]] = {}
     for s_index, switch in enumerate(specs):
         table: dict[str, _PortDraft] = {}
-        for p_index, name, speed, cable, peer in _explicit_ports(switch):
+        for p_index, name, speed, cable, peer, phy in _explicit_ports(switch):
             if name in table:
                 raise source_map.error(("topology", "switches", s_index, "ports", p_index, "name"), f"port {name} of '{switch.name}' is listed twice", "list each port once (ranges must not overlap)")
             if peer not in (None, "host"):
                 peer_switch, _, peer_port = peer.partition(":")
                 if peer_switch not in names or not peer_port:
                     raise source_map.error(("topology", "switches", s_index, "ports", p_index, "peer"), f"peer '{peer}' is not 'host' or 'switch:port' of a defined switch", f"known switches: {', '.join(sorted(names))}")
-            latency = cable / PROPAGATION_M_PER_S
-            if peer == "host" and intent.topology.host_latency is not None:
-                latency = intent.topology.host_latency
-            table[name] = _PortDraft(speed, cable, peer, latency)
+            draft = _PortDraft(speed, cable, peer, wire_delay_s(cable, phy), phy)
+            host_latency = intent.topology.host_latency
+            if peer == "host" and host_latency is not None:
+                if host_latency < draft.wire_s:
+                    raise source_map.error(("topology", "host_latency"), _below_wire(host_latency, f"host port {switch.name}:{name}", draft),
+                                           f"host_latency includes the forwarding, so at least {format_time(draft.wire_s)}")
+                draft.latency_s, draft.latency_given = host_latency, True
+            table[name] = draft
         ports_of[switch.name] = table
     for l_index, link in enumerate(intent.topology.links):
         for end_name, end in (("a", link.a), ("b", link.b)):
@@ -175,21 +251,36 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
         if a_entry.speed_bps != b_entry.speed_bps:
             raise source_map.error(("topology", "links", l_index), f"{link.a} runs at {a_entry.speed_bps / 1e9:g}G but {link.b} at {b_entry.speed_bps / 1e9:g}G", "both ends of a link must have the same speed")
         a_entry.peer, b_entry.peer = link.b, link.a
+        # Both ends carry the same wire: the longer of the two declarations (cable and PHY).
+        wire_entry = max(a_entry, b_entry, key=lambda entry: entry.wire_s)
         if link.latency is not None:
+            if link.latency < wire_entry.wire_s:
+                raise source_map.error(("topology", "links", l_index, "latency"), _below_wire(link.latency, f"link {link.a} - {link.b}", wire_entry),
+                                       f"latency includes the receiving switch's forwarding, so at least {format_time(wire_entry.wire_s)}")
             a_entry.latency_s = b_entry.latency_s = link.latency
+            a_entry.latency_given = b_entry.latency_given = True
+        else:
+            a_entry.latency_s = b_entry.latency_s = wire_entry.wire_s
     switches = tuple(
         ResolvedSwitch(
             spec.name,
             spec.profile,
-            tuple(ResolvedPort(name, e.speed_bps, e.cable_m, e.peer, e.latency_s) for name, e in ports_of[spec.name].items()),
+            tuple(ResolvedPort(name, e.speed_bps, e.cable_m, e.peer, e.latency_s, e.phy_delay_s) for name, e in ports_of[spec.name].items()),
             "switch",
         )
         for spec in specs
     )
-    return _longest_host_path(switches, source_map)
+    derived = not any(e.latency_given for table in ports_of.values() for e in table.values())
+    return _longest_host_path(switches, source_map, derived)
 
 
-def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap) -> ResolvedTopology:
+def _below_wire(latency_s: float, what: str, draft: _PortDraft) -> str:
+    phy = f" + phy_delay {format_time(draft.phy_delay_s)}" if draft.phy_delay_s else ""
+    return (f"latency {format_time(latency_s)} of {what} is less than its wire: {draft.cable_m:g} m of cable at "
+            f"{PROPAGATION_M_PER_S / 1e3:,.0f} km/s is {format_time(draft.cable_m / PROPAGATION_M_PER_S)}{phy} one way")
+
+
+def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap, derived: bool) -> ResolvedTopology:
     """The worst case over host-facing switch pairs of the fewest-hop switch path between them
     (how ECMP/BGP fabrics route), found with SciPy's compiled BFS in bounded-memory chunks so
     explicit fabrics of thousands of switches stay fast."""
@@ -228,4 +319,4 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
     first_host = max(host_ports[start], key=lambda p: p.latency_s)
     last_host = max(host_ports[end], key=lambda p: p.latency_s)
     path = [first_host, *reversed(links), last_host]
-    return ResolvedTopology(switches, tuple(p.latency_s for p in path), tuple(p.speed_bps for p in path))
+    return ResolvedTopology(switches, tuple(p.latency_s for p in path), tuple(p.speed_bps for p in path), derived)

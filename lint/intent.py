@@ -13,7 +13,7 @@ file, which must be a switch of the intent (``qosforge compile`` writes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from qosforge.compiler.intent import ClassSpec, Design, Intent
@@ -53,6 +53,8 @@ class SwitchIntent:
     classes: tuple[IntentClass, ...]
     port_speeds_bps: dict[str, float]
     port_cables_m: dict[str, float]
+    port_phy_delays_s: dict[str, float] = field(default_factory=dict)
+    """Each port's declared PHY delay (gearbox, retimer, FEC): part of the wire headroom covers."""
 
 
 class IntentCatalogue:
@@ -122,6 +124,7 @@ class IntentCatalogue:
             classes=tuple(IntentClass(spec, rtt[spec.name]) for spec in self._intent.classes if spec.name in rtt),
             port_speeds_bps={p.name: p.speed_bps for p in resolved.ports},
             port_cables_m={p.name: p.cable_m for p in resolved.ports},
+            port_phy_delays_s={p.name: p.phy_delay_s for p in resolved.ports if p.phy_delay_s},
         )
         self._compiled[name] = result
         return result

@@ -155,6 +155,7 @@ def pfc_headroom(
     pfc_frame_bytes: Any = PFC_FRAME_BYTES,
     small_packet_bytes: Any = MIN_FRAME_BYTES,
     peer_response_bits: Any = None,
+    phy_delay_s: Any = 0.0,
 ) -> PfcHeadroom:
     """Physical xoff/xon/size headroom of one lossless PG (vectorised over all inputs).
 
@@ -162,6 +163,9 @@ def pfc_headroom(
     ``lossless_frame_bytes`` the largest lossless frame, ``small_packet_fraction`` the share of
     minimum-size frames by count. ``peer_response_bits`` overrides the Annex 31B pause-quanta
     table (needed for rates that table does not list).
+    ``phy_delay_s`` is the link's one-way PHY delay (gearbox, retimer, FEC): part of the wire,
+    so it counts both ways like the cable (SONiC's gearbox term, sonic-swss
+    cfgmgr/buffer_headroom_mellanox.lua).
     """
     rate_bps = as_float_array(rate_bps)
     cable_m = as_float_array(cable_m)
@@ -173,6 +177,8 @@ def pfc_headroom(
     mac_phy_delay_bytes = as_float_array(mac_phy_delay_bytes)
     pfc_frame_bytes = as_float_array(pfc_frame_bytes)
     small_packet_bytes = as_float_array(small_packet_bytes)
+    phy_delay_s = as_float_array(phy_delay_s)
+    require_non_negative("phy_delay_s", phy_delay_s, hint="the PHY's one-way delay, e.g. 300ns (0 without gearbox)")
     require_positive("rate_bps", rate_bps, hint="the port speed, e.g. 100G")
     require_non_negative("cable_m", cable_m, hint="the cable length, e.g. 40m")
     require_positive(
@@ -209,7 +215,7 @@ def pfc_headroom(
         peer_formula = "peer_response_bits/8 (given)"
         peer_source = "input"
 
-    cable = 2.0 * cable_m / propagation_speed_mps * rate_bps / 8.0
+    cable = 2.0 * (cable_m / propagation_speed_mps + phy_delay_s) * rate_bps / 8.0
     frames = 2.0 * max_frame_bytes
     resume_path = frames + pfc_frame_bytes + cable + peer_response + mac_phy_delay_bytes
     in_flight = lossless_frame_bytes + resume_path
@@ -235,6 +241,7 @@ def pfc_headroom(
                 pfc_frame_bytes,
                 small_packet_bytes,
                 peer_response,
+                phy_delay_s,
             )
         )
     )
@@ -255,6 +262,8 @@ def pfc_headroom(
         input_value("pfc_frame_bytes", pfc_frame_bytes, "B"),
         input_value("small_packet_bytes", small_packet_bytes, "B"),
     ]
+    if np.any(phy_delay_s):
+        inputs.append(input_value("phy_delay_s", phy_delay_s, "s"))
     if peer_response_bits is not None:
         inputs.append(input_value("peer_response_bits", peer_response_bits, "bit"))
     return PfcHeadroom(
@@ -282,7 +291,7 @@ def pfc_headroom(
                     SOURCE_FRAME,
                 ),
                 Derivation("pfc_frame_bytes", "64 B PFC frame serialisation", SOURCE_FRAME),
-                Derivation("cable_bytes", "2*L/v*R/8", SOURCE_CABLE),
+                Derivation("cable_bytes", "2*(L/v+phy_delay)*R/8", SOURCE_CABLE),
                 Derivation("peer_response_bytes", peer_formula, peer_source),
                 Derivation(
                     "mac_phy_delay_bytes",

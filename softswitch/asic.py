@@ -24,10 +24,21 @@ if TYPE_CHECKING:
     from qosforge.fitting.red_model import RedStepModel
 
 #: A continuous (linear) RED curve approximated by this many equal steps, step midpoints. Used
-#: only by the flag-configured ``dumbbell`` scenario, which emulates no particular chip and
-#: should compare with simulators whose RED is linear (ns-3 RedQueueDisc). 1024 steps keep the
-#: error below 0.05 % of P_max, finer than any probability the flags can express.
+#: by the flag-configured ``dumbbell`` scenario, which emulates no particular chip and should
+#: compare with simulators whose RED is linear (ns-3 RedQueueDisc), and as the named
+#: approximation for chips whose step quantisation is unpublished. 1024 steps keep the error
+#: below 0.05 % of P_max, finer than any probability the flags can express.
 LINEAR_RED_STEPS = 1024
+#: The approximation a run takes where a vendor profile leaves the RED step quantisation unknown
+#: (``--assume red.steps=N --assume red.step_offset=C`` replaces it with the operator's values).
+RED_LINEAR_APPROXIMATION = "red-linear"
+
+
+def red_linear_note(profile_name: str) -> str:
+    """What the ``red-linear`` approximation means, for stderr and the JSON ``approximations``."""
+    return (f"{RED_LINEAR_APPROXIMATION}: the RED step quantisation of {profile_name} is unpublished, so its WRED curves run as "
+            f"SAI's linear curve (inc/saiwred.h: the probability rises linearly from min to max), {LINEAR_RED_STEPS} equal steps; "
+            "state the chip's steps with --assume red.steps=N --assume red.step_offset=C")
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,8 @@ class AsicModel:
     ecn_ect_thresholds: bool | None
     color_drop_applies_to_ect: bool | None
     """None where the profile does not say (then the ECT thresholds may not be enabled)."""
+    approximations: tuple[str, ...] = ()
+    """Named approximations taken for what the profile leaves unknown (``red-linear``)."""
 
     @property
     def steps(self) -> int:
@@ -106,6 +119,11 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
         return values[field] if field in values else profile.sourced(field).value
 
     red: RedStepModel | None = None
+    approximations: tuple[str, ...] = ()
+    if value("red.steps") is None and value("red.step_offset") is None:
+        # Unpublished quantisation: run SAI's linear curve, named, rather than refuse every run.
+        values["red.steps"], values["red.step_offset"] = LINEAR_RED_STEPS, 0.5
+        approximations = (red_linear_note(profile.name),)
     if value("red.steps") is not None and value("red.step_offset") is not None:
         steps = values.get("red.steps")
         offset = values.get("red.step_offset")
@@ -127,6 +145,7 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
         red=red,
         ecn_ect_thresholds=None if ect is None else bool(ect),
         color_drop_applies_to_ect=None if color_drop is None else bool(color_drop),
+        approximations=approximations,
     )
 
 

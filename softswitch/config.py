@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from qosforge.errors import QosforgeError
+from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
 from qosforge.softswitch.asic import AsicModel, asic_from_profile
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ DSCP_VALUES = 64
 PRIORITIES = 8
 #: sai_packet_color_t (SAI inc/saitypes.h:779).
 COLORS = ("GREEN", "YELLOW", "RED")
-#: Signal propagation in copper and fibre, 5 ns/m (IEEE 802.3 Table 29-3; models/pfc_headroom.py).
-CABLE_DELAY_S_PER_M = 5e-9
+#: Signal propagation in copper and fibre, 5 ns/m (IEEE 802.3 Table 29-3): the same value as the
+#: compiler's wire and the physical headroom model (models/pfc_headroom.py).
+CABLE_DELAY_S_PER_M = 1.0 / DEFAULT_PROPAGATION_SPEED_MPS
 
 Direction = Literal["ingress", "egress", "both"]
 SchedulingType = Literal["STRICT", "WRR", "DWRR"]

@@ -63,7 +63,12 @@ class SimulationResult:
     (sent, from its ingress) and was paused by its peer (received, at its egress), after the
     warm-up; pauses still running at the end count up to the end."""
     queue_histograms: np.ndarray | None = None
-    """[switch port, queue, depth in packets] sample counts (fabric runs; None otherwise)."""
+    """[switch port, queue, depth bin] sample counts (fabric runs; None otherwise); bin i holds
+    depths i*width .. (i+1)*width - 1 packets (``queue_histogram_width``)."""
+    queue_histogram_width: int = 1
+    """Packets per bin of ``queue_histograms`` (engine/build.py queue_histogram_width)."""
+    switch_peak_cells: np.ndarray | None = None
+    """[switch] most cells each switch held at once in the measured window."""
 
     @property
     def measured_s(self) -> float:
@@ -181,6 +186,8 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         cell_bytes=float(prmf[L.PRM_CELL]),
         pfc_seconds=pause_seconds(world[L.W_PFCT], float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])),
         queue_histograms=world[L.W_QHIST].copy() if world[L.W_QHIST].shape[0] else None,
+        queue_histogram_width=int(world[L.W_PRMI][L.PRI_QHIST_WIDTH]) or 1,
+        switch_peak_cells=world[L.W_SWI][:, L.SW_PEAK].copy(),
     )
 
 

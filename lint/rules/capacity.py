@@ -97,6 +97,8 @@ class HeadroomInputs:
     small_packet_percent: float
     lanes: int
     shared_headroom_pool: bool
+    phy_delay_s: float = 0.0
+    """The intent's PHY delay for the port (gearbox, retimer, FEC); config_db carries none."""
 
 
 def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
@@ -120,8 +122,9 @@ def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
         spp = pattern.small_packet_percent if pattern.small_packet_percent is not None else \
             default_design().small_packet_percent
     port_mtu = port.mtu_bytes or (design.port_mtu if design is not None else default_design().port_mtu)
+    phy_delay = ctx.intent.port_phy_delays_s.get(port.name, 0.0) if ctx.intent is not None else 0.0
     return HeadroomInputs(model, port.speed_bps, port.cable_m, port_mtu, lossless_mtu, spp,
-                          port.lanes or 4, parsed.shared_headroom_pool)
+                          port.lanes or 4, parsed.shared_headroom_pool, phy_delay)
 
 
 def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]:
@@ -145,14 +148,15 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
             result = sonic_headroom(asic, inputs.rate_bps, inputs.cable_m, port_mtu_bytes=inputs.port_mtu_bytes,
                                     lossless_mtu_bytes=inputs.lossless_mtu_bytes,
                                     small_packet_percent=inputs.small_packet_percent, lanes=inputs.lanes,
-                                    shared_headroom_pool=inputs.shared_headroom_pool)
+                                    shared_headroom_pool=inputs.shared_headroom_pool, gearbox_delay_s=inputs.phy_delay_s)
             section = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua" if table.script == "mellanox" else "sonic-swss cfgmgr/buffer_headroom_barefoot.lua"
             return float(result.xoff_bytes), f"SONiC {table.script} headroom plugin for {table.name} ({section})"
         physical = pfc_headroom(inputs.rate_bps, inputs.cable_m,
                                 cell_bytes=profile.cell_bytes.known("cell_bytes"),
                                 max_frame_bytes=inputs.port_mtu_bytes,
                                 lossless_frame_bytes=inputs.lossless_mtu_bytes,
-                                small_packet_fraction=inputs.small_packet_percent / 100.0)
+                                small_packet_fraction=inputs.small_packet_percent / 100.0,
+                                phy_delay_s=inputs.phy_delay_s)
         return float(physical.xoff_bytes), "physical PFC headroom model (IEEE 802.3 Annex 31B, docs/architecture.md §3)"
 
     return ctx.cache.get(("xoff", profile.name, inputs), compute)

@@ -141,13 +141,13 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--red-min", metavar="SIZE", help="dumbbell: RED minimum threshold.")
 @click.option("--red-max", metavar="SIZE", help="dumbbell: RED maximum threshold.")
 @click.option("--red-pmax", metavar="PERCENT", help="dumbbell: RED probability P_max at the maximum, a percentage with its % sign, e.g. 10%.")
-@click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; fabric scenarios in a lossless class: the intent's lossless MTU).")
+@click.option("--packet", "packet_text", metavar="SIZE", help="Packet (MSS-sized frame) size; also the unit of 'pkt' (default 1500B; in a lossless class the intent's lossless MTU, the frame its PFC headroom is sized for).")
 @click.option("--flow-size", metavar="SIZE", help="Bytes per flow (default: long-lived).")
 @click.option("--beta", type=float, default=0.1, show_default=True, help="TBTCP RAI beta (TBTCP §4.3).")
 @click.option("--r", "window_r", type=float, default=float(DEFAULT_TBTCP_R), show_default=True, help="TBTCP QCD window reduction r (TBTCP §6.2).")
 @click.option("--rto-min", metavar="TIME", help="Minimum retransmission timeout (default 4ms, TLT §2.1).")
-@click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 5ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
-@click.option("--warmup", metavar="TIME", help="Statistics start after this (default a third of --duration, at most 0.1s; fabric-incast 1ms, other fabric scenarios 0).")
+@click.option("--duration", metavar="TIME", help="Simulated time (default 0.3s; fabric-incast 20ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).")
+@click.option("--warmup", metavar="TIME", help="Statistics start after this (default a third of --duration, at most 0.1s; fabric-incast 10ms, other fabric scenarios 0).")
 @click.option("--seed", type=SeedType(), default=1, show_default=True, help=f"Random seed, 0 to {MAX_SEED} (2**32-1).")
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -193,9 +193,9 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     if len(switch_names) > 1:
         raise QosforgeError(f"{scenario} runs on one switch (got {len(switch_names)})", place="--switch", hint="name one switch, or use a fabric scenario")
     switch_name = switch_names[0] if switch_names else None
-    size_packets = -1
-    if flow_size is not None:
-        size_packets = max(1, int(-(-_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet) // packet)))
+    # A flow's size is its payload, as in the fabric scenarios: whole packets, then the remainder
+    # in a shorter last one (softswitch/traffic/spec.py packets_for_payload).
+    flow_size_bytes = None if flow_size is None else max(1, int(_parse("--flow-size", parse_size_bytes, flow_size, packet_bytes=packet)))
     from qosforge.models.tbtcp import BETA_MAX
 
     if not 0 < beta < BETA_MAX or window_r < 1:
@@ -229,10 +229,13 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         )
         line_rate_bps = spec.bandwidth_bps
         config, flow_specs, run = dumbbell(spec)
-        if size_packets > 0:
+        if flow_size_bytes is not None:
             from dataclasses import replace
 
-            flow_specs = tuple(replace(f, size_packets=size_packets) for f in flow_specs)
+            from qosforge.softswitch.traffic.spec import HEADER_BYTES, packets_for_payload
+
+            size_packets, last_bytes = packets_for_payload(flow_size_bytes, int(packet), HEADER_BYTES[spec.transport])
+            flow_specs = tuple(replace(f, size_packets=size_packets, last_packet_bytes=last_bytes) for f in flow_specs)
         header: dict[str, Any] = {"scenario": "dumbbell", "flows": flows, "transport": _TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
                                   "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
                                   "red": None if spec.red_min_bytes is None else {"min_bytes": spec.red_min_bytes, "max_bytes": spec.red_max_bytes,
@@ -241,8 +244,10 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     else:
         if intent is None:
             raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
-        config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, size_packets, int(packet),
-                                                  duration_s, warmup_s, seed, rto_min_s, _assumptions(assumptions))
+        config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, flow_size_bytes,
+                                                                 int(packet) if packet_text else None, duration_s, warmup_s, seed, rto_min_s,
+                                                                 _assumptions(assumptions))
+        packet = header["packet_bytes"]
     check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.softswitch.randomness import seed_matters
 
@@ -378,8 +383,11 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
 
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
-            size_packets: int, packet: int, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
+            flow_size_bytes: int | None, packet_bytes: int | None, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
             assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float]:
+    """One switch of the intent, ``flows`` flows into one port. Without ``--packet`` a lossless
+    class sends the intent's lossless MTU, the frame its PFC headroom was sized for, as the fabric
+    scenarios do (softswitch/helper/fabric_scenarios.py fabric_traffic); other classes 1500 B."""
     from qosforge.softswitch.helper.compiled import (
         class_chosen_by,
         compile_for_softswitch,
@@ -387,7 +395,12 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
         tbtcp_host_settings,
     )
     from qosforge.softswitch.scenarios import incast_flows
-    from qosforge.softswitch.traffic.spec import RunSpec, TransportParams
+    from qosforge.softswitch.traffic.spec import (
+        HEADER_BYTES,
+        RunSpec,
+        TransportParams,
+        packets_for_payload,
+    )
 
     if not intent.is_file():
         raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/tlt-softswitch.yaml")
@@ -397,6 +410,8 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     kind = _TRANSPORTS[transport] if transport else host_transport(entry)
     beta, window_r = tbtcp_host_settings(entry)
     config = compiled.config
+    packet = packet_bytes if packet_bytes is not None else (int(compiled.design.lossless_mtu_bytes) if entry.lossless else 1500)
+    size_packets, last_bytes = (-1, None) if flow_size_bytes is None else packets_for_payload(flow_size_bytes, packet, HEADER_BYTES[kind])  # type: ignore[index]
     forward = 2 * config.ports[receiver].cable_delay_s
     # The intent's RTT covers the fabric's longest path; what the one switch does not carry
     # (other hops, the reverse path) becomes the ACK delay.
@@ -405,13 +420,18 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
                               important_dscp=entry.important_dscp[0] if entry.important_dscp else None, size_packets=size_packets,
                               packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r,
                               cnp_dscp=compiled.cnp_dscp)
+    if last_bytes is not None:
+        from dataclasses import replace
+
+        flow_specs = tuple(replace(f, last_packet_bytes=last_bytes) for f in flow_specs)
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
     header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name,
               "class_chosen_by": class_chosen_by(class_name), "transport": kind,
-              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "vendor_profile": config.asic.name,
-              "approximations": announce_approximations((compiled.ir,))}
+              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "packet_bytes": packet,
+              "flow_size_bytes": flow_size_bytes, "vendor_profile": config.asic.name,
+              "approximations": announce_approximations((compiled.ir,), (config.asic,))}
     return config, flow_specs, run, header, config.ports[receiver].speed_bps
 
 

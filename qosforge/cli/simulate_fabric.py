@@ -24,13 +24,16 @@ class ScenarioDefaults:
     flows: int
 
 
-#: fabric-incast: long enough for DCTCP/DCQCN to settle at the congested port (hundreds of RTTs of
-#: a few microseconds); all-to-all: flows of the web-search mix (mean ~1.7 MB, 130 us at 100G)
+#: fabric-incast: DCQCN's rate recovery after the first CNPs takes milliseconds (its timer and byte
+#: counter stages, DCQCN §5), so a 5 ms run with a 1 ms warm-up measured the start-up transient
+#: (roce-pod: 32 Gb/s on a 100G receiver); from 10 ms on the receiver runs at line rate (95.7 Gb/s
+#: of goodput over 10..20 ms and over 25..50 ms alike), so the default measures 10 ms after a
+#: 10 ms warm-up; all-to-all: flows of the web-search mix (mean ~1.7 MB, 130 us at 100G)
 #: arrive and finish many times over; pause-storm: 1 ms before the stall, the stall, 1 ms after. On
 #: roce-pod that 1 ms is no steady state: one flow per host is a 48:1 DCQCN incast on the stalled
 #: host (its queue ~11,500 packets at 1 ms), which the stall then spreads upstream; docs/softswitch.md.
 DEFAULTS = {
-    "fabric-incast": ScenarioDefaults(duration_s=5e-3, warmup_s=1e-3, flows=10),
+    "fabric-incast": ScenarioDefaults(duration_s=20e-3, warmup_s=10e-3, flows=10),
     "all-to-all": ScenarioDefaults(duration_s=3e-3, warmup_s=0.0, flows=0),
     "pause-storm": ScenarioDefaults(duration_s=0.0, warmup_s=0.0, flows=1),
 }
@@ -132,7 +135,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
                  "(the traffic, if any, was all inside the warm-up; try --warmup 0s)", err=True)
     # The scenario's own header leaves these out where it had no use for them (pause-storm's size).
     header = {**built.header, "intent": options.intent, "flow_size_bytes": options.flow_size_bytes,
-              "monitored_port": str(fabric.port_ref(built.origin)), "approximations": announce_approximations(s.ir for s in fabric.switches)}
+              "monitored_port": str(fabric.port_ref(built.origin)), "approximations": announce_approximations((s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches))}
     if options.scenario == "all-to-all":
         del header["flow_size_bytes"]  # sizes come from flow_size_dist
     keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
@@ -140,13 +143,18 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     return result, keys, header, duration_s, warmup_s
 
 
-def announce_approximations(switches: Iterable[Any]) -> list[str]:
+def announce_approximations(switches: Iterable[Any], asics: Iterable[Any] = ()) -> list[str]:
     """The approximations the intent accepted (``approximations:``) that shaped these switches'
-    programs, each noted on stderr as ``compile`` reports it; sorted names for the JSON."""
+    programs, each noted on stderr as ``compile`` reports it, and those the software switch took
+    for what a vendor profile leaves unknown (``AsicModel.approximations``: ``red-linear``);
+    sorted names for the JSON."""
     gaps = sorted({(gap.target, gap.class_name, gap.feature, gap.approximation) for switch in switches for gap in switch.gaps if gap.approximation})
     for target, class_name, feature, approximation in gaps:
         click.echo(f"note: {target}: class {class_name}: {feature} approximated ({approximation}); the simulation runs the approximation", err=True)
-    return sorted({gap[3] for gap in gaps})
+    chip_notes = sorted({note for asic in asics for note in asic.approximations})
+    for note in chip_notes:
+        click.echo(f"note: software switch: {note}", err=True)
+    return sorted({gap[3] for gap in gaps} | {note.partition(":")[0] for note in chip_notes})
 
 
 def _default_warmup_s(options: FabricOptions, defaults: ScenarioDefaults, duration_s: float) -> float:

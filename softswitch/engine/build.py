@@ -454,10 +454,16 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     delays = run.link_delays_s if run.link_delays_s is not None else tuple(p.cable_delay_s for p in ports)
     if len(delays) != n_ports:
         raise QosforgeError(f"{len(delays)} link delays for {n_ports} ports", place="link_delays_s", hint="give one delay per switch port")
+    forwarding = run.forwarding_delays_s if run.forwarding_delays_s is not None else (0.0,) * n_ports
+    if len(forwarding) != n_ports or min(forwarding, default=0.0) < 0.0:
+        raise QosforgeError(f"{len(forwarding)} forwarding delays for {n_ports} ports", place="forwarding_delays_s",
+                            hint="give one non-negative delay per switch port")
 
     reserved = np.zeros(len(pool_index))
     wred_weights = [wred.weight for config in configs for wred in config.wreds]
     txf, txi, qi, qf = _tx_ports(configs, ports, owner, mtu, n_queues, delays, pool_index, wred_index, wred_weights, reserved)
+    txf[:n_ports, L.TXF_FWD] = forwarding
+    txf[n_ports:, L.TXF_FWD] = forwarding
     gi, gf, pfc_queue = _priority_groups(configs, ports, owner, n_pgs, pool_index, reserved)
     po = _pools(configs, reserved)
     wri, wrf, wrp = _wred(configs)
@@ -485,6 +491,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     ht = np.zeros(capacity)
     hi = np.zeros(capacity, dtype=np.int64)
     prmf, prmi = _parameters(configs, n_ports, run)
+    prmi[L.PRI_QHIST_WIDTH] = queue_histogram_width(configs, flows, run.queue_histogram_packets)
 
     for monitored_port, monitored_queue in run.monitors:
         if not 0 <= monitored_port < n_ports or not 0 <= monitored_queue < len(ports[monitored_port].queues):
@@ -549,6 +556,15 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_QHIST] = np.zeros((n_ports if run.queue_histograms else 0, n_queues, run.queue_histogram_packets), dtype=np.int64)
     return tuple(world)
 
+def queue_histogram_width(configs: tuple[SwitchConfig, ...], flows: tuple[FlowSpec, ...], bins: int) -> int:
+    """Packets per bin of the every-queue depth histograms, so that ``bins`` bins reach the
+    deepest queue any switch can hold (its whole buffer in the run's smallest frames): a
+    percentile is then always a measured depth at this resolution, never a bound."""
+    smallest = min((f.packet_bytes for f in flows), default=int(PFC_FRAME_BYTES))
+    deepest = max(int(np.ceil(config.asic.buffer_bytes / max(smallest, 1))) for config in configs)
+    return max(1, -(-deepest // max(bins - 1, 1)))
+
+
 def _flow_starts(flows: tuple[FlowSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Flow start times in (time, flow) order, and the flow of each.
 
@@ -578,4 +594,4 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "schedule_initial_events", "single_switch"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "queue_histogram_width", "schedule_initial_events", "single_switch"]

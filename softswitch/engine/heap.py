@@ -15,7 +15,8 @@ pushed and read once when it is popped; the sequence number is read from there o
 times are equal. Lanes: most events are scheduled a fixed delay after the current time — a transmission's end
 (the frame's serialisation time, the same for equal frames at one speed) and an arrival (the
 link's propagation delay) — so events of one such kind are mostly pushed in time order. Each of
-those kinds (``EV_TX_DONE``, ``EV_ARR_SW``, ``EV_ARR_HOST``) has a FIFO ring beside the heap: an
+those kinds (``EV_TX_DONE``, ``EV_ARR_SW``, ``EV_ARR_HOST``, and ``EV_FWD``, a switch's forwarding
+latency after an arrival) has a FIFO ring beside the heap: an
 event goes to its kind's lane when its time is not earlier than the lane's last event (then the
 lane stays sorted by time and, since sequence numbers only grow, by (time, sequence)); otherwise,
 or when the lane is full, to the heap. A pop takes the earliest by (time, sequence) of the next
@@ -34,6 +35,7 @@ import numpy as np
 
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
+    EV_FWD,
     EV_GEN,
     EV_TX_DONE,
     LANE_CAPACITY,
@@ -173,7 +175,7 @@ def schedule(w: World, time: float, kind: int, a: int, b: int, value: float) -> 
     """Push an event onto the world's event queue: its kind's lane when that keeps the lane in
     time order, else the heap."""
     slot = _take_slot(w[W_SLOTFREE], w[W_SLOTF], w[W_SLOTI], w[W_ST], kind, a, b, value)
-    lane = kind - EV_TX_DONE
+    lane = LANES - 1 if kind == EV_FWD else kind - EV_TX_DONE
     if 0 <= lane < LANES:
         lane_n, lane_t = w[W_LANE_N], w[W_LANE_T]
         length = lane_n[lane, 1]

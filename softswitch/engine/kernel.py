@@ -46,6 +46,7 @@ from qosforge.softswitch.engine.layout import (
     EV_DCQCN,
     EV_DLD,
     EV_DLR,
+    EV_FWD,
     EV_GEN,
     EV_PFC,
     EV_RTO,
@@ -84,6 +85,7 @@ from qosforge.softswitch.engine.layout import (
     P_PG,
     P_Q,
     PRI_NP,
+    PRI_QHIST_WIDTH,
     PRM_END,
     PRM_MIXED_CELLS,
     PRM_SAMPLE,
@@ -107,8 +109,10 @@ from qosforge.softswitch.engine.layout import (
     ST_RING_STRIDE,
     STF_NEXT_SAMPLE,
     SW_CAPACITY,
+    SW_PEAK,
     SW_SALT,
     SW_TOTAL,
+    TXF_FWD,
     TXF_PROP,
     TXI_BUSY,
     TXI_NONEMPTY,
@@ -248,6 +252,9 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
         return
     swi = w[W_SWI]
     if swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
+        # The chip is full: a lossless frame lost here is a lossless drop like a headroom overflow.
+        if lossless and now >= w[W_PRMF][PRM_WARMUP]:
+            cnt[C_LOSSLESS_DROPS] += 1
         _drop(w, now, packet, out_port, queue, DR_BUFFER)
         return
     outcome = wred_decision(w, now, out_port, queue, color, pki[packet, P_FLAGS], cells, monitor_index(w, out_port, queue))
@@ -267,14 +274,42 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     cnt[C_ENQ] += 1
     cnt[C_PKT_EVENTS] += 1
     if measuring:
+        if swi[switch, SW_TOTAL] > swi[switch, SW_PEAK]:
+            swi[switch, SW_PEAK] = swi[switch, SW_TOTAL]
+        # Maxima over the measured window only, like every other statistic of the run.
         w[W_ENQ][out_port, queue] += 1
-    qmax, pgmax, qi = w[W_QMAX], w[W_PGMAX], w[W_QI]
-    if qi[out_port, queue, QI_CELLS] > qmax[out_port, queue]:
-        qmax[out_port, queue] = qi[out_port, queue, QI_CELLS]
-    if gi[in_port, pg, GI_OCC] > pgmax[in_port, pg, 0]:
-        pgmax[in_port, pg, 0] = gi[in_port, pg, GI_OCC]
-    if gi[in_port, pg, GI_HDR] > pgmax[in_port, pg, 1]:
-        pgmax[in_port, pg, 1] = gi[in_port, pg, GI_HDR]
+        qmax, pgmax, qi = w[W_QMAX], w[W_PGMAX], w[W_QI]
+        if qi[out_port, queue, QI_CELLS] > qmax[out_port, queue]:
+            qmax[out_port, queue] = qi[out_port, queue, QI_CELLS]
+        if gi[in_port, pg, GI_OCC] > pgmax[in_port, pg, 0]:
+            pgmax[in_port, pg, 0] = gi[in_port, pg, GI_OCC]
+        if gi[in_port, pg, GI_HDR] > pgmax[in_port, pg, 1]:
+            pgmax[in_port, pg, 1] = gi[in_port, pg, GI_HDR]
+    # The part of the link's latency that is not wire is the switch's forwarding: the packet
+    # already holds its buffer (and counts towards its PG's XOFF) but reaches its egress queue
+    # only after it, so a PAUSE crosses the wire alone while every RTT the compiler used is kept
+    # (docs/softswitch.md "Link model").
+    forwarding = w[W_TXF][in_port, TXF_FWD]
+    if forwarding > 0.0:
+        schedule(w, now + forwarding, EV_FWD, packet, 0, 0.0)
+        return
+    append(w, out_port, queue, packet)
+    start_transmission(w, now, out_port)
+
+
+@compiled
+def forwarded(w: World, now: float, packet: int) -> None:
+    """A packet admitted ``TXF_FWD`` ago joins its egress queue; if deadlock recovery is
+    discarding that queue meanwhile, it is discarded too, freeing its buffer as a departure
+    would (as :func:`_flush_queue` does for the packets already queued)."""
+    pki = w[W_PKI]
+    out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
+    if w[W_QI][out_port, queue, QI_DLR] == 1:
+        cells = pki[packet, P_CELLS]
+        w[W_SWI][w[W_LINK][out_port, LK_SWITCH], SW_TOTAL] -= cells
+        release(w, now, pki[packet, P_IN], pki[packet, P_PG], out_port, queue, cells, pki[packet, P_ACC])
+        _drop(w, now, packet, out_port, queue, DR_WATCHDOG)
+        return
     append(w, out_port, queue, packet)
     start_transmission(w, now, out_port)
 
@@ -298,10 +333,11 @@ def _sample(w: World, when: float) -> None:
     every_queue = w[W_QHIST]
     if every_queue.shape[0] > 0:
         last = every_queue.shape[2] - 1
+        width = w[W_PRMI][PRI_QHIST_WIDTH]
         for port in range(every_queue.shape[0]):
             for queue in range(every_queue.shape[1]):
-                packets = qi[port, queue, QI_PKTS]
-                every_queue[port, queue, packets if packets < last else last] += 1
+                index = qi[port, queue, QI_PKTS] // width
+                every_queue[port, queue, index if index < last else last] += 1
     st, ring, ring_t = w[W_ST], w[W_RING], w[W_RINGT]
     st[ST_RING_SKIP] += 1
     if st[ST_RING_SKIP] < st[ST_RING_STRIDE]:
@@ -437,8 +473,10 @@ def run_kernel(w: World) -> None:
             # packet then enters on).
             peer = link[a, LK_PEER]
             if peer < 0:
-                if not open_loop_arrival(w, now + txf[a, TXF_PROP], b):
-                    schedule(w, now + txf[a, TXF_PROP], EV_ARR_HOST, b, 0, 0.0)
+                # A host spends the link's latency beyond the wire in its NIC and stack.
+                arrival = now + txf[a, TXF_PROP] + txf[a, TXF_FWD]
+                if not open_loop_arrival(w, arrival, b):
+                    schedule(w, arrival, EV_ARR_HOST, b, 0, 0.0)
             else:
                 pki[b, P_IN] = peer
                 schedule(w, now + txf[a, TXF_PROP], EV_ARR_SW, b, 0, 0.0)
@@ -466,6 +504,8 @@ def run_kernel(w: World) -> None:
             deadlock_detected(w, now, a, b, value)
         elif kind == EV_DLR:
             deadlock_recovered(w, now, a, b, value)
+        elif kind == EV_FWD:
+            forwarded(w, now, a)
     while stf[STF_NEXT_SAMPLE] <= end:
         _sample(w, stf[STF_NEXT_SAMPLE])
         stf[STF_NEXT_SAMPLE] += step

@@ -20,6 +20,7 @@ EV_DCQCN = 8  # DCQCN reaction-point timer (alpha decay and rate increase)
 EV_CNP = 9  # a DCQCN congestion notification reaches the sender
 EV_DLD = 10  # PFC deadlock detection timer of (switch port, priority) ran out
 EV_DLR = 11  # PFC deadlock recovery of (switch port, priority) ends
+EV_FWD = 12  # a packet admitted at a switch ingress reaches its egress queue (forwarding latency spent)
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -138,10 +139,11 @@ FL_F_COLS = 24
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
 TXF_RATE = 0  # bytes/s
-TXF_PROP = 1  # one-way propagation delay of the attached link, s
+TXF_PROP = 1  # one-way wire delay of the attached link (cable propagation + PHY), s
 TXF_BUSY_UNTIL = 2
 TXF_RESPONSE = 3  # PFC reaction time of this transmitter (802.3 Annex 31B), s
-TXF_COLS = 4
+TXF_FWD = 4  # the link's latency beyond its wire, s: spent inside the receiving switch (or host) after arrival
+TXF_COLS = 5
 TXI_BUSY = 0
 TXI_CUR = 1
 TXI_RR = 2
@@ -236,7 +238,8 @@ PRI_SEED = 1
 PRI_WINDOW = 2
 PRI_HOSTQ = 3
 PRI_NEXT_PAUSE = 4
-PRI_COLS = 5
+PRI_QHIST_WIDTH = 5  # packets per bin of the every-queue depth histograms (W_QHIST)
+PRI_COLS = 6
 
 # --- counters ---------------------------------------------------------------------------------
 C_EVENTS = 0
@@ -348,7 +351,8 @@ LK_COLS = 3
 SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
 SW_CAPACITY = 2  # cells of its whole buffer
-SW_COLS = 3
+SW_PEAK = 3  # most cells held at once in the measured window
+SW_COLS = 4
 # classification maps (W_CLS[port, map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
@@ -383,8 +387,9 @@ ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
 ST_COLS = 11
 
 #: Event lanes (engine/heap.py): FIFO rings beside the heap for the kinds whose events are mostly
-#: scheduled in time order (a fixed delay after the current time), lane = kind - EV_TX_DONE.
-LANES = 3
+#: scheduled in time order (a fixed delay after the current time), lane = kind - EV_TX_DONE, and
+#: the last lane for EV_FWD.
+LANES = 4
 LANE_CAPACITY = 4096  # a power of two; a lane that is full sends further events to the heap
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0

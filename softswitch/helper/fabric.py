@@ -6,11 +6,15 @@ Each switch goes the same way as a single one (intent -> IR -> SAI program -> va
 (``PortIR.peer`` = "host", "switch:port" or None, with the port's speed and cable), and routes
 from :mod:`qosforge.softswitch.helper.topology`. Hosts sit on the edge ports (peer "host").
 
-Each link's one-way delay is the intent's: the compiler's resolved topology
-(``ResolvedPort.latency_s``, compiler/topology.py: a link's ``latency``, the leaf-spine
-``link_latency`` "propagation + PHY", else its cable at the propagation speed), the same value
+Each link has the compiler's two delays (compiler/topology.py, ``ResolvedPort``): its **wire**
+(cable at 5 ns/m plus declared PHY delay), which data, ACK, CNP and PFC frames cross, and its
+**latency** (the intent's ``link_latency``, including the receiving switch's forwarding), which
 the compiler's RTT for K/BDP sums (``2*sum(link latency) + ...``, ResolvedTopology.rtt_s). The
-SAI program carries no latency, so without the intent a port's cable alone is its delay.
+difference is spent inside the receiving switch after a packet has been admitted and charged to
+its ingress PG, before it reaches its egress queue (``RunSpec.forwarding_delays_s``), or inside
+a receiving host: every RTT the compiler used is kept while a PAUSE takes the wire alone, as
+the headroom it was sized with assumes. The SAI program carries no latency, so without the
+intent a port's cable alone is its wire and there is no forwarding delay.
 """
 
 from __future__ import annotations
@@ -50,7 +54,15 @@ class Fabric:
     host_ports: tuple[int, ...]
     design: DesignPoint
     link_delays_s: tuple[float, ...]
-    """One-way delay of the link on each engine port (both directions); see the module doc."""
+    """One-way wire delay of the link on each engine port (both directions); see the module doc."""
+    forwarding_delays_s: tuple[float, ...] = ()
+    """Per engine port, its link's latency beyond the wire (spent in the receiving switch or host)."""
+
+    @property
+    def link_latencies_s(self) -> tuple[float, ...]:
+        """Each engine port's one-way link latency: wire plus forwarding (the compiler's RTT terms)."""
+        forwarding = self.forwarding_delays_s or (0.0,) * len(self.link_delays_s)
+        return tuple(wire + rest for wire, rest in zip(self.link_delays_s, forwarding, strict=True))
 
     @property
     def configs(self) -> tuple[SwitchConfig, ...]:
@@ -76,10 +88,10 @@ def _peer_ref(peer: str) -> PortRef:
 
 
 def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
-                         declared_classes: tuple[str, ...] = (), link_latencies_s: Mapping[PortRef, float] | None = None) -> Fabric:
+                         declared_classes: tuple[str, ...] = (), link_latencies_s: Mapping[PortRef, LinkDelays] | None = None) -> Fabric:
     """Load every switch from its own SAI program and link them; links to switches not in
-    ``switches`` are left unconnected. ``link_latencies_s``: each port's one-way link latency
-    from the intent (:func:`intent_link_latencies_s`); a port not in it gets its cable delay."""
+    ``switches`` are left unconnected. ``link_latencies_s``: each port's wire and latency from
+    the intent (:func:`intent_link_latencies_s`); a port not in it gets its cable as its wire."""
     compiled = tuple(load_compiled(s, assume=assume, design=design, declared_classes=declared_classes) for s in switches)
     index: dict[PortRef, int] = {}
     ports_per_switch = []
@@ -109,15 +121,30 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
     if not host_ports:
         raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
     latencies = link_latencies_s or {}
-    delays = tuple(latencies.get(PortRef(entry.ir.name, port.name), port.cable_delay_s) for entry in compiled for port in entry.config.ports)
-    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint(), delays)
+    given = [latencies.get(PortRef(entry.ir.name, port.name), LinkDelays(port.cable_delay_s, port.cable_delay_s))
+             for entry in compiled for port in entry.config.ports]
+    wires = tuple(delays.wire_s for delays in given)
+    forwarding = tuple(delays.forwarding_s for delays in given)
+    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint(), wires, forwarding)
     hosts = tuple(HostSite(i, fabric.port_ref(p).switch, fabric.port_ref(p).port) for i, p in enumerate(host_ports))
-    return Fabric(compiled, topology, hosts, host_ports, fabric.design, delays)
+    return Fabric(compiled, topology, hosts, host_ports, fabric.design, wires, forwarding)
 
 
-def intent_link_latencies_s(topology: ResolvedTopology) -> dict[PortRef, float]:
-    """Every switch port's one-way link latency as the compiler resolved it (compiler/topology.py)."""
-    return {PortRef(switch.name, port.name): port.latency_s for switch in topology.switches for port in switch.ports}
+@dataclass(frozen=True)
+class LinkDelays:
+    """A port's link as the compiler resolved it: one-way wire and latency (compiler/topology.py)."""
+
+    wire_s: float
+    latency_s: float
+
+    @property
+    def forwarding_s(self) -> float:
+        return max(self.latency_s - self.wire_s, 0.0)
+
+
+def intent_link_latencies_s(topology: ResolvedTopology) -> dict[PortRef, LinkDelays]:
+    """Every switch port's wire and one-way link latency as the compiler resolved them (compiler/topology.py)."""
+    return {PortRef(switch.name, port.name): LinkDelays(port.wire_delay_s, port.latency_s) for switch in topology.switches for port in switch.ports}
 
 
 def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: Mapping[str, str] | None = None) -> Fabric:
@@ -144,4 +171,4 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
                                 link_latencies_s=intent_link_latencies_s(resolve_topology(intent, source_map)))
 
 
-__all__ = ["Fabric", "compile_fabric", "fabric_from_switches", "intent_link_latencies_s"]
+__all__ = ["Fabric", "LinkDelays", "compile_fabric", "fabric_from_switches", "intent_link_latencies_s"]

@@ -3,8 +3,11 @@ flow completion times, how far pauses spread, and what the PFC watchdog did."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from qosforge.softswitch.config import PortConfig, SwitchConfig
 from qosforge.softswitch.fabric_metrics import pause_depth
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import (
@@ -20,53 +23,126 @@ def _by_reason(counts: np.ndarray) -> dict[str, int]:
 
 
 def _queue_stats(result: SimulationResult, port: int, queue: int, cell_bytes: float) -> dict[str, float | None]:
-    """One queue's depth: the exact maximum in bytes (the engine tracks it on every enqueue) and,
-    from the sampled histogram, the deepest sample and the 99th percentile in packets. The
-    histogram keeps RunSpec.queue_histogram_packets bins and counts every deeper sample in the
-    last one, so a statistic that lands there is only a lower bound: it is reported as null, with
-    that bound in ``packets_beyond_histogram``, never as a measured depth."""
+    """One queue's depth over the measured window (after the warm-up, like the run's top-level
+    statistics): the exact maximum in bytes (the engine tracks it on every enqueue) and, from the
+    sampled histogram, the deepest sample and the 99th percentile in packets, each the lower edge
+    of its histogram bin (``histogram_bin_packets`` wide). The bins reach a whole switch buffer of
+    the run's smallest frames (engine/build.py queue_histogram_width), so the last bin is only
+    reached by a queue holding the entire buffer; a statistic landing there is reported as null
+    with that bound in ``packets_beyond_histogram``, never as a measured depth."""
     assert result.queue_histograms is not None
     histogram = result.queue_histograms[port, queue]
+    width = result.queue_histogram_width
     last = histogram.size - 1
     deepest = np.flatnonzero(histogram)
     p99 = histogram_percentile(histogram, 0.99)
     saturated = bool(histogram[last] > 0)
     stats: dict[str, float | None] = {
         "max_bytes": float(result.queue_max_cells[port, queue] * cell_bytes),
-        "max_packets_sampled": None if saturated else (float(deepest[-1]) if deepest.size else 0.0),
-        "p99_packets": None if p99 >= last else p99,
+        "max_packets_sampled": None if saturated else (float(deepest[-1] * width) if deepest.size else 0.0),
+        "p99_packets": None if p99 >= last else p99 * width,
+        "histogram_bin_packets": float(width),
     }
     if saturated:
-        stats["packets_beyond_histogram"] = float(last)
+        stats["packets_beyond_histogram"] = float(last * width)
     return stats
 
 
+@dataclass(frozen=True)
+class HeadroomUse:
+    """One lossless PG's PFC headroom in the measured window: the most it held at once against
+    the XOFF_TH its program configures (engine accounting in whole cells, engine/mmu.py)."""
+
+    switch: str
+    port: str
+    pg: int
+    peak_bytes: float
+    xoff_bytes: float
+
+    @property
+    def margin_bytes(self) -> float:
+        return self.xoff_bytes - self.peak_bytes
+
+    def as_json(self) -> dict[str, object]:
+        return {"switch": self.switch, "port": self.port, "pg": self.pg, "headroom_peak_bytes": self.peak_bytes,
+                "xoff_bytes": self.xoff_bytes, "margin_bytes": self.margin_bytes}
+
+    def text(self) -> str:
+        return (f"headroom used {self.peak_bytes / 1e3:.1f} of {self.xoff_bytes / 1e3:.1f} kB at {self.switch}:{self.port} "
+                f"PG {self.pg} (margin {self.margin_bytes / 1e3:.1f} kB)")
+
+
+def _lossless_pgs(config: SwitchConfig, port: PortConfig) -> list[tuple[int, int]]:
+    """(PG index, XOFF in cells) of the port's lossless PGs: an XOFF_TH and a PFC-enabled priority
+    mapped to the PG, the engine's rule (engine/build.py, SAI inc/saibuffer.h XOFF_TH)."""
+    found = []
+    for pg in port.pgs:
+        if pg.buffer_profile is None:
+            continue
+        profile = config.profile(pg.buffer_profile)
+        paused = any((port.pfc_enabled >> prio) & 1 and port.pfc_priority_to_pg[prio] == pg.index for prio in range(len(port.pfc_priority_to_pg)))
+        if profile.xoff_bytes > 0 and paused:
+            found.append((pg.index, config.asic.cells(profile.xoff_bytes)))
+    return found
+
+
+def headroom_uses(result: SimulationResult, fabric: Fabric) -> list[HeadroomUse]:
+    """Every lossless PG of every connected switch port, in port order."""
+    uses = []
+    port = 0
+    for switch in fabric.switches:
+        cell = switch.config.asic.cell_bytes
+        for config_port in switch.config.ports:
+            if fabric.topology.peers[port] != -2:
+                for pg, xoff_cells in _lossless_pgs(switch.config, config_port):
+                    uses.append(HeadroomUse(switch.ir.name, config_port.name, pg, float(result.pg_max_cells[port, pg, 1] * cell), float(xoff_cells * cell)))
+            port += 1
+    return uses
+
+
 def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, object]]:
-    """Per switch: every connected port's queue statistics per class, PFC pause seconds sent
-    (asking its peer to stop) and received (stopped by its peer), and drops by reason."""
+    """Per switch: its buffer and the most it held at once, and every connected port's queue
+    statistics per class, lossless PGs' headroom use, PFC pause seconds sent (asking its peer to
+    stop) and received (stopped by its peer), and drops by reason."""
     assert result.pfc_seconds is not None
     classes = fabric.switches[0].ir.classes
     reports: list[dict[str, object]] = []
+    headroom = {(use.switch, use.port, use.pg): use for use in headroom_uses(result, fabric)}
     port = 0
-    for switch in fabric.switches:
+    for index, switch in enumerate(fabric.switches):
         cell = switch.config.asic.cell_bytes
         ports: list[dict[str, object]] = []
         drops = np.zeros(len(REASONS_WITH_WATCHDOG), dtype=np.int64)
         for config_port in switch.config.ports:
             drops += result.drops[port].sum(axis=0)
             if fabric.topology.peers[port] != -2:
+                uses = [use.as_json() for (name, port_name, _), use in headroom.items() if name == switch.ir.name and port_name == config_port.name]
                 ports.append({
                     "port": config_port.name,
                     "peer": config_port.peer,
                     "queues": {c.name: _queue_stats(result, port, config_port.tc_to_queue[c.traffic_class], cell) for c in classes},
+                    **({"lossless_headroom": uses} if uses else {}),
                     "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
                     "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
                     "drops_by_reason": _by_reason(result.drops[port].sum(axis=0)),
                 })
             port += 1
-        reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name, "ports": ports,
-                        "drops_by_reason": _by_reason(drops)})
+        peak = None if result.switch_peak_cells is None else float(result.switch_peak_cells[index] * cell)
+        reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name,
+                        "buffer_bytes": float(int(switch.config.asic.buffer_bytes // cell) * cell),
+                        "buffer_peak_bytes": peak, "ports": ports, "drops_by_reason": _by_reason(drops)})
     return reports
+
+
+def headroom_summary(result: SimulationResult, fabric: Fabric) -> dict[str, object]:
+    """The lossless PG closest to overflowing its headroom (the smallest margin), in the JSON
+    and the summary table, so a user sees how close the run came, not only a drop count."""
+    uses = headroom_uses(result, fabric)
+    if not uses:
+        return {}
+    worst = min(uses, key=lambda use: (use.margin_bytes, -use.peak_bytes))
+    return {"headroom_used": worst.text(),
+            "lossless_headroom": {"pgs": len(uses), "pgs_that_used_headroom": sum(1 for use in uses if use.peak_bytes > 0), "tightest": worst.as_json()}}
 
 
 #: What ``goodput_gbps`` sums in a fabric run: the engine counts payload reaching any receiving host
@@ -88,6 +164,7 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
     return {
         "switches": switch_reports(result, fabric),
         "lossless_drops": result.counters["lossless_drops"],
+        **headroom_summary(result, fabric),
         # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
         "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
         "goodput_scope": GOODPUT_SCOPE[scenario],
@@ -99,4 +176,4 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
     }
 
 
-__all__ = ["GOODPUT_SCOPE", "fabric_summary", "switch_reports"]
+__all__ = ["GOODPUT_SCOPE", "HeadroomUse", "fabric_summary", "headroom_summary", "headroom_uses", "switch_reports"]

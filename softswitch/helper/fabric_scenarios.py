@@ -82,15 +82,16 @@ def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind |
 
 
 def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
-    """The uncongested ACK path back to the sender: each link's one-way delay (the intent's
-    latency, :class:`Fabric`) and one ACK-sized frame's serialisation per link
+    """The uncongested ACK path back to the sender: each link's one-way latency (the intent's,
+    wire plus forwarding, :class:`Fabric`) and one ACK-sized frame's serialisation per link
     (compiler/topology.py ResolvedTopology.rtt_s's terms), over a shortest path."""
     path = first_path(fabric.topology, src_port, dst_port)
     if not path:
         raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
     ports = [port for config in fabric.configs for port in config.ports]
     links = [src_port, *path]  # the sender's host link, then every egress port on the way
-    return float(sum(fabric.link_delays_s[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
+    latencies = fabric.link_latencies_s
+    return float(sum(latencies[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
 
 
 def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
@@ -120,7 +121,8 @@ def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: fl
     queue = ports[origin].tc_to_queue[traffic.entry.traffic_class]
     params = TransportParams() if traffic.rto_min_s is None else TransportParams(rto_min_s=traffic.rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((origin, queue),), transport=params, pauses=pauses,
-                  pfc_watchdog=True, queue_histograms=True, trace_points=FABRIC_TRACE_POINTS, link_delays_s=fabric.link_delays_s)
+                  pfc_watchdog=True, queue_histograms=True, trace_points=FABRIC_TRACE_POINTS, link_delays_s=fabric.link_delays_s,
+                  forwarding_delays_s=fabric.forwarding_delays_s or None)
     return run, queue
 
 

@@ -156,7 +156,12 @@ class RunSpec:
     band_count: int = 512
     """Number of bands; deeper queues count in the last one."""
     link_delays_s: tuple[float, ...] | None = None
-    """Per switch port one-way propagation delay; default = cable length x 5 ns/m."""
+    """Per switch port, the one-way wire delay of its link (cable propagation + PHY), which data,
+    ACK, CNP and PFC frames cross; default = the cable at the propagation speed."""
+    forwarding_delays_s: tuple[float, ...] | None = None
+    """Per switch port, the rest of its link's latency (the intent's ``link_latency`` minus the
+    wire): a packet received on the port reaches its egress queue that much after arriving, and a
+    host receiving from the port gets the packet that much after the wire; default: none."""
     transport: TransportParams = field(default_factory=TransportParams)
     pauses: tuple[PauseSpec, ...] = ()
     receive_window_packets: int = 2048

@@ -101,12 +101,15 @@ def test_incast_needs_an_intent_and_the_dumbbell_refuses_one(run_cli: Run) -> No
     assert code == 2 and "flags only" in err
 
 
-def test_a_profile_without_red_quantisation_needs_an_assumption(run_cli: Run) -> None:
+def test_a_profile_without_red_quantisation_runs_the_named_linear_approximation(run_cli: Run) -> None:
     argv = ["simulate", str(EXAMPLES / "roce-pod.yaml"), "--scenario", "incast", "--flows", "4", "--duration", "2ms", "--warmup", "0s", "--format", "json"]
-    code, _, err = run_cli(*argv)
-    assert code == 2 and "red.steps" in err
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    assert "red-linear" in err and "--assume red.steps=N" in err
+    assert json.loads(out)["approximations"] == ["red-linear"]
     code, out, err = run_cli(*argv, "--assume", "red.steps=8", "--assume", "red.step_offset=0.5")
     assert code == 0, err
+    assert "red-linear" not in err and json.loads(out)["approximations"] == []
     # The class declared first (rdma, DCQCN), not the one on the lowest TC (tcp, DCTCP), and the report says so.
     report = json.loads(out)
     assert (report["class"], report["transport"]) == ("rdma", "dcqcn") and report["class_chosen_by"].startswith("default: the intent's first class")

@@ -128,7 +128,8 @@ def test_tlt_without_headroom_is_infeasible_with_numbers(write_intent: Writer, b
 
 
 def test_headroom_exceeding_the_buffer(write_intent: Writer, base_intent: str) -> None:
-    text = base_intent.replace("hosts_per_leaf: 4", "hosts_per_leaf: 30").replace("cable: 3m", "cable: 9000m")
+    # 9 km of cable is 45.5 us of wire: link_latency must cover it (compiler/topology.py).
+    text = base_intent.replace("hosts_per_leaf: 4", "hosts_per_leaf: 30").replace("cable: 3m", "cable: 9000m").replace("link_latency: 10us", "link_latency: 50us")
     text += "  - {name: r1, transport: dcqcn, dscp: [26], lossless: true}\n  - {name: r2, transport: dcqcn, dscp: [27], lossless: true}\n"
     with pytest.raises(IntentError, match="PFC headroom needs") as caught:
         compile_file(write_intent(text))
@@ -291,3 +292,27 @@ def test_egress_lossless_pool_follows_the_vendors_sonic_layout(write_intent: Wri
     field, value = threshold
     assert getattr(buffer_profile, field).value == (pool.size_bytes.value if value is None else value)
     assert (buffer_profile.static_th_bytes is None) == (mode == "dynamic") and (buffer_profile.dynamic_th is None) == (mode == "static")
+
+
+def test_phy_delay_raises_the_headroom_both_ways(write_intent: Writer, base_intent: str) -> None:
+    """A PHY delay is wire: 2 x phy_delay x rate more in flight after XOFF (models/pfc_headroom.py)."""
+    lossless = "  - {name: r1, transport: dcqcn, dscp: [26], lossless: true}\n"
+
+    def xoff(text: str) -> float:
+        fabric = compile_file(write_intent(text + lossless))
+        leaf = fabric.switches[0]
+        return float(max(profile.xoff_bytes.value for profile in leaf.buffer_profiles if profile.xoff_bytes is not None))
+
+    plain = xoff(base_intent)
+    geared = xoff(base_intent.replace("host_link: {speed: 40G, cable: 3m}", "host_link: {speed: 40G, cable: 3m, phy_delay: 1us}")
+                  .replace("fabric_link: {speed: 40G, cable: 10m}", "fabric_link: {speed: 40G, cable: 10m, phy_delay: 1us}"))
+    extra = 2 * 1e-6 * 40e9 / 8  # 10 kB at 40G
+    assert extra <= geared - plain <= extra * 1.25 + 2 * 208  # cell rounding and the cell occupancy factor
+
+
+def test_a_phy_delay_the_chip_cannot_hold_is_an_error_with_the_numbers(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("hosts_per_leaf: 4", "hosts_per_leaf: 30").replace("host_link: {speed: 40G, cable: 3m}", "host_link: {speed: 40G, cable: 3m, phy_delay: 10us}").replace("link_latency: 10us", "link_latency: 20us")
+    text += "  - {name: r1, transport: dcqcn, dscp: [26], lossless: true}\n  - {name: r2, transport: dcqcn, dscp: [27], lossless: true}\n"
+    with pytest.raises(IntentError, match="PFC headroom needs") as caught:
+        compile_file(write_intent(text))
+    assert "B of buffer" in caught.value.one_line() and "32 ports x 2 lossless PGs" in caught.value.one_line()

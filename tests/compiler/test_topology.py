@@ -84,3 +84,83 @@ def test_explicit_topology_errors(write_intent: Writer, old: str, new: str, frag
     with pytest.raises(IntentError, match=fragment) as caught:
         resolve_topology(intent, source_map)
     assert caught.value.place is not None and ":" in caught.value.place
+
+
+# --- the link model: wire (cable + PHY) vs link latency (wire + forwarding), issue "Lossless" ---
+
+def test_link_latency_below_the_wire_is_refused_at_its_field(write_intent: Writer, base_intent: str) -> None:
+    # 1,000 m of fibre is 5 us one way at 5 ns/m: a 1 us per-hop latency cannot include it.
+    text = base_intent.replace("cable: 10m", "cable: 1000m").replace("link_latency: 10us", "link_latency: 1us")
+    with pytest.raises(IntentError) as caught:
+        resolve_topology(*load_intent(write_intent(text)))
+    message = caught.value.one_line()
+    assert "topology.leaf_spine.link_latency" in message
+    assert "1000 m of cable" in message and "5 us one way" in message and "at least 5 us" in message
+
+
+def test_a_zero_link_latency_is_refused_where_the_cable_has_length(write_intent: Writer, base_intent: str) -> None:
+    with pytest.raises(IntentError, match="less than the fabric_link's wire"):
+        resolve_topology(*load_intent(write_intent(base_intent.replace("link_latency: 10us", "link_latency: 0us"))))
+
+
+def test_phy_delay_counts_in_the_wire_bound(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("fabric_link: {speed: 40G, cable: 10m}", "fabric_link: {speed: 40G, cable: 10m, phy_delay: 2us}").replace(
+        "link_latency: 10us", "link_latency: 2us")
+    with pytest.raises(IntentError, match=r"phy_delay 2 us one way"):
+        resolve_topology(*load_intent(write_intent(text)))
+
+
+def test_resolved_ports_carry_wire_and_forwarding(write_intent: Writer, base_intent: str) -> None:
+    text = base_intent.replace("fabric_link: {speed: 40G, cable: 10m}", "fabric_link: {speed: 40G, cable: 10m, phy_delay: 300ns}")
+    topology = resolve_topology(*load_intent(write_intent(text)))
+    uplink = topology.switches[0].ports[4]
+    assert uplink.wire_delay_s == pytest.approx(10 / PROPAGATION_M_PER_S + 300e-9)
+    assert uplink.latency_s == pytest.approx(10e-6)
+    assert uplink.forwarding_delay_s == pytest.approx(10e-6 - 50e-9 - 300e-9)
+    # The RTT keeps the intent's latency: K and the BDP do not move with the PHY.
+    assert sum(topology.path_link_latencies_s) == pytest.approx(40e-6)
+
+
+def test_without_link_latency_the_wire_is_the_latency_and_the_rtt_says_why(write_intent: Writer, base_intent: str) -> None:
+    from qosforge.compiler.compile import compile_intent
+
+    text = base_intent.replace("    link_latency: 10us\n", "")
+    intent, source_map = load_intent(write_intent(text))
+    topology = resolve_topology(intent, source_map)
+    assert topology.latency_derived_from_wire
+    assert topology.path_link_latencies_s == pytest.approx((3 / PROPAGATION_M_PER_S, 10 / PROPAGATION_M_PER_S, 10 / PROPAGATION_M_PER_S, 3 / PROPAGATION_M_PER_S))
+    fabric = compile_intent(intent, source_map, targets=("sonic",))
+    rtt = fabric.switches[0].classes[0].rtt_s
+    assert rtt.value == pytest.approx(topology.rtt_s(intent.design.mtu))
+    assert "forwarding latency is unknown" in rtt.provenance.derivations[0].source
+
+
+def test_explicit_link_and_host_latency_below_the_wire_are_refused(write_intent: Writer) -> None:
+    text = """
+        apiVersion: qosforge/v1
+        kind: Fabric
+        metadata: {name: t}
+        topology:
+          switches:
+            - name: a
+              profile: broadcom-trident2
+              ports:
+                - {name: "Ethernet[0-4/4]", speed: 40G, cable: 2m, peer: host}
+                - {name: Ethernet8, speed: 40G, cable: 400m, peer: "b:Ethernet0"}
+            - name: b
+              profile: broadcom-trident2
+              ports:
+                - {name: Ethernet0, speed: 40G, cable: 400m, peer: "a:Ethernet8"}
+                - {name: Ethernet4, speed: 40G, cable: 2m, peer: host}
+          links:
+            - {a: "a:Ethernet8", b: "b:Ethernet0", latency: 1us}
+        classes:
+          - {name: bulk, transport: dctcp, dscp: [10]}
+        """
+    with pytest.raises(IntentError) as caught:
+        resolve_topology(*load_intent(write_intent(text)))
+    assert "topology.links[0].latency" in caught.value.one_line() and "400 m of cable" in caught.value.one_line()
+    fixed = text.replace("latency: 1us", "latency: 3us").replace("        classes:", "          host_latency: 5ns\n        classes:")
+    with pytest.raises(IntentError) as caught:
+        resolve_topology(*load_intent(write_intent(fixed)))
+    assert "topology.host_latency" in caught.value.one_line() and "2 m of cable" in caught.value.one_line()

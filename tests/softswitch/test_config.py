@@ -66,14 +66,16 @@ def test_attributes_the_switch_cannot_model_are_rejected_by_name() -> None:
     assert "scheduler:pps SAI_SCHEDULER_ATTR_METER_TYPE" in error.value.one_line()
 
 
-def test_unknown_chip_behaviour_needs_an_explicit_assumption() -> None:
+def test_unknown_red_quantisation_runs_as_the_named_linear_approximation() -> None:
+    from qosforge.softswitch.asic import LINEAR_RED_STEPS
     from qosforge.softswitch.compiled import compile_for_softswitch
 
-    with pytest.raises(QosforgeError) as error:
-        compile_for_softswitch(EXAMPLES / "roce-pod.yaml", None)
-    assert "red.steps" in error.value.one_line() and "--assume" in error.value.one_line()
+    linear = compile_for_softswitch(EXAMPLES / "roce-pod.yaml", None)
+    assert linear.config.asic.red is not None and linear.config.asic.red.steps == LINEAR_RED_STEPS
+    assert len(linear.config.asic.approximations) == 1 and linear.config.asic.approximations[0].startswith("red-linear: ")
     switch = compile_for_softswitch(EXAMPLES / "roce-pod.yaml", None, assume={"red.steps": "8", "red.step_offset": "0.5"})
     assert switch.config.asic.red is not None and switch.config.asic.red.steps == 8
+    assert switch.config.asic.approximations == ()
     with pytest.raises(QosforgeError, match="known"):
         compile_for_softswitch(EXAMPLES / "tlt-softswitch.yaml", None, assume={"red.steps": "4"})
     with pytest.raises(QosforgeError, match="cannot assume"):

@@ -88,9 +88,10 @@ def _headroom_run(fabric: Fabric) -> tuple[tuple[FlowSpec, ...], RunSpec, int]:
     return tuple(flows), run, receiver
 
 
-@pytest.fixture(scope="module")
-def roce_chain() -> Fabric:
-    return compile_fabric(EXAMPLES / "roce-pod.yaml", CHAIN, assume=ASSUMPTIONS["roce-pod"])
+@pytest.fixture(scope="module", params=["roce-pod", "mixed-fabric"])
+def roce_chain(request: pytest.FixtureRequest) -> Fabric:
+    """The leaf1 - spine1 - leaf2 chain of each example with a lossless class."""
+    return compile_fabric(EXAMPLES / f"{request.param}.yaml", CHAIN, assume=ASSUMPTIONS[request.param])
 
 
 def test_computed_headroom_absorbs_every_hop(roce_chain: Fabric) -> None:

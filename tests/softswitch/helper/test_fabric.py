@@ -68,9 +68,10 @@ def test_a_single_switch_intent_is_not_a_fabric_and_says_so() -> None:
     assert caught.value.place == str(intent)
 
 
-def test_each_link_delays_by_the_intents_latency_else_its_cable() -> None:
-    """mixed-fabric: host links take host_latency (1 us); switch links state no latency, so the
-    compiler's is the cable at the propagation speed (compiler/topology.py), as is the fabric's."""
+def test_each_link_carries_its_wire_and_the_receiving_switch_the_rest_of_its_latency() -> None:
+    """mixed-fabric: host links take host_latency (1 us) of which 2 m of cable (10 ns) is wire and
+    the rest is forwarding; switch links state no latency, so theirs is their wire, 100 m at
+    5 ns/m, with no forwarding (compiler/topology.py)."""
     from qosforge.compiler.topology import PROPAGATION_M_PER_S
     from qosforge.softswitch.helper.fabric import fabric_from_switches
 
@@ -78,9 +79,13 @@ def test_each_link_delays_by_the_intents_latency_else_its_cable() -> None:
     assume = {"red.steps": "1024", "red.step_offset": "0"}
     mixed = compile_fabric(intent, (), assume=assume)
     ports = [port for config in mixed.configs for port in config.ports]
-    assert len(mixed.link_delays_s) == len(ports) == mixed.topology.n_ports
-    for port, delay in zip(ports, mixed.link_delays_s, strict=True):
-        assert delay == pytest.approx(1e-6 if port.peer == "host" else port.cable_m / PROPAGATION_M_PER_S)
+    assert len(mixed.link_delays_s) == len(mixed.forwarding_delays_s) == len(ports) == mixed.topology.n_ports
+    for port, wire, forwarding, latency in zip(ports, mixed.link_delays_s, mixed.forwarding_delays_s, mixed.link_latencies_s, strict=True):
+        assert wire == pytest.approx(port.cable_m / PROPAGATION_M_PER_S)
+        assert latency == pytest.approx(1e-6 if port.peer == "host" else port.cable_m / PROPAGATION_M_PER_S)
+        assert forwarding == pytest.approx(latency - wire)
+    assert PROPAGATION_M_PER_S == pytest.approx(2e8)  # 5 ns/m, IEEE 802.3 Table 29-3
     # Without the intent's latencies (switches alone) a link is its cable: 100 m at 5 ns/m.
     bare = fabric_from_switches(tuple(s.ir for s in mixed.switches), assume=assume)
     assert bare.link_delays_s[mixed.port_index(PortRef("spine1", "Ethernet0"))] == pytest.approx(500e-9)
+    assert set(bare.forwarding_delays_s) == {0.0}
