@@ -21,8 +21,10 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
           "priority_group": int | null, "lossless": bool, "dscp": [int], "important_dscp": [int],
           "rtt": Q, "bdp": Q,
           "thresholds": [Q + {"label": str}],          # ECN marking params, then TLT threshold K
-          "wred": [{"profile", "color", "drop": bool, "mark": bool,
+          "wred": [{"profile", "config_db_name": str | null, "color", "drop": bool, "mark": bool,
                     "min": Q, "max": Q, "probability": Q}],
+                                                       # config_db_name: the WRED_PROFILE key the sonic
+                                                       # target writes (AZURE_LOSSLESS), null without it
           "buffer_profiles": [{"name", "dynamic_th": Q | null, "static_th": Q | null}],
           "capacity": {"tlt_flows_without_important_loss": Q} | null,
           "host_settings": [Q]
@@ -91,13 +93,18 @@ def report_to_json(fabric: FabricIR) -> dict[str, Any]:
         for target_switch in view.switches:
             if target_switch.gaps:
                 gaps[target_switch.name] = gaps.get(target_switch.name, ()) + target_switch.gaps
+    sonic_names: dict[str, dict[str, str]] = {}
+    if "sonic" in fabric.targets:
+        from qosforge.backends.sonic.render import wred_profile_names
+
+        sonic_names = {switch.name: wred_profile_names(switch) for switch in fabric.for_target("sonic")}
     return {
         "schema": SCHEMA,
         "fabric": fabric.name,
         "source_file": fabric.source_file,
         "targets": list(fabric.targets),
         "target_models": _target_models(fabric.targets),
-        "switches": [_switch_json(switch, gaps.get(switch.name, ())) for switch in fabric.switches],
+        "switches": [_switch_json(switch, gaps.get(switch.name, ()), sonic_names.get(switch.name, {})) for switch in fabric.switches],
     }
 
 
@@ -112,7 +119,7 @@ def _pool_total(size: Derived, headroom: Derived | None) -> float:
     return float(size.value) + (float(headroom.value) if headroom is not None else 0.0)
 
 
-def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str, Any]:
+def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...], config_db_names: dict[str, str]) -> dict[str, Any]:
     buffer_bytes = float(switch.buffer_bytes.value)
     totals = {"ingress": 0.0, "egress": 0.0}
     for pool in switch.pools:
@@ -134,7 +141,7 @@ def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...]) -> dict[str,
             # Ingress pools partition the buffer; egress pools may be upper bounds, and SONiC checks neither.
             "ingress_fits": totals["ingress"] <= buffer_bytes,
         },
-        "classes": [_class_json(switch, cls) for cls in switch.classes],
+        "classes": [_class_json(switch, cls, config_db_names) for cls in switch.classes],
         "pfc_headroom": _headroom_json(switch),
         "gaps": [{
             "target": gap.target, "class": gap.class_name, "feature": gap.feature,
@@ -157,11 +164,11 @@ def _labelled(derived: Derived, label: str) -> dict[str, Any]:
     return {**(quantity_to_json(derived) or {}), "label": label}
 
 
-def _class_json(switch: SwitchIR, cls: ClassIR) -> dict[str, Any]:
+def _class_json(switch: SwitchIR, cls: ClassIR, config_db_names: dict[str, str]) -> dict[str, Any]:
     queues = [q for port in switch.ports for q in port.queues if q.class_name == cls.name]
     wred_names = list(dict.fromkeys(q.wred_profile for q in queues if q.wred_profile is not None))
     wred = [{
-        "profile": profile.name, "color": curve.color, "drop": curve.drop, "mark": curve.mark,
+        "profile": profile.name, "config_db_name": config_db_names.get(profile.name), "color": curve.color, "drop": curve.drop, "mark": curve.mark,
         "min": quantity_to_json(curve.min_bytes), "max": quantity_to_json(curve.max_bytes),
         "probability": quantity_to_json(curve.probability_percent),
     } for profile in switch.wred_profiles if profile.name in wred_names for curve in profile.curves]
@@ -247,13 +254,19 @@ def render_report_table(fabric: FabricIR, console: Console) -> None:
             console.print(_gaps_table(switch))
 
 
+def _config_db_alias(wred: dict[str, Any]) -> str:
+    """`` (config_db AZURE_LOSSLESS)`` where config_db names the profile otherwise."""
+    name = wred.get("config_db_name")
+    return f" (config_db {name})" if name and name != wred["profile"] else ""
+
+
 def _classes_table(switch: dict[str, Any]) -> Table:
     table = Table(title="Classes: thresholds and capacities", show_lines=True)
     for column in ("class", "transport", "TC/queue/PG", "thresholds (value, formula, source)", "capacity"):
         table.add_column(column)
     for cls in switch["classes"]:
         lines = [_with_source(q) for q in cls["thresholds"]]
-        lines += [f"WRED {w['profile']} {w['color']} {'drop' if w['drop'] else ''}"
+        lines += [f"WRED {w['profile']}{_config_db_alias(w)} {w['color']} {'drop' if w['drop'] else ''}"
                   f"{'+' if w['drop'] and w['mark'] else ''}{'mark' if w['mark'] else ''}: "
                   f"{format_quantity(w['min'])}..{format_quantity(w['max'])} "
                   f"@ {format_quantity(w['probability'])}" for w in cls["wred"]]

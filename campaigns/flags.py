@@ -55,6 +55,9 @@ class Flag:
     dest: str
     kind: FlagKind
     original: click.Option
+    alias_of: str | None = None
+    """For an old flag name (qosforge.cli.options.Rename, e.g. simulate's ``--bandwidth``): the
+    ``dest`` of the flag it names, whose row key and checks its values take."""
 
     @property
     def numeric(self) -> bool:
@@ -124,8 +127,34 @@ def forwarded_flags(command: click.Command, reserved: frozenset[str]) -> list[Fl
             continue  # --x/--no-x pairs: none in qosforge today; forwarding them needs both names
         long_names = [option for option in param.opts if option.startswith("--")] or list(param.opts)
         kind: FlagKind = "switch" if param.is_flag else "multiple" if param.multiple else "value"
-        flags.append(Flag(key=long_names[0].lstrip("-"), flag=long_names[0], dest=f"target_{param.name}", kind=kind, original=param))
+        flags.append(Flag(key=long_names[0].lstrip("-"), flag=long_names[0], dest=f"target_{param.name}", kind=kind, original=param,
+                          alias_of=_renamed(param, command)))
     return flags
+
+
+def _renamed(param: click.Option, command: click.Command) -> str | None:
+    """The sweep ``dest`` of the flag a hidden old name stands for (hidden_alias_option names its
+    parameter ``<dest>__<old name>``), or None for every other option."""
+    if not param.hidden or param.name is None or "__" not in param.name:
+        return None
+    dest = param.name.split("__", 1)[0]
+    return f"target_{dest}" if any(other.name == dest for other in command.params if other is not param) else None
+
+
+def _merge_aliases(flags: list[Flag], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Each old name's values moved onto the flag it names, as the command itself does
+    (qosforge.cli.options.merge_renamed): ``sweep simulate --bandwidth 10G`` is ``--speed 10G``."""
+    merged = dict(options)
+    by_dest = {flag.dest: flag for flag in flags}
+    for alias in (flag for flag in flags if flag.alias_of is not None):
+        given = merged.pop(alias.dest, None)
+        if given is None or alias.alias_of not in by_dest:
+            continue
+        canonical = by_dest[alias.alias_of]
+        if merged.get(canonical.dest) is not None:
+            raise QosforgeError(f"is the old name of {canonical.flag}", place=alias.flag, hint=f"give only {canonical.flag}")
+        merged[canonical.dest] = given
+    return merged
 
 
 def given_values(flags: list[Flag], options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[Value, ...]]]:
@@ -133,6 +162,8 @@ def given_values(flags: list[Flag], options: Mapping[str, Any]) -> tuple[dict[st
     swept ones (key -> values), in the order the flags were typed."""
     fixed: dict[str, Any] = {}
     swept: dict[str, tuple[Value, ...]] = {}
+    options = _merge_aliases(flags, options)
+    flags = [flag for flag in flags if flag.alias_of is None]
     by_dest = {flag.dest: flag for flag in flags}
     typed_order = [by_dest[name] for name in options if name in by_dest]
     for flag in typed_order + [flag for flag in flags if flag not in typed_order]:

@@ -19,6 +19,7 @@ from qosforge.campaigns.store import Row
 from qosforge.campaigns.table import flatten
 from qosforge.errors import UnitError
 from qosforge.files import write_atomically
+from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.units import split_quantity
 
 #: Lines drawn per panel before the rest are left out (and said so in the legend).
@@ -50,6 +51,12 @@ def numeric_outputs(rows: Sequence[Row]) -> dict[str, list[float | None]]:
     return outputs
 
 
+def _constant(values: Sequence[float]) -> bool:
+    """One value up to float rounding (a link's goodput 9.65 and 9.65 + 1e-12 from two seeds'
+    sums): drawn, it would be swings on an axis of offsets, so it is listed as constant instead."""
+    return not values or math.isclose(min(values), max(values), rel_tol=1e-9, abs_tol=1e-12)
+
+
 def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[Row]) -> None:
     import matplotlib
 
@@ -59,7 +66,7 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
     ok_rows = [row for row in rows if row.ok]
     # A result key that only echoes a swept parameter (simulate's "flows") is the x axis or a legend.
     outputs = {name: values for name, values in numeric_outputs(ok_rows).items() if name not in {axis.key for axis in axes}}
-    varying = {name: values for name, values in outputs.items() if len({value for value in values if value is not None}) > 1}
+    varying = {name: values for name, values in outputs.items() if not _constant([value for value in values if value is not None])}
     constant = [f"{name}={next(value for value in values if value is not None):g}" for name, values in outputs.items() if name not in varying]
     x_axis, others = axes[0], axes[1:]
     positions, unit, labels = _x_positions(x_axis)
@@ -79,6 +86,7 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
             points = [(position_of[param_text(ok_rows[i].params[x_axis.key])], values[i]) for i in indices if values[i] is not None]
             points.sort()
             subplot.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, linewidth=1, label=label)
+        plain_ticks(subplot)
         subplot.set_title(name, fontsize="small")
         subplot.set_xlabel(f"{x_axis.key} [{unit}]" if unit else x_axis.key, fontsize="small")
         if labels is not None:
@@ -87,7 +95,7 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
     for subplot in list(subplots.flat)[len(varying):]:
         subplot.axis("off")
     if others and varying:
-        subplots.flat[0].legend(fontsize="x-small")
+        legend_beside(subplots.flat[0], fontsize="x-small")
     if not varying:
         subplots.flat[0].text(0.5, 0.5, "no numeric output varies over this campaign", ha="center", va="center")
     footer = "constant: " + ", ".join(constant) if constant else ""

@@ -1,9 +1,10 @@
 """What a sweep says about seeds, once for the whole campaign.
 
-Only the operator who typed ``--seed`` hears that it had no effect (the points it names are
+The operator who typed ``--seed`` hears that it had no effect (the points it names are
 deterministic: no RED/ECN ramp, Poisson source or ECMP choice, as each row's
-``result.seed_effective`` says). Seeds the sweep chose itself (``--seeds N``, or the command's
-default) are listed instead, so a point can be re-run by hand with the same seed.
+``result.seed_effective`` says); ``--seeds N`` on such points draws a note that it ran N identical
+copies. Seeds the sweep chose itself (``--seeds N``, or the command's default) are listed, so a
+point can be re-run by hand with the same seed.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ def seed_lines(points: Sequence[PointSpec], rows: Sequence[Row], *, seed_typed: 
         return [f"sweep: note: --seed has no effect on {ineffective} of {len(rows)} point(s): they have no RED/ECN ramp, Poisson source or "
                 "ECMP choice, so every seed gives the same result (result.seed_effective is false in their rows)"]
     chosen = f"--seeds {seeds_count}" if seeds_count is not None else "the command's default --seed"
-    return [f"sweep: seed{'s' if len(seeds) > 1 else ''} {_seed_text(seeds)} ({chosen}); re-run a point by hand with --seed and the seed in its row's params.seed"]
+    lines = [f"sweep: seed{'s' if len(seeds) > 1 else ''} {_seed_text(seeds)} ({chosen}); re-run a point by hand with --seed and the seed in its row's params.seed"]
+    ineffective = sum(1 for row in rows if row.result is not None and row.result.get("seed_effective") is False)
+    if seeds_count is not None and seeds_count > 1 and ineffective:
+        # --seeds N multiplies every point by N; on deterministic points the copies are identical.
+        lines.append(f"sweep: note: {ineffective} of {len(rows)} point(s) are deterministic (no RED/ECN ramp, Poisson source or ECMP choice; "
+                     f"result.seed_effective is false): --seeds {seeds_count} ran identical copies of them")
+    return lines
 
 
 __all__ = ["seed_lines"]

@@ -44,7 +44,7 @@ class CampaignReport:
     rows: tuple[Row, ...] = ()
 
     def lines(self, out: Path) -> list[str]:
-        summary = (f"sweep: {self.points} points, {self.skipped} already done, {self.ran} run, {self.failed} failed "
+        summary = (f"sweep: {self.points} point{'' if self.points == 1 else 's'}, {self.skipped} already done, {self.ran} run, {self.failed} failed "
                    f"in {self.seconds:.1f} s; rows in {out}")
         return [summary, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
 

@@ -13,6 +13,7 @@ Layout (SONiC's traditional Broadcom-style model, sonic-buildimage src/sonic-yan
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from qosforge.compiler.dynamic_th import dynamic_th_range
@@ -58,6 +59,29 @@ class BufferPlan:
 def lossless_profile_name(rate_bps: float, cable_m: float) -> str:
     """SONiC's naming for lossless PG profiles: pg_lossless_<speed>_<cable>_profile (sonic-swss cfgmgr/buffermgr.cpp, cfgmgr/buffermgrdyn.cpp)."""
     return f"pg_lossless_{round(rate_bps / 1e6)}_{cable_m:g}m_profile".replace(".", "p")
+
+
+def _egress_lossless(profile: VendorProfile, shared_bytes: Derived, zero: Derived) -> tuple[PoolIR, BufferProfileIR]:
+    """The egress lossless pool and its queue profile: no limit below the whole pool, since PFC
+    backpressure, not egress drops, bounds lossless queues. Each vendor's SONiC layout says it its
+    own way: where the ASIC reads a dynamic_th exponent as alpha infinity (Mellanox: 7, mlnx_sai
+    ``sai_buffer_alpha_bounds_t``), SONiC's Mellanox buffers make the pool ``dynamic`` with
+    ``egress_lossless_profile`` ``dynamic_th: 7`` (sonic-utilities scripts/mellanox_buffer_migrator.py,
+    the Mellanox default pool and profile tables); elsewhere a ``static`` pool with ``static_th`` =
+    the pool, as SONiC's Broadcom templates do (sonic-buildimage
+    device/broadcom/<platform>/<hwsku>/buffers_defaults_t*.j2)."""
+    unlimited = next((exponent for exponent, alpha in sorted(dynamic_th_range(profile).special.items()) if math.isinf(alpha)), None)
+    if unlimited is None:
+        return (PoolIR(EGRESS_LOSSLESS_POOL, "egress", "static", shared_bytes),
+                BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, static_th_bytes=shared_bytes))
+    no_limit = derived_constant(
+        unlimited, "1", quantity="dynamic_th",
+        formula=f"{unlimited}: alpha infinity on {profile.name} (no dynamic limit below the pool; PFC bounds lossless queues)",
+        source=f"vendor profile {profile.name} dynamic_th_special ({profile.dynamic_th_special.source}); SONiC's Mellanox buffer layout, "
+               "sonic-utilities scripts/mellanox_buffer_migrator.py (egress_lossless_pool mode dynamic, egress_lossless_profile dynamic_th 7)",
+    )
+    return (PoolIR(EGRESS_LOSSLESS_POOL, "egress", "dynamic", shared_bytes),
+            BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, dynamic_th=no_limit))
 
 
 def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: VendorProfile, phy_delay_s: float = 0.0) -> PortHeadroom:
@@ -192,11 +216,9 @@ def plan_buffers(
         BufferProfileIR(EGRESS_LOSSY_PROFILE, EGRESS_LOSSY_POOL, zero, dynamic_th=dynamic_th),
     ]
     if has_lossless:
-        pools.append(PoolIR(EGRESS_LOSSLESS_POOL, "egress", "static", shared_bytes))
-        # Lossless queues must not drop at egress: PFC backpressure bounds them, so their static
-        # limit is the whole pool (SONiC's Broadcom templates do the same: sonic-buildimage
-        # device/broadcom/<platform>/<hwsku>/buffers_defaults_t*.j2).
-        profiles.append(BufferProfileIR(EGRESS_LOSSLESS_PROFILE, EGRESS_LOSSLESS_POOL, zero, static_th_bytes=shared_bytes))
+        egress_pool, egress_profile = _egress_lossless(profile, shared_bytes, zero)
+        pools.append(egress_pool)
+        profiles.append(egress_profile)
         for entry in sorted(headroom.values(), key=lambda h: h.profile_name):
             profiles.append(
                 BufferProfileIR(entry.profile_name, INGRESS_POOL, entry.size_bytes, dynamic_th=dynamic_th, xon_bytes=entry.xon_bytes, xoff_bytes=entry.xoff_bytes)

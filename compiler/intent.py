@@ -17,14 +17,29 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from qosforge.backends.registry import approximation_names, target_names
 from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, PHY_DELAY_RANGE, RTT_RANGE
-from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_TBTCP_R
+from qosforge.compiler.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONGESTED_PORTS,
+    DEFAULT_FASTLANE_BANDWIDTH_CAP,
+    DEFAULT_FASTLANE_BUFFER_CAP,
+    DEFAULT_LOSSLESS_MTU,
+    DEFAULT_LSO_BURST,
+    DEFAULT_MTU,
+    DEFAULT_PORT_MTU,
+    DEFAULT_SMALL_PACKET_PERCENT,
+    DEFAULT_TBTCP_BETA,
+    DEFAULT_TBTCP_R,
+)
 from qosforge.errors import UnitError
+from qosforge.models.d2tcp import D_MAX_DEFAULT, D_MIN_DEFAULT
+from qosforge.models.pfc_headroom import MIN_FRAME_BYTES
 from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
 from qosforge.units import (
     parse_fraction,
@@ -238,7 +253,7 @@ class TltSpec(_Strict):
 
 class TbtcpSpec(_Strict):
     beta: float = Field(
-        default=0.1,
+        default=DEFAULT_TBTCP_BETA,
         gt=0,
         lt=TBTCP_BETA_MAX,
         description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
@@ -250,8 +265,8 @@ class TbtcpSpec(_Strict):
 
 
 class D2tcpSpec(_Strict):
-    d_min: float = Field(default=0.5, gt=0)
-    d_max: float = Field(default=2.0, gt=0)
+    d_min: float = Field(default=D_MIN_DEFAULT, gt=0)
+    d_max: float = Field(default=D_MAX_DEFAULT, gt=0)
 
 
 class EarSpec(_Strict):
@@ -266,8 +281,8 @@ class DcqcnSpec(_Strict):
 
 class FastLaneSpec(_Strict):
     dscp: Dscp = Field(description="DSCP of the drop notifications.")
-    bandwidth_cap: Fraction = Field(default="2%", validate_default=True, description="Share of port bandwidth (FastLane: 2%).")
-    buffer_cap: Fraction = Field(default="5%", validate_default=True, description="Share of buffer (FastLane: 5%).")
+    bandwidth_cap: Fraction = Field(default=DEFAULT_FASTLANE_BANDWIDTH_CAP, validate_default=True, description="Share of port bandwidth (FastLane: 2%).")
+    buffer_cap: Fraction = Field(default=DEFAULT_FASTLANE_BUFFER_CAP, validate_default=True, description="Share of buffer (FastLane: 5%).")
 
 
 class ClassSpec(_Strict):
@@ -306,19 +321,32 @@ class ClassSpec(_Strict):
 
 
 class Design(_Strict):
-    congested_ports: int = Field(default=1, ge=1, description="Design point M: ports congested at once (TLT §4.2).")
-    alpha: float = Field(default=1.0, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
+    congested_ports: int = Field(default=DEFAULT_CONGESTED_PORTS, ge=1, description="Design point M: ports congested at once (TLT §4.2).")
+    alpha: float = Field(default=DEFAULT_ALPHA, gt=0, description="Dynamic-threshold alpha (a power of two, 2^dynamic_th).")
     concurrent_flows: int | None = Field(default=None, ge=1, description="Flows that must survive without important loss (TLT).")
-    mtu: SizeBytes = Field(default="1500B", validate_default=True, description="Packet size used for packet-based thresholds.")
+    mtu: SizeBytes = Field(default=DEFAULT_MTU, validate_default=True, description="Packet size used for packet-based thresholds.")
     lso_burst: SizeBytes = Field(default=DEFAULT_LSO_BURST, validate_default=True, description="Host NIC LSO/TSO burst (DCTCP K floor, TBTCP l).")
     pfc_watchdog: bool = True
     pfc_watchdog_detection: TimeS = Field(default="200ms", validate_default=True, description="PFC watchdog detection time (SONiC default 200 ms).")
     pfc_watchdog_restoration: TimeS = Field(default="200ms", validate_default=True)
     headroom_model: Literal["physical", "sonic"] = Field(default="physical", description="PFC headroom model: physical (cable, frames in flight, IEEE 802.3 pause quanta) or sonic (SONiC buffer_pg plugins, bit for bit).")
-    small_packet_percent: float = Field(default=50.0, ge=0, le=100)
-    lossless_mtu: SizeBytes = Field(default="1024B", validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu).")
-    port_mtu: SizeBytes = Field(default="9100B", validate_default=True)
+    small_packet_percent: float = Field(default=DEFAULT_SMALL_PACKET_PERCENT, ge=0, le=100)
+    port_mtu: SizeBytes = Field(default=DEFAULT_PORT_MTU, validate_default=True)
+    lossless_mtu: SizeBytes = Field(default=DEFAULT_LOSSLESS_MTU, validate_default=True, description="Largest lossless frame (SONiC LOSSLESS_TRAFFIC_PATTERN mtu), at most port_mtu.")
     cnp_dscp: Dscp = Field(default=48, description="DSCP of RoCE congestion notification packets, planned on their own strict-priority queue whenever a dcqcn or irn class exists (SONiC, NVIDIA and Dell RoCE defaults: 48).")
+
+    @field_validator("mtu", "port_mtu", "lossless_mtu")
+    @classmethod
+    def _a_frame(cls, value: float, info: ValidationInfo) -> float:
+        # A lossless MTU of 10 B would count every small packet as 10 B and triple xoff.
+        if value < MIN_FRAME_BYTES:
+            raise ValueError(f"{value:g} B is below {MIN_FRAME_BYTES:g} B, the smallest Ethernet frame (IEEE 802.3 clause 4.4.2 "
+                             "minFrameSize); write the frame size in bytes, e.g. 1024B or 9100B")
+        port_mtu = info.data.get("port_mtu")  # validated before lossless_mtu (field order)
+        if info.field_name == "lossless_mtu" and port_mtu is not None and value > port_mtu:
+            raise ValueError(f"{value:g} B is above port_mtu {port_mtu:g} B: no frame on the port is larger than the port MTU; "
+                             "lower lossless_mtu (SONiC's default 1024B) or raise port_mtu")
+        return value
 
 
 class Metadata(_Strict):

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from qosforge.compiler.fast_yaml import fast_load
@@ -203,6 +204,14 @@ def _round_trip(file: str, text: str) -> Any:
         mark = error.problem_mark or error.context_mark
         where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark is not None else file
         problem = " ".join(str(error.problem or error.context or "malformed YAML").split())
+        if isinstance(error, DuplicateKeyError):
+            # Indentation is not the cause: the same key is written twice in one mapping, and
+            # keeping either would silently drop the other's value.
+            key = problem.split('"')[1] if problem.count('"') >= 2 else "the key"
+            context = error.context_mark
+            first = f" (the mapping starts at line {context.line + 1})" if context is not None else ""
+            raise IntentError(f"duplicate key {key!r}: it appears twice in one mapping{first}", place=where,
+                              hint=f"keep one {key!r}: merge the two into one entry, or delete the one you did not mean") from None
         raise IntentError(f"malformed YAML: {problem}", place=where, hint="check indentation, quotes and ':' after keys") from None
     except YAMLError as error:
         raise IntentError(f"malformed YAML: {' '.join(str(error).split())}", place=file, hint="check the YAML syntax") from None

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qosforge.compiler.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.compiler.intent import ClassSpec, Design
 from qosforge.errors import ModelInputError
 from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
-from qosforge.fitting.tbtcp_red import DEFAULT_BETA, TbtcpRedFit, fit_tbtcp_red
+from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 from qosforge.ir import ColorCurveIR, Derived, EctMarkingIR, derived_constant, derived_from
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold
@@ -171,8 +172,8 @@ def class_thresholds(
     elif spec.transport == "tbtcp":
         tbtcp = spec.tbtcp
         lso = tbtcp.lso_burst if tbtcp and tbtcp.lso_burst is not None else design.lso_burst
-        beta = tbtcp.beta if tbtcp else DEFAULT_BETA
-        window_reduction = tbtcp.r if tbtcp else 4
+        beta = tbtcp.beta if tbtcp else DEFAULT_TBTCP_BETA
+        window_reduction = tbtcp.r if tbtcp else DEFAULT_TBTCP_R
         red_model = red_model_from_profile(profile)
         fit = fit_tbtcp_red(
             rate_bps * rtt_s / 8.0,

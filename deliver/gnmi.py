@@ -67,9 +67,24 @@ def set_request(document: dict[str, Any]) -> Any:
 
 
 def request_text(request: Any) -> str:
+    """The SetRequest for a reader: the message in protobuf text form, each JSON value replaced by
+    a marker and printed after it as indented JSON (as sent it is one escaped line, ~40 kB for
+    a fabric's /qos)."""
     from google.protobuf import text_format
 
-    return str(text_format.MessageToString(request, as_utf8=True))
+    shown = type(request)()
+    shown.CopyFrom(request)
+    values: list[tuple[str, Any]] = []
+    for kind in ("replace", "update"):
+        for index, update in enumerate(getattr(shown, kind)):
+            if update.val.json_ietf_val:
+                values.append((f"{kind}[{index}]", json.loads(update.val.json_ietf_val)))
+                size = len(update.val.json_ietf_val)
+                update.val.json_ietf_val = f"<{size:,} bytes of JSON: {kind}[{index}] below>".encode()
+    lines = [str(text_format.MessageToString(shown, as_utf8=True)).rstrip("\n")]
+    for name, value in values:
+        lines += [f"# {name} json_ietf_val, indented:", json.dumps(value, indent=2)]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)

@@ -199,7 +199,8 @@ def tlt_headroom(
 
     Raises :class:`InfeasibleDesignError` (place ``threshold_bytes``) when some point leaves less
     than one important packet of headroom per port, unless ``allow_infeasible`` (for sweeps and
-    plots: such points then report their negative headroom and 0 flows).
+    plots: such points then report 0 headroom and 0 flows: K above the share is never reached, so
+    there is no room above it, not a negative one; per_port_share_bytes < threshold_bytes shows why).
     """
     threshold_bytes = as_float_array(threshold_bytes)
     important_packet_bytes = as_float_array(important_packet_bytes)
@@ -211,11 +212,11 @@ def tlt_headroom(
     )
     share = dynamic_threshold_share(buffer_bytes, alpha, congested_ports)
     single = dynamic_threshold_share(share.buffer_bytes, share.alpha, 1.0)
-    headroom = share.per_port_share_bytes - threshold_bytes
-    single_headroom = single.per_port_share_bytes - threshold_bytes
+    headroom = np.maximum(share.per_port_share_bytes - threshold_bytes, 0.0)
+    single_headroom = np.maximum(single.per_port_share_bytes - threshold_bytes, 0.0)
     # One important packet in flight per flow (§5.1), so each whole packet of headroom is a flow.
-    flows_per_port = np.floor(np.maximum(headroom, 0.0) / important_packet_bytes)
-    single_flows = np.floor(np.maximum(single_headroom, 0.0) / important_packet_bytes)
+    flows_per_port = np.floor(headroom / important_packet_bytes)
+    single_flows = np.floor(single_headroom / important_packet_bytes)
     if not allow_infeasible and np.any(flows_per_port < 1):
         _raise_no_headroom(share, threshold_bytes, important_packet_bytes)
     # Every congested port holds the same share (§4.2), so the switch carries M times one port.
@@ -227,10 +228,10 @@ def tlt_headroom(
         threshold_bytes=threshold_bytes,
         important_packet_bytes=important_packet_bytes,
         per_port_share_bytes=share.per_port_share_bytes,
-        important_headroom_bytes=headroom,
+        important_headroom_bytes=scalar_or_array(headroom),
         flows_per_port=scalar_or_array(flows_per_port),
         total_flows=scalar_or_array(total_flows),
-        single_port_headroom_bytes=single_headroom,
+        single_port_headroom_bytes=scalar_or_array(single_headroom),
         single_port_flows=scalar_or_array(single_flows),
         provenance=Provenance(
             model="tlt_headroom",
@@ -243,7 +244,7 @@ def tlt_headroom(
                 *share.provenance.derivations[:1],
                 Derivation(
                     "important_headroom_bytes",
-                    "per_port_share_bytes - threshold_bytes",
+                    "max(per_port_share_bytes - threshold_bytes, 0)",
                     SOURCE_TLT_HEADROOM,
                 ),
                 Derivation(
@@ -254,7 +255,7 @@ def tlt_headroom(
                 Derivation("total_flows", "flows_per_port * congested_ports", SOURCE_TLT_HEADROOM),
                 Derivation(
                     "single_port_headroom_bytes",
-                    "alpha*B/(1+alpha) - threshold_bytes",
+                    "max(alpha*B/(1+alpha) - threshold_bytes, 0)",
                     SOURCE_TLT_HEADROOM,
                 ),
                 Derivation(

@@ -42,4 +42,20 @@ def as_text(value: object) -> str:
     return str(presentable(value)) if isinstance(value, float) else str(value)
 
 
-__all__ = ["SIGNIFICANT_DIGITS", "as_text", "presentable", "tidy"]
+__all__ = ["PIPE_WIDTH", "SIGNIFICANT_DIGITS", "as_text", "output_width", "presentable", "tidy"]
+
+
+#: Width of human output written to a pipe or file: wide enough that no table cell wraps (a CI log
+#: scrolls sideways; it cannot un-wrap a cut cell).
+PIPE_WIDTH = 240
+
+
+def output_width(minimum: int) -> int:
+    """The width to lay out human output at: the terminal's (at least ``minimum``), or
+    :data:`PIPE_WIDTH` without a terminal, where rich would otherwise assume 80 columns and wrap
+    the compile summary's cells at the right border. Tables still take only the width they need."""
+    from rich.console import Console
+
+    console = Console()
+    return max(minimum, console.width) if console.is_terminal else max(minimum, PIPE_WIDTH)
+

@@ -171,20 +171,26 @@ def parse_length_m(text: str, *, allow_zero: bool = True) -> float:
 
 
 def parse_fraction(text: str) -> float:
-    """Parse ``2%`` (or a bare fraction ``0.02``) into a fraction in [0, 1]."""
-    value, unit = _split(text, "percentage", "2% or 0.02")
-    if unit == "%":
-        fraction = value / 100.0
-    elif unit == "":
-        fraction = value
-    else:
+    """Parse a share written as a percentage with its sign, ``2%``, into a fraction in [0, 1].
+
+    One rule for every share and probability (P_max in :func:`parse_percent` too): a bare number
+    is refused, since ``1`` reads as 100 % to one user and 1 % to another (``simulate --load 1``
+    ran at 100 % while ``--pmax 0.01`` was refused). ``0`` is the same in both readings.
+    """
+    value, unit = _split(text, "percentage", "2%")
+    if unit == "" and value != 0.0:
+        readings = [f"{value:g}%"] if 0.0 <= value <= 100.0 else []
+        if 0.0 < value <= 1.0:
+            readings.insert(0, f"{value * 100:g}%")
+        raise UnitError(
+            f"{text!r} has no % sign: a bare number could be a fraction or a percentage",
+            hint=f"write {' or '.join(readings)} (a percentage)" if readings else "write a percentage between 0% and 100%",
+        )
+    if unit not in ("%", ""):
         raise UnitError(f"unknown unit {unit!r} in {text!r}", hint="write a percentage like 2%")
-    if not 0.0 <= fraction <= 1.0:
-        if unit == "" and 1.0 < value <= 100.0:
-            # A bare number is a fraction, so "60" is 6000 %: the user most likely meant 60 %.
-            raise UnitError(f"{text!r} is outside 0..100% (a bare number is a fraction)", hint=f"write {value:g}% or {value / 100:g}")
+    if not 0.0 <= value <= 100.0:
         raise UnitError(f"{text!r} is outside 0..100%", hint="write a percentage between 0% and 100%")
-    return fraction
+    return value / 100.0
 
 
 def parse_percent(text: str) -> float:

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qosforge.backends.sonic.gcu_patch import BaseConfigError, check_base_config, gcu_patch
+from qosforge.backends.sonic.facts import vendor_from_metadata
+from qosforge.backends.sonic.gcu_patch import (
+    BaseConfigError,
+    check_base_config,
+    gcu_patch,
+    ports_losing_qos,
+)
+from qosforge.backends.sonic.gcu_validators import Refusal, gcu_refusals
+from qosforge.backends.sonic.hwsku import GCU_ASIC_OF_PROFILE, asic_name, gcu_asic_of_hwsku
 from qosforge.backends.sonic.render import ConfigDb
+from qosforge.vendor_profiles.schema import VendorProfile
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -62,15 +72,77 @@ def read_base_configs(path: Path, switches: Sequence[str]) -> dict[str, dict[str
     return {switches[0]: _read(path)}
 
 
-def gcu_patch_texts(path: Path, configs: dict[str, ConfigDb], port_speeds_bps: dict[str, dict[str, float]] | None = None) -> dict[str, str]:
-    """``gcu-patch.json`` text per switch: the patch from its base config to its compiled one
-    (refused where the running port speeds are not the ones compiled for)."""
+@dataclass(frozen=True)
+class BasePatch:
+    """What ``compile --base`` makes of one switch's running config."""
+
+    switch: str
+    text: str | None
+    """``gcu-patch.json``, or None where GCU's field-operation validators would refuse the change."""
+    refusals: tuple[Refusal, ...]
+    ports_losing_qos: tuple[str, ...]
+    """Ports with QoS entries in the running config that the compiled one lacks: the patch (or a
+    ``config qos clear`` + ``config load``) removes their QoS."""
+
+
+def _localhost(config: dict[str, Any]) -> dict[str, Any]:
+    metadata = config.get("DEVICE_METADATA", {})
+    localhost = metadata.get("localhost", {}) if isinstance(metadata, dict) else {}
+    return localhost if isinstance(localhost, dict) else {}
+
+
+def _profile_vendor(profile: VendorProfile) -> str | None:
+    lowered = profile.vendor.lower()
+    return next((vendor for vendor in ("mellanox", "broadcom", "barefoot") if vendor in lowered), None)
+
+
+def running_gcu_asic(config: dict[str, Any], profile: VendorProfile, place: str) -> str | None:
+    """GCU's name for the running switch's ASIC, after refusing a running config whose
+    ``DEVICE_METADATA|localhost`` platform/HWSKU is another ASIC than the intent's profile: its
+    pools and headroom were sized for that profile's buffer, not this switch's."""
+    localhost = _localhost(config)
+    hwsku = localhost.get("hwsku")
+    running = gcu_asic_of_hwsku(hwsku) if isinstance(hwsku, str) else None
+    expected = GCU_ASIC_OF_PROFILE.get(profile.name)
+    suggestion = next((name for name, asic in GCU_ASIC_OF_PROFILE.items() if asic == running), None)
+    if running is not None and expected is not None and running != expected:
+        raise BaseConfigError(
+            f"the running switch is a {asic_name(running)} (HWSKU {hwsku}, as SONiC's GCU reads it), but the intent compiles this switch "
+            f"for vendor profile {profile.name} ({profile.asic}): its pools and headroom are sized for that ASIC's buffer",
+            place=f"{place} DEVICE_METADATA|localhost.hwsku",
+            hint=(f"give this switch's profile as {suggestion} in the intent" if suggestion else "give the intent the switch's vendor profile (qosforge profiles list)")
+            + ", or check that the base is this switch's running config",
+        )
+    running_vendor = ("mellanox" if running.startswith("spc") else "broadcom") if running else vendor_from_metadata(config).vendor
+    expected_vendor = _profile_vendor(profile)
+    if running_vendor in ("mellanox", "broadcom", "barefoot") and expected_vendor is not None and running_vendor != expected_vendor:
+        field = "hwsku" if running else "platform"
+        raise BaseConfigError(
+            f"the running switch is a {running_vendor} switch ({vendor_from_metadata(config).source if not running else f'HWSKU {hwsku}'}), "
+            f"but the intent compiles this switch for vendor profile {profile.name} ({profile.vendor} {profile.asic})",
+            place=f"{place} DEVICE_METADATA|localhost.{field}",
+            hint="give the intent the switch's vendor profile (qosforge profiles list), or check that the base is this switch's running config",
+        )
+    return running if running is not None else (expected if not isinstance(hwsku, str) else None)
+
+
+def base_patches(path: Path, configs: dict[str, ConfigDb], profiles: dict[str, VendorProfile],
+                 port_speeds_bps: dict[str, dict[str, float]] | None = None) -> list[BasePatch]:
+    """Per switch: the GCU patch from its running config to the compiled one, unless GCU would
+    refuse it (backends/sonic/gcu_validators.py), and the ports whose QoS it removes. Refused
+    (exit 2, nothing written) where the running config is another ASIC, runs the dynamic buffer
+    model, lacks a compiled port or runs a port at another speed."""
     bases = read_base_configs(path, list(configs))
     speeds = port_speeds_bps or {}
-    return {
-        name: json.dumps(gcu_patch(bases[name], config, place=f"--base for switch {name}", port_speeds_bps=speeds.get(name)), indent=2) + "\n"
-        for name, config in configs.items()
-    }
+    results = []
+    for name, config in configs.items():
+        place = f"--base for switch {name}"
+        asic = running_gcu_asic(bases[name], profiles[name], place)
+        patch = gcu_patch(bases[name], config, place=place, port_speeds_bps=speeds.get(name))
+        refusals = tuple(gcu_refusals(bases[name], patch, asic))
+        text = None if refusals else json.dumps(patch, indent=2) + "\n"
+        results.append(BasePatch(name, text, refusals, tuple(ports_losing_qos(bases[name], config))))
+    return results
 
 
-__all__ = ["gcu_patch_texts", "read_base_configs"]
+__all__ = ["BasePatch", "base_patches", "read_base_configs", "running_gcu_asic"]

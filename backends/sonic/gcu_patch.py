@@ -97,6 +97,24 @@ def _ports_used(compiled: Mapping[str, Mapping[str, Mapping[str, str]]]) -> set[
     return ports - _NOT_PORTS
 
 
+def ports_losing_qos(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mapping[str, str]]]) -> list[str]:
+    """Ports with per-port QoS entries in ``base`` (PORT_QOS_MAP, QUEUE, BUFFER_PG, ...) that the
+    compiled config does not configure: replacing the tables whole removes their QoS."""
+    running = {key.split("|", 1)[0] for table in _PER_PORT_TABLES for key in (base.get(table) or {})}
+    for entry in (base.get("CABLE_LENGTH") or {}).values():
+        if isinstance(entry, Mapping):
+            running.update(entry)
+    kept = _ports_used(compiled)
+    return sorted(running - _NOT_PORTS - kept, key=_port_order)
+
+
+def _port_order(name: str) -> tuple[str, int]:
+    """Ethernet4 before Ethernet100 (the number, not the text)."""
+    prefix = name.rstrip("0123456789")
+    digits = name[len(prefix):]
+    return (prefix, int(digits) if digits else -1)
+
+
 def _speed_mismatches(base_ports: Mapping[str, Any], port_speeds_bps: Mapping[str, float]) -> list[str]:
     """Ports whose running speed (PORT|<port>.speed, in Mb/s) is not the one the intent compiled
     for: their headroom and WRED profiles were sized for another rate."""

@@ -294,6 +294,12 @@ def choose_names(switch: SwitchIR) -> _Names:
     return _Names(pools, lossless_pg_profile, _wred_names(switch))
 
 
+def wred_profile_names(switch: SwitchIR) -> dict[str, str]:
+    """IR WRED profile name -> its ``WRED_PROFILE`` key in config_db (``rdma_100G`` ->
+    ``AZURE_LOSSLESS``), for the report, which names profiles as the IR does."""
+    return _wred_names(switch)
+
+
 def _wred_names(switch: SwitchIR) -> dict[str, str]:
     lossless = {q.wred_profile for p in switch.ports for q in p.queues if q.lossless and q.wred_profile}
     lossy = {q.wred_profile for p in switch.ports for q in p.queues if not q.lossless and q.wred_profile}

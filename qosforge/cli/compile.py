@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from qosforge.backends.registry import approximation_names, target_names
 from qosforge.cli.options import OutputPath
 from qosforge.errors import QosforgeError
+
+if TYPE_CHECKING:
+    from qosforge.backends.sonic.base_config import BasePatch
 
 
 def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
@@ -102,15 +105,21 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         if mapped is None:
             raise  # a structural violation: the renderer's bug (exit 70)
         raise mapped from None
+    notes: list[str] = []
     if base_path is not None:
         if "sonic" not in fabric.targets:
             raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
-        from qosforge.backends.sonic.base_config import gcu_patch_texts
+        from qosforge.backends.sonic.base_config import base_patches
+        from qosforge.vendor_profiles import load_vendor_profile
 
         configs = {item.switch: json.loads(item.text) for item in rendered if item.target == "sonic" and item.switch is not None}
-        speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in fabric.for_target("sonic")}
-        for name, patch_text in gcu_patch_texts(Path(base_path), configs, speeds).items():
-            rendered.append(RenderedFile(f"{name}/gcu-patch.json", name, "sonic", patch_text))
+        sonic_switches = fabric.for_target("sonic")
+        speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in sonic_switches}
+        profiles = {switch.name: load_vendor_profile(switch.vendor_profile) for switch in sonic_switches}
+        for patch in base_patches(Path(base_path), configs, profiles, speeds):
+            if patch.text is not None:
+                rendered.append(RenderedFile(f"{patch.switch}/gcu-patch.json", patch.switch, "sonic", patch.text))
+            notes.extend(base_patch_notes(patch, root))
     from qosforge.presentation import tidy
 
     report = tidy(report_to_json(fabric))
@@ -121,6 +130,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
         click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)
+    for note in notes:  # said even with --quiet or --format json: what --base could not deliver
+        click.echo(note, err=True)
     if output_format == "json":
         click.echo(json.dumps(report, indent=2))
         return
@@ -129,6 +140,25 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.cli.compile_summary import print_compile_summary
 
     print_compile_summary(fabric, report, verbose=verbose, output_dir=root, plan=plan)
+
+
+def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
+    """stderr lines for one switch's ``--base`` result: the ports whose QoS the change removes,
+    and, where GCU would refuse the patch, why and the way to deploy instead
+    (docs/deploy-sonic.md: ``config qos clear`` + ``config load`` merges the compiled tables)."""
+    notes = []
+    if patch.ports_losing_qos:
+        shown = ", ".join(patch.ports_losing_qos[:8]) + (f" and {len(patch.ports_losing_qos) - 8} more" if len(patch.ports_losing_qos) > 8 else "")
+        notes.append(f"warning: {patch.switch}: the change removes the QoS of {len(patch.ports_losing_qos)} port(s) the intent does not list: "
+                     f"{shown} (their PORT_QOS_MAP, QUEUE, BUFFER_PG, ... entries); list them in the intent to keep them configured")
+    if patch.refusals:
+        shown = "; ".join(refusal.text() for refusal in patch.refusals[:3]) + (f"; and {len(patch.refusals) - 3} more" if len(patch.refusals) > 3 else "")
+        fragment = root / patch.switch / "config_db.json"
+        notes.append(f"note: {patch.switch}: no gcu-patch.json: 'config apply-patch' would refuse {len(patch.refusals)} of its changes "
+                     f"(sonic-utilities generic_config_updater field-operation validators): {shown}. Deploy {fragment} instead with "
+                     f"'sudo config qos clear && sudo config load {fragment} -y' (merges the compiled QoS tables; PFC_WD is updated in place), "
+                     "or a 'config reload' of the saved config with these tables replaced (docs/deploy-sonic.md ways 2 and 3)")
+    return notes
 
 
 @click.command("explain")
@@ -153,10 +183,10 @@ def explain_command(intent: str, switch_name: str, value_path: str, output_forma
     from rich.table import Table
     from rich.text import Text
 
-    from qosforge.presentation import as_text
+    from qosforge.presentation import as_text, output_width
 
     # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
-    console = Console(highlight=False, markup=False, width=max(110, Console().width))
+    console = Console(highlight=False, markup=False, width=output_width(110))
     console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
                                 f"  ({explanation.value:g} {explanation.unit})"))
     console.print(f"model: {explanation.model}; quantity: {explanation.quantity}")

@@ -139,7 +139,9 @@ def render_summary(report: dict[str, Any], console: Console) -> None:
 def print_compile_summary(fabric: FabricIR, report: dict[str, Any], *, verbose: bool, output_dir: Path, plan: OutputPlan) -> None:
     from rich.console import Console
 
-    console = Console(highlight=False, markup=False, width=max(110, Console().width))
+    from qosforge.presentation import output_width
+
+    console = Console(highlight=False, markup=False, width=output_width(110))
     if verbose:
         from qosforge.backends.report import render_report_table
 

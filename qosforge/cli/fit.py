@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qosforge.cli.options import OutputPath
+from qosforge.compiler.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.fitting.red_model import (
@@ -28,8 +29,9 @@ from qosforge.fitting.red_model import (
     red_model_from_profile,
     step_marking_probability,
 )
-from qosforge.fitting.tbtcp_red import DEFAULT_BETA, TbtcpRedFit, fit_tbtcp_red
+from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 from qosforge.models.tbtcp import SOURCE_RAI
+from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.provenance import to_jsonable
 from qosforge.units import format_bytes, parse_number, parse_percent, parse_size_bytes
 
@@ -208,15 +210,13 @@ def _located(error: QosforgeError) -> QosforgeError:
 @click.option(
     "--r",
     "r",
-    default="1",
-    show_default=True,
     metavar="NUMBER",
-    help="Curve scaling r (target p(Q)/r); QCD cuts the window by r per mark.",
+    help=f"Curve scaling r (target p(Q)/r); QCD cuts the window by r per mark [default: {DEFAULT_TBTCP_R}, the intent's tbtcp.r, as compile; 1 with --per-step].",
 )
 @click.option(
     "--beta",
     "beta",
-    default=str(DEFAULT_BETA),
+    default=f"{DEFAULT_TBTCP_BETA:g}",
     show_default=True,
     metavar="NUMBER",
     help="RAI window increase per RTT (TBTCP §5.1), 0 < beta < 0.5.",
@@ -311,7 +311,8 @@ def _run(options: Mapping[str, Any]) -> None:
         "bdp_bytes": _size("--bdp", options["bdp"]),
         "t_min_bytes": _size("--t-min", options["t_min"]),
         "t_max_bytes": _size("--t-max", options["t_max"]),
-        "window_reduction_r": _number("--r", options["r"]),
+        # compile's r (the intent's tbtcp.r default); per-step fitting keeps r = 1 (TBTCP §8)
+        "window_reduction_r": _number("--r", options["r"]) if options["r"] is not None else (1.0 if options["per_step"] else float(DEFAULT_TBTCP_R)),
         "beta": _number("--beta", options["beta"]),
     }
     lso_burst = _size("--lso-burst", options["lso_burst"])
@@ -600,6 +601,7 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
                 )
             subplot.set_ylabel(label)
             subplot.grid(True, alpha=0.3)
+            plain_ticks(subplot)
         unit = " [kB]" if axes[0].argument.endswith("_bytes") else ""
         subplots[-1].set_xlabel(f"{axes[0].name}{unit}")
         figure.suptitle("qosforge fit red sweep")
@@ -623,9 +625,11 @@ def _plot(path: Path, result: TbtcpRedFit, axes: list[_Axis]) -> None:
         )
         subplot.set_xlabel("queue depth Q [kB]")
         subplot.set_ylabel("marking probability (%)")
-        subplot.set_ylim(-0.02, 1.05)
+        # The curves are in percent (0..100: the steps reach 100 % above t_max), so is the axis.
+        subplot.set_ylim(-2.0, 105.0)
         subplot.grid(True, alpha=0.3)
-        subplot.legend(fontsize="small")
+        plain_ticks(subplot)
+        legend_beside(subplot)
         subplot.set_title(f"error {result.error_kilobytes:.4g} (Q in kB)")
     figure.tight_layout()
     try:

@@ -106,3 +106,21 @@ def test_format_quantity() -> None:
     assert format_quantity({"value": 97500.0, "unit": "B"}) == "97.5 kB (97,500 B)"
     assert format_quantity({"value": 400000.0, "unit": "B"}) == "400 kB"
     assert format_quantity({"value": 2e-05, "unit": "s"}) == "20 us"
+
+
+def test_wred_profiles_name_their_config_db_key(fabric: FabricIR) -> None:
+    # The lossless queue's profile is AZURE_LOSSLESS in config_db (backends/sonic/render.py); the
+    # report used to give only the IR name, with nothing mapping one to the other.
+    from qosforge.backends.sonic.render import render_config_db
+
+    config_db = render_config_db(fabric.switches[0])
+    report = report_to_json(fabric)
+    wred = {w["profile"]: w["config_db_name"] for cls in report["switches"][0]["classes"] for w in cls["wred"]}
+    rdma = next(cls for cls in report["switches"][0]["classes"] if cls["name"] == "rdma")
+    assert {w["config_db_name"] for w in rdma["wred"]} == {"AZURE_LOSSLESS"}
+    assert set(wred.values()) <= set(config_db["WRED_PROFILE"])
+    console = Console(width=400, record=True)
+    render_report_table(fabric, console)
+    assert f"WRED {rdma['wred'][0]['profile']} (config_db AZURE_LOSSLESS)" in console.export_text()
+    without_sonic = report_to_json(dataclasses.replace(fabric, targets=("sai",)))
+    assert {w["config_db_name"] for cls in without_sonic["switches"][0]["classes"] for w in cls["wred"]} == {None}

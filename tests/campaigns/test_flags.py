@@ -60,3 +60,17 @@ def test_argv_forms() -> None:
     assert flags["verbose"].argv(True) == ["--verbose"] and flags["verbose"].argv(False) == []  # type: ignore[attr-defined]
     assert flags["assume"].argv(("a=1", "b=2")) == ["--assume", "a=1", "--assume", "b=2"]  # type: ignore[attr-defined]
     assert flags["speed"].argv("40G") == ["--speed", "40G"] and flags["transport"].argv(None) == []  # type: ignore[attr-defined]
+
+
+def test_an_old_flag_name_is_the_new_one_in_a_sweep() -> None:
+    # `sweep simulate --bandwidth 10G` (simulate's documented old name of --speed) failed every
+    # point with "give only --speed": the sweep forwarded both --speed's default and --bandwidth.
+    from qosforge.cli.simulate import simulate_command
+
+    flags = forwarded_flags(simulate_command, frozenset())
+    alias = next(flag for flag in flags if flag.flag == "--bandwidth")
+    assert alias.alias_of == "target_bandwidth" and alias.original.hidden
+    fixed, swept = given_values(flags, {"target_bandwidth__bandwidth": "10G,40G"})
+    assert swept["speed"] == ("10G", "40G") and "bandwidth" not in fixed and "bandwidth" not in swept
+    with pytest.raises(QosforgeError, match="old name of --speed"):
+        given_values(flags, {"target_bandwidth__bandwidth": "10G", "target_bandwidth": "40G"})

@@ -19,11 +19,18 @@ def _row(spec: PointSpec, seed_effective: bool | None) -> Row:
     return Row(point=spec.point_id, command=spec.command, params=spec.params, result=result, error=None if result else "failed", timing={})
 
 
-def test_generated_seeds_are_listed_for_reproduction_without_the_note() -> None:
+def test_generated_seeds_are_listed_for_reproduction() -> None:
+    points = [_point(seed) for seed in (1, 2, 3)]
+    lines = seed_lines(points, [_row(p, True) for p in points], seed_typed=False, seeds_count=3)
+    assert lines == ["sweep: seeds 1..3 (--seeds 3); re-run a point by hand with --seed and the seed in its row's params.seed"]
+
+
+def test_seeds_on_deterministic_points_are_noted_as_identical_copies() -> None:
+    # Before: --seeds 3 on deterministic points ran three identical copies without a word.
     points = [_point(seed) for seed in (1, 2, 3)]
     lines = seed_lines(points, [_row(p, False) for p in points], seed_typed=False, seeds_count=3)
-    assert lines == ["sweep: seeds 1..3 (--seeds 3); re-run a point by hand with --seed and the seed in its row's params.seed"]
-    assert "no effect" not in lines[0]
+    assert lines[1] == ("sweep: note: 3 of 3 point(s) are deterministic (no RED/ECN ramp, Poisson source or ECMP choice; "
+                        "result.seed_effective is false): --seeds 3 ran identical copies of them")
 
 
 def test_the_default_seed_is_named_as_the_commands() -> None:

@@ -21,15 +21,80 @@ def _running_config() -> dict[str, object]:
     }
 
 
+def _compiled(tmp_path: Path, run_cli: Run) -> dict[str, object]:
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "plain"), "-q")
+    assert code == 0, err
+    return dict(json.loads((tmp_path / "plain" / "aurora720" / "config_db.json").read_text()))
+
+
+def _running_with(compiled: dict[str, object], **changes: object) -> dict[str, object]:
+    """The running config with the compiled QoS already in place, but WRED thresholds 1 kB lower:
+    a change GCU carries (WRED_PROFILE has no field-operation validator)."""
+    running = {**_running_config(), **json.loads(json.dumps(compiled))}
+    for entry in running["WRED_PROFILE"].values():  # type: ignore[attr-defined]
+        for field in entry:
+            if field.endswith("_threshold"):
+                entry[field] = str(int(entry[field]) - 1000)
+    running.update(changes)
+    return running
+
+
 def test_base_file_writes_a_patch_that_gcu_can_apply(tmp_path: Path, run_cli: Run) -> None:
+    compiled = _compiled(tmp_path, run_cli)
+    running = _running_with(compiled)
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(running))
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base), "--format", "json")
+    assert code == 0 and err == ""
+    patch = json.loads((tmp_path / "out" / "aurora720" / "gcu-patch.json").read_text())
+    assert {op["path"].split("/")[1] for op in patch} == {"WRED_PROFILE"}
+    assert jsonpatch.apply_patch(running, patch) == {**running, **compiled}
+
+
+def test_a_patch_gcu_would_refuse_is_not_written_and_the_deploy_path_is_given(tmp_path: Path, run_cli: Run) -> None:
+    # No pools on the switch yet: the patch would 'add /BUFFER_POOL', which GCU's field-operation
+    # validators refuse on every ASIC (before: written silently, and 'config apply-patch' failed).
     base = tmp_path / "running.json"
     base.write_text(json.dumps(_running_config()))
-    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base), "--format", "json")
-    assert code == 0, err
-    compiled = json.loads((tmp_path / "out" / "aurora720" / "config_db.json").read_text())
+    out = tmp_path / "out"
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(base), "-q")
+    assert code == 0 and "Traceback" not in err
+    assert (out / "aurora720" / "config_db.json").is_file() and not (out / "aurora720" / "gcu-patch.json").exists()
+    assert "note: aurora720: no gcu-patch.json" in err and "add /BUFFER_POOL" in err
+    assert f"sudo config qos clear && sudo config load {out / 'aurora720' / 'config_db.json'} -y" in err
+
+
+def test_a_base_of_another_asic_is_refused(tmp_path: Path, run_cli: Run) -> None:
+    # The issue's case: a Trident2 (Arista-7050-QX32) running config for an intent compiled for
+    # another chip used to get that chip's pools patched in.
+    running = _running_with(_compiled(tmp_path, run_cli), DEVICE_METADATA={"localhost": {"hwsku": "Arista-7050-QX32", "platform": "x86_64-arista_7050_qx32"}})
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(running))
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "DEVICE_METADATA|localhost.hwsku" in err and "Trident2" in err and "broadcom-tomahawk" in err and "broadcom-trident2" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_base_of_another_vendor_is_refused(tmp_path: Path, run_cli: Run) -> None:
+    metadata = {"localhost": {"hwsku": "Custom-Lab-SKU", "platform": "x86_64-mlnx_msn2700-r0"}}
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(_running_with(_compiled(tmp_path, run_cli), DEVICE_METADATA=metadata)))
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base))
+    assert code == 2 and "DEVICE_METADATA|localhost.platform" in err and "mellanox switch" in err and not (tmp_path / "out").exists()
+
+
+def test_ports_whose_qos_the_patch_removes_are_named(tmp_path: Path, run_cli: Run) -> None:
+    running = _running_with(_compiled(tmp_path, run_cli))
+    running["PORT"] = {**running["PORT"], "Ethernet200": {"lanes": "201", "speed": "40000"}}  # type: ignore[dict-item]
+    running["PORT_QOS_MAP"] = {**running["PORT_QOS_MAP"], "Ethernet200": {"dscp_to_tc_map": "AZURE"}}  # type: ignore[dict-item]
+    running["QUEUE"] = {**running["QUEUE"], "Ethernet200|3": {"scheduler": "scheduler.1"}}  # type: ignore[dict-item]
+    base = tmp_path / "running.json"
+    base.write_text(json.dumps(running))
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base), "-q")
     patch = json.loads((tmp_path / "out" / "aurora720" / "gcu-patch.json").read_text())
-    result = jsonpatch.apply_patch(_running_config(), patch)
-    assert result == {**{t: v for t, v in _running_config().items() if t != "SCHEDULER"}, **compiled}
+    assert code == 0 and {"op": "remove", "path": "/QUEUE/Ethernet200|3"} in patch
+    assert "warning: aurora720: the change removes the QoS of 1 port(s) the intent does not list: Ethernet200" in err
 
 
 def test_garbage_base_is_exit_2_and_writes_nothing(tmp_path: Path, run_cli: Run) -> None:
@@ -72,3 +137,15 @@ def test_a_base_whose_ports_run_at_another_speed_is_refused(tmp_path: Path, run_
     code, _out, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(tmp_path / "out"), "--base", str(base))
     assert code == 2 and "run at another speed than the intent says" in err and "runs at 100G, compiled for 40G" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_refused_patch_removes_the_earlier_one(tmp_path: Path, run_cli: Run) -> None:
+    # A gcu-patch.json from an earlier base must not survive beside a config it no longer matches.
+    accepted, refused = tmp_path / "accepted.json", tmp_path / "refused.json"
+    accepted.write_text(json.dumps(_running_with(_compiled(tmp_path, run_cli))))
+    refused.write_text(json.dumps(_running_config()))
+    out = tmp_path / "out"
+    assert run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(accepted), "-q")[0] == 0
+    assert (out / "aurora720" / "gcu-patch.json").is_file()
+    code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(refused), "-q")
+    assert code == 0 and "no gcu-patch.json" in err and not (out / "aurora720" / "gcu-patch.json").exists()

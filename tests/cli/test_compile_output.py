@@ -130,3 +130,12 @@ def test_a_moved_copy_recompiles_into_its_own_output(run_cli: Run, tmp_path: Pat
     assert code == 0, err
     code, _, err = run_cli("compile", str(moved / "other.yaml"), "-o", str(moved / "out"), "-q")
     assert code == 2 and "holds the output of another intent, fabric.yaml" in err
+
+
+def test_the_summary_is_not_cut_without_a_terminal(run_cli: Callable[..., tuple[int, str, str]], tmp_path: Path) -> None:
+    # Before: laid out at 110 columns in a pipe, the PFC headroom cell wrapped mid-value
+    # ("xoff 68.976" / "kB, size 136.66 kB") at the right border.
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    code, out, err = run_cli("compile", str(examples / "mixed-fabric.yaml"), "-o", str(tmp_path / "out"))
+    assert code == 0, err
+    assert "100 Gbps 2 m: xoff 54.288 kB, size 107.42 kB" in out and "100 Gbps 100 m: xoff 68.976 kB, size 136.66 kB" in out

@@ -198,7 +198,7 @@ def test_a_bare_probability_granularity_is_refused(run_cli: Callable[..., tuple[
 
 def test_a_fit_that_rounds_to_zero_everywhere_says_what_it_programs(run_cli: Callable[..., tuple[int, str, str]]) -> None:
     # 100 MB of BDP puts TBTCP's curve below 1 % over 138-550 kB: every 1 % step rounds to 0.
-    code, out, err = run_cli("fit", "red", "--bdp", "100MB", "--t-min", "138kB", "--t-max", "550kB", "--format", "json")
+    code, out, err = run_cli("fit", "red", "--bdp", "100MB", "--t-min", "138kB", "--t-max", "550kB", "--r", "1", "--format", "json")
     report = json.loads(out)
     assert code == 0 and report["step_probabilities_percent"] == [0.0] * report["steps"]
     assert len(report["notes"]) == 1 and "marks only above t_max" in report["notes"][0] and "0.411 %" in report["notes"][0]

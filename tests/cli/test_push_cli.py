@@ -126,6 +126,11 @@ def test_dry_run_sends_nothing(compiled: Path, start_target: StartTarget, run_cl
     assert code == 0, err
     assert "dry run: no connection opened" in out and "json_ietf_val" in out and 'name: "qos"' in out
     assert target.state.calls == []
+    # Readable: the value as indented JSON after the message, not one escaped ~40 kB line.
+    assert max(len(line) for line in out.splitlines()) < 200
+    marker = "# replace[0] json_ietf_val, indented:\n"
+    value = json.loads(out.split(marker, 1)[1])
+    assert value == {f"openconfig-qos:{name}": member for name, member in json.loads(compiled.read_text())["openconfig-qos:qos"].items()}
 
 
 def test_a_config_outside_a_compiled_switch_folder_needs_switch(compiled: Path, run_cli: Run, tmp_path: Path) -> None:

@@ -202,3 +202,25 @@ def test_the_incast_plot_legend_names_the_port_as_the_switch_config_does(run_cli
     report = json.loads(out)
     # Before: "port 2 queue 1", the engine's index; now the name the text output gives.
     assert labels == [f"Ethernet8 queue {report['queue']}"] and report["receiver_port"] == "Ethernet8"
+
+
+def test_a_short_run_scales_the_default_warmup(run_cli: Run) -> None:
+    # Before: --duration 50ms failed on the 0.1 s default --warmup the user never typed.
+    argv = ["simulate", "--scenario", "dumbbell", "--flows", "4", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
+            "--ecn-threshold", "65pkt", "--duration", "30ms", "--format", "json"]
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["duration_s"] == pytest.approx(0.03) and report["warmup_s"] == pytest.approx(0.01)  # a third of the run
+    code, _, err = run_cli(*argv, "--warmup", "30ms")  # a typed warm-up is still checked
+    assert code == 2 and "--warmup" in err
+
+
+def test_the_wire_rate_is_not_above_the_link_by_a_boundary_packet() -> None:
+    from qosforge.cli.simulate import _without_boundary_packet
+
+    # A 1500 B packet over 0.2 s is 60 kb/s: 10.00002 Gbps on a 10G link is that packet's part
+    # from before the warm-up (the case); more than one packet's worth is left to show.
+    assert _without_boundary_packet(10.00002, 10e9, 1500, 0.2) == 10.0
+    assert _without_boundary_packet(9.99997, 10e9, 1500, 0.2) == 9.99997
+    assert _without_boundary_packet(10.001, 10e9, 1500, 0.2) == 10.001

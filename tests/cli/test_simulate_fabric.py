@@ -134,7 +134,9 @@ def test_a_switch_subset_runs_with_the_links_between_them(run_cli: Run) -> None:
         (["--scenario", "pause-storm", "--flow-size-dist", "web-search"], "--flow-size-dist"),  # even the default, when typed
         (["--scenario", "all-to-all", "--flow-size", "1MB"], "--flow-size"),
         (["--scenario", "pause-storm", "--stall", "2ms"], "--stall"),  # the stall would outlast --duration 1ms
-        (["--scenario", "all-to-all", "--load", "60"], "60%"),  # a bare number is a fraction: the hint spells both
+        (["--scenario", "all-to-all", "--load", "60"], "write 60% (a percentage)"),  # a bare number is no share
+        # one rule with P_max: "1" was 100 % here while "--pmax 0.01" was refused as ambiguous
+        (["--scenario", "all-to-all", "--load", "1"], "--load: '1' has no % sign"),
     ],
 )
 def test_bad_fabric_input_exits_2_naming_the_flag(run_cli: Run, argv: list[str], expected: str) -> None:

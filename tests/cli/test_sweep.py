@@ -73,7 +73,7 @@ def test_a_rerun_skips_finished_points_and_retries_failed_ones(run_cli: Run, thr
     assert code == 1 and "2 points, 1 already done, 1 run, 1 failed" in err
     assert sorted(row["status"] for row in _rows(out)) == ["failed", "failed", "ok"]  # appended, never rewritten
     code, _, err = run_cli(*DUMBBELL, "--flows", "2", "--ecn-threshold", "20pkt", "--workers", "1", "--out", str(out))
-    assert code == 0 and "1 points, 1 already done, 0 run, 0 failed" in err
+    assert code == 0 and "1 point, 1 already done, 0 run, 0 failed" in err
 
 
 def test_the_seed_note_is_said_once_and_only_for_a_typed_seed(run_cli: Run, threads: None, tmp_path: Path) -> None:

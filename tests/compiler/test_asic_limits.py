@@ -67,7 +67,7 @@ def test_a_headroom_input_out_of_range_names_its_design_field(write_intent: Writ
     path = _example("roce-pod.yaml", "  lossless_mtu: 1024B", "  lossless_mtu: 5MB", write_intent)
     message = _error(path)
     assert "design.lossless_mtu" in message and "leaf_profile" not in message
-    assert "must be within 1..9216" in message
+    assert "5e+06 B is above port_mtu 9100 B" in message
 
 
 @pytest.mark.parametrize("latency", ["1ms"])
@@ -82,7 +82,8 @@ def test_ecn_threshold_above_the_queue_limit_is_refused_at_link_latency(write_in
 
 
 @pytest.mark.parametrize(("transport", "limit_text"), [
-    ("dcqcn", "33.13 MB (static_th of egress_lossless_profile)"),  # lossless: the egress static_th
+    # lossless on Spectrum-2: egress_lossless_profile dynamic_th 7, alpha infinity (SONiC's Mellanox layout): B/M
+    ("dcqcn", "(B/M, as alpha = infinity for dynamic_th 7; B = 33.13 MB (egress_lossless_pool)"),
     ("irn", "6.868 MB (alpha·B/(1+M·alpha) with alpha = 2^0"),  # lossy: the dynamic-threshold share
 ])
 def test_dcqcn_kmax_above_the_queue_limit_is_refused_at_kmax(write_intent: Writer, transport: str, limit_text: str) -> None:

@@ -66,3 +66,25 @@ def test_the_rtt_range_brackets_the_papers_datacenter_rtts() -> None:
     # TBTCP §1: a light-loaded DCN RTT is under 250 us; TBTCP §7 measured 150 us.
     assert MIN_RTT_S < 150e-6 < 250e-6 < MAX_RTT_S
 
+
+
+@pytest.mark.parametrize(("design", "field", "message"), [
+    # Before: accepted; a 10 B lossless MTU counted every small packet as 10 B and tripled xoff.
+    ("lossless_mtu: 10B", "design.lossless_mtu", "10 B is below 64 B, the smallest Ethernet frame"),
+    ("mtu: 20B", "design.mtu", "20 B is below 64 B"),
+    ("lossless_mtu: 9216B\n  port_mtu: 9100B", "design.lossless_mtu", "9216 B is above port_mtu 9100 B"),
+])
+def test_frame_sizes_are_frames_and_fit_the_port(write_intent: Writer, base_intent: str, design: str, field: str, message: str) -> None:
+    line = _error(write_intent(base_intent + f"design:\n  {design}\n"))
+    assert f"{field}: {message}" in line
+
+
+def test_the_calculators_read_the_same_ranges() -> None:
+    # One definition: the intent's validators and the whatif flags both check compiler/ranges.py.
+    from qosforge.cli.whatif import dctcp, ear, pfc_headroom, tbtcp, tlt
+    from qosforge.compiler import ranges
+
+    bounded = {(spec.name, p.flag): p.bounds for m in (dctcp, ear, tbtcp, tlt, pfc_headroom) for spec in [m.SPEC] for p in spec.params if p.bounds}
+    assert bounded[("dctcp", "--rtt")] is bounded[("tlt", "--rtt")] is bounded[("ear", "--base-rtt")] is ranges.RTT
+    assert bounded[("pfc-headroom", "--cable")] is ranges.CABLE
+    assert (ranges.RTT.low, ranges.RTT.high, ranges.CABLE.high) == (MIN_RTT_S, MAX_RTT_S, MAX_CABLE_M)

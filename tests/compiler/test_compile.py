@@ -270,6 +270,30 @@ def test_a_tbtcp_fit_at_a_datacenter_rtt_marks(write_intent: Writer, base_intent
     assert marking["pmax_percent"] > 0
 
 
+def _roce_pod(profile: str) -> str:
+    text = (EXAMPLES[0].parent / "roce-pod.yaml").read_text()
+    if profile == "mellanox-spectrum-2":
+        return text
+    # Trident2 ports run 40G and it has no SONiC ASIC_TABLE: the physical headroom model.
+    return text.replace("mellanox-spectrum-2", profile).replace("100G", "40G").replace("headroom_model: sonic", "headroom_model: physical")
+
+
+@pytest.mark.parametrize(("profile", "mode", "threshold"), [
+    # Spectrum-2 reads dynamic_th 7 as alpha infinity: SONiC's Mellanox layout (before: static, as Broadcom's)
+    ("mellanox-spectrum-2", "dynamic", ("dynamic_th", 7)),
+    # Trident2 has no such exponent: SONiC's Broadcom layout, static_th = the pool
+    ("broadcom-trident2", "static", ("static_th_bytes", None)),
+])
+def test_egress_lossless_pool_follows_the_vendors_sonic_layout(write_intent: Writer, profile: str, mode: str, threshold: tuple[str, int | None]) -> None:
+    switch = compile_file(write_intent(_roce_pod(profile))).switches[0]
+    pool = next(p for p in switch.pools if p.name == "egress_lossless_pool")
+    buffer_profile = switch.profile("egress_lossless_profile")
+    assert pool.mode == mode and buffer_profile.pool == "egress_lossless_pool"
+    field, value = threshold
+    assert getattr(buffer_profile, field).value == (pool.size_bytes.value if value is None else value)
+    assert (buffer_profile.static_th_bytes is None) == (mode == "dynamic") and (buffer_profile.dynamic_th is None) == (mode == "static")
+
+
 def test_phy_delay_raises_the_headroom_both_ways(write_intent: Writer, base_intent: str) -> None:
     """A PHY delay is wire: 2 x phy_delay x rate more in flight after XOFF (models/pfc_headroom.py)."""
     lossless = "  - {name: r1, transport: dcqcn, dscp: [26], lossless: true}\n"

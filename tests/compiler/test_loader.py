@@ -70,7 +70,7 @@ def test_malformed_yaml_is_located(write_intent: Writer) -> None:
 
 def test_duplicate_keys_are_errors(write_intent: Writer, base_intent: str) -> None:
     path = write_intent(base_intent.replace("kind: Fabric", "kind: Fabric\nkind: Fabric"))
-    with pytest.raises(IntentError, match="malformed YAML"):
+    with pytest.raises(IntentError, match="duplicate key 'kind'"):
         load_intent(path)
 
 
@@ -105,3 +105,14 @@ def test_any_text_loads_or_fails_cleanly(write_intent: Writer, text: str) -> Non
     except IntentError as error:
         assert error.place is not None
         assert "\n" not in error.one_line()
+
+
+def test_a_duplicate_key_is_named_as_such(write_intent: Writer, base_intent: str) -> None:
+    # Before: "malformed YAML: found duplicate key ..." with the hint "check indentation".
+    path = write_intent(base_intent.replace("design:", "design:\n  alpha: 2\n  alpha: 4", 1) if "design:" in base_intent
+                        else base_intent + "design:\n  alpha: 2\n  alpha: 4\n")
+    with pytest.raises(IntentError) as caught:
+        load_intent(path)
+    line = caught.value.one_line()
+    assert "duplicate key 'alpha': it appears twice in one mapping" in line and "indentation" not in line
+    assert "keep one 'alpha'" in line

@@ -110,14 +110,16 @@ def test_any_text_parses_or_raises_unit_error(text: str) -> None:
         assert math.isfinite(value)
 
 
-def test_a_bare_percentage_number_gets_both_spellings_as_hint() -> None:
-    # "60" is read as a fraction (6000 %): the hint must offer what the user meant.
-    with pytest.raises(UnitError) as caught:
-        parse_fraction("60")
-    assert "60%" in str(caught.value.hint) and "0.6" in str(caught.value.hint)
-    with pytest.raises(UnitError) as caught:
+def test_a_bare_number_is_never_a_share() -> None:
+    # One rule for shares and probabilities, as P_max: the % sign is required. Before, "1" was
+    # read as a fraction (simulate --load 1 ran at 100 %) while "--pmax 0.01" was refused.
+    for text, hint in (("1", "write 100% or 1%"), ("0.6", "write 60% or 0.6%"), ("60", "write 60%")):
+        with pytest.raises(UnitError, match="has no % sign") as caught:
+            parse_fraction(text)
+        assert caught.value.hint == f"{hint} (a percentage)"
+    assert parse_fraction("0") == 0.0 and parse_fraction("60%") == pytest.approx(0.6)
+    with pytest.raises(UnitError, match=r"outside 0\.\.100%"):
         parse_fraction("150%")
-    assert "0.6" not in str(caught.value.hint)
 
 
 def test_a_negative_duration_where_zero_is_allowed_says_so() -> None:

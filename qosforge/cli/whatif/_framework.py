@@ -32,6 +32,7 @@ a model result dataclass (see :mod:`qosforge.provenance`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -45,8 +46,10 @@ from rich.table import Table
 from rich.text import Text
 
 from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
+from qosforge.compiler.ranges import Range
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
+from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.presentation import as_text, tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
 from qosforge.units import (
@@ -91,6 +94,9 @@ class Param:
     packet_size_argument: str | None = None
     aliases: tuple[str, ...] = ()
     """Old flag names, accepted but hidden (qosforge.cli.options: one name per concept)."""
+    bounds: Range | None = None
+    """The intent's range for the same quantity (compiler/ranges.py): RTTs 1 us..10 ms, cables
+    up to 10 km; a value outside is refused at the flag, as the intent refuses it at the field."""
 
     @property
     def sweepable(self) -> bool:
@@ -122,7 +128,13 @@ class SweepAxis:
 
 
 def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
-    """Parse one flag value according to its kind; errors name the flag."""
+    """Parse one flag value according to its kind, within the intent's range where it has one;
+    errors name the flag."""
+    return _check_bounds(param, _parse_text(param, text, packet_bytes)) if param.kind not in ("choice", "text", "flag") else \
+        _parse_text(param, text, packet_bytes)
+
+
+def _parse_text(param: Param, text: str, packet_bytes: float | None) -> Any:
     try:
         if param.kind == "size":
             return parse_size_bytes(text, packet_bytes=packet_bytes)
@@ -155,6 +167,15 @@ def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
         raise error.with_place(param.flag) from None
 
 
+def _check_bounds(param: Param, value: Any) -> Any:
+    if param.bounds is not None:
+        try:
+            param.bounds.check(float(value))
+        except ValueError as error:
+            raise QosforgeError(str(error), place=param.flag, hint=f"e.g. {param.flag} {param.bounds.example}") from None
+    return value
+
+
 def _parse_sweep(text: str, params_by_name: Mapping[str, Param], values: Mapping[str, Any]) -> SweepAxis:
     name, separator, span = text.partition("=")
     parts = span.split(":")
@@ -166,7 +187,8 @@ def _parse_sweep(text: str, params_by_name: Mapping[str, Param], values: Mapping
         )
     param = params_by_name.get(name.strip().lstrip("-")) or params_by_name.get(name.strip().replace("-", "_"))
     if param is None or not param.sweepable:
-        sweepable = ", ".join(sorted(p.sweep_name for p in params_by_name.values() if p.sweepable))
+        # params_by_name holds each Param under its flag, argument and old names: list it once.
+        sweepable = ", ".join(sorted({p.sweep_name for p in params_by_name.values() if p.sweepable}))
         raise QosforgeError(f"cannot sweep {name!r}", place="--sweep", hint=f"sweep one of: {sweepable}")
     packet_bytes = values.get(param.packet_size_argument) if param.packet_size_argument else None
     start = _parse_value(param, parts[0], packet_bytes)
@@ -296,7 +318,8 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
     shape = tuple(axis.points for axis in axes)
     x_values = grid[x_axis.param.argument].reshape(shape)
     for subplot, view in zip(subplots[:, 0], outputs, strict=True):
-        y_values = np.broadcast_to(view.value, x_values.shape).reshape(shape) if np.ndim(view.value) else np.full(shape, view.value)
+        # The model returns each output over the flattened grid (or a scalar): lay it out as the grid.
+        y_values = np.broadcast_to(np.asarray(view.value, dtype=float).reshape(-1), (x_values.size,)).reshape(shape)
         if len(axes) == 1:
             subplot.plot(x_values, y_values)
         else:
@@ -306,9 +329,10 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
             step = max(1, series.shape[1] // 8)
             for column in range(0, series.shape[1], step):
                 subplot.plot(lines[:, column], series[:, column], label=f"{axes[1].param.sweep_name}={other[0, column]:g}")
-            subplot.legend(fontsize="small")
+            legend_beside(subplot)
         subplot.set_ylabel(f"{view.name} [{view.unit}]", fontsize="small")
         subplot.grid(True, alpha=0.3)
+        plain_ticks(subplot)
     subplots[-1, 0].set_xlabel(f"{x_axis.param.sweep_name} [{_axis_unit(x_axis)}]")
     figure.suptitle(f"qosforge whatif {spec.name}")
     figure.tight_layout()
@@ -334,7 +358,7 @@ def build_command(spec: WhatIf) -> click.Command:
                 names = (param.sweep_name, param.argument, *(alias.lstrip("-") for alias in param.aliases))
                 swept = any(s.split("=")[0].strip().lstrip("-") in names for s in options["sweep"])
                 if not swept:
-                    raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {param.default or '...'}; see --help")
+                    raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {_example(param)}; see --help")
         values: dict[str, Any] = {}
         ordered = sorted(spec.params, key=lambda p: p.packet_size_argument is not None)
         for param in ordered:
@@ -421,6 +445,24 @@ def build_command(spec: WhatIf) -> click.Command:
     if spec.examples:
         help_text += "\n\nExamples:\n\n" + "\n\n".join(f"\b\n  {example}" for example in spec.examples)
     return click.Command(spec.name, params=click_params, callback=run, help=help_text, short_help=spec.summary)
+
+
+#: A value of each kind for hints, where neither the flag's help nor its range gives one.
+_KIND_EXAMPLES = {"size": "64kB", "rate": "10G", "time": "100us", "length": "40m", "fraction": "2%", "percent": "1%",
+                  "number": "1", "integer": "16"}
+
+
+def _example(param: Param) -> str:
+    """A value to show in a hint: the default, the help's "e.g. X", the range's, or the kind's
+    (never a literal "...")."""
+    if param.default is not None:
+        return param.default
+    typed = re.search(r"e\.g\. ([^\s,;)]+)", param.help)
+    if typed:
+        return typed.group(1)
+    if param.bounds is not None:
+        return param.bounds.example
+    return param.choices[0] if param.choices else _KIND_EXAMPLES.get(param.kind, "VALUE")
 
 
 def _metavar(param: Param) -> str:

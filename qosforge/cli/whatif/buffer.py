@@ -7,6 +7,7 @@ from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
 from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
+from qosforge.compiler.defaults import DEFAULT_ALPHA, DEFAULT_CONGESTED_PORTS
 from qosforge.models.dynamic_threshold import DynamicThresholdShare, dynamic_threshold_share
 
 
@@ -28,8 +29,8 @@ SPEC = WhatIf(
     params=(
         Param("--buffer", "buffer_bytes", "size", "Shared buffer B (e.g. 12MB, 16MiB).", required=True),
         MMUS_PARAM,
-        Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default="1"),
-        Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default="1"),
+        Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default=f"{DEFAULT_ALPHA:g}"),
+        Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default=str(DEFAULT_CONGESTED_PORTS)),
     ),
     compute=_compute,
     headline=("per_port_share_bytes", "free_buffer_bytes"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import DEFAULT_MTU
+from qosforge.compiler.ranges import RTT
 from qosforge.models.d2tcp import (
     D_MAX_DEFAULT,
     D_MIN_DEFAULT,
@@ -54,9 +56,9 @@ SPEC = WhatIf(
             required=True,
             packet_size_argument="packet_bytes",
         ),
-        Param("--rtt", "rtt_s", "time", "Round-trip time.", required=True),
+        Param("--rtt", "rtt_s", "time", "Round-trip time.", required=True, bounds=RTT),
         Param("--deadline", "deadline_s", "time", "Time D left until the deadline.", required=True),
-        Param("--packet", "packet_bytes", "size", "Segment size for pkt units.", default="1500B"),
+        Param("--packet", "packet_bytes", "size", "Segment size for pkt units.", default=DEFAULT_MTU),
         Param("--dctcp-alpha", "congestion_alpha", "number", "DCTCP congestion estimate alpha (0..1).", aliases=("--alpha",)),
         Param(
             "--d-min",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import DEFAULT_LSO_BURST
+from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
+from qosforge.compiler.ranges import RTT
 from qosforge.models.dctcp import DctcpThreshold, dctcp_marking_threshold
 
 
@@ -30,8 +31,8 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--speed", "rate_bps", "rate", "Bottleneck link rate C.", required=True),
-        Param("--rtt", "rtt_s", "time", "Round-trip time without queueing.", required=True),
-        Param("--packet", "packet_bytes", "size", "Packet size (MTU).", default="1500B"),
+        Param("--rtt", "rtt_s", "time", "Round-trip time without queueing.", required=True, bounds=RTT),
+        Param("--packet", "packet_bytes", "size", "Packet size (MTU).", default=DEFAULT_MTU),
         Param(
             "--burst",
             "burst_bytes",

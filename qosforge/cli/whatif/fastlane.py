@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import DEFAULT_FASTLANE_BANDWIDTH_CAP, DEFAULT_FASTLANE_BUFFER_CAP
 from qosforge.models.fastlane import FastLaneBudget, fastlane_notification_budget
 
 
@@ -52,14 +53,14 @@ SPEC = WhatIf(
             "bandwidth_cap_fraction",
             "fraction",
             "Notification bandwidth cap.",
-            default="2%",
+            default=DEFAULT_FASTLANE_BANDWIDTH_CAP,
         ),
         Param(
             "--buffer-cap",
             "buffer_cap_fraction",
             "fraction",
             "Notification buffer cap.",
-            default="5%",
+            default=DEFAULT_FASTLANE_BUFFER_CAP,
         ),
         Param(
             "--data-packet",

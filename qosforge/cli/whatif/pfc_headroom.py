@@ -13,15 +13,23 @@ from typing import Any
 import numpy as np
 
 from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.compiler.defaults import (
+    DEFAULT_LOSSLESS_MTU,
+    DEFAULT_PORT_MTU,
+    DEFAULT_SMALL_PACKET_PERCENT,
+)
+from qosforge.compiler.ranges import CABLE
 from qosforge.errors import ModelInputError, ProfileError, QosforgeError
 from qosforge.models.pfc_headroom import (
     BIT_TIMES_PER_PAUSE_QUANTUM,
     DEFAULT_MAC_PHY_DELAY_BYTES,
     DEFAULT_PROPAGATION_SPEED_MPS,
+    MIN_FRAME_BYTES,
     PfcHeadroom,
     pfc_headroom,
 )
 from qosforge.models.sonic_headroom import SonicAsicTable, SonicHeadroom, sonic_headroom
+from qosforge.units import parse_size_bytes
 from qosforge.vendor_profiles import load_vendor_profile, vendor_profile_names
 
 # Physical-model parameter -> CLI argument, so model errors point at the flag the user typed.
@@ -84,7 +92,20 @@ def _physical_cell_bytes(values: dict[str, Any]) -> Any:
     return 1.0  # no --cell and no --asic: a byte-granular buffer (no cell rounding), as documented
 
 
+def _check_frames(values: dict[str, Any]) -> None:
+    """As the intent's design.lossless_mtu/port_mtu: a frame is at least 64 B, and no lossless
+    frame is larger than the port MTU (a 10 B lossless MTU tripled xoff)."""
+    for argument in ("lossless_mtu_bytes", "port_mtu_bytes"):
+        if float(np.min(values[argument])) < MIN_FRAME_BYTES:
+            raise ModelInputError(f"{float(np.min(values[argument])):g} B is below {MIN_FRAME_BYTES:g} B, the smallest Ethernet frame "
+                                  "(IEEE 802.3 clause 4.4.2 minFrameSize)", place=argument, hint="a frame size in bytes, e.g. 1024")
+    if np.any(np.asarray(values["lossless_mtu_bytes"]) > np.asarray(values["port_mtu_bytes"])):
+        raise ModelInputError("is above --port-mtu: no frame on the port is larger than the port MTU", place="lossless_mtu_bytes",
+                              hint="lower --lossless-mtu (SONiC's default 1024) or raise --port-mtu")
+
+
 def _compute(values: dict[str, Any]) -> PfcHeadroom | SonicHeadroom:
+    _check_frames(values)
     if values["mode"] == "sonic":
         return sonic_headroom(
             _sonic_table(values["asic"]),
@@ -152,7 +173,7 @@ SPEC = WhatIf(
             choices=("physical", "sonic"),
         ),
         Param("--speed", "rate_bps", "rate", "Port speed (e.g. 100G).", required=True),
-        Param("--cable", "cable_m", "length", "Cable length (e.g. 40m).", required=True),
+        Param("--cable", "cable_m", "length", "Cable length (e.g. 40m).", required=True, bounds=CABLE),
         Param(
             "--asic",
             "asic",
@@ -165,21 +186,21 @@ SPEC = WhatIf(
             "port_mtu_bytes",
             "integer",
             "Port MTU in bytes, the largest frame either end sends (SONiC default 9100).",
-            default="9100",
+            default=f"{parse_size_bytes(DEFAULT_PORT_MTU):g}",
         ),
         Param(
             "--lossless-mtu",
             "lossless_mtu_bytes",
             "integer",
             "Largest lossless frame in bytes (SONiC LOSSLESS_TRAFFIC_PATTERN default 1024).",
-            default="1024",
+            default=f"{parse_size_bytes(DEFAULT_LOSSLESS_MTU):g}",
         ),
         Param(
             "--small-packet-percent",
             "small_packet_percent",
             "number",
             "Percentage of lossless packets that are minimum size (SONiC default 50).",
-            default="50",
+            default=f"{DEFAULT_SMALL_PACKET_PERCENT:g}",
         ),
         Param(
             "--cell",

@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import DEFAULT_TBTCP_R
+from qosforge.compiler.defaults import (
+    DEFAULT_LSO_BURST,
+    DEFAULT_MTU,
+    DEFAULT_TBTCP_BETA,
+    DEFAULT_TBTCP_R,
+)
+from qosforge.compiler.ranges import RTT
 from qosforge.models.tbtcp import TbtcpSteadyState, tbtcp_steady_state
 
 
@@ -33,7 +39,7 @@ SPEC = WhatIf(
     ),
     params=(
         Param("--speed", "rate_bps", "rate", "Bottleneck link rate C (e.g. 10G).", required=True, aliases=("--rate",)),
-        Param("--rtt", "rtt_s", "time", "Base round-trip time (e.g. 150us).", required=True),
+        Param("--rtt", "rtt_s", "time", "Base round-trip time (e.g. 150us).", required=True, bounds=RTT),
         Param(
             "--flows", "flows", "integer", "Long-lived flows n on the bottleneck.", default="100"
         ),
@@ -42,15 +48,16 @@ SPEC = WhatIf(
             "beta",
             "number",
             "RAI increase per RTT in MSS (TBTCP §5.1 uses 0.1).",
-            default="0.1",
+            default=f"{DEFAULT_TBTCP_BETA:g}",
         ),
-        Param("--mss", "mss_bytes", "size", "Segment size (MSS).", default="1500B"),
+        Param("--mss", "mss_bytes", "size", "Segment size (MSS).", default=DEFAULT_MTU),
         Param(
             "--lso-burst",
             "lso_burst_bytes",
             "size",
-            "Marking start l, at least the NIC's LSO burst (TBTCP §6.2 uses 138kB).",
-            default="138kB",
+            "Marking start l, at least the NIC's LSO burst (TBTCP §6.2's testbed uses 138kB) "
+            f"[default: {DEFAULT_LSO_BURST}, the intent's design.lso_burst, as compile].",
+            default=DEFAULT_LSO_BURST,
             packet_size_argument="mss_bytes",
         ),
         Param(

@@ -6,8 +6,18 @@ from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
 from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
+from qosforge.compiler.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONGESTED_PORTS,
+    DEFAULT_LSO_BURST,
+    DEFAULT_MTU,
+)
+from qosforge.compiler.ranges import RTT
 from qosforge.errors import QosforgeError
+from qosforge.models.dcqcn import dcqcn_marking
+from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.models.tlt import TRANSPORTS, TltHeadroom, tlt_design, tlt_headroom
+from qosforge.units import parse_size_bytes
 
 
 def _compute(values: dict[str, Any]) -> TltHeadroom:
@@ -41,14 +51,29 @@ def _compute(values: dict[str, Any]) -> TltHeadroom:
                 place=flag,
                 hint=f"e.g. {flag} {example}",
             )
+    ecn_threshold, kmax = _compile_marking(values)
     return tlt_design(
         transport=values["transport"],
         rate_bps=values["rate_bps"],
         rtt_s=values["rtt_s"],
-        ecn_threshold_bytes=values["ecn_threshold_bytes"],
-        kmax_bytes=values["kmax_bytes"],
+        ecn_threshold_bytes=ecn_threshold,
+        kmax_bytes=kmax,
         **common,
     )
+
+
+def _compile_marking(values: dict[str, Any]) -> tuple[Any, Any]:
+    """K_ECN and K_max as compile derives them when not given (compiler/thresholds.py): the
+    DCTCP family's step K at least the LSO burst (DCTCP §3.4, §3.5), DCQCN's K_max scaled with the
+    link rate (models/dcqcn.py); so K = max(K_ECN, BDP) or K_max is compile's K for this port."""
+    ecn_threshold, kmax = values["ecn_threshold_bytes"], values["kmax_bytes"]
+    if ecn_threshold is None and values["transport"] in ("dctcp", "d2tcp", "ear"):
+        ecn_threshold = dctcp_marking_threshold(
+            values["rate_bps"], values["rtt_s"], values["important_packet_bytes"], parse_size_bytes(DEFAULT_LSO_BURST)
+        ).threshold_bytes
+    if kmax is None and values["transport"] in ("dcqcn", "irn"):
+        kmax = dcqcn_marking(values["rate_bps"], selective_retransmission=values["transport"] == "irn").kmax_bytes
+    return ecn_threshold, kmax
 
 
 SPEC = WhatIf(
@@ -65,8 +90,8 @@ SPEC = WhatIf(
     params=(
         Param("--buffer", "buffer_bytes", "size", "Shared buffer B (e.g. 12MB).", required=True),
         MMUS_PARAM,
-        Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default="1"),
-        Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default="1"),
+        Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default=str(DEFAULT_CONGESTED_PORTS)),
+        Param("--alpha", "alpha", "number", "Dynamic-threshold alpha (2^dynamic_th).", default=f"{DEFAULT_ALPHA:g}"),
         Param(
             "--threshold",
             "threshold_bytes",
@@ -79,7 +104,7 @@ SPEC = WhatIf(
             "important_packet_bytes",
             "size",
             "Important packet size (Ethernet MTU in TLT §4.2).",
-            default="1500B",
+            default=DEFAULT_MTU,
         ),
         Param(
             "--transport",
@@ -89,19 +114,19 @@ SPEC = WhatIf(
             choices=TRANSPORTS,
         ),
         Param("--speed", "rate_bps", "rate", "Link rate for the BDP (with --transport)."),
-        Param("--rtt", "rtt_s", "time", "Base RTT for the BDP (with --transport)."),
+        Param("--rtt", "rtt_s", "time", "Base RTT for the BDP (with --transport).", bounds=RTT),
         Param(
             "--ecn-threshold",
             "ecn_threshold_bytes",
             "size",
-            "DCTCP-family K_ECN; K = max(K_ECN, BDP).",
+            "DCTCP-family K_ECN; K = max(K_ECN, BDP) [default: DCTCP's K at least the LSO burst, as compile].",
             packet_size_argument="important_packet_bytes",
         ),
         Param(
             "--kmax",
             "kmax_bytes",
             "size",
-            "Deployed DCQCN K_max (dcqcn/irn; default 200kB as in TLT §7.1).",
+            "Deployed DCQCN K_max (dcqcn/irn) [default: DCQCN's K_max at --speed, 200kB x rate/40G, as compile; TLT §7.1 uses 200kB at 40G].",
         ),
         Param(
             "--allow-infeasible",

@@ -93,7 +93,9 @@ def test_values_come_from_the_ir(roce: FabricIR, roce_rendered: str) -> None:
     lossy = switch.profile(next(q.buffer_profile for q in port.queues if not q.lossless))
     assert buffers["default"]["config"]["dynamic-limit-scaling-factor"] == round(lossy.dynamic_th.value)  # type: ignore[union-attr]
     lossless = switch.profile(next(q.buffer_profile for q in port.queues if q.lossless))
-    assert buffers["rdma"]["config"]["static-shared-buffer-limit"] == round(lossless.static_th_bytes.value)  # type: ignore[union-attr]
+    # Spectrum-2: the lossless queue's limit is dynamic_th 7 (alpha infinity), SONiC's Mellanox layout
+    assert lossless.static_th_bytes is None and "static-shared-buffer-limit" not in buffers["rdma"]["config"]
+    assert buffers["rdma"]["config"]["dynamic-limit-scaling-factor"] == round(lossless.dynamic_th.value) == 7  # type: ignore[union-attr]
     interfaces = _list(qos["interfaces"], "interface")
     assert set(interfaces) == {p.name for p in switch.ports}
     bound = {q["name"]: q["config"].get("queue-management-profile") for q in interfaces[port.name]["output"]["queues"]["queue"]}

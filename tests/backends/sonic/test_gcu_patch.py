@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonpointer import JsonPointer
 
-from qosforge.backends.sonic.base_config import gcu_patch_texts, read_base_configs
+from qosforge.backends.sonic.base_config import base_patches, read_base_configs
 from qosforge.backends.sonic.gcu_patch import QOS_AND_BUFFER_TABLES, BaseConfigError, gcu_patch
+from qosforge.vendor_profiles import load_vendor_profile
 
 GOLDEN = Path(__file__).parent / "golden" / "leaf1.json"
 
@@ -135,8 +136,9 @@ def test_base_folder_and_file(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(BaseConfigError, match="not JSON"):
         read_base_configs(tmp_path / "bad.json", ["leaf1"])
-    text = gcu_patch_texts(tmp_path, {"leaf1": _compiled()})["leaf1"]
-    assert json.loads(text) == gcu_patch(_running_base(), _compiled())
+    # Force10-S6000 is a Trident2 (GCU's td2); the golden adds pools GCU refuses: no patch text.
+    (result,) = base_patches(tmp_path, {"leaf1": _compiled()}, {"leaf1": load_vendor_profile("broadcom-trident2")})
+    assert result.text is None and any(r.path.startswith("/BUFFER_POOL") for r in result.refusals)
 
 
 @pytest.mark.parametrize("speed", ["100000", 100000])

@@ -1,0 +1,87 @@
+"""Fixtures shared by every test folder: the figures a command saves, read back for their axes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+
+class SavedFigures:
+    """Every matplotlib figure saved while the fixture is active, kept after ``plt.close``, with
+    checks that what was drawn can be seen: each line's finite points inside its axes' limits, no
+    offset or scale factor on a tick axis (a constant series drawn as swings around "+9.65"), and
+    no legend on top of a drawn point."""
+
+    def __init__(self) -> None:
+        self.figures: list[object] = []
+        self.renderers: list[object] = []
+        """The renderer each figure was drawn with (``plt.close`` replaces its Agg canvas)."""
+
+    def only(self) -> object:
+        assert len(self.figures) == 1, f"{len(self.figures)} figures saved"
+        return self.figures[0]
+
+    def assert_readable(self) -> None:
+        assert self.figures, "no figure was saved"
+        for figure, renderer in zip(self.figures, self.renderers, strict=True):
+            for axes in figure.axes:  # type: ignore[attr-defined]
+                if not axes.axison:
+                    continue
+                _assert_lines_inside(axes)
+                _assert_no_offset(axes)
+                _assert_legend_clear(renderer, axes)
+
+
+def _assert_lines_inside(axes: object) -> None:
+    (x_low, x_high), (y_low, y_high) = sorted(axes.get_xlim()), sorted(axes.get_ylim())  # type: ignore[attr-defined]
+    for line in axes.get_lines():  # type: ignore[attr-defined]
+        x, y = (np.asarray(line.get_xdata(), dtype=float), np.asarray(line.get_ydata(), dtype=float))
+        finite = np.isfinite(x) & np.isfinite(y)
+        if not finite.any():
+            continue
+        x, y = x[finite], y[finite]
+        label = line.get_label()
+        assert x_low <= x.min() and x.max() <= x_high, f"{label!r}: x {x.min():g}..{x.max():g} outside {x_low:g}..{x_high:g}"
+        assert y_low <= y.min() and y.max() <= y_high, f"{label!r} ({axes.get_ylabel()}): y {y.min():g}..{y.max():g} outside {y_low:g}..{y_high:g}"  # type: ignore[attr-defined]
+
+
+def _assert_no_offset(axes: object) -> None:
+    # ScalarFormatter.offset is the additive offset (the "+9.65" corner label); a power-of-ten
+    # scale factor ("1e7") is fine: the tick values still read as the data.
+    for axis in (axes.xaxis, axes.yaxis):  # type: ignore[attr-defined]
+        offset = getattr(axis.get_major_formatter(), "offset", 0)
+        assert offset == 0, f"{axes.get_ylabel()!r}: tick labels read relative to an offset {offset!r}"  # type: ignore[attr-defined]
+
+
+def _assert_legend_clear(renderer: object, axes: object) -> None:
+    legend = axes.get_legend()  # type: ignore[attr-defined]
+    if legend is None:
+        return
+    box = legend.get_window_extent(renderer)
+    for line in axes.get_lines():  # type: ignore[attr-defined]
+        points = np.column_stack([np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)])
+        points = points[np.isfinite(points).all(axis=1)]
+        if points.size == 0:
+            continue
+        shown = line.get_transform().transform(points)
+        covered = (shown[:, 0] > box.x0) & (shown[:, 0] < box.x1) & (shown[:, 1] > box.y0) & (shown[:, 1] < box.y1)
+        assert not covered.any(), f"the legend covers {int(covered.sum())} points of {line.get_label()!r}"
+
+
+@pytest.fixture
+def saved_figures(monkeypatch: pytest.MonkeyPatch) -> Iterator[SavedFigures]:
+    """Record every figure passed to ``Figure.savefig`` (the file is still written)."""
+    from matplotlib.figure import Figure
+
+    saved = SavedFigures()
+    original = Figure.savefig
+
+    def savefig(self: Figure, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)
+        saved.figures.append(self)
+        saved.renderers.append(self.canvas.get_renderer())  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    yield saved
