@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from qosforge.backends.sonic.checks import Violation
+from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
 from qosforge.lint.context import LintContext
@@ -57,13 +58,48 @@ def _older_than(version: tuple[int, ...], step: tuple[int, ...]) -> bool:
     return version[0] < 1000 and version < step
 
 
+_DIRECTION_NOTE = {
+    Severity.ERROR: "",
+    Severity.INFO: " (fine on Marvell/Innovium Teralynx, whose templates do this on purpose; the ASIC vendor is "
+                   "unknown: give --profile or DEVICE_METADATA|localhost.platform to check it)",
+}
+
+
+def _direction_severity(ctx: LintContext) -> Severity | None:
+    """How a PG profile on an egress pool (or a queue profile on an ingress pool) is reported.
+
+    Nothing in SONiC's traditional buffer model checks the direction: not the YANG models
+    (sonic-buffer-pg.yang, sonic-buffer-queue.yang reference any profile) and not orchagent
+    (sonic-swss orchagent/bufferorch.cpp hands the profile's OID to SAI as it is). Teralynx SKUs
+    rely on that: since 2019 their templates put ingress_lossy_profile on queues and PG profiles on
+    egress pools (device/celestica/x86_64-cel_midstone-r0, marvell, wistron, delta et-c032if ...).
+    The dynamic model's buffermgrd rejects an egress profile on a PG (sonic-swss
+    cfgmgr/buffermgrdyn.cpp), and no other vendor's template mixes the directions, so: an error in
+    the dynamic model or for a known non-Teralynx vendor, nothing on Teralynx, and info when the
+    vendor is unknown (a buffers.json/qos.json pair carries no DEVICE_METADATA)."""
+    if ctx.parsed.buffer_model == "dynamic":
+        return Severity.ERROR
+    vendor = ctx.vendor.vendor
+    if vendor == TERALYNX:
+        return None
+    return Severity.ERROR if vendor is not None else Severity.INFO
+
+
 def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
     """check_config_db's violations as findings (one pass for all of its rules); legacy notations
     once per file."""
     legacy: dict[str, list[Violation]] = {}
+    direction = _direction_severity(ctx)
     for violation in ctx.violations:
         if violation.rule in _LEGACY_RULES:
             legacy.setdefault(violation.rule, []).append(violation)
+            continue
+        if violation.rule == "profile-direction":
+            if direction is None:
+                continue
+            finding = ctx.report(violation.rule, violation.table, violation.key, violation.field,
+                                 violation.message + _DIRECTION_NOTE[direction])
+            yield replace(finding, severity=direction)
             continue
         yield ctx.report(violation.rule, violation.table, violation.key, violation.field, violation.message)
     version = db_version(ctx)
