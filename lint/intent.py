@@ -53,6 +53,8 @@ class SwitchIntent:
     classes: tuple[IntentClass, ...]
     port_speeds_bps: dict[str, float]
     port_cables_m: dict[str, float]
+    approximations: tuple[str, ...] = ()
+    """Named approximations the intent accepts (``approximations:``), e.g. tlt-without-color."""
 
 
 class IntentCatalogue:
@@ -108,6 +110,11 @@ class IntentCatalogue:
         self._rtts[signature] = rtts
         return rtts
 
+    def profiles(self, switch: str | None = None) -> dict[str, str]:
+        """Switch name -> vendor profile the intent gives it (only ``switch`` when named)."""
+        names = [switch] if switch is not None and switch in self._switches else list(self._switches)
+        return {name: self._switches[name].profile for name in names}
+
     def for_switch(self, name: str) -> SwitchIntent:
         cached = self._compiled.get(name)
         if cached is not None:
@@ -122,6 +129,7 @@ class IntentCatalogue:
             classes=tuple(IntentClass(spec, rtt[spec.name]) for spec in self._intent.classes if spec.name in rtt),
             port_speeds_bps={p.name: p.speed_bps for p in resolved.ports},
             port_cables_m={p.name: p.cable_m for p in resolved.ports},
+            approximations=tuple(str(a) for a in self._intent.approximations),
         )
         self._compiled[name] = result
         return result

@@ -61,9 +61,9 @@ def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
 
 #: Vendors whose SAI gives a color neither WRED nor ECN unless SAI_WRED_ATTR_<COLOR>_ENABLE is set
 #: (sonic-buildimage issue #4545 on Innovium; sonic-utilities PR #1412 added ecnconfig -genable for
-#: Broadcom and Innovium). Mellanox's SAI marks ECN for the colors in SAI_WRED_ATTR_ECN_MARK_MODE on
-#: its own: SONiC's Spectrum-4/5 templates (device/mellanox/x86_64-nvidia_sn5600-r0 ...) write
-#: ecn_all with only wred_green_enable, and those queues mark.
+#: Broadcom and Innovium). That dependence is documented for no other vendor, and NVIDIA's own
+#: Spectrum-4/5 templates (device/mellanox/x86_64-nvidia_sn5600-r0 ... qos.json.j2) write ecn_all with
+#: only wred_green_enable, so other known vendors are not warned.
 ENABLE_HONOURING_VENDORS = ("broadcom", TERALYNX)
 
 
@@ -279,8 +279,8 @@ RULES: tuple[Rule, ...] = (
          check=_wred_inactive),
     Rule("ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
          "Reported by platform: a warning for Broadcom and Innovium/Teralynx, nothing for other known vendors "
-         "(Mellanox Spectrum marks the colors of ecn without the enable; SONiC's own Spectrum-4/5 templates "
-         "rely on it), info when the vendor is unknown. "
+         "(the dependence is documented only for those two; NVIDIA's own Spectrum-4/5 templates write ecn_all "
+         "with only wred_green_enable), info when the vendor is unknown. "
          "SAI allows ECN without WRED (opencomputeproject/SAI PR #112), but on SAIs that honour "
          "SAI_WRED_ATTR_<COLOR>_ENABLE a disabled color gets neither WRED nor ECN (sonic-buildimage "
          "issue #4545, Innovium; sonic-utilities PR #1412 added ecnconfig -genable for it), and every "

@@ -274,3 +274,63 @@ def test_render_tool_layout_is_a_switch_buffers_config_j2_can_read() -> None:
     t1 = module.layout("t1", "SKU", "x86_64-p-r0", ports)
     types = [t1["DEVICE_NEIGHBOR_METADATA"][n["name"]]["type"] for n in t1["DEVICE_NEIGHBOR"].values()]
     assert types.count("ToRRouter") == 8 and types.count("SpineRouter") == 8 and "VLAN_MEMBER" not in t1
+
+
+# ------------------------------------------------------------------ many switches in one run
+
+def _write_switch(folder: Path, *, lossy_pg: bool = False) -> None:
+    folder.mkdir(parents=True)
+    qos = _qos_fragment(tc_to_pg={"0": "0", "3": "3", "4": "1"} if lossy_pg else None)
+    (folder / "buffers.json").write_text(json.dumps(_buffers_fragment(), indent=1))
+    (folder / "qos.json").write_text(json.dumps(qos, indent=1))
+
+
+def test_merge_groups_by_folder_and_by_plus() -> None:
+    from qosforge.cli.lint import merge_groups
+
+    files = ("a/buffers.json", "b/buffers.json", "a/qos.json", "b/qos.json")
+    assert merge_groups(files, by_folder=True) == [[Path("a/buffers.json"), Path("a/qos.json")],
+                                                    [Path("b/buffers.json"), Path("b/qos.json")]]
+    assert merge_groups(files, by_folder=False) == [[Path(f) for f in files]]  # one config, as before
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from qosforge.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_many_switches_in_one_run_point_at_their_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    _write_switch(tmp_path / "leaf1")
+    _write_switch(tmp_path / "leaf2", lossy_pg=True)
+    (tmp_path / "leaf3").mkdir()
+    (tmp_path / "leaf3" / "buffers.json").write_text("{}")  # SKUs without buffers render {}
+    (tmp_path / "leaf3" / "qos.json").write_text(json.dumps(_qos_fragment(), indent=1))
+    monkeypatch.chdir(tmp_path)
+    folders = ("leaf1", "leaf2", "leaf3")
+    code, out, _ = _run(capsys, "lint", "--merge", "--merge-folders", "--format", "json",
+                        *(f"{f}/buffers.json" for f in folders), *(f"{f}/qos.json" for f in folders))
+    report = json.loads(out)
+    assert code == 1 and report["summary"]["files"] == 3
+    [error] = [f for f in report["findings"] if f["severity"] == "error"]
+    assert error["rule"] == "pfc-priority-lossy-pg" and error["file"] == "leaf2/qos.json" and error["line"] > 1
+    code, out, _ = _run(capsys, "lint", "--merge", "leaf1/buffers.json+leaf1/qos.json",
+                        "leaf3/buffers.json+leaf3/qos.json")
+    assert code == 0 and "in 2 files" in out and out.count("not run:") == 1
+    (tmp_path / "leaf3" / "qos.json").write_text("{}")
+    code, _, err = _run(capsys, "lint", "--merge", "leaf3/buffers.json", "leaf3/qos.json")
+    assert code == 2 and "no SONiC CONFIG_DB table" in err  # nothing at all is never clean
+
+
+def test_write_baseline_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    _write_switch(tmp_path / "leaf2", lossy_pg=True)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "lint", "--merge", "leaf2/buffers.json", "leaf2/qos.json",
+                        "--write-baseline", "base.json")
+    assert code == 0 and json.loads((tmp_path / "base.json").read_text())["findings"]
+    assert "1 finding(s) recorded" in err
