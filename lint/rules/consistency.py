@@ -40,10 +40,19 @@ def _wred_bindings(ctx: LintContext) -> dict[str, list[str]]:
 
 def _wred_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound = _wred_bindings(ctx)
+    # Queues that bind no WRED profile at all are a queue layout without WRED (SONiC's
+    # qos_config.j2 writes AZURE_LOSSLESS for every SKU, and SKUs with their own
+    # generate_queue_config, e.g. device/arista/x86_64-arista_7060x6_64pe, or without QUEUE, e.g.
+    # device/wistron/x86_64-wistron_6512_32r-r0, bind none): a note. A profile left out while
+    # others are bound is the lost binding this rule is for.
+    none_bound = not bound
     for name, entry in raw_entries(ctx.tables, "WRED_PROFILE").items():
         if _active(entry) and name not in bound:
-            yield ctx.report("wred-unbound", "WRED_PROFILE", name, None,
-                             f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect")
+            finding = ctx.report(
+                "wred-unbound", "WRED_PROFILE", name, None,
+                f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect"
+                + (" (no queue binds any WRED profile: these queues run without WRED/ECN)" if none_bound else ""))
+            yield replace(finding, severity=Severity.INFO) if none_bound else finding
 
 
 def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
@@ -125,6 +134,13 @@ _TUNNEL_BINDINGS = {"encap_tc_to_dscp_map": "TC_TO_DSCP_MAP", "encap_tc_to_queue
                     "decap_dscp_to_tc_map": "DSCP_TO_TC_MAP", "decap_tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP"}
 
 
+#: Maps whose absence SONiC fills with the identity (priority p pauses queue p / PG p when a port
+#: binds none: sonic-yang-models sonic-port-qos-map.yang, as backends/sonic/parse.py reads it), so
+#: an unbound identity map changes nothing. SONiC's own Arista and Dell qos templates define one.
+_IDENTITY_DEFAULT = frozenset({"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"})
+_IDENTITY_PRIORITIES = {str(p): str(p) for p in range(8)}
+
+
 def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound: dict[str, set[str]] = defaultdict(set)
     for bindings, table in ((_PORT_BINDINGS, "PORT_QOS_MAP"), (_TUNNEL_BINDINGS, "TUNNEL")):
@@ -138,7 +154,9 @@ def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
     for table in sorted(set(_PORT_BINDINGS.values())):
         if tunnel_elsewhere and table in _TUNNEL_BINDINGS.values():
             continue
-        for name in raw_entries(ctx.tables, table):
+        for name, mapping in raw_entries(ctx.tables, table).items():
+            if table in _IDENTITY_DEFAULT and mapping == _IDENTITY_PRIORITIES:
+                continue  # unbound, the port gets the same identity (see _IDENTITY_DEFAULT)
             if name not in bound[table]:
                 yield ctx.report("map-unbound", table, name, None,
                                  f"{table} {name} is defined but no PORT_QOS_MAP entry (or TUNNEL) binds it: it has "

@@ -334,3 +334,27 @@ def test_write_baseline_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                         "--write-baseline", "base.json")
     assert code == 0 and json.loads((tmp_path / "base.json").read_text())["findings"]
     assert "1 finding(s) recorded" in err
+
+
+# ------------------------------------------------------------------ unbound maps and WRED profiles
+
+def test_unbound_identity_pfc_to_queue_map_is_not_reported() -> None:
+    """SONiC's Arista 7060X6 / Dell S5232F qos templates define an identity MAP_PFC_PRIORITY_TO_QUEUE
+    that no port binds: unbound, the port gets that identity anyway."""
+    config = _merged()
+    for entry in config["PORT_QOS_MAP"].values():
+        del entry["pfc_to_queue_map"]
+    assert not _of(_lint(config), "map-unbound")
+    config["MAP_PFC_PRIORITY_TO_QUEUE"]["AZURE"]["3"] = "4"
+    assert [severity for severity, _ in _of(_lint(config), "map-unbound")] == ["warning"]
+
+
+def test_wred_profile_unbound_is_a_note_when_no_queue_binds_any() -> None:
+    config = _merged()
+    for entry in config["QUEUE"].values():
+        del entry["wred_profile"]
+    [(severity, message)] = _of(_lint(config), "wred-unbound")
+    assert severity == "info" and "no queue binds any WRED profile" in message
+    config["WRED_PROFILE"]["OTHER"] = dict(config["WRED_PROFILE"]["AZURE_LOSSLESS"])
+    config["QUEUE"]["Ethernet0|3"]["wred_profile"] = "OTHER"  # bindings exist: the lost one is a warning
+    assert [severity for severity, _ in _of(_lint(config), "wred-unbound")] == ["warning"]
