@@ -17,7 +17,13 @@ from qosforge.lint.aggregate import aggregate
 from qosforge.lint.context import KNOWN_TABLES, LintContext, RunCache
 from qosforge.lint.findings import Finding, Skipped, UnusableInput, sort_key
 from qosforge.lint.fix import Fix, apply_fixes, render_fixed
-from qosforge.lint.load import LoadedConfig, UnusableInputError, load_config, read_bytes, require_sonic_tables
+from qosforge.lint.load import (
+    LoadedConfig,
+    UnusableInputError,
+    load_config,
+    read_bytes,
+    require_sonic_tables,
+)
 from qosforge.lint.merge import MergedConfig, merge_configs
 from qosforge.lint.project import LintSettings
 from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules, vendor_skips
@@ -91,7 +97,7 @@ class Linter:
     def _check_profile_matches_intent(profile: str, catalogue: IntentCatalogue, switch: str | None) -> None:
         """--profile with --intent: the intent names each switch's ASIC, so a different --profile
         would check capacity and headroom against one ASIC and transports against another."""
-        profiles = catalogue.profiles(switch)
+        profiles = catalogue.switch_profiles(switch)
         other = sorted(set(profiles.values()) - {profile})
         if other:
             shown = ", ".join(f"{name}: {p}" for name, p in sorted(profiles.items()) if p != profile)[:300]

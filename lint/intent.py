@@ -110,7 +110,7 @@ class IntentCatalogue:
         self._rtts[signature] = rtts
         return rtts
 
-    def profiles(self, switch: str | None = None) -> dict[str, str]:
+    def switch_profiles(self, switch: str | None = None) -> dict[str, str]:
         """Switch name -> vendor profile the intent gives it (only ``switch`` when named)."""
         names = [switch] if switch is not None and switch in self._switches else list(self._switches)
         return {name: self._switches[name].profile for name in names}

@@ -363,7 +363,6 @@ def load_config(data: bytes, file: str, known_tables: frozenset[str], *, part_of
 
 
 __all__ = [
-    "require_sonic_tables",
     "MAX_CONFIG_BYTES",
     "MAX_DEPTH",
     "MAX_TEXT_CHARS",
@@ -375,4 +374,5 @@ __all__ = [
     "normalise",
     "parse_json",
     "read_bytes",
+    "require_sonic_tables",
 ]

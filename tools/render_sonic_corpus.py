@@ -59,7 +59,11 @@ DEVICE_NAMES = ("default_sku", "platform_asic")
 TEMPLATES = ("buffers", "qos")
 #: role -> DEVICE_METADATA.type sonic-cfggen's minigraph parser writes for it (buffers_config.j2
 #: matches 'torrouter' / 'leafrouter' in it to choose buffers_defaults_t0/t1.j2).
-ROLES = {"t0": "ToRRouter", "t1": "LeafRouter"}
+ROLES = {"t0": "ToRRouter", "t1": "LeafRouter", "t2": "SpineRouter"}
+#: A role ending in this renders the SKU's buffers_dynamic.json.j2 with buffer_model dynamic (what
+#: sonic-cfggen's caller, config qos reload, picks for Mellanox and Barefoot without
+#: --no-dynamic-buffer) instead of buffers.json.j2; it is written as buffers.json all the same.
+DYNAMIC = "-dynamic"
 MAX_BLOB_BYTES = 4 << 20
 
 
@@ -97,7 +101,7 @@ def extract(git_dir: Path, work: Path, revision: str = "HEAD") -> int:
     entries = [entry for entry in entries if entry[1] in have]
     blobs = _git(git_dir, "cat-file", "--batch", data="".join(f"{sha}\n" for _, sha, _ in entries).encode())
     offset = 0
-    for mode, sha, path in entries:
+    for mode, _sha, path in entries:
         header_end = blobs.index(b"\n", offset)
         size = int(blobs[offset:header_end].split()[2])
         body = blobs[header_end + 1:header_end + 1 + size]
@@ -224,10 +228,9 @@ class Engine:
     def load(cls, work: Path) -> Engine:
         install_stubs(work)
         root = platform_root(work)
-        from sonic_py_common import device_info  # type: ignore[import-not-found]
-
         import jinja2
         import portconfig  # type: ignore[import-not-found]
+        from sonic_py_common import device_info  # type: ignore[import-not-found]
 
         device_info.HOST_DEVICE_PATH = str(root)
         portconfig.PLATFORM_ROOT_PATH = str(root)
@@ -290,11 +293,15 @@ def layout(role: str, hwsku: str, platform: str, ports: dict[str, dict[str, str]
     cable lengths. Every front-panel port (PORT role absent or Ext; DPU, inband and recirculation ports
     are the template's own business) has a neighbour, as minigraph's links give one: t0 sends the last
     quarter (1 to 8 ports) up to T1 routers and the rest to servers (also untagged Vlan1000 members);
-    t1 sends the first half down to ToR routers and the rest up to spine routers."""
+    t1 sends the first half down to ToR routers and the rest up to spine routers; t2 the first half
+    down to leaf routers and the rest up to upper spine routers. ``<role>-dynamic`` adds
+    buffer_model dynamic."""
+    dynamic = role.endswith(DYNAMIC)
+    role = role.removesuffix(DYNAMIC)
     names = sorted((p for p, entry in ports.items() if entry.get("role", "Ext") == "Ext"
                     and not p.startswith(("Ethernet-BP", "Ethernet-IB", "Ethernet-Rec", "Cpu"))), key=_port_order)
     metadata = {"hostname": f"{role}-{hwsku}"[:60], "hwsku": hwsku, "platform": platform, "type": ROLES[role],
-                "default_pfcwd_status": "enable"}
+                "default_pfcwd_status": "enable", **({"buffer_model": "dynamic"} if dynamic else {})}
     neighbors: dict[str, dict[str, str]] = {}
     neighbor_meta: dict[str, dict[str, str]] = {}
     vlan_members: dict[str, dict[str, str]] = {}
@@ -312,9 +319,10 @@ def layout(role: str, hwsku: str, platform: str, ports: dict[str, dict[str, str]
             vlan_members[f"Vlan1000|{name}"] = {"tagging_mode": "untagged"}
     else:
         half = max(1, len(names) // 2)
+        below, above = ("ToRRouter", "SpineRouter") if role == "t1" else ("LeafRouter", "UpperSpineRouter")
         for index, name in enumerate(names):
             down = index < half
-            link(name, f"ARISTA{index + 1:02d}{'T0' if down else 'T2'}", "ToRRouter" if down else "SpineRouter")
+            link(name, f"ARISTA{index + 1:02d}{'D' if down else 'U'}", below if down else above)
     data: dict[str, object] = {"DEVICE_METADATA": {"localhost": metadata}, "DEVICE_NEIGHBOR": neighbors,
                                "DEVICE_NEIGHBOR_METADATA": neighbor_meta}
     if vlan_members:
@@ -349,7 +357,7 @@ def render_all(engine: Engine, work: Path, out: Path, roles: list[str]) -> dict[
         counts["skus"] += 1
         try:
             ports = engine.ports(sku.platform, sku.hwsku)
-        except Exception as error:  # noqa: BLE001 - sonic-cfggen's own failure, logged per SKU
+        except Exception as error:
             log.append(f"{sku.folder.relative_to(work)}: ports: {type(error).__name__}: {error}")
             counts["failed"] += 1
             continue
@@ -358,19 +366,22 @@ def render_all(engine: Engine, work: Path, out: Path, roles: list[str]) -> dict[
             counts["failed"] += 1
             continue
         for role in roles:
+            if role.endswith(DYNAMIC) and not (sku.folder / "buffers_dynamic.json.j2").exists():
+                continue
             target = out / sku.vendor / sku.platform / sku.hwsku / role
             target.mkdir(parents=True, exist_ok=True)
             layout_file = target / "layout.json"
             layout_file.write_text(json.dumps(layout(role, sku.hwsku, sku.platform, ports), indent=4) + "\n")
             rendered = 0
             for name in TEMPLATES:
-                template = sku.folder / f"{name}.json.j2"
+                dynamic = name == "buffers" and role.endswith(DYNAMIC)
+                template = sku.folder / f"{name}{'_dynamic' if dynamic else ''}.json.j2"
                 if not template.exists():
                     continue
                 try:
                     text = engine.render(sku.platform, sku.hwsku, layout_file, template)
                     json.loads(text)
-                except (RenderError, ValueError, Exception) as error:  # noqa: BLE001
+                except Exception as error:  # RenderError, invalid JSON, or the template's own failure
                     log.append(f"{target.relative_to(out)}/{name}.json: {type(error).__name__}: "
                                f"{' '.join(str(error).split())[:300]}")
                     counts["failed"] += 1
@@ -390,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--revision", default="HEAD")
     parser.add_argument("--work", type=Path, required=True, help="where the extracted tree goes")
     parser.add_argument("--out", type=Path, required=True, help="where the rendered corpus goes")
-    parser.add_argument("--roles", default="t0,t1")
+    parser.add_argument("--roles", default="t0,t1", help="comma-separated: t0, t1, t2, each optionally "
+                        "with -dynamic (buffers_dynamic.json.j2, where the SKU has one)")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     if args.git_dir is not None:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from qosforge.backends.sonic.checks import Violation
-from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
+from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity, clip
