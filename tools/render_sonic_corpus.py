@@ -64,6 +64,9 @@ ROLES = {"t0": "ToRRouter", "t1": "LeafRouter", "t2": "SpineRouter"}
 #: sonic-cfggen's caller, config qos reload, picks for Mellanox and Barefoot without
 #: --no-dynamic-buffer) instead of buffers.json.j2; it is written as buffers.json all the same.
 DYNAMIC = "-dynamic"
+#: A role ending in this leaves every fourth front-panel port without a neighbour: an unused port,
+#: which buffers_config.j2 treats as inactive (zero profiles on Mellanox, no lossless PGs).
+SPARSE = "-sparse"
 MAX_BLOB_BYTES = 4 << 20
 
 
@@ -295,11 +298,15 @@ def layout(role: str, hwsku: str, platform: str, ports: dict[str, dict[str, str]
     quarter (1 to 8 ports) up to T1 routers and the rest to servers (also untagged Vlan1000 members);
     t1 sends the first half down to ToR routers and the rest up to spine routers; t2 the first half
     down to leaf routers and the rest up to upper spine routers. ``<role>-dynamic`` adds
-    buffer_model dynamic."""
+    buffer_model dynamic, ``<role>-sparse`` (after -dynamic) leaves every fourth port unconnected."""
+    sparse = role.endswith(SPARSE)
+    role = role.removesuffix(SPARSE)
     dynamic = role.endswith(DYNAMIC)
     role = role.removesuffix(DYNAMIC)
     names = sorted((p for p, entry in ports.items() if entry.get("role", "Ext") == "Ext"
                     and not p.startswith(("Ethernet-BP", "Ethernet-IB", "Ethernet-Rec", "Cpu"))), key=_port_order)
+    if sparse:
+        names = [name for index, name in enumerate(names) if index % 4 != 3]
     metadata = {"hostname": f"{role}-{hwsku}"[:60], "hwsku": hwsku, "platform": platform, "type": ROLES[role],
                 "default_pfcwd_status": "enable", **({"buffer_model": "dynamic"} if dynamic else {})}
     neighbors: dict[str, dict[str, str]] = {}
@@ -366,7 +373,7 @@ def render_all(engine: Engine, work: Path, out: Path, roles: list[str]) -> dict[
             counts["failed"] += 1
             continue
         for role in roles:
-            if role.endswith(DYNAMIC) and not (sku.folder / "buffers_dynamic.json.j2").exists():
+            if role.removesuffix(SPARSE).endswith(DYNAMIC) and not (sku.folder / "buffers_dynamic.json.j2").exists():
                 continue
             target = out / sku.vendor / sku.platform / sku.hwsku / role
             target.mkdir(parents=True, exist_ok=True)
@@ -374,7 +381,7 @@ def render_all(engine: Engine, work: Path, out: Path, roles: list[str]) -> dict[
             layout_file.write_text(json.dumps(layout(role, sku.hwsku, sku.platform, ports), indent=4) + "\n")
             rendered = 0
             for name in TEMPLATES:
-                dynamic = name == "buffers" and role.endswith(DYNAMIC)
+                dynamic = name == "buffers" and role.removesuffix(SPARSE).endswith(DYNAMIC)
                 template = sku.folder / f"{name}{'_dynamic' if dynamic else ''}.json.j2"
                 if not template.exists():
                     continue
@@ -402,7 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, required=True, help="where the extracted tree goes")
     parser.add_argument("--out", type=Path, required=True, help="where the rendered corpus goes")
     parser.add_argument("--roles", default="t0,t1", help="comma-separated: t0, t1, t2, each optionally "
-                        "with -dynamic (buffers_dynamic.json.j2, where the SKU has one)")
+                        "with -dynamic (buffers_dynamic.json.j2, where the SKU has one) and then -sparse (every fourth "
+                        "port unconnected)")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     if args.git_dir is not None:

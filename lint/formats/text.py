@@ -51,8 +51,12 @@ def _not_run(skipped: list[Skipped]) -> str:
 def render(report: Report) -> str:
     lines = [_line(finding) for finding in report.findings]
     counts = {level: sum(1 for f in report.findings if f.severity.value == level) for level in ("error", "warning", "info")}
+    # A --merge config is named "a.json + b.json" (lint/merge.py): count switches and their files.
+    parts = sum(len(name.split(" + ")) for name in report.files)
+    inputs = _count(len(report.files), "file") if parts == len(report.files) else \
+        f"{_count(len(report.files), 'merged config')} ({_count(parts, 'file')})"
     summary = (f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, "
-               f"{_count(counts['info'], 'note')} in {_count(len(report.files), 'file')}")
+               f"{_count(counts['info'], 'note')} in {inputs}")
     if report.unusable:
         summary += f"; {len(report.unusable)} unusable"
     context = [f"profile: {report.profile or 'none'}", f"intent: {report.intent or 'none'}"]
