@@ -74,7 +74,8 @@ def _direction_severity(ctx: LintContext) -> Severity | None:
     rely on that: since 2019 their templates put ingress_lossy_profile on queues and PG profiles on
     egress pools (device/celestica/x86_64-cel_midstone-r0, marvell, wistron, delta et-c032if ...).
     The dynamic model's buffermgrd rejects an egress profile on a PG (sonic-swss
-    cfgmgr/buffermgrdyn.cpp), and no other vendor's template mixes the directions, so: an error in
+    cfgmgr/buffermgrdyn.cpp: "Egress buffer profile configured on PG"), and no other vendor's
+    template mixes the directions, so: an error in
     the dynamic model or for a known non-Teralynx vendor, nothing on Teralynx, and info when the
     vendor is unknown (a buffers.json/qos.json pair carries no DEVICE_METADATA)."""
     if ctx.parsed.buffer_model == "dynamic":
