@@ -78,7 +78,7 @@ def _direction_severity(ctx: LintContext) -> Severity | None:
     template mixes the directions, so: an error in
     the dynamic model or for a known non-Teralynx vendor, nothing on Teralynx, and info when the
     vendor is unknown (a buffers.json/qos.json pair carries no DEVICE_METADATA)."""
-    if ctx.parsed.buffer_model == "dynamic":
+    if ctx.view.dynamic:
         return Severity.ERROR
     vendor = ctx.vendor.vendor
     if vendor == TERALYNX:
@@ -90,13 +90,15 @@ def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
     """check_config_db's violations as findings (one pass for all of its rules); legacy notations
     once per file."""
     legacy: dict[str, list[Violation]] = {}
-    direction = _direction_severity(ctx)
+    direction: Severity | bool | None = False  # decided on the first profile-direction violation
     for violation in ctx.violations:
         if violation.rule in _LEGACY_RULES:
             legacy.setdefault(violation.rule, []).append(violation)
             continue
         if violation.rule == "profile-direction":
-            if direction is None:
+            if direction is False:
+                direction = _direction_severity(ctx)
+            if not isinstance(direction, Severity):
                 continue
             finding = ctx.report(violation.rule, violation.table, violation.key, violation.field,
                                  violation.message + _DIRECTION_NOTE[direction])
