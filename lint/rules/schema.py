@@ -122,6 +122,9 @@ def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
             migrated = False
             action = ("orchagent still splits them, so the switch works, but YANG validation and GCU reject them "
                       "and db_migrator does not rewrite them (warning; --fix splits them)")
+            if any(v.table == "PORT_QOS_MAP" for v in items):
+                action += ("; buffermgrd does not split PORT_QOS_MAP keys, so pfc_enable under one gets no lossless "
+                           "PGs from it (lossless-chain)")
         finding = ctx.report(rule, first.table, first.key, first.field, f"{what}: {action}",
                              values={"count": len(items)})
         # What SONiC still loads is not an error: db_migrator rewrites old brackets, orchagent

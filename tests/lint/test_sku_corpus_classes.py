@@ -192,7 +192,8 @@ def test_comma_joined_port_qos_map_names_the_real_cause() -> None:
         assert message.startswith(f"PFC priority {priority}: no lossless PG {priority} on 4 of the 4 ports")
         assert "comma-joined PORT_QOS_MAP key" in message and "buffermgrd" in message
     assert not any("CABLE_LENGTH" in message for _, message in chain)
-    assert _of(findings, "multi-port-key")  # and the YANG/GCU warning stays
+    [(_, warning)] = _of(findings, "multi-port-key")  # and the YANG/GCU warning stays, naming buffermgrd
+    assert "buffermgrd does not split PORT_QOS_MAP keys" in warning
 
 
 def test_comma_joined_key_is_fine_when_the_template_writes_the_lossless_pgs() -> None:
