@@ -17,7 +17,13 @@ from qosforge.lint.aggregate import aggregate
 from qosforge.lint.context import KNOWN_TABLES, LintContext, RunCache
 from qosforge.lint.findings import Finding, Skipped, UnusableInput, sort_key
 from qosforge.lint.fix import Fix, apply_fixes, render_fixed
-from qosforge.lint.load import LoadedConfig, UnusableInputError, load_config, read_bytes
+from qosforge.lint.load import (
+    LoadedConfig,
+    UnusableInputError,
+    load_config,
+    read_bytes,
+    require_sonic_tables,
+)
 from qosforge.lint.merge import MergedConfig, merge_configs
 from qosforge.lint.project import LintSettings
 from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules, vendor_skips
@@ -81,9 +87,23 @@ class Linter:
         if switch is not None and self.catalogue is None:
             raise QosforgeError("--switch names a switch of an intent", place="--switch",
                                 hint="give --intent FILE with it")
+        if self.profile is not None and self.catalogue is not None:
+            self._check_profile_matches_intent(self.profile.name, self.catalogue, switch)
         self.cache = RunCache()
         self.profiles_used: set[str] = set()
         """Names of the vendor profiles files were linted against (from --profile or the intent)."""
+
+    @staticmethod
+    def _check_profile_matches_intent(profile: str, catalogue: IntentCatalogue, switch: str | None) -> None:
+        """--profile with --intent: the intent names each switch's ASIC, so a different --profile
+        would check capacity and headroom against one ASIC and transports against another."""
+        profiles = catalogue.switch_profiles(switch)
+        other = sorted(set(profiles.values()) - {profile})
+        if other:
+            shown = ", ".join(f"{name}: {p}" for name, p in sorted(profiles.items()) if p != profile)[:300]
+            raise QosforgeError(
+                f"--profile {profile} contradicts the intent, which gives {shown}", place="--profile",
+                hint="drop --profile (the intent names the ASIC of every switch), or fix the intent's profile")
 
     @property
     def skipped(self) -> list[Skipped]:
@@ -110,10 +130,11 @@ class Linter:
             self._file_skips.setdefault(reason, set()).update(files)
         self.profiles_used |= state.profiles_used
 
-    def _note_skips(self, ctx: LintContext, file: str) -> None:
+    def _note_skips(self, ctx: LintContext, file: str, *, merged: bool = False) -> None:
         for table, rules in FRAGMENT_NEEDS.items():
             if table not in ctx.tables:
-                reason = f"(in part) the file has no {table} (a fragment; lint the merged config with --merge)"
+                reason = (f"(in part) the merged config has no {table}" if merged else
+                          f"(in part) the file has no {table} (a fragment; lint the merged config with --merge)")
                 self._file_skips.setdefault((rules, reason), set()).add(file)
         for item in vendor_skips(ctx):
             self._file_skips.setdefault((item.rules, item.reason), set()).add(file)
@@ -137,11 +158,16 @@ class Linter:
         loaded: list[LoadedConfig] = []
         for path in paths:
             try:
-                loaded.append(load_config(read_bytes(path), str(path), KNOWN_TABLES))
+                loaded.append(load_config(read_bytes(path), str(path), KNOWN_TABLES, part_of_merge=True))
             except QosforgeError as error:
                 return FileReport(file=str(path), unusable=UnusableInput(str(path), error.one_line()))
         merged = merge_configs(loaded)
         report = FileReport(file=merged.loaded.file)
+        try:
+            require_sonic_tables(merged.loaded.tables, merged.loaded.file)
+        except QosforgeError as error:
+            report.unusable = UnusableInput(report.file, error.one_line())
+            return report
         try:
             report.findings = self.lint_loaded(merged.loaded, path=paths[-1], merged=merged)
         except QosforgeError as error:
@@ -157,7 +183,7 @@ class Linter:
         findings = [f for f in run_rules(context, disabled) if f.rule not in disabled]
         if merged is not None and "merge-override" not in disabled:
             findings.extend(override_findings(context, merged))
-        self._note_skips(context, loaded.file)
+        self._note_skips(context, loaded.file, merged=merged is not None)
         if severities:
             findings = [replace(f, severity=severities[f.rule]) if f.rule in severities else f for f in findings]
         if merged is None and any(REGISTRY[f.rule].fixable for f in findings if f.rule in REGISTRY):

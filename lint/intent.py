@@ -55,6 +55,8 @@ class SwitchIntent:
     port_cables_m: dict[str, float]
     port_phy_delays_s: dict[str, float] = field(default_factory=dict)
     """Each port's declared PHY delay (gearbox, retimer, FEC): part of the wire headroom covers."""
+    approximations: tuple[str, ...] = ()
+    """Named approximations the intent accepts (``approximations:``), e.g. tlt-without-color."""
 
 
 class IntentCatalogue:
@@ -110,6 +112,11 @@ class IntentCatalogue:
         self._rtts[signature] = rtts
         return rtts
 
+    def switch_profiles(self, switch: str | None = None) -> dict[str, str]:
+        """Switch name -> vendor profile the intent gives it (only ``switch`` when named)."""
+        names = [switch] if switch is not None and switch in self._switches else list(self._switches)
+        return {name: self._switches[name].profile for name in names}
+
     def for_switch(self, name: str) -> SwitchIntent:
         cached = self._compiled.get(name)
         if cached is not None:
@@ -125,6 +132,7 @@ class IntentCatalogue:
             port_speeds_bps={p.name: p.speed_bps for p in resolved.ports},
             port_cables_m={p.name: p.cable_m for p in resolved.ports},
             port_phy_delays_s={p.name: p.phy_delay_s for p in resolved.ports if p.phy_delay_s},
+            approximations=tuple(str(a) for a in self._intent.approximations),
         )
         self._compiled[name] = result
         return result

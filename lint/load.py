@@ -323,7 +323,7 @@ def _short_entry(entry: Mapping[str, Any]) -> bool:
     return all(not isinstance(v, str) or len(v) <= MAX_TEXT_CHARS for v in values)
 
 
-def _require_sonic_tables(tables: Mapping[str, Any], file: str) -> None:
+def require_sonic_tables(tables: Mapping[str, Any], file: str) -> None:
     """A file with no SONiC CONFIG_DB table at all is not a config to lint (exit 2), never 'clean'."""
     from qosforge.backends.sonic.checks import near_miss_table
     from qosforge.backends.sonic.tables import SONIC_TABLES
@@ -337,8 +337,11 @@ def _require_sonic_tables(tables: Mapping[str, Any], file: str) -> None:
         "PORT, BUFFER_POOL, DSCP_TO_TC_MAP")
 
 
-def load_config(data: bytes, file: str, known_tables: frozenset[str]) -> LoadedConfig:
-    """Parse ``data`` (a file's bytes); raises :class:`UnusableInputError` for unusable input."""
+def load_config(data: bytes, file: str, known_tables: frozenset[str], *, part_of_merge: bool = False) -> LoadedConfig:
+    """Parse ``data`` (a file's bytes); raises :class:`UnusableInputError` for unusable input.
+    ``part_of_merge``: one file of a ``--merge``, where an empty object is a part that adds nothing
+    (sonic-cfggen renders ``{}`` from SKUs without buffer settings, e.g. Nokia-7215's buffers.json);
+    the merged whole must still hold a SONiC table."""
     if len(data) > MAX_CONFIG_BYTES:
         raise UnusableInputError(f"the input is larger than {MAX_CONFIG_BYTES:,} bytes", place=file,
                                  hint="lint one switch's config_db.json per file")
@@ -353,7 +356,8 @@ def load_config(data: bytes, file: str, known_tables: frozenset[str]) -> LoadedC
         raise UnusableInputError(f"the top level is {kind}, not an object", place=f"{file}:1:1",
                                  hint="config_db.json is one object: {\"TABLE\": {\"key\": {\"field\": \"value\"}}}")
     tables, redis_keys, oversized = normalise(value, known_tables, longest_text=longest)
-    _require_sonic_tables(tables, file)
+    if not (part_of_merge and not value):
+        require_sonic_tables(tables, file)
     return LoadedConfig(file=file, text=text, data=value, tables=tables,
                         duplicates=_duplicate_paths(value, recorder), redis_keys=redis_keys, oversized=oversized)
 
@@ -370,4 +374,5 @@ __all__ = [
     "normalise",
     "parse_json",
     "read_bytes",
+    "require_sonic_tables",
 ]

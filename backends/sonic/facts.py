@@ -59,7 +59,17 @@ _VENDOR_MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mellanox", ("mlnx", "mellanox", "nvidia", "acs-msn", "acs-sn")),
     ("broadcom", ("bcm", "broadcom")),
     ("barefoot", ("bfn", "barefoot", "tofino")),
+    # Innovium (now Marvell) Teralynx boxes: their platform names do not say the ASIC, so the ones
+    # sonic-buildimage ships are listed (device/*/<platform>/platform_asic "marvell-teralynx", and
+    # delta_et-c032if, a Teralynx 7 box whose platform_asic file says broadcom although its templates
+    # are Innovium's: xon_offset, PG profiles on egress pools).
+    ("marvell-teralynx", ("innovium", "teralynx", "cel_midstone", "delta_et-c032if", "delta_agc032",
+                          "marvell_d64p512t", "dbmvtx9180", "aurora_715", "sse_t7132s", "wistron_6512_32r",
+                          "sw_to3200k")),
 )
+#: asic_type spellings of one vendor (SONiC renamed innovium to marvell-teralynx in 2023).
+_VENDOR_ALIASES = {"innovium": "marvell-teralynx"}
+TERALYNX = "marvell-teralynx"
 
 
 @dataclass(frozen=True)
@@ -75,7 +85,8 @@ def vendor_from_metadata(config: Mapping[str, Any]) -> VendorFact:
     localhost = _localhost(config)
     asic_type = localhost.get("asic_type")
     if isinstance(asic_type, str) and asic_type:
-        return VendorFact(asic_type.lower(), "DEVICE_METADATA|localhost.asic_type")
+        lowered = asic_type.lower()
+        return VendorFact(_VENDOR_ALIASES.get(lowered, lowered), "DEVICE_METADATA|localhost.asic_type")
     for field in ("platform", "hwsku"):
         value = localhost.get(field)
         if not isinstance(value, str):
@@ -89,4 +100,4 @@ def vendor_from_metadata(config: Mapping[str, Any]) -> VendorFact:
     return VendorFact(None, "no --profile and no DEVICE_METADATA platform/hwsku")
 
 
-__all__ = ["BufferModel", "BufferModelFact", "VendorFact", "buffer_model", "vendor_from_metadata"]
+__all__ = ["TERALYNX", "BufferModel", "BufferModelFact", "VendorFact", "buffer_model", "vendor_from_metadata"]

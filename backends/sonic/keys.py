@@ -42,6 +42,12 @@ MAX_MAP_ENTRIES = 64
 _UINT = re.compile(r"[0-9]+")
 _INT = re.compile(r"-?[0-9]+")
 _CANONICAL = re.compile(r"0|[1-9][0-9]*")
+#: What the switch reads as a number: orchagent's std::stoul/stoi skip leading whitespace and stop at
+#: the first non-digit (sonic-swss orchagent/bufferorch.cpp, qosorch.cpp call them without checking
+#: the end position), and libyang trims whitespace around integer values, so " 166912" and
+#: "6217728 " load as numbers. The checks still report the spaces (integer-whitespace).
+_UINT_READ = re.compile(r"\s*([0-9]+)\s*")
+_INT_READ = re.compile(r"\s*(-?[0-9]+)\s*")
 
 #: Which key layout each indexed table has (see the module doc).
 INDEX_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -63,13 +69,23 @@ def bounded_int(text: str) -> int:
 
 
 def uint(text: object) -> int | None:
-    """A non-negative decimal string as int (bounded), else None."""
-    return bounded_int(text) if isinstance(text, str) and _UINT.fullmatch(text) else None
+    """A non-negative decimal string as int (bounded), else None; surrounding whitespace is read
+    past, as the switch does (see _UINT_READ)."""
+    match = _UINT_READ.fullmatch(text) if isinstance(text, str) else None
+    return bounded_int(match.group(1)) if match is not None else None
 
 
 def sint(text: object) -> int | None:
-    """A signed decimal string as int (bounded), else None."""
-    return bounded_int(text) if isinstance(text, str) and _INT.fullmatch(text) else None
+    """A signed decimal string as int (bounded), else None (whitespace as :func:`uint`)."""
+    match = _INT_READ.fullmatch(text) if isinstance(text, str) else None
+    return bounded_int(match.group(1)) if match is not None else None
+
+
+def padded_number(text: str, *, signed: bool) -> str | None:
+    """The number inside ``text`` when only whitespace around it keeps it from being a plain
+    decimal integer, else None."""
+    match = (_INT_READ if signed else _UINT_READ).fullmatch(text)
+    return match.group(1) if match is not None and match.group(1) != text else None
 
 
 def is_uint(text: str) -> bool:
@@ -214,6 +230,7 @@ __all__ = [
     "index_span",
     "is_int",
     "is_uint",
+    "padded_number",
     "parse_indexed_key",
     "priorities",
     "ranges_text",

@@ -190,16 +190,37 @@ def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
         short_profile = parsed.profile(name)
         assert short_profile is not None and short_profile.xoff_bytes is not None
         configured = short_profile.xoff_bytes.value
-        port_name, needed, inputs, model = max(cases, key=lambda case: case[1])
-        yield ctx.report(
-            "pfc-headroom", "BUFFER_PROFILE", name, "xoff",
-            f"xoff {size_text(configured)} < {size_text(needed)} needed at "
-            f"{rate_text(inputs.rate_bps)} over {inputs.cable_m:g} m ({model}; lossless MTU "
-            f"{inputs.lossless_mtu_bytes:g} B, {inputs.small_packet_percent:g} % small packets, port MTU "
-            f"{inputs.port_mtu_bytes:g} B) on {ports_text(c[0] for c in cases)}: frames in flight after XOFF "
-            "overflow the headroom and lossless traffic drops",
-            values={"configured_bytes": configured, "required_bytes": needed,
-                    "rate_bps": inputs.rate_bps, "cable_m": inputs.cable_m, "port": port_name})
+        # One finding per requirement: ports of one profile on different cables (40 m and 300 m)
+        # need different headroom, so each group names only the ports its number is for.
+        by_inputs: dict[HeadroomInputs, list[tuple[str, float, HeadroomInputs, str]]] = defaultdict(list)
+        for case in cases:
+            by_inputs[case[2]].append(case)
+        for group in sorted(by_inputs.values(), key=lambda group: -group[0][1]):
+            port_name, needed, inputs, model = group[0]
+            yield ctx.report(
+                "pfc-headroom", "BUFFER_PROFILE", name, "xoff",
+                f"xoff {size_text(configured)} < {size_text(needed)} needed at "
+                f"{rate_text(inputs.rate_bps)} over {inputs.cable_m:g} m ({model}; lossless MTU "
+                f"{inputs.lossless_mtu_bytes:g} B, {inputs.small_packet_percent:g} % small packets, port MTU "
+                f"{inputs.port_mtu_bytes:g} B) on {ports_text(c[0] for c in group)}: frames in flight after XOFF "
+                "overflow the headroom and lossless traffic drops",
+                hint=f"raise xoff (and size) to at least {needed:.0f} B; the number comes from "
+                     f"{whatif_command(ctx, inputs)}",
+                values={"configured_bytes": configured, "required_bytes": needed,
+                        "rate_bps": inputs.rate_bps, "cable_m": inputs.cable_m, "port": port_name})
+
+
+def whatif_command(ctx: LintContext, inputs: HeadroomInputs) -> str:
+    """The ``qosforge whatif pfc-headroom`` command that reproduces the rule's number: the same
+    model (SONiC's plugin or the physical one), ASIC and inputs."""
+    assert ctx.profile is not None
+    command = (f"qosforge whatif pfc-headroom --mode {inputs.model} --asic {ctx.profile.name} "
+               f"--speed {rate_text(inputs.rate_bps)} --cable {inputs.cable_m:g}m "
+               f"--port-mtu {inputs.port_mtu_bytes:g} --lossless-mtu {inputs.lossless_mtu_bytes:g} "
+               f"--small-packet-percent {inputs.small_packet_percent:g}")
+    if inputs.model == "sonic":
+        command += f" --lanes {inputs.lanes}" + (" --shp" if inputs.shared_headroom_pool else "")
+    return command
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,7 +370,8 @@ RULES: tuple[Rule, ...] = (
          "xoff must hold them (qosforge's physical headroom model, docs/architecture.md §3; IEEE 802.3 Annex 31B). Too little headroom drops "
          "lossless traffic (sonic-net/SONiC #480, SONiC GitHub issues on buffers, WRED and PFC; slow peers, sonic-buildimage PR #11901, SONiC GitHub issues on buffers, WRED and PFC). "
          "Required xoff: SONiC's own plugin (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) where the ASIC has one, else the physical model.",
-         "raise xoff (and size) to the required value: qosforge whatif pfc-headroom --speed S --cable L",
+         "raise xoff (and size) to the required value; each finding's hint gives the qosforge whatif "
+         "pfc-headroom command (same model, --asic and inputs) that reproduces it",
          needs="profile", check=_pfc_headroom),
     Rule("ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
          "A queue in a dynamic-threshold pool holds at most alpha·B/(1+M·alpha) (Choudhury & Hahne; "

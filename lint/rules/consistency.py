@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 
 from qosforge.backends.sonic.checks import WRED_COLORS, ecn_colors
+from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.keys import bare_reference
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
@@ -38,10 +40,19 @@ def _wred_bindings(ctx: LintContext) -> dict[str, list[str]]:
 
 def _wred_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound = _wred_bindings(ctx)
+    # Queues that bind no WRED profile at all are a queue layout without WRED (SONiC's
+    # qos_config.j2 writes AZURE_LOSSLESS for every SKU, and SKUs with their own
+    # generate_queue_config, e.g. device/arista/x86_64-arista_7060x6_64pe, or without QUEUE, e.g.
+    # device/wistron/x86_64-wistron_6512_32r-r0, bind none): a note. A profile left out while
+    # others are bound is the lost binding this rule is for.
+    none_bound = not bound
     for name, entry in raw_entries(ctx.tables, "WRED_PROFILE").items():
         if _active(entry) and name not in bound:
-            yield ctx.report("wred-unbound", "WRED_PROFILE", name, None,
-                             f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect")
+            finding = ctx.report(
+                "wred-unbound", "WRED_PROFILE", name, None,
+                f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect"
+                + (" (no queue binds any WRED profile: these queues run without WRED/ECN)" if none_bound else ""))
+            yield replace(finding, severity=Severity.INFO) if none_bound else finding
 
 
 def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
@@ -57,7 +68,16 @@ def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
             values={"queues": len(queues)})
 
 
+#: Vendors whose SAI gives a color neither WRED nor ECN unless SAI_WRED_ATTR_<COLOR>_ENABLE is set
+#: (sonic-buildimage issue #4545 on Innovium; sonic-utilities PR #1412 added ecnconfig -genable for
+#: Broadcom and Innovium). That dependence is documented for no other vendor, and NVIDIA's own
+#: Spectrum-4/5 templates (device/mellanox/x86_64-nvidia_sn5600-r0 ... qos.json.j2) write ecn_all with
+#: only wred_green_enable, so other known vendors are not warned.
+ENABLE_HONOURING_VENDORS = ("broadcom", TERALYNX)
+
+
 def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
+    vendor = ctx.vendor.vendor
     profiles = raw_entries(ctx.tables, "WRED_PROFILE")
     for name, queues in sorted(_wred_bindings(ctx).items()):
         entry = profiles.get(name)
@@ -65,12 +85,15 @@ def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
         if entry is None or not isinstance(ecn, str):
             continue
         disabled = sorted(c for c in ecn_colors(ecn) if entry.get(f"wred_{c}_enable") != "true")
-        if disabled:
-            yield ctx.report(
+        if disabled and vendor in (None, *ENABLE_HONOURING_VENDORS):
+            finding = ctx.report(
                 "ecn-color-disabled", "WRED_PROFILE", name, f"wred_{disabled[0]}_enable",
                 f"ecn {ecn} marks {', '.join(disabled)} but wred_<color>_enable is not true for it: on SAIs that "
-                f"honour the enable (Broadcom, Innovium) {ports_text(queues)} get no ECN marks for that color",
+                f"honour the enable (Broadcom, Innovium/Teralynx) {ports_text(queues)} get no ECN marks for that "
+                "color" + ("" if vendor is not None else
+                           " (the ASIC vendor is unknown: give --profile or DEVICE_METADATA|localhost.platform)"),
                 values={"colors": len(disabled)})
+            yield finding if vendor is not None else replace(finding, severity=Severity.INFO)
 
 
 def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
@@ -111,6 +134,13 @@ _TUNNEL_BINDINGS = {"encap_tc_to_dscp_map": "TC_TO_DSCP_MAP", "encap_tc_to_queue
                     "decap_dscp_to_tc_map": "DSCP_TO_TC_MAP", "decap_tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP"}
 
 
+#: Maps whose absence SONiC fills with the identity (priority p pauses queue p / PG p when a port
+#: binds none: sonic-yang-models sonic-port-qos-map.yang, as backends/sonic/parse.py reads it), so
+#: an unbound identity map changes nothing. SONiC's own Arista and Dell qos templates define one.
+_IDENTITY_DEFAULT = frozenset({"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"})
+_IDENTITY_PRIORITIES = {str(p): str(p) for p in range(8)}
+
+
 def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound: dict[str, set[str]] = defaultdict(set)
     for bindings, table in ((_PORT_BINDINGS, "PORT_QOS_MAP"), (_TUNNEL_BINDINGS, "TUNNEL")):
@@ -124,7 +154,9 @@ def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
     for table in sorted(set(_PORT_BINDINGS.values())):
         if tunnel_elsewhere and table in _TUNNEL_BINDINGS.values():
             continue
-        for name in raw_entries(ctx.tables, table):
+        for name, mapping in raw_entries(ctx.tables, table).items():
+            if table in _IDENTITY_DEFAULT and mapping == _IDENTITY_PRIORITIES:
+                continue  # unbound, the port gets the same identity (see _IDENTITY_DEFAULT)
             if name not in bound[table]:
                 yield ctx.report("map-unbound", table, name, None,
                                  f"{table} {name} is defined but no PORT_QOS_MAP entry (or TUNNEL) binds it: it has "
@@ -204,12 +236,24 @@ def _admin_status(ctx: LintContext) -> Iterator[Finding]:
 def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
     missing = [p.name for p in ctx.parsed.ports
                if p.watchdog_priorities and (p.watchdog is None or p.watchdog.detection_ms is None)]
-    if missing:
-        yield ctx.report(
-            "pfcwd-missing", "PORT_QOS_MAP", missing[0], "pfcwd_sw_enable",
-            f"pfcwd_sw_enable is set on {ports_text(missing)} but PFC_WD has no entry with detection_time for "
-            "them: the PFC watchdog never starts there, so a PFC storm is not broken",
-            values={"ports": len(missing)})
+    if not missing:
+        return
+    why = ""
+    if "PFC_WD" not in ctx.tables:
+        # No PFC_WD table at all: `pfcwd start_default` (sonic-utilities pfcwd/main.py, run by
+        # `config load_minigraph` and at boot) writes it for every PFC port when
+        # DEVICE_METADATA|localhost.default_pfcwd_status is enable. SONiC's buffers.json/qos.json
+        # never hold PFC_WD, so only a config that says the default is off is reported.
+        status = raw_entries(ctx.tables, "DEVICE_METADATA").get("localhost", {}).get("default_pfcwd_status")
+        if "DEVICE_METADATA" not in ctx.tables or status == "enable":
+            return
+        why = (f" and DEVICE_METADATA|localhost.default_pfcwd_status is {status or 'not set (YANG default disable)'}, "
+               "so `pfcwd start_default` writes none either")
+    yield ctx.report(
+        "pfcwd-missing", "PORT_QOS_MAP", missing[0], "pfcwd_sw_enable",
+        f"pfcwd_sw_enable is set on {ports_text(missing)} but PFC_WD has no entry with detection_time for "
+        f"them{why}: the PFC watchdog never starts there, so a PFC storm is not broken",
+        values={"ports": len(missing)})
 
 
 #: SONiC's lossless pair: stock configs make TCs 3 and 4 lossless together (qos_config.j2 LOSSLESS_TC).
@@ -252,6 +296,9 @@ RULES: tuple[Rule, ...] = (
          "set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
          check=_wred_inactive),
     Rule("ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
+         "Reported by platform: a warning for Broadcom and Innovium/Teralynx, nothing for other known vendors "
+         "(the dependence is documented only for those two; NVIDIA's own Spectrum-4/5 templates write ecn_all "
+         "with only wred_green_enable), info when the vendor is unknown. "
          "SAI allows ECN without WRED (opencomputeproject/SAI PR #112), but on SAIs that honour "
          "SAI_WRED_ATTR_<COLOR>_ENABLE a disabled color gets neither WRED nor ECN (sonic-buildimage "
          "issue #4545, Innovium; sonic-utilities PR #1412 added ecnconfig -genable for it), and every "
@@ -302,8 +349,14 @@ RULES: tuple[Rule, ...] = (
          'set PORT|<port>.admin_status to "up"', check=_admin_status),
     Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
          "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
-         "with a PFC_WD|<port> entry with detection_time (sonic-yang-models sonic-port-qos-map.yang, sonic-pfcwd.yang; sonic-swss orchagent/pfcwdorch.cpp; `pfcwd start` writes it).",
-         "add PFC_WD|<port> with action, detection_time and restoration_time", check=_watchdog_missing),
+         "with a PFC_WD|<port> entry with detection_time (sonic-yang-models sonic-port-qos-map.yang, sonic-pfcwd.yang; "
+         "sonic-swss orchagent/pfcwdorch.cpp). `pfcwd start_default` (sonic-utilities pfcwd/main.py; run by "
+         "`config load_minigraph` and at boot) writes those entries for every PFC port when "
+         "DEVICE_METADATA|localhost.default_pfcwd_status is enable, so a config without any PFC_WD table is "
+         "reported only when its DEVICE_METADATA says that default is off (SONiC's buffers.json and qos.json "
+         "never hold PFC_WD); a PFC_WD table that leaves watched ports out is always reported.",
+         "add PFC_WD|<port> with action, detection_time and restoration_time, or set "
+         "DEVICE_METADATA|localhost.default_pfcwd_status to enable", check=_watchdog_missing),
     Rule("lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
          "Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
          "writes pfc_enable and pfcwd_sw_enable from LOSSLESS_TC ['3','4'], maps TC 3 -> PG 3 and 4 -> PG 4 "

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from qosforge.backends.sonic.checks import Violation
 from qosforge.backends.sonic.checks.specs import RULE_SPECS, RuleSpec
+from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.keys import MAX_INDEX_SPAN, MAX_MAP_ENTRIES
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity, clip
@@ -57,13 +58,51 @@ def _older_than(version: tuple[int, ...], step: tuple[int, ...]) -> bool:
     return version[0] < 1000 and version < step
 
 
+_DIRECTION_NOTE = {
+    Severity.ERROR: "",
+    Severity.INFO: " (fine on Marvell/Innovium Teralynx, whose templates do this on purpose; the ASIC vendor is "
+                   "unknown: give --profile or DEVICE_METADATA|localhost.platform to check it)",
+}
+
+
+def _direction_severity(ctx: LintContext) -> Severity | None:
+    """How a PG profile on an egress pool (or a queue profile on an ingress pool) is reported.
+
+    Nothing in SONiC's traditional buffer model checks the direction: not the YANG models
+    (sonic-buffer-pg.yang, sonic-buffer-queue.yang reference any profile) and not orchagent
+    (sonic-swss orchagent/bufferorch.cpp hands the profile's OID to SAI as it is). Teralynx SKUs
+    rely on that: since 2019 their templates put ingress_lossy_profile on queues and PG profiles on
+    egress pools (device/celestica/x86_64-cel_midstone-r0, marvell, wistron, delta et-c032if ...).
+    The dynamic model's buffermgrd rejects an egress profile on a PG (sonic-swss
+    cfgmgr/buffermgrdyn.cpp: "Egress buffer profile configured on PG"), and no other vendor's
+    template mixes the directions, so: an error in
+    the dynamic model or for a known non-Teralynx vendor, nothing on Teralynx, and info when the
+    vendor is unknown (a buffers.json/qos.json pair carries no DEVICE_METADATA)."""
+    if ctx.view.dynamic:
+        return Severity.ERROR
+    vendor = ctx.vendor.vendor
+    if vendor == TERALYNX:
+        return None
+    return Severity.ERROR if vendor is not None else Severity.INFO
+
+
 def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
     """check_config_db's violations as findings (one pass for all of its rules); legacy notations
     once per file."""
     legacy: dict[str, list[Violation]] = {}
+    direction: Severity | bool | None = False  # decided on the first profile-direction violation
     for violation in ctx.violations:
         if violation.rule in _LEGACY_RULES:
             legacy.setdefault(violation.rule, []).append(violation)
+            continue
+        if violation.rule == "profile-direction":
+            if direction is False:
+                direction = _direction_severity(ctx)
+            if not isinstance(direction, Severity):
+                continue
+            finding = ctx.report(violation.rule, violation.table, violation.key, violation.field,
+                                 violation.message + _DIRECTION_NOTE[direction])
+            yield replace(finding, severity=direction)
             continue
         yield ctx.report(violation.rule, violation.table, violation.key, violation.field, violation.message)
     version = db_version(ctx)
@@ -83,6 +122,9 @@ def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
             migrated = False
             action = ("orchagent still splits them, so the switch works, but YANG validation and GCU reject them "
                       "and db_migrator does not rewrite them (warning; --fix splits them)")
+            if any(v.table == "PORT_QOS_MAP" for v in items):
+                action += ("; buffermgrd does not split PORT_QOS_MAP keys, so pfc_enable under one gets no lossless "
+                           "PGs from it (lossless-chain)")
         finding = ctx.report(rule, first.table, first.key, first.field, f"{what}: {action}",
                              values={"count": len(items)})
         # What SONiC still loads is not an error: db_migrator rewrites old brackets, orchagent

@@ -407,12 +407,21 @@ def _tlt_not_expressed(ctx: LintContext, group: Group, where: str) -> Finding:
     """TLT's color-aware drop is missing: what is not expressed, why, and what to do."""
     queue = group.queue.index
     missing = f"queue {queue} has no WRED profile" if group.wred is None else f"queue {queue}'s WRED profile has no red-color drop threshold"
+    accepted = ctx.intent is not None and _TLT_APPROXIMATION in ctx.intent.approximations
+    if accepted:  # the intent already says so: inform, and do not ask for what it has done
+        hint = ("the intent accepts this (approximations: [tlt-without-color]); for exact TLT compile with --target sai "
+                "for an ASIC with ECT thresholds")
+    else:
+        hint = ("if that is intended, accept it in the intent (approximations: [tlt-without-color]); for exact TLT "
+                "compile with --target sai for an ASIC with ECT thresholds; or remove the class's tlt block")
     return ctx.report(
         "tlt-not-expressed", "QUEUE", _queue_key(group), "wred_profile",
         f"{where}: TLT is not expressed: {missing}, so unimportant packets are not dropped at K to keep room for important "
-        "ones (SONiC config_db has no DSCP-to-color map to tell them apart): important ones can be lost (approximation tlt-without-color)",
-        hint="if that is intended, accept it in the intent (approximations: [tlt-without-color]); for exact TLT compile with "
-             "--target sai for an ASIC with ECT thresholds; or remove the class's tlt block")
+        "ones (SONiC config_db has no DSCP-to-color map to tell them apart): important ones can be lost (approximation "
+        f"tlt-without-color{', accepted by the intent' if accepted else ''})", hint=hint)
+
+
+_TLT_APPROXIMATION = "tlt-without-color"
 
 
 def _tlt(ctx: LintContext) -> Iterator[Finding]:

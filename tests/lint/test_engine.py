@@ -21,13 +21,17 @@ def test_skipped_rules_are_named_with_the_reason() -> None:
     assert [s.reason for s in Linter(profile="broadcom-tomahawk").skipped] == ["no --intent"]
 
 
-def test_the_intent_names_the_profile_unless_one_is_given() -> None:
+def test_the_intent_names_the_profile_and_a_contradicting_one_is_refused() -> None:
     linter = Linter(intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
     linter.lint_path(CONFIGS / "broadcom_traditional.json")
     assert linter.profiles_used == {"broadcom-tomahawk"} and linter.skipped == []
-    explicit = Linter(profile="broadcom-trident2", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
+    explicit = Linter(profile="broadcom-tomahawk", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
     explicit.lint_path(CONFIGS / "broadcom_traditional.json")
-    assert explicit.profiles_used == {"broadcom-trident2"}
+    assert explicit.profiles_used == {"broadcom-tomahawk"}
+    # Issue 23: a --profile the intent contradicts is an error, not a silent override.
+    with pytest.raises(QosforgeError, match="--profile broadcom-trident2 contradicts the intent, which gives tor1: "
+                                            "broadcom-tomahawk"):
+        Linter(profile="broadcom-trident2", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
 
 
 def test_bad_options_raise_before_any_file_is_read() -> None:

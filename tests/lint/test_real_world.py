@@ -205,17 +205,23 @@ CORPUS = os.environ.get("QOSFORGE_LINT_CORPUS")
 
 @pytest.mark.skipif(not CORPUS, reason="QOSFORGE_LINT_CORPUS names no folder of real SONiC configs")
 def test_real_corpus_has_no_errors() -> None:
-    """Every config_db file of the corpus lints without errors (files that are not config_db,
-    such as swssconfig APPL_DB lists or hwsku.json, must be refused, exit 2, not crash)."""
+    """Every config of the corpus lints without errors: a folder's buffers.json and qos.json as the
+    one config sonic-cfggen merges (--merge; tools/render_sonic_corpus.py writes one folder per
+    SKU and role), every other *.json alone (files that are not config_db, such as swssconfig
+    APPL_DB lists or hwsku.json, must be refused, exit 2, not crash)."""
     assert CORPUS is not None
     linter = Linter()
     failing: dict[str, list[str]] = {}
-    for path in sorted(Path(CORPUS).rglob("*.json")):
-        report = linter.lint_path(path)
-        assert not any(f.rule == "internal-error" for f in report.findings), path
+    paths = sorted(Path(CORPUS).rglob("*.json"))
+    pairs = {path.parent for path in paths if path.name == "qos.json" and (path.parent / "buffers.json").exists()}
+    reports = [linter.lint_merged([folder / "buffers.json", folder / "qos.json"]) for folder in sorted(pairs)]
+    reports += [linter.lint_path(path) for path in paths
+                if not (path.parent in pairs and path.name in ("buffers.json", "qos.json"))]
+    for report in reports:
+        assert not any(f.rule == "internal-error" for f in report.findings), report.file
         errors = [f"{f.rule}: {f.message}" for f in report.findings if f.severity.value == "error"]
         if errors:
-            failing[str(path)] = errors[:3]
+            failing[report.file] = errors[:3]
     allowed = int(os.environ.get("QOSFORGE_LINT_CORPUS_MAX_FAILING", "0"))
     assert len(failing) <= allowed, json.dumps(failing, indent=1)[:4000]
 

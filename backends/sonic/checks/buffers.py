@@ -30,6 +30,7 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
         if "size" not in pool and not dynamic_model:
             found.append(Violation("pool-size", "BUFFER_POOL", name, "size",
                                    f"traditional model ({why}): SAI needs size on create (orchagent crash otherwise)"))
+    pg_profiles = {bare_reference(entry.get("profile", "")) for entry in view.entries("BUFFER_PG").values()}
     for name, profile in view.entries("BUFFER_PROFILE").items():
         modes = [field for field in ("dynamic_th", "static_th") if field in profile]
         if len(modes) != 1:
@@ -41,13 +42,13 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
                 modes[0] != f"{its_pool['mode']}_th":
             found.append(Violation("threshold-mode-pool", "BUFFER_PROFILE", name, modes[0],
                                    f"pool {pool_name} is {its_pool['mode']}; use {its_pool['mode']}_th"))
-        if "xoff" in profile:
-            if pool_name != LOSSLESS_POOL:
-                found.append(Violation("lossless-pool-name", "BUFFER_PROFILE", name, "pool",
-                                       f"lossless profiles belong to {LOSSLESS_POOL} (buffermgrd hard-codes it)"))
-            if its_pool is not None and its_pool.get("type") == "egress":
-                found.append(Violation("profile-direction", "BUFFER_PROFILE", name, "pool",
-                                       "a lossless (xoff) profile cannot use an egress pool"))
+        if "xoff" in profile and pool_name != LOSSLESS_POOL and (name in pg_profiles or _buffermgrd_name(name)):
+            # Only a PG profile is lossless headroom: xoff on a profile that only queues use (some
+            # templates give their egress_lossless_profile one) is never read as headroom.
+            found.append(Violation("lossless-pool-name", "BUFFER_PROFILE", name, "pool",
+                                   f"lossless PG profile in {pool_name or 'no pool'}, not {LOSSLESS_POOL}: "
+                                   "buffermgrd's shared-headroom accounting and the Lua headroom plugins read only "
+                                   f"{LOSSLESS_POOL}"))
     for table, bad_type, what in (("BUFFER_PG", "egress", "ingress"), ("BUFFER_QUEUE", "ingress", "egress")):
         for key, entry in view.entries(table).items():
             profile_name = entry.get("profile", "")
@@ -58,6 +59,12 @@ def check_buffers(view: ConfigView, found: list[Violation]) -> None:
             if profile_pool is not None and profile_pool.get("type") == bad_type:
                 found.append(Violation("profile-direction", table, key, "profile",
                                        f"{profile_name} uses an {bad_type} pool; {table} needs an {what} pool"))
+
+
+def _buffermgrd_name(name: str) -> bool:
+    """A profile named as buffermgrd names the lossless PG profiles it creates (sonic-swss
+    cfgmgr/buffermgr.cpp: pg_lossless_<speed>_<cable>_profile), which it puts in ingress_lossless_pool."""
+    return name.startswith("pg_lossless_") and name.endswith("_profile")
 
 
 def check_overlaps(view: ConfigView, found: list[Violation]) -> None:

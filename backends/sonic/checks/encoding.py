@@ -34,6 +34,7 @@ from qosforge.backends.sonic.keys import (
     bounded_int,
     is_int,
     is_uint,
+    padded_number,
     ranges_text,
     small_int,
     split_indexed_key,
@@ -197,13 +198,24 @@ def _check_key(table: str, key: str, view: ConfigView, found: list[Violation]) -
             found.append(Violation(rule, table, key, None, text))
 
 
+def _spaces(value: str, number: str) -> str:
+    where = [side for side, extra in (("leading", value[:value.index(number)]),
+                                      ("trailing", value[value.index(number) + len(number):])) if extra]
+    return f"{' and '.join(where)} whitespace"
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _scalar_problem(spec: Num | EnumSpec | BoolSpec | PatternSpec, value: str) -> tuple[str, str] | None:
     """(rule, message) when ``value`` breaks ``spec``; a pure function of both, so cached: a
     fabric's files repeat the same values thousands of times."""
     if isinstance(spec, Num):
         if not (is_int(value) if spec.signed else is_uint(value)):
-            return "bad-integer", f"{value!r} is not a decimal integer"
+            number = padded_number(value, signed=spec.signed)
+            if number is None:
+                return "bad-integer", f"{value!r} is not a decimal integer"
+            if not spec.low <= bounded_int(number) <= spec.high:
+                return "out-of-range", f"{number} is outside {spec.low}..{spec.high}"
+            return "integer-whitespace", f"{value!r} has {_spaces(value, number)}: orchagent (stoul/stoi) and libyang read {number}"
         if not spec.low <= bounded_int(value) <= spec.high:
             return "out-of-range", f"{value} is outside {spec.low}..{spec.high}"
     elif isinstance(spec, EnumSpec):

@@ -66,8 +66,8 @@ def lossless_pgs(view: ConfigView, port: str, enabled: tuple[int, ...]) -> set[i
     (traditional model, cable not 0 m; sonic-swss cfgmgr/buffermgr.cpp), those the file gives a
     lossless profile (xoff, or NULL in the dynamic model), and, when the file has no BUFFER_PG
     at all, the pfc_enable priorities (the PGs of the merged config follow them)."""
-    pgs = {item_index for item in view.indexed("BUFFER_PG", port) if view.lossless_profile(item.entry.get("profile", ""))
-           for item_index in item.parsed.indices()}
+    pgs = {item_index for member in port.split(",") for item in view.indexed("BUFFER_PG", member)
+           if view.lossless_profile(item.entry.get("profile", "")) for item_index in item.parsed.indices()}
     if view.buffermgrd_writes_pgs(port) or not view.has("BUFFER_PG"):
         pgs |= set(enabled)
     return pgs
@@ -101,7 +101,7 @@ def check_lossless_chain(view: ConfigView, found: list[Violation]) -> None:
             if dscp_map_name is None and not entry.get("dot1p_to_tc_map"):
                 broken("PFC is enabled but no dscp_to_tc_map (port or global) or dot1p_to_tc_map classifies "
                        "traffic", "dscp_to_tc_map")
-            if view.has("CABLE_LENGTH") and port not in view.cables:
+            if view.has("CABLE_LENGTH") and port not in view.cables and "," not in port:
                 broken("PFC is enabled but the port has no CABLE_LENGTH (buffermgrd waits forever)")
         tc_to_pg = view.map("TC_TO_PRIORITY_GROUP_MAP", entry.get("tc_to_pg_map"))
         tc_to_queue = view.map("TC_TO_QUEUE_MAP", entry.get("tc_to_queue_map"))
@@ -123,7 +123,10 @@ def check_lossless_chain(view: ConfigView, found: list[Violation]) -> None:
             pg = through(pfc_to_pg, "pfc_to_pg_map", priority)
             if pg is None:
                 continue
-            _check_lossless_pg(view, port, priority, pg, broken)
+            if "," in port:
+                _check_joined_pgs(view, port, priority, pg, broken)
+            else:
+                _check_lossless_pg(view, port, priority, pg, broken)
             queue = None if pfc_to_queue is None else through(pfc_to_queue, "pfc_to_queue_map", priority)
             if queue is None:
                 continue
@@ -153,10 +156,11 @@ def check_unpaused_lossless_pgs(view: ConfigView, found: list[Violation]) -> Non
     if not view.has("PORT_QOS_MAP"):
         return
     port_maps = view.entries("PORT_QOS_MAP")
+    qos_keys = view.port_qos_keys()
     for port, items in view.port_index("BUFFER_PG").items():
         if port == "global" or items[0].parsed.chassis is not None:
             continue
-        entry = port_maps.get(port, {})
+        entry = port_maps.get(qos_keys.get(port, port), {})
         enabled = priorities(entry.get("pfc_enable"))
         pfc_to_pg = _bound_map(view, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", entry.get("pfc_to_pg_map"))
         if pfc_to_pg is None:
@@ -175,10 +179,32 @@ def check_unpaused_lossless_pgs(view: ConfigView, found: list[Violation]) -> Non
                                        f"PG {unpaused} has a lossless profile but no PFC priority of {port} "
                                        f"(pfc_enable {entry.get('pfc_enable')}) pauses it"))
             else:
-                why = "has no PORT_QOS_MAP entry" if port not in port_maps else "enables no PFC priority"
+                why = "has no PORT_QOS_MAP entry" if port not in qos_keys else "enables no PFC priority"
                 found.append(Violation("lossless-queue-without-pfc", "BUFFER_PG", item.key, "profile",
                                        f"PG {unpaused} of {port} has a lossless (xoff) profile but the port {why}: "
                                        "the headroom is reserved for nothing and the PG is not lossless"))
+
+
+def _check_joined_pgs(view: ConfigView, key: str, priority: int, pg: int, broken: Callable[[str], None]) -> None:
+    """PFC enabled under a comma-joined PORT_QOS_MAP key. orchagent splits the key and enables PFC
+    on every port (sonic-swss orchagent/qosorch.cpp), but the traditional buffermgrd keeps
+    pfc_enable under the key as written (sonic-swss cfgmgr/buffermgr.cpp doPortQosTableTask) and
+    never finds it for a port, so it writes no lossless PG for any of them: only the PGs the
+    config gives itself exist. One finding per key and priority, naming that cause."""
+    if not view.has("BUFFER_PG") or view.dynamic:
+        return
+    ports = list(dict.fromkeys(key.split(",")))
+    missing = [port for port in ports if view.covering("BUFFER_PG", port, pg) is None]
+    if missing:
+        shown = ", ".join(missing[:4]) + (f" (+{len(missing) - 4} more)" if len(missing) > 4 else "")
+        broken(f"PFC priority {priority}: no lossless PG {pg} on {len(missing)} of the {len(ports)} ports "
+               f"({shown}) because their pfc_enable is under one comma-joined PORT_QOS_MAP key: buffermgrd stores "
+               "it under that key, matches it to no port and writes no lossless PG (orchagent still enables PFC "
+               "there, so the class is paused without headroom)")
+    for port in ports:
+        if port not in missing:
+            _check_lossless_pg(view, port, priority, pg, broken)
+            break  # the PGs the template wrote: one port's check stands for the key's
 
 
 def _check_lossless_pg(view: ConfigView, port: str, priority: int, pg: int, broken: Callable[[str], None]) -> None:
@@ -190,11 +216,18 @@ def _check_lossless_pg(view: ConfigView, port: str, priority: int, pg: int, brok
             how = "dynamic model" if view.dynamic else "cable length 0m: buffermgrd leaves the port to you"
             broken(f"PFC priority {priority}: no BUFFER_PG for {port}|{pg} ({how})")
         return
+    if "," in covering.parsed.port and view.buffermgrd_writes_pgs(port):
+        return  # buffermgrd writes BUFFER_PG|<port>|<pg> with its own lossless profile beside the joined key
     profile = covering.entry.get("profile", "")
     if profile == "NULL" or not view.has("BUFFER_PROFILE") or view.profile(profile) is None:
         return  # NULL: null-profile's business; an unknown profile: dangling-reference's
     if not view.lossless_profile(profile) and not _zero_profile(view, profile):
         broken(f"PFC priority {priority}: BUFFER_PG|{covering.key} profile {profile!r} has no xoff (not lossless)")
+
+
+def _short(key: str) -> str:
+    ports = key.split(",")
+    return key if len(ports) <= 3 else f"{','.join(ports[:3])},... ({len(ports)} ports)"
 
 
 def check_pfc_priority_pg(view: ConfigView, found: list[Violation]) -> None:

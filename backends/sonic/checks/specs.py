@@ -83,6 +83,13 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     _spec("bad-integer", E, "encoding", "integer fields are decimal integers",
           "integer fields are decimal integers (orchagent parses them with stoi/stoul)",
           "write the number in bytes (or ms, %) as a plain decimal string, without units"),
+    _spec("integer-whitespace", W, "encoding", "integer fields carry no whitespace",
+          "an integer written with spaces around it (' 166912', '6217728 '; SONiC's own Arista and Mellanox "
+          "templates render some) still loads: orchagent parses it with std::stoul/stoi, which skip leading "
+          "whitespace and ignore what follows the digits (sonic-swss orchagent/bufferorch.cpp, qosorch.cpp), "
+          "and libyang trims it. Tools that compare the strings (GCU JSON patches, config diffs, other "
+          "parsers) see a different value, so it is a warning, not bad-integer",
+          "write the number without the spaces"),
     _spec("out-of-range", E, "schema", "values within the YANG ranges",
           "YANG ranges: dynamic_th -8..7, weight 1..100, drop probability 0..100, PFC_WD times, DSCP 0..63, "
           "TC 0..15, PG/priority 0..7, queue 0..9, uint32/uint64",
@@ -128,13 +135,21 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     _spec("pfcwd-priorities", W, "consistency", "the watchdog watches PFC-enabled priorities",
           "pfcwd_sw_enable priorities are PFC-enabled (sonic-port-qos-map.yang)",
           "list in pfcwd_sw_enable only priorities that are in pfc_enable"),
-    _spec("lossless-pool-name", E, "schema", "lossless profiles use ingress_lossless_pool",
-          "lossless (xoff) profiles use `ingress_lossless_pool`: buffermgrd and the Lua headroom plugins "
-          "hard-code the name (sonic-swss cfgmgr/buffermgr.cpp)",
-          "put xoff profiles in ingress_lossless_pool"),
+    _spec("lossless-pool-name", E, "schema", "lossless PG profiles use ingress_lossless_pool",
+          "a lossless PG profile (xoff, bound by BUFFER_PG, or named pg_lossless_<speed>_<cable>_profile as "
+          "buffermgrd names the ones it creates) is in `ingress_lossless_pool`: buffermgrd creates its PG "
+          "profiles there and the shared-headroom accounting reads that pool's xoff (sonic-swss "
+          "cfgmgr/buffermgr.h INGRESS_LOSSLESS_PG_POOL_NAME, cfgmgr/buffer_pool_mellanox.lua). An xoff on a "
+          "profile only queues use (a template's own egress_lossless_profile) is never headroom and is not "
+          "reported",
+          "put lossless PG profiles in ingress_lossless_pool"),
     _spec("profile-direction", E, "schema", "profiles are on pools of the right direction",
-          "PG profiles on ingress pools, queue profiles on egress pools, xoff profiles never on egress pools "
-          "(buffermgrdyn)", "PG profiles on ingress pools, queue profiles on egress pools, xoff never egress"),
+          "PG profiles on ingress pools, queue profiles on egress pools. Neither the YANG models nor "
+          "orchagent's bufferorch check it in the traditional buffer model, and Marvell/Innovium Teralynx "
+          "templates cross the directions on purpose, so lint reports it by vendor: error in the dynamic "
+          "model (buffermgrdyn rejects an egress profile on a PG) and for a known non-Teralynx vendor, "
+          "nothing on Teralynx, info when the vendor is unknown (--profile or DEVICE_METADATA platform "
+          "names it)", "PG profiles on ingress pools, queue profiles on egress pools"),
     _spec("overlapping-keys", E, "schema", "PG/queue ranges of a port do not overlap",
           "PG/queue key ranges of one port do not overlap: bufferorch applies both, the last one wins",
           "split the ranges so every index has one entry"),

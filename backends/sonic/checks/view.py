@@ -64,8 +64,24 @@ class ConfigView:
         for key, entry in self.entries(table).items():
             parsed = parse_indexed_key(table, key)
             if parsed is not None:
-                index.setdefault(parsed.port, []).append(IndexedEntry(key, parsed, entry))
+                # orchagent splits a comma-joined port list (sonic-swss orchagent/bufferorch.cpp
+                # processBufferPG/processBufferQueue tokenize the port part on ','), so such a key
+                # configures each of its ports.
+                for port in dict.fromkeys(parsed.port.split(",")):
+                    index.setdefault(port, []).append(IndexedEntry(key, parsed, entry))
         return index
+
+    @functools.cache  # noqa: B019 - see port_index
+    def port_qos_keys(self) -> dict[str, str]:
+        """port -> the PORT_QOS_MAP key that configures it for orchagent (qosorch.cpp splits
+        comma-joined keys as bufferorch does); a port's own key wins over a joined one."""
+        keys = [key for key in self.entries("PORT_QOS_MAP") if key != "global"]
+        found = {key: key for key in keys if "," not in key}
+        for key in keys:
+            if "," in key:
+                for port in key.split(","):
+                    found.setdefault(port, key)
+        return found
 
     def indexed(self, table: str, port: str) -> list[IndexedEntry]:
         return self.port_index(table).get(port, [])
@@ -106,8 +122,8 @@ class ConfigView:
         """Traditional model: buffermgrd writes BUFFER_PG|<port>|<pfc_enable> itself when the
         port's cable length is not 0 m (sonic-swss cfgmgr/buffermgr.cpp doUpdatePgTask). A port
         without CABLE_LENGTH in a file lacking that table is taken to have one (fragment)."""
-        if self.dynamic:
-            return False
+        if self.dynamic or "," in port:
+            return False  # a comma-joined PORT_QOS_MAP key: see check_lossless_chain
         cable = self.cables.get(port)
         if cable is None:
             return not self.has("CABLE_LENGTH")

@@ -79,6 +79,8 @@ CASES: list[tuple[str, str, Mutation, str]] = [
     ("dangling-reference", "NULL queue profile", _set("BUFFER_QUEUE", "Ethernet0|3", "profile", "NULL"), "BUFFER_QUEUE"),
     ("dangling-reference", "port absent from PORT", _set("PORT", "Ethernet4", "speed", "100000"), "BUFFER_PG"),
     ("bad-integer", "size with unit", _set("BUFFER_POOL", "egress_lossy_pool", "size", "30MB"), "BUFFER_POOL"),
+    ("integer-whitespace", "size with a leading space (SONiC's Arista 7060X6 template)",
+     _set("BUFFER_POOL", "egress_lossy_pool", "size", " 166912"), "BUFFER_POOL"),
     ("out-of-range", "dynamic_th 8", _set("BUFFER_PROFILE", "egress_lossy", "dynamic_th", "8"), "BUFFER_PROFILE"),
     ("out-of-range", "weight 0", _set("SCHEDULER", "sched_lossy", "weight", "0"), "SCHEDULER"),
     ("out-of-range", "drop probability 101", _set("WRED_PROFILE", "tlt_drop", "green_drop_probability", "101"), "WRED_PROFILE"),

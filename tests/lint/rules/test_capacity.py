@@ -202,3 +202,40 @@ def test_missing_inputs_are_reported_not_silently_skipped(load_named: Callable[[
 def test_dynamic_model_null_pgs_are_left_to_sonic(load_named: Callable[[str], Config], lint_config: Lint) -> None:
     findings = lint_config(load_named("mellanox_dynamic.json"), profile="mellanox-spectrum-2")
     assert {f.rule for f in findings} == {"dynamic-th-unlimited"}  # SONiC's stock lossy profiles use 7
+
+
+@pytest.mark.parametrize(("config_name", "profile"), [("mellanox_whole.json", "mellanox-spectrum-2"),
+                                                      ("broadcom_traditional.json", "broadcom-tomahawk")])
+def test_headroom_groups_ports_by_requirement_and_its_hint_reproduces_the_number(
+        config_name: str, profile: str, load_named: Callable[[str], Config], lint_config: Lint) -> None:
+    """Issue 23 (new-user trial): one profile on 40 m and 300 m ports is two requirements, each
+    finding names only its ports, and the hint's whatif command (same model, --asic, inputs) prints
+    the rule's number."""
+    import json
+    import re
+    import shlex
+
+    from click.testing import CliRunner
+
+    from qosforge.cli import cli
+
+    config = load_named(config_name)
+    lossless = {key: entry for key, entry in config["BUFFER_PG"].items()
+                if config["BUFFER_PROFILE"][entry["profile"]].get("xoff")}
+    first = next(iter(lossless.values()))["profile"]
+    for entry in lossless.values():
+        entry["profile"] = first
+    config["BUFFER_PROFILE"][first]["xoff"] = "1024"
+    findings = [f for f in lint_config(config, profile=profile) if f.rule == "pfc-headroom"]
+    cables = config["CABLE_LENGTH"]["AZURE"]
+    ports = [key.split("|")[0] for key in lossless]
+    assert len(findings) == len({cables[p] for p in ports if cables.get(p, "0m") != "0m"}) >= 2
+    for finding in findings:
+        named = [p for p in ports if re.search(rf"{p}(?![0-9])", finding.message)]
+        assert named and {cables[p] for p in named} == {f"{finding.values['cable_m']:g}m"}
+        assert finding.hint is not None
+        command = shlex.split(finding.hint.split("comes from ", 1)[1])
+        assert command[:3] == ["qosforge", "whatif", "pfc-headroom"] and "--asic" in command
+        result = CliRunner().invoke(cli, [*command[1:], "--format", "json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["xoff_bytes"] == pytest.approx(finding.values["required_bytes"])

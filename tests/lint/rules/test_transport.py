@@ -7,6 +7,7 @@ computed with the models (or fitter) the rule must use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -160,3 +161,24 @@ def test_transport_rules_do_not_run_without_an_intent(load_named: Callable[[str]
     config = load_named(BASE)
     config["WRED_PROFILE"]["bulk_ecn"].update(green_min_threshold="1500", green_max_threshold="1500")
     assert lint_config(config, profile="broadcom-tomahawk") == []
+
+
+def test_tlt_not_expressed_does_not_ask_for_what_the_intent_accepts(load_named: Callable[[str], Config],
+                                                                    tmp_path: Path) -> None:
+    """Issue 23 (new-user trial): an intent that lists tlt-without-color is told it accepted it."""
+    import json
+
+    from qosforge.lint.engine import Linter
+    from tests.lint.conftest import INTENT
+
+    intent = tmp_path / "fabric.yaml"
+    intent.write_text(INTENT.read_text() + "\napproximations: [tlt-without-color]\n")
+    config = load_named(BASE)
+    for key, queue in config["QUEUE"].items():
+        if key.endswith("|5"):
+            del queue["wred_profile"]
+    report = Linter(intent=intent, switch="tor1").lint_bytes(json.dumps(config).encode(), "config_db.json")
+    finding = _only(report.findings, "tlt-not-expressed")
+    assert "accepted by the intent" in finding.message
+    assert finding.hint is not None and "the intent accepts this" in finding.hint
+    assert "if that is intended" not in finding.hint and "remove the class's tlt block" not in finding.hint
