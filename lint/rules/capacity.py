@@ -220,6 +220,8 @@ def whatif_command(ctx: LintContext, inputs: HeadroomInputs) -> str:
                f"--small-packet-percent {inputs.small_packet_percent:g}")
     if inputs.model == "sonic":
         command += f" --lanes {inputs.lanes}" + (" --shp" if inputs.shared_headroom_pool else "")
+    if inputs.phy_delay_s:
+        command += f" --phy-delay {inputs.phy_delay_s * 1e9:g}ns"
     return command
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from qosforge.cli.whatif import COMMAND_MODULES
 from qosforge.cli.whatif._framework import Param, _parse_value
-from qosforge.compiler.intent import D2tcpSpec, Design, FastLaneSpec, TbtcpSpec
+from qosforge.compiler.intent import D2tcpSpec, Design, FastLaneSpec, LinkSpec, TbtcpSpec
 from qosforge.models.pfc_headroom import pfc_headroom
 
 Run = Callable[..., tuple[int, str, str]]
@@ -52,6 +52,7 @@ COMPILE_DEFAULTS: dict[tuple[str, str], Any] = {
     ("pfc-headroom", "--port-mtu"): _DESIGN.port_mtu,
     ("pfc-headroom", "--lossless-mtu"): _DESIGN.lossless_mtu,
     ("pfc-headroom", "--small-packet-percent"): _DESIGN.small_packet_percent,
+    ("pfc-headroom", "--phy-delay"): LinkSpec(speed="100G").phy_delay,
     ("pfc-headroom", "--propagation-speed"): _PHYSICAL["propagation_speed_mps"].default,
     ("pfc-headroom", "--mac-phy-delay"): _PHYSICAL["mac_phy_delay_bytes"].default,
 }
@@ -66,7 +67,6 @@ CALCULATOR_ONLY = {
     ("fastlane", "--ack"): "FastLane §3.2's packet sizes for its overhead formula",
     ("fastlane", "--notification"): "FastLane §3.2's packet sizes for its overhead formula",
     ("pfc-headroom", "--lanes"): "a port property SONiC's sonic mode reads; the intent has no lanes",
-    ("pfc-headroom", "--gearbox-delay"): "compile's sonic mode has no gearbox: 0 as here",
 }
 
 

@@ -313,3 +313,27 @@ def test_profile_contradicting_the_intent_is_an_error(run_cli: Run) -> None:
     assert "--profile mellanox-spectrum-2 contradicts the intent, which gives tor1: broadcom-tomahawk" in err
     code, _, err = run_cli("lint", GOOD, "--intent", INTENT, "--switch", "tor1", "--profile", "broadcom-tomahawk")
     assert code in (0, 1) and "contradicts" not in err
+
+
+def test_lint_intent_counts_the_phy_delay_and_its_hint_reproduces_the_number(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A config compiled for 40 m cables, linted against an intent that declares 10 us of PHY
+    delay on the fabric links: the headroom rule needs the wire both ways (SONiC's gearbox term),
+    and the whatif command in its hint prints that number."""
+    import json
+    import shlex
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    code, _, err = run_cli("compile", str(examples / "roce-pod.yaml"), "-o", str(tmp_path / "out"))
+    assert code == 0, err
+    geared = tmp_path / "geared.yaml"
+    geared.write_text((examples / "roce-pod.yaml").read_text().replace("fabric_link: {speed: 100G, cable: 40m}", "fabric_link: {speed: 100G, cable: 40m, phy_delay: 10us}")
+                      .replace("link_latency: 1us", "link_latency: 11us"))
+    code, out, _ = run_cli("lint", "--intent", str(geared), str(tmp_path / "out" / "leaf1" / "config_db.json"), "--format", "json")
+    assert code == 1
+    headroom = [f for f in json.loads(out)["findings"] if f["rule"] == "pfc-headroom"]
+    assert len(headroom) == 1 and headroom[0]["values"]["cable_m"] == 40.0
+    command = shlex.split(headroom[0]["hint"].split("comes from ", 1)[1])
+    assert "--phy-delay" in command
+    code, out, err = run_cli(*command[1:], "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["xoff_bytes"] == headroom[0]["values"]["required_bytes"] > 25_000 + 53_248

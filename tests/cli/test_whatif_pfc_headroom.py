@@ -260,3 +260,20 @@ def test_sonic_bad_values_name_the_flag(capsys: pytest.CaptureFixture[str]) -> N
     args = [a for a in SONIC_40M if a not in ("--format", "json")]
     args[args.index("--port-mtu") + 1] = "20000"
     assert _error(args, capsys).startswith("error: --port-mtu:")
+
+
+def test_phy_delay_adds_its_round_trip_in_both_models_and_lint_hints_reproduce_it(run_cli) -> None:  # type: ignore[no-untyped-def]
+    """--phy-delay (the intent's phy_delay) is wire: 2 x delay x rate more in flight, in the
+    physical model and in SONiC's plugin (its gearbox term, counted both ways)."""
+    import json
+
+    def xoff(*extra: str) -> float:
+        code, out, err = run_cli("whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", "--asic", "mellanox-spectrum-2", *extra, "--format", "json")
+        assert code == 0, err
+        return float(json.loads(out)["xoff_bytes"])
+
+    extra_bytes = 2 * 1e-6 * 100e9 / 8  # 25 kB at 100G
+    for mode in ("physical", "sonic"):
+        plain, geared = xoff("--mode", mode), xoff("--mode", mode, "--phy-delay", "1us")
+        assert extra_bytes <= geared - plain <= 1.3 * extra_bytes + 2048, (mode, plain, geared)
+    assert xoff("--mode", "sonic", "--gearbox-delay", "1us") == xoff("--mode", "sonic", "--phy-delay", "1us")

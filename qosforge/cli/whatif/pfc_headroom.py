@@ -139,6 +139,7 @@ def _compute(values: dict[str, Any]) -> PfcHeadroom | SonicHeadroom:
             propagation_speed_mps=values["propagation_speed_mps"],
             mac_phy_delay_bytes=values["mac_phy_delay_bytes"],
             peer_response_bits=None if quanta is None else quanta * BIT_TIMES_PER_PAUSE_QUANTUM,
+            phy_delay_s=values["gearbox_delay_s"],
         )
     except ModelInputError as error:
         if error.place == "rate_bps" and quanta is None and "pause-quanta" in error.message:
@@ -237,11 +238,13 @@ SPEC = WhatIf(
             default="4",
         ),
         Param(
-            "--gearbox-delay",
+            "--phy-delay",
             "gearbox_delay_s",
             "time",
-            "Gearbox delay (sonic; e.g. 305ns).",
+            "One-way delay of the link's PHY stages (gearbox, retimer, FEC; e.g. 305ns): wire, counted both ways "
+            "(the intent's phy_delay; SONiC's gearbox_delay in sonic mode).",
             default="0ns",
+            aliases=("--gearbox-delay",),
         ),
         Param(
             "--shp",
