@@ -40,14 +40,14 @@ metadata: {{name: ring}}
 topology:
   switches:
 {switches}classes:
-  - {{name: rdma, transport: dcqcn, dscp: [26], lossless: {lossless}}}
+  - {{name: rdma, transport: {transport}, dscp: [26], lossless: {lossless}}}
   - {{name: bulk, transport: dctcp, dscp: [10]}}
 """
 
 
 def ring_intent(n: int, lossless: bool = True) -> str:
     """An explicit ring of ``n`` switches ``sw1..swN``: Ethernet8 to the next, Ethernet12 from the
-    previous, two hosts each."""
+    previous, two hosts each; class ``rdma`` (DCQCN, or IRN when lossy) on DSCP 26."""
     switches = "".join(
         f"""    - name: sw{i + 1}
       profile: broadcom-trident2
@@ -58,7 +58,7 @@ def ring_intent(n: int, lossless: bool = True) -> str:
 """
         for i in range(n)
     )
-    return RING_YAML.format(switches=switches, lossless=str(lossless).lower())
+    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(), transport="dcqcn" if lossless else "irn")
 
 
 @pytest.fixture(scope="session")
