@@ -102,6 +102,8 @@ class _Baseline:
         self.used = used_turns(links, self.alive, self.candidates)
         first, second = self.candidates
         self.graph = TurnGraph(links.n_links, first[self.used], second[self.used])
+        # A failure can only close a cycle with a dependency G lacks: test only those candidates.
+        self.unused = (first[~self.used], second[~self.used])
         self.rank = topological_rank(self.graph)
         self.outbound = [np.flatnonzero(links.tail == s) for s in range(links.n_switches)]
 
@@ -129,8 +131,8 @@ class _Baseline:
         cut = ~np.isfinite(block.hops[:, sources])
         pairs = [(links.switch_names[int(sources[s])], links.switch_names[int(block.destinations[r])])
                  for r, s in zip(*np.nonzero(cut), strict=True)]
-        first, second = self.candidates
-        fresh = turns_in_block(block, first, second) & ~self.used
+        first, second = self.unused
+        fresh = turns_in_block(block, first, second)
         assert self.rank is not None
         forward = bool(np.all(self.rank[first[fresh]] < self.rank[second[fresh]]))
         return forward, pairs[:SHOWN_PARTITIONS], len(pairs)

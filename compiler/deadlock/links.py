@@ -68,10 +68,13 @@ class FabricLinks:
         return f"{self.switch_names[int(self.head[link])]}:{self.ingress_port[link]}"
 
     @cached_property
-    def head_incidence(self) -> csr_matrix:
-        """(switch, link) = 1 where the link enters the switch: sums link columns into switches."""
-        ones = np.ones(self.n_links, dtype=np.float32)
-        return csr_matrix((ones, (self.head, np.arange(self.n_links))), shape=(self.n_switches, self.n_links))
+    def hostless_inbound(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The links into switches without hosts, grouped by that switch: (links, group starts,
+        the switch of each group), for spreading "reached" from a switch to the ones it feeds."""
+        inbound = np.flatnonzero(~self.has_hosts[self.head])
+        inbound = inbound[np.argsort(self.head[inbound], kind="stable")]
+        heads, starts = np.unique(self.head[inbound], return_index=True)
+        return inbound, starts.astype(np.int64), heads.astype(np.int64)
 
     def hosts(self) -> IntArray:
         """The switches that face hosts: the destinations routes are computed to."""

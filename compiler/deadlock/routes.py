@@ -47,23 +47,41 @@ def hops_to(links: FabricLinks, destinations: IntArray, reversed_graph: csr_matr
     return np.asarray(shortest_path(reversed_graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64)
 
 
+#: Hop count standing for "unreachable" in the int16 copy the comparisons use (half the range,
+#: so adding a hop cannot overflow).
+_UNREACHABLE = np.int16(np.iinfo(np.int16).max // 2)
+
+
 def route_block(links: FabricLinks, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None = None) -> RouteBlock:
     """The ECMP routes toward ``destinations`` over the links that are ``alive``
     (``reversed_graph``: their :meth:`FabricLinks.switch_graph` with ``reverse``, if built)."""
     graph = links.switch_graph(alive, reverse=True) if reversed_graph is None else reversed_graph
     hops = hops_to(links, destinations, graph)
-    tail_hops, head_hops = hops[:, links.tail], hops[:, links.head]
-    on_route = alive[None, :] & np.isfinite(head_hops) & (tail_hops == head_hops + 1.0)
-    reached = links.has_hosts[None, :] & np.isfinite(hops)
+    # int16 comparisons: a quarter of the memory traffic of float64 on (destination x link) arrays.
+    small = np.where(np.isfinite(hops), hops, _UNREACHABLE).astype(np.int16)
+    head_hops = small[:, links.head]
+    on_route = (head_hops < _UNREACHABLE) & (small[:, links.tail] == head_hops + np.int16(1))
+    del head_hops
+    on_route &= alive[None, :]
+    reached = links.has_hosts[None, :] & (small < _UNREACHABLE)
     reached[np.arange(destinations.size), destinations] = False  # a switch's own hosts send locally
-    incidence = links.head_incidence
-    while True:
-        flowing = on_route & reached[:, links.tail]
-        grown = reached | (incidence @ flowing.T.astype(np.float32)).T.astype(bool)
-        if np.array_equal(grown, reached):
-            break
-        reached = grown
+    _reach_hostless(links, on_route, reached)
     return RouteBlock(destinations, hops, on_route, on_route & reached[:, links.tail])
+
+
+def _reach_hostless(links: FabricLinks, on_route: BoolArray, reached: BoolArray) -> None:
+    """Mark the switches without hosts that a reached switch forwards to, until nothing changes
+    (at most the longest chain of host-less switches: 3 in a three-tier Clos)."""
+    inbound, starts, heads = links.hostless_inbound
+    if inbound.size == 0:
+        return
+    route_in, tails = on_route[:, inbound], links.tail[inbound]
+    while True:
+        fed = np.logical_or.reduceat(route_in & reached[:, tails], starts, axis=1)
+        grown = reached[:, heads] | fed
+        if np.array_equal(grown, reached[:, heads]):
+            return
+        reached[:, heads] = grown
 
 
 def next_hops(links: FabricLinks, switch: int, block: RouteBlock, row: int) -> IntArray:
