@@ -1,4 +1,5 @@
-"""``qosforge check deadlock``: exit 0 deadlock-free, 1 a cycle, 2 bad input."""
+"""``qosforge check deadlock``: exit 0 deadlock-free, 1 a cycle, 2 bad input; and ``compile`` and
+``lint --intent`` refusing a fabric whose lossless class can deadlock (one line, exit 2)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,21 @@ topology:
 classes:
   - {name: rdma, transport: dcqcn, dscp: [26], lossless: true}
   - {name: bulk, transport: dctcp, dscp: [10]}
+"""
+
+#: Four switches in a ring, each Ethernet8 to the next one's Ethernet12: two cycles of four buffers.
+RING = """
+apiVersion: qosforge/v1
+kind: Fabric
+metadata: {name: ring}
+topology:
+  switches:
+    - {name: sw1, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet8, speed: 40G, peer: "sw2:Ethernet12"}, {name: Ethernet12, speed: 40G, peer: "sw4:Ethernet8"}]}
+    - {name: sw2, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet8, speed: 40G, peer: "sw3:Ethernet12"}, {name: Ethernet12, speed: 40G, peer: "sw1:Ethernet8"}]}
+    - {name: sw3, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet8, speed: 40G, peer: "sw4:Ethernet12"}, {name: Ethernet12, speed: 40G, peer: "sw2:Ethernet8"}]}
+    - {name: sw4, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet8, speed: 40G, peer: "sw1:Ethernet12"}, {name: Ethernet12, speed: 40G, peer: "sw3:Ethernet8"}]}
+classes:
+  - {name: rdma, transport: dcqcn, dscp: [26], lossless: true}
 """
 
 
@@ -93,3 +109,25 @@ def test_bad_input_and_no_lossless_class(run_cli: Run, tmp_path: Path) -> None:
     lossy = _write(tmp_path, DIAMOND.replace("transport: dcqcn, dscp: [26], lossless: true", "transport: dctcp, dscp: [26]"))
     code, out, _err = run_cli("check", "deadlock", str(lossy))
     assert code == 0 and out == f"{lossy}: no lossless class: PFC never pauses, so nothing can deadlock\n"
+
+
+def test_compile_refuses_a_lossless_ring_in_one_line(run_cli: Run, tmp_path: Path) -> None:
+    intent = _write(tmp_path, RING, "ring.yaml")
+    line = next(n for n, text in enumerate(intent.read_text().splitlines(), 1) if "lossless: true" in text)
+    code, out, err = run_cli("compile", str(intent), "-o", str(tmp_path / "out"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"error: {intent}:{line}:48: classes[0].lossless: lossless class 'rdma' (PG 3) can deadlock")
+    assert "sw2:Ethernet12 -> sw3:Ethernet12 -> sw4:Ethernet12 -> sw1:Ethernet12 -> sw2:Ethernet12" in err
+    assert "(hint: break the cycle:" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_lint_with_a_deadlocking_intent_is_unusable_input(run_cli: Run, tmp_path: Path) -> None:
+    diamond = _write(tmp_path, DIAMOND)
+    assert run_cli("compile", str(diamond), "-o", str(tmp_path / "out"), "--target", "sonic", "-q")[0] == 0
+    config = tmp_path / "out" / "sw1" / "config_db.json"
+    assert run_cli("lint", str(config), "--intent", str(diamond))[0] == 0
+    code, _out, err = run_cli("lint", str(config), "--intent", str(_write(tmp_path, RING, "ring.yaml")))
+    assert code == 2
+    assert "can deadlock: PFC buffers form a cycle on switches sw2, sw3, sw4, sw1" in err and "Traceback" not in err
