@@ -17,6 +17,7 @@ from qosforge.compiler.buffers import (
     plan_buffers,
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
+from qosforge.compiler.deadlock import check_deadlock_free
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
@@ -96,6 +97,10 @@ def compile_intent(
     _check_congested_ports(intent, topology, source_map)
     rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
     plans: dict[str, ClassPlan] = {}
+    # Deadlock freedom is the whole fabric's, whichever switches are compiled (compiler/deadlock).
+    first_profile = selected[0].profile
+    plans[first_profile] = plan_classes(intent, source_map, profiles[first_profile])
+    check_deadlock_free(intent, topology, source_map, plans[first_profile])
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
     approximations = tuple(sorted(set(intent.approximations) | set(accepted_approximations)))
     compiled: list[SwitchIR] = []

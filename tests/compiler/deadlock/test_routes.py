@@ -1,0 +1,67 @@
+"""The analysis routes as the software switch forwards: same ECMP groups, same reach."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qosforge.compiler.deadlock.links import fabric_links
+from qosforge.compiler.deadlock.routes import next_hops, route_block
+from qosforge.compiler.topology import ResolvedTopology
+from qosforge.softswitch.engine.build import HOST
+from qosforge.softswitch.helper.topology import shortest_path_topology
+
+
+def _softswitch_groups(topology: ResolvedTopology) -> dict[tuple[str, str], set[str]]:
+    """(switch, destination switch) -> the egress ports the software switch routes on."""
+    ports = [(s.name, p) for s in topology.switches for p in s.ports]
+    index = {f"{name}:{port.name}": i for i, (name, port) in enumerate(ports)}
+    peers = tuple(HOST if p.peer == "host" else index[p.peer] if p.peer else -2 for _, p in ports)
+    sim = shortest_path_topology(tuple(len(s.ports) for s in topology.switches), peers)
+    groups: dict[tuple[str, str], set[str]] = {}
+    for s, switch in enumerate(topology.switches):
+        for d, (owner, port) in enumerate(ports):
+            if port.peer == "host" and owner != switch.name:
+                groups[(switch.name, owner)] = {f"{ports[p][0]}:{ports[p][1].name}" for p in sim.routes[s][d]}
+    return groups
+
+
+@st.composite
+def connected_graphs(draw: st.DrawFn) -> tuple[list[tuple[int, int]], int]:
+    n = draw(st.integers(2, 9))
+    edges = [(draw(st.integers(0, i - 1)), i) for i in range(1, n)]  # a spanning tree
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=8))
+    edges += [(a, b) for a, b in extra if a != b]
+    return edges, n
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph=connected_graphs())
+def test_ecmp_groups_equal_the_software_switch_routes(fabrics: SimpleNamespace, graph: tuple[list[tuple[int, int]], int]) -> None:
+    edges, n = graph
+    resolved = fabrics.topology(edges, n)
+    links = fabric_links(resolved)
+    block = route_block(links, links.hosts(), np.ones(links.n_links, dtype=bool))
+    expected = _softswitch_groups(resolved)
+    for row, destination in enumerate(block.destinations):
+        for switch in range(links.n_switches):
+            if switch == destination:
+                continue
+            ours = {links.port_name(int(link), egress=True) for link in next_hops(links, switch, block, row)}
+            assert ours == expected[(links.switch_names[switch], links.switch_names[int(destination)])]
+
+
+def test_a_spine_nobody_sends_through_is_not_reached(fabrics: SimpleNamespace) -> None:
+    """Leaf-spine with s1-s3 (leaf1-spine1) cut: spine1 still has a route to leaf1 (down to
+    leaf2, up to spine2) but no leaf sends to leaf1 through spine1, so no packet bounces."""
+    links = fabric_links(fabrics.leaf_spine(2, 2))
+    alive = links.alive((0,))  # s1:Ethernet0 - s3:Ethernet0
+    block = route_block(links, np.array([0]), alive)
+    assert block.hops[0].tolist() == [0, 2, 3, 1]
+    spine1_routes = {links.port_name(int(link), egress=True) for link in next_hops(links, 2, block, 0)}
+    assert spine1_routes == {"s3:Ethernet4"}  # down to leaf2: a bounce, if anyone sent this way
+    carrying = {links.port_name(int(link), egress=True) for link in np.flatnonzero(block.carries[0])}
+    assert carrying == {"s2:Ethernet4", "s4:Ethernet0"}  # leaf2 > spine2 > leaf1 only
