@@ -159,7 +159,10 @@ def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mappi
             hint="buffermgrd sizes PG headroom from PORT speed, so the compiled headroom and WRED profiles would not apply; "
             "fix the port speeds in the intent (or the switch), then compile again",
         )
-    current = {table: checked[table] for table in QOS_AND_BUFFER_TABLES if table in checked}
+    # Sorted: a frozenset's order depends on the string hash seed, and jsonpatch emits operations
+    # in the order of the dicts it compares, so an unsorted walk wrote the same operations in
+    # another order on every run.
+    current = {table: checked[table] for table in sorted(QOS_AND_BUFFER_TABLES) if table in checked}
     target = {table: dict(entries) for table, entries in compiled.items() if entries}
     # optimization=False: no 'move' ops, so every operation names its own path (readable, and
     # GCU's multi-ASIC scope split rewrites only 'path', never 'from').

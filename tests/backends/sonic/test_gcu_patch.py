@@ -148,3 +148,22 @@ def test_a_running_speed_is_checked_whichever_json_type_it_has(speed: object) ->
     base["PORT"]["Ethernet0"]["speed"] = speed
     with pytest.raises(BaseConfigError, match="Ethernet0 runs at 100G, compiled for 40G"):
         gcu_patch(base, _compiled(), port_speeds_bps={"Ethernet0": 40e9})
+
+
+def test_the_patch_is_the_same_file_whatever_the_hash_seed() -> None:
+    """The operations come in one order on every run (the realcheck run found four orders in four
+    runs: the tables were walked in a frozenset's hash order)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys; sys.path.insert(0, %r); "
+        "from test_gcu_patch import _compiled, _running_base; "
+        "from qosforge.backends.sonic.gcu_patch import gcu_patch; "
+        "print(json.dumps(gcu_patch(_running_base(), _compiled())))"
+    ) % str(Path(__file__).parent)
+    outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
+    assert len(outputs) == 1
+    assert len(json.loads(outputs.pop())) > 1
