@@ -157,12 +157,13 @@ def test_the_patch_is_the_same_file_whatever_the_hash_seed() -> None:
     import subprocess
     import sys
 
+    here = str(Path(__file__).parent)
     script = (
-        "import json, sys; sys.path.insert(0, %r); "
+        f"import json, sys; sys.path.insert(0, {here!r}); "
         "from test_gcu_patch import _compiled, _running_base; "
         "from qosforge.backends.sonic.gcu_patch import gcu_patch; "
         "print(json.dumps(gcu_patch(_running_base(), _compiled())))"
-    ) % str(Path(__file__).parent)
+    )
     outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
     assert len(outputs) == 1
