@@ -305,13 +305,21 @@ def forwarded(w: World, now: float, packet: int) -> None:
     pki = w[W_PKI]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
     if w[W_QI][out_port, queue, QI_DLR] == 1:
-        cells = pki[packet, P_CELLS]
-        w[W_SWI][w[W_LINK][out_port, LK_SWITCH], SW_TOTAL] -= cells
-        release(w, now, pki[packet, P_IN], pki[packet, P_PG], out_port, queue, cells, pki[packet, P_ACC])
-        _drop(w, now, packet, out_port, queue, DR_WATCHDOG)
+        _discard_admitted(w, now, packet, out_port, queue)
         return
     append(w, out_port, queue, packet)
     start_transmission(w, now, out_port)
+
+
+@compiled
+def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int) -> None:
+    """Deadlock recovery's drop of a packet the switch holds: its cells leave the buffer as a
+    departure's would (which may send XON upstream), then it counts as a watchdog drop."""
+    pki = w[W_PKI]
+    cells = pki[packet, P_CELLS]
+    w[W_SWI][w[W_LINK][port, LK_SWITCH], SW_TOTAL] -= cells
+    release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
+    _drop(w, now, packet, port, queue, DR_WATCHDOG)
 
 
 @compiled
@@ -394,17 +402,12 @@ def _flush_queue(w: World, now: float, port: int, queue: int) -> None:
     """Drop every packet held in an egress queue (deadlock recovery's drop action), freeing its
     buffer as a departure would (which may send XON upstream)."""
     qi, pki = w[W_QI], w[W_PKI]
-    swi = w[W_SWI]
-    switch = w[W_LINK][port, LK_SWITCH]
     packet = qi[port, queue, QI_HEAD]
     while packet >= 0:
         following = pki[packet, P_NEXT]
-        cells = pki[packet, P_CELLS]
         qi[port, queue, QI_PKTS] -= 1
         qi[port, queue, QI_BYTES] -= pki[packet, P_BYTES]
-        swi[switch, SW_TOTAL] -= cells
-        release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
-        _drop(w, now, packet, port, queue, DR_WATCHDOG)
+        _discard_admitted(w, now, packet, port, queue)
         packet = following
     qi[port, queue, QI_HEAD] = -1
     qi[port, queue, QI_TAIL] = -1
