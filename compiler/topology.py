@@ -130,12 +130,9 @@ def generator_latencies(link_latency_s: float | None, links: dict[str, LinkSpec]
     name, longest = max(wires.items(), key=lambda item: item[1])
     if link_latency_s < longest:
         link = links[name]
-        phy = f" + phy_delay {format_time(link.phy_delay)}" if link.phy_delay else ""
         raise source_map.error(
             (*place, "link_latency"),
-            f"link_latency {format_time(link_latency_s)} is less than the {name}'s wire: {link.cable:g} m of cable at "
-            f"{PROPAGATION_M_PER_S / 1e3:,.0f} km/s ({1e9 / PROPAGATION_M_PER_S:.2f} ns/m) is {format_time(link.cable / PROPAGATION_M_PER_S)}"
-            f"{phy} one way",
+            f"link_latency {format_time(link_latency_s)} is less than the {name}'s wire: {_wire_text(link.cable, link.phy_delay)}",
             f"link_latency is the per-hop latency including the switch's forwarding, so at least {format_time(longest)}: "
             f"raise it, or shorten the {name}'s cable{' or phy_delay' if link.phy_delay else ''}",
         )
@@ -275,9 +272,14 @@ def _explicit(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
 
 
 def _below_wire(latency_s: float, what: str, draft: _PortDraft) -> str:
-    phy = f" + phy_delay {format_time(draft.phy_delay_s)}" if draft.phy_delay_s else ""
-    return (f"latency {format_time(latency_s)} of {what} is less than its wire: {draft.cable_m:g} m of cable at "
-            f"{PROPAGATION_M_PER_S / 1e3:,.0f} km/s is {format_time(draft.cable_m / PROPAGATION_M_PER_S)}{phy} one way")
+    return f"latency {format_time(latency_s)} of {what} is less than its wire: {_wire_text(draft.cable_m, draft.phy_delay_s)}"
+
+
+def _wire_text(cable_m: float, phy_delay_s: float) -> str:
+    """How a wire's one-way delay is made up, for the errors that refuse a latency below it."""
+    phy = f" + phy_delay {format_time(phy_delay_s)}" if phy_delay_s else ""
+    return (f"{cable_m:g} m of cable at {PROPAGATION_M_PER_S / 1e3:,.0f} km/s ({1e9 / PROPAGATION_M_PER_S:.2f} ns/m) is "
+            f"{format_time(cable_m / PROPAGATION_M_PER_S)}{phy} one way")
 
 
 def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap, derived: bool) -> ResolvedTopology:

@@ -66,6 +66,11 @@ class AsicModel:
             raise QosforgeError("the RED quantisation of this ASIC is unknown", place=f"vendor profile {self.name}", hint="state it with --assume red.steps=N --assume red.step_offset=C")
         return np.asarray(self.red.step_fractions() * probability, dtype=np.float64)
 
+    @property
+    def capacity_cells(self) -> int:
+        """Whole cells of the chip's buffer: the most a switch holds at once."""
+        return int(self.buffer_bytes // self.cell_bytes)
+
     def cells(self, size_bytes: float) -> int:
         """Cells a frame of ``size_bytes`` occupies (a partly used cell is held whole)."""
         return int(np.ceil(size_bytes / self.cell_bytes - 1e-9))

@@ -146,6 +146,11 @@ class PortConfig:
     def cable_delay_s(self) -> float:
         return self.cable_m * CABLE_DELAY_S_PER_M
 
+    def pfc_mask_of_pg(self, pg: int) -> int:
+        """Bit vector of the PFC-enabled priorities mapped to priority group ``pg``: a PG with an
+        XOFF_TH and a non-empty mask is lossless (SAI inc/saibuffer.h XOFF_TH, inc/saiport.h)."""
+        return sum(1 << prio for prio in range(PRIORITIES) if (self.pfc_enabled >> prio) & 1 and self.pfc_priority_to_pg[prio] == pg)
+
 
 @dataclass(frozen=True)
 class SwitchConfig:

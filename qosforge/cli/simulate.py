@@ -20,7 +20,7 @@ from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximatio
 from qosforge.cli.typed import CampaignPoint, typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
-from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED, FlowKind
 from qosforge.units import (
     format_value,
     parse_fraction,
@@ -55,7 +55,7 @@ class SeedType(click.IntRange):
 
 
 #: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
-_TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+_TRANSPORTS: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
 
 _RENAMES = (Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))
@@ -218,7 +218,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 
         spec = DumbbellSpec(
-            flows=flows, transport=_TRANSPORTS[transport],  # type: ignore[arg-type]
+            flows=flows, transport=_TRANSPORTS[transport],
             bandwidth_bps=_parse("--speed", parse_rate_bps, bandwidth), rtt_s=_parse("--rtt", parse_time_s, rtt),
             buffer_bytes=_parse("--queue-limit", parse_size_bytes, buffer_text, packet_bytes=packet), packet_bytes=int(packet),
             ecn_threshold_bytes=_parse("--ecn-threshold", parse_size_bytes, ecn_threshold, packet_bytes=packet),
@@ -411,19 +411,15 @@ def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_
     beta, window_r = tbtcp_host_settings(entry)
     config = compiled.config
     packet = packet_bytes if packet_bytes is not None else (int(compiled.design.lossless_mtu_bytes) if entry.lossless else 1500)
-    size_packets, last_bytes = (-1, None) if flow_size_bytes is None else packets_for_payload(flow_size_bytes, packet, HEADER_BYTES[kind])  # type: ignore[index]
+    size_packets, last_bytes = (-1, None) if flow_size_bytes is None else packets_for_payload(flow_size_bytes, packet, HEADER_BYTES[kind])
     forward = 2 * config.ports[receiver].cable_delay_s
     # The intent's RTT covers the fabric's longest path; what the one switch does not carry
     # (other hops, the reverse path) becomes the ACK delay.
     ack_delay = max(entry.rtt_s.value - forward, forward)
-    flow_specs = incast_flows(config, receiver=receiver, flows=flows, transport=kind, dscp=entry.dscp[0],  # type: ignore[arg-type]
+    flow_specs = incast_flows(config, receiver=receiver, flows=flows, transport=kind, dscp=entry.dscp[0],
                               important_dscp=entry.important_dscp[0] if entry.important_dscp else None, size_packets=size_packets,
                               packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r,
-                              cnp_dscp=compiled.cnp_dscp)
-    if last_bytes is not None:
-        from dataclasses import replace
-
-        flow_specs = tuple(replace(f, last_packet_bytes=last_bytes) for f in flow_specs)
+                              cnp_dscp=compiled.cnp_dscp, last_packet_bytes=last_bytes)
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)

@@ -204,7 +204,7 @@ def _priority_groups(configs: tuple[SwitchConfig, ...], ports: list[PortConfig],
             gi[p, g, L.GI_DYN] = 1 if profile.dynamic_th is not None else 0
             gf[p, g, L.GF_ALPHA] = profile.alpha or 0.0
             gi[p, g, L.GI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
-            mask = sum(1 << prio for prio in range(PRIORITIES) if (port.pfc_enabled >> prio) & 1 and port.pfc_priority_to_pg[prio] == g)
+            mask = port.pfc_mask_of_pg(g)
             # Lossless = XOFF_TH > 0 and PFC enabled for a priority of the PG (SAI inc/saibuffer.h XOFF_TH, inc/saiport.h).
             if profile.xoff_bytes > 0 and mask:
                 gi[p, g, L.GI_XOFF] = _cells(profile.xoff_bytes, cell)
@@ -414,7 +414,7 @@ def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -
     prmf[L.PRM_SAMPLE] = run.sample_interval_s
     # Hosts size packets in the first switch's cells; each switch recounts them in its own.
     prmf[L.PRM_CELL] = configs[0].asic.cell_bytes
-    prmf[L.PRM_TOTAL_CELLS] = int(configs[0].asic.buffer_bytes // configs[0].asic.cell_bytes)
+    prmf[L.PRM_TOTAL_CELLS] = configs[0].asic.capacity_cells
     prmf[L.PRM_DCTCP_G] = params.dctcp_g
     prmf[L.PRM_RTO_MIN] = params.rto_min_s
     prmf[L.PRM_RTO_INIT] = params.rto_min_s
@@ -474,7 +474,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     if not 0 <= run.warmup_s < run.duration_s:
         raise QosforgeError("the warm-up must be shorter than the duration", place="--warmup", hint="e.g. --duration 0.3s --warmup 0.1s")
 
-    total_cells = sum(int(config.asic.buffer_bytes // config.asic.cell_bytes) for config in configs)
+    total_cells = sum(config.asic.capacity_cells for config in configs)
     window = run.receive_window_packets
     n_packets = total_cells + len(open_nics) * PRIORITIES * run.host_queue_packets + window_flows * min(window, 512) + 4096
     n_packets = int(min(n_packets, MAX_PACKETS))
@@ -542,7 +542,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         world[index] = array
     swi = world[L.W_SWI]
     for s, config in enumerate(configs):
-        swi[s, L.SW_CAPACITY] = int(config.asic.buffer_bytes // config.asic.cell_bytes)
+        swi[s, L.SW_CAPACITY] = config.asic.capacity_cells
     world[L.W_SLOTF] = np.zeros(capacity)
     world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
     world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)

@@ -55,14 +55,13 @@ class Fabric:
     design: DesignPoint
     link_delays_s: tuple[float, ...]
     """One-way wire delay of the link on each engine port (both directions); see the module doc."""
-    forwarding_delays_s: tuple[float, ...] = ()
+    forwarding_delays_s: tuple[float, ...]
     """Per engine port, its link's latency beyond the wire (spent in the receiving switch or host)."""
 
     @property
     def link_latencies_s(self) -> tuple[float, ...]:
         """Each engine port's one-way link latency: wire plus forwarding (the compiler's RTT terms)."""
-        forwarding = self.forwarding_delays_s or (0.0,) * len(self.link_delays_s)
-        return tuple(wire + rest for wire, rest in zip(self.link_delays_s, forwarding, strict=True))
+        return tuple(wire + rest for wire, rest in zip(self.link_delays_s, self.forwarding_delays_s, strict=True))
 
     @property
     def configs(self) -> tuple[SwitchConfig, ...]:
@@ -121,7 +120,7 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
     if not host_ports:
         raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
     latencies = link_latencies_s or {}
-    given = [latencies.get(PortRef(entry.ir.name, port.name), LinkDelays(port.cable_delay_s, port.cable_delay_s))
+    given = [latencies.get(PortRef(entry.ir.name, port.name), LinkDelays(port.cable_delay_s, 0.0))
              for entry in compiled for port in entry.config.ports]
     wires = tuple(delays.wire_s for delays in given)
     forwarding = tuple(delays.forwarding_s for delays in given)
@@ -132,19 +131,17 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
 
 @dataclass(frozen=True)
 class LinkDelays:
-    """A port's link as the compiler resolved it: one-way wire and latency (compiler/topology.py)."""
+    """A port's link as the compiler resolved it (compiler/topology.py ``ResolvedPort``): its
+    one-way wire and the rest of its latency, spent in the receiving switch or host."""
 
     wire_s: float
-    latency_s: float
-
-    @property
-    def forwarding_s(self) -> float:
-        return max(self.latency_s - self.wire_s, 0.0)
+    forwarding_s: float
 
 
 def intent_link_latencies_s(topology: ResolvedTopology) -> dict[PortRef, LinkDelays]:
-    """Every switch port's wire and one-way link latency as the compiler resolved them (compiler/topology.py)."""
-    return {PortRef(switch.name, port.name): LinkDelays(port.wire_delay_s, port.latency_s) for switch in topology.switches for port in switch.ports}
+    """Every switch port's wire and forwarding delay as the compiler resolved them (compiler/topology.py)."""
+    return {PortRef(switch.name, port.name): LinkDelays(port.wire_delay_s, port.forwarding_delay_s)
+            for switch in topology.switches for port in switch.ports}
 
 
 def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: Mapping[str, str] | None = None) -> Fabric:

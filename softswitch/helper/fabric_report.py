@@ -80,8 +80,7 @@ def _lossless_pgs(config: SwitchConfig, port: PortConfig) -> list[tuple[int, int
         if pg.buffer_profile is None:
             continue
         profile = config.profile(pg.buffer_profile)
-        paused = any((port.pfc_enabled >> prio) & 1 and port.pfc_priority_to_pg[prio] == pg.index for prio in range(len(port.pfc_priority_to_pg)))
-        if profile.xoff_bytes > 0 and paused:
+        if profile.xoff_bytes > 0 and port.pfc_mask_of_pg(pg.index):
             found.append((pg.index, config.asic.cells(profile.xoff_bytes)))
     return found
 
@@ -100,14 +99,17 @@ def headroom_uses(result: SimulationResult, fabric: Fabric) -> list[HeadroomUse]
     return uses
 
 
-def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, object]]:
+def switch_reports(result: SimulationResult, fabric: Fabric, uses: list[HeadroomUse] | None = None) -> list[dict[str, object]]:
     """Per switch: its buffer and the most it held at once, and every connected port's queue
-    statistics per class, lossless PGs' headroom use, PFC pause seconds sent (asking its peer to
-    stop) and received (stopped by its peer), and drops by reason."""
+    statistics per class, lossless PGs' headroom use (``uses``, default :func:`headroom_uses`),
+    PFC pause seconds sent (asking its peer to stop) and received (stopped by its peer), and
+    drops by reason."""
     assert result.pfc_seconds is not None
     classes = fabric.switches[0].ir.classes
     reports: list[dict[str, object]] = []
-    headroom = {(use.switch, use.port, use.pg): use for use in headroom_uses(result, fabric)}
+    headroom: dict[tuple[str, str], list[dict[str, object]]] = {}
+    for use in headroom_uses(result, fabric) if uses is None else uses:
+        headroom.setdefault((use.switch, use.port), []).append(use.as_json())
     port = 0
     for index, switch in enumerate(fabric.switches):
         cell = switch.config.asic.cell_bytes
@@ -116,12 +118,12 @@ def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, o
         for config_port in switch.config.ports:
             drops += result.drops[port].sum(axis=0)
             if fabric.topology.peers[port] != -2:
-                uses = [use.as_json() for (name, port_name, _), use in headroom.items() if name == switch.ir.name and port_name == config_port.name]
+                port_uses = headroom.get((switch.ir.name, config_port.name))
                 ports.append({
                     "port": config_port.name,
                     "peer": config_port.peer,
                     "queues": {c.name: _queue_stats(result, port, config_port.tc_to_queue[c.traffic_class], cell) for c in classes},
-                    **({"lossless_headroom": uses} if uses else {}),
+                    **({"lossless_headroom": port_uses} if port_uses else {}),
                     "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
                     "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
                     "drops_by_reason": _by_reason(result.drops[port].sum(axis=0)),
@@ -129,15 +131,14 @@ def switch_reports(result: SimulationResult, fabric: Fabric) -> list[dict[str, o
             port += 1
         peak = None if result.switch_peak_cells is None else float(result.switch_peak_cells[index] * cell)
         reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name,
-                        "buffer_bytes": float(int(switch.config.asic.buffer_bytes // cell) * cell),
+                        "buffer_bytes": float(switch.config.asic.capacity_cells * cell),
                         "buffer_peak_bytes": peak, "ports": ports, "drops_by_reason": _by_reason(drops)})
     return reports
 
 
-def headroom_summary(result: SimulationResult, fabric: Fabric) -> dict[str, object]:
+def headroom_summary(uses: list[HeadroomUse]) -> dict[str, object]:
     """The lossless PG closest to overflowing its headroom (the smallest margin), in the JSON
     and the summary table, so a user sees how close the run came, not only a drop count."""
-    uses = headroom_uses(result, fabric)
     if not uses:
         return {}
     worst = min(uses, key=lambda use: (use.margin_bytes, -use.peak_bytes))
@@ -161,10 +162,11 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
     assert result.pfc_seconds is not None
     paused = [fabric.port_ref(p) for p in range(fabric.topology.n_ports) if result.pfc_seconds[p, :, 1].sum() > 0.0]
     fct = result.flow_completion.as_json()
+    uses = headroom_uses(result, fabric)
     return {
-        "switches": switch_reports(result, fabric),
+        "switches": switch_reports(result, fabric, uses),
         "lossless_drops": result.counters["lossless_drops"],
-        **headroom_summary(result, fabric),
+        **headroom_summary(uses),
         # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
         "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
         "goodput_scope": GOODPUT_SCOPE[scenario],

@@ -90,8 +90,9 @@ def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
         raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
     ports = [port for config in fabric.configs for port in config.ports]
     links = [src_port, *path]  # the sender's host link, then every egress port on the way
-    latencies = fabric.link_latencies_s
-    return float(sum(latencies[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
+    # Wire plus forwarding per link, indexed directly: this runs once per (sender, receiver) pair.
+    wire, forwarding = fabric.link_delays_s, fabric.forwarding_delays_s
+    return float(sum(wire[p] + forwarding[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
 
 
 def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
@@ -122,7 +123,7 @@ def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: fl
     params = TransportParams() if traffic.rto_min_s is None else TransportParams(rto_min_s=traffic.rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((origin, queue),), transport=params, pauses=pauses,
                   pfc_watchdog=True, queue_histograms=True, trace_points=FABRIC_TRACE_POINTS, link_delays_s=fabric.link_delays_s,
-                  forwarding_delays_s=fabric.forwarding_delays_s or None)
+                  forwarding_delays_s=fabric.forwarding_delays_s)
     return run, queue
 
 

@@ -140,8 +140,9 @@ def dumbbell(spec: DumbbellSpec) -> tuple[SwitchConfig, tuple[FlowSpec, ...], Ru
 def incast_flows(config: SwitchConfig, *, receiver: int, flows: int, transport: FlowKind, dscp: int, important_dscp: int | None = None,
                  size_packets: int = -1, packet_bytes: int = 1500, ack_delay_s: float, senders: tuple[int, ...] | None = None,
                  start_spread_s: float = 0.0, beta: float = 0.1, window_reduction_r: float = 4.0,
-                 cnp_dscp: int | None = None) -> tuple[FlowSpec, ...]:
-    """``flows`` flows from the other ports (round-robin) to ``receiver``."""
+                 cnp_dscp: int | None = None, last_packet_bytes: int | None = None) -> tuple[FlowSpec, ...]:
+    """``flows`` flows from the other ports (round-robin) to ``receiver``; a finite flow's last
+    packet may be shorter (``last_packet_bytes``, softswitch/traffic/spec.py packets_for_payload)."""
     if not 0 <= receiver < len(config.ports):
         raise QosforgeError(f"port index {receiver} does not exist", place="--port", hint=f"0..{len(config.ports) - 1}")
     sources = senders if senders is not None else tuple(p for p in range(len(config.ports)) if p != receiver)
@@ -150,7 +151,7 @@ def incast_flows(config: SwitchConfig, *, receiver: int, flows: int, transport: 
     tlt = important_dscp is not None and transport in (*WINDOW_KINDS, "dcqcn")
     return tuple(
         FlowSpec(kind=transport, src_port=sources[f % len(sources)], dst_port=receiver, dscp=dscp, packet_bytes=packet_bytes,
-                 size_packets=size_packets, ect=transport != "newreno", tlt=tlt, important_dscp=important_dscp if tlt else None,
+                 size_packets=size_packets, last_packet_bytes=last_packet_bytes, ect=transport != "newreno", tlt=tlt, important_dscp=important_dscp if tlt else None,
                  ack_delay_s=ack_delay_s, start_s=start_spread_s * f / max(flows, 1), beta=beta, window_reduction_r=window_reduction_r,
                  cnp_dscp=cnp_dscp if transport == "dcqcn" else None)
         for f in range(flows)

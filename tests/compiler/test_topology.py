@@ -33,28 +33,32 @@ def test_leaf_spine_rtt_is_four_links_there_and_back(write_intent: Writer, base_
     assert topology.rtt_s(1500) == pytest.approx(8 * 10e-6 + serialisation)
 
 
-def test_explicit_topology_path_and_cable_latency(write_intent: Writer) -> None:
-    path = write_intent(
-        """
+def _two_switches(fabric_cable: str, topology_extra: str = "") -> str:
+    """Two switches with two hosts each, joined by one link of ``fabric_cable``; ``topology_extra``
+    adds lines under ``topology:`` (links, host_latency)."""
+    return f"""
         apiVersion: qosforge/v1
         kind: Fabric
-        metadata: {name: t}
+        metadata: {{name: t}}
         topology:
           switches:
             - name: a
               profile: broadcom-trident2
               ports:
-                - {name: "Ethernet[0-4/4]", speed: 40G, cable: 2m, peer: host}
-                - {name: Ethernet8, speed: 40G, cable: 100m, peer: "b:Ethernet0"}
+                - {{name: "Ethernet[0-4/4]", speed: 40G, cable: 2m, peer: host}}
+                - {{name: Ethernet8, speed: 40G, cable: {fabric_cable}, peer: "b:Ethernet0"}}
             - name: b
               profile: broadcom-trident2
               ports:
-                - {name: Ethernet0, speed: 40G, cable: 100m, peer: "a:Ethernet8"}
-                - {name: Ethernet4, speed: 40G, cable: 2m, peer: host}
-        classes:
-          - {name: bulk, transport: dctcp, dscp: [10]}
+                - {{name: Ethernet0, speed: 40G, cable: {fabric_cable}, peer: "a:Ethernet8"}}
+                - {{name: Ethernet4, speed: 40G, cable: 2m, peer: host}}
+{topology_extra}        classes:
+          - {{name: bulk, transport: dctcp, dscp: [10]}}
         """
-    )
+
+
+def test_explicit_topology_path_and_cable_latency(write_intent: Writer) -> None:
+    path = write_intent(_two_switches("100m"))
     intent, source_map = load_intent(path)
     topology = resolve_topology(intent, source_map)
     assert topology.hops == 3
@@ -144,31 +148,12 @@ def test_without_link_latency_the_wire_is_the_latency_and_the_rtt_says_why(write
 
 
 def test_explicit_link_and_host_latency_below_the_wire_are_refused(write_intent: Writer) -> None:
-    text = """
-        apiVersion: qosforge/v1
-        kind: Fabric
-        metadata: {name: t}
-        topology:
-          switches:
-            - name: a
-              profile: broadcom-trident2
-              ports:
-                - {name: "Ethernet[0-4/4]", speed: 40G, cable: 2m, peer: host}
-                - {name: Ethernet8, speed: 40G, cable: 400m, peer: "b:Ethernet0"}
-            - name: b
-              profile: broadcom-trident2
-              ports:
-                - {name: Ethernet0, speed: 40G, cable: 400m, peer: "a:Ethernet8"}
-                - {name: Ethernet4, speed: 40G, cable: 2m, peer: host}
-          links:
-            - {a: "a:Ethernet8", b: "b:Ethernet0", latency: 1us}
-        classes:
-          - {name: bulk, transport: dctcp, dscp: [10]}
-        """
+    link = '          links:\n            - {a: "a:Ethernet8", b: "b:Ethernet0", latency: LATENCY}\n'
+    text = _two_switches("400m", link.replace("LATENCY", "1us"))
     with pytest.raises(IntentError) as caught:
         resolve_topology(*load_intent(write_intent(text)))
     assert "topology.links[0].latency" in caught.value.one_line() and "400 m of cable" in caught.value.one_line()
-    fixed = text.replace("latency: 1us", "latency: 3us").replace("        classes:", "          host_latency: 5ns\n        classes:")
+    fixed = _two_switches("400m", link.replace("LATENCY", "3us") + "          host_latency: 5ns\n")
     with pytest.raises(IntentError) as caught:
         resolve_topology(*load_intent(write_intent(fixed)))
     assert "topology.host_latency" in caught.value.one_line() and "2 m of cable" in caught.value.one_line()
