@@ -26,6 +26,7 @@ BACKEND_MODULES = (
     "qosforge.backends.sonic.target",
     "qosforge.backends.sai.target",
     "qosforge.backends.openconfig.target",
+    "qosforge.backends.host.target",
 )
 
 

@@ -7,6 +7,7 @@ keeps large generated fabrics linear in the number of distinct switch kinds, not
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from qosforge.compiler.buffers import (
@@ -18,6 +19,7 @@ from qosforge.compiler.buffers import (
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.deadlock import check_deadlock_free
+from qosforge.compiler.hosts import host_nic_lookup
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
@@ -95,6 +97,7 @@ def compile_intent(
     profiles = _load_profiles(intent, selected, source_map)
     _check_ports(intent, selected, profiles, source_map)
     _check_congested_ports(intent, topology, source_map)
+    host_nic = host_nic_lookup(intent, topology, source_map)
     rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
     plans: dict[str, ClassPlan] = {}
     # Deadlock freedom is the whole fabric's, whichever switches are compiled (compiler/deadlock).
@@ -112,7 +115,7 @@ def compile_intent(
         if switch.signature not in templates:
             templates[switch.signature] = _template(intent, source_map, switch, profile, plan, rtt_by_class)
         template = templates[switch.signature]
-        compiled.append(_assemble(intent, switch, profile, plan, template))
+        compiled.append(_assemble(intent, switch, profile, plan, template, host_nic))
     result = FabricIR(name=intent.metadata.name, source_file=source_map.file, switches=tuple(compiled), targets=chosen)
     return apply_target_capabilities(result, intent, source_map, approximations)
 
@@ -388,7 +391,8 @@ def _scheduler(planned: PlannedClass) -> SchedulerIR:
     return SchedulerIR(_scheduler_name(planned), "DWRR", weight=weight)
 
 
-def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, plan: ClassPlan, template: _SwitchTemplate) -> SwitchIR:
+def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, plan: ClassPlan, template: _SwitchTemplate,
+              host_nic: Callable[[str, str], str]) -> SwitchIR:
     lossless_tcs = plan.lossless_priorities
     buffer_plan = template.buffer_plan
     ports: list[PortIR] = []
@@ -408,7 +412,8 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
             )
             for c in plan.classes
         )
-        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, tuple(groups), queues, lossless_tcs))
+        nic = host_nic(switch.name, port.name) if port.peer == "host" else None
+        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, tuple(groups), queues, lossless_tcs, host_nic=nic))
     maps = QosMapsIR(
         dscp_to_tc=plan.dscp_to_tc,
         dscp_to_color=plan.dscp_to_color,  # type: ignore[arg-type]

@@ -156,6 +156,10 @@ LINK_LATENCY_TEXT = ("One-way latency of every link per hop, including the recei
                      "the wire alone. Default: the wire plus the profile's forwarding latency where it states one.")
 
 
+HOST_NIC_TEXT = ("Host NIC profile of the hosts on these links (a file stem of vendor_profiles/nics/), e.g. nvidia-connectx-6dx: the host target "
+                 "renders its settings; default linux-kernel (the kernel's TCP settings only).")
+
+
 class LeafSpine(_Strict):
     spines: int = Field(ge=1, le=512)
     leaves: int = Field(ge=1, le=8192)
@@ -167,6 +171,7 @@ class LeafSpine(_Strict):
     spine_profile: str | None = Field(default=None, description="Vendor profile of the spines (default: leaf_profile).")
     port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
     port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
+    host_nic: str | None = Field(default=None, description=HOST_NIC_TEXT)
 
 
 class Clos(_Strict):
@@ -189,6 +194,7 @@ class Clos(_Strict):
     super_spine_profile: str | None = Field(default=None, description="Vendor profile of the super-spines (default: spine_profile).")
     port_prefix: str = Field(default="Ethernet", pattern=r"^[A-Za-z][A-Za-z_-]*$")
     port_stride: int = Field(default=4, ge=1, le=8, description="Step between port numbers (4 = one name per 4 lanes, as SONiC names ports).")
+    host_nic: str | None = Field(default=None, description=HOST_NIC_TEXT)
 
     @model_validator(mode="after")
     def _planes(self) -> Clos:
@@ -207,12 +213,19 @@ class PortSpec(_Strict):
     peer: str | None = Field(default=None, description="'host', or 'switch:port' of the far end.")
     phy_delay: PhyDelayS = Field(default="0ns", validate_default=True,
                                  description="One-way delay of the port's PHY stages (gearbox, retimer, FEC), e.g. 300ns: part of the wire.")
+    host_nic: str | None = Field(default=None, description=HOST_NIC_TEXT + " Only on ports whose peer is 'host'.")
 
     @field_validator("name")
     @classmethod
     def _valid_range(cls, value: str) -> str:
         expand_port_names(value)
         return value
+
+    @model_validator(mode="after")
+    def _nic_on_host_ports(self) -> PortSpec:
+        if self.host_nic is not None and self.peer != "host":
+            raise ValueError("host_nic names the NIC of a host: give it on ports whose peer is 'host'")
+        return self
 
 
 class SwitchSpec(_Strict):

@@ -127,6 +127,9 @@ class PortIR:
     priority_groups: tuple[PriorityGroupIR, ...]
     queues: tuple[QueueIR, ...]
     pfc_priorities: tuple[int, ...]
+    host_nic: str | None = None
+    """The NIC profile of the host on this port (vendor_profiles/nics/; ``linux-kernel`` unless the
+    intent names one); None on ports that do not face a host."""
 
 
 @dataclass(frozen=True)

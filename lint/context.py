@@ -30,11 +30,12 @@ from qosforge.lint.locate import KeyLocator
 from qosforge.lint.merge import MergedConfig
 
 if TYPE_CHECKING:  # heavy (IR, pydantic) and needed only by the model-based rules
+    from qosforge.backends.host.document import HostSettingsDocument
     from qosforge.backends.sonic.parse import ParsedConfigDb
     from qosforge.lint.intent import SwitchIntent
     from qosforge.vendor_profiles.schema import VendorProfile
 
-Needs = Literal["config", "profile", "intent"]
+Needs = Literal["config", "profile", "intent", "hosts"]
 T = TypeVar("T")
 
 MAP_TABLES = map_tables()
@@ -76,6 +77,7 @@ class LintContext:
         rules: Mapping[str, RuleInfo],
         cache: RunCache | None = None,
         merged: MergedConfig | None = None,
+        hosts: HostSettingsDocument | None = None,
     ) -> None:
         self.loaded = loaded
         self.merged = merged
@@ -84,6 +86,8 @@ class LintContext:
         self.tables = loaded.tables
         self.profile = profile
         self.intent = intent
+        self.hosts = hosts
+        """The host settings document of ``lint --hosts`` (the host rules need it)."""
         self.cache = cache if cache is not None else RunCache()
         self._rules = rules
         self._locator = KeyLocator(loaded.text)
@@ -106,6 +110,8 @@ class LintContext:
             return self.profile is not None
         if needs == "intent":
             return self.intent is not None
+        if needs == "hosts":
+            return self.hosts is not None
         return True
 
     # ------------------------------------------------------------------ views

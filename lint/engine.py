@@ -30,6 +30,7 @@ from qosforge.lint.rules import REGISTRY, RULE_INFO, rules_needing, run_rules, v
 from qosforge.lint.rules.schema import override_findings
 
 if TYPE_CHECKING:  # the intent and vendor-profile machinery (pydantic) loads only when asked for
+    from qosforge.backends.host.document import HostSettingsDocument
     from qosforge.lint.intent import IntentCatalogue, SwitchIntent
     from qosforge.vendor_profiles.schema import VendorProfile
 
@@ -69,7 +70,13 @@ class Linter:
     """Lints config_db files against one optional vendor profile and one optional intent."""
 
     def __init__(self, *, profile: str | None = None, intent: Path | None = None, switch: str | None = None,
-                 disable: frozenset[str] = frozenset(), settings: LintSettings | None = None) -> None:
+                 disable: frozenset[str] = frozenset(), settings: LintSettings | None = None,
+                 hosts: Path | None = None) -> None:
+        self.hosts: HostSettingsDocument | None = None
+        if hosts is not None:
+            from qosforge.backends.host.document import load_host_document
+
+            self.hosts = load_host_document(hosts)
         self.profile: VendorProfile | None = _load_profile(profile) if profile is not None else None
         self.catalogue: IntentCatalogue | None = None
         if intent is not None:
@@ -113,6 +120,8 @@ class Linter:
             skipped.append(Skipped(rules_needing("profile"), "no --profile (and no --intent naming the ASIC)"))
         if self.catalogue is None:
             skipped.append(Skipped(rules_needing("intent"), "no --intent"))
+        if self.hosts is None:
+            skipped.append(Skipped(rules_needing("hosts"), "no --hosts"))
         for (rules, reason), files in sorted(self._file_skips.items()):
             shown = ", ".join(sorted(files)[:3]) + (f" (+{len(files) - 3} more)" if len(files) > 3 else "")
             skipped.append(Skipped(rules, f"{reason}: {shown}"))
@@ -177,7 +186,7 @@ class Linter:
     def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None,
                     merged: MergedConfig | None = None) -> list[Finding]:
         profile, switch = self._switch_context(path)
-        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged)
+        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged, hosts=self.hosts)
         disabled, severities = self.settings.for_file(loaded.file)
         disabled |= self.disable
         findings = [f for f in run_rules(context, disabled) if f.rule not in disabled]

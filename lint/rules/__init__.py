@@ -14,7 +14,7 @@ import traceback
 
 from qosforge.lint.context import LintContext, RuleInfo
 from qosforge.lint.findings import Finding, Severity, Skipped, clip
-from qosforge.lint.rules import capacity, consistency, schema, transport
+from qosforge.lint.rules import capacity, consistency, hosts, schema, transport
 from qosforge.lint.rules.base import CATEGORY_TITLES, Category, Rule
 
 #: Raised exceptions inside a rule become a finding of this rule instead of a crash: lint never
@@ -29,7 +29,7 @@ INTERNAL_ERROR = Rule(
 
 def _registry() -> dict[str, Rule]:
     rules: dict[str, Rule] = {}
-    for rule in (*schema.RULES, *consistency.RULES, *capacity.RULES, *transport.RULES, INTERNAL_ERROR):
+    for rule in (*schema.RULES, *consistency.RULES, *capacity.RULES, *transport.RULES, *hosts.RULES, INTERNAL_ERROR):
         if rule.id in rules:
             raise RuntimeError(f"rule id {rule.id} registered twice")
         rules[rule.id] = rule

@@ -79,6 +79,9 @@ def _list_rules(output_format: str) -> None:
               "enables the capacity and headroom rules.")
 @click.option("--intent", "intent", metavar="INTENT", type=click.Path(dir_okay=False),
               help="Intent file; enables the transport rules (and names the ASIC).")
+@click.option("--hosts", "hosts", metavar="FILE", type=click.Path(dir_okay=False),
+              help="A host settings document (host_settings.json from compile --target host, or one written for the "
+              "hosts as they run); enables the host rules (hosts and switch agree).")
 @click.option("--switch", "switch", metavar="NAME", help="Which switch of the intent the files are "
               "(default: the file's folder name, as qosforge compile writes them).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]),
@@ -105,7 +108,7 @@ def _list_rules(output_format: str) -> None:
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), metavar="N",
               help="Lint files in N processes (default: the number of cores); output is the same.")
 @click.option("--list-rules", "list_rules", is_flag=True, help="Print the rules and exit.")
-def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, switch: str | None,
+def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, hosts: str | None, switch: str | None,
                  output_format: str, fail_on: str, fix: bool, output: str | None, in_place: bool,
                  merge: bool, merge_folders: bool, disable: tuple[str, ...], write_baseline: str | None, baseline: str | None,
                  jobs: int | None, list_rules: bool) -> int:
@@ -148,7 +151,7 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     disabled = frozenset(rule.strip() for item in disable for rule in item.split(",") if rule.strip())
     known = read_baseline(Path(baseline)) if baseline is not None else frozenset()
     linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch,
-                    disable=disabled, settings=settings)
+                    disable=disabled, settings=settings, hosts=Path(hosts) if hosts is not None else None)
     reports: list[FileReport] = []
     from qosforge.cli.progress import progress
     from qosforge.lint.parallel import FileTask, default_jobs, lint_files

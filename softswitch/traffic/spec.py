@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+import qosforge.models.dcqcn_host as _dcqcn_host
+from qosforge.models.dcqcn import DCQCN_REFERENCE_RATE_BPS
+
 FlowKind = Literal["poisson", "cbr", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp")
 OPEN_LOOP_KINDS: tuple[FlowKind, ...] = ("poisson", "cbr")
@@ -21,29 +24,21 @@ DCTCP_G = 1.0 / 16.0
 RTO_MIN_S = 4e-3
 #: RFC 6928: initial window of 10 segments.
 INITIAL_WINDOW = 10
-#: DCQCN RP/NP parameters (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
-#: SIGCOMM 2015, §3.1 and its parameter settings): g = 1/256 (as models/dcqcn.py quotes), alpha and
-#: rate-increase timer 55 us (both restart when a CNP arrives), byte counter 10 MB, F = 5 fast
-#: recovery stages, at most one CNP per flow every 50 us. The same values are the DCQCN authors'
-#: own simulator configuration (bobzhuyb/ns3-rdma mix/config.txt: CNP_INTERVAL 50,
-#: ALPHA_RESUME_INTERVAL 55, DCTCP_GAIN 1/256, FAST_RECOVERY_TIMES 5) and HPCC's "dcqcn_paper"
-#: setting (alibaba-edu/High-Precision-Congestion-Control run.py: t_alpha 50, t_dec 50, t_inc 55).
-DCQCN_G = 1.0 / 256.0
-DCQCN_TIMER_S = 55e-6
-DCQCN_BYTE_COUNTER = 10e6
-DCQCN_F = 5
-#: The rate steps are stated at the paper's 40 Gb/s and scale with each sender's line rate:
-#: R_AI = 40 Mb/s and R_HAI = 200 Mb/s at 40 Gb/s (bobzhuyb/ns3-rdma mix/config.txt RATE_AI
-#: 40Mb/s, RATE_HAI 200Mb/s, 40G links), proportional to the NIC rate as HPCC's run.py scales
-#: them (ai = 5·bw/25, hai = 50·bw/25 Mb/s). The 5/50 Mb/s ns-3 attribute defaults (rdma-hw.cc
+#: DCQCN RP/NP parameters and their sources live with the host model (models/dcqcn_host.py), so
+#: the simulated hosts and the rendered host settings (backends/host) use the same numbers. The
+#: rate steps are stated at DCQCN_RATE_REFERENCE_BPS and scale with each sender's line rate
+#: (engine/dcqcn.py _dcqcn_increase). The 5/50 Mb/s ns-3 attribute defaults (rdma-hw.cc
 #: RateAI/RateHAI, ConnectX's rpg_ai_rate/rpg_hai_rate) belong to a 300 us timer at 25 Gb/s;
 #: with a 55 us timer at 100 Gb/s they left 8 flows at 8 % of the link 20 ms after an incast.
-DCQCN_RATE_REFERENCE_BPS = 40e9
-DCQCN_RAI_BPS = 40e6
-DCQCN_RHAI_BPS = 200e6
-DCQCN_CNP_INTERVAL_S = 50e-6
-#: A rate floor so a flow can always recover (HPCC ns-3 rdma-hw.cc MinRate default 100 Mb/s).
-DCQCN_MIN_RATE_BPS = 100e6
+DCQCN_G = _dcqcn_host.DCQCN_G
+DCQCN_TIMER_S = _dcqcn_host.DCQCN_TIMER_S
+DCQCN_BYTE_COUNTER = _dcqcn_host.DCQCN_BYTE_COUNTER_BYTES
+DCQCN_F = _dcqcn_host.DCQCN_F
+DCQCN_RATE_REFERENCE_BPS = DCQCN_REFERENCE_RATE_BPS
+DCQCN_RAI_BPS = _dcqcn_host.DCQCN_RAI_BPS
+DCQCN_RHAI_BPS = _dcqcn_host.DCQCN_RHAI_BPS
+DCQCN_CNP_INTERVAL_S = _dcqcn_host.DCQCN_CNP_INTERVAL_S
+DCQCN_MIN_RATE_BPS = _dcqcn_host.DCQCN_MIN_RATE_BPS
 #: TLT §7.1: one important packet every N = 96 packets for rate-based transports (footnote 2:
 #: N larger than the fan-in; "tail FCT differs less than 3% between N=96 and N=384").
 TLT_EVERY_N = 96

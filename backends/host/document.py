@@ -1,0 +1,114 @@
+"""host_settings.json read back: what ``lint --hosts`` and ``simulate --hosts`` compare with the
+switches. A rendered document, or one an operator wrote for what a host really runs: only the
+summary sections are read (``qos``, ``kernel``, ``classes``); unknown keys are refused so a typo
+never silently drops a setting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from qosforge.errors import QosforgeError
+
+DOCUMENT_FORMAT = "qosforge.host-settings/1"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CnpDoc(_Strict):
+    dscp: int = Field(ge=0, le=63)
+    priority: int = Field(ge=0, le=7)
+
+
+class DcqcnDoc(_Strict):
+    rp_priorities: list[int]
+    np_priorities: list[int]
+    rai_bps: float = Field(gt=0)
+    rhai_bps: float = Field(gt=0)
+    timer_s: float = Field(gt=0)
+    byte_counter_bytes: float = Field(gt=0)
+    fast_recovery_stages: int = Field(ge=1)
+    g: float = Field(gt=0, le=1)
+    cnp_interval_s: float = Field(ge=0)
+    min_rate_bps: float = Field(gt=0)
+
+
+class QosDoc(_Strict):
+    trust: Literal["dscp", "pcp"]
+    dscp_to_priority: dict[str, int]
+    pfc_priorities: list[int]
+    cnp: CnpDoc | None = None
+    dcqcn: DcqcnDoc | None = None
+
+    def priority_of(self, dscp: int) -> int:
+        """The NIC's priority for ``dscp``: the document's mapping, else mlnx_qos's default DSCP >> 3."""
+        return self.dscp_to_priority.get(str(dscp), dscp >> 3)
+
+
+class KernelDoc(_Strict):
+    tcp_congestion_control: str | None = None
+    tcp_ecn: int | None = Field(default=None, ge=0, le=2)
+
+
+class ClassDoc(_Strict):
+    name: str
+    transport: str
+    dscp: list[int] = Field(min_length=1)
+    priority: int = Field(ge=0, le=7)
+    lossless: bool
+    congestion_control: str | None = None
+    ecn: bool
+
+
+class NicDoc(_Strict):
+    profile: str
+    vendor: str
+    driver: str
+    speed_bps: float = Field(gt=0)
+
+
+class AttachmentDoc(_Strict):
+    switch: str
+    port: str
+
+
+class HostSettingsDocument(_Strict):
+    format: Literal["qosforge.host-settings/1"]
+    host_kind: str
+    nic: NicDoc
+    attachments: list[AttachmentDoc] = Field(default_factory=list)
+    qos: QosDoc
+    kernel: KernelDoc
+    classes: list[ClassDoc]
+    values: list[dict[str, Any]] = Field(default_factory=list)
+    manual: list[dict[str, Any]] = Field(default_factory=list)
+
+    def class_of(self, dscp: int) -> ClassDoc | None:
+        return next((c for c in self.classes if dscp in c.dscp), None)
+
+
+def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocument:
+    """Read and validate a host settings document; a bad file is a one-line error naming the
+    file, the field and the fix."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise QosforgeError(f"no such file: {path}", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise QosforgeError(f"{path} is not JSON ({error})", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
+    try:
+        return HostSettingsDocument.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(document)"
+        more = error.error_count() - 1
+        raise QosforgeError(f"{path}: {where}: {first['msg']}" + (f" (and {more} more problems)" if more else ""), place=flag,
+                            hint=f"a host settings document has format {DOCUMENT_FORMAT!r} (docs/hosts.md)") from None
+
+
+__all__ = ["DOCUMENT_FORMAT", "HostSettingsDocument", "load_host_document"]

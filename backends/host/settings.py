@@ -1,0 +1,306 @@
+"""The hosts' side of the compiled plan: what every host must set so it agrees with its switch.
+
+Per host port of a switch (PortIR.host_nic) the host needs the switch's view of each DSCP: the
+priority the switch pauses (PFC priority = the class's TC, compiler/plan.py), the lossless
+priorities, the CNP DSCP and the queue it lands in, and the congestion control each class's
+senders run. Host ports with identical settings form one host *kind*, rendered once.
+
+Every value carries where it comes from (:class:`HostValue`): the intent's plan (the switch's maps),
+a transport model (models/dcqcn_host.py), and the public documentation of the knob that sets it.
+A knob whose command or unit is not public is kept with form ``manual``: its value is listed for
+the operator, never written into a command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from qosforge.ir import ClassIR, Derived, PortIR, SwitchIR, derived_constant, derived_from
+from qosforge.models.dcqcn_host import DcqcnHost, dcqcn_host
+from qosforge.vendor_profiles.host_nics import HostNicProfile, load_host_nic
+
+Form = Literal["sysctl", "mlnx_qos", "sysfs", "configfs", "manual"]
+
+#: Congestion control each transport's senders run, and whether it reacts to ECN.
+#: dctcp: Linux tcp_dctcp (Documentation/networking/dctcp.rst; RFC 8257 §3.2-3.3 sender and
+#: receiver); d2tcp, tbtcp, ear: no mainline Linux module, listed for manual installation;
+#: dcqcn / irn: the RoCE NIC's reaction point (DCQCN §3.1; IRN §4 runs DCQCN's); tcp: the kernel's
+#: default (cubic), which the intent does not constrain.
+CONGESTION_CONTROL = {"tcp": None, "dctcp": "dctcp", "d2tcp": "d2tcp", "tbtcp": "tbtcp", "ear": "ear", "dcqcn": "dcqcn", "irn": "dcqcn", "hpcc": None}
+#: Congestion controls a mainline Linux kernel ships (net/ipv4/tcp_*.c) that the sysctl can name.
+LINUX_CONGESTION_CONTROLS = frozenset({"dctcp", "cubic", "reno", "bbr"})
+#: Transports whose switch side marks ECN (compiler/thresholds.py) and whose senders must react.
+ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "tbtcp", "ear", "dcqcn", "irn"})
+RDMA_TRANSPORTS = frozenset({"dcqcn", "irn"})
+
+SRC_IP_SYSCTL = "Linux Documentation/networking/ip-sysctl.rst"
+SRC_DCTCP_DOC = "Linux Documentation/networking/dctcp.rst ('sysctl -w net.ipv4.tcp_congestion_control=dctcp')"
+SRC_RFC8257 = "RFC 8257 (DCTCP) §3.2-§3.3 (receiver echoes CE, sender reacts to the fraction of marks), §5 (both ends and the switches must run it)"
+SRC_MLNX_QOS = "NVIDIA MLNX_OFED documentation, Quality of Service: mlnx_qos (--trust, --pfc, --dscp2prio)"
+SRC_MLNX_ECN = ("NVIDIA MLNX_OFED documentation v24.10, Explicit Congestion Notification (ECN): "
+                "/sys/class/net/<interface>/ecn/<roce_rp|roce_np>/enable/<priority>")
+SRC_MLNX_ECN_ATTRS = ("mlx5 ECN sysfs attributes (Mellanox mlnx-ofa_kernel drivers/net/ethernet/mellanox/mlx5/core/en_sysfs.c: "
+                      "ecn/roce_np/{cnp_dscp,cnp_802p_prio,min_time_between_cnps}, ecn/roce_rp/{rpg_*,dce_tcp_rtt})")
+SRC_DCQCN_PARAMS = ("NVIDIA DOCA documentation, DCQCN CC Parameters (ConnectX-4 and later; rpg_min_rate Mb/s, dce_tcp_rtt µs); "
+                    "units of the rpg_* reaction-point fields as Linux include/uapi/linux/dcbnl.h struct ieee_qcn documents them "
+                    "(rpg_time_reset µs, rpg_threshold stages, rpg_ai_rate and rpg_hai_rate Mbit/s)")
+SRC_CNP_INTERVAL_UNIT = "mstflint register layout (min_time_between_cnps: 'Minimum time between sending cnps from the port, in microseconds')"
+SRC_CONFIGFS = "Linux Documentation/ABI/testing/configfs-rdma_cm (default_roce_mode, default_roce_tos: 'RoCE TOS values are 0-255')"
+SRC_TOS = "RFC 2474 §3: the DSCP is the upper six bits of the IPv4 TOS / IPv6 Traffic Class octet (TOS = DSCP·4); the low two bits are ECN (RFC 3168 §5)"
+SRC_PLAN = "qosforge plan (compiler/plan.py): PFC priority = the class's traffic class; the switch's DSCP_TO_TC map"
+SRC_DEFAULT_MAP = "mlnx_qos default DSCP-to-priority mapping: priority = DSCP >> 3 (the eight DSCPs 8p..8p+7 on priority p)"
+
+
+@dataclass(frozen=True)
+class HostValue:
+    """One setting of a host: its stable name, value and unit, how it is applied, and why."""
+
+    name: str
+    value: float | str
+    unit: str
+    form: Form
+    apply: str
+    """The line or command that applies it (empty for ``manual``)."""
+    knob_source: str
+    """Where the command, path and unit are documented."""
+    derived: Derived
+    """The value's derivation (model, inputs, formula, source), as in the switch report."""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class HostClass:
+    name: str
+    transport: str
+    dscp: tuple[int, ...]
+    priority: int
+    lossless: bool
+    congestion_control: str | None
+    ecn: bool
+
+
+@dataclass(frozen=True)
+class HostKind:
+    """The settings of every host with one NIC, speed and switch plan."""
+
+    name: str
+    nic: HostNicProfile
+    speed_bps: float
+    attachments: tuple[tuple[str, str], ...]
+    trust: str
+    dscp_to_priority: tuple[tuple[int, int], ...]
+    pfc_priorities: tuple[int, ...]
+    cnp_dscp: int | None
+    cnp_priority: int | None
+    classes: tuple[HostClass, ...]
+    tcp_congestion_control: str | None
+    tcp_ecn: int | None
+    rp_priorities: tuple[int, ...]
+    np_priorities: tuple[int, ...]
+    dcqcn: DcqcnHost | None
+    values: tuple[HostValue, ...]
+
+    def value(self, name: str) -> HostValue | None:
+        return next((v for v in self.values if v.name == name), None)
+
+
+def _classes_at(switch: SwitchIR, speed_bps: float) -> tuple[ClassIR, ...]:
+    """One ClassIR per class: the one for the host port's speed (a switch has one per speed)."""
+    chosen: dict[str, ClassIR] = {}
+    for entry in switch.classes:
+        if entry.name not in chosen or abs(entry.rate_bps - speed_bps) < 1.0:
+            chosen[entry.name] = entry
+    return tuple(chosen.values())
+
+
+def _plan_value(value: float, unit: str, quantity: str, formula: str, source: str = SRC_PLAN) -> Derived:
+    return derived_constant(value, unit, quantity=quantity, formula=formula, source=source, model="host_plan")
+
+
+def _host_classes(switch: SwitchIR, classes: Iterable[ClassIR]) -> tuple[HostClass, ...]:
+    tc_of = dict(switch.maps.dscp_to_tc)
+    return tuple(HostClass(c.name, c.transport, c.dscp + c.important_dscp, tc_of.get(c.dscp[0], c.traffic_class), c.lossless,
+                           CONGESTION_CONTROL.get(c.transport), c.transport in ECN_TRANSPORTS) for c in classes)
+
+
+def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tuple[tuple[str, str], ...]) -> HostKind:
+    """The settings of the hosts on ``port`` of ``switch`` (``attachments`` share them)."""
+    nic = load_host_nic(port.host_nic or "linux-kernel")
+    classes = _classes_at(switch, port.speed_bps)
+    host_classes = _host_classes(switch, classes)
+    tc_of = dict(switch.maps.dscp_to_tc)
+    cnp = next((c for c in switch.control_classes if c.name == "cnp"), None)
+    cnp_dscp = cnp.dscp[0] if cnp is not None else None
+    cnp_priority = tc_of.get(cnp_dscp, cnp.traffic_class) if cnp is not None and cnp_dscp is not None else None
+    dscps = sorted({d for c in host_classes for d in c.dscp} | ({cnp_dscp} if cnp_dscp is not None else set()))
+    dscp_to_priority = tuple((d, tc_of.get(d, 0)) for d in dscps)
+    rdma = [c for c in host_classes if c.transport in RDMA_TRANSPORTS]
+    rp_priorities = tuple(sorted({c.priority for c in rdma}))
+    tcp_cc = _kernel_cc(host_classes)
+    tcp_ecn = 1 if any(c.ecn and c.transport not in RDMA_TRANSPORTS for c in host_classes) else None
+    model = dcqcn_host(port.speed_bps) if rdma else None
+    values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, tcp_ecn, model)
+    return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
+                    dscp_to_priority=dscp_to_priority, pfc_priorities=tuple(port.pfc_priorities), cnp_dscp=cnp_dscp,
+                    cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=tcp_ecn,
+                    rp_priorities=rp_priorities, np_priorities=rp_priorities, dcqcn=model, values=values)
+
+
+def _kernel_cc(classes: tuple[HostClass, ...]) -> str | None:
+    """The kernel's default congestion control: the one every ECN-marked TCP class runs, when
+    they agree and Linux ships it (dctcp); otherwise None (set per class by hand)."""
+    wanted = {c.congestion_control for c in classes if c.ecn and c.transport not in RDMA_TRANSPORTS and c.congestion_control}
+    if len(wanted) == 1:
+        only = next(iter(wanted))
+        return only if only in LINUX_CONGESTION_CONTROLS else None
+    return None
+
+
+def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], dscp_to_priority: tuple[tuple[int, int], ...],
+            cnp_dscp: int | None, cnp_priority: int | None, rp_priorities: tuple[int, ...], tcp_cc: str | None,
+            tcp_ecn: int | None, model: DcqcnHost | None) -> tuple[HostValue, ...]:
+    values: list[HostValue] = []
+    values += _kernel_values(classes, tcp_cc, tcp_ecn)
+    mlx5 = nic.driver == "mlx5"
+    unrendered = f"host NIC {nic.name} has no NIC command set in qosforge; name a host_nic (e.g. nvidia-connectx-6dx) to render it"
+
+    def nic_value(name: str, value: float | str, unit: str, form: Form, apply: str, knob: str, derived: Derived, note: str = "") -> None:
+        if mlx5:
+            values.append(HostValue(name, value, unit, form, apply, knob, derived, note))
+        else:
+            values.append(HostValue(name, value, unit, "manual", "", knob, derived, note or unrendered))
+
+    needs_nic = any(c.lossless or c.transport in RDMA_TRANSPORTS for c in classes)
+    if not needs_nic:
+        return tuple(values)
+    nic_value("mlnx_qos.trust", "dscp", "", "mlnx_qos", 'mlnx_qos -i "$IFACE" --trust dscp', SRC_MLNX_QOS,
+              _plan_value(0, "", "trust", "the switches classify by DSCP (DSCP_TO_TC_MAP), so the host NIC must too"))
+    bits = ",".join("1" if p in port.pfc_priorities else "0" for p in range(8))
+    nic_value("mlnx_qos.pfc", bits, "per priority 0..7", "mlnx_qos", f'mlnx_qos -i "$IFACE" --pfc {bits}', SRC_MLNX_QOS,
+              _plan_value(len(port.pfc_priorities), "priorities", "pfc_priorities",
+                          f"PFC on the switch port's lossless priorities {list(port.pfc_priorities)} (PORT_QOS_MAP pfc_enable)"))
+    for dscp, priority in dscp_to_priority:
+        if priority == dscp >> 3:
+            continue  # the NIC's default mapping already agrees (only differences are rendered)
+        nic_value(f"mlnx_qos.dscp2prio.{dscp}", priority, "priority", "mlnx_qos", f'mlnx_qos -i "$IFACE" --dscp2prio set,{dscp},{priority}',
+                  f"{SRC_MLNX_QOS}; {SRC_DEFAULT_MAP}",
+                  _plan_value(priority, "priority", "dscp_to_priority", f"the switch maps DSCP {dscp} to TC {priority} (the NIC's default is {dscp >> 3})"))
+    rdma = [c for c in classes if c.transport in RDMA_TRANSPORTS]
+    if rdma:
+        roce = rdma[0]
+        tos = roce.dscp[0] << 2
+        nic_value("rdma_cm.default_roce_mode", "RoCE v2", "", "configfs",
+                  'mkdir -p /sys/kernel/config/rdma_cm/"$RDMA_DEV" && echo "RoCE v2" > /sys/kernel/config/rdma_cm/"$RDMA_DEV"/ports/1/default_roce_mode',
+                  SRC_CONFIGFS, _plan_value(2, "", "roce_mode", "DCQCN runs over RoCEv2 (routable UDP/IP, ECN in the IP header)", "DCQCN §2 (RoCEv2)"))
+        nic_value("rdma_cm.default_roce_tos", tos, "TOS octet", "configfs",
+                  f'echo {tos} > /sys/kernel/config/rdma_cm/"$RDMA_DEV"/ports/1/default_roce_tos', f"{SRC_CONFIGFS}; {SRC_TOS}",
+                  _plan_value(tos, "TOS octet", "roce_tos", f"DSCP {roce.dscp[0]} of class '{roce.name}' << 2", SRC_TOS),
+                  "applies to rdma_cm connections that do not set their TOS (rdma_set_option overrides it); the ECN bits are the NIC's")
+        for priority in rp_priorities:
+            nic_value(f"ecn.roce_rp.enable.{priority}", 1, "", "sysfs", f'echo 1 > /sys/class/net/"$IFACE"/ecn/roce_rp/enable/{priority}', SRC_MLNX_ECN,
+                      _plan_value(priority, "priority", "rp_priority", f"class '{rdma[0].name}' sends on priority {priority}: its senders react to CNPs there"))
+            nic_value(f"ecn.roce_np.enable.{priority}", 1, "", "sysfs", f'echo 1 > /sys/class/net/"$IFACE"/ecn/roce_np/enable/{priority}', SRC_MLNX_ECN,
+                      _plan_value(priority, "priority", "np_priority", f"CE-marked packets of priority {priority} make the receiver send CNPs"))
+        if cnp_dscp is not None and cnp_priority is not None:
+            nic_value("ecn.roce_np.cnp_dscp", cnp_dscp, "DSCP", "sysfs", f'echo {cnp_dscp} > /sys/class/net/"$IFACE"/ecn/roce_np/cnp_dscp',
+                      SRC_MLNX_ECN_ATTRS, _plan_value(cnp_dscp, "DSCP", "cnp_dscp", "design.cnp_dscp: the DSCP the switches put on their strict-priority CNP queue"))
+            nic_value("ecn.roce_np.cnp_802p_prio", cnp_priority, "priority", "sysfs",
+                      f'echo {cnp_priority} > /sys/class/net/"$IFACE"/ecn/roce_np/cnp_802p_prio', SRC_MLNX_ECN_ATTRS,
+                      _plan_value(cnp_priority, "priority", "cnp_priority", f"the switch maps the CNP DSCP {cnp_dscp} to TC {cnp_priority}"))
+        if model is not None:
+            values += _dcqcn_values(model, mlx5, unrendered)
+    return tuple(values)
+
+
+def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: int | None) -> list[HostValue]:
+    values: list[HostValue] = []
+    ecn_tcp = [c for c in classes if c.ecn and c.transport not in RDMA_TRANSPORTS]
+    if tcp_ecn is not None:
+        values.append(HostValue("net.ipv4.tcp_ecn", tcp_ecn, "", "sysctl", f"net.ipv4.tcp_ecn = {tcp_ecn}",
+                                f"{SRC_IP_SYSCTL} tcp_ecn (1: request ECN on outgoing and accept it on incoming connections; default 2 only accepts)",
+                                _plan_value(tcp_ecn, "", "tcp_ecn", f"classes {', '.join(repr(c.name) for c in ecn_tcp)} are ECN-marked by the switches: "
+                                                                    "senders must negotiate ECN (RFC 3168 §6.1.1)", "RFC 3168 §6.1.1; " + SRC_RFC8257)))
+    if tcp_cc is not None:
+        values.append(HostValue("net.ipv4.tcp_congestion_control", tcp_cc, "", "sysctl", f"net.ipv4.tcp_congestion_control = {tcp_cc}",
+                                f"{SRC_IP_SYSCTL} tcp_congestion_control; {SRC_DCTCP_DOC}",
+                                _plan_value(0, "", "tcp_congestion_control", f"every ECN-marked TCP class runs {tcp_cc}", SRC_RFC8257),
+                                "the default for new connections: other TCP traffic on the host runs it too unless its application sets "
+                                "TCP_CONGESTION (tcp(7)) or its route sets congctl (ip-route(8))"))
+    for c in ecn_tcp:
+        if c.congestion_control is not None and c.congestion_control != tcp_cc:
+            source = {"d2tcp": "D2TCP (Vamanan et al., SIGCOMM 2012)", "tbtcp": "TBTCP (Xiong et al.)", "ear": "EAR (Zeng et al., APNet 2017)"}.get(
+                c.congestion_control, SRC_RFC8257)
+            values.append(HostValue(f"class.{c.name}.congestion_control", c.congestion_control, "", "manual", "", source,
+                                    _plan_value(0, "", "congestion_control", f"class '{c.name}' runs {c.transport}", source),
+                                    f"no mainline Linux congestion control module implements {c.congestion_control}: install the authors' "
+                                    "implementation and select it per socket (TCP_CONGESTION, tcp(7)) or per route (congctl, ip-route(8))"))
+    return values
+
+
+def _dcqcn_values(model: DcqcnHost, mlx5: bool, unrendered: str) -> list[HostValue]:
+    rp = '/sys/class/net/"$IFACE"/ecn/roce_rp'
+    rows: list[tuple[str, str, float, str, str]] = [
+        # (sysfs attribute, model quantity, value in the knob's unit, unit, knob source)
+        ("rpg_ai_rate", "rai_bps", model.rai_bps / 1e6, "Mbit/s", SRC_DCQCN_PARAMS),
+        ("rpg_hai_rate", "rhai_bps", model.rhai_bps / 1e6, "Mbit/s", SRC_DCQCN_PARAMS),
+        ("rpg_time_reset", "timer_s", model.timer_s * 1e6, "us", SRC_DCQCN_PARAMS),
+        ("dce_tcp_rtt", "timer_s", model.timer_s * 1e6, "us", SRC_DCQCN_PARAMS),
+        ("rpg_threshold", "fast_recovery_stages", model.fast_recovery_stages, "stages", SRC_DCQCN_PARAMS),
+        ("rpg_min_rate", "min_rate_bps", model.min_rate_bps / 1e6, "Mbit/s", SRC_DCQCN_PARAMS),
+    ]
+    values: list[HostValue] = []
+    for attribute, quantity_name, value, unit, knob in rows:
+        derived = derived_from(model, quantity_name)
+        rounded = round(value)
+        if mlx5 and abs(rounded - value) < 1e-9:
+            values.append(HostValue(f"ecn.roce_rp.{attribute}", rounded, unit, "sysfs", f"echo {rounded} > {rp}/{attribute}", knob, derived))
+        else:
+            note = unrendered if not mlx5 else f"{value:g} {unit} is not a whole number of the knob's unit: set the nearest value by hand"
+            values.append(HostValue(f"ecn.roce_rp.{attribute}", value, unit, "manual", "", knob, derived, note))
+    np_value = model.cnp_interval_s * 1e6
+    if mlx5:
+        values.append(HostValue("ecn.roce_np.min_time_between_cnps", round(np_value), "us", "sysfs",
+                                f'echo {round(np_value)} > /sys/class/net/"$IFACE"/ecn/roce_np/min_time_between_cnps',
+                                f"{SRC_MLNX_ECN_ATTRS}; {SRC_CNP_INTERVAL_UNIT}", derived_from(model, "cnp_interval_s")))
+    else:
+        values.append(HostValue("ecn.roce_np.min_time_between_cnps", np_value, "us", "manual", "", SRC_CNP_INTERVAL_UNIT,
+                                derived_from(model, "cnp_interval_s"), unrendered))
+    values.append(HostValue("ecn.roce_rp.dce_tcp_g", model.g, "1", "manual", "", SRC_DCQCN_PARAMS, derived_from(model, "g"),
+                            "ConnectX encodes g as a 10-bit fixed-point dce_tcp_g (default 1019); NVIDIA's public pages state the alpha "
+                            "update both as alpha = (1 - G/1024)·alpha + G/1024 and with G/1024 as the weight of the old alpha, so the "
+                            "encoding of g = 1/256 is left to the operator"))
+    values.append(HostValue("ecn.roce_rp.rpg_byte_reset", model.byte_counter_bytes, "B", "manual", "", SRC_DCQCN_PARAMS,
+                            derived_from(model, "byte_counter_bytes"),
+                            "rpg_byte_reset is given in bytes (include/uapi/linux/dcbnl.h), but ConnectX's accepted range is not public "
+                            "(firmware default 32767); set B = 10 MB or the largest value the firmware accepts"))
+    return values
+
+
+def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
+    """Every host port of ``switches`` grouped into kinds with identical settings, named
+    ``<nic>-<speed>`` (``-2``, ``-3`` where one NIC and speed need different settings)."""
+    groups: dict[tuple[object, ...], list[tuple[SwitchIR, PortIR]]] = {}
+    for switch in switches:
+        classes_key = None
+        for port in switch.ports:
+            if port.host_nic is None:
+                continue
+            if classes_key is None:
+                classes_key = (switch.maps, switch.control_classes, tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless)
+                                                                           for c in switch.classes))
+            key = (port.host_nic, port.speed_bps, port.pfc_priorities, classes_key)
+            groups.setdefault(key, []).append((switch, port))
+    kinds: list[HostKind] = []
+    used: dict[str, int] = {}
+    for members in groups.values():
+        switch, port = members[0]
+        base = f"{port.host_nic}-{port.speed_bps / 1e9:g}G"
+        used[base] = used.get(base, 0) + 1
+        name = base if used[base] == 1 else f"{base}-{used[base]}"
+        kinds.append(derive_host_kind(name, switch, port, tuple((s.name, p.name) for s, p in members)))
+    return tuple(kinds)
+
+
+__all__ = ["CONGESTION_CONTROL", "ECN_TRANSPORTS", "RDMA_TRANSPORTS", "HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds"]

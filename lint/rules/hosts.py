@@ -1,0 +1,205 @@
+"""Host rules (need ``--hosts FILE``): do the hosts and the switch agree?
+
+A host settings document (backends/host/document.py; ``compile --target host`` writes one per host
+kind, or an operator writes one for what a host really runs) says how the host's NIC classifies
+(trust DSCP, DSCP -> priority), which priorities it runs PFC on, the DSCP of its CNPs, and which
+congestion control each class's senders run. The switch side comes from the config's own tables:
+PORT_QOS_MAP pfc_enable and its maps (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP,
+PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP; sonic-yang-models sonic-port-qos-map.yang),
+the queues' schedulers and WRED profiles. Where they disagree nothing fails loudly: traffic lands
+in a lossy queue, PFC never stops the sender, CNPs queue behind data.
+
+The host ports checked are those the document's ``attachments`` name; a document without them (or
+whose ports the config does not have) is checked against every port with a PORT_QOS_MAP entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from qosforge.backends.host.document import ClassDoc, HostSettingsDocument
+    from qosforge.backends.sonic.parse import PortConfig
+
+#: Linux congestion controls that react to ECN-Echo (RFC 3168 §6.1.2: reno and cubic halve once
+#: per window; dctcp by the fraction of marks, RFC 8257 §3.3) and whether they negotiate ECN on
+#: their own (tcp_dctcp sets TCP_CONG_NEEDS_ECN; the others need net.ipv4.tcp_ecn = 1,
+#: Documentation/networking/ip-sysctl.rst). Absent: ignores ECN or not known to react (BBR v1
+#: reacts to loss and delivery rate only, not to CE marks).
+ECN_REACTING = {"dctcp": True, "reno": False, "cubic": False, "d2tcp": False, "tbtcp": False, "ear": False}
+#: The kernel default congestion control when the document names none (CONFIG_DEFAULT_TCP_CONG).
+KERNEL_DEFAULT_CC = "cubic"
+RDMA_TRANSPORTS = frozenset({"dcqcn", "irn"})
+
+
+def _hosts(ctx: LintContext) -> HostSettingsDocument:
+    assert ctx.hosts is not None
+    return ctx.hosts
+
+
+def _host_ports(ctx: LintContext) -> list[PortConfig]:
+    named = {a.port for a in _hosts(ctx).attachments}
+    ports = [p for p in ctx.parsed.ports if p.has_qos_entry]
+    chosen = [p for p in ports if p.name in named]
+    return chosen or ports
+
+
+def _paused_priorities(port: PortConfig, dscp: int) -> tuple[int | None, tuple[int, ...]]:
+    """(the PG ``dscp`` lands in, the priorities the switch pauses for that PG) on ``port``."""
+    tc = dict(port.maps.dscp_to_tc).get(dscp)
+    if tc is None:
+        return None, ()
+    pg = dict(port.maps.tc_to_priority_group).get(tc, tc)
+    to_pg = dict(port.maps.pfc_priority_to_priority_group)
+    return pg, tuple(p for p in port.pfc_priorities if to_pg.get(p, p) == pg)
+
+
+def _pfc_not_lossless(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    for port in _host_ports(ctx):
+        for priority in sorted(set(hosts.qos.pfc_priorities) - set(port.pfc_priorities)):
+            yield ctx.report("host-pfc-not-lossless", "PORT_QOS_MAP", port.name, "pfc_enable",
+                             f"host kind {hosts.host_kind} runs PFC on priority {priority}, which {port.name} does not "
+                             f"(pfc_enable {','.join(map(str, port.pfc_priorities)) or 'none'}): the host expects "
+                             f"priority {priority} lossless, the switch drops it and ignores the host's PAUSE frames",
+                             values={"priority": priority})
+
+
+def _pfc_missing(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    for port in _host_ports(ctx):
+        for priority in sorted(set(port.pfc_priorities) - set(hosts.qos.pfc_priorities)):
+            yield ctx.report("host-pfc-missing", "PORT_QOS_MAP", port.name, "pfc_enable",
+                             f"{port.name} pauses priority {priority} (lossless), but host kind {hosts.host_kind} does not run PFC "
+                             f"on it (host PFC: {','.join(map(str, hosts.qos.pfc_priorities)) or 'none'}): the host ignores the "
+                             "switch's PAUSE frames and the PG's headroom overflows: lossless drops",
+                             values={"priority": priority})
+
+
+def _dscp_priority(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    for port in _host_ports(ctx):
+        for klass in hosts.classes:
+            for dscp in klass.dscp:
+                pg, paused = _paused_priorities(port, dscp)
+                if pg is None or not paused:
+                    continue  # lossy on the switch: no PAUSE the host's priority must match
+                priority = hosts.qos.priority_of(dscp)
+                if priority in paused:
+                    continue
+                yield ctx.report("host-dscp-priority", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                                 f"class '{klass.name}': the host sends DSCP {dscp} on priority {priority}, but {port.name} puts it "
+                                 f"in lossless PG {pg}, which pauses priority {','.join(map(str, paused))}: the switch's PAUSE "
+                                 "never stops these packets and the PG's headroom overflows",
+                                 values={"dscp": dscp, "host_priority": priority, "pg": pg})
+
+
+def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    if not any(c.transport in RDMA_TRANSPORTS for c in hosts.classes):
+        return
+    schedulers = {s.name: s for s in ctx.parsed.schedulers}
+    for port in _host_ports(ctx):
+        if hosts.qos.cnp is None:
+            yield ctx.report("host-cnp-dscp", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                             f"host kind {hosts.host_kind} runs RoCE classes but names no CNP DSCP: its CNPs carry the NIC's "
+                             "default DSCP, which this port may queue behind data", values={})
+            continue
+        dscp = hosts.qos.cnp.dscp
+        tc = dict(port.maps.dscp_to_tc).get(dscp)
+        queue_index = dict(port.maps.tc_to_queue).get(tc, tc) if tc is not None else None
+        queue = next((q for q in port.queues if q.index == queue_index), None)
+        scheduler = schedulers.get(queue.scheduler or "") if queue is not None else None
+        if scheduler is not None and scheduler.kind == "STRICT":
+            continue
+        where = (f"queue {queue_index} ({scheduler.kind if scheduler is not None and scheduler.kind else 'no scheduler'})"
+                 if queue_index is not None else "no queue (the DSCP is not in the port's DSCP_TO_TC_MAP)")
+        yield ctx.report("host-cnp-dscp", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                         f"host kind {hosts.host_kind} sends CNPs with DSCP {dscp}, which {port.name} maps to {where}, not a "
+                         "strict-priority CNP queue: CNPs wait behind the data they should slow down",
+                         values={"cnp_dscp": dscp})
+
+
+def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str | None:
+    """Why ``klass``'s senders ignore ECN marks, or None when they react to them."""
+    if klass.transport in RDMA_TRANSPORTS:
+        dcqcn = hosts.qos.dcqcn
+        if dcqcn is None or priority not in dcqcn.rp_priorities:
+            return f"its RoCE senders run no DCQCN reaction point on priority {priority} (roce_rp enable), so CNPs change nothing"
+        if priority not in dcqcn.np_priorities:
+            return f"its receivers run no DCQCN notification point on priority {priority} (roce_np enable): no CNP is sent"
+        return None
+    cc = klass.congestion_control or hosts.kernel.tcp_congestion_control or KERNEL_DEFAULT_CC
+    if cc not in ECN_REACTING:
+        return f"its senders run {cc}, which does not react to ECN marks"
+    if not ECN_REACTING[cc] and hosts.kernel.tcp_ecn != 1:
+        return (f"its senders run {cc} with net.ipv4.tcp_ecn = {hosts.kernel.tcp_ecn if hosts.kernel.tcp_ecn is not None else '2 (default)'}: "
+                "they do not request ECN, send Not-ECT packets, and the queue drops instead of marking")
+    return None
+
+
+def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    for port in _host_ports(ctx):
+        for klass in hosts.classes:
+            dscp = klass.dscp[0]
+            tc = dict(port.maps.dscp_to_tc).get(dscp)
+            if tc is None:
+                continue
+            queue_index = dict(port.maps.tc_to_queue).get(tc, tc)
+            queue = next((q for q in port.queues if q.index == queue_index), None)
+            wred = ctx.parsed.wred(queue.wred_profile) if queue is not None else None
+            if wred is None or not any(curve.mark for curve in wred.curves):
+                continue
+            reason = _reacts(hosts, klass, hosts.qos.priority_of(dscp))
+            if reason is not None:
+                yield ctx.report("host-cc-ignores-ecn", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                                 f"class '{klass.name}' (DSCP {dscp}) is ECN-marked in queue {queue_index} of {port.name} "
+                                 f"(WRED {wred.name}), but {reason}", values={"dscp": dscp, "queue": queue_index})
+
+
+E = Severity.ERROR
+RULES: tuple[Rule, ...] = (
+    Rule("host-pfc-not-lossless", E, "hosts", "host PFC priorities are lossless on the switch",
+         "A host NIC that runs PFC on a priority treats it as lossless: it pauses the switch when its receive buffer "
+         "fills. A switch port whose pfc_enable lacks that priority (sonic-port-qos-map.yang) ignores the host's PAUSE "
+         "and has no headroom for it, so the host's lossless traffic is dropped (IEEE 802.1Qbb: both ends of a link "
+         "must enable PFC on the same priorities).",
+         "enable PFC on the same priorities at both ends: recompile the hosts (compile --target host) or the switch",
+         needs="hosts", check=_pfc_not_lossless),
+    Rule("host-pfc-missing", E, "hosts", "switch lossless priorities run PFC on the hosts",
+         "A switch port that pauses a priority relies on the sender to stop: a host NIC without PFC on that priority "
+         "ignores the PAUSE frames, the PG fills its headroom (sized for one round trip of a sender that does stop) "
+         "and drops lossless traffic (IEEE 802.1Qbb).",
+         "run PFC on the switch's lossless priorities on every host NIC (mlnx_qos --pfc, the host target's nic-setup.sh)",
+         needs="hosts", check=_pfc_missing),
+    Rule("host-dscp-priority", E, "hosts", "a lossless class's DSCP rides the priority its switch PG pauses",
+         "With DSCP trust the switch classifies a packet by its DSCP (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP) but "
+         "pauses the priorities mapped to the PG (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); the host NIC stops only the "
+         "priority it sent the packet on (its own DSCP-to-priority map, mlnx_qos --dscp2prio). A class sent on another "
+         "priority than the one its PG pauses is never stopped and overflows the headroom.",
+         "map the class's DSCPs to the switch's PFC priority on the host (mlnx_qos --dscp2prio set,DSCP,PRIORITY)",
+         needs="hosts", check=_dscp_priority),
+    Rule("host-cnp-dscp", E, "hosts", "the hosts' CNP DSCP reaches the switch's strict-priority CNP queue",
+         "DCQCN's notification point sends CNPs with a configured DSCP (mlx5 ecn/roce_np/cnp_dscp); the switch must "
+         "map that DSCP to a strict-priority queue so CNPs overtake the congested data (DCQCN §3.1: the NP's "
+         "feedback must arrive quickly; SONiC and NVIDIA RoCE defaults: DSCP 48 on a strict queue).",
+         "use the intent's design.cnp_dscp on both sides (compile --target host renders ecn/roce_np/cnp_dscp)",
+         needs="hosts", check=_cnp_dscp),
+    Rule("host-cc-ignores-ecn", E, "hosts", "ECN-marked classes' senders react to ECN",
+         "A queue that ECN-marks a class only helps if the class's senders react: DCTCP needs tcp_dctcp at both ends "
+         "(RFC 8257 §3.2-3.3, §5; Linux Documentation/networking/dctcp.rst), classic TCP reacts only with ECN "
+         "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
+         "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
+         "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
+         "run the class's congestion control on its senders (the host target's 99-qosforge.conf and nic-setup.sh)",
+         needs="hosts", check=_cc_ignores_ecn),
+)
+
+
+__all__ = ["RULES"]
