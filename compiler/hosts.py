@@ -61,7 +61,7 @@ def host_nic_lookup(intent: Intent, topology: ResolvedTopology, source_map: Sour
                                                  f"(host of {switch.name}:{port.name}); it runs at {speeds} ({profile.speeds_source.strip()})",
                                            "use a NIC that runs at the host link's speed, or change the host link's speed")
                 by_port[(switch.name, port.name)] = profile.name
-        if needs_dcqcn and not profile.dcqcn and profile.name != DEFAULT_HOST_NIC:
+        if needs_dcqcn and not profile.dcqcn:
             raise source_map.error(path, f"class '{needs_dcqcn[0]}' runs DCQCN in the senders' NICs, but host NIC {profile.name} has none "
                                          f"({profile.dcqcn_source.strip()})", "name a RoCE NIC with DCQCN, e.g. nvidia-connectx-6dx")
 

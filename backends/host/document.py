@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from qosforge.errors import QosforgeError
 
 DOCUMENT_FORMAT = "qosforge.host-settings/1"
+
+
+Priority = Annotated[int, Field(ge=0, le=7)]
 
 
 class _Strict(BaseModel):
@@ -26,8 +29,8 @@ class CnpDoc(_Strict):
 
 
 class DcqcnDoc(_Strict):
-    rp_priorities: list[int]
-    np_priorities: list[int]
+    rp_priorities: list[Priority]
+    np_priorities: list[Priority]
     rai_bps: float = Field(gt=0)
     rhai_bps: float = Field(gt=0)
     timer_s: float = Field(gt=0)
@@ -40,8 +43,8 @@ class DcqcnDoc(_Strict):
 
 class QosDoc(_Strict):
     trust: Literal["dscp", "pcp"]
-    dscp_to_priority: dict[str, int]
-    pfc_priorities: list[int]
+    dscp_to_priority: dict[str, Priority]
+    pfc_priorities: list[Priority]
     cnp: CnpDoc | None = None
     dcqcn: DcqcnDoc | None = None
 

@@ -232,10 +232,13 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
         if c.congestion_control is not None and c.congestion_control != tcp_cc:
             source = {"d2tcp": "D2TCP (Vamanan et al., SIGCOMM 2012)", "tbtcp": "TBTCP (Xiong et al.)", "ear": "EAR (Zeng et al., APNet 2017)"}.get(
                 c.congestion_control, SRC_RFC8257)
+            why = (f"the host's ECN-marked TCP classes need different congestion controls, so no one default is written: select "
+                   f"{c.congestion_control} for this class's connections" if c.congestion_control in LINUX_CONGESTION_CONTROLS else
+                   f"no mainline Linux congestion control module implements {c.congestion_control}: install the authors' implementation and "
+                   "select it")
             values.append(HostValue(f"class.{c.name}.congestion_control", c.congestion_control, "", "manual", "", source,
                                     _plan_value(0, "", "congestion_control", f"class '{c.name}' runs {c.transport}", source),
-                                    f"no mainline Linux congestion control module implements {c.congestion_control}: install the authors' "
-                                    "implementation and select it per socket (TCP_CONGESTION, tcp(7)) or per route (congctl, ip-route(8))"))
+                                    f"{why} per socket (TCP_CONGESTION, tcp(7)) or per route (congctl, ip-route(8))"))
     return values
 
 

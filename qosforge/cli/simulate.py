@@ -150,13 +150,16 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--warmup", metavar="TIME", help="Statistics start after this (default a third of --duration, at most 0.1s; fabric-incast 10ms, other fabric scenarios 0).")
 @click.option("--seed", type=SeedType(), default=1, show_default=True, help=f"Random seed, 0 to {MAX_SEED} (2**32-1).")
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
+@click.option("--hosts", "hosts_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="incast: run the hosts as a host settings document configures them (host_settings.json from compile --target host): "
+                   "each flow's NIC priority, the CNPs' priority and DCQCN's parameters.")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                      flows: int | None, load_text: str | None, flow_size_dist: str | None, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
                      rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
-                     plot_path: str | None) -> None:
+                     plot_path: str | None, hosts_path: str | None = None) -> None:
     """Run a scenario on the bundled software switch and report queue, goodput, marks and drops.
 
     \b
@@ -247,6 +250,17 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
         config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, flow_size_bytes,
                                                                  int(packet) if packet_text else None, duration_s, warmup_s, seed, rto_min_s,
                                                                  _assumptions(assumptions))
+        if hosts_path is not None:
+            from dataclasses import replace as _replace
+
+            from qosforge.backends.host.document import load_host_document
+            from qosforge.softswitch.helper.hosts import apply_host_settings
+
+            document = load_host_document(Path(hosts_path))
+            flow_specs, transport_params = apply_host_settings(document, config, flow_specs, run.transport)
+            run = _replace(run, transport=transport_params)
+            header["hosts"] = {"file": hosts_path, "host_kind": document.host_kind,
+                               "host_priorities": sorted({f.host_priority for f in flow_specs if f.host_priority is not None})}
         packet = header["packet_bytes"]
     check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.softswitch.randomness import seed_matters
@@ -294,6 +308,7 @@ _FLAG_SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
     "beta": ("--beta", _DUMBBELL),
     "window_r": ("--r", _DUMBBELL),
     "assumptions": ("--assume", _COMPILED),
+    "hosts_path": ("--hosts", ("incast",)),
 }
 #: Why a flag is not read, where the table alone would not say what to do instead.
 _INSTEAD = {

@@ -358,7 +358,9 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_PG_IMP] = important.pg
         fli[f, L.FL_Q_IMP] = important.queue
         fli[f, L.FL_COLOR_IMP] = important.color
-        fli[f, L.FL_PRIO] = normal.tc
+        # The NIC queue is the host's priority for the DSCP: the switch's TC unless the host's own
+        # map says otherwise (simulate --hosts), so a PAUSE of another priority does not stop it.
+        fli[f, L.FL_PRIO] = normal.tc if flow.host_priority is None else flow.host_priority
         fli[f, L.FL_TLT] = 2 if flow.all_important else int(flow.tlt)
         fli[f, L.FL_ECT] = int(flow.ect)
         fli[f, L.FL_SIZE] = flow.size_packets
@@ -390,7 +392,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             cnp = classify_ports(ports[flow.dst_port], ports[cnp_egress], flow.cnp_dscp)
             fli[f, L.FL_CNP_Q] = cnp.queue
             fli[f, L.FL_CNP_PG] = cnp.pg
-            fli[f, L.FL_CNP_PRIO] = cnp.tc
+            fli[f, L.FL_CNP_PRIO] = cnp.tc if flow.cnp_host_priority is None else flow.cnp_host_priority
             fli[f, L.FL_CNP_COLOR] = cnp.color
         if flow.kind in ("poisson", "cbr"):
             if not flow.rate_pps > 0:

@@ -93,6 +93,12 @@ class FlowSpec:
     that DSCP to (a compiled plan's strict-priority CNP class). None: an uncongested side path."""
     beta: float = TBTCP_BETA
     window_reduction_r: float = TBTCP_R
+    host_priority: int | None = None
+    """The priority the sender's NIC puts the flow on (its DSCP-to-priority map, ``simulate
+    --hosts``): the NIC queue a PFC PAUSE of that priority stops. None: the switch's TC for the
+    DSCP, as a host configured from the same plan does."""
+    cnp_host_priority: int | None = None
+    """DCQCN: the priority the receiver's NIC sends CNPs on (None: the switch's TC for the CNP DSCP)."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:

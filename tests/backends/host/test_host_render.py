@@ -1,0 +1,95 @@
+"""The host target: rendered settings of every example with hosts (golden files), and the values
+checked against the plan and the DCQCN host model.
+
+Golden files: tests/backends/host/golden/<example>/<host kind>/<file>. After an intended change,
+regenerate with
+    QOSFORGE_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/backends/host
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from qosforge.backends.host.document import HostSettingsDocument
+from qosforge.backends.host.settings import HostKind, host_kinds
+from qosforge.backends.registry import get_target
+from qosforge.compiler.compile import compile_intent
+from qosforge.compiler.loader import load_intent
+from qosforge.ir import FabricIR
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = Path(__file__).parent / "golden"
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+
+
+def _fabric(path: Path) -> FabricIR:
+    intent, source_map = load_intent(path)
+    return compile_intent(intent, source_map, targets=("host",))
+
+
+def _kinds(name: str) -> dict[str, HostKind]:
+    return {kind.name: kind for kind in host_kinds(_fabric(ROOT / "examples" / f"{name}.yaml").for_target("host"))}
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_golden(example: Path) -> None:
+    fabric = _fabric(example)
+    rendered = {f"{item.switch}/{item.file_name}": item.text for item in get_target("host").render(fabric.for_target("host"))}
+    assert rendered, "every example has hosts"
+    folder = GOLDEN / example.stem
+    if os.environ.get("QOSFORGE_REGENERATE_GOLDEN") == "1":
+        for path, text in rendered.items():
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_text(text)
+    expected = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
+    assert rendered == expected, f"{example.stem}: host settings changed; regenerate if intended (module docstring)"
+    for path, text in rendered.items():
+        if path.endswith(".json"):
+            HostSettingsDocument.model_validate(json.loads(text))  # what lint --hosts and simulate --hosts read
+
+
+def test_roce_pod_values_follow_the_plan_and_the_dcqcn_model() -> None:
+    kind = _kinds("roce-pod")["nvidia-connectx-6dx-100G"]
+    assert kind.pfc_priorities == (3,)  # the lossless class's TC (compiler/plan.py: PFC priority = TC)
+    assert dict(kind.dscp_to_priority)[26] == 3 and kind.cnp_dscp == 48
+    values = {v.name: v for v in kind.values}
+    # DCQCN steps scaled to 100G: R_AI 40 Mb/s and R_HAI 200 Mb/s at 40 G (x 2.5).
+    assert values["ecn.roce_rp.rpg_ai_rate"].value == 100 and values["ecn.roce_rp.rpg_ai_rate"].unit == "Mbit/s"
+    assert values["ecn.roce_rp.rpg_hai_rate"].value == 500
+    assert values["ecn.roce_rp.rpg_time_reset"].value == 55 and values["ecn.roce_np.min_time_between_cnps"].value == 50
+    assert values["rdma_cm.default_roce_tos"].value == 26 * 4
+    assert values["mlnx_qos.pfc"].apply.endswith("--pfc 0,0,0,1,0,0,0,0")
+    assert values["ecn.roce_np.cnp_dscp"].apply.startswith("echo 48 ")
+    # Knobs whose encoding is not public are listed, never written into a command.
+    assert values["ecn.roce_rp.dce_tcp_g"].form == "manual" and values["ecn.roce_rp.dce_tcp_g"].apply == ""
+    assert values["ecn.roce_rp.rpg_byte_reset"].form == "manual" and values["ecn.roce_rp.rpg_byte_reset"].value == 10e6
+    # Only DSCPs whose switch priority differs from the NIC default (DSCP >> 3) get a dscp2prio line.
+    rendered = {name for name in values if name.startswith("mlnx_qos.dscp2prio.")}
+    assert rendered == {f"mlnx_qos.dscp2prio.{d}" for d, p in kind.dscp_to_priority if p != d >> 3}
+
+
+def test_kernel_only_hosts_list_nic_values_for_manual_configuration() -> None:
+    kinds = _kinds("mixed-fabric")
+    assert set(kinds) == {"nvidia-connectx-6dx-100G", "nvidia-connectx-5-100G"}  # per host group (host_nic per port range)
+    tlt = _kinds("tlt-simulation")["linux-kernel-40G"]
+    names = {v.name: v for v in tlt.values}
+    assert names["net.ipv4.tcp_congestion_control"].value == "dctcp" and names["net.ipv4.tcp_ecn"].value == 1
+    assert all(v.form == "sysctl" for v in tlt.values)  # no lossless or RoCE class: no NIC value at all
+    # D2TCP and EAR have no mainline Linux module and DCTCP disagrees with them: no single default
+    # is written, each class's congestion control is listed for manual selection.
+    mixed = kinds["nvidia-connectx-5-100G"]
+    assert mixed.tcp_congestion_control is None
+    manual = {v.name: v for v in mixed.values if v.form == "manual" and v.name.startswith("class.")}
+    assert set(manual) == {"class.rpc.congestion_control", "class.search.congestion_control", "class.bulk.congestion_control"}
+    assert "no mainline Linux" in manual["class.rpc.congestion_control"].note and "no mainline" not in manual["class.bulk.congestion_control"].note
+
+
+def test_sysctl_file_lines_are_key_equals_value() -> None:
+    text = get_target("host").render(_fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host"))
+    sysctl = next(item.text for item in text if item.file_name == "99-qosforge.conf")
+    settings = [line for line in sysctl.splitlines() if line and not line.startswith("#")]
+    assert settings == ["net.ipv4.tcp_ecn = 1", "net.ipv4.tcp_congestion_control = dctcp"]
