@@ -34,10 +34,16 @@ def _named(intent: Intent) -> list[tuple[tuple[str | int, ...], str, Callable[[s
     for s, switch in enumerate(topology.switches or []):
         for p, port in enumerate(switch.ports):
             if port.host_nic is not None:
-                ports = frozenset(expand_port_names(port.name))
                 named.append((("topology", "switches", s, "ports", p, "host_nic"), port.host_nic,
-                              lambda sw, pt, owner=switch.name, covered=ports: sw == owner and pt in covered))
+                              _covers(switch.name, frozenset(expand_port_names(port.name)))))
     return named
+
+
+def _covers(owner: str, ports: frozenset[str]) -> Callable[[str, str], bool]:
+    def covers(switch: str, port: str) -> bool:
+        return switch == owner and port in ports
+
+    return covers
 
 
 def host_nic_lookup(intent: Intent, topology: ResolvedTopology, source_map: SourceMap) -> Callable[[str, str], str]:
