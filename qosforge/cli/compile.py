@@ -163,17 +163,31 @@ def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
 
 @click.command("explain")
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("--switch", "switch_name", required=True, metavar="NAME", help="The switch whose value to explain.")
-@click.option("--path", "value_path", required=True, metavar="TABLE/KEY/FIELD", help="A config_db value, e.g. WRED_PROFILE/bulk_40G/green_max_threshold.")
+@click.option("--switch", "switch_name", metavar="NAME", help="The switch whose value to explain.")
+@click.option("--host", "host_kind", metavar="KIND", help="Instead of --switch: a host kind of compile --target host (e.g. nvidia-connectx-6dx-100G).")
+@click.option("--path", "value_path", required=True, metavar="TABLE/KEY/FIELD", help="A config_db value, e.g. WRED_PROFILE/bulk_40G/green_max_threshold; "
+              "with --host a host setting's name in host_settings.json, e.g. ecn.roce_rp.rpg_ai_rate.")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_APPROXIMATION_OPTION
-def explain_command(intent: str, switch_name: str, value_path: str, output_format: str, approximations: tuple[str, ...]) -> None:
-    """Show how a config_db value was derived: model, formula, inputs, paper section."""
-    from qosforge.backends.sonic.explain import explain_value
+def explain_command(intent: str, switch_name: str | None, value_path: str, output_format: str, approximations: tuple[str, ...],
+                    host_kind: str | None = None) -> None:
+    """Show how a config_db value (or, with --host, a host setting) was derived: model, formula, inputs, paper section."""
     from qosforge.provenance import to_jsonable
 
-    fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
-    explanation = explain_value(fabric.for_target("sonic")[0], value_path)
+    if (switch_name is None) == (host_kind is None):
+        raise click.UsageError("give --switch NAME (a config_db value) or --host KIND (a host setting)")
+    if host_kind is not None:
+        from qosforge.backends.host.explain import explain_host_value
+        from qosforge.backends.host.settings import host_kinds
+
+        fabric = _compile(intent, (), approximations, ("host",))
+        explanation = explain_host_value(host_kinds(fabric.for_target("host")), host_kind, value_path)
+        switch_name = host_kind
+    else:
+        from qosforge.backends.sonic.explain import explain_value
+
+        fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
+        explanation = explain_value(fabric.for_target("sonic")[0], value_path)
     if output_format == "json":
         from qosforge.presentation import tidy
 

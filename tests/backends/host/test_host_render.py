@@ -93,3 +93,17 @@ def test_sysctl_file_lines_are_key_equals_value() -> None:
     sysctl = next(item.text for item in text if item.file_name == "99-qosforge.conf")
     settings = [line for line in sysctl.splitlines() if line and not line.startswith("#")]
     assert settings == ["net.ipv4.tcp_ecn = 1", "net.ipv4.tcp_congestion_control = dctcp"]
+
+
+def test_explain_shows_a_host_values_derivation() -> None:
+    from qosforge.backends.host.explain import explain_host_value
+    from qosforge.errors import QosforgeError
+
+    kinds = tuple(_kinds("roce-pod").values())
+    explanation = explain_host_value(kinds, "nvidia-connectx-6dx-100G", "ecn.roce_rp.rpg_hai_rate")
+    assert explanation.model == "dcqcn_host" and explanation.quantity == "rhai_bps" and explanation.value == 500e6
+    assert explanation.derivations[-1].formula == "200 Mb/s * line_rate_bps / 40 Gb/s"
+    assert explanation.rendered.startswith("500 Mbit/s (sysfs: echo 500 > ")
+    with pytest.raises(QosforgeError, match="has no setting") as raised:
+        explain_host_value(kinds, "nvidia-connectx-6dx-100G", "ecn.roce_rp.rpg_ai_rat")
+    assert "ecn.roce_rp.rpg_ai_rate" in (raised.value.hint or "")
