@@ -23,7 +23,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 
 def _simulate(capsys: pytest.CaptureFixture[str], hosts: Path) -> dict[str, object]:
-    code, out = _run(capsys, "simulate", str(ROOT / "examples" / "roce-pod.yaml"), "--scenario", "incast", "--flows", "200", "--duration", "3ms",
+    code, out = _run(capsys, "simulate", str(ROOT / "examples" / "roce-pod.yaml"), "--scenario", "incast", "--flows", "64", "--duration", "1ms",
                      "--warmup", "0s", "--hosts", str(hosts), "--format", "json")
     assert code == 0, out
     report: dict[str, object] = json.loads(out)
