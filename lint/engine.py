@@ -120,8 +120,6 @@ class Linter:
             skipped.append(Skipped(rules_needing("profile"), "no --profile (and no --intent naming the ASIC)"))
         if self.catalogue is None:
             skipped.append(Skipped(rules_needing("intent"), "no --intent"))
-        if self.hosts is None:
-            skipped.append(Skipped(rules_needing("hosts"), "no --hosts"))
         for (rules, reason), files in sorted(self._file_skips.items()):
             shown = ", ".join(sorted(files)[:3]) + (f" (+{len(files) - 3} more)" if len(files) > 3 else "")
             skipped.append(Skipped(rules, f"{reason}: {shown}"))

@@ -42,9 +42,9 @@ from qosforge.models._checks import (
     require_non_negative,
     require_positive,
 )
+from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS, SOURCE_DCQCN
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
-SOURCE_DCQCN = "Zhu et al., 'Congestion Control for Large-Scale RDMA Deployments', SIGCOMM 2015"
 SOURCE_DEFAULTS = (
     f"{SOURCE_DCQCN} default K_min=5KB, K_max=200KB, P_max=1% at 40 Gbps; "
     "scaled with link rate as in alibaba-edu/High-Precision-Congestion-Control "
@@ -53,8 +53,6 @@ SOURCE_DEFAULTS = (
 SOURCE_OVERRIDE = "user override"
 SOURCE_RED = f"{SOURCE_DCQCN} (RED-style marking at the congestion point)"
 
-#: Link rate at which the DCQCN paper's default thresholds are stated (its 40 Gbps testbed).
-DCQCN_REFERENCE_RATE_BPS = 40e9
 #: DCQCN paper default K_min = 5 KB at 40 Gbps (KB = 10^3 B, as HPCC's ns-3 ``ConfigEcn``).
 DCQCN_REFERENCE_KMIN_BYTES = 5e3
 #: DCQCN paper default K_max = 200 KB at 40 Gbps.

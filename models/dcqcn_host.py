@@ -22,8 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qosforge.errors import ModelInputError
-from qosforge.models.dcqcn import DCQCN_REFERENCE_RATE_BPS, SOURCE_DCQCN
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
+
+# NumPy-free on purpose: the software switch's traffic spec (softswitch/traffic/spec.py) reads these
+# constants and `qosforge simulate --help` must not load NumPy (tests/cli/test_startup.py);
+# models/dcqcn.py takes the paper's reference rate and citation from here.
+SOURCE_DCQCN = "Zhu et al., 'Congestion Control for Large-Scale RDMA Deployments', SIGCOMM 2015"
+#: Link rate at which the DCQCN paper's defaults are stated (its 40 Gbps testbed).
+DCQCN_REFERENCE_RATE_BPS = 40e9
 
 #: §3.1: alpha <- (1 - g) alpha + g per CNP, g = 1/256.
 DCQCN_G = 1.0 / 256.0
@@ -96,6 +102,8 @@ def dcqcn_host(line_rate_bps: float) -> DcqcnHost:
 
 __all__ = [
     "DCQCN_BYTE_COUNTER_BYTES",
+    "DCQCN_REFERENCE_RATE_BPS",
+    "SOURCE_DCQCN",
     "DCQCN_CNP_INTERVAL_S",
     "DCQCN_F",
     "DCQCN_G",

@@ -168,18 +168,18 @@ RULES: tuple[Rule, ...] = (
     Rule("host-pfc-not-lossless", E, "hosts", "host PFC priorities are lossless on the switch",
          "A host NIC that runs PFC on a priority treats it as lossless: it pauses the switch when its receive buffer "
          "fills. A switch port whose pfc_enable lacks that priority (sonic-port-qos-map.yang) ignores the host's PAUSE "
-         "and has no headroom for it, so the host's lossless traffic is dropped (IEEE 802.1Qbb: both ends of a link "
+         "and has no headroom for it, so the host's lossless traffic is dropped (IEEE 802.1Q §36, priority-based flow control from 802.1Qbb: both ends of a link "
          "must enable PFC on the same priorities).",
          "enable PFC on the same priorities at both ends: recompile the hosts (compile --target host) or the switch",
          needs="hosts", check=_pfc_not_lossless),
     Rule("host-pfc-missing", E, "hosts", "switch lossless priorities run PFC on the hosts",
          "A switch port that pauses a priority relies on the sender to stop: a host NIC without PFC on that priority "
          "ignores the PAUSE frames, the PG fills its headroom (sized for one round trip of a sender that does stop) "
-         "and drops lossless traffic (IEEE 802.1Qbb).",
+         "and drops lossless traffic (IEEE 802.1Q §36, priority-based flow control).",
          "run PFC on the switch's lossless priorities on every host NIC (mlnx_qos --pfc, the host target's nic-setup.sh)",
          needs="hosts", check=_pfc_missing),
     Rule("host-dscp-priority", E, "hosts", "a lossless class's DSCP rides the priority its switch PG pauses",
-         "With DSCP trust the switch classifies a packet by its DSCP (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP) but "
+         "With DSCP trust the switch classifies a packet by its DSCP (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP; sonic-yang-models sonic-port-qos-map.yang) but "
          "pauses the priorities mapped to the PG (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); the host NIC stops only the "
          "priority it sent the packet on (its own DSCP-to-priority map, mlnx_qos --dscp2prio). A class sent on another "
          "priority than the one its PG pauses is never stopped and overflows the headroom.",

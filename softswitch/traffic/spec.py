@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import qosforge.models.dcqcn_host as _dcqcn_host
-from qosforge.models.dcqcn import DCQCN_REFERENCE_RATE_BPS
+from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 
 FlowKind = Literal["poisson", "cbr", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp")
