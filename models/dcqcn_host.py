@@ -102,15 +102,15 @@ def dcqcn_host(line_rate_bps: float) -> DcqcnHost:
 
 __all__ = [
     "DCQCN_BYTE_COUNTER_BYTES",
-    "DCQCN_REFERENCE_RATE_BPS",
-    "SOURCE_DCQCN",
     "DCQCN_CNP_INTERVAL_S",
     "DCQCN_F",
     "DCQCN_G",
     "DCQCN_MIN_RATE_BPS",
     "DCQCN_RAI_BPS",
+    "DCQCN_REFERENCE_RATE_BPS",
     "DCQCN_RHAI_BPS",
     "DCQCN_TIMER_S",
+    "SOURCE_DCQCN",
     "DcqcnHost",
     "dcqcn_host",
 ]

@@ -186,6 +186,7 @@ def explain_command(intent: str, switch_name: str | None, value_path: str, outpu
     else:
         from qosforge.backends.sonic.explain import explain_value
 
+        assert switch_name is not None  # one of --switch / --host, checked above
         fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
         explanation = explain_value(fabric.for_target("sonic")[0], value_path)
     if output_format == "json":
