@@ -94,9 +94,10 @@ def _without_boundary_packet(wire_gbps: float, line_rate_bps: float, packet_byte
     return line_rate_bps / 1e9 if 0.0 < excess_bps <= packet_bytes * 8.0 / measured_s else wire_gbps
 
 
-def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
+def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...], throughput: dict[str, Any] | None = None) -> None:
     """``labels``: one per monitored queue, the port's name as the text output gives it
-    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index."""
+    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index. ``throughput``:
+    the deadlock scenario's ``throughput_timeline``, drawn in a second panel under the queue."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -105,10 +106,20 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
     from qosforge.files import write_atomically
     from qosforge.plotting import legend_beside, plain_ticks
 
-    figure, axis = plt.subplots(figsize=(8, 3.5))
+    if throughput is None:
+        figure, axis = plt.subplots(figsize=(8, 3.5))
+    else:
+        figure, (axis, lower) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+        gbps = throughput["gbps"]
+        ends_ms = [(i + 1) * throughput["interval_s"] * 1e3 for i in range(len(gbps))]
+        lower.step(ends_ms, gbps, where="pre", linewidth=0.8)
+        lower.set_ylabel("delivered (Gb/s)")
+        lower.set_xlabel("time (ms)")
+        plain_ticks(lower)
     for index, depth in enumerate(result.monitors):
         axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{labels[index]} queue {depth.queue}")
-    axis.set_xlabel("time (ms)")
+    if throughput is None:
+        axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
     plain_ticks(axis)
@@ -363,7 +374,8 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective,
               **summary(result), **fabric_keys}
     if plot_path is not None:
-        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows", labels=(header["monitored_port"],))
+        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows", labels=(header["monitored_port"],),
+              throughput=report.get("throughput_timeline"))
     _emit(report, output_format)
 
 
