@@ -94,9 +94,10 @@ def _without_boundary_packet(wire_gbps: float, line_rate_bps: float, packet_byte
     return line_rate_bps / 1e9 if 0.0 < excess_bps <= packet_bytes * 8.0 / measured_s else wire_gbps
 
 
-def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
+def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...], throughput: dict[str, Any] | None = None) -> None:
     """``labels``: one per monitored queue, the port's name as the text output gives it
-    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index."""
+    (``Ethernet0``; ``switch:port`` in a fabric), never the engine's port index. ``throughput``:
+    the deadlock scenario's ``throughput_timeline``, drawn in a second panel under the queue."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -105,10 +106,20 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
     from qosforge.files import write_atomically
     from qosforge.plotting import legend_beside, plain_ticks
 
-    figure, axis = plt.subplots(figsize=(8, 3.5))
+    if throughput is None:
+        figure, axis = plt.subplots(figsize=(8, 3.5))
+    else:
+        figure, (axis, lower) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+        gbps = throughput["gbps"]
+        ends_ms = [(i + 1) * throughput["interval_s"] * 1e3 for i in range(len(gbps))]
+        lower.step(ends_ms, gbps, where="pre", linewidth=0.8)
+        lower.set_ylabel("delivered (Gb/s)")
+        lower.set_xlabel("time (ms)")
+        plain_ticks(lower)
     for index, depth in enumerate(result.monitors):
         axis.plot(depth.trace_time_s * 1e3, depth.trace_packets, linewidth=0.8, label=f"{labels[index]} queue {depth.queue}")
-    axis.set_xlabel("time (ms)")
+    if throughput is None:
+        axis.set_xlabel("time (ms)")
     axis.set_ylabel("queue (packets)")
     axis.set_title(title)
     plain_ticks(axis)
@@ -128,10 +139,14 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
 @click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the intent's first class, e.g. rdma on roce-pod; pause-storm: its first lossless class). The report names it (class, class_chosen_by).")
 @click.option("--port", "port_name", metavar="NAME", help="incast: the receiver's port (default: the first port); fabric-incast/pause-storm: the receiving/stalled host as SWITCH:PORT (default: the last leaf's first host).")
-@click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1).")
+@click.option("--flows", type=int, help=f"Number of flows (1 to {MAX_FLOWS:,}; default 10; pause-storm: per sending host, default 1; "
+                                          "deadlock: per leaf pair of the routes that close the cycle, default 8).")
 @click.option("--load", "load_text", metavar="PERCENT", help="all-to-all: offered load of every host link (default 60%).")
 @click.option("--flow-size-dist", metavar="NAME|FILE",
               help="all-to-all: flow sizes, web-search (default) or data-mining (or a CDF file of 'bytes probability' lines).")
+@click.option("--fail-link", "fail_links", metavar="A-B|SWITCH:PORT", multiple=True,
+              help="deadlock: a link to fail (repeat for several), by its two switches or one end; routes go around it.")
+@click.option("--no-watchdog", "no_watchdog", is_flag=True, help="deadlock: run without the PFC watchdog the intent configures (the deadlock then stays).")
 @click.option("--stall", "stall_text", metavar="TIME", help="pause-storm: how long the stalled host stops draining (default 2ms).")
 @click.option("--transport", type=click.Choice(sorted(_TRANSPORTS)), help="dumbbell: required; incast and fabric scenarios: overrides the class's transport.")
 @click.option("--speed", "bandwidth", metavar="RATE", default="10G", show_default=True, help="dumbbell: bottleneck link rate.")
@@ -156,7 +171,8 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
-                     flows: int | None, load_text: str | None, flow_size_dist: str | None, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
+                     flows: int | None, load_text: str | None, flow_size_dist: str | None, fail_links: tuple[str, ...], no_watchdog: bool,
+                     stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
                      rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
                      plot_path: str | None, hosts_path: str | None = None) -> None:
@@ -168,6 +184,7 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
           --rtt 100us --ecn-threshold 65pkt --queue-limit 1000pkt --duration 0.3s --warmup 0.1s --format json
       qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
       qosforge simulate examples/roce-pod.yaml --scenario pause-storm --assume red.steps=1024 --assume red.step_offset=0
+      qosforge simulate examples/roce-pod.yaml --scenario deadlock --fail-link leaf1-spine1 --fail-link leaf2-spine2 --no-watchdog
     """
     from qosforge.softswitch.metrics import summary
     from qosforge.softswitch.simulation import simulate
@@ -186,7 +203,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     _refuse_flags_the_scenario_ignores(scenario)
     if scenario in FABRIC_SCENARIOS:
         _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet) if packet_text else None, flow_size, load_text, flow_size_dist,
-                        stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
+                        stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path,
+                        fail_links=fail_links, watchdog=not no_watchdog)
         return
     duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
     # The default warm-up is a third of the run, at most 0.1 s (0.1 s of the default 0.3 s): a
@@ -293,7 +311,9 @@ _FLAG_SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
     "switch_names": ("--switch", _COMPILED),
     "class_name": ("--class", _COMPILED),
     "port_name": ("--port", ("incast", "fabric-incast", "pause-storm")),
-    "flows": ("--flows", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
+    "flows": ("--flows", ("dumbbell", "incast", "fabric-incast", "pause-storm", "deadlock")),
+    "fail_links": ("--fail-link", ("deadlock",)),
+    "no_watchdog": ("--no-watchdog", ("deadlock",)),
     "load_text": ("--load", ("all-to-all",)),
     "flow_size_dist": ("--flow-size-dist", ("all-to-all",)),
     "stall_text": ("--stall", ("pause-storm",)),
@@ -348,7 +368,8 @@ def _refuse_flags_the_scenario_ignores(scenario: str) -> None:
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                     flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str | None,
                     stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
-                    assume: dict[str, str], output_format: str, plot_path: str | None) -> None:
+                    assume: dict[str, str], output_format: str, plot_path: str | None, *, fail_links: tuple[str, ...] = (),
+                    watchdog: bool = True) -> None:
     from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
     from qosforge.softswitch.metrics import summary
 
@@ -358,7 +379,7 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
         transport=_TRANSPORTS[transport] if transport else None, packet_bytes=packet, flow_size_bytes=None if size is None else max(1, int(size)),
         load=_parse("--load", parse_fraction, load_text), flow_size_dist=flow_size_dist or "web-search", stall_s=_parse("--stall", parse_time_s, stall_text),
         duration_s=_parse("--duration", parse_time_s, duration), warmup_s=_parse("--warmup", parse_time_s, warmup, allow_zero=True), seed=seed,
-        rto_min_s=rto_min_s, assume=assume,
+        rto_min_s=rto_min_s, assume=assume, fail_links=fail_links, watchdog=watchdog,
     )
     result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
     seed_effective = bool(fabric_keys.pop("seed_effective"))
@@ -368,7 +389,8 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective,
               **summary(result), **fabric_keys}
     if plot_path is not None:
-        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows", labels=(header["monitored_port"],))
+        _plot(Path(plot_path), result, f"{scenario}: {header['transport']}, {header['flows']} flows", labels=(header["monitored_port"],),
+              throughput=report.get("throughput_timeline"))
     _emit(report, output_format)
 
 
@@ -387,6 +409,10 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     for key, value in report.items():
         if isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
+        elif key == "waiting_buffers" and len(value) > 3:
+            text = f"{len(value)}: {', '.join(value[:3])}, ... (--format json)"
+        elif key == "throughput_timeline":
+            text = f"{len(value['gbps'])} points, one every {format_value(value['interval_s'], 's')} (--format json)"
         elif key == "notes":
             continue  # printed in full under the table
         else:

@@ -1,5 +1,6 @@
-"""``qosforge simulate INTENT --scenario fabric-incast|all-to-all|pause-storm``: the whole fabric
-(or the switches named by ``--switch``) on the software switch (docs/softswitch.md "Fabric")."""
+"""``qosforge simulate INTENT --scenario fabric-incast|all-to-all|pause-storm|deadlock``: the whole
+fabric (or the switches named by ``--switch``) on the software switch (docs/softswitch.md "Fabric";
+deadlock: docs/deadlock.md "Simulated")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import click
 
 from qosforge.errors import QosforgeError
 
-FABRIC_SCENARIOS = ("fabric-incast", "all-to-all", "pause-storm")
+FABRIC_SCENARIOS = ("fabric-incast", "all-to-all", "pause-storm", "deadlock")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ DEFAULTS = {
     "fabric-incast": ScenarioDefaults(duration_s=20e-3, warmup_s=10e-3, flows=10),
     "all-to-all": ScenarioDefaults(duration_s=3e-3, warmup_s=0.0, flows=0),
     "pause-storm": ScenarioDefaults(duration_s=0.0, warmup_s=0.0, flows=1),
+    # deadlock: flows per closing (source, destination) pair, as many as the leaves' hosts allow up
+    # to 16 (softswitch/helper/fabric_deadlock.py FLOWS_PER_PAIR); its duration follows the watchdog.
+    "deadlock": ScenarioDefaults(duration_s=0.0, warmup_s=0.0, flows=0),
 }
 #: pause-storm: the stall starts after this warm-up and the run goes on this long after it.
 STALL_MARGIN_S = 1e-3
@@ -64,6 +68,10 @@ class FabricOptions:
     seed: int
     rto_min_s: float | None
     assume: dict[str, str]
+    fail_links: tuple[str, ...] = ()
+    """deadlock: the cables to fail (``--fail-link``)."""
+    watchdog: bool = True
+    """deadlock: run the PFC watchdog the intent configures (``--no-watchdog``: without it)."""
 
 
 def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
@@ -104,6 +112,8 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     warmup_s = options.warmup_s if options.warmup_s is not None else _default_warmup_s(options, defaults, duration_s)
     kind = options.transport
     fabric = compile_fabric(Path(options.intent), options.switches, assume=options.assume)
+    if options.scenario == "deadlock":
+        return _run_deadlock(options, fabric)
     traffic = fabric_traffic(fabric, options.class_name, kind, options.packet_bytes,  # type: ignore[arg-type]
                              lossless=options.scenario == "pause-storm", rto_min_s=options.rto_min_s)
     packet_bytes = traffic.packet_bytes
@@ -141,6 +151,60 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
     keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
             "seed_effective": fabric_seed_matters(fabric.configs, fabric.topology, built.flows, seeded_workload=options.scenario == "all-to-all")}
     return result, keys, header, duration_s, warmup_s
+
+
+def _run_deadlock(options: FabricOptions, fabric: Any) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+    """The deadlock scenario: fail the links, drive line-rate traffic around the graph's cycles,
+    watch the buffers between the kernel's stops (softswitch/helper/fabric_deadlock.py)."""
+    from qosforge.cli.progress import progress
+    from qosforge.cli.simulate import check_work
+    from qosforge.softswitch.helper.fabric_deadlock import (
+        DEADLOCK_MARGIN_S,
+        OBSERVATIONS,
+        deadlock_run,
+        deadlock_summary,
+        default_duration_s,
+        failed_fabric,
+        watchdog_interval_s,
+    )
+    from qosforge.softswitch.helper.fabric_report import fabric_summary
+    from qosforge.softswitch.helper.fabric_scenarios import fabric_traffic
+    from qosforge.softswitch.pfc_deadlock import DeadlockObserver
+    from qosforge.softswitch.randomness import fabric_seed_matters
+    from qosforge.softswitch.simulation import simulate_fabric_observed
+    from qosforge.units import format_value
+
+    assert options.intent is not None
+    if options.warmup_s:
+        raise QosforgeError("the deadlock scenario measures from time 0 (its time to deadlock counts from the first packet)", place="--warmup",
+                            hint="drop --warmup")
+    setup = failed_fabric(fabric, Path(options.intent), options.fail_links)
+    traffic = fabric_traffic(setup.fabric, options.class_name, options.transport or "cbr", options.packet_bytes,  # type: ignore[arg-type]
+                             lossless=True, rto_min_s=options.rto_min_s)
+    watchdog_s = watchdog_interval_s(setup.fabric, traffic)
+    duration_s = options.duration_s if options.duration_s is not None else default_duration_s(options.watchdog, watchdog_s[0])
+    built = deadlock_run(setup, traffic, flows=options.flows, duration_s=duration_s, seed=options.seed, watchdog=options.watchdog)
+    ports = [port for config in setup.fabric.configs for port in config.ports]
+    # The watchdog's detection interval is spent deadlocked, where a packet time costs one host-side
+    # drop and no switch work (roce-pod, 210 ms with SONiC's 200 ms watchdog: 174 M events in 26 s
+    # of loop CPU, docs/deadlock.md "Measured"), so it does not count against the bound.
+    watched_s = watchdog_s[0] if options.watchdog else 0.0
+    check_work(max(duration_s - watched_s, min(duration_s, DEADLOCK_MARGIN_S)), sum(ports[flow.src_port].speed_bps for flow in built.flows),
+               traffic.packet_bytes)
+    # Where compile would refuse a healthy fabric with this cycle, the scenario names it and goes on.
+    for cycle in setup.predicted:
+        click.echo(f"warning: with {' and '.join(setup.failed)} down the lossless class's buffers form a cycle: {cycle.describe()} "
+                   "(qosforge check deadlock); simulating it", err=True)
+    observer = DeadlockObserver(setup.fabric.topology)
+    with progress(f"simulating {format_value(duration_s, 's')} of deadlock on {len(setup.fabric.switches)} switches", total=None):
+        result, observations = simulate_fabric_observed(setup.fabric.configs, setup.fabric.topology, built.flows, built.run,
+                                                        duration_s / OBSERVATIONS, observer)
+    header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
+              "approximations": announce_approximations((s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
+    keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
+            **deadlock_summary(result, observations, setup, watchdog=options.watchdog, watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes),
+            "seed_effective": fabric_seed_matters(setup.fabric.configs, setup.fabric.topology, built.flows, seeded_workload=False)}
+    return result, keys, header, duration_s, 0.0
 
 
 def announce_approximations(switches: Iterable[Any], asics: Iterable[Any] = ()) -> list[str]:

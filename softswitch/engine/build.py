@@ -412,6 +412,7 @@ def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -
     params = run.transport
     prmf = np.zeros(L.PRM_COLS)
     prmf[L.PRM_END] = run.duration_s
+    prmf[L.PRM_STOP] = run.duration_s
     prmf[L.PRM_WARMUP] = run.warmup_s
     prmf[L.PRM_SAMPLE] = run.sample_interval_s
     # Hosts size packets in the first switch's cells; each switch recounts them in its own.

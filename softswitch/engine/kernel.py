@@ -86,9 +86,9 @@ from qosforge.softswitch.engine.layout import (
     P_Q,
     PRI_NP,
     PRI_QHIST_WIDTH,
-    PRM_END,
     PRM_MIXED_CELLS,
     PRM_SAMPLE,
+    PRM_STOP,
     PRM_WARMUP,
     PS_RECEIVED,
     PS_RECOVERING,
@@ -454,10 +454,12 @@ def deadlock_recovered(w: World, now: float, port: int, priority: int, since: fl
 
 @compiled
 def run_kernel(w: World) -> None:
-    """Process events until the end time; all results are left in the world's arrays."""
+    """Process events until the stop time (the run's end unless the caller stops it in steps);
+    all results are left in the world's arrays. Stopping and calling again processes the same
+    events in the same order: events after the stop time stay queued."""
     stf, prmf = w[W_STF], w[W_PRMF]
     txi, txf, cnt = w[W_TXI], w[W_TXF], w[W_CNT]
-    end = prmf[PRM_END]
+    end = prmf[PRM_STOP]
     step = prmf[PRM_SAMPLE]
     link, pki = w[W_LINK], w[W_PKI]
     event = w[W_EVENT]

@@ -232,7 +232,9 @@ PRM_IW = 17
 PRM_PFC_FRAME = 18
 PRM_TLT_N = 19
 PRM_MIXED_CELLS = 20  # 1 when the switches count occupancy in different cell sizes
-PRM_COLS = 21
+PRM_STOP = 21  # the kernel runs events up to this time and returns (PRM_END, the run's end, at the last call):
+# a caller that observes the fabric mid-run (simulation.simulate_fabric_observed) stops it in steps
+PRM_COLS = 22
 PRI_NP = 0
 PRI_SEED = 1
 PRI_WINDOW = 2

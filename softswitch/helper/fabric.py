@@ -168,4 +168,46 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
                                 link_latencies_s=intent_link_latencies_s(resolve_topology(intent, source_map)))
 
 
-__all__ = ["Fabric", "LinkDelays", "compile_fabric", "fabric_from_switches", "intent_link_latencies_s"]
+def failed_cable(fabric: Fabric, text: str) -> tuple[int, int]:
+    """The two engine ports of the cable ``text`` names (``--fail-link``): one of its ends as
+    ``switch:port``, or ``a-b`` for the one cable between switches a and b."""
+    ends = [p for p in range(fabric.topology.n_ports) if fabric.topology.peers[p] >= 0]
+    if ":" in text:
+        found = [p for p in ends if str(fabric.port_ref(p)) == text]
+    else:
+        names = {s.ir.name for s in fabric.switches}
+        # A switch name may hold a '-' itself: split where both sides name switches.
+        splits = [(text[:i], text[i + 1:]) for i, c in enumerate(text) if c == "-" and text[:i] in names and text[i + 1:] in names]
+        found = []
+        if splits:
+            a, b = splits[0]
+            found = [p for p in ends if fabric.port_ref(p).switch == a and fabric.port_ref(fabric.topology.peers[p]).switch == b]
+            if len(found) > 1:
+                raise QosforgeError(f"{len(found)} cables join {a} and {b}", place=f"--fail-link {text}",
+                                    hint=f"name one by an end, e.g. --fail-link {fabric.port_ref(found[0])}")
+    if not found:
+        example = f"{fabric.port_ref(ends[0]).switch}-{fabric.port_ref(fabric.topology.peers[ends[0]]).switch}" if ends else "leaf1-spine1"
+        raise QosforgeError(f"no switch-to-switch link {text!r} in the simulated fabric", place="--fail-link",
+                            hint=f"name a cable by its two switches (e.g. {example}) or by one end as SWITCH:PORT")
+    return found[0], fabric.topology.peers[found[0]]
+
+
+def with_failed_links(fabric: Fabric, cables: tuple[tuple[int, int], ...]) -> Fabric:
+    """The fabric with ``cables`` (pairs of engine ports) down: their ports unconnected and every
+    route recomputed around them, shortest paths with ECMP as before (:mod:`.topology`), as
+    BGP withdraws the routes over a dead link. Refused when the failure cuts hosts off."""
+    peers = list(fabric.topology.peers)
+    for a, b in cables:
+        peers[a] = peers[b] = UNCONNECTED
+    topology = shortest_path_topology(fabric.topology.ports_per_switch, tuple(peers))
+    owner = topology.switch_of()
+    for src in fabric.host_ports:
+        for dst in fabric.host_ports:
+            if owner[src] != owner[dst] and not topology.routes[owner[src]][dst]:
+                names = " and ".join(f"{fabric.port_ref(a)} - {fabric.port_ref(b)}" for a, b in cables)
+                raise QosforgeError(f"with {names} down, {fabric.port_ref(src).switch} has no route to the hosts of {fabric.port_ref(dst).switch}",
+                                    place="--fail-link", hint="fail links that leave every leaf connected (a cut-off leaf cannot deadlock, it is unreachable)")
+    return Fabric(fabric.switches, topology, fabric.hosts, fabric.host_ports, fabric.design, fabric.link_delays_s, fabric.forwarding_delays_s)
+
+
+__all__ = ["Fabric", "LinkDelays", "compile_fabric", "fabric_from_switches", "failed_cable", "intent_link_latencies_s", "with_failed_links"]

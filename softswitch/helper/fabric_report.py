@@ -153,6 +153,7 @@ GOODPUT_SCOPE = {
     "fabric-incast": "the receiving host (the only receiver)",
     "all-to-all": "every receiving host of the fabric (sum)",
     "pause-storm": "every receiving host of the fabric (sum): the stalled host and the background traffic",
+    "deadlock": "every receiving host of the fabric (sum)",
 }
 
 
