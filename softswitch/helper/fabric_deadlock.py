@@ -206,13 +206,15 @@ def deadlock_summary(result: SimulationResult, observations: list[Observation], 
                 again = next((o.stuck for o in observations[recovered:] if o.stuck is not None and min(c.since_s for c in o.stuck.cycles) > fired_at), None)
                 again_at = None if again is None else min(c.since_s for c in again.cycles)
     end = times[-1]
+    interval_s = float(times[1] - times[0]) if times.size > 1 else 0.0
     keys["throughput_gbps"] = {
         "before_deadlock": _mean(gbps, times, 0.0, onset if onset is not None else end),
-        # From when the last cycle stuck (before it, traffic around the others may still flow).
-        "deadlocked": None if all_stuck is None else _mean(gbps, times, all_stuck, fired_at if fired_at is not None else end),
+        # From when the last cycle stuck (before it, traffic around the others may still flow) to the
+        # start of the observation in which the watchdog fired (that one already carries traffic again).
+        "deadlocked": None if all_stuck is None else _mean(gbps, times, all_stuck, end if fired_at is None else fired_at - interval_s),
         "after_recovery": None if recovered_at is None else _mean(gbps, times, recovered_at, again_at if again_at is not None else end),
     }
-    keys["throughput_timeline"] = {"interval_s": float(times[1] - times[0]) if times.size > 1 else 0.0, "gbps": [round(float(g), 3) for g in gbps]}
+    keys["throughput_timeline"] = {"interval_s": interval_s, "gbps": [round(float(g), 3) for g in gbps]}
     drops = result.drops[:, :, L.DR_WATCHDOG].sum(axis=1)
     detection, restoration = watchdog_s
     keys["pfc_watchdog"] = {

@@ -19,7 +19,7 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 def test_the_deadlock_is_reported_with_the_graphs_cycles_and_the_watchdogs_cost(run_cli: Run) -> None:
-    code, out, err = run_cli("simulate", str(POD), "--scenario", "deadlock", *BOUNCE, "--duration", "4ms", "--format", "json")
+    code, out, err = run_cli("simulate", str(POD), "--scenario", "deadlock", *BOUNCE, "--duration", "3ms", "--format", "json")
     assert code == 0, err
     report = json.loads(out)
     # The cycle is named on stderr before the run, as compile would have named it.
