@@ -19,14 +19,15 @@ do not), and three-tier Clos fabrics of 4, 8 and 16 pods of 16 leaves x 16 hosts
 pod and 128 super-spines (1,024-4,096 hosts) for 1 ms. Each run is a child process; it reports
 packet events per CPU second of the event loop, the CPU seconds of building the fabric and its
 flows, and the process's peak RSS. The 512-host 2 ms and the 4,096-host 1 ms runs are repeated
-``--repeat`` times (default 3) and reported as medians. Then peak RSS is fitted as
-``a + b*hosts + c*flows`` and as ``a + b*ports + c*flows`` (least squares over all runs): b and c
-are the bytes per host (or switch port) and per flow, and the residuals say how far from linear
-the memory is.
+``--repeat`` times (default 3) and reported as medians. Then peak RSS is fitted by least
+squares: ``a + b*hosts + c*flows`` on the leaf-spines (their 1, 2 and 4 ms runs vary the flows
+alone), ``a + b*ports + c*flows`` over every run, and the Clos's bytes per added host between
+sizes; the residuals and a rising per-host cost say how far from linear the memory is.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import resource
@@ -156,9 +157,24 @@ def _fit(rows: list[dict[str, object]], terms: tuple[str, ...]) -> dict[str, obj
 
 
 def fits(rows: list[dict[str, object]]) -> dict[str, object]:
-    """Two fits: per host and flow (the two families have 2 and 3 switch ports per host, so one
-    per-host figure fits neither exactly), and per switch port and flow."""
-    return {"hosts_and_flows": _fit(rows, ("hosts", "flows")), "ports_and_flows": _fit(rows, ("ports", "flows"))}
+    """Per host and flow on the leaf-spines (where the 1, 2 and 4 ms runs vary the flows alone);
+    per switch port and flow over every run (the Clos has 3 switch ports per host, the
+    leaf-spine 2); and the Clos's bytes per added host between successive sizes, its flows'
+    bytes taken off at the leaf-spine's rate: a rise there is growth faster than linear."""
+    leaf_spine = [row for row in rows if row["case"] == "leaf-spine"]
+    clos = sorted((row for row in rows if row["case"] == "clos"), key=lambda row: float(str(row["hosts"])))
+    result: dict[str, object] = {"all_runs_ports_and_flows": _fit(rows, ("ports", "flows"))}
+    if len(leaf_spine) >= 3:
+        per_flow = _fit(leaf_spine, ("hosts", "flows"))
+        result["leaf_spine_hosts_and_flows"] = per_flow
+        flow_bytes = float(str(per_flow["bytes_per_flow"]))
+
+        def rest(row: dict[str, object]) -> float:
+            return float(str(row["peak_rss_mib"])) * 2**20 - flow_bytes * float(str(row["flows"]))
+
+        result["clos_bytes_per_added_host"] = {f"{a['hosts']}->{b['hosts']}": round((rest(b) - rest(a)) / (float(str(b["hosts"])) - float(str(a["hosts"]))))
+                                               for a, b in itertools.pairwise(clos)}
+    return result
 
 
 def main_scale(repeat: int) -> None:
