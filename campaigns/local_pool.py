@@ -37,7 +37,10 @@ class LocalPool:
 
     def __init__(self, workers: int, *, processes: bool = True) -> None:
         self.workers = workers
-        self._executor: Executor = (ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) if processes
+        # Fork where the platform has it (Linux, the target); elsewhere (Windows) spawn, which
+        # works but pays the imports in every worker again.
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self._executor: Executor = (ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) if processes
                                     else ThreadPoolExecutor(workers))
 
     def __enter__(self) -> LocalPool:
