@@ -10,7 +10,9 @@ Every failure becomes the row's ``error`` (one line, as the CLI would print it).
 from __future__ import annotations
 
 import json
+import os
 import socket
+import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -115,12 +117,16 @@ def _error_line(error: BaseException, replacements: Mapping[str, str]) -> str:
 
 
 def _worker_name() -> str:
-    try:
+    """The Dask worker's address on a Dask cluster, else ``HOST:PID`` (a local forked worker).
+    Dask is only asked when it is loaded: importing it would cost a local worker half a second."""
+    if "distributed" in sys.modules:
         from distributed import get_worker
 
-        return str(get_worker().address)
-    except (ImportError, ValueError):
-        return socket.gethostname()
+        try:
+            return str(get_worker().address)
+        except ValueError:
+            pass
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def run_point(spec: PointSpec) -> PointOutcome:

@@ -5,6 +5,9 @@ the compiler's own loader, and shipped to workers as text.
 (``classes.0.rtt``) or the ``name`` of a list item (``classes.bulk.rtt``). Missing mapping keys
 are created, so a default can be set (``design.alpha`` where the file has no ``design:``); the
 loader then says whether the field exists (with its did-you-mean hint) and whether the value fits.
+
+The loader (pydantic models, half a second of imports) is imported only when a campaign has an
+intent: a flag-only sweep does not pay for it before its first point.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from ruamel.yaml.error import YAMLError
 
 from qosforge.campaigns.grid import Axis, values_of
 from qosforge.campaigns.point import content_hash
-from qosforge.compiler.loader import IntentError, load_intent
 from qosforge.errors import QosforgeError
 
 
@@ -49,6 +51,8 @@ class Assignment:
 
 def read_intent(name: str) -> IntentSource:
     """Read and validate an intent file; its errors name file:line:column as ``compile``'s do."""
+    from qosforge.compiler.loader import load_intent
+
     path = Path(name)
     load_intent(path)
     return IntentSource(name=name, text=path.read_text(encoding="utf-8"))
@@ -123,6 +127,8 @@ def validate_assigned(intent: IntentSource, text: str, values: Mapping[str, Any]
     """Run the compiler's loader on the changed intent; its error is reported at the --set."""
     if not assignments:
         return
+    from qosforge.compiler.loader import IntentError, load_intent
+
     with tempfile.TemporaryDirectory(prefix="qosforge-set-") as folder:
         path = Path(folder) / Path(intent.name).name
         path.write_text(text, encoding="utf-8")

@@ -1,9 +1,11 @@
-"""Run points on Dask ``distributed``: a local cluster by default, or an existing scheduler.
+"""Where points run: local worker processes forked from this one (the default), or Dask.
 
-Dask does the distribution (scheduling, worker processes, retries of lost workers); this module
-only opens the cluster, submits one task per point (keyed by the point's id) and hands each
-outcome back as it completes. The local cluster binds to 127.0.0.1 and serves no dashboard unless
-asked; each worker is a process with one thread, since a point is CPU-bound Python and numba.
+Locally, ``--workers N`` forks N single-threaded processes from the sweep's own process once it
+has imported everything a point needs (campaigns/local_pool.py says why not a Dask
+``LocalCluster``: start-up). ``--scheduler ADDRESS`` submits to an existing Dask cluster, which
+does the distribution (scheduling, retries of lost workers) across machines; ``--dashboard``
+runs a local Dask cluster, workers forked the same way, to watch it in Dask's dashboard. Either
+way one task per point, handed back as it completes.
 """
 
 from __future__ import annotations
@@ -16,11 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from qosforge.campaigns.execute import PointOutcome, run_point
+from qosforge.campaigns.local_pool import LocalPool
 from qosforge.campaigns.point import PointSpec
+from qosforge.campaigns.warm import warm_up
 from qosforge.errors import QosforgeError
 
 #: Local workers are processes; the tests switch this off to run workers as threads in-process.
 LOCAL_PROCESSES = True
+#: Where ``--dashboard`` serves Dask's dashboard (the tests move it to a free port).
+DASHBOARD_ADDRESS = "127.0.0.1:8787"
 #: How long to wait for a remote scheduler to answer, and for it to have a worker.
 CONNECT_TIMEOUT_S = 10.0
 
@@ -43,12 +49,37 @@ def check_scheduler_address(address: str) -> None:
         raise QosforgeError(f"{address!r} is not tcp://HOST:PORT", place="--scheduler", hint="e.g. --scheduler tcp://10.0.0.5:8786")
 
 
-@contextmanager
-def connect(choice: ClusterChoice) -> Iterator[Any]:
-    """A ``distributed.Client`` for ``choice``; unreachable or empty clusters are bad input."""
-    from distributed import Client, LocalCluster
+class DaskRunner:
+    """Points as Dask tasks on ``client``'s cluster, keyed by the point's id."""
 
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def run(self, specs: Sequence[PointSpec], on_done: Callable[[PointSpec, PointOutcome], None]) -> None:
+        from distributed import as_completed
+
+        by_key = {f"qosforge-point-{spec.point_id}": spec for spec in specs}
+        futures = self.client.map(run_point, list(by_key.values()), key=list(by_key))
+        for future in as_completed(futures, loop=self.client.loop):
+            spec = by_key[future.key]
+            try:
+                outcome: PointOutcome = future.result()
+            except Exception as error:  # the worker died or the task could not run: this point failed
+                outcome = PointOutcome(point_id=spec.point_id, result=None, error=f"worker failure ({type(error).__name__}: {error})",
+                                       timing={"worker": "unknown"})
+            on_done(spec, outcome)
+
+
+PointRunner = LocalPool | DaskRunner
+
+
+@contextmanager
+def connect(choice: ClusterChoice, specs: Sequence[PointSpec] = ()) -> Iterator[PointRunner]:
+    """Where ``choice`` runs points; unreachable or empty clusters are bad input. Local workers
+    are forked after what ``specs`` will import is imported in this process."""
     if choice.scheduler is not None:
+        from distributed import Client
+
         check_scheduler_address(choice.scheduler)
         try:
             client = Client(choice.scheduler, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
@@ -62,39 +93,35 @@ def connect(choice: ClusterChoice) -> Iterator[Any]:
             raise QosforgeError(f"the scheduler {choice.scheduler} has no worker after {CONNECT_TIMEOUT_S:g} s", place="--scheduler",
                                 hint=f"start workers with 'dask worker {choice.scheduler}'") from None
         try:
-            yield client
+            yield DaskRunner(client)
         finally:
             client.close()
         return
     if choice.workers < 1:
         raise QosforgeError(f"must be at least 1 (got {choice.workers})", place="--workers", hint="e.g. --workers 2")
-    # The scheduler always serves HTTP (health, metrics); without --dashboard it serves no
-    # dashboard pages and takes a free loopback port instead of 8787.
-    http = {"dashboard": True, "dashboard_address": "127.0.0.1:8787"} if choice.dashboard else {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
-    cluster = LocalCluster(n_workers=choice.workers, threads_per_worker=1, processes=LOCAL_PROCESSES, host="127.0.0.1", protocol="tcp://",
-                           scheduler_kwargs=http, silence_logs=logging.ERROR)
+    warm_up(specs)
+    if not choice.dashboard:
+        with LocalPool(choice.workers, processes=LOCAL_PROCESSES) as pool:
+            yield pool
+        return
+    import dask
+    from distributed import Client, LocalCluster
+
+    # Dask's nanny forks its worker from this warmed-up process too (it spawns by default).
+    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+        cluster = LocalCluster(n_workers=choice.workers, threads_per_worker=1, processes=LOCAL_PROCESSES, host="127.0.0.1", protocol="tcp://",
+                               scheduler_kwargs={"dashboard": True, "dashboard_address": DASHBOARD_ADDRESS}, silence_logs=logging.ERROR)
     try:
         with Client(cluster, set_as_default=False) as client:
-            yield client
+            yield DaskRunner(client)
     finally:
         cluster.close()
 
 
-def run_points(client: Any, specs: Sequence[PointSpec], on_done: Callable[[PointSpec, PointOutcome], None]) -> None:
+def run_points(runner: PointRunner, specs: Sequence[PointSpec], on_done: Callable[[PointSpec, PointOutcome], None]) -> None:
     """Submit every point (grid order) and call ``on_done`` as each finishes, in any order."""
-    from distributed import as_completed
-
-    by_key = {f"qosforge-point-{spec.point_id}": spec for spec in specs}
-    futures = client.map(run_point, list(by_key.values()), key=list(by_key))
-    for future in as_completed(futures, loop=client.loop):
-        spec = by_key[future.key]
-        try:
-            outcome: PointOutcome = future.result()
-        except Exception as error:  # the worker died or the task could not run: this point failed
-            outcome = PointOutcome(point_id=spec.point_id, result=None, error=f"worker failure ({type(error).__name__}: {error})",
-                                   timing={"worker": "unknown"})
-
-        on_done(spec, outcome)
+    runner.run(specs, on_done)
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "LOCAL_PROCESSES", "ClusterChoice", "check_scheduler_address", "connect", "run_points"]
+__all__ = ["CONNECT_TIMEOUT_S", "DASHBOARD_ADDRESS", "LOCAL_PROCESSES", "ClusterChoice", "DaskRunner", "PointRunner", "check_scheduler_address",
+           "connect", "run_points"]

@@ -19,7 +19,13 @@ from typing import Any
 from qosforge.campaigns.build import Campaign
 from qosforge.campaigns.execute import PointOutcome
 from qosforge.campaigns.point import PointSpec
-from qosforge.campaigns.runner import ClusterChoice, check_scheduler_address, connect, run_points
+from qosforge.campaigns.runner import (
+    ClusterChoice,
+    DaskRunner,
+    check_scheduler_address,
+    connect,
+    run_points,
+)
 from qosforge.campaigns.store import ResultStore, Row, row_for
 from qosforge.errors import QosforgeError
 
@@ -29,6 +35,38 @@ class Outputs:
     out: Path
     parquet: Path | None = None
     plot: Path | None = None
+
+
+@dataclass(frozen=True)
+class WallSplit:
+    """Where a campaign's wall time went (seconds; bench/bench_campaigns.py reports it).
+
+    ``startup_s``: importing what the points need and starting the workers; ``points_s``: from
+    the first point's start to the last one's end; ``scheduling_s``: the rest of the time work
+    was handed out and collected (before the first start, after the last end); ``other_s``:
+    checks, resuming from ``--out`` and writing Parquet and the plot. ``busy_s`` sums the
+    points' own run times: ``busy_s / (points_s * workers)`` is how well the workers were used.
+    """
+
+    startup_s: float = 0.0
+    scheduling_s: float = 0.0
+    points_s: float = 0.0
+    other_s: float = 0.0
+    busy_s: float = 0.0
+    workers: int = 0
+
+    def line(self) -> str:
+        total = self.startup_s + self.scheduling_s + self.points_s + self.other_s
+        use = f" ({100 * self.busy_s / (self.points_s * self.workers):.0f} % of the workers' time)" if self.points_s > 0 and self.workers else ""
+        return (f"sweep: wall {total:.2f} s = start-up {self.startup_s:.2f} s + scheduling {self.scheduling_s:.2f} s + points {self.points_s:.2f} s"
+                f" + other {self.other_s:.2f} s; points busy {self.busy_s:.2f} s on {self.workers} worker{'' if self.workers == 1 else 's'}{use}")
+
+
+def _points_span_s(rows: list[Row]) -> float:
+    """First start to last end of ``rows`` (their worker-side wall clocks)."""
+    starts = [row.timing["started_unix_s"] for row in rows if "started_unix_s" in row.timing]
+    ends = [row.timing["started_unix_s"] + row.timing["seconds"] for row in rows if "started_unix_s" in row.timing]
+    return max(ends) - min(starts) if starts else 0.0
 
 
 @dataclass(frozen=True)
@@ -42,11 +80,13 @@ class CampaignReport:
     errors: tuple[tuple[str, int], ...] = ()
     #: The latest row of every grid point that has one, in grid order.
     rows: tuple[Row, ...] = ()
+    split: WallSplit = WallSplit()
 
     def lines(self, out: Path) -> list[str]:
         summary = (f"sweep: {self.points} point{'' if self.points == 1 else 's'}, {self.skipped} already done, {self.ran} run, {self.failed} failed "
                    f"in {self.seconds:.1f} s; rows in {out}")
-        return [summary, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
+        split = [self.split.line()] if self.ran else []
+        return [summary, *split, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
 
 
 def _check_suffix(path: Path | None, suffix: str, flag: str) -> None:
@@ -102,12 +142,16 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
     store = ResultStore(outputs.out)
     store.load()
     todo = [spec for spec in campaign.points if not store.finished(spec.point_id)]
+    startup_s = run_s = 0.0
+    ran: list[Row] = []
     if todo:
         if cluster.scheduler is None and cluster.workers > len(todo):
             cluster = replace(cluster, workers=len(todo))  # no idle worker processes for a small re-run
-        with connect(cluster) as client:
-            if cluster.dashboard:
-                print(f"sweep: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
+        connecting = time.perf_counter()
+        with connect(cluster, todo) as runner:
+            startup_s = time.perf_counter() - connecting
+            if isinstance(runner, DaskRunner) and cluster.dashboard:
+                print(f"sweep: Dask dashboard at {runner.client.dashboard_link}", file=sys.stderr)
             store.open()
             try:
                 with _progress(len(todo)) as advance:
@@ -115,12 +159,16 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
 
                     def record(spec: PointSpec, outcome: PointOutcome) -> None:
                         nonlocal failed
-                        store.append(row_for(spec, outcome))
+                        row = row_for(spec, outcome)
+                        store.append(row)
+                        ran.append(row)
                         failed += outcome.failed
                         if advance is not None:
                             advance(failed)
 
-                    run_points(client, todo, record)
+                    running = time.perf_counter()
+                    run_points(runner, todo, record)
+                    run_s = time.perf_counter() - running
             finally:
                 store.close()
     rows = store.rows_for(campaign.points)
@@ -133,9 +181,14 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
 
         plot_campaign(outputs.plot, campaign.title, campaign.axes, rows)
     errors = Counter(row.error for row in rows if row.error is not None)
+    seconds = time.perf_counter() - started
+    points_s = min(_points_span_s(ran), run_s)
+    workers = len({row.timing.get("worker") for row in ran}) if cluster.scheduler is not None else (cluster.workers if todo else 0)
+    split = WallSplit(startup_s=startup_s, scheduling_s=run_s - points_s, points_s=points_s, other_s=seconds - startup_s - run_s,
+                      busy_s=sum(float(row.timing.get("seconds", 0.0)) for row in ran), workers=workers)
     return CampaignReport(points=len(campaign.points), skipped=len(campaign.points) - len(todo), ran=len(todo),
-                          failed=sum(errors.values()), seconds=time.perf_counter() - started, errors=tuple(errors.most_common(3)),
-                          rows=tuple(rows))
+                          failed=sum(errors.values()), seconds=seconds, errors=tuple(errors.most_common(3)),
+                          rows=tuple(rows), split=split)
 
 
-__all__ = ["CampaignReport", "Outputs", "check_outputs", "run_campaign"]
+__all__ = ["CampaignReport", "Outputs", "WallSplit", "check_outputs", "run_campaign"]

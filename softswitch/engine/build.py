@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,11 @@ class Topology:
         return sum(self.ports_per_switch)
 
     def switch_of(self) -> tuple[int, ...]:
+        """The switch of every port (computed once: path and host look-ups call it per flow)."""
+        return self._owner
+
+    @cached_property
+    def _owner(self) -> tuple[int, ...]:
         return tuple(s for s, count in enumerate(self.ports_per_switch) for _ in range(count))
 
 
@@ -278,12 +284,19 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
             link[p, L.LK_FEEDER] = peer
     n_switches = len(topology.ports_per_switch)
     route = np.zeros((n_switches, n_ports, 2), dtype=np.int64)
+    # Each distinct ECMP group once (every host behind a switch shares its group): the member
+    # list grows with the groups, not with switches x hosts.
     members: list[int] = []
+    where: dict[tuple[int, ...], int] = {}
     for s, table in enumerate(topology.routes):
         for d, group in enumerate(table):
-            route[s, d, 0] = len(members)
-            route[s, d, 1] = len(group)
-            members.extend(group)
+            if group:
+                start = where.get(group)
+                if start is None:
+                    start = where[group] = len(members)
+                    members.extend(group)
+                route[s, d, 0] = start
+                route[s, d, 1] = len(group)
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
     swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
     cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)

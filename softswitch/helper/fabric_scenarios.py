@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from qosforge.compiler.topology import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
+from qosforge.softswitch.config import PortConfig
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.fabric_capacity import uplink_report
@@ -81,14 +82,13 @@ def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind |
     return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s, class_chosen_by(class_name, lossless=lossless))
 
 
-def _reverse_delay_s(fabric: Fabric, src_port: int, dst_port: int) -> float:
+def _reverse_delay_s(fabric: Fabric, ports: list[PortConfig], src_port: int, dst_port: int) -> float:
     """The uncongested ACK path back to the sender: each link's one-way latency (the intent's,
     wire plus forwarding, :class:`Fabric`) and one ACK-sized frame's serialisation per link
     (compiler/topology.py ResolvedTopology.rtt_s's terms), over a shortest path."""
     path = first_path(fabric.topology, src_port, dst_port)
     if not path:
         raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
-    ports = [port for config in fabric.configs for port in config.ports]
     links = [src_port, *path]  # the sender's host link, then every egress port on the way
     # Wire plus forwarding per link, indexed directly: this runs once per (sender, receiver) pair.
     wire, forwarding = fabric.link_delays_s, fabric.forwarding_delays_s
@@ -101,11 +101,12 @@ def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFl
     important = entry.important_dscp[0] if entry.important_dscp else None
     tlt = important is not None and kind in (*WINDOW_KINDS, "dcqcn")
     delays: dict[tuple[int, int], float] = {}
+    ports = [port for config in fabric.configs for port in config.ports]  # once: the delays run per (sender, receiver) pair
     specs = []
     for flow in workload:
         src, dst = fabric.host_ports[flow.src_host], fabric.host_ports[flow.dst_host]
         if (src, dst) not in delays:
-            delays[src, dst] = _reverse_delay_s(fabric, src, dst)
+            delays[src, dst] = _reverse_delay_s(fabric, ports, src, dst)
         # A flow's size is its payload: whole packets, then the remainder in a shorter last one.
         size, last = (-1, None) if flow.size_bytes is None else packets_for_payload(flow.size_bytes, traffic.packet_bytes, HEADER_BYTES[kind])
         specs.append(FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,

@@ -12,13 +12,19 @@ from collections import deque
 from qosforge.softswitch.engine.build import HOST, Topology
 
 
-def _hops_to(target: int, n_switches: int, edges: list[tuple[int, int, int]]) -> list[int]:
-    """Switch hops from every switch to ``target`` (-1 where unreachable), BFS over links."""
-    distance = [-1] * n_switches
-    distance[target] = 0
+def _upstream(edges: list[tuple[int, int, int]]) -> dict[int, list[int]]:
+    """For every switch, the switches with a link to it."""
     upstream: dict[int, list[int]] = {}
     for source, _, destination in edges:
         upstream.setdefault(destination, []).append(source)
+    return upstream
+
+
+def _hops_to(target: int, n_switches: int, edges: list[tuple[int, int, int]], upstream: dict[int, list[int]] | None = None) -> list[int]:
+    """Switch hops from every switch to ``target`` (-1 where unreachable), BFS over links."""
+    distance = [-1] * n_switches
+    distance[target] = 0
+    upstream = _upstream(edges) if upstream is None else upstream
     frontier = deque([target])
     while frontier:
         here = frontier.popleft()
@@ -31,26 +37,33 @@ def _hops_to(target: int, n_switches: int, edges: list[tuple[int, int, int]]) ->
 
 def shortest_path_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, ...]) -> Topology:
     """The routes of every switch to every host: the egress ports on a shortest path (in switch
-    hops), all of them when several are equally short (the ECMP group, in port order)."""
+    hops), all of them when several are equally short (the ECMP group, in port order).
+
+    A group depends only on the switch the host sits on, as a routing protocol's route to that
+    switch's prefix does (RFC 7938 §5.2.4): one BFS per switch with hosts and one group per
+    (switch, destination switch), shared by every host behind it, so building a 4,096-host Clos
+    costs switches x leaves groups, not switches x ports x links scans."""
     owner = [s for s, count in enumerate(ports_per_switch) for _ in range(count)]
     n_switches = len(ports_per_switch)
     # (switch, egress port, switch at the other end) for every inter-switch link direction.
     edges = [(owner[p], p, owner[q]) for p, q in enumerate(peers) if q >= 0]
-    hops = {t: _hops_to(t, n_switches, edges) for t in range(n_switches)}
+    out: list[list[tuple[int, int]]] = [[] for _ in range(n_switches)]
+    for source, port, other in edges:  # port order within each switch
+        out[source].append((port, other))
+    upstream = _upstream(edges)
+    host_ports = [d for d, peer in enumerate(peers) if peer == HOST]
+    targets = sorted({owner[d] for d in host_ports})
+    groups: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n_switches)]
+    for target in targets:
+        distance = _hops_to(target, n_switches, edges, upstream)
+        for s in range(n_switches):
+            if s != target:
+                groups[s][target] = () if distance[s] < 0 else tuple(p for p, other in out[s] if distance[other] == distance[s] - 1)
     routes: list[tuple[tuple[int, ...], ...]] = []
     for s in range(n_switches):
-        table: list[tuple[int, ...]] = []
-        for d, peer in enumerate(peers):
-            if peer != HOST:
-                table.append(())
-                continue
-            distance = hops[owner[d]]
-            if owner[d] == s:
-                table.append((d,))
-            elif distance[s] < 0:
-                table.append(())
-            else:
-                table.append(tuple(p for source, p, other in edges if source == s and distance[other] == distance[s] - 1))
+        table: list[tuple[int, ...]] = [()] * len(peers)
+        for d in host_ports:
+            table[d] = (d,) if owner[d] == s else groups[s][owner[d]]
         routes.append(tuple(table))
     return Topology(ports_per_switch, peers, tuple(routes))
 

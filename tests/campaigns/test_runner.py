@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import urllib.error
+import os
 import urllib.request
 
 import pytest
@@ -10,6 +10,7 @@ from distributed import LocalCluster
 
 from qosforge.campaigns import runner
 from qosforge.campaigns.execute import PointOutcome
+from qosforge.campaigns.local_pool import LocalPool
 from qosforge.campaigns.point import PointSpec
 from qosforge.campaigns.runner import ClusterChoice, check_scheduler_address, connect, run_points
 from qosforge.errors import QosforgeError
@@ -43,11 +44,38 @@ def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) 
     assert raised.value.place == "--scheduler"
 
 
-def test_the_local_cluster_is_loopback_only_and_serves_no_dashboard(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_dashboard_cluster_is_loopback_only_and_runs_points(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
-    with connect(ClusterChoice(workers=1)) as client:
+    monkeypatch.setattr(runner, "DASHBOARD_ADDRESS", "127.0.0.1:0")
+    outcomes: list[PointOutcome] = []
+    with connect(ClusterChoice(workers=1, dashboard=True), _specs()) as point_runner:
+        assert isinstance(point_runner, runner.DaskRunner)
+        client = point_runner.client
         assert client.scheduler.address.startswith("tcp://127.0.0.1:")
         port = client.scheduler_info()["services"]["dashboard"]
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5).status == 200
-        with pytest.raises(urllib.error.HTTPError, match="404"):
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=5)
+        run_points(point_runner, _specs(), lambda spec, outcome: outcomes.append(outcome))
+    assert len(outcomes) == 3 and all(outcome.error is None for outcome in outcomes)
+
+
+def test_local_workers_are_forked_processes_without_dask() -> None:
+    outcomes: list[PointOutcome] = []
+    with connect(ClusterChoice(workers=2), _specs()) as point_runner:
+        assert isinstance(point_runner, LocalPool) and point_runner.workers == 2
+        run_points(point_runner, _specs(), lambda spec, outcome: outcomes.append(outcome))
+    assert len(outcomes) == 3 and all(outcome.error is None for outcome in outcomes)
+    assert all(not outcome.timing["worker"].endswith(f":{os.getpid()}") for outcome in outcomes)
+
+
+def _die(spec: PointSpec) -> PointOutcome:
+    os._exit(3)  # a worker killed mid-point (out of memory, kill -9)
+
+
+def test_a_dead_local_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qosforge.campaigns import local_pool
+
+    monkeypatch.setattr(local_pool, "run_point", _die)
+    outcomes: list[PointOutcome] = []
+    with connect(ClusterChoice(workers=1), ()) as point_runner:
+        run_points(point_runner, _specs(), lambda spec, outcome: outcomes.append(outcome))
+    assert len(outcomes) == 3 and all(outcome.error is not None and outcome.error.startswith("worker failure (BrokenProcessPool") for outcome in outcomes)

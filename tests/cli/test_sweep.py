@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -22,7 +24,7 @@ Run = Callable[..., tuple[int, str, str]]
 
 @pytest.fixture
 def threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Local workers as threads in this process: the same Dask scheduler, seconds faster to start."""
+    """Local workers as threads in this process (no fork), and a short scheduler timeout."""
     monkeypatch.setattr(runner, "LOCAL_PROCESSES", False)
     monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 0.5)
     yield
@@ -36,16 +38,29 @@ def _without_timing(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(({key: value for key, value in row.items() if key != "timing"} for row in rows), key=lambda row: row["point"])
 
 
-def test_same_grid_same_rows_with_one_or_two_workers(run_cli: Run, threads: None, tmp_path: Path) -> None:
+def test_same_grid_same_rows_whatever_the_number_of_worker_processes(run_cli: Run, tmp_path: Path) -> None:
+    """Rows depend on the points alone: 1, 2 and 3 forked worker processes (not threads) give the same rows, timing aside."""
     grid = [*DUMBBELL, "--flows", "2,6", "--ecn-threshold", "10pkt:30pkt:2", "--seeds", "2"]
     code, out, err = run_cli(*grid, "--workers", "1", "--out", str(tmp_path / "one.jsonl"))
     assert code == 0, err
     code, _, err = run_cli(*grid, "--workers", "2", "--out", str(tmp_path / "two.jsonl"), "--parquet", str(tmp_path / "two.parquet"),
                            "--plot", str(tmp_path / "two.png"))
     assert code == 0, err
-    one, two = _rows(tmp_path / "one.jsonl"), _rows(tmp_path / "two.jsonl")
-    assert len(one) == 8 and _without_timing(one) == _without_timing(two)
+    code, _, err3 = run_cli(*grid, "--workers", "3", "--out", str(tmp_path / "three.jsonl"))
+    assert code == 0, err3
+    one, two, three = _rows(tmp_path / "one.jsonl"), _rows(tmp_path / "two.jsonl"), _rows(tmp_path / "three.jsonl")
+    assert len(one) == 8 and _without_timing(one) == _without_timing(two) == _without_timing(three)
+    # Each run used as many distinct processes as workers, none of them this one.
+    for rows, workers in ((one, 1), (two, 2), (three, 3)):
+        names = {row["timing"]["worker"] for row in rows}
+        assert len(names) == workers and all(not name.endswith(f":{os.getpid()}") for name in names)
     assert out == "" and "8 points, 0 already done, 8 run, 0 failed" in err
+    # The wall-time split adds up to the run's wall time.
+    split = re.search(r"sweep: wall ([\d.]+) s = start-up ([\d.]+) s \+ scheduling ([\d.]+) s \+ points ([\d.]+) s \+ other ([\d.]+) s; "
+                      r"points busy ([\d.]+) s on 3 workers", err3)
+    assert split is not None, err3
+    wall, *parts = (float(value) for value in split.groups()[:5])
+    assert abs(wall - sum(parts)) <= 0.02 and all(part >= 0 for part in parts)
     # Seeds the sweep chose are listed, and the per-point "--seed has no effect" note (a DCTCP step at K) is not repeated:
     # nobody typed --seed.
     assert "sweep: seeds 1, 2 (--seeds 2)" in err and "no effect" not in err
@@ -125,12 +140,12 @@ def test_bad_input_is_one_line_exit_2_and_no_files(run_cli: Run, threads: None, 
 
 
 def test_local_worker_processes(run_cli: Run, tmp_path: Path) -> None:
-    """The default: a local cluster of worker processes bound to 127.0.0.1."""
+    """The default: local worker processes forked from the sweep's, named HOST:PID in the rows."""
     out = tmp_path / "runs.jsonl"
     code, _, err = run_cli("sweep", "whatif", "buffer", "--buffer", "12MB", "--congested-ports", "1:16:4", "--workers", "2", "--out", str(out))
     assert code == 0, err
     rows = _rows(out)
-    assert all(row["timing"]["worker"].startswith("tcp://127.0.0.1:") for row in rows)
+    assert all(re.fullmatch(r"[^:]+:\d+", row["timing"]["worker"]) for row in rows)
     shares = [row["result"]["per_port_share_bytes"] for row in sorted(rows, key=lambda row: int(row["params"]["congested-ports"]))]
     # Dynamic threshold (Choudhury-Hahne): alpha·B/(1+alpha·M) falls as M grows.
     assert len(shares) == 4 and shares == sorted(shares, reverse=True)
