@@ -15,7 +15,7 @@ from qosforge.compiler.deadlock.links import fabric_links
 from qosforge.compiler.loader import IntentError, load_intent
 from qosforge.compiler.topology import resolve_topology
 
-EXAMPLES = sorted((Path(__file__).parents[3] / "examples").glob("*.yaml"))
+EXAMPLES = sorted(p for p in (Path(__file__).parents[3] / "examples").glob("*.yaml") if not p.name.endswith(".traffic.yaml"))  # intents, not traffic files
 
 
 def test_a_lossless_ring_is_refused_with_the_cycle_routes_and_fixes(write_intent: Callable[..., Path], fabrics: SimpleNamespace) -> None:
