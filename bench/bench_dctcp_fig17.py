@@ -35,23 +35,18 @@ from __future__ import annotations
 import json
 import math
 import os
-import resource
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _ns3 import build, timed
 from _usage import OneLineParser, fail
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
-BINARY = HERE / "ns3" / "build" / "dctcp_fig17"
-NS3_MODULES = ("ns3-core", "ns3-network", "ns3-internet", "ns3-point-to-point", "ns3-applications", "ns3-traffic-control")
 #: The ns-3 flags that make the referee the system qosforge models (module doc).
 MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAck=1")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
@@ -165,31 +160,8 @@ def ns3_argv(v: Variant, *, stock: bool = False) -> list[str]:
     return argv if stock else [*argv, *MATCH_QOSFORGE]
 
 
-def build() -> Path:
-    if BINARY.exists() and BINARY.stat().st_mtime > SOURCE.stat().st_mtime:
-        return BINARY
-    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", *NS3_MODULES]).returncode != 0:
-        fail("ns-3 is not installed: apt-get install ns3 libns3-dev libgsl-dev (or give --referee FILE)")
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", *NS3_MODULES], capture_output=True, text=True, check=True).stdout.split()
-    BINARY.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["g++", "-O2", "-std=c++17", str(SOURCE), "-o", str(BINARY), *flags], check=True)
-    return BINARY
-
-
-def timed(argv: list[str]) -> tuple[str, float, float]:
-    """stdout, wall seconds and CPU seconds (user + system) of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        fail(f"{Path(argv[0]).name} exited {done.returncode}: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ''}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return done.stdout, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
-    out, wall, cpu = timed([str(build()), *ns3_argv(v, stock=stock)])
+    out, wall, cpu = timed([str(build(SOURCE)), *ns3_argv(v, stock=stock)])
     report = json.loads(out.strip().splitlines()[-1])
     return {
         "groups": {g: {"mean_mbps": report[g.lower()]["mean_mbps"], "jain": report[g.lower()]["jain"]} for g in GROUPS},
