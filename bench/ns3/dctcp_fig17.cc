@@ -15,7 +15,7 @@
 // The defaults are those of ns-3's own examples/tcp/dctcp-example.cc (ns-3.37): 1 Gb/s host
 // links, a 10 Gb/s fabric link, 10 us per link; 10/20/10 senders; RED 20/60 packets on the
 // 1G ports and 50/150 on the 10G port, QW = 1 (instantaneous queue), max_p = 1/50 (LInterm 50),
-// ns-3's default Gentle = true and Wait = true, hard drop off, 2666-packet limit; TcpDctcp with
+// ns-3's default Gentle = true and Wait = true (--wait=false: p/(1 - count*p)), hard drop off, 2666-packet limit; TcpDctcp with
 // 1448-byte segments and DelAckCount 2; OnOff senders at 1 Gb/s with 1000-byte writes, start
 // times staggered over the start-up window (sender i at i*window/n + i*5 ms; S3 after S1 in the
 // 5 ms term); the PointToPointNetDevice keeps its default 100-packet DropTail device queue below
@@ -163,6 +163,7 @@ main(int argc, char* argv[])
     double maxTh10 = 150;
     double lInterm = 50;
     bool gentle = true;
+    bool wait = true;
     uint32_t deviceQueue = 100;
     uint32_t delAck = 2;
     uint32_t segment = 1448;
@@ -187,6 +188,7 @@ main(int argc, char* argv[])
     cmd.AddValue("maxTh10", "RED max_th on the fabric ports, packets", maxTh10);
     cmd.AddValue("lInterm", "RED 1/max_p", lInterm);
     cmd.AddValue("gentle", "RED gentle mode (ns-3's default true)", gentle);
+    cmd.AddValue("wait", "RED Wait: space marks by the count since the last one (ns-3's default true)", wait);
     cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
@@ -227,6 +229,7 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::RedQueueDisc::QW", DoubleValue(1));
     Config::SetDefault("ns3::RedQueueDisc::LInterm", DoubleValue(lInterm));
     Config::SetDefault("ns3::RedQueueDisc::Gentle", BooleanValue(gentle));
+    Config::SetDefault("ns3::RedQueueDisc::Wait", BooleanValue(wait));
 
     Ptr<Node> t1 = CreateObject<Node>();
     Ptr<Node> t2 = CreateObject<Node>();
