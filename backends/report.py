@@ -21,6 +21,10 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
           "priority_group": int | null, "lossless": bool, "dscp": [int], "important_dscp": [int],
           "rtt": Q, "bdp": Q,
           "thresholds": [Q + {"label": str}],          # ECN marking params, then TLT threshold K
+          "speed_bps": float,                          # the port speed these thresholds are for
+          "model_thresholds": [Q + {"label": str}],    # the model's marking where the intent stated
+                                                       # its own (classes[].ecn); [] otherwise
+          "warnings": [str],                           # stated marking > 2x off the model's
           "wred": [{"profile", "config_db_name": str | null, "color", "drop": bool, "mark": bool,
                     "min": Q, "max": Q, "probability": Q}],
                                                        # config_db_name: the WRED_PROFILE key the sonic
@@ -188,6 +192,9 @@ def _class_json(switch: SwitchIR, cls: ClassIR, config_db_names: dict[str, str])
         "rtt": quantity_to_json(cls.rtt_s),
         "bdp": quantity_to_json(cls.bdp_bytes),
         "thresholds": thresholds,
+        "speed_bps": float(cls.rate_bps),
+        "model_thresholds": [_labelled(d, _MARKING_LABELS.get(d.quantity, d.quantity)) for d in cls.model_marking],
+        "warnings": list(cls.warnings),
         "wred": wred,
         "buffer_profiles": [{
             "name": p.name, "dynamic_th": quantity_to_json(p.dynamic_th),
@@ -266,6 +273,8 @@ def _classes_table(switch: dict[str, Any]) -> Table:
         table.add_column(column)
     for cls in switch["classes"]:
         lines = [_with_source(q) for q in cls["thresholds"]]
+        lines += [f"model's recommendation: {_with_source(q)}" for q in cls["model_thresholds"]]
+        lines += [f"[yellow]warning: {text}[/yellow]" for text in cls["warnings"]]
         lines += [f"WRED {w['profile']}{_config_db_alias(w)} {w['color']} {'drop' if w['drop'] else ''}"
                   f"{'+' if w['drop'] and w['mark'] else ''}{'mark' if w['mark'] else ''}: "
                   f"{format_quantity(w['min'])}..{format_quantity(w['max'])} "
@@ -275,7 +284,8 @@ def _classes_table(switch: dict[str, Any]) -> Table:
             capacity = _with_source(cls["capacity"]["tlt_flows_without_important_loss"])
         pg = "-" if cls["priority_group"] is None else str(cls["priority_group"])
         kind = f"{cls['transport']}{' (lossless)' if cls['lossless'] else ''}"
-        table.add_row(cls["name"], kind, f"{cls['traffic_class']}/{cls['queue']}/{pg}",
+        name = f"{cls['name']} @ {format_value(cls['speed_bps'], 'bps')}" if cls["speed_bps"] else cls["name"]
+        table.add_row(name, kind, f"{cls['traffic_class']}/{cls['queue']}/{pg}",
                       "\n".join(lines) or "-", capacity)
     for control in switch["control_classes"]:
         table.add_row(control["name"], "signalling (lossy, strict priority)",

@@ -118,7 +118,7 @@ def scenarios() -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
     yield "bench_softswitch 0.02s", _bench_scenario
     for transport in TRANSPORTS:
         yield f"dumbbell {transport}", lambda t=transport: _cli_json([*DUMBBELL, "--transport", t])
-    for example in sorted((ROOT / "examples").glob("*.yaml")):
+    for example in sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.endswith(".traffic.yaml")):
         # Spectrum profiles leave the RED step quantisation unknown: the docs' assumption for them.
         assume = ROCE_ASSUME if "spectrum" in example.read_text() else []
         yield f"incast {example.name}", lambda e=example, a=assume: _cli_json([str(e), "--scenario", "incast", "--flows", "100", "--duration", "10ms",

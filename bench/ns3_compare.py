@@ -14,18 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import shutil
-import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _ns3 import build, timed
+
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
-BINARY = HERE / "ns3" / "build" / "dumbbell"
-NS3_MODULES = ("ns3-core", "ns3-network", "ns3-internet", "ns3-point-to-point", "ns3-applications", "ns3-traffic-control")
 
 
 @dataclass(frozen=True)
@@ -44,28 +41,6 @@ SCENARIOS = (
     Scenario("newreno tail-drop", "newreno", 0),
     Scenario("newreno tail-drop, ns-3 without SACK", "newreno", 0, ns3_sack=False),
 )
-
-
-def build() -> Path:
-    if BINARY.exists() and BINARY.stat().st_mtime > SOURCE.stat().st_mtime:
-        return BINARY
-    if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", *NS3_MODULES]).returncode != 0:
-        sys.exit("ns-3 is not installed: apt-get install ns3 libns3-dev libgsl-dev")
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", *NS3_MODULES], capture_output=True, text=True, check=True).stdout.split()
-    BINARY.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["g++", "-O2", "-std=c++17", str(SOURCE), "-o", str(BINARY), *flags], check=True)
-    return BINARY
-
-
-def timed(argv: list[str]) -> tuple[str, float, float]:
-    """stdout, wall seconds and CPU seconds (user + system) of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return out, wall, cpu
 
 
 def run_qosforge(s: Scenario, duration: float, warmup: float) -> dict[str, float]:
@@ -97,7 +72,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=0.1)
     parser.add_argument("--only", help="run the scenarios whose name contains this")
     args = parser.parse_args()
-    binary = build()
+    binary = build(SOURCE)
     print(f"dumbbell, 10 flows, 10G, RTT 100 us, 1000-packet queue, {args.duration} s ({args.warmup} s warm-up); "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     header = f"| {'scenario':<38} | {'simulator':<9} | {'queue mean':>10} | {'p99':>4} | {'goodput Gb/s':>12} | {'marks':>6} | {'drops':>6} | {'wall s':>6} | {'CPU s':>6} | {'loop s':>6} |"

@@ -48,6 +48,7 @@ from qosforge.ir import (
     derived_constant,
 )
 from qosforge.provenance import Derivation, Provenance, input_value
+from qosforge.units import format_rate
 from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.schema import VendorProfile
 
@@ -97,6 +98,7 @@ def compile_intent(
     profiles = _load_profiles(intent, selected, source_map)
     _check_ports(intent, selected, profiles, source_map)
     _check_congested_ports(intent, topology, source_map)
+    _check_explicit_ecn(intent, topology, source_map)
     host_nic = host_nic_lookup(intent, topology, source_map)
     rtt_by_class = {spec.name: _class_rtt(spec, topology, intent) for spec in intent.classes}
     plans: dict[str, ClassPlan] = {}
@@ -118,6 +120,18 @@ def compile_intent(
         compiled.append(_assemble(intent, switch, profile, plan, template, host_nic))
     result = FabricIR(name=intent.metadata.name, source_file=source_map.file, switches=tuple(compiled), targets=chosen)
     return apply_target_capabilities(result, intent, source_map, approximations)
+
+
+def _check_explicit_ecn(intent: Intent, topology: ResolvedTopology, source_map: SourceMap) -> None:
+    """Every explicit ECN entry names a speed some port of the topology runs at: a marking for a
+    speed no port has would silently never apply."""
+    speeds = sorted({port.speed_bps for switch in topology.switches for port in switch.ports})
+    for index, spec in enumerate(intent.classes):
+        for position, entry in enumerate(spec.ecn or ()):
+            if not any(abs(entry.speed - speed) <= 1e-9 * speed for speed in speeds):
+                raise source_map.error(("classes", index, "ecn", position, "speed"),
+                                       f"class '{spec.name}': no port of the topology runs at {format_rate(entry.speed)}",
+                                       f"give the marking for a speed the topology has: {', '.join(format_rate(s) for s in speeds)}")
 
 
 def _select(topology: ResolvedTopology, names: tuple[str, ...], source_map: SourceMap) -> tuple[ResolvedSwitch, ...]:
@@ -367,6 +381,8 @@ def _template(
                     tlt_flows_without_important_loss=thresholds.tlt_flows,
                     host_settings=thresholds.host_settings,
                     rate_bps=rate,
+                    model_marking=thresholds.model_marking,
+                    warnings=thresholds.warnings,
                 )
             )
     schedulers = tuple(_scheduler(c) for c in plan.classes)

@@ -292,6 +292,35 @@ class DcqcnSpec(_Strict):
     pmax: Percent | None = Field(default=None, description="P_max in percent, with the % sign (e.g. 1%, DCQCN's default).")
 
 
+class EcnSpec(_Strict):
+    """An operator-stated ECN marking curve for one port speed, e.g. copied from a vendor's
+    recommended profile: mark ECT packets with probability rising linearly from 0 at ``min`` to
+    ``pmax`` at ``max`` and every packet above ``max`` (RED as SAI inc/saiwred.h and SONiC's
+    WRED_PROFILE program it: no "gentle" region). It replaces the transport model's marking at
+    that speed; the report shows the model's recommendation beside it."""
+
+    speed: RateBps = Field(description="The port speed this marking is for; a speed of the topology, e.g. 10G.")
+    min: SizeBytes = Field(description="Marking starts above this queue length, e.g. 30kB.")
+    max: SizeBytes = Field(description="Every packet is marked above this queue length (at least min), e.g. 90kB.")
+    pmax: Percent = Field(description="Marking probability at max, in percent with its sign: above 0% and at most 100% (e.g. 2%).")
+
+    @field_validator("pmax")
+    @classmethod
+    def _probability(cls, value: float) -> float:
+        if not 0.0 < value <= 100.0:
+            raise ValueError(f"pmax {value:g}% is not a probability in (0%, 100%]; write e.g. 2% (RED's max_p 1/50) or 100% for a step at min = max")
+        return value
+
+    @field_validator("max")
+    @classmethod
+    def _ordered(cls, value: float, info: ValidationInfo) -> float:
+        low = info.data.get("min")  # validated before max (field order)
+        if low is not None and low > value:
+            raise ValueError(f"max {value:g} B is below min {low:g} B: marking rises from min to max; swap them, "
+                             "or give min = max for a step (DCTCP's K)")
+        return value
+
+
 class FastLaneSpec(_Strict):
     dscp: Dscp = Field(description="DSCP of the drop notifications.")
     bandwidth_cap: Fraction = Field(default=DEFAULT_FASTLANE_BANDWIDTH_CAP, validate_default=True, description="Share of port bandwidth (FastLane: 2%).")
@@ -311,6 +340,9 @@ class ClassSpec(_Strict):
     ear: EarSpec | None = None
     dcqcn: DcqcnSpec | None = None
     fastlane: FastLaneSpec | None = None
+    ecn: list[EcnSpec] | None = Field(default=None, min_length=1,
+                                      description="Explicit ECN marking per port speed (min, max, pmax), e.g. a vendor's recommended profile, "
+                                                  "used instead of the transport model's; the report shows both and warns where they differ by more than 2x.")
 
     @field_validator("dscp")
     @classmethod
@@ -326,6 +358,12 @@ class ClassSpec(_Strict):
             accepted = ("dcqcn", "irn") if block == "dcqcn" else (block,)
             if getattr(self, block) is not None and self.transport not in accepted:
                 raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
+        if self.ecn is not None:
+            speeds = [entry.speed for entry in self.ecn]
+            if len(set(speeds)) != len(speeds):
+                raise ValueError("'ecn' lists a speed twice; give one marking per port speed")
+            if self.dcqcn is not None:
+                raise ValueError("'ecn' and 'dcqcn' both set the marking; state it once (ecn is per speed, dcqcn for every speed)")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
                 if code in self.dscp:

@@ -12,6 +12,9 @@ turns its result into IR color curves:
 * IRN: DCQCN's RED marking on a lossy class (IRN runs DCQCN's congestion control, IRN §4).
 * TCP: no ECN marking at the switch (TCP reacts to loss), so no curve unless TLT adds one.
 * HPCC is refused by the planner: it needs INT, not ECN thresholds (HPCC §3).
+* An explicit ``ecn`` entry of the class at this speed (intent ``classes[].ecn``, e.g. a vendor's
+  recommended profile) replaces the model's marking curve; the model's values are kept beside it
+  (``model_marking``) with a warning where the two differ by more than :data:`ECN_DISAGREEMENT`.
 * TLT (TLT §4.2): unimportant packets are red and tail-dropped at K (min = max = K, 100 %);
   their ECN marking moves to the ECT thresholds so the transport keeps its signal.
 """
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qosforge.compiler.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
-from qosforge.compiler.intent import ClassSpec, Design
+from qosforge.compiler.intent import ClassSpec, Design, EcnSpec
 from qosforge.errors import ModelInputError
 from qosforge.fitting.red_model import RedStepModel, red_model_from_profile
 from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
@@ -43,6 +46,9 @@ SOURCE_TLT_COLOR_DROP = "TLT §4.2 (unimportant packets colored red, dropped at 
 #: 10 Gbps, §4.2). qosforge's heuristic default keeps that T/K ratio at every speed; set
 #: ``ear.rtt_threshold`` in the intent to override it.
 EAR_T_OVER_K = 120.0 / 65.0
+SOURCE_EXPLICIT_ECN = "operator-stated ECN marking (intent classes[].ecn), used instead of the transport model's"
+#: A stated value more than this factor away from the model's recommendation is reported.
+ECN_DISAGREEMENT = 2.0
 
 
 def _ear_delay_threshold(delay_s: float, *, given: bool) -> Derived:
@@ -64,6 +70,43 @@ class ClassThresholds:
     tlt_threshold_bytes: Derived | None
     tlt_flows: Derived | None
     host_settings: tuple[Derived, ...]
+    model_marking: tuple[Derived, ...] = ()
+    """The transport model's marking where an explicit ``ecn`` entry replaced it (else empty)."""
+    warnings: tuple[str, ...] = ()
+    """Where the explicit marking differs from the model's by more than ECN_DISAGREEMENT."""
+
+
+def explicit_ecn(spec: ClassSpec, rate_bps: float) -> EcnSpec | None:
+    """The class's explicit ECN entry for this port speed, if the intent states one."""
+    return next((entry for entry in spec.ecn or () if abs(entry.speed - rate_bps) <= 1e-9 * rate_bps), None)
+
+
+def _stated(entry: EcnSpec, spec: ClassSpec) -> tuple[Derived, Derived, Derived]:
+    speed = format_rate(entry.speed)
+    def given(value: float, unit: str, quantity: str, name: str) -> Derived:
+        return derived_constant(value, unit, quantity=quantity, formula=f"intent classes[{spec.name}].ecn[{speed}].{name}",
+                                source=SOURCE_EXPLICIT_ECN, model="explicit_ecn")
+    return given(entry.min, "B", "kmin_bytes", "min"), given(entry.max, "B", "kmax_bytes", "max"), given(entry.pmax, "%", "pmax_percent", "pmax")
+
+
+def _disagreements(spec: ClassSpec, rate_bps: float, stated: tuple[Derived, Derived, Derived],
+                   model: tuple[Derived | None, Derived | None, Derived | None]) -> tuple[str, ...]:
+    """One line per stated value more than ECN_DISAGREEMENT away from the model's (either way)."""
+    warnings = []
+    for name, given, recommended in zip(("min", "max", "pmax"), stated, model, strict=True):
+        if recommended is None or recommended.value <= 0:
+            continue
+        ratio = given.value / recommended.value
+        if ratio > ECN_DISAGREEMENT or ratio < 1.0 / ECN_DISAGREEMENT:
+            origin = recommended.provenance.derivation_of(recommended.quantity)
+            warnings.append(
+                f"class '{spec.name}' at {format_rate(rate_bps)}: ecn {name} {_shown(given)} is {ratio:.2g}x the {spec.transport} model's "
+                f"{_shown(recommended)} ({origin.source if origin else recommended.provenance.model})")
+    return tuple(warnings)
+
+
+def _shown(value: Derived) -> str:
+    return f"{value.value:g}%" if value.unit == "%" else format_bytes(value.value)
 
 
 def wred_profile_name(class_name: str, rate_bps: float) -> str:
@@ -197,6 +240,22 @@ def class_thresholds(
             marking += [derived_from(steady, "queue_eq8_bytes"), derived_from(steady, "queue_bytes")]
         host += [derived_from(fit, "window_reduction_r"), derived_from(fit, "beta")]
 
+    model_marking: tuple[Derived, ...] = ()
+    warnings: tuple[str, ...] = ()
+    entry = explicit_ecn(spec, rate_bps)
+    if entry is not None:
+        stated = _stated(entry, spec)
+        warnings = _disagreements(spec, rate_bps, stated, (mark_min, mark_max, mark_probability))
+        model_marking = tuple(marking)
+        marking = list(stated)
+        mark_min, mark_max, mark_probability = stated
+        # TLT's threshold must sit above where the transport holds the queue: with a stated curve,
+        # at most its max (TLT §4.2 sizes K from the marking threshold).
+        if ecn_threshold_for_tlt is not None or spec.transport not in ("dcqcn", "irn"):
+            ecn_threshold_for_tlt = entry.max
+        else:
+            kmax_for_tlt = entry.max
+
     curves: list[ColorCurveIR] = []
     ect: list[EctMarkingIR] = []
     tlt_threshold: Derived | None = None
@@ -216,4 +275,4 @@ def class_thresholds(
             # TLT §4.2: unimportant packets still carry the transport's ECN signal; with color drop
             # on red, SAI's ECT thresholds are the place for that marking.
             ect.append(EctMarkingIR("red", min_bytes=mark_min, max_bytes=mark_max, probability_percent=mark_probability))
-    return ClassThresholds(tuple(marking), tuple(curves), tuple(ect), tlt_threshold, tlt_flows, tuple(host))
+    return ClassThresholds(tuple(marking), tuple(curves), tuple(ect), tlt_threshold, tlt_flows, tuple(host), model_marking, warnings)

@@ -188,6 +188,10 @@ class ClassIR:
     """Host-side outputs (TBTCP r and beta, EAR T, D2TCP d clamp, TLT N-th packet marking)."""
     rate_bps: float = 0.0
     """Port speed these thresholds are for (a switch with several speeds has one ClassIR each)."""
+    model_marking: tuple[Derived, ...] = ()
+    """The transport model's recommended marking where the intent stated its own (``ecn``); empty otherwise."""
+    warnings: tuple[str, ...] = ()
+    """Where the stated marking differs from the model's by more than 2x (compiler/thresholds.py)."""
 
 
 @dataclass(frozen=True)

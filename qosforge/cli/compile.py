@@ -130,6 +130,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
     for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
         click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)
+    notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said even with --quiet or --format json: what --base could not deliver
         click.echo(note, err=True)
     if output_format == "json":

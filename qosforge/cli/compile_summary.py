@@ -92,7 +92,9 @@ _SHORT_LABELS = {
 
 def _thresholds_text(cls: dict[str, Any]) -> str:
     numbers = [f"{_SHORT_LABELS.get(item.get('label', item['quantity']), item['quantity'])} {_quantity(item)}" for item in cls["thresholds"]]
-    return ", ".join(numbers) or "-"
+    text = ", ".join(numbers) or "-"
+    # A switch with several port speeds has one row per speed: say which.
+    return f"{format_value(cls['speed_bps'], 'bps')}: {text}" if cls.get("speed_bps") else text
 
 
 def render_summary(report: dict[str, Any], console: Console) -> None:

@@ -133,8 +133,12 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...], throughp
 @click.command("simulate")
 @renamed_options(*_RENAMES)
 @click.argument("intent", required=False, type=click.Path(dir_okay=False))
-@click.option("--scenario", type=click.Choice(["dumbbell", "incast", *FABRIC_SCENARIOS]), required=True,
-              help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches.")
+@click.option("--scenario", type=click.Choice(["dumbbell", "incast", *FABRIC_SCENARIOS]),
+              help="dumbbell (flags only), incast (one switch of INTENT), or a fabric scenario on INTENT's switches (or --traffic).")
+@click.option("--traffic", "traffic_path", metavar="FILE", help="Your own flows on INTENT's switches (YAML, or .csv): instead of --scenario (docs/softswitch.md 'Your own traffic').")
+@click.option("--measure", "measure_text", metavar="START:END", help="--traffic: the window every statistic covers, e.g. 4s:5s; the run ends at END (default 0s:--duration).")
+@click.option("--sample", "sample_text", metavar="TIME", help="--traffic: queue sampling interval of the time series and the per-port means (default 100us).")
+@click.option("--timeseries", "timeseries_path", type=OutputPath("queues.csv", dir_okay=False), help="--traffic: write the sampled queues and PFC pauses (.csv or .parquet).")
 @click.option("--switch", "switch_names", metavar="NAME", multiple=True,
               help="incast: the switch of INTENT (default: the first); fabric scenarios: repeat to simulate only these switches and their links.")
 @click.option("--class", "class_name", metavar="NAME", help="incast, fabric: the traffic class (default: the intent's first class, e.g. rdma on roce-pod; pause-storm: its first lossless class). The report names it (class, class_chosen_by).")
@@ -170,7 +174,8 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...], throughp
                    "each flow's NIC priority, the CNPs' priority and DCQCN's parameters.")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
-def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
+def simulate_command(intent: str | None, scenario: str | None, traffic_path: str | None, measure_text: str | None, sample_text: str | None,
+                     timeseries_path: str | None, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                      flows: int | None, load_text: str | None, flow_size_dist: str | None, fail_links: tuple[str, ...], no_watchdog: bool,
                      stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
@@ -189,6 +194,20 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     from qosforge.softswitch.metrics import summary
     from qosforge.softswitch.simulation import simulate
 
+    if traffic_path is not None:
+        if scenario is not None:
+            raise QosforgeError("the traffic file is the scenario", place="--scenario", hint="drop --scenario, or drop --traffic")
+        _refuse_flags_the_scenario_ignores("traffic")
+        from qosforge.cli.simulate_traffic import TrafficOptions, emit_traffic, run_traffic
+
+        options = TrafficOptions(intent=intent, traffic=traffic_path, switches=switch_names, measure=measure_text,
+                                 duration_s=_parse("--duration", parse_time_s, duration), sample_s=_parse("--sample", parse_time_s, sample_text),
+                                 seed=seed, rto_min_s=_parse("--rto-min", parse_time_s, rto_min), assume=_assumptions(assumptions),
+                                 timeseries=timeseries_path, plot=plot_path)
+        emit_traffic(run_traffic(options), output_format)
+        return
+    if scenario is None:
+        raise QosforgeError("nothing to simulate", place="--scenario", hint="give --scenario (dumbbell, incast, fabric-incast, all-to-all, pause-storm, deadlock) or --traffic FILE")
     if plot_path is not None:
         from qosforge.files import PLOT_SUFFIXES, check_output_file
 
@@ -301,6 +320,8 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
 
 _ALL = ("dumbbell", "incast", *FABRIC_SCENARIOS)
 _COMPILED = ("incast", *FABRIC_SCENARIOS)
+#: ``--traffic``: the file says what each flow is, so only these flags (and INTENT) apply.
+_TRAFFIC = ("traffic",)
 _DUMBBELL = ("dumbbell",)
 #: Which scenarios read each flag (click parameter name -> flag, scenarios): the one table a typed
 #: flag is checked against, so a flag a scenario would ignore is refused (README "A flag the
@@ -308,7 +329,13 @@ _DUMBBELL = ("dumbbell",)
 #: incast and fabric scenarios take link rates, RTTs, queues, WRED/ECN and TBTCP's beta/r from the
 #: compiled intent, so the dumbbell's flags for them are refused there.
 _FLAG_SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "switch_names": ("--switch", _COMPILED),
+    "switch_names": ("--switch", (*_COMPILED, *_TRAFFIC)),
+    "measure_text": ("--measure", _TRAFFIC),
+    "sample_text": ("--sample", _TRAFFIC),
+    "timeseries_path": ("--timeseries", _TRAFFIC),
+    "warmup": ("--warmup", _ALL),
+    "transport": ("--transport", _ALL),
+    "packet_text": ("--packet", _ALL),
     "class_name": ("--class", _COMPILED),
     "port_name": ("--port", ("incast", "fabric-incast", "pause-storm")),
     "flows": ("--flows", ("dumbbell", "incast", "fabric-incast", "pause-storm", "deadlock")),
@@ -327,11 +354,18 @@ _FLAG_SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
     "flow_size": ("--flow-size", ("dumbbell", "incast", "fabric-incast", "pause-storm")),
     "beta": ("--beta", _DUMBBELL),
     "window_r": ("--r", _DUMBBELL),
-    "assumptions": ("--assume", _COMPILED),
+    "assumptions": ("--assume", (*_COMPILED, *_TRAFFIC)),
     "hosts_path": ("--hosts", ("incast",)),
 }
 #: Why a flag is not read, where the table alone would not say what to do instead.
 _INSTEAD = {
+    ("warmup", "traffic"): "statistics cover --measure START:END",
+    ("transport", "traffic"): "give transport: per entry of the traffic file",
+    ("packet_text", "traffic"): "a flow's frames are its class's: the intent's lossless MTU, else 1500 B",
+    ("flows", "traffic"): "the traffic file lists the flows (count:, pairing:)",
+    ("flow_size", "traffic"): "give size: per entry of the traffic file",
+    ("class_name", "traffic"): "give class: per entry of the traffic file",
+    ("port_name", "traffic"): "give src: and dst: per entry of the traffic file",
     ("flows", "all-to-all"): "all-to-all's flows arrive at --load",
     ("flow_size", "all-to-all"): "all-to-all draws sizes from --flow-size-dist",
     **{(name, scenario): "the compiled intent sets it" for name in ("bandwidth", "rtt", "buffer_text", "ecn_threshold", "red_min", "red_max",

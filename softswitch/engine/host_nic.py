@@ -23,6 +23,7 @@ from qosforge.softswitch.engine.layout import (
     EV_RTO,
     F_ECT,
     F_IMP,
+    F_RTX,
     FF_RTO,
     FF_RTO_AT,
     FL_COLOR,
@@ -31,13 +32,16 @@ from qosforge.softswitch.engine.layout import (
     FL_ECT,
     FL_HDR,
     FL_LAST_BYTES,
+    FL_PAYLOAD_M,
     FL_PG,
     FL_PG_IMP,
     FL_PKT_BYTES,
     FL_PRIO,
     FL_Q,
     FL_Q_IMP,
+    FL_RESENT_M,
     FL_RTO_PENDING,
+    FL_SENT_M,
     FL_SIZE,
     FL_SRC,
     FL_TLT,
@@ -55,6 +59,7 @@ from qosforge.softswitch.engine.layout import (
     PF_SENT,
     PRI_NP,
     PRM_CELL,
+    PRM_WARMUP,
     W_CNT,
     W_FLF,
     W_FLI,
@@ -107,6 +112,7 @@ def count_delivered(w: World, f: int, size: int) -> None:
     cnt = w[W_CNT]
     cnt[C_DELIVERED_BYTES] += size
     cnt[C_DELIVERED_PAYLOAD] += size - w[W_FLI][f, FL_HDR]
+    w[W_FLI][f, FL_PAYLOAD_M] += size - w[W_FLI][f, FL_HDR]
 
 
 @compiled_inline
@@ -148,6 +154,10 @@ def send_packet(w: World, now: float, f: int, seq: int, flags: int, size: int) -
     w[W_PKF][packet, PF_SENT] = now
     if important:
         count_measured(w, now, C_IMPORTANT_SENT)
+    if now >= w[W_PRMF][PRM_WARMUP]:
+        fli[f, FL_SENT_M] += 1
+        if flags & F_RTX:
+            fli[f, FL_RESENT_M] += 1
     host_send(w, now, w[W_PRMI][PRI_NP] + fli[f, FL_SRC], fli[f, FL_PRIO], packet)
     return True
 

@@ -19,6 +19,7 @@ from qosforge.softswitch.engine.layout import (
     FF_ACK_DELAY,
     FF_RTO,
     FF_RTO_AT,
+    FL_ARRIVED_M,
     FL_DONE,
     FL_KIND,
     FL_RTO_PENDING,
@@ -91,10 +92,13 @@ def host_receive(w: World, now: float, packet: int) -> None:
     if pki[packet, P_FLAGS] & F_CNP:
         transit = now - w[W_PKF][packet, PF_SENT]
         push_event(w, now + max(w[W_FLF][f, FF_ACK_DELAY] - transit, 0.0), EV_CNP, f, 0, 0.0)
-    elif kind == K_DCQCN:
-        dcqcn_receive(w, now, packet)
     else:
-        window_receive(w, now, packet)
+        if now >= w[W_PRMF][PRM_WARMUP]:
+            fli[f, FL_ARRIVED_M] += 1
+        if kind == K_DCQCN:
+            dcqcn_receive(w, now, packet)
+        else:
+            window_receive(w, now, packet)
     free_packet(w, packet)
 
 
@@ -116,6 +120,7 @@ def open_loop_arrival(w: World, arrival: float, packet: int) -> bool:
         return False
     prmf = w[W_PRMF]
     if prmf[PRM_WARMUP] <= arrival <= prmf[PRM_END]:
+        w[W_FLI][f, FL_ARRIVED_M] += 1
         count_delivered(w, f, pki[packet, P_BYTES])
     free_packet(w, packet)
     return True

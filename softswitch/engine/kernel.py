@@ -55,6 +55,7 @@ from qosforge.softswitch.engine.layout import (
     F_CE,
     F_CNP,
     F_IMP,
+    FL_DROPPED_M,
     FL_DSCP,
     FL_DSCP_CNP,
     FL_DSCP_IMP,
@@ -180,6 +181,8 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
             cnt[C_WATCHDOG_DROPS] += 1
         if pki[packet, P_FLAGS] & F_IMP:
             cnt[C_IMPORTANT_DROPS] += 1
+        if not pki[packet, P_FLAGS] & F_CNP:
+            w[W_FLI][pki[packet, P_FLOW], FL_DROPPED_M] += 1
     free_packet(w, packet)
 
 

@@ -107,7 +107,13 @@ FL_DSCP_IMP = 43  # DSCP of its important packets (TLT)
 FL_DSCP_CNP = 44  # DSCP of its CNPs
 FL_HASH = 45  # the flow's ECMP hash (seeded, 0..2^31)
 FL_LAST_BYTES = 46  # bytes of a finite flow's last packet (header + the payload remainder)
-FL_COLS = 47
+# Per-flow statistics of the measured window (after the warm-up), read by softswitch/flow_metrics.py:
+FL_SENT_M = 47  # data packets the sender handed to its NIC (retransmissions included)
+FL_RESENT_M = 48  # of those, retransmissions (F_RTX: fast retransmit, timeout, go-back-N)
+FL_DROPPED_M = 49  # its data packets dropped at a switch (any reason)
+FL_ARRIVED_M = 50  # its data packets reaching the receiver (duplicates included)
+FL_PAYLOAD_M = 51  # application payload delivered: each packet once, at its first arrival (as C_DELIVERED_PAYLOAD)
+FL_COLS = 52
 
 # flow float columns (fl_f)
 FF_CWND = 0

@@ -28,6 +28,7 @@ from qosforge.softswitch.traffic.fabric_workloads import (
 from qosforge.softswitch.traffic.flow_sizes import FlowSizeDistribution
 from qosforge.softswitch.traffic.spec import (
     HEADER_BYTES,
+    OPEN_LOOP_KINDS,
     WINDOW_KINDS,
     FlowKind,
     FlowSpec,
@@ -82,39 +83,54 @@ def fabric_traffic(fabric: Fabric, class_name: str | None, transport: FlowKind |
     return FabricTraffic(entry, kind, packet_bytes, first.cnp_dscp, rto_min_s, class_chosen_by(class_name, lossless=lossless))
 
 
-def _reverse_delay_s(fabric: Fabric, ports: list[PortConfig], src_port: int, dst_port: int) -> float:
-    """The uncongested ACK path back to the sender: each link's one-way latency (the intent's,
-    wire plus forwarding, :class:`Fabric`) and one ACK-sized frame's serialisation per link
-    (compiler/topology.py ResolvedTopology.rtt_s's terms), over a shortest path."""
-    path = first_path(fabric.topology, src_port, dst_port)
-    if not path:
-        raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
-    links = [src_port, *path]  # the sender's host link, then every egress port on the way
-    # Wire plus forwarding per link, indexed directly: this runs once per (sender, receiver) pair.
-    wire, forwarding = fabric.link_delays_s, fabric.forwarding_delays_s
-    return float(sum(wire[p] + forwarding[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
+class AckPathDelays:
+    """The uncongested ACK path back to each sender, computed once per (sender, receiver) pair
+    (workloads repeat pairs): each link's one-way latency (the intent's, wire plus forwarding,
+    :class:`Fabric`) and one ACK-sized frame's serialisation per link (compiler/topology.py
+    ResolvedTopology.rtt_s's terms), over a shortest path."""
+
+    def __init__(self, fabric: Fabric) -> None:
+        self._fabric = fabric
+        self._ports: list[PortConfig] = [port for config in fabric.configs for port in config.ports]  # once, not per pair
+        self._delays_s: dict[tuple[int, int], float] = {}
+
+    def __call__(self, src_port: int, dst_port: int) -> float:
+        known = self._delays_s.get((src_port, dst_port))
+        if known is not None:
+            return known
+        fabric = self._fabric
+        path = first_path(fabric.topology, src_port, dst_port)
+        if not path:
+            raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
+        links = [src_port, *path]  # the sender's host link, then every egress port on the way
+        wire, forwarding, ports = fabric.link_delays_s, fabric.forwarding_delays_s, self._ports
+        delay_s = float(sum(wire[p] + forwarding[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
+        self._delays_s[src_port, dst_port] = delay_s
+        return delay_s
 
 
-def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
-    entry, kind = traffic.entry, traffic.transport
+def class_flow_spec(fabric: Fabric, traffic: FabricTraffic, src: int, dst: int, size_bytes: int | None, start_s: float,
+                    delays: AckPathDelays, *, rate_bps: float | None = None, pattern: FlowKind = "cbr") -> FlowSpec:
+    """One flow of ``traffic``'s class from the host on engine port ``src`` to the host on ``dst``;
+    ``delays`` gives each (src, dst) pair's ACK path. With ``rate_bps`` an open-loop source
+    (``pattern`` cbr or poisson) in the class's DSCP instead of the class's transport."""
+    entry, kind = traffic.entry, traffic.transport if rate_bps is None else pattern
     beta, window_r = tbtcp_host_settings(entry)
     important = entry.important_dscp[0] if entry.important_dscp else None
     tlt = important is not None and kind in (*WINDOW_KINDS, "dcqcn")
-    delays: dict[tuple[int, int], float] = {}
-    ports = [port for config in fabric.configs for port in config.ports]  # once: the delays run per (sender, receiver) pair
-    specs = []
-    for flow in workload:
-        src, dst = fabric.host_ports[flow.src_host], fabric.host_ports[flow.dst_host]
-        if (src, dst) not in delays:
-            delays[src, dst] = _reverse_delay_s(fabric, ports, src, dst)
-        # A flow's size is its payload: whole packets, then the remainder in a shorter last one.
-        size, last = (-1, None) if flow.size_bytes is None else packets_for_payload(flow.size_bytes, traffic.packet_bytes, HEADER_BYTES[kind])
-        specs.append(FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
-                              last_packet_bytes=last,
-                              start_s=flow.start_s, ect=kind != "newreno", tlt=tlt, important_dscp=important if tlt else None,
-                              ack_delay_s=delays[src, dst], beta=beta, window_reduction_r=window_r,
-                              cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None))
-    return tuple(specs)
+    # A flow's size is its payload: whole packets, then the remainder in a shorter last one.
+    size, last = (-1, None) if size_bytes is None else packets_for_payload(size_bytes, traffic.packet_bytes, HEADER_BYTES[kind])
+    rate_pps = 0.0 if rate_bps is None else rate_bps / (8.0 * traffic.packet_bytes)
+    return FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
+                    last_packet_bytes=last, start_s=start_s, rate_pps=rate_pps, ect=kind not in ("newreno", *OPEN_LOOP_KINDS), tlt=tlt,
+                    important_dscp=important if tlt else None, ack_delay_s=delays(src, dst), beta=beta, window_reduction_r=window_r,
+                    cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None)
+
+
+def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:
+    delays = AckPathDelays(fabric)
+    return tuple(class_flow_spec(fabric, traffic, fabric.host_ports[flow.src_host], fabric.host_ports[flow.dst_host], flow.size_bytes,
+                                 flow.start_s, delays) for flow in workload)
 
 
 def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: float, seed: int, origin: int,
@@ -193,4 +209,4 @@ def pause_storm_run(fabric: Fabric, traffic: FabricTraffic, *, stalled: str | No
     return FabricRun(_flow_specs(fabric, traffic, plan.flows), run, origin, queue, header)
 
 
-__all__ = ["FabricRun", "FabricTraffic", "all_to_all_run", "fabric_incast_run", "fabric_traffic", "pause_storm_run"]
+__all__ = ["FabricRun", "FabricTraffic", "all_to_all_run", "class_flow_spec", "fabric_incast_run", "fabric_traffic", "pause_storm_run"]

@@ -16,7 +16,7 @@ from qosforge.models.dynamic_threshold import dynamic_threshold_share
 from qosforge.models.tlt import tlt_headroom
 
 Writer = Callable[..., Path]
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
+EXAMPLES = sorted(p for p in (Path(__file__).resolve().parents[2] / "examples").glob("*.yaml") if not p.name.endswith(".traffic.yaml"))  # intents, not traffic files
 
 #: broadcom-trident2 buffer_bytes: SONiC's Trident II pool size (vendor_profiles/broadcom-trident2.yaml).
 TD2_BUFFER_BYTES = 12_766_208

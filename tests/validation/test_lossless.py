@@ -27,7 +27,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def _lossless_fabric_examples() -> list[str]:
     """Every example with a lossless class and hosts on more than one switch."""
     names = []
-    for path in sorted(EXAMPLES.glob("*.yaml")):
+    for path in sorted(p for p in EXAMPLES.glob("*.yaml") if not p.name.endswith(".traffic.yaml")):
         intent, _ = load_intent(path)
         topology = intent.topology
         one_switch = (topology.leaf_spine is not None and topology.leaf_spine.leaves == 1) or (topology.switches is not None and len(topology.switches) == 1)

@@ -1,0 +1,346 @@
+// The DCTCP paper's multi-hop experiment (Alizadeh et al., "Data Center TCP", SIGCOMM 2010,
+// §4.2.3, Fig. 17) in ns-3 (3.37, Debian's libns3-dev), parameterised, for
+// bench/bench_dctcp_fig17.py and the referee fixture of tests/bench/test_dctcp_fig17_referee.py.
+//
+//   S1 (n1 hosts)            S3 (n3 hosts)
+//        \                  /
+//         T1 ---fabric--- T2 --- R1 (one host)
+//        /                  \
+//   S2 (n2 hosts)            R2 (n2 hosts)
+//
+// S1 and S3 send to R1, S2[i] to R2[i]; long-lived flows, one per sender. Bottlenecks: T1 -> T2
+// (the fabric link) and T2 -> R1. Every switch port toward a host or the other switch has a RED
+// queue disc with ECN marking.
+//
+// The defaults are those of ns-3's own examples/tcp/dctcp-example.cc (ns-3.37): 1 Gb/s host
+// links, a 10 Gb/s fabric link, 10 us per link; 10/20/10 senders; RED 20/60 packets on the
+// 1G ports and 50/150 on the 10G port, QW = 1 (instantaneous queue), max_p = 1/50 (LInterm 50),
+// ns-3's default Gentle = true and Wait = true (--wait=false: p/(1 - count*p)), hard drop off, 2666-packet limit; TcpDctcp with
+// 1448-byte segments and DelAckCount 2; OnOff senders at 1 Gb/s with 1000-byte writes, start
+// times staggered over the start-up window (sender i at i*window/n + i*5 ms; S3 after S1 in the
+// 5 ms term); the PointToPointNetDevice keeps its default 100-packet DropTail device queue below
+// the queue disc (flow-controlled: the disc only holds packets once it is full), and the hosts
+// get Ipv4AddressHelper's default FqCoDel disc. The flags change one thing each, so a run can be
+// made to match a switch model: --deviceQueue=1 puts the whole egress queue in the RED disc
+// (what a switch's WRED sees), --gentle=false marks every packet above max_th as SAI and SONiC
+// WRED do, --delAck=1 ACKs every segment, --transport=tcp-ecn / newreno change the senders.
+//
+// Output: one JSON object on stdout: per-group throughput of every flow over the measurement
+// window (application bytes received, Mb/s), Jain's index per group, and for both bottlenecks
+// the mean queue-disc length, mean device-queue length and their sum, sampled every --sampleUs
+// during the measurement window, marks and drops there.
+//
+// Build: g++ -O2 -std=c++17 dctcp_fig17.cc $(pkg-config --cflags --libs ns3-core ns3-network
+//        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+struct Bottleneck
+{
+    Ptr<QueueDisc> disc;
+    Ptr<Queue<Packet>> device;
+    double discSum = 0;
+    double deviceSum = 0;
+    uint64_t samples = 0;
+    uint64_t marksAtStart = 0;
+    uint64_t dropsAtStart = 0;
+};
+
+Bottleneck g_fabric;  // T1 -> T2
+Bottleneck g_edge;    // T2 -> R1
+double g_sampleS = 100e-6;
+double g_endS = 0;
+std::vector<std::vector<uint64_t>> g_rxBytes;  // per group, per flow
+
+void
+Sample()
+{
+    for (Bottleneck* b : {&g_fabric, &g_edge})
+    {
+        b->discSum += b->disc->GetNPackets();
+        b->deviceSum += b->device->GetNPackets();
+        b->samples += 1;
+    }
+    if (Simulator::Now().GetSeconds() + g_sampleS < g_endS)
+    {
+        Simulator::Schedule(Seconds(g_sampleS), &Sample);
+    }
+}
+
+uint64_t
+Marks(Ptr<QueueDisc> disc)
+{
+    const QueueDisc::Stats& s = disc->GetStats();
+    return s.GetNMarkedPackets(RedQueueDisc::UNFORCED_MARK) + s.GetNMarkedPackets(RedQueueDisc::FORCED_MARK);
+}
+
+void
+StartMeasuring()
+{
+    for (auto& group : g_rxBytes)
+    {
+        std::fill(group.begin(), group.end(), 0);
+    }
+    for (Bottleneck* b : {&g_fabric, &g_edge})
+    {
+        b->marksAtStart = Marks(b->disc);
+        b->dropsAtStart = b->disc->GetStats().nTotalDroppedPackets;
+    }
+    Sample();
+}
+
+void
+Received(std::size_t group, std::size_t flow, Ptr<const Packet> p, const Address&)
+{
+    g_rxBytes[group][flow] += p->GetSize();
+}
+
+std::string
+GroupJson(const char* name, const std::vector<uint64_t>& bytes, double windowS)
+{
+    double sum = 0;
+    double squares = 0;
+    std::string flows;
+    for (std::size_t i = 0; i < bytes.size(); i++)
+    {
+        double mbps = bytes[i] * 8.0 / windowS / 1e6;
+        sum += mbps;
+        squares += mbps * mbps;
+        char item[32];
+        std::snprintf(item, sizeof item, "%s%.4f", i ? ", " : "", mbps);
+        flows += item;
+    }
+    double n = static_cast<double>(bytes.size());
+    double jain = squares > 0 ? sum * sum / (n * squares) : 0.0;
+    char out[256];
+    std::snprintf(out, sizeof out, "\"%s\": {\"mean_mbps\": %.4f, \"jain\": %.6f, \"flows_mbps\": [", name, n ? sum / n : 0.0, jain);
+    return std::string(out) + flows + "]}";
+}
+
+std::string
+BottleneckJson(const char* name, const Bottleneck& b, double rateBps, uint32_t packetBytes)
+{
+    double disc = b.samples ? b.discSum / b.samples : 0.0;
+    double device = b.samples ? b.deviceSum / b.samples : 0.0;
+    char out[400];
+    std::snprintf(out, sizeof out,
+                  "\"%s\": {\"disc_mean_packets\": %.4f, \"device_mean_packets\": %.4f, \"total_mean_packets\": %.4f, "
+                  "\"total_mean_delay_us\": %.3f, \"marks\": %llu, \"drops\": %llu, \"samples\": %llu}",
+                  name, disc, device, disc + device, (disc + device) * packetBytes * 8.0 / rateBps * 1e6,
+                  static_cast<unsigned long long>(Marks(b.disc) - b.marksAtStart),
+                  static_cast<unsigned long long>(b.disc->GetStats().nTotalDroppedPackets - b.dropsAtStart),
+                  static_cast<unsigned long long>(b.samples));
+    return out;
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t n1 = 10;
+    uint32_t n2 = 20;
+    uint32_t n3 = 10;
+    std::string transport = "dctcp";
+    std::string hostRate = "1Gbps";
+    std::string fabricRate = "10Gbps";
+    double linkDelayUs = 10;
+    double minTh1 = 20;
+    double maxTh1 = 60;
+    double minTh10 = 50;
+    double maxTh10 = 150;
+    double lInterm = 50;
+    bool gentle = true;
+    bool wait = true;
+    uint32_t deviceQueue = 100;
+    uint32_t delAck = 2;
+    uint32_t segment = 1448;
+    double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
+    double startupS = 1;
+    double convergenceS = 3;
+    double measureS = 1;
+    double sampleUs = 100;
+    uint32_t seed = 1;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("n1", "S1 senders (T1 -> R1)", n1);
+    cmd.AddValue("n2", "S2 senders (T1 -> R2, one receiver each)", n2);
+    cmd.AddValue("n3", "S3 senders (T2 -> R1)", n3);
+    cmd.AddValue("transport", "dctcp, tcp-ecn (NewReno with RFC 3168 ECN) or newreno", transport);
+    cmd.AddValue("hostRate", "rate of every host link", hostRate);
+    cmd.AddValue("fabricRate", "rate of the T1-T2 link", fabricRate);
+    cmd.AddValue("linkDelayUs", "one-way delay of every link, us", linkDelayUs);
+    cmd.AddValue("minTh1", "RED min_th on host-facing ports, packets", minTh1);
+    cmd.AddValue("maxTh1", "RED max_th on host-facing ports, packets", maxTh1);
+    cmd.AddValue("minTh10", "RED min_th on the fabric ports, packets", minTh10);
+    cmd.AddValue("maxTh10", "RED max_th on the fabric ports, packets", maxTh10);
+    cmd.AddValue("lInterm", "RED 1/max_p", lInterm);
+    cmd.AddValue("gentle", "RED gentle mode (ns-3's default true)", gentle);
+    cmd.AddValue("wait", "RED Wait: space marks by the count since the last one (ns-3's default true)", wait);
+    cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
+    cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
+    cmd.AddValue("segment", "TCP segment size, bytes", segment);
+    cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
+    cmd.AddValue("startup", "start-up window over which senders start, s", startupS);
+    cmd.AddValue("convergence", "time after the start-up window before measuring, s", convergenceS);
+    cmd.AddValue("measure", "measurement window, s", measureS);
+    cmd.AddValue("sampleUs", "queue sampling interval in the measurement window, us", sampleUs);
+    cmd.AddValue("seed", "RngRun", seed);
+    cmd.Parse(argc, argv);
+    RngSeedManager::SetRun(seed);
+
+    if (transport == "dctcp")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    }
+    else if (transport == "tcp-ecn" || transport == "newreno")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+        if (transport == "tcp-ecn")
+        {
+            Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+        }
+    }
+    else
+    {
+        std::fprintf(stderr, "--transport must be dctcp, tcp-ecn or newreno\n");
+        return 2;
+    }
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(minRtoMs * 1000)));
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    Config::SetDefault("ns3::RedQueueDisc::UseEcn", BooleanValue(true));
+    Config::SetDefault("ns3::RedQueueDisc::UseHardDrop", BooleanValue(false));
+    Config::SetDefault("ns3::RedQueueDisc::MeanPktSize", UintegerValue(1500));
+    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize("2666p")));
+    Config::SetDefault("ns3::RedQueueDisc::QW", DoubleValue(1));
+    Config::SetDefault("ns3::RedQueueDisc::LInterm", DoubleValue(lInterm));
+    Config::SetDefault("ns3::RedQueueDisc::Gentle", BooleanValue(gentle));
+    Config::SetDefault("ns3::RedQueueDisc::Wait", BooleanValue(wait));
+
+    Ptr<Node> t1 = CreateObject<Node>();
+    Ptr<Node> t2 = CreateObject<Node>();
+    Ptr<Node> r1 = CreateObject<Node>();
+    NodeContainer s1, s2, s3, r2;
+    s1.Create(n1);
+    s2.Create(n2);
+    s3.Create(n3);
+    r2.Create(n2);
+
+    std::string queueSize = std::to_string(deviceQueue) + "p";
+    PointToPointHelper hostLink;
+    hostLink.SetDeviceAttribute("DataRate", StringValue(hostRate));
+    hostLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(linkDelayUs)));
+    hostLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queueSize));
+    PointToPointHelper fabricLink;
+    fabricLink.SetDeviceAttribute("DataRate", StringValue(fabricRate));
+    fabricLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(linkDelayUs)));
+    fabricLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queueSize));
+
+    NetDeviceContainer t1t2 = fabricLink.Install(t1, t2);
+    NetDeviceContainer r1t2 = hostLink.Install(r1, t2);
+    std::vector<NetDeviceContainer> s1t1, s2t1, s3t2, r2t2;
+    for (uint32_t i = 0; i < n1; i++)
+        s1t1.push_back(hostLink.Install(s1.Get(i), t1));
+    for (uint32_t i = 0; i < n2; i++)
+        s2t1.push_back(hostLink.Install(s2.Get(i), t1));
+    for (uint32_t i = 0; i < n3; i++)
+        s3t2.push_back(hostLink.Install(s3.Get(i), t2));
+    for (uint32_t i = 0; i < n2; i++)
+        r2t2.push_back(hostLink.Install(r2.Get(i), t2));
+
+    InternetStackHelper stack;
+    stack.InstallAll();
+
+    TrafficControlHelper red10;
+    red10.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue(fabricRate), "LinkDelay",
+                           TimeValue(MicroSeconds(linkDelayUs)), "MinTh", DoubleValue(minTh10), "MaxTh", DoubleValue(maxTh10));
+    QueueDiscContainer fabricDiscs = red10.Install(t1t2);
+    TrafficControlHelper red1;
+    red1.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue(hostRate), "LinkDelay",
+                          TimeValue(MicroSeconds(linkDelayUs)), "MinTh", DoubleValue(minTh1), "MaxTh", DoubleValue(maxTh1));
+    QueueDiscContainer edgeDiscs = red1.Install(r1t2.Get(1));
+    for (auto* links : {&s1t1, &s2t1, &s3t2, &r2t2})
+        for (auto& link : *links)
+            red1.Install(link.Get(1));
+
+    Ipv4AddressHelper address;
+    address.SetBase("172.16.1.0", "255.255.255.0");
+    address.Assign(t1t2);
+    address.SetBase("192.168.0.0", "255.255.255.0");
+    Ipv4InterfaceContainer r1Address = address.Assign(r1t2);
+    std::vector<Ipv4InterfaceContainer> r2Address;
+    const char* bases[] = {"10.1.0.0", "10.2.0.0", "10.3.0.0", "10.4.0.0"};
+    int b = 0;
+    for (auto* links : {&s1t1, &s2t1, &s3t2, &r2t2})
+    {
+        address.SetBase(bases[b], "255.255.255.0");
+        for (auto& link : *links)
+        {
+            Ipv4InterfaceContainer assigned = address.Assign(link);
+            if (links == &r2t2)
+                r2Address.push_back(assigned);
+            address.NewNetwork();
+        }
+        b++;
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    double stopS = startupS + convergenceS + measureS;
+    g_rxBytes = {std::vector<uint64_t>(n1), std::vector<uint64_t>(n2), std::vector<uint64_t>(n3)};
+    auto flow = [&](Ptr<Node> sender, Ptr<Node> receiver, Address remote, uint16_t port, double startS, std::size_t group, std::size_t index) {
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sinkApp = sink.Install(receiver);
+        sinkApp.Start(Seconds(0));
+        sinkApp.Stop(Seconds(stopS));
+        sinkApp.Get(0)->GetObject<PacketSink>()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Received, group, index));
+        OnOffHelper client("ns3::TcpSocketFactory", remote);
+        client.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
+        client.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+        client.SetAttribute("DataRate", DataRateValue(DataRate(hostRate)));
+        client.SetAttribute("PacketSize", UintegerValue(1000));
+        ApplicationContainer app = client.Install(sender);
+        app.Start(Seconds(startS));
+        app.Stop(Seconds(stopS));
+    };
+    // dctcp-example.cc's start times: sender i of a group at i*window/n + i*5 ms, S3's 5 ms term
+    // counting on from S1's.
+    for (uint32_t i = 0; i < n2; i++)
+        flow(s2.Get(i), r2.Get(i), InetSocketAddress(r2Address[i].GetAddress(0), 50000 + i), 50000 + i, i * startupS / n2 + i * 5e-3, 1, i);
+    for (uint32_t i = 0; i < n1; i++)
+        flow(s1.Get(i), r1, InetSocketAddress(r1Address.GetAddress(0), 50000 + i), 50000 + i, i * startupS / n1 + i * 5e-3, 0, i);
+    for (uint32_t i = 0; i < n3; i++)
+        flow(s3.Get(i), r1, InetSocketAddress(r1Address.GetAddress(0), 50000 + n1 + i), 50000 + n1 + i,
+             i * startupS / n3 + (n1 + i) * 5e-3, 2, i);
+
+    g_fabric.disc = fabricDiscs.Get(0);
+    g_fabric.device = DynamicCast<PointToPointNetDevice>(t1t2.Get(0))->GetQueue();
+    g_edge.disc = edgeDiscs.Get(0);
+    g_edge.device = DynamicCast<PointToPointNetDevice>(r1t2.Get(1))->GetQueue();
+    g_sampleS = sampleUs * 1e-6;
+    g_endS = stopS;
+    Simulator::Schedule(Seconds(startupS + convergenceS), &StartMeasuring);
+    Simulator::Stop(Seconds(stopS) + TimeStep(1));
+    Simulator::Run();
+
+    double fabricBps = DataRate(fabricRate).GetBitRate();
+    double hostBps = DataRate(hostRate).GetBitRate();
+    std::printf("{%s, %s, %s, %s, %s}\n", GroupJson("s1", g_rxBytes[0], measureS).c_str(), GroupJson("s2", g_rxBytes[1], measureS).c_str(),
+                GroupJson("s3", g_rxBytes[2], measureS).c_str(), BottleneckJson("t1_t2", g_fabric, fabricBps, 1500).c_str(),
+                BottleneckJson("t2_r1", g_edge, hostBps, 1500).c_str());
+    Simulator::Destroy();
+    return 0;
+}

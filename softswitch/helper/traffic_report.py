@@ -1,0 +1,109 @@
+"""Run the user's traffic on a fabric and report it per flow, per group and per port.
+
+The run's measured window is ``--measure START:END``: the engine's warm-up is START and the run
+ends at END, so every engine statistic (drops, marks, PFC seconds, queue samples) and every
+flow's counters cover the same window (softswitch/sampling.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
+from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.user_traffic import UserTraffic
+from qosforge.softswitch.sampling import SampledRun, simulate_sampled
+from qosforge.softswitch.traffic.spec import PauseSpec, RunSpec, TransportParams
+
+#: The engine's depth histograms of the monitored queues are not reported here (means and maxima
+#: come from the samples' moments), so they are kept small: memory stays ~8 kB per queue.
+_HISTOGRAM_PACKETS = 1024
+
+
+@dataclass(frozen=True)
+class Window:
+    start_s: float
+    end_s: float
+    sample_s: float
+
+    @property
+    def length_s(self) -> float:
+        return self.end_s - self.start_s
+
+
+def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, seed: int, rto_min_s: float | None = None,
+                     pauses: tuple[PauseSpec, ...] = ()) -> SampledRun:
+    """Simulate ``traffic`` until the window's end, sampling its queues over the window;
+    ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects."""
+    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
+    run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
+                  transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
+                  link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
+    return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run)
+
+
+def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
+    result, counters = sampled.result, sampled.flows
+    out: list[dict[str, object]] = []
+    for index, flow in enumerate(traffic.flows):
+        delivered = int(counters.delivered_payload_bytes[index])
+        fct = None if flow.size_bytes is None else completion_time_s(float(result.flow_start_s[index]), float(result.flow_finish_s[index]), window.end_s)
+        out.append({
+            "id": index, "group": flow.group, "src": str(flow.src), "dst": str(flow.dst), "class": flow.class_name, "dscp": flow.dscp,
+            "transport": flow.spec.kind, "size_bytes": flow.size_bytes, "start_s": flow.spec.start_s,
+            "rate_bps": flow.spec.rate_pps * 8.0 * flow.spec.packet_bytes if flow.spec.rate_pps else None,
+            "bytes_delivered": delivered, "throughput_bps": delivered * 8.0 / window.length_s, "fct_s": fct,
+            "retransmissions": int(counters.retransmitted_packets[index]), "packets_sent": int(counters.sent_packets[index]),
+            "packets_dropped": int(counters.dropped_packets[index]), "packets_arrived": int(counters.arrived_packets[index]),
+        })
+    return out
+
+
+def groups_json(flows: list[dict[str, object]]) -> list[dict[str, object]]:
+    names = [str(flow["group"]) for flow in flows]
+    throughput = [float(flow["throughput_bps"]) for flow in flows]  # type: ignore[arg-type]
+    return [asdict(stats) for stats in group_stats(names, throughput)]
+
+
+def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> list[dict[str, object]]:
+    """Per monitored queue: the engine's sampled mean (its moments over the window's samples),
+    the largest sample, the backlog's drain time at line rate, PFC-paused seconds."""
+    result, series = sampled.result, sampled.series
+    ports = [port for config in fabric.configs for port in config.ports]
+    out: list[dict[str, object]] = []
+    for m, (port, queue) in enumerate(traffic.monitors):
+        depth = result.monitors[m]
+        config = ports[port]
+        priorities = [p for p, q in enumerate(config.pfc_priority_to_queue) if q == queue and config.pfc_enabled >> p & 1]
+        paused = max((float(result.pfc_seconds[port, p, 1]) for p in priorities), default=0.0) if result.pfc_seconds is not None else 0.0
+        ref = fabric.port_ref(port)
+        out.append({
+            "switch": ref.switch, "port": ref.port, "queue": queue, "class": traffic.monitor_classes[m], "speed_bps": config.speed_bps,
+            "samples": depth.samples, "mean_queue_bytes": depth.mean_bytes,
+            "max_queue_bytes": float(series.queue_bytes[:, m].max()) if series.queue_bytes.shape[0] else 0.0,
+            "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
+            "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
+            "paused_s": paused,
+        })
+    return out
+
+
+def series_columns(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> dict[str, np.ndarray]:
+    """The time series as long-format columns: one row per (sample, monitored queue)."""
+    series = sampled.series
+    samples, monitors = series.queue_bytes.shape
+    refs = [fabric.port_ref(port) for port, _ in traffic.monitors]
+    return {
+        "time_s": np.repeat(series.time_s, monitors),
+        "switch": np.array([ref.switch for ref in refs] * samples, dtype=object),
+        "port": np.array([ref.port for ref in refs] * samples, dtype=object),
+        "queue": np.array([queue for _, queue in traffic.monitors] * samples, dtype=np.int64),
+        "queue_bytes": series.queue_bytes.reshape(-1),
+        "queue_packets": series.queue_packets.reshape(-1),
+        "paused_s": series.paused_s.reshape(-1),
+    }
+
+
+__all__ = ["Window", "flows_json", "groups_json", "ports_json", "run_user_traffic", "series_columns"]

@@ -1,0 +1,206 @@
+"""The user's traffic file on a compiled fabric (one switch or many): hosts, classes, flows.
+
+Turns each entry of a traffic file (softswitch/traffic/traffic_file.py) into transport flows
+between the hosts' edge ports of a :class:`Fabric`, built exactly as the fabric scenarios build
+theirs (softswitch/helper/fabric_scenarios.py ``class_flow_spec``: the class's DSCP, transport,
+packet size and ACK path), and lists the switch egress queues those flows can cross (every
+member of every ECMP group on the way), which the run samples. A host, switch, port or class
+the intent lacks is refused at the entry's ``FILE:LINE`` with the names that exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from qosforge.compiler.intent import expand_port_names
+from qosforge.errors import QosforgeError
+from qosforge.ir import ClassIR
+from qosforge.softswitch.fabric_metrics import PortRef
+from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.fabric_scenarios import (
+    AckPathDelays,
+    FabricTraffic,
+    class_flow_spec,
+    fabric_traffic,
+)
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, FlowKind, FlowSpec
+from qosforge.softswitch.traffic.traffic_file import PlacedEntry, TrafficFile, stagger_offsets_s
+
+#: ``transport:`` names as ``--transport`` takes them -> the engine's flow kinds.
+_TRANSPORTS: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+#: Names listed in an error before "... (N in all)".
+_LISTED = 12
+
+
+@dataclass(frozen=True)
+class UserFlow:
+    """One flow of the file: the engine's spec and what the report says about it."""
+
+    spec: FlowSpec
+    group: str
+    src: PortRef
+    dst: PortRef
+    class_name: str
+    dscp: int
+    size_bytes: int | None
+
+
+@dataclass(frozen=True)
+class UserTraffic:
+    flows: tuple[UserFlow, ...]
+    monitors: tuple[tuple[int, int], ...]
+    """(engine port, queue) of every switch egress queue a flow can cross, in port order."""
+    monitor_classes: tuple[str, ...]
+    """The class whose queue each monitor is (the first flow's class that uses it)."""
+
+
+def _listing(names: Iterable[str]) -> str:
+    items = list(names)
+    shown = ", ".join(items[:_LISTED])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > _LISTED else "")
+
+
+def _hosts_of(fabric: Fabric, token: str | int, place: str) -> list[int]:
+    """The host numbers a host-set token names (see the module doc of traffic_file)."""
+    hosts = fabric.hosts
+    if isinstance(token, int):
+        if not 0 <= token < len(hosts):
+            raise QosforgeError(f"no host {token}: the intent's hosts are 0..{len(hosts) - 1}", place=place,
+                                hint=f"host 0 is {hosts[0].switch}:{hosts[0].port}, host {len(hosts) - 1} is {hosts[-1].switch}:{hosts[-1].port}")
+        return [token]
+    switches = [s.ir.name for s in fabric.switches]
+    switch, colon, pattern = token.partition(":")
+    if switch not in switches:
+        raise QosforgeError(f"no switch {switch!r} in the intent", place=place, hint=f"switches: {_listing(switches)}")
+    on_switch = {site.port: site.host for site in hosts if site.switch == switch}
+    if not colon:
+        if not on_switch:
+            raise QosforgeError(f"switch {switch} has no host ports", place=place,
+                                hint=f"switches with hosts: {_listing(dict.fromkeys(site.switch for site in hosts))}")
+        return list(on_switch.values())
+    try:
+        ports = expand_port_names(pattern)
+    except ValueError as error:
+        raise QosforgeError(str(error), place=place, hint="a port range is written as in the intent, e.g. Ethernet[0-36/4]") from None
+    found = []
+    config = fabric.switches[switches.index(switch)].config
+    for port in ports:
+        if port in on_switch:
+            found.append(on_switch[port])
+            continue
+        existing = next((p for p in config.ports if p.name == port), None)
+        what = f"{switch}:{port} is not a host port (its peer is {existing.peer})" if existing is not None else f"no port {port!r} on switch {switch}"
+        raise QosforgeError(what, place=place, hint=f"host ports of {switch}: {_listing(on_switch) or 'none'}")
+    return found
+
+
+def _host_set(fabric: Fabric, tokens: tuple[str | int, ...], place: str) -> list[int]:
+    return [host for token in tokens for host in _hosts_of(fabric, token, place)]
+
+
+def _pairs(placed: PlacedEntry, src: list[int], dst: list[int]) -> list[tuple[int, int]]:
+    entry = placed.entry
+    if entry.pairing == "all":
+        pairs = [(s, d) for s in src for d in dst if s != d]
+    elif len(src) == 1 or len(dst) == 1 or len(src) == len(dst):
+        count = max(len(src), len(dst))
+        pairs = [(src[i if len(src) > 1 else 0], dst[i if len(dst) > 1 else 0]) for i in range(count)]
+    else:
+        raise QosforgeError(f"{len(src)} senders and {len(dst)} receivers cannot be paired one to one", place=placed.place_of("dst"),
+                            hint="give one sender or one receiver (N to 1, 1 to N), equal numbers (i-th to i-th), or pairing: all")
+    for s, d in pairs:
+        if s == d:
+            raise QosforgeError(f"host {s} would send to itself", place=placed.place_of("dst"), hint="a flow crosses the switch: pick another receiver, or pairing: all")
+    if not pairs:
+        raise QosforgeError("the entry makes no flow (every pair is a host with itself)", place=placed.place_of("dst"), hint="name receivers other than the senders")
+    return pairs
+
+
+def _class_of(fabric: Fabric, placed: PlacedEntry) -> ClassIR:
+    entry, switch = placed.entry, fabric.switches[0]
+    if entry.class_name is not None:
+        for candidate in switch.ir.classes:
+            if candidate.name == entry.class_name:
+                return candidate
+        raise QosforgeError(f"no class {entry.class_name!r} in the intent", place=f"{placed.place_of('class')}: class",
+                            hint=f"classes: {', '.join(switch.class_names)}")
+    for candidate in switch.ir.classes:
+        if entry.dscp in candidate.dscp or entry.dscp in candidate.important_dscp:
+            return candidate
+    used = ", ".join(f"{c.name} {list(c.dscp)}" for c in switch.ir.classes if c.dscp)
+    raise QosforgeError(f"no class of the intent carries DSCP {entry.dscp}", place=f"{placed.place_of('dscp')}: dscp", hint=f"DSCPs by class: {used}")
+
+
+def _ecmp_ports(fabric: Fabric, src_port: int, dst_port: int) -> list[int]:
+    """Every switch egress port a packet from ``src_port``'s host to ``dst_port``'s may leave
+    by: each member of each ECMP group on each shortest path (the engine hashes a flow onto one)."""
+    topology = fabric.topology
+    owner = topology.switch_of()
+    seen: list[int] = []
+    frontier = [owner[src_port]]
+    visited: set[int] = set()
+    while frontier:
+        switch = frontier.pop()
+        if switch in visited:
+            continue
+        visited.add(switch)
+        for port in topology.routes[switch][dst_port]:
+            if port not in seen:
+                seen.append(port)
+            if port != dst_port:
+                frontier.append(owner[topology.peers[port]])
+    return seen
+
+
+def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraffic:
+    """The file's flows on ``fabric``; ``seed`` (the file's ``seed`` when it gives one) draws
+    ``stagger: random`` starts."""
+    flows: list[UserFlow] = []
+    delays = AckPathDelays(fabric)
+    monitors: dict[tuple[int, int], str] = {}
+    ports = [port for config in fabric.configs for port in config.ports]
+    draw_seed = traffic.seed if traffic.seed is not None else seed
+    for index, placed in enumerate(traffic.entries):
+        entry = placed.entry
+        entry_class = _class_of(fabric, placed)
+        transport = _TRANSPORTS[entry.transport] if entry.transport else None
+        try:
+            built: FabricTraffic = fabric_traffic(fabric, entry_class.name, transport, None)
+        except QosforgeError as error:
+            raise error.with_place(placed.place) from None
+        src = _host_set(fabric, entry.src, f"{placed.place_of('src')}: src")
+        dst = _host_set(fabric, entry.dst, f"{placed.place_of('dst')}: dst")
+        pairs = _pairs(placed, src, dst)
+        total = len(pairs) * entry.count
+        if len(flows) + total > MAX_FLOWS:
+            raise QosforgeError(f"the file makes more than {MAX_FLOWS:,} flows (this entry adds {total:,})", place=placed.place,
+                                hint="the engine keeps ~3 kB per flow: fewer pairs or a smaller count")
+        offsets = stagger_offsets_s(entry, total, draw_seed, index)
+        rate, pattern = entry.rate_bps, entry.pattern or "cbr"
+        size = entry.size_bytes
+        dscp = entry.dscp if entry.dscp is not None else built.entry.dscp[0]
+        n = 0
+        for s, d in pairs:
+            src_port, dst_port = fabric.host_ports[s], fabric.host_ports[d]
+            for _ in range(entry.count):
+                spec = class_flow_spec(fabric, built, src_port, dst_port, size, entry.start_s + offsets[n], delays, rate_bps=rate, pattern=pattern)
+                if entry.dscp is not None:
+                    spec = _with_dscp(spec, entry.dscp)
+                flows.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, size))
+                n += 1
+            for port in _ecmp_ports(fabric, src_port, dst_port):
+                tc = ports[port].dscp_to_tc[dscp]
+                monitors.setdefault((port, ports[port].tc_to_queue[tc]), built.entry.name)
+    ordered = sorted(monitors)
+    return UserTraffic(tuple(flows), tuple(ordered), tuple(monitors[m] for m in ordered))
+
+
+def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:
+    """A flow asked for by DSCP keeps that DSCP on the wire (its class was found by it)."""
+    from dataclasses import replace
+
+    return replace(spec, dscp=dscp)
+
+
+__all__ = ["UserFlow", "UserTraffic", "user_traffic"]

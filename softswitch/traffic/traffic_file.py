@@ -1,0 +1,348 @@
+"""The user's traffic file (``qosforge simulate INTENT --traffic FILE``): YAML, or CSV for large matrices.
+
+A file is a list of entries; each entry is one flow or a repetition of flows between two host
+sets (docs/softswitch.md "Your own traffic"). This module only reads and validates the file
+(pydantic models at the boundary, ruamel.yaml for line numbers); which hosts and classes exist
+is the fabric's business (softswitch/helper/user_traffic.py), which reports its errors at the
+places kept here. Every error names ``FILE:LINE`` (YAML) or ``FILE:ROW`` (CSV, the header is
+row 1), the field, and the fix.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from qosforge.errors import QosforgeError, UnitError
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
+from qosforge.units import parse_rate_bps, parse_size_bytes, parse_time_s
+
+#: A traffic file larger than this is not a traffic matrix a run could carry (MAX_FLOWS rows of
+#: ~100 characters are 5 MB).
+MAX_TRAFFIC_BYTES = 16_000_000
+#: The transports a flow may ask for instead of its class's (the names ``--transport`` takes).
+TransportChoice = Literal["tcp", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
+LONG_LIVED = "long-lived"
+FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern")
+
+
+def _text(value: Any) -> Any:
+    """YAML reads ``1`` or ``0.5`` as numbers; a quantity without its unit is refused by the unit
+    parser (which names the units), so hand it over as text."""
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+Quantity = Annotated[str, BeforeValidator(_text)]
+HostToken = str | int
+
+
+def _unit(parser: Any, text: str, **kwargs: Any) -> float:
+    """A quantity, or the unit parser's message as the ValueError pydantic reports at the field."""
+    try:
+        return float(parser(text, **kwargs))
+    except UnitError as error:
+        raise ValueError(error.message + (f"; {error.hint}" if error.hint else "")) from None
+
+
+def _host_tokens(value: Any) -> Any:
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return [value]
+    return value
+
+
+class TrafficEntry(BaseModel):
+    """One entry of the file: flows from every host of ``src`` to the hosts of ``dst``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    group: str = Field(default="default", min_length=1, description="Name of the flows' group in the per-group results.")
+    src: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="Sending hosts.")
+    dst: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="Receiving hosts.")
+    pairing: Literal["each", "all"] = "each"
+    count: int = Field(default=1, ge=1, le=MAX_FLOWS, description="Flows per (src, dst) pair.")
+    class_name: str | None = Field(default=None, alias="class", min_length=1)
+    dscp: int | None = Field(default=None, ge=0, le=63)
+    transport: TransportChoice | None = None
+    size: Quantity = LONG_LIVED
+    start: Quantity = "0s"
+    start_window: Quantity | None = None
+    stagger: Literal["even", "random"] = "even"
+    rate: Quantity | None = None
+    pattern: Literal["cbr", "poisson"] | None = None
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str) -> str:
+        if value != LONG_LIVED:
+            size = _unit(parse_size_bytes, value)
+            if size < 1 or size != int(size):
+                raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
+        return value
+
+    @field_validator("start")
+    @classmethod
+    def _start(cls, value: str) -> str:
+        _unit(parse_time_s, value, allow_zero=True)
+        return value
+
+    @field_validator("start_window")
+    @classmethod
+    def _window(cls, value: str | None) -> str | None:
+        if value is not None:
+            _unit(parse_time_s, value)
+        return value
+
+    @field_validator("rate")
+    @classmethod
+    def _rate(cls, value: str | None) -> str | None:
+        if value is not None:
+            _unit(parse_rate_bps, value)
+        return value
+
+    @model_validator(mode="after")
+    def _one_class(self) -> TrafficEntry:
+        if (self.class_name is None) == (self.dscp is None):
+            raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+        if self.pattern is not None and self.rate is None:
+            raise ValueError("'pattern' shapes an open-loop source: give its 'rate' too (e.g. rate: 1G), or drop 'pattern'")
+        if self.rate is not None and self.transport is not None:
+            raise ValueError("'rate' makes an open-loop source, which runs no transport: drop 'transport' or 'rate'")
+        return self
+
+    @property
+    def size_bytes(self) -> int | None:
+        return None if self.size == LONG_LIVED else int(parse_size_bytes(self.size))
+
+    @property
+    def start_s(self) -> float:
+        return parse_time_s(self.start, allow_zero=True)
+
+    @property
+    def start_window_s(self) -> float:
+        return 0.0 if self.start_window is None else parse_time_s(self.start_window)
+
+    @property
+    def rate_bps(self) -> float | None:
+        return None if self.rate is None else parse_rate_bps(self.rate)
+
+
+class TrafficDocument(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
+    kind: Literal["Traffic"]
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    flows: list[Any] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class PlacedEntry:
+    """An entry and where each of its fields is written (``FILE:LINE``), for the fabric's errors."""
+
+    entry: TrafficEntry
+    place: str
+    field_places: dict[str, str]
+
+    def place_of(self, field: str) -> str:
+        return self.field_places.get(field, self.place)
+
+
+@dataclass(frozen=True)
+class TrafficFile:
+    path: str
+    seed: int | None
+    entries: tuple[PlacedEntry, ...]
+
+
+def _hint(error: Mapping[str, Any], field: str) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        close = difflib.get_close_matches(field, FIELDS, n=1)
+        return f"did you mean '{close[0]}'?" if close else f"the fields of a flow entry are: {', '.join(FIELDS)}"
+    if kind == "missing":
+        return "every entry needs 'src' and 'dst' (e.g. src: leaf1:Ethernet0) and a 'class' or 'dscp'"
+    if kind == "literal_error":
+        return f"use one of {error.get('ctx', {}).get('expected', '')}"
+    if field in ("size",):
+        return "bytes with a unit (64kB, 1MiB, 1500B) or long-lived"
+    if field in ("start", "start_window"):
+        return "a time with its unit, e.g. 0s, 250us, 1s"
+    if field == "rate":
+        return "a rate with its unit, e.g. 500M, 10G"
+    if field == "dscp":
+        return "a DSCP is a 6-bit code point, 0..63"
+    if field in ("src", "dst"):
+        return "SWITCH:PORT, SWITCH:Ethernet[0-9], SWITCH, a host index, or a list of these"
+    if field == "count":
+        return f"a whole number of flows per pair, 1..{MAX_FLOWS:,}"
+    return "see docs/softswitch.md 'Your own traffic'"
+
+
+def _message(error: Mapping[str, Any]) -> str:
+    cause = error.get("ctx", {}).get("error")
+    if isinstance(cause, UnitError):
+        return cause.message + (f" ({cause.hint})" if cause.hint else "")
+    text = str(error["msg"])
+    return text.removeprefix("Value error, ")
+
+
+def _entry(raw: Any, place: str, field_places: dict[str, str]) -> PlacedEntry:
+    if not isinstance(raw, dict):
+        raise QosforgeError(f"a flow entry must be a mapping (got {type(raw).__name__})", place=place,
+                            hint="e.g. {group: g, src: leaf1:Ethernet0, dst: leaf2:Ethernet0, class: bulk}")
+    try:
+        entry = TrafficEntry.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        where = field_places.get(field, place)
+        raise QosforgeError(_message(first), place=f"{where}: {field}" if field else where, hint=_hint(first, field)) from None
+    return PlacedEntry(entry, place, field_places)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise QosforgeError(f"cannot read the traffic file ({error.strerror})", place=str(path), hint="give a YAML or CSV traffic file") from None
+    if size > MAX_TRAFFIC_BYTES:
+        raise QosforgeError(f"{size:,} bytes is larger than a traffic file may be ({MAX_TRAFFIC_BYTES:,})", place=str(path),
+                            hint="a run carries at most 50,000 flows; use repetition (pairing, count) instead of one row per flow")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QosforgeError("not a text file (not UTF-8)", place=str(path), hint="give a YAML or CSV traffic file") from None
+    except OSError as error:
+        raise QosforgeError(f"cannot read the traffic file ({error.strerror})", place=str(path), hint="give a YAML or CSV traffic file") from None
+
+
+def load_traffic(path: Path) -> TrafficFile:
+    """Read and validate a traffic file (``.csv``: CSV; anything else: YAML)."""
+    text = _read_text(path)
+    if path.suffix.lower() == ".csv":
+        return _load_csv(str(path), text)
+    return _load_yaml(str(path), text)
+
+
+def _load_yaml(name: str, text: str) -> TrafficFile:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = YAML(typ="rt")
+    try:
+        root = yaml.load(io.StringIO(text))
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise QosforgeError(f"not valid YAML: {error.problem or error.context}", place=f"{name}{line}",
+                            hint="check the indentation and quoting at that line (quote host ranges: \"leaf1:Ethernet[0-9]\")") from None
+    except YAMLError as error:
+        raise QosforgeError(f"not valid YAML: {error}", place=name, hint="check the file's YAML syntax") from None
+    if not isinstance(root, CommentedMap):
+        raise QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
+                            hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+
+    def line_of(node: Any, key: Any) -> str:
+        return f"{name}:{node.lc.key(key)[0] + 1}"
+
+    try:
+        document = TrafficDocument.model_validate({str(k): v for k, v in root.items()})
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        place = line_of(root, field) if field in root else f"{name}:1"
+        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
+                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+    flows = root["flows"]
+    if not isinstance(flows, CommentedSeq):
+        raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
+    entries = []
+    for index, raw in enumerate(flows):
+        place = f"{name}:{flows.lc.item(index)[0] + 1}"
+        field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
+        plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
+        entries.append(_entry(plain, place, field_places))
+    return TrafficFile(name, document.seed, tuple(entries))
+
+
+def _cell(value: str) -> Any:
+    """A CSV cell: empty = default (left out); a host-set cell may list several, space-separated."""
+    return value.strip()
+
+
+def _load_csv(name: str, text: str) -> TrafficFile:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as error:
+        raise QosforgeError(f"not valid CSV: {error}", place=f"{name}:{reader.line_num}", hint="check the quoting on that row") from None
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise QosforgeError("the CSV has no header row", place=f"{name}:1", hint=f"start with a header naming columns among: {','.join(FIELDS)}")
+    header = [cell.strip() for cell in rows[0]]
+    for column in header:
+        if column not in FIELDS:
+            close = difflib.get_close_matches(column, FIELDS, n=1)
+            raise QosforgeError(f"unknown column {column!r}", place=f"{name}:1",
+                                hint=f"did you mean '{close[0]}'?" if close else f"columns: {','.join(FIELDS)}")
+    if len(set(header)) != len(header):
+        raise QosforgeError("a column is named twice", place=f"{name}:1", hint="name each column once")
+    entries = []
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        place = f"{name}:{number}"
+        if len(row) > len(header):
+            raise QosforgeError(f"{len(row)} cells but {len(header)} columns", place=place, hint="quote cells that contain commas")
+        raw: dict[str, Any] = {}
+        for column, value in zip(header, row, strict=False):
+            cell = _cell(value)
+            if cell == "":
+                continue
+            if column in ("src", "dst"):
+                raw[column] = [int(token) if token.isdigit() else token for token in cell.split()]
+            elif column in ("count", "dscp"):
+                raw[column] = int(cell) if cell.lstrip("-").isdigit() else cell
+            else:
+                raw[column] = cell
+        entries.append(_entry(raw, place, {column: place for column in header}))
+    if not entries:
+        raise QosforgeError("the CSV lists no flows", place=f"{name}:2", hint="add one row per flow entry under the header")
+    return TrafficFile(name, None, tuple(entries))
+
+
+def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: int) -> list[float]:
+    """Start offsets of an entry's ``flows`` flows within its start window: ``even``: flow i at
+    i*window/n (as ns-3's dctcp-example.cc staggers its senders); ``random``: uniform in [0,
+    window), drawn from ``SeedSequence([seed, entry_index])`` so each entry's draws are its own
+    and a run is the same every time."""
+    window = entry.start_window_s
+    if window == 0.0 or flows == 0:
+        return [0.0] * flows
+    if entry.stagger == "even":
+        return [i * window / flows for i in range(flows)]
+    import numpy as np
+
+    rng = np.random.default_rng(np.random.SeedSequence([seed, entry_index]))
+    offsets = [float(x) for x in rng.uniform(0.0, window, size=flows)]
+    return [min(x, math.nextafter(window, 0.0)) for x in offsets]
+
+
+__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic", "stagger_offsets_s"]

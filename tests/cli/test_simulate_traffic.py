@@ -1,0 +1,133 @@
+"""``qosforge simulate INTENT --traffic FILE``: the JSON contract, the time series files, the plot,
+and errors that name FILE:LINE and the names that exist, with no output file left behind."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., tuple[int, str, str]]
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = str(ROOT / "tests" / "validation" / "fabrics" / "lossless-watchdog.yaml")
+HEAD = "apiVersion: qosforge/v1\nkind: Traffic\nflows:\n"
+INCAST = HEAD + "  - {group: incast, src: [leaf1, leaf2], dst: leaf3:Ethernet0, class: tcp, start_window: 100us}\n" \
+                "  - {group: storage, src: leaf1:Ethernet0, dst: leaf2:Ethernet0, class: rdma, size: 200kB}\n"
+
+
+def _file(tmp_path: Path, text: str, name: str = "traffic.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_json_contract(run_cli: Run, tmp_path: Path) -> None:
+    traffic = _file(tmp_path, INCAST)
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--measure", "1ms:3ms", "--sample", "50us", "--format", "json")
+    assert code == 0, err
+    report: dict[str, Any] = json.loads(out)
+    assert (report["scenario"], report["throughput_basis"]) == ("traffic", "payload")
+    assert (report["measure_start_s"], report["measure_end_s"], report["duration_s"], report["sample_s"]) == (1e-3, 3e-3, 3e-3, 50e-6)
+    assert len(report["flows"]) == 5 and report["flows_count"] == 5
+    flow = report["flows"][0]
+    assert {"id", "group", "src", "dst", "class", "bytes_delivered", "throughput_bps", "fct_s", "retransmissions"} <= set(flow)
+    assert (flow["src"], flow["dst"], flow["class"], flow["fct_s"]) == ("leaf1:Ethernet0", "leaf3:Ethernet0", "tcp", None)
+    assert flow["throughput_bps"] == pytest.approx(flow["bytes_delivered"] * 8 / 2e-3)
+    storage = report["flows"][4]
+    assert storage["size_bytes"] == 200_000 and storage["transport"] == "dcqcn"
+    groups = {g["name"]: g for g in report["groups"]}
+    assert set(groups) == {"incast", "storage"} and groups["incast"]["flows"] == 4
+    assert {"mean_throughput_bps", "min_throughput_bps", "max_throughput_bps", "jain_index"} <= set(groups["incast"])
+    port = next(p for p in report["ports"] if (p["switch"], p["port"], p["class"]) == ("leaf3", "Ethernet0", "tcp"))
+    assert {"mean_queue_bytes", "max_queue_bytes", "mean_queue_delay_s", "paused_s"} <= set(port)
+    # Every 50 us from 1 ms: 40 samples, and the one at 3 ms unless the engine's sum of intervals rounds past it.
+    assert port["samples"] in (40, 41)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_the_time_series_file_holds_the_reported_means(run_cli: Run, tmp_path: Path, suffix: str) -> None:
+    traffic = _file(tmp_path, INCAST)
+    series = tmp_path / f"queues{suffix}"
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--measure", "0s:2ms", "--timeseries", str(series), "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    if suffix == ".csv":
+        with series.open() as handle:
+            rows = list(csv.DictReader(handle))
+    else:
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(series).to_pylist()
+    assert set(rows[0]) == {"time_s", "switch", "port", "queue", "queue_bytes", "queue_packets", "paused_s"}
+    for port in report["ports"]:
+        mine = [float(r["queue_bytes"]) for r in rows if (r["switch"], r["port"], int(r["queue"])) == (port["switch"], port["port"], port["queue"])]
+        assert len(mine) == port["samples"] in (20, 21)
+        assert sum(mine) / len(mine) == pytest.approx(port["mean_queue_bytes"], rel=1e-9, abs=1e-9)
+
+
+def test_the_plot_is_readable(run_cli: Run, saved_figures: Any, tmp_path: Path) -> None:
+    traffic = _file(tmp_path, HEAD + "  - {src: [leaf1, leaf2], dst: leaf3:Ethernet0, class: rdma, count: 4}\n")
+    code, _, err = run_cli("simulate", SMALL, "--traffic", traffic, "--measure", "0s:2ms", "--plot", str(tmp_path / "q.png"))
+    assert code == 0, err
+    saved_figures.assert_readable()
+    axes = saved_figures.only().axes
+    assert axes[0].get_lines(), "the queues are drawn"
+
+
+def test_csv_traffic_on_one_switch(run_cli: Run, tmp_path: Path) -> None:
+    traffic = _file(tmp_path, "group,src,dst,class,size\nin,tor1:Ethernet[4-12/4],tor1:Ethernet0,bulk,300kB\n", "m.csv")
+    code, out, err = run_cli("simulate", str(ROOT / "examples" / "tlt-softswitch.yaml"), "--traffic", traffic, "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["switches"] == ["tor1"] and [f["bytes_delivered"] for f in report["flows"]] == [300_000] * 3
+    assert all(f["fct_s"] is not None for f in report["flows"])
+
+
+@pytest.mark.parametrize(("entry", "words"), [
+    ("  - {src: leaf9:Ethernet0, dst: 0, class: tcp}\n", ["no switch 'leaf9'", "switches: leaf1, leaf2, leaf3, spine1, spine2"]),
+    ("  - {src: leaf1:Ethernet99, dst: 0, class: tcp}\n", ["no port 'Ethernet99' on switch leaf1", "host ports of leaf1: Ethernet0, Ethernet4"]),
+    ("  - {src: leaf1:Ethernet8, dst: 0, class: tcp}\n", ["not a host port", "spine1:Ethernet0"]),
+    ("  - {src: 77, dst: 0, class: tcp}\n", ["no host 77", "0..5"]),
+    ("  - {src: 1, dst: 0, class: video}\n", ["no class 'video'", "classes: rdma, tcp"]),
+    ("  - {src: 1, dst: 0, dscp: 46}\n", ["DSCP 46", "rdma [26]"]),
+    ("  - {src: [0, 1, 2], dst: [3, 4], class: tcp}\n", ["3 senders and 2 receivers", "pairing: all"]),
+    ("  - {src: 1, dst: 1, class: tcp}\n", ["send to itself"]),
+])
+def test_a_name_the_intent_lacks_is_refused_at_its_line(run_cli: Run, tmp_path: Path, entry: str, words: list[str]) -> None:
+    traffic = _file(tmp_path, HEAD + "  - {src: 0, dst: 5, class: tcp}\n" + entry)
+    series, plot = tmp_path / "q.csv", tmp_path / "q.png"
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--timeseries", str(series), "--plot", str(plot))
+    assert code == 2 and out == ""
+    assert f"{traffic}:5" in err and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+    assert not series.exists() and not plot.exists()
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("--scenario", "fabric-incast"), ["--scenario", "drop --scenario"]),
+    (("--warmup", "1ms"), ["--warmup", "--measure START:END"]),
+    (("--flows", "3"), ["--flows", "count:"]),
+    (("--measure", "3ms"), ["--measure", "START:END"]),
+    (("--measure", "3ms:1ms"), ["--measure", "before it starts"]),
+    (("--measure", "0s:1ms", "--duration", "2ms"), ["--duration"]),
+    (("--measure", "0s:1ms", "--sample", "2ms"), ["--sample"]),
+    (("--timeseries", "q.txt"), ["--timeseries", ".csv"]),
+])
+def test_flags_that_do_not_fit_are_refused(run_cli: Run, tmp_path: Path, argv: tuple[str, ...], words: list[str]) -> None:
+    traffic = _file(tmp_path, INCAST)
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, *argv)
+    assert code == 2 and out == "", err
+    for word in words:
+        assert word in err, err
+
+
+def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
+    code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "65pkt", "--measure", "0s:1ms")
+    assert code == 2 and "--measure" in err
+    code, _, err = run_cli("simulate", "--transport", "dctcp")
+    assert code == 2 and "--traffic" in err

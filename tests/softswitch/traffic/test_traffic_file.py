@@ -1,0 +1,166 @@
+"""The traffic file parser: every entry field, FILE:LINE / FILE:ROW errors with their fix, and
+properties (hypothesis) of what any well-formed file parses to."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qosforge.errors import QosforgeError
+from qosforge.softswitch.traffic.traffic_file import load_traffic, stagger_offsets_s
+
+HEAD = "apiVersion: qosforge/v1\nkind: Traffic\nflows:\n"
+
+
+def _write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_every_field_is_read(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEAD + (
+        "  - group: S1\n"
+        "    src: \"T1:Ethernet[0-9]\"\n"
+        "    dst: [T2:Ethernet30, 3]\n"
+        "    pairing: all\n"
+        "    count: 2\n"
+        "    class: bulk\n"
+        "    size: 1MiB\n"
+        "    start: 250us\n"
+        "    start_window: 1s\n"
+        "    stagger: random\n"
+        "  - {src: 0, dst: 1, dscp: 26, rate: 500M, pattern: poisson}\n"))
+    traffic = load_traffic(path)
+    first, second = (placed.entry for placed in traffic.entries)
+    assert first.group == "S1" and first.src == ("T1:Ethernet[0-9]",) and first.dst == ("T2:Ethernet30", 3)
+    assert (first.pairing, first.count, first.class_name) == ("all", 2, "bulk")
+    assert first.size_bytes == 2**20 and first.start_s == pytest.approx(250e-6) and first.start_window_s == 1.0
+    assert second.group == "default" and second.size_bytes is None and second.dscp == 26
+    assert second.rate_bps == 500e6 and second.pattern == "poisson"
+    assert traffic.entries[0].place == f"{path}:4" and traffic.entries[1].place == f"{path}:14"
+    assert traffic.entries[0].place_of("class") == f"{path}:9"
+
+
+@pytest.mark.parametrize(("entry", "line", "words"), [
+    ("  - {src: 0, dst: 1}\n", 4, ["exactly one of 'class'", "dscp"]),
+    ("  - {src: 0, dst: 1, class: a, dscp: 3}\n", 4, ["exactly one of 'class'"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    size: 12 parsecs\n", 7, ["size"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    size: 1.5B\n", 7, ["whole number of bytes"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    start: 3\n", 7, ["start"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    stagger: sideways\n", 7, ["even", "random"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    sizes: 1MB\n", 7, ["did you mean 'size'"]),
+    ("  - src: 0\n    dst: 1\n    dscp: 64\n", 6, ["0..63"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    pattern: cbr\n", 4, ["'rate'"]),
+    ("  - src: 0\n    dst: 1\n    class: a\n    count: 0\n", 7, ["count"]),
+    ("  - just a string\n", 4, ["mapping"]),
+])
+def test_an_error_names_the_line_and_the_fix(tmp_path: Path, entry: str, line: int, words: list[str]) -> None:
+    path = _write(tmp_path, HEAD + entry)
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    text = raised.value.one_line()
+    assert text.startswith(f"{path}:{line}"), text
+    assert raised.value.hint, text
+    for word in words:
+        assert word in text, text
+
+
+@pytest.mark.parametrize(("text", "line", "word"), [
+    ("apiVersion: qosforge/v2\nkind: Traffic\nflows: []\n", 1, "apiVersion"),
+    ("apiVersion: qosforge/v1\nkind: Fabric\nflows: []\n", 2, "kind"),
+    ("apiVersion: qosforge/v1\nkind: Traffic\nflows: []\n", 3, "flows"),
+    ("apiVersion: qosforge/v1\nkind: Traffic\nflows:\n  - {src: 0\n", 5, "YAML"),
+    ("- 1\n- 2\n", 1, "mapping"),
+])
+def test_document_errors_name_the_line(tmp_path: Path, text: str, line: int, word: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    assert raised.value.one_line().startswith(f"{path}:{line}"), raised.value.one_line()
+    assert word in raised.value.one_line()
+
+
+def test_csv_rows_and_their_errors(tmp_path: Path) -> None:
+    path = _write(tmp_path, "group,src,dst,class,size,start_window\nS1,T1:Ethernet0 T1:Ethernet1,T2:Ethernet0,bulk,,1s\n\nS2,4,5,bulk,64kB,\n", "m.csv")
+    traffic = load_traffic(path)
+    assert [p.entry.group for p in traffic.entries] == ["S1", "S2"]
+    assert traffic.entries[0].entry.src == ("T1:Ethernet0", "T1:Ethernet1")
+    assert traffic.entries[1].entry.src == (4,) and traffic.entries[1].entry.size_bytes == 64_000
+    assert traffic.entries[1].place == f"{path}:4"
+    bad = _write(tmp_path, "group,src,dst,class,size\nS1,0,1,bulk,lots\n", "bad.csv")
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(bad)
+    assert raised.value.one_line().startswith(f"{bad}:2: size")
+    unknown = _write(tmp_path, "group,source,dst,class\n", "unknown.csv")
+    with pytest.raises(QosforgeError, match="did you mean 'src'"):
+        load_traffic(unknown)
+
+
+def test_garbage_is_refused_without_a_traceback(tmp_path: Path) -> None:
+    binary = tmp_path / "b.yaml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(QosforgeError, match="not a text file"):
+        load_traffic(binary)
+
+
+def test_even_and_random_staggers_are_deterministic(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEAD + "  - {src: 0, dst: 1, class: a, start_window: 1s}\n  - {src: 0, dst: 1, class: a, start_window: 1s, stagger: random}\n")
+    even, random = (p.entry for p in load_traffic(path).entries)
+    assert stagger_offsets_s(even, 4, 1, 0) == [0.0, 0.25, 0.5, 0.75]
+    drawn = stagger_offsets_s(random, 50, 7, 1)
+    assert drawn == stagger_offsets_s(random, 50, 7, 1)
+    assert drawn != stagger_offsets_s(random, 50, 8, 1)
+    assert all(0.0 <= x < 1.0 for x in drawn)
+
+
+_NAME = st.text(string.ascii_letters + string.digits + "_-", min_size=1, max_size=12).filter(lambda s: not s[0].isdigit() and s[0] != "-")
+_SIZE = st.one_of(st.just("long-lived"), st.integers(1, 10**9).map(lambda n: f"{n}B"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(entries=st.lists(st.tuples(_NAME, st.integers(0, 500), st.integers(0, 500), st.integers(0, 63), _SIZE,
+                                   st.integers(0, 10**6), st.integers(1, 100)), min_size=1, max_size=8))
+def test_any_well_formed_yaml_file_round_trips(tmp_path_factory: pytest.TempPathFactory, entries: list[tuple[str, int, int, int, str, int, int]]) -> None:
+    lines = [HEAD]
+    for group, src, dst, dscp, size, start_us, count in entries:
+        lines.append(f"  - group: {group}\n    src: {src}\n    dst: {dst}\n    dscp: {dscp}\n    size: {size}\n    start: {start_us}us\n    count: {count}\n")
+    path = tmp_path_factory.mktemp("t") / "t.yaml"
+    path.write_text("".join(lines))
+    traffic = load_traffic(path)
+    assert len(traffic.entries) == len(entries)
+    for index, (placed, (group, src, dst, dscp, size, start_us, count)) in enumerate(zip(traffic.entries, entries, strict=True)):
+        entry = placed.entry
+        assert (entry.group, entry.src, entry.dst, entry.dscp, entry.count) == (group, (src,), (dst,), dscp, count)
+        assert entry.size_bytes == (None if size == "long-lived" else int(size[:-1]))
+        assert entry.start_s == pytest.approx(start_us * 1e-6)
+        assert placed.place == f"{path}:{4 + 7 * index}"  # each entry is 7 lines after the 3-line head
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=200))
+def test_any_text_parses_or_is_refused_with_a_place(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    path = tmp_path_factory.mktemp("t") / "t.yaml"
+    path.write_text(HEAD + text, encoding="utf-8")
+    try:
+        load_traffic(path)
+    except QosforgeError as error:
+        assert error.place is not None and error.place.startswith(str(path)), error.one_line()
+        assert error.hint
+
+
+@settings(max_examples=40, deadline=None)
+@given(flows=st.integers(1, 200), window_ms=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), stagger=st.sampled_from(["even", "random"]))
+def test_staggered_starts_lie_in_the_window(tmp_path_factory: pytest.TempPathFactory, flows: int, window_ms: int, seed: int, stagger: str) -> None:
+    path = tmp_path_factory.mktemp("t") / "t.yaml"
+    path.write_text(HEAD + f"  - {{src: 0, dst: 1, class: a, start_window: {window_ms}ms, stagger: {stagger}}}\n")
+    entry = load_traffic(path).entries[0].entry
+    offsets = stagger_offsets_s(entry, flows, seed, 0)
+    assert len(offsets) == flows
+    assert all(0.0 <= x < window_ms * 1e-3 for x in offsets)
+    if stagger == "even":
+        assert offsets == sorted(offsets) and len(set(offsets)) == flows
