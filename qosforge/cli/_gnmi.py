@@ -189,14 +189,15 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         chosen = Path(params["backup"])
         backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
     pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
-    password = _password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
+    password = read_password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
     for device, _ in pairs:
         if password is not None and device.transport.insecure and device.transport.username:
             click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
     return pairs, password, params["output_format"] == "json"
 
 
-def _password() -> str:
+def read_password() -> str:
+    """The gNMI password: $QOSFORGE_GNMI_PASSWORD, else a prompt on a terminal (never a flag)."""
     password = os.environ.get(PASSWORD_VARIABLE)
     if password is not None:
         return password
