@@ -224,7 +224,7 @@ def stream(session: GnmiSession, states: Sequence[FamilyState], interval_s: floa
     for thread in threads:
         thread.start()
     try:
-        while not stop.is_set() and any(t.is_alive() for t in threads) or not inbox.empty():
+        while (not stop.is_set() and any(t.is_alive() for t in threads)) or not inbox.empty():
             try:
                 kind, item = inbox.get(timeout=0.05)
             except queue.Empty:

@@ -25,6 +25,8 @@ class Series:
     last: Sample
     peak: int
     samples: int = 1
+    later_peak: int | None = None
+    """The highest value after the first sample: a watermark over the same window as a change."""
     history: list[tuple[int, int]] = field(default_factory=list)
     limit: int = 4096
 
@@ -33,6 +35,7 @@ class Series:
             self.last = sample
         if isinstance(sample.value, int):
             self.peak = max(self.peak, sample.value)
+            self.later_peak = sample.value if self.later_peak is None else max(self.later_peak, sample.value)
             self.history.append((sample.timestamp_ns, sample.value))
             if len(self.history) > self.limit:
                 del self.history[: len(self.history) - self.limit]
@@ -83,8 +86,13 @@ class Observation:
             return series.last.value if self.once else 0
         return series.last.value - series.first.value if series.last.value >= series.first.value else series.last.value
 
-    def peak(self, counter: Counter, key: CounterKey) -> Series | None:
-        return self.get(counter, key)
+    def peak_during(self, counter: Counter, key: CounterKey) -> int | None:
+        """A watermark's peak over the window :meth:`change` covers: every sample for a snapshot,
+        the samples after the first in a stream (the first one's peak may predate the watch)."""
+        series = self.get(counter, key)
+        if series is None:
+            return None
+        return series.peak if self.once or series.samples == 1 else series.later_peak
 
     def elapsed_s(self, counter: Counter, key: CounterKey) -> float | None:
         series = self.get(counter, key)

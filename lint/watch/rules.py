@@ -253,20 +253,21 @@ def ecn_off(ctx: WatchContext) -> Iterator[Finding]:
         classes = [c for c in exp.classes if c.queue == key.index and c.marking is not None]
         series = obs.get(Counter.QUEUE_WATERMARK_BYTES, key)
         marks = obs.change(Counter.QUEUE_ECN_MARKED_PACKETS, key)
-        if not classes or series is None or marks is None or marks > 0:
+        peak = obs.peak_during(Counter.QUEUE_WATERMARK_BYTES, key)
+        if not classes or series is None or peak is None or marks is None or marks > 0:
             continue
         # Several speeds give one class entry each: judge against the highest K (fewest findings).
         cls = max(classes, key=lambda c: c.marking.max.value if c.marking else 0.0)
         curve = cls.marking
         assert curve is not None
-        expected = expected_marks(series.peak, curve.min.value, curve.max.value, curve.probability.value)
+        expected = expected_marks(peak, curve.min.value, curve.max.value, curve.probability.value)
         step = curve.max.value <= curve.min.value or curve.probability.value >= 100
         if (step and expected < 1) or (not step and expected < CERTAIN_MARKS):
             continue
         yield ctx.finding(ECN_OFF, key, f"queue {key.index} ({cls.name})",
-                          f"queue {key.index} of marking class {cls.name} ({cls.transport}) reached {series.peak:,} B, "
+                          f"queue {key.index} of marking class {cls.name} ({cls.transport}) reached {peak:,} B, "
                           f"above K {curve.min.value:,.0f} B, with 0 packets ECN-marked (expected at least {expected:,.1f})",
-                          {**_class_values(cls), **_observed(Counter.QUEUE_WATERMARK_BYTES, series.peak, series.last.path, series.last.timestamp_ns),
+                          {**_class_values(cls), **_observed(Counter.QUEUE_WATERMARK_BYTES, peak, series.last.path, series.last.timestamp_ns),
                            **curve.min.values(), "ecn_marked_packets": 0, "expected_marks_at_least": round(expected, 3)})
 
 

@@ -53,7 +53,7 @@ def _oc_path(elements: tuple[tuple[str, dict[str, str]], ...]) -> Any:
 
 
 def _matches(pattern: tuple[str, ...], served: tuple[str, ...]) -> bool:
-    return len(pattern) == len(served) and all(p == s or p == "Ethernet*" and s.startswith("Ethernet") for p, s in zip(pattern, served, strict=True))
+    return len(pattern) == len(served) and all(p == s or (p == "Ethernet*" and s.startswith("Ethernet")) for p, s in zip(pattern, served, strict=True))
 
 
 class CounterTarget(gnmi_pb2_grpc.gNMIServicer):  # type: ignore[misc]
