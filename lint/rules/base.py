@@ -13,7 +13,7 @@ from typing import Literal
 from qosforge.lint.context import LintContext, Needs
 from qosforge.lint.findings import Finding, Severity
 
-Category = Literal["encoding", "schema", "consistency", "capacity", "transport"]
+Category = Literal["encoding", "schema", "consistency", "capacity", "transport", "telemetry"]
 CheckFunction = Callable[[LintContext], Iterable[Finding]]
 
 CATEGORY_TITLES: dict[Category, str] = {
@@ -22,6 +22,7 @@ CATEGORY_TITLES: dict[Category, str] = {
     "consistency": "Consistency: tables that must agree with each other",
     "capacity": "Capacity and headroom (needs --profile)",
     "transport": "Transport models (needs --intent)",
+    "telemetry": "Telemetry: a running switch against the predictions (`qosforge watch`)",
 }
 
 

@@ -112,7 +112,7 @@ class ServeOptions:
 
 def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None:
     """The --serve-gnmi settings, or None without it; flags that need it are refused without it."""
-    from qosforge.cli._gnmi import read_password
+    from qosforge.cli._gnmi import ask_password
     from qosforge.deliver.devices import DeliveryInputError, Transport, parse_address
     from qosforge.units import parse_time_s
 
@@ -147,7 +147,7 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
             serve_for = float(parse_time_s(params["serve_for"], allow_zero=True))
         except Exception as error:  # UnitError: the flag's own message
             raise QosforgeError(str(getattr(error, "message", error)), place="--serve-for", hint="e.g. 30s") from None
-    password = read_password() if params["username"] else None
+    password = ask_password() if params["username"] else None
     return ServeOptions(host, port, transport, password, serve_for)
 
 
