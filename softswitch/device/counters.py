@@ -34,16 +34,23 @@ class SwitchCounters:
     transmit_packets: np.ndarray
     transmit_bytes: np.ndarray
     dropped_packets: np.ndarray
-    """Every drop charged to the egress queue, whatever the reason (SAI_QUEUE_STAT_DROPPED_PACKETS)."""
+    """Packets the egress queue dropped: its buffer limit, WRED, the chip's full buffer or the PFC
+    watchdog's recovery (SAI_QUEUE_STAT_DROPPED_PACKETS); a packet refused at ingress admission
+    never reached the queue and counts on its priority group (``pg_dropped_packets``)."""
+    wred_dropped_packets: np.ndarray
+    """Of those, the ones WRED dropped (SAI_QUEUE_STAT_WRED_DROPPED_PACKETS)."""
     ecn_marked_packets: np.ndarray
     """Packets the queue's WRED profile marked CE (SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS)."""
     queue_watermark_bytes: np.ndarray
-    """Peak occupancy of the queue in the measured window."""
+    """Peak occupancy of the queue in the measured window (reserved and shared)."""
+    queue_shared_watermark_bytes: np.ndarray
+    """The shared-buffer part of that peak: the peak less the queue's reserved cells."""
     queue_bytes: np.ndarray
     """Occupancy now."""
     queue_average_bytes: dict[tuple[int, int], float]
     """Mean sampled depth of the run's monitored queues only (the engine samples no others)."""
     pg_shared_watermark_bytes: np.ndarray
+    """Peak shared-buffer use of the ingress PG (its peak occupancy less its reserved cells)."""
     pg_headroom_watermark_bytes: np.ndarray
     pg_dropped_packets: np.ndarray
     pfc_tx_frames: np.ndarray
@@ -58,6 +65,8 @@ class SwitchCounters:
     pfc_watchdog_recovering: np.ndarray
     """1 while the watchdog's recovery is running on the priority (the storm is being handled)."""
     pfc_watchdog_enabled: np.ndarray
+    pfc_queue: np.ndarray
+    """[port, priority]: the queue PFC priority pauses (PFC_PRIORITY_TO_QUEUE), -1 if none."""
 
     def counter_count(self) -> int:
         """How many numbers the snapshot carries (the bench's unit of counters per second)."""
@@ -65,6 +74,10 @@ class SwitchCounters:
                   self.pg_shared_watermark_bytes, self.pg_headroom_watermark_bytes, self.pg_dropped_packets, self.pfc_tx_frames,
                   self.pfc_rx_frames, self.pfc_tx_pause_s, self.pfc_rx_pause_s, self.pfc_deadlocks)
         return int(sum(a.size for a in arrays))
+
+
+#: Drop reasons (engine/layout.py DR_*) charged to the egress queue itself.
+_QUEUE_REASONS = [L.DR_EGRESS, L.DR_WRED, L.DR_BUFFER, L.DR_WATCHDOG]
 
 
 def switch_counters(world: tuple[np.ndarray, ...], config: SwitchConfig, first_port: int, time_s: float) -> SwitchCounters:
@@ -95,12 +108,14 @@ def switch_counters(world: tuple[np.ndarray, ...], config: SwitchConfig, first_p
         pg_counts=tuple(len(p.pgs) for p in config.ports),
         transmit_packets=stats[ports, :n_queues, L.PSC_TX_PKTS].copy(),
         transmit_bytes=world[L.W_DEQB][ports].copy(),
-        dropped_packets=world[L.W_DROP][ports].sum(axis=2),
+        dropped_packets=world[L.W_DROP][ports][:, :, _QUEUE_REASONS].sum(axis=2),
+        wred_dropped_packets=world[L.W_DROP][ports, :, L.DR_WRED].copy(),
         ecn_marked_packets=world[L.W_MARK][ports].sum(axis=2),
         queue_watermark_bytes=world[L.W_QMAX][ports] * cell,
+        queue_shared_watermark_bytes=np.maximum(world[L.W_QMAX][ports] - world[L.W_QI][ports, :n_queues, L.QI_RES], 0) * cell,
         queue_bytes=world[L.W_QI][ports, :n_queues, L.QI_BYTES].astype(np.float64),
         queue_average_bytes=averages,
-        pg_shared_watermark_bytes=world[L.W_PGMAX][ports, :, 0] * cell,
+        pg_shared_watermark_bytes=np.maximum(world[L.W_PGMAX][ports, :, 0] - world[L.W_GI][ports, :n_pgs, L.GI_RES], 0) * cell,
         pg_headroom_watermark_bytes=world[L.W_PGMAX][ports, :, 1] * cell,
         pg_dropped_packets=stats[ports, :n_pgs, L.PSC_PG_DROPS].copy(),
         pfc_tx_frames=stats[ports, :PRIORITIES, L.PSC_PFC_TX].copy(),
@@ -110,6 +125,7 @@ def switch_counters(world: tuple[np.ndarray, ...], config: SwitchConfig, first_p
         pfc_deadlocks=stats[ports, :PRIORITIES, L.PSC_DEADLOCKS].copy(),
         pfc_watchdog_recovering=pfcs[:, :, L.PS_RECOVERING].copy(),
         pfc_watchdog_enabled=(world[L.W_PFCT][ports, :, L.PT_DLD_S] > 0.0).astype(np.int64),
+        pfc_queue=world[L.W_PFCPRIO][ports].copy(),
     )
 
 

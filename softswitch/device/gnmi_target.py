@@ -37,7 +37,7 @@ from typing import Any
 import grpc
 
 from qosforge.softswitch.device.live import LiveSimulation
-from qosforge.softswitch.device.paths import Elem, Leaf, Request, select, to_proto
+from qosforge.softswitch.device.paths import Elem, Json, Leaf, Request, select, to_proto
 from qosforge.softswitch.device.paths import request as request_path
 
 QOS_MODULE = "openconfig-qos"
@@ -71,13 +71,22 @@ class SwitchDevice:
     """(current document, new document) -> the switch's new SwitchConfig; raises SetRejected."""
     model_version: str
     lock: threading.Lock = field(default_factory=threading.Lock)
+    _cache: tuple[int, list[Leaf], int] | None = None
 
     def current_leaves(self) -> tuple[list[Leaf], int]:
-        counters, stamp = self.live.snapshot(self.switch)
-        return self.leaves(counters), stamp
+        """The latest snapshot's leaves and timestamp; built once per snapshot, whoever asks."""
+        counters, stamp, generation = self.live.snapshot(self.switch)
+        cached = self._cache
+        if cached is not None and cached[0] == generation:
+            return cached[1], cached[2]
+        leaves = self.leaves(counters)
+        self._cache = (generation, leaves, stamp)
+        return leaves, stamp
 
 
-def _typed_value(gnmi_pb2: Any, value: object) -> Any:
+def _typed_value(gnmi_pb2: Any, value: object, encoding: int) -> Any:
+    if isinstance(value, Json):
+        return gnmi_pb2.TypedValue(json_val=value.encode()) if encoding == gnmi_pb2.JSON else gnmi_pb2.TypedValue(json_ietf_val=value.encode())
     if isinstance(value, bool):
         return gnmi_pb2.TypedValue(bool_val=value)
     if isinstance(value, int):
@@ -141,10 +150,10 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
             chosen = list(select(leaves, wanted))
             if not chosen:
                 context.abort(grpc.StatusCode.NOT_FOUND, f"nothing is published at {wanted.text()}")
-            notifications.append(self._notification(chosen, stamp))
+            notifications.append(self._notification(chosen, stamp, request.encoding))
         return g.GetResponse(notification=notifications)
 
-    def _notification(self, leaves: list[Leaf], stamp: int) -> Any:
+    def _notification(self, leaves: list[Leaf], stamp: int, encoding: int) -> Any:
         """One notification for leaves of one origin and target (the prefix carries them)."""
         g = self.gnmi_pb2
         first = leaves[0]
@@ -152,7 +161,7 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         return g.Notification(
             timestamp=stamp,
             prefix=prefix,
-            update=[g.Update(path=to_proto(g, leaf.elems), val=_typed_value(g, leaf.value)) for leaf in leaves],
+            update=[g.Update(path=to_proto(g, leaf.elems), val=_typed_value(g, leaf.value, encoding)) for leaf in leaves],
         )
 
     # --- Set -----------------------------------------------------------------------------
@@ -201,9 +210,11 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         prefix = subscriptions.prefix if subscriptions.HasField("prefix") else None
         wanted = [(request_path(prefix, s.path), s) for s in subscriptions.subscription] or [(request_path(prefix, None), None)]
         leaves, stamp = self.device.current_leaves()
-        for path, _ in wanted:
-            if not any(select(leaves, path)):
-                context.abort(grpc.StatusCode.NOT_FOUND, f"nothing is published at {path.text()}")
+        if not any(any(select(leaves, path)) for path, _ in wanted):
+            # A path among others that selects nothing is quietly empty (a counter this switch
+            # does not publish); a request of which nothing exists is an error.
+            context.abort(grpc.StatusCode.NOT_FOUND, f"nothing is published at {', '.join(path.text() for path, _ in wanted)}")
+        encoding = subscriptions.encoding
 
         def notifications(all_leaves: list[Leaf], at: int, which: list[tuple[Request, Any]]) -> Iterator[Any]:
             groups: dict[tuple[str, str], list[Leaf]] = {}
@@ -211,7 +222,7 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
                 if any(path.selects(leaf) for path, _ in which):
                     groups.setdefault((leaf.origin, leaf.target), []).append(leaf)
             for group in groups.values():
-                yield g.SubscribeResponse(update=self._notification(group, at))
+                yield g.SubscribeResponse(update=self._notification(group, at, encoding))
 
         sync = g.SubscribeResponse(sync_response=True)
         mode = subscriptions.mode
@@ -250,16 +261,23 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         generation = live.progress().generation
         while context.is_active():
             next_due = min(due, default=now + 1.0)
-            generation = live.wait_for(generation, max(0.0, min(next_due - time.monotonic(), 1.0)))
+            if on_change:
+                generation = live.wait_for(generation, max(0.0, min(next_due - time.monotonic(), 1.0)))
+            else:
+                time.sleep(max(0.0, min(next_due - time.monotonic(), 1.0)))
             if live.error is not None:
                 context.abort(grpc.StatusCode.INTERNAL, f"the simulation stopped: {live.error}")
+            now = time.monotonic()
+            if not on_change and now < next_due:
+                continue
             leaves, stamp = self.device.current_leaves()
-            current = {_key(leaf): leaf for leaf in leaves}
+            tracking = bool(on_change) or any(suppress)
+            current = {_key(leaf): leaf for leaf in leaves} if tracking else {}
             if on_change:
                 changed = [leaf for key, leaf in current.items() if last_values.get(key, object()) != leaf.value]
                 if changed:
                     yield from notifications(changed, stamp, on_change)
-            last_values = {key: leaf.value for key, leaf in current.items()}
+                last_values = {key: leaf.value for key, leaf in current.items()}
             now = time.monotonic()
             for i, subscription in enumerate(sampled):
                 if now < due[i]:

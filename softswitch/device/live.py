@@ -170,11 +170,12 @@ class LiveSimulation:
         with self._condition:
             return Progress(self._generation, self._epoch, self._start_wall_s, self._run.now_s, self._run.done)
 
-    def snapshot(self, switch: str) -> tuple[SwitchCounters, int]:
-        """The switch's latest counters and their timestamp in ns since the epoch."""
+    def snapshot(self, switch: str) -> tuple[SwitchCounters, int, int]:
+        """The switch's latest counters, their timestamp in ns since the epoch, and the
+        snapshot's generation (it changes whenever the counters may have)."""
         with self._condition:
             counters = self._snapshots[switch]
-            return counters, self.timestamp_ns(counters.time_s)
+            return counters, self.timestamp_ns(counters.time_s), self._generation
 
     def timestamp_ns(self, time_s: float) -> int:
         return round((self._start_wall_s + time_s) * 1e9)

@@ -15,6 +15,12 @@ from typing import Any
 
 Elem = tuple[str, tuple[tuple[str, str], ...]]
 """One path element: its name and its keys, sorted by key name."""
+
+
+class Json(str):
+    """A value that is JSON text (sent as ``json_ietf_val``/``json_val``, not a string)."""
+
+
 Value = int | float | str | bool
 
 
@@ -125,4 +131,4 @@ def select(leaves: Iterable[Leaf], wanted: Request) -> Iterator[Leaf]:
     return (leaf for leaf in leaves if wanted.selects(leaf))
 
 
-__all__ = ["Elem", "Leaf", "Request", "Value", "elem", "from_proto", "matches", "parse_path", "request", "same_origin", "select", "to_proto"]
+__all__ = ["Elem", "Json", "Leaf", "Request", "Value", "elem", "from_proto", "matches", "parse_path", "request", "same_origin", "select", "to_proto"]

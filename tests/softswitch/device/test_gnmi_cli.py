@@ -10,6 +10,7 @@ fails the test; elsewhere it is skipped with the command that installs it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -81,9 +82,14 @@ def test_gnmi_cli_reads_the_values_and_timestamps_our_client_reads(start_served:
     assert theirs == ours and int(ours["ecn-marked-pkts"]) > 0
     assert {ns for ns, _ in seen.values()} == {stamp}
     # SONiC's COUNTERS_DB paths with the database as the target, as sonic-gnmi serves them.
-    sonic = f"/COUNTERS/Ethernet0:{served.built.queue}/SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"
-    seen = _lines(_run("-a", served.address, "-insecure", "-qt", "o", "-dt", "s", "-ts", "raw", "-t", "COUNTERS_DB", "-q", sonic))
-    assert [value for _, value in seen.values()] == [ours["ecn-marked-pkts"]]
+    sonic = "/COUNTERS/Ethernet0/Queues"
+    output = _run("-a", served.address, "-insecure", "-qt", "o", "-dt", "s", "-ts", "raw", "-t", "COUNTERS_DB", "-q", sonic)
+    # gnmi_cli prints a JSON value as a Go map: ... Ethernet0:1:map[SAI_QUEUE_STAT_BYTES:36102000 ...] ...
+    queue = re.search(rf"Ethernet0:{served.built.queue}:map\[([^\]]*)\]", output)
+    assert queue is not None, output
+    fields = dict(item.split(":", 1) for item in queue.group(1).split())
+    assert fields["SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"] == ours["ecn-marked-pkts"]
+    assert fields["SAI_QUEUE_STAT_PACKETS"] == ours["transmit-pkts"]
 
 
 def test_gnmi_cli_capabilities_and_a_stream_over_tls(start_served: StartServed, tmp_path: Path) -> None:

@@ -83,10 +83,12 @@ def test_served_counters_equal_an_independent_run_in_one_piece(start_served: Sta
     threshold = next(w.ect_mark[0].min_bytes for w in built.compiled.config.wreds
                      if w.object_id == built.compiled.config.ports[port].queues[q].wred)
     assert values["max-queue-len"] > threshold
-    # The same number on the SONiC path.
-    sonic, _ = _once(stub, f"/COUNTERS/Ethernet0:{q}/SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", target="COUNTERS_DB")
+    # The same numbers on sonic-gnmi's virtual path, in its shape: {"Ethernet0:1": {field: "decimal"}}.
+    sonic, _ = _once(stub, "/COUNTERS/Ethernet0/Queues", target="COUNTERS_DB")
     assert sonic[0].prefix.target == "COUNTERS_DB"
-    assert sonic[0].update[0].val.uint_val == values["ecn-marked-pkts"]
+    queues = json.loads(sonic[0].update[0].val.json_ietf_val)
+    assert queues[f"Ethernet0:{q}"]["SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"] == str(values["ecn-marked-pkts"])
+    assert queues[f"Ethernet0:{q}"]["SAI_QUEUE_STAT_PACKETS"] == str(values["transmit-pkts"])
 
 
 def test_timestamps_are_run_start_plus_simulated_time(start_served: StartServed) -> None:
