@@ -9,6 +9,7 @@ run in one piece (tests/softswitch/test_simulation.py compares every result fiel
 
 from __future__ import annotations
 
+import threading
 import time
 
 from qosforge.errors import QosforgeError
@@ -22,10 +23,11 @@ from qosforge.softswitch.traffic.spec import MAX_SEED, FlowSpec, RunSpec
 class SegmentedRun:
     """One run of the kernel that advances to any simulated time on request.
 
-    The engine's random generator is per process (numba's, seeded here), so a process runs one
-    kernel at a time: a second run started while one is unfinished would draw from the same
-    generator and both would lose their reproducibility. ``wall_seconds``/``cpu_seconds`` add up
-    the event loop's time over all segments."""
+    The engine's random generator is numba's, which keeps one state per thread: the run is
+    seeded in the thread that first advances it and must be advanced only there (an error
+    otherwise), and a thread runs one unfinished run at a time (two would draw from the same
+    generator and lose their reproducibility). ``wall_seconds``/``cpu_seconds`` add up the event
+    loop's time over all segments."""
 
     def __init__(self, configs: tuple[SwitchConfig, ...], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec) -> None:
         from qosforge.softswitch.engine.build import schedule_initial_events
@@ -35,9 +37,11 @@ class SegmentedRun:
             raise QosforgeError(f"seed {run.seed} is outside 0..{MAX_SEED}", place="seed", hint="the generator takes a 32-bit seed")
         core = kernel()
         self._run_kernel = core.run_kernel
+        self._seed_kernel = core.seed_kernel
+        self._seed = run.seed
+        self._thread: int | None = None
         self.world = build_fabric_world(configs, topology, flows, run)
         schedule_initial_events(self.world, flows, run)
-        core.seed_kernel(run.seed)
         self.duration_s = float(run.duration_s)
         self.now_s = 0.0
         """Simulated time every event due by has been processed (the segment reached)."""
@@ -59,8 +63,15 @@ class SegmentedRun:
         """Process every event due by ``to_s`` (capped at the run's end); samples due by then
         are taken. Time never goes back: an earlier ``to_s`` does nothing."""
         stop = min(float(to_s), self.duration_s)
-        if stop < self.now_s:
-            return
+        if stop < self.now_s or (stop == self.now_s and self._thread is not None):
+            return  # nothing new is due (a repeat of the last stop processes nothing)
+        thread = threading.get_ident()
+        if self._thread is None:
+            # numba's generator state is per thread: seed the one that runs the events.
+            self._seed_kernel(self._seed)
+            self._thread = thread
+        elif thread != self._thread:
+            raise RuntimeError("a run must be advanced in the thread that started it (the engine's random generator is per thread)")
         start, start_cpu = time.perf_counter(), time.process_time()
         self._advance(stop)
         self.wall_seconds += time.perf_counter() - start

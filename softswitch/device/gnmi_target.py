@@ -36,9 +36,11 @@ from typing import Any
 
 import grpc
 
+from qosforge.backends.sonic.telemetry import GNMI_TARGET
 from qosforge.softswitch.device.live import LiveSimulation
 from qosforge.softswitch.device.paths import Elem, Json, Leaf, Request, select, to_proto
 from qosforge.softswitch.device.paths import request as request_path
+from qosforge.softswitch.device.publish import FAMILIES, OPENCONFIG, SONIC
 
 QOS_MODULE = "openconfig-qos"
 #: Seconds between SAMPLE updates when a subscription asks for 0 or TARGET_DEFINED.
@@ -53,6 +55,14 @@ def protos() -> tuple[Any, Any]:
     return gnmi_pb2, gnmi_pb2_grpc
 
 
+FAMILY_NAMES = frozenset(FAMILIES)
+
+
+def families_of(paths: list[Request]) -> frozenset[str]:
+    """The counter families requests can select: sonic-gnmi's when the target is COUNTERS_DB."""
+    return frozenset(SONIC if path.target == GNMI_TARGET else OPENCONFIG for path in paths)
+
+
 class SetRejected(Exception):
     """A Set the switch refuses; nothing was applied. The message goes to the client."""
 
@@ -63,24 +73,27 @@ class SwitchDevice:
 
     switch: str
     live: LiveSimulation
-    leaves: Callable[[Any], list[Leaf]]
-    """The published leaves of a counters snapshot (publish.py)."""
+    leaves: Callable[[Any, str], list[Leaf]]
+    """The published leaves of a counters snapshot, per family (publish.py)."""
     document: dict[str, Any]
     """The ``/qos`` configuration now applied, ``{"openconfig-qos:qos": {...}}``."""
     apply: Callable[[dict[str, Any], dict[str, Any]], Any]
     """(current document, new document) -> the switch's new SwitchConfig; raises SetRejected."""
     model_version: str
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _cache: tuple[int, list[Leaf], int] | None = None
+    _cache: dict[str, tuple[int, list[Leaf], int]] = field(default_factory=dict)
 
-    def current_leaves(self) -> tuple[list[Leaf], int]:
-        """The latest snapshot's leaves and timestamp; built once per snapshot, whoever asks."""
+    def current_leaves(self, families: frozenset[str] = FAMILY_NAMES) -> tuple[list[Leaf], int]:
+        """The latest snapshot's leaves of ``families`` and its timestamp; each family's built
+        once per snapshot, whoever asks."""
         counters, stamp, generation = self.live.snapshot(self.switch)
-        cached = self._cache
-        if cached is not None and cached[0] == generation:
-            return cached[1], cached[2]
-        leaves = self.leaves(counters)
-        self._cache = (generation, leaves, stamp)
+        leaves: list[Leaf] = []
+        for family in sorted(families):
+            cached = self._cache.get(family)
+            if cached is None or cached[0] != generation:
+                cached = (generation, self.leaves(counters, family), stamp)
+                self._cache[family] = cached
+            leaves += cached[1]
         return leaves, stamp
 
 
@@ -134,10 +147,10 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         if request.encoding not in (g.JSON, g.JSON_IETF, g.PROTO):
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "this target encodes JSON, JSON_IETF and PROTO (scalar counters)")
         prefix = request.prefix if request.HasField("prefix") else None
-        leaves, stamp = self.device.current_leaves()
+        paths = [request_path(prefix, path) for path in request.path or [g.Path()]]
+        leaves, stamp = self.device.current_leaves(families_of(paths))
         notifications = []
-        for path in request.path or [g.Path()]:
-            wanted = request_path(prefix, path)
+        for path, wanted in zip(request.path or [g.Path()], paths, strict=True):
             if request.type != g.GetRequest.STATE and _is_qos_config(wanted):
                 with self.device.lock:
                     # RFC 7951 §4: the value of /qos is the container's object.
@@ -209,7 +222,8 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "this target encodes JSON, JSON_IETF and PROTO")
         prefix = subscriptions.prefix if subscriptions.HasField("prefix") else None
         wanted = [(request_path(prefix, s.path), s) for s in subscriptions.subscription] or [(request_path(prefix, None), None)]
-        leaves, stamp = self.device.current_leaves()
+        families = families_of([path for path, _ in wanted])
+        leaves, stamp = self.device.current_leaves(families)
         if not any(any(select(leaves, path)) for path, _ in wanted):
             # A path among others that selects nothing is quietly empty (a counter this switch
             # does not publish); a request of which nothing exists is an error.
@@ -235,13 +249,13 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
             yield sync
             for request in request_iterator:
                 if request.HasField("poll"):
-                    leaves, stamp = self.device.current_leaves()
+                    leaves, stamp = self.device.current_leaves(families)
                     yield from notifications(leaves, stamp, wanted)
                     yield sync
             return
-        yield from self._stream(wanted, subscriptions.updates_only, notifications, leaves, stamp, context)
+        yield from self._stream(wanted, families, subscriptions.updates_only, notifications, leaves, stamp, context)
 
-    def _stream(self, wanted: list[Any], updates_only: bool, notifications: Callable[..., Iterator[Any]], leaves: list[Leaf], stamp: int,
+    def _stream(self, wanted: list[Any], families: frozenset[str], updates_only: bool, notifications: Callable[..., Iterator[Any]], leaves: list[Leaf], stamp: int,
                 context: grpc.ServicerContext) -> Iterator[Any]:
         g = self.gnmi_pb2
         live = self.device.live
@@ -270,7 +284,7 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
             now = time.monotonic()
             if not on_change and now < next_due:
                 continue
-            leaves, stamp = self.device.current_leaves()
+            leaves, stamp = self.device.current_leaves(families)
             tracking = bool(on_change) or any(suppress)
             current = {_key(leaf): leaf for leaf in leaves} if tracking else {}
             if on_change:

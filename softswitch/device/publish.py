@@ -97,12 +97,20 @@ def openconfig_leaves(values: list[Sample], queue_names: Mapping[int, str]) -> l
     return leaves
 
 
+#: The counters each sonic-gnmi path holds (so each path encodes only its own samples).
+_SONIC_COUNTERS: dict[tuple[str, ...], frozenset[Counter]] = {
+    table: frozenset(spec.counter for spec in sonic.PATHS if spec.table_path == table) for table in (*sonic.SUBSCRIPTIONS, sonic.PG_COUNTERS)}
+
+
 def sonic_leaves(values: list[Sample], port_names: tuple[str, ...], pg_counts: tuple[int, ...]) -> list[Leaf]:
     """One JSON-valued leaf per sonic-gnmi path: each virtual path with every port's objects
     (``Ethernet*``) and each port's own (``Ethernet0``), the PG name map and each PG's entry."""
     leaves: list[Leaf] = []
+    by_counter: dict[Counter, list[Sample]] = {}
+    for sample in values:
+        by_counter.setdefault(sample.counter, []).append(sample)
     for table in sonic.SUBSCRIPTIONS:
-        every = sonic.encode(table, values)
+        every = sonic.encode(table, [s for counter in _SONIC_COUNTERS[table] for s in by_counter.get(counter, ())])
         leaves.append(Leaf("", tuple(elem(name) for name in table), _json(every), target=sonic.GNMI_TARGET))
         own: dict[str, dict[str, dict[str, str]]] = {}
         for name, fields in every.items():
@@ -114,8 +122,7 @@ def sonic_leaves(values: list[Sample], port_names: tuple[str, ...], pg_counts: t
             leaves.append(Leaf("", path, _json(value), target=sonic.GNMI_TARGET))
     names = {f"{port}:{g}": pg_object_id(p, g) for p, port in enumerate(port_names) for g in range(pg_counts[p])}
     leaves.append(Leaf("", (elem(sonic.PG_NAME_MAP),), _json(names), target=sonic.GNMI_TARGET))
-    pg_samples = [s for s in values if s.counter is Counter.PG_DROPPED_PACKETS]
-    encoded = sonic.encode(sonic.PG_COUNTERS, pg_samples)
+    encoded = sonic.encode(sonic.PG_COUNTERS, [s for counter in _SONIC_COUNTERS[sonic.PG_COUNTERS] for s in by_counter.get(counter, ())])
     for name, oid in names.items():
         leaves.append(Leaf("", (elem("COUNTERS"), elem(oid)), _json(encoded.get(name, {})), target=sonic.GNMI_TARGET))
     return leaves
@@ -125,9 +132,16 @@ def _json(value: object) -> Json:
     return Json(json.dumps(value, separators=(",", ":"), sort_keys=True))
 
 
-def published_leaves(counters: SwitchCounters, queue_names: Mapping[int, str], stamp_ns: int = 0) -> list[Leaf]:
-    return (openconfig_leaves(list(samples(counters, stamp_ns)), queue_names)
-            + sonic_leaves(list(samples(counters, stamp_ns, shared_watermarks=True)), counters.port_names, counters.pg_counts))
+OPENCONFIG = "openconfig"
+SONIC = "sonic"
+FAMILIES = (OPENCONFIG, SONIC)
 
 
-__all__ = ["openconfig_leaves", "pg_object_id", "published_leaves", "samples", "sonic_leaves"]
+def published_leaves(counters: SwitchCounters, queue_names: Mapping[int, str], family: str) -> list[Leaf]:
+    """The leaves of one family (built separately: a client of one family does not pay for the other)."""
+    if family == OPENCONFIG:
+        return openconfig_leaves(list(samples(counters, 0)), queue_names)
+    return sonic_leaves(list(samples(counters, 0, shared_watermarks=True)), counters.port_names, counters.pg_counts)
+
+
+__all__ = ["FAMILIES", "OPENCONFIG", "SONIC", "openconfig_leaves", "pg_object_id", "published_leaves", "samples", "sonic_leaves"]

@@ -78,7 +78,7 @@ def device_for(live: LiveSimulation, switch: SwitchIR) -> SwitchDevice:
         return apply_openconfig(live.config(name), current, new)
 
     revision = model_revision()
-    return SwitchDevice(switch=name, live=live, leaves=lambda counters: published_leaves(counters, names), document=document,
+    return SwitchDevice(switch=name, live=live, leaves=lambda counters, family: published_leaves(counters, names, family), document=document,
                         apply=apply, model_version=revision.split("@", 1)[-1])
 
 
