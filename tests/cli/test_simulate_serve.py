@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deliver"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "softswitch" / "device"))
-from gnmi_fixtures import Pki, pki  # noqa: F401
+from gnmi_fixtures import DEVICE_INTENT, Pki, pki  # noqa: F401
 
 Run = Callable[..., tuple[int, str, str]]
 TIMING = {"wall_seconds", "loop_cpu_seconds", "packet_events_per_second"}
@@ -26,10 +25,8 @@ TIMING = {"wall_seconds", "loop_cpu_seconds", "packet_events_per_second"}
 
 @pytest.fixture(scope="module")
 def intent(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from conftest import INTENT  # tests/softswitch/device/conftest.py
-
     path = tmp_path_factory.mktemp("serve") / "device-test.yaml"
-    path.write_text(INTENT)
+    path.write_text(DEVICE_INTENT)
     return path
 
 

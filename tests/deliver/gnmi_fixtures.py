@@ -182,6 +182,12 @@ targets: [openconfig]
 """
 
 
+#: The same fabric with four hosts per leaf, so an incast has senders, compiled for SAI too: the
+#: switch the software switch serves as a device (tests/softswitch/device, tests/cli/test_simulate_serve.py).
+DEVICE_INTENT = SMALL_INTENT.replace("hosts_per_leaf: 1", "hosts_per_leaf: 4").replace("name: gnmi-test", "name: device-test").replace(
+    "targets: [openconfig]", "targets: [openconfig, sai]")
+
+
 @pytest.fixture(scope="session")
 def small_intent(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A 3-switch fabric with 2 ports per switch: the model's decoder costs ~0.25 s per interface."""

@@ -3,36 +3,22 @@ while an incast runs on it, for the device tests and the gnmi_cli interoperabili
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deliver"))
+from gnmi_fixtures import DEVICE_INTENT
+
 from qosforge.softswitch.device.live import Scenario
 from qosforge.softswitch.device.serve import ServedSimulation, serve_simulation
 from qosforge.softswitch.engine.build import single_switch
 from qosforge.softswitch.helper.intent_incast import IntentIncast, intent_incast
 
-INTENT = """\
-apiVersion: qosforge/v1
-kind: Fabric
-metadata: {name: device-test}
-topology:
-  leaf_spine:
-    spines: 1
-    leaves: 2
-    hosts_per_leaf: 4
-    host_link: {speed: 100G, cable: 3m}
-    fabric_link: {speed: 100G, cable: 10m}
-    link_latency: 2us
-    leaf_profile: broadcom-tomahawk
-classes:
-  - {name: storage, transport: dctcp, dscp: [10, 12], weight: 40}
-  - {name: bulk, transport: tcp, dscp: [8], weight: 20}
-approximations: [pools-out-of-band]
-targets: [openconfig, sai]
-"""
+INTENT = DEVICE_INTENT
 DURATION_S = 3e-3
 
 
