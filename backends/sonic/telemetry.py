@@ -211,10 +211,12 @@ def encode(table_path: Sequence[str], samples: Sequence[Sample]) -> dict[str, di
     under its one name here."""
     table = tuple(table_path)
     out: dict[str, dict[str, str]] = {}
+    specs: dict[Counter, list[SonicCounterPath]] = {}
+    for spec in PATHS:
+        if spec.table_path == table:
+            specs.setdefault(spec.counter, []).append(spec)
     for sample in samples:
-        for spec in PATHS:
-            if spec.counter is not sample.counter or spec.table_path != table:
-                continue
+        for spec in specs.get(sample.counter, ()):
             index = sample.key.index
             if "{index}" in spec.field:
                 name, field_name = spec.key.format(port=sample.key.port), spec.field.format(index=index)

@@ -121,8 +121,8 @@ class Request:
 def request(prefix: Any, path: Any) -> Request:
     """A request path with its prefix (gNMI specification §2.4.1): the prefix's elements first,
     its origin and target unless the path sets its own."""
-    origin = path.origin or (prefix.origin if prefix is not None else "")
-    target = path.target or (prefix.target if prefix is not None else "")
+    origin = (path.origin if path is not None else "") or (prefix.origin if prefix is not None else "")
+    target = (path.target if path is not None else "") or (prefix.target if prefix is not None else "")
     elems = (from_proto(prefix) if prefix is not None else ()) + (from_proto(path) if path is not None else ())
     return Request(origin, target, elems)
 
