@@ -12,12 +12,12 @@ Figures:
 
 1. **event rate while serving**: packet events per wall second of the whole run, the same
    scenario run once without serving (SegmentedRun in one call) and once served over gNMI in
-   segments with a subscriber (a separate process: STREAM, SAMPLE every ``--interval``, default
-   1 s, of every published counter) reading it throughout;
-2. **counters per second one Subscribe stream sustains**: a subscriber process with one STREAM
-   of every published counter of the 64-port switch at the shortest SAMPLE interval the target
-   honours (10 ms), counted at the client for ``--seconds`` (default 10) of wall time, while the
-   simulation runs (it competes for the GIL) and once it has ended (serving alone).
+   segments with a subscriber reading it throughout (a separate process subscribing as
+   ``qosforge watch`` does, SONiC family, STREAM SAMPLE every ``--interval``, default 1 s);
+2. **counters per second one Subscribe stream sustains**: such a subscriber, one family per
+   stream, at the shortest SAMPLE interval the target honours (10 ms), counting the counters it
+   decodes (watch's decoder) for ``--seconds`` (default 10) of wall time, while the simulation
+   runs (it competes for the GIL) and once it has ended (serving alone).
 
 Usage: ``nice python bench/bench_gnmi.py [--duration SIMULATED_SECONDS] [--interval SECONDS] [--seconds SECONDS]``.
 """
@@ -38,30 +38,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _usage import OneLineParser, positive_seconds
 
 SUBSCRIBER = r"""
-import json, sys, time, grpc
-from pygnmi.spec.v080 import gnmi_pb2, gnmi_pb2_grpc
-address, interval_s, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-stub = gnmi_pb2_grpc.gNMIStub(grpc.insecure_channel(address))
-paths = [gnmi_pb2.Path(origin="openconfig"), gnmi_pb2.Path(target="COUNTERS_DB")]
-request = gnmi_pb2.SubscribeRequest(subscribe=gnmi_pb2.SubscriptionList(mode=gnmi_pb2.SubscriptionList.STREAM, encoding=gnmi_pb2.PROTO,
-    subscription=[gnmi_pb2.Subscription(path=p, mode=gnmi_pb2.SAMPLE, sample_interval=int(interval_s * 1e9)) for p in paths]))
-notifications = updates = 0
+import json, sys, time
+from qosforge.deliver import watch
+from qosforge.deliver.devices import Device, Transport
+from qosforge.deliver.gnmi import GnmiSession
+address, family, interval_s, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+host, port = address.rsplit(":", 1)
+session = GnmiSession(Device("bench", host, int(port), Transport(insecure=True, timeout_s=120.0)), None)
+state = watch.families(session, (family,))[0]
+call = session.subscribe(watch.subscribe_request(state, "STREAM", interval_s), seconds + 120)
+notifications = counters = 0
 began = None
-call = stub.Subscribe(iter([request]), timeout=seconds + 60)
 for response in call:
     if response.sync_response:
         began = time.monotonic()
-        notifications = updates = 0
+        notifications = counters = 0
         continue
     if began is None:
         continue
     notifications += 1
-    updates += len(response.update.update)
+    counters += sum(1 for _ in watch.decode_notification(response.update, state))
     if time.monotonic() - began >= seconds:
         call.cancel()
         break
-elapsed = time.monotonic() - began
-print(json.dumps({"notifications": notifications, "updates": updates, "seconds": elapsed}))
+print(json.dumps({"notifications": notifications, "counters": counters, "seconds": time.monotonic() - began}))
 """
 
 
@@ -85,8 +85,10 @@ def scenario(duration_s: float) -> tuple[Any, Any]:
     return Scenario((config,), single_switch(len(config.ports)), flows, run), switch.ir
 
 
-def _subscriber(address: str, interval_s: float, seconds: float) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", SUBSCRIBER, address, str(interval_s), str(seconds)], stdout=subprocess.PIPE, text=True)
+def _subscriber(address: str, family: str, interval_s: float, seconds: float) -> subprocess.Popen[str]:
+    """A process that subscribes as ``qosforge watch`` does (deliver/watch.py: its name-map Get,
+    then its STREAM request of one family's catalogue paths) and counts the counters it decodes."""
+    return subprocess.Popen([sys.executable, "-c", SUBSCRIBER, address, family, str(interval_s), str(seconds)], stdout=subprocess.PIPE, text=True)
 
 
 def plain(duration_s: float) -> dict[str, float]:
@@ -109,7 +111,7 @@ def served(duration_s: float, interval_s: float) -> dict[str, float]:
     built, ir = scenario(duration_s)
     service = serve_simulation(built, (ir,), "127.0.0.1", 0, server_credentials=None, credentials=None)
     address = f"127.0.0.1:{service.endpoints[0].port}"
-    client = _subscriber(address, interval_s, 3600.0)
+    client = _subscriber(address, "sonic", interval_s, 3600.0)
     try:
         while not service.live.progress().done:
             time.sleep(0.01)
@@ -127,7 +129,7 @@ def served(duration_s: float, interval_s: float) -> dict[str, float]:
             "per_loop_s": events / run.wall_seconds, "counters": counters}
 
 
-def throughput(seconds: float, while_running: bool) -> dict[str, float]:
+def throughput(seconds: float, while_running: bool, family: str) -> dict[str, float]:
     from qosforge.softswitch.device.serve import serve_simulation
 
     # While running: 20 ms simulated takes far longer than the measurement at this machine's rate.
@@ -137,11 +139,11 @@ def throughput(seconds: float, while_running: bool) -> dict[str, float]:
         while not service.live.progress().done:
             time.sleep(0.05)
     address = f"127.0.0.1:{service.endpoints[0].port}"
-    client = _subscriber(address, 0.01, seconds)
+    client = _subscriber(address, family, 0.01, seconds)
     output, _ = client.communicate(timeout=seconds + 120)
     service.stop()
     row: dict[str, float] = json.loads(output.strip().splitlines()[-1])
-    row["updates_per_s"] = row["updates"] / row["seconds"]
+    row["counters_per_s"] = row["counters"] / row["seconds"]
     row["notifications_per_s"] = row["notifications"] / row["seconds"]
     return row
 
@@ -151,11 +153,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--duration", type=positive_seconds, default=2e-3, help="simulated seconds of the event-rate runs (default 0.002)")
     parser.add_argument("--interval", type=positive_seconds, default=1.0, help="the subscriber's SAMPLE interval during the served run (default 1 s)")
     parser.add_argument("--seconds", type=positive_seconds, default=10.0, help="wall seconds of each throughput measurement (default 10)")
-    parser.add_argument("--one", choices=["plain", "served", "running", "idle"], help=argparse.SUPPRESS)
+    parser.add_argument("--one", choices=["plain", "served", "running-sonic", "running-openconfig", "idle-sonic", "idle-openconfig"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         rows = {"plain": lambda: plain(args.duration), "served": lambda: served(args.duration, args.interval),
-                "running": lambda: throughput(args.seconds, True), "idle": lambda: throughput(args.seconds, False)}
+                **{f"{when}-{family}": (lambda w=when, f=family: throughput(args.seconds, w == "running", f))
+                   for when in ("running", "idle") for family in ("sonic", "openconfig")}}
         print(json.dumps(rows[args.one]()))
         return
 
@@ -172,10 +175,11 @@ def main(argv: list[str]) -> None:
         print(f"{name:<28} {row['packet_events']:>14.0f} {row['wall_s']:>8.2f} {row['per_wall_s']:>14.0f} {row['loop_wall_s']:>8.2f} {row['per_loop_s']:>14.0f}")
     print(f"served / without: {served_row['per_wall_s'] / plain_row['per_wall_s']:.2f} (events per wall second); "
           f"{served_row['counters']:.0f} counters per snapshot")
-    for kind, name in (("running", "while the simulation runs"), ("idle", "after the run ended")):
-        row = child(kind)
-        print(f"one Subscribe stream, SAMPLE 10 ms, {name}: {row['updates_per_s']:,.0f} counters/s "
-              f"({row['notifications_per_s']:.1f} notifications/s over {row['seconds']:.1f} s)")
+    for when, name in (("running", "while the simulation runs"), ("idle", "after the run ended")):
+        for family in ("sonic", "openconfig"):
+            row = child(f"{when}-{family}")
+            print(f"one Subscribe stream ({family}, watch's paths), SAMPLE 10 ms, {name}: {row['counters_per_s']:,.0f} counters/s "
+                  f"({row['notifications_per_s']:.1f} notifications/s over {row['seconds']:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import grpc
 
 from qosforge.backends.sonic.telemetry import GNMI_TARGET
 from qosforge.softswitch.device.live import LiveSimulation
-from qosforge.softswitch.device.paths import Elem, Json, Leaf, Request, select, to_proto
+from qosforge.softswitch.device.paths import Elem, Json, Leaf, LeafIndex, Request, select, to_proto
 from qosforge.softswitch.device.paths import request as request_path
 from qosforge.softswitch.device.publish import FAMILIES, OPENCONFIG, SONIC
 
@@ -82,6 +82,16 @@ class SwitchDevice:
     model_version: str
     lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: dict[str, tuple[int, list[Leaf], int]] = field(default_factory=dict)
+    _index: dict[frozenset[str], tuple[int, LeafIndex]] = field(default_factory=dict)
+
+    def current_index(self, families: frozenset[str] = FAMILY_NAMES) -> tuple[LeafIndex, int]:
+        """:meth:`current_leaves` indexed by path (once per snapshot and set of families)."""
+        leaves, stamp = self.current_leaves(families)
+        cached = self._index.get(families)
+        if cached is None or cached[1].leaves is not leaves:
+            cached = (stamp, LeafIndex(leaves))
+            self._index[families] = cached
+        return cached[1], stamp
 
     def current_leaves(self, families: frozenset[str] = FAMILY_NAMES) -> tuple[list[Leaf], int]:
         """The latest snapshot's leaves of ``families`` and its timestamp; each family's built
@@ -93,7 +103,13 @@ class SwitchDevice:
             if cached is None or cached[0] != generation:
                 cached = (generation, self.leaves(counters, family), stamp)
                 self._cache[family] = cached
+            if len(families) == 1:
+                return cached[1], stamp
             leaves += cached[1]
+        combined = self._cache.get(",".join(sorted(families)))
+        if combined is not None and combined[0] == generation:
+            return combined[1], combined[2]  # the same list while the snapshot is (its index is kept)
+        self._cache[",".join(sorted(families))] = (generation, leaves, stamp)
         return leaves, stamp
 
 
@@ -223,40 +239,44 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         prefix = subscriptions.prefix if subscriptions.HasField("prefix") else None
         wanted = [(request_path(prefix, s.path), s) for s in subscriptions.subscription] or [(request_path(prefix, None), None)]
         families = families_of([path for path, _ in wanted])
-        leaves, stamp = self.device.current_leaves(families)
-        if not any(any(select(leaves, path)) for path, _ in wanted):
+        index, stamp = self.device.current_index(families)
+        if not any(index.positions(path) or any(select(index.leaves, path)) for path, _ in wanted):
             # A path among others that selects nothing is quietly empty (a counter this switch
             # does not publish); a request of which nothing exists is an error.
             context.abort(grpc.StatusCode.NOT_FOUND, f"nothing is published at {', '.join(path.text() for path, _ in wanted)}")
         encoding = subscriptions.encoding
 
-        def notifications(all_leaves: list[Leaf], at: int, which: list[tuple[Request, Any]]) -> Iterator[Any]:
+        def notifications(leaf_index: LeafIndex, at: int, which: list[tuple[Request, Any]]) -> Iterator[Any]:
+            """One notification per origin and target of every leaf ``which`` selects."""
+            chosen: set[int] = set()
+            for path, _ in which:
+                chosen.update(leaf_index.positions(path))
             groups: dict[tuple[str, str], list[Leaf]] = {}
-            for leaf in all_leaves:
-                if any(path.selects(leaf) for path, _ in which):
-                    groups.setdefault((leaf.origin, leaf.target), []).append(leaf)
+            for position in sorted(chosen):
+                leaf = leaf_index.leaves[position]
+                groups.setdefault((leaf.origin, leaf.target), []).append(leaf)
             for group in groups.values():
                 yield g.SubscribeResponse(update=self._notification(group, at, encoding))
 
         sync = g.SubscribeResponse(sync_response=True)
         mode = subscriptions.mode
         if mode == g.SubscriptionList.ONCE:
-            yield from notifications(leaves, stamp, wanted)
+            yield from notifications(index, stamp, wanted)
             yield sync
             return
         if mode == g.SubscriptionList.POLL:
-            yield from notifications(leaves, stamp, wanted)
+            yield from notifications(index, stamp, wanted)
             yield sync
             for request in request_iterator:
                 if request.HasField("poll"):
-                    leaves, stamp = self.device.current_leaves(families)
-                    yield from notifications(leaves, stamp, wanted)
+                    index, stamp = self.device.current_index(families)
+                    yield from notifications(index, stamp, wanted)
                     yield sync
             return
-        yield from self._stream(wanted, families, subscriptions.updates_only, notifications, leaves, stamp, context)
+        yield from self._stream(wanted, families, subscriptions.updates_only, notifications, index, stamp, context)
 
-    def _stream(self, wanted: list[Any], families: frozenset[str], updates_only: bool, notifications: Callable[..., Iterator[Any]], leaves: list[Leaf], stamp: int,
-                context: grpc.ServicerContext) -> Iterator[Any]:
+    def _stream(self, wanted: list[Any], families: frozenset[str], updates_only: bool, notifications: Callable[..., Iterator[Any]],
+                index: LeafIndex, stamp: int, context: grpc.ServicerContext) -> Iterator[Any]:
         g = self.gnmi_pb2
         live = self.device.live
         on_change = [w for w in wanted if w[1] is not None and w[1].mode == g.ON_CHANGE]
@@ -265,10 +285,11 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         heartbeats = [w[1].heartbeat_interval / 1e9 if w[1] is not None and w[1].heartbeat_interval else 0.0 for w in sampled]
         suppress = [bool(w[1] is not None and w[1].suppress_redundant) for w in sampled]
         if not updates_only:
-            yield from notifications(leaves, stamp, wanted)
+            yield from notifications(index, stamp, wanted)
         yield g.SubscribeResponse(sync_response=True)
-        last_values: dict[tuple[str, str, tuple[Elem, ...]], object] = {_key(leaf): leaf.value for leaf in leaves}
-        sent_values = [dict(last_values) for _ in sampled]
+        tracking = bool(on_change) or any(suppress)
+        last_values: dict[tuple[str, str, tuple[Elem, ...]], object] = {_key(leaf): leaf.value for leaf in index.leaves} if tracking else {}
+        sent_values = [dict(last_values) if suppress[i] else {} for i in range(len(sampled))]
         now = time.monotonic()
         due = [now + interval for interval in intervals]
         last_sent = [now] * len(sampled)
@@ -284,29 +305,33 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
             now = time.monotonic()
             if not on_change and now < next_due:
                 continue
-            leaves, stamp = self.device.current_leaves(families)
-            tracking = bool(on_change) or any(suppress)
-            current = {_key(leaf): leaf for leaf in leaves} if tracking else {}
+            index, stamp = self.device.current_index(families)
+            current = {_key(leaf): leaf for leaf in index.leaves} if tracking else {}
             if on_change:
                 changed = [leaf for key, leaf in current.items() if last_values.get(key, object()) != leaf.value]
                 if changed:
-                    yield from notifications(changed, stamp, on_change)
+                    yield from notifications(LeafIndex(changed), stamp, on_change)
                 last_values = {key: leaf.value for key, leaf in current.items()}
             now = time.monotonic()
+            plain: list[Any] = []  # SAMPLE subscriptions due now: sent together, one notification per origin and target
             for i, subscription in enumerate(sampled):
                 if now < due[i]:
                     continue
                 due[i] = max(due[i] + intervals[i], now)
-                selection = leaves
-                if suppress[i]:
-                    selection = [leaf for key, leaf in current.items() if sent_values[i].get(key, object()) != leaf.value]
-                    if not selection and heartbeats[i] and now - last_sent[i] >= heartbeats[i]:
-                        selection = leaves
+                if not suppress[i]:
+                    last_sent[i] = now
+                    plain.append(subscription)
+                    continue
+                selection = [leaf for key, leaf in current.items() if sent_values[i].get(key, object()) != leaf.value]
+                if not selection and heartbeats[i] and now - last_sent[i] >= heartbeats[i]:
+                    selection = list(index.leaves)
                 if selection:
                     last_sent[i] = now
                     for leaf in selection:
                         sent_values[i][_key(leaf)] = leaf.value
-                    yield from notifications(selection, stamp, [subscription])
+                    yield from notifications(LeafIndex(selection), stamp, [subscription])
+            if plain:
+                yield from notifications(index, stamp, plain)
 
 
 def _key(leaf: Leaf) -> tuple[str, str, tuple[Elem, ...]]:

@@ -118,6 +118,30 @@ class Request:
         return (f"{self.origin}:" if self.origin else "") + path + (f" (target {self.target})" if self.target else "")
 
 
+def exact(wanted: Request) -> bool:
+    """No wildcard: every element named, every key given (the path's leaves are one subtree)."""
+    return all(name not in ("*", "...") and all(value != "*" for _, value in keys) for name, keys in wanted.elems)
+
+
+class LeafIndex:
+    """Leaves by every path prefix, so an exact request finds its subtree by lookup instead of
+    matching every leaf (watch's SONiC request names one path per priority group: hundreds)."""
+
+    def __init__(self, leaves: list[Leaf]) -> None:
+        self.leaves = leaves
+        self._by_prefix: dict[tuple[str, str, tuple[Elem, ...]], list[int]] = {}
+        for position, leaf in enumerate(leaves):
+            origin = leaf.origin or "openconfig"
+            for length in range(len(leaf.elems) + 1):
+                self._by_prefix.setdefault((origin, leaf.target, leaf.elems[:length]), []).append(position)
+
+    def positions(self, wanted: Request) -> list[int]:
+        if exact(wanted):
+            key = (wanted.origin or "openconfig", wanted.target, tuple((name, tuple(sorted(keys))) for name, keys in wanted.elems))
+            return self._by_prefix.get(key, [])
+        return [i for i, leaf in enumerate(self.leaves) if wanted.selects(leaf)]
+
+
 def request(prefix: Any, path: Any) -> Request:
     """A request path with its prefix (gNMI specification §2.4.1): the prefix's elements first,
     its origin and target unless the path sets its own."""
@@ -131,4 +155,4 @@ def select(leaves: Iterable[Leaf], wanted: Request) -> Iterator[Leaf]:
     return (leaf for leaf in leaves if wanted.selects(leaf))
 
 
-__all__ = ["Elem", "Json", "Leaf", "Request", "Value", "elem", "from_proto", "matches", "parse_path", "request", "same_origin", "select", "to_proto"]
+__all__ = ["Elem", "Json", "Leaf", "LeafIndex", "Request", "Value", "elem", "exact", "from_proto", "matches", "parse_path", "request", "same_origin", "select", "to_proto"]
