@@ -41,6 +41,8 @@ JSON layout (keys are stable; new keys may be added, none are renamed or removed
         "control_classes": [{"name", "purpose", "traffic_class": int, "queue": int, "dscp": [int],
                              "scheduler": "strict", "lossless": false, "source"}],
                                                        # CNP / FastLane notification classes
+        "pfc_watchdog": {"detection_ms": int, "restoration_ms": int, "poll_interval_ms": int,
+                         "action": str, "source": str} | null
       }]
     }
 
@@ -157,6 +159,11 @@ def _switch_json(switch: SwitchIR, gaps: tuple[CapabilityGap, ...], config_db_na
             "name": c.name, "purpose": c.purpose, "traffic_class": c.traffic_class, "queue": c.queue,
             "dscp": list(c.dscp), "scheduler": "strict", "lossless": False, "source": c.source,
         } for c in switch.control_classes],
+        "pfc_watchdog": None if switch.pfc_watchdog is None else {
+            "detection_ms": switch.pfc_watchdog.detection_ms, "restoration_ms": switch.pfc_watchdog.restoration_ms,
+            "poll_interval_ms": switch.pfc_watchdog.poll_interval_ms, "action": switch.pfc_watchdog.action,
+            "source": switch.pfc_watchdog.source,
+        },
     }
 
 

@@ -39,12 +39,20 @@ LOAD = 0.9
 def scenario(duration_s: float) -> tuple[Any, tuple[Any, ...], Any]:
     """The bench's switch config, flows and run spec for ``duration_s`` of simulated time."""
     from qosforge.softswitch.compiled import compile_for_softswitch
-    from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 
     switch = compile_for_softswitch(EXAMPLE, None)
-    config = switch.config
-    bulk = next(c for c in switch.ir.classes if c.name == "bulk")
-    claimed = {d for c in switch.ir.classes for d in (*c.dscp, *c.important_dscp)}
+    flows, run = traffic(switch.ir, switch.config, duration_s)
+    return switch.config, flows, run
+
+
+def traffic(ir: Any, config: Any, duration_s: float) -> tuple[tuple[Any, ...], Any]:
+    """The bench's flows on ``config`` (any number of ports) and its run spec: Poisson at 90 % of
+    line rate from every port to four others in the TLT class (unimportant and important DSCPs)
+    and the default class, and an incast onto port 0 every millisecond."""
+    from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
+
+    bulk = next(c for c in ir.classes if c.name == "bulk")
+    claimed = {d for c in ir.classes for d in (*c.dscp, *c.important_dscp)}
     default_dscp = next(d for d in range(64) if d not in claimed)
     ports = len(config.ports)
     line_pps = config.ports[0].speed_bps / 8.0 / PACKET_BYTES
@@ -58,7 +66,7 @@ def scenario(duration_s: float) -> tuple[Any, tuple[Any, ...], Any]:
     for src in range(1, ports):  # incast bursts onto port 0: 64 packets from every port each ms
         flows += [FlowSpec("cbr", src, 0, bulk.dscp[0], packet_bytes=PACKET_BYTES, rate_pps=line_pps, size_packets=64, start_s=t * 1e-3, ect=True)
                   for t in range(int(duration_s * 1e3))]
-    return config, tuple(flows), RunSpec(duration_s=duration_s, monitors=((0, bulk.queue),))
+    return tuple(flows), RunSpec(duration_s=duration_s, monitors=((0, bulk.queue),))
 
 
 def run_one(duration_s: float) -> dict[str, float]:

@@ -197,6 +197,22 @@ class GnmiSession:
     def set_qos(self, document: dict[str, Any]) -> None:
         self._call("Set", self._stub.Set, set_request(document))
 
+    def get(self, request: Any) -> Any:
+        """A raw GetRequest (``qosforge watch``'s name maps); gRPC errors become DeviceError."""
+        return self._call("Get", self._stub.Get, request)
+
+    def subscribe(self, request: Any, timeout_s: float | None) -> Any:
+        """A Subscribe stream for one SubscribeRequest: an iterator of SubscribeResponses (gRPC
+        errors surface while iterating; :func:`device_error` turns them into DeviceError).
+        ``timeout_s`` None: no deadline (a STREAM subscription runs until cancelled)."""
+        return self._stub.Subscribe(iter([request]), timeout=timeout_s, metadata=self._metadata)
+
+    def device_error(self, what: str, error: grpc.RpcError) -> DeviceError:
+        code = error.code() if hasattr(error, "code") else None
+        details = error.details() if hasattr(error, "details") else str(error)
+        return DeviceError(f"{what}: {_CAUSES.get(code, 'failed')}: {code.name if code else 'error'}: {' '.join(str(details).split())}",
+                           place=self._place(), hint=_hint(code))
+
     def close(self) -> None:
         self._channel.close()
 

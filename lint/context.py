@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # heavy (IR, pydantic) and needed only by the model-based rul
     from qosforge.lint.intent import SwitchIntent
     from qosforge.vendor_profiles.schema import VendorProfile
 
-Needs = Literal["config", "profile", "intent", "hosts"]
+Needs = Literal["config", "profile", "intent", "hosts", "counters"]
 T = TypeVar("T")
 
 MAP_TABLES = map_tables()

@@ -16,7 +16,9 @@ libraries, so its paths are exactly GCU's.
 Which tables are "QoS and buffer tables": :data:`QOS_AND_BUFFER_TABLES`, the tables
 ``config qos reload`` deletes and regenerates (sonic-utilities ``config/main.py: _clear_qos``,
 ``QOS_TABLE_NAMES``), plus ``PFC_WD``, the PFC watchdog table qosforge renders (written by
-``pfcwd start``/``start_default``, sonic-utilities ``pfcwd/main.py``).
+``pfcwd start``/``start_default``, sonic-utilities ``pfcwd/main.py``). ``FLEX_COUNTER_TABLE``
+(:data:`MERGED_TABLES`) is merged instead: the running switch polls groups qosforge knows nothing
+about (RIF, ACL, ...), so the patch only sets the fields of the groups the compiled config names.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ CONFIG_QOS_RELOAD_TABLES: tuple[str, ...] = (
 
 #: The tables a qosforge patch owns: everything ``config qos reload`` owns, and ``PFC_WD``.
 QOS_AND_BUFFER_TABLES: frozenset[str] = frozenset((*CONFIG_QOS_RELOAD_TABLES, "PFC_WD"))
+#: Tables the patch merges into, entry by entry and field by field (the counter groups watch needs).
+MERGED_TABLES: frozenset[str] = frozenset({"FLEX_COUNTER_TABLE"})
 
 # Tables keyed by "<port>" or "<port>|<index>" (YANG: a leafref to PORT, or the words below).
 _PER_PORT_TABLES = (
@@ -139,7 +143,7 @@ def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mappi
     PatchApplier.apply``). Only ``add``, ``remove`` and ``replace`` are used.
     """
     checked = check_base_config(base, place)
-    foreign = sorted(set(compiled) - QOS_AND_BUFFER_TABLES)
+    foreign = sorted(set(compiled) - QOS_AND_BUFFER_TABLES - MERGED_TABLES)
     if foreign:  # the SONiC renderer only writes QoS and buffer tables
         raise ValueError(f"compiled config has tables outside the QoS/buffer set: {', '.join(foreign)}")
     missing = sorted(_ports_used(compiled) - set(checked["PORT"]))
@@ -162,12 +166,18 @@ def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mappi
     # Sorted: a frozenset's order depends on the string hash seed, and jsonpatch emits operations
     # in the order of the dicts it compares, so an unsorted walk wrote the same operations in
     # another order on every run.
-    current = {table: checked[table] for table in sorted(QOS_AND_BUFFER_TABLES) if table in checked}
-    target = {table: dict(entries) for table, entries in compiled.items() if entries}
+    current = {table: checked[table] for table in sorted(QOS_AND_BUFFER_TABLES | MERGED_TABLES) if table in checked}
+    target = {table: dict(entries) for table, entries in compiled.items() if entries and table not in MERGED_TABLES}
+    for table in sorted(MERGED_TABLES):
+        merged = {key: dict(entry) for key, entry in checked.get(table, {}).items()}
+        for key, entry in compiled.get(table, {}).items():
+            merged.setdefault(key, {}).update(entry)
+        if merged:
+            target[table] = merged
     # optimization=False: no 'move' ops, so every operation names its own path (readable, and
     # GCU's multi-ASIC scope split rewrites only 'path', never 'from').
     patch = jsonpatch.JsonPatch.from_diff(current, target, optimization=False)
     return list(patch.patch)
 
 
-__all__ = ["CONFIG_QOS_RELOAD_TABLES", "QOS_AND_BUFFER_TABLES", "BaseConfigError", "check_base_config", "gcu_patch"]
+__all__ = ["CONFIG_QOS_RELOAD_TABLES", "MERGED_TABLES", "QOS_AND_BUFFER_TABLES", "BaseConfigError", "check_base_config", "gcu_patch"]

@@ -91,7 +91,7 @@ MAP_NAME = "AZURE"
 #: WRED profile name `ecnconfig -q` expects (the SONiC sources (sonic-buildimage, sonic-swss)).
 LOSSLESS_WRED_NAME = "AZURE_LOSSLESS"
 #: One template per table family, rendered in this order and merged.
-TEMPLATES = ("buffers.json.j2", "qos_maps.json.j2", "queues.json.j2", "pfcwd.json.j2")
+TEMPLATES = ("buffers.json.j2", "qos_maps.json.j2", "queues.json.j2", "pfcwd.json.j2", "counters.json.j2")
 
 _INTEGRAL_TOLERANCE = 1e-9
 
@@ -104,6 +104,26 @@ class ConfigDbViolationError(RuntimeError):
         self.violations = violations
         lines = "\n".join(f"  {v.one_line()}" for v in violations)
         super().__init__(f"SONiC rendering of switch {switch} broke {len(violations)} rule(s):\n{lines}")
+
+
+def counter_groups(switch: SwitchIR) -> list[str]:
+    """The FLEX_COUNTER_TABLE groups ``qosforge watch`` needs on this switch
+    (:data:`qosforge.backends.sonic.telemetry.PATHS`): port and queue counters and queue
+    watermarks always; WRED/ECN queue counters where a WRED profile marks; priority-group
+    watermarks and drops and the PFC watchdog's counters where a class is lossless."""
+    from qosforge.backends.sonic.telemetry import PATHS
+
+    lossless = any(port.pfc_priorities for port in switch.ports)
+    marks = any(curve.mark for profile in switch.wred_profiles for curve in profile.curves)
+    wanted = {"PORT", "QUEUE", "QUEUE_WATERMARK"}
+    if marks:
+        wanted.add("WRED_ECN_QUEUE")
+    if lossless:
+        wanted |= {"PG_WATERMARK", "PG_DROP"}
+        if switch.pfc_watchdog is not None:
+            wanted.add("PFCWD")
+    catalogue = {p.flex_counter_group for p in PATHS if p.flex_counter_group}
+    return sorted(wanted & catalogue)
 
 
 def render_config_db(switch: SwitchIR) -> ConfigDb:
@@ -468,6 +488,7 @@ def _build_view(switch: SwitchIR) -> dict[str, Any]:
         "pfc_to_queue": _pairs(maps.pfc_priority_to_queue),
         "wred_profiles": [_wred_view(w, names.wred[w.name], switch) for w in switch.wred_profiles],
         "schedulers": [_scheduler_view(s, switch) for s in switch.schedulers],
+        "counter_groups": counter_groups(switch),
         "watchdog": None if watchdog is None else {
             "action": watchdog.action,
             "detection_time": str(watchdog.detection_ms),

@@ -86,8 +86,10 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
     return result
 
 
-def report_sarif(report: Report) -> dict[str, Any]:
-    rules = list(REGISTRY.values())
+def report_sarif(report: Report, *, rules: list[Rule] | None = None, tool: str = TOOL_NAME) -> dict[str, Any]:
+    """The SARIF log of a run; ``rules`` (default: the whole registry) and ``tool`` let
+    ``qosforge watch`` report with its own rule list under its own name."""
+    rules = list(REGISTRY.values()) if rules is None else rules
     index = {rule.id: position for position, rule in enumerate(rules)}
     notifications = [{
         "level": "error",
@@ -99,7 +101,7 @@ def report_sarif(report: Report) -> dict[str, Any]:
         "version": SARIF_VERSION,
         "runs": [{
             "tool": {"driver": {
-                "name": TOOL_NAME,
+                "name": tool,
                 "version": __version__,
                 "semanticVersion": __version__,
                 "rules": [rule_descriptor(rule) for rule in rules],

@@ -3,7 +3,8 @@
 Rules come from four modules: :mod:`~qosforge.lint.rules.schema` (backends/sonic/checks.py and
 the JSON-level rules), :mod:`~qosforge.lint.rules.consistency`,
 :mod:`~qosforge.lint.rules.capacity` (``--profile``) and :mod:`~qosforge.lint.rules.transport`
-(``--intent``). A rule whose ``check`` is None is emitted by a sibling check (the checks.py rules
+(``--intent``), plus :mod:`~qosforge.lint.rules.telemetry` (``qosforge watch``'s rules, whose
+checks run on counters in :mod:`qosforge.lint.watch.rules`). A rule whose ``check`` is None is emitted by a sibling check (the checks.py rules
 by one pass of ``check_config_db``; ``tlt-flows`` by the TLT check; ``model-input-missing`` by
 every model check that lacks an input).
 """
@@ -14,7 +15,7 @@ import traceback
 
 from qosforge.lint.context import LintContext, RuleInfo
 from qosforge.lint.findings import Finding, Severity, Skipped, clip
-from qosforge.lint.rules import capacity, consistency, hosts, schema, transport
+from qosforge.lint.rules import capacity, consistency, hosts, schema, telemetry, transport
 from qosforge.lint.rules.base import CATEGORY_TITLES, Category, Rule
 
 #: Raised exceptions inside a rule become a finding of this rule instead of a crash: lint never
@@ -29,7 +30,7 @@ INTERNAL_ERROR = Rule(
 
 def _registry() -> dict[str, Rule]:
     rules: dict[str, Rule] = {}
-    for rule in (*schema.RULES, *consistency.RULES, *capacity.RULES, *transport.RULES, *hosts.RULES, INTERNAL_ERROR):
+    for rule in (*schema.RULES, *consistency.RULES, *capacity.RULES, *transport.RULES, *hosts.RULES, INTERNAL_ERROR, *telemetry.RULES):
         if rule.id in rules:
             raise RuntimeError(f"rule id {rule.id} registered twice")
         rules[rule.id] = rule

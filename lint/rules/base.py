@@ -13,7 +13,7 @@ from typing import Literal
 from qosforge.lint.context import LintContext, Needs
 from qosforge.lint.findings import Finding, Severity
 
-Category = Literal["encoding", "schema", "consistency", "capacity", "transport", "hosts"]
+Category = Literal["encoding", "schema", "consistency", "capacity", "transport", "hosts", "telemetry"]
 CheckFunction = Callable[[LintContext], Iterable[Finding]]
 
 CATEGORY_TITLES: dict[Category, str] = {
@@ -23,6 +23,7 @@ CATEGORY_TITLES: dict[Category, str] = {
     "capacity": "Capacity and headroom (needs --profile)",
     "transport": "Transport models (needs --intent)",
     "hosts": "Hosts and switches agree (needs --hosts)",
+    "telemetry": "Telemetry: a running switch against the predictions (`qosforge watch`)",
 }
 
 

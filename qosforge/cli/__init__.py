@@ -34,6 +34,7 @@ SUBCOMMANDS = {
     "sweep": "qosforge.cli.sweep:sweep_group",
     "push": "qosforge.cli.push:push_command",
     "diff": "qosforge.cli.diff:diff_command",
+    "watch": "qosforge.cli.watch:watch_command",
     "check": "qosforge.cli.check:check_group",
 }
 

@@ -29,11 +29,9 @@ BACKUP_FILE = "openconfig.backup.json"
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def gnmi_options(function: F) -> F:
-    options = [
-        click.argument("intent", required=False, type=click.Path(dir_okay=False)),
-        click.option("--switch", "switches", multiple=True, metavar="NAME", help="Switch(es) of the intent or inventory to act on (repeatable; default: every inventory switch)."),
-        click.option("--config", "config_path", type=click.Path(), help=f"A rendered {CONFIG_FILE} to send unchanged (or, with --inventory, the compile output folder holding <switch>/{CONFIG_FILE})."),
+def connection_options() -> list[Callable[[F], F]]:
+    """Where the devices are and how to reach them: what push, diff and watch share."""
+    return [
         click.option("--address", metavar="HOST:PORT", help="The device's gNMI address."),
         click.option("--inventory", type=click.Path(dir_okay=False), help="YAML: switch -> address and TLS settings (docs/openconfig.md)."),
         click.option("--tls-ca", type=click.Path(dir_okay=False), help="CA certificate (PEM) that signs the device's certificate (default: system roots)."),
@@ -43,11 +41,37 @@ def gnmi_options(function: F) -> F:
         click.option("--insecure", is_flag=True, help="Plaintext gRPC without TLS (only for targets that offer nothing else)."),
         click.option("--username", help=f"gNMI username; the password comes from ${PASSWORD_VARIABLE} or a prompt, never a flag."),
         click.option("--timeout", default="10s", show_default=True, help="Deadline of each RPC."),
+    ]
+
+
+def gnmi_options(function: F) -> F:
+    options = [
+        click.argument("intent", required=False, type=click.Path(dir_okay=False)),
+        click.option("--switch", "switches", multiple=True, metavar="NAME", help="Switch(es) of the intent or inventory to act on (repeatable; default: every inventory switch)."),
+        click.option("--config", "config_path", type=click.Path(), help=f"A rendered {CONFIG_FILE} to send unchanged (or, with --inventory, the compile output folder holding <switch>/{CONFIG_FILE})."),
+        *connection_options(),
         click.option("--accept-approximation", "approximations", multiple=True, type=click.Choice(approximation_names()),
                      help="With INTENT: accept a named approximation, as for compile."),
         click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True),
     ]
     return functools.reduce(lambda f, option: option(f), reversed(options), function)
+
+
+def transport(params: dict[str, Any]) -> Any:
+    """The connection flags as a :class:`~qosforge.deliver.devices.Transport`, checked."""
+    from qosforge.deliver.devices import Transport, parse_timeout
+
+    if params["address"] and params["inventory"]:
+        raise QosforgeError("give --address or --inventory, not both", place="--address", hint="one device: --address; a fabric: --inventory")
+    if params["insecure"] and (params["tls_ca"] or params["tls_cert"] or params["skip_verify"]):
+        raise QosforgeError("--insecure turns TLS off; TLS options make no sense with it", place="--insecure", hint="drop --insecure, or the TLS options")
+    return Transport(
+        tls_ca=Path(params["tls_ca"]) if params["tls_ca"] else None,
+        tls_cert=Path(params["tls_cert"]) if params["tls_cert"] else None,
+        tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
+        skip_verify=params["skip_verify"], insecure=params["insecure"], username=params["username"],
+        timeout_s=parse_timeout(params["timeout"], "--timeout"),
+    )
 
 
 def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, ...],
@@ -122,32 +146,15 @@ def _config_switch(path: Path, switches: tuple[str, ...]) -> str:
 
 def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]], str | None, bool]:
     """[(Device, Intended)], the password (None when no username), and whether to print JSON."""
-    from qosforge.deliver.devices import (
-        Device,
-        Transport,
-        load_inventory,
-        parse_address,
-        parse_timeout,
-    )
+    from qosforge.deliver.devices import Device, load_inventory, parse_address
     from qosforge.deliver.session import Intended
 
     intent, config, switches = params["intent"], params["config_path"], tuple(params["switches"])
     if (intent is None) == (config is None):
         raise QosforgeError("give either INTENT (with --switch or --inventory) or --config FILE", place="arguments", hint="see --help")
-    if params["address"] and params["inventory"]:
-        raise QosforgeError("give --address or --inventory, not both", place="--address", hint="one device: --address; a fabric: --inventory")
-    if params["insecure"] and (params["tls_ca"] or params["tls_cert"] or params["skip_verify"]):
-        raise QosforgeError("--insecure turns TLS off; TLS options make no sense with it", place="--insecure", hint="drop --insecure, or the TLS options")
-    transport = Transport(
-        tls_ca=Path(params["tls_ca"]) if params["tls_ca"] else None,
-        tls_cert=Path(params["tls_cert"]) if params["tls_cert"] else None,
-        tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
-        skip_verify=params["skip_verify"], insecure=params["insecure"], username=params["username"],
-        timeout_s=parse_timeout(params["timeout"], "--timeout"),
-    )
     devices: dict[str, Device]
     if params["inventory"]:
-        devices = {d.name: d for d in load_inventory(Path(params["inventory"]), transport)}
+        devices = {d.name: d for d in load_inventory(Path(params["inventory"]), transport(params))}
         unknown = [s for s in switches if s not in devices]
         if unknown:
             raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory {params['inventory']}", place="--switch",
@@ -170,7 +177,7 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
             without_device = "or --dry-run to see the document without a device" if push else "to see the intended document without a device: qosforge push ... --dry-run"
             raise QosforgeError("no device address", place="--address", hint=f"give --address HOST:PORT or --inventory FILE ({without_device})")
         host, port = parse_address(params["address"], "--address") if params["address"] else ("-", 0)
-        devices = {names[0]: Device(names[0], host, port, transport)}
+        devices = {names[0]: Device(names[0], host, port, transport(params))}
     if intent is not None:
         from_inventory = {n: devices[n].defined_at for n in names} if params["inventory"] and not switches else None
         documents = _compiled(intent, names, tuple(params["approximations"]), from_inventory)
@@ -189,14 +196,14 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         chosen = Path(params["backup"])
         backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
     pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
-    password = _password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
+    password = ask_password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
     for device, _ in pairs:
         if password is not None and device.transport.insecure and device.transport.username:
             click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
     return pairs, password, params["output_format"] == "json"
 
 
-def _password() -> str:
+def ask_password() -> str:
     password = os.environ.get(PASSWORD_VARIABLE)
     if password is not None:
         return password

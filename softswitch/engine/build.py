@@ -553,6 +553,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_PGMAX] = np.zeros((n_ports, n_pgs, 2), dtype=np.int64)
     world[L.W_QMAX] = np.zeros((n_ports, n_queues), dtype=np.int64)
     world[L.W_PFCPRIO] = pfc_queue
+    world[L.W_PORTSTAT] = np.zeros((n_tx, max(n_queues, n_pgs), L.PSC_COLS), dtype=np.int64)
     world[L.W_EVENT] = np.zeros(3, dtype=np.int64)
     for index, array in _links(topology, owner, ports, run.seed, run).items():
         world[index] = array

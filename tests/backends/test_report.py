@@ -37,7 +37,7 @@ def test_top_level_keys_are_stable(fabric: FabricIR) -> None:
     assert report["schema"] == SCHEMA
     [switch] = report["switches"]
     assert list(switch) == ["name", "vendor_profile", "buffer", "pools", "pool_totals", "classes",
-                            "pfc_headroom", "gaps", "control_classes"]
+                            "pfc_headroom", "gaps", "control_classes", "pfc_watchdog"]
     json.dumps(report)  # JSON-ready
 
 

@@ -62,7 +62,12 @@ def _pem(certificate: x509.Certificate) -> bytes:
 
 @pytest.fixture(scope="session")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    folder = tmp_path_factory.mktemp("pki")
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+def make_pki(folder: Path) -> Pki:
+    """A CA, a server certificate for localhost/127.0.0.1 it signs, a client certificate and
+    another CA, written to ``folder``."""
     ca_key, ca = _ca("qosforge test CA")
     _, other = _ca("some other CA")
     key = _key()
@@ -175,6 +180,12 @@ classes:
 approximations: [pools-out-of-band]
 targets: [openconfig]
 """
+
+
+#: The same fabric with four hosts per leaf, so an incast has senders, compiled for SAI too: the
+#: switch the software switch serves as a device (tests/softswitch/device, tests/cli/test_simulate_serve.py).
+DEVICE_INTENT = SMALL_INTENT.replace("hosts_per_leaf: 1", "hosts_per_leaf: 4").replace("name: gnmi-test", "name: device-test").replace(
+    "targets: [openconfig]", "targets: [openconfig, sai]")
 
 
 @pytest.fixture(scope="session")

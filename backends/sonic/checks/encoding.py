@@ -11,6 +11,7 @@ from typing import Any
 from qosforge.backends.sonic.checks.schema import (
     FIELD_TRAPS,
     FIELDS,
+    FLEX_COUNTER_GROUPS,
     KEY_KIND,
     MANDATORY,
     MAP_TABLES,
@@ -152,6 +153,10 @@ def _key_steps(table: str, key: str) -> tuple[_KeyStep, ...]:
     """What :func:`_check_key` finds in ``key``, in order; a pure function of the key's text, so
     cached: the files of one fabric repeat the same port keys in every file."""
     kind = KEY_KIND[table]
+    if kind == "flex_group":
+        if key not in FLEX_COUNTER_GROUPS:
+            return (("bad-key", f"{key!r} is not a flex-counter group of sonic-flex_counter.yang ({', '.join(sorted(FLEX_COUNTER_GROUPS))})"),)
+        return ()
     if kind == "name":
         return (("bad-key", "object names are non-empty, without '|'"),) if not key or "|" in key else ()
     if kind == "pattern_name":

@@ -107,7 +107,23 @@ FIELDS: dict[str, dict[str, FieldSpec]] = {
     "DEFAULT_LOSSLESS_BUFFER_PARAMETER": {"default_dynamic_th": Num(-8, 7, True),
                                           "over_subscribe_ratio": Num(0, 2**16 - 1)},
     "LOSSLESS_TRAFFIC_PATTERN": {"mtu": Num(1, 9216), "small_packet_percentage": Num(0, 100)},
+    # sonic-flex_counter.yang: FLEX_COUNTER_STATUS flex_status, FLEX_COUNTER_DELAY_STATUS
+    # stypes:boolean_type, POLL_INTERVAL poll_interval (uint32 100..4294967295, milliseconds).
+    "FLEX_COUNTER_TABLE": {"FLEX_COUNTER_STATUS": EnumSpec(("enable", "disable")),
+                           "FLEX_COUNTER_DELAY_STATUS": PatternSpec(re.compile(r"false|true|False|True"), "true or false"),
+                           "POLL_INTERVAL": Num(100, 2**32 - 1)},
 }
+
+#: FLEX_COUNTER_TABLE's keys: the group containers of sonic-buildimage
+#: src/sonic-yang-models/yang-models/sonic-flex_counter.yang (FLEX_COUNTER_TABLE is a container of
+#: containers, not a list: any other key is unknown to YANG). Groups without POLL_INTERVAL there
+#: take their period elsewhere (PFCWD: PFC_WD|GLOBAL POLL_INTERVAL).
+FLEX_COUNTER_GROUPS = frozenset({
+    "ACL", "BUFFER_POOL_WATERMARK", "DASH_METER", "DEBUG_COUNTER", "ENI", "FLOW_CNT_ROUTE", "FLOW_CNT_TRAP", "HA_SET",
+    "ICMP_SESSION", "PFCWD", "PG_DROP", "PG_WATERMARK", "PORT", "PORT_BUFFER_DROP", "PORT_PHY_ATTR", "PORT_RATES",
+    "QUEUE", "QUEUE_WATERMARK", "RIF", "RIF_RATES", "SRV6", "SWITCH", "TUNNEL", "WRED_ECN_PORT", "WRED_ECN_QUEUE",
+})
+FLEX_COUNTER_GROUPS_WITHOUT_POLL = frozenset({"DEBUG_COUNTER", "PFCWD", "PORT_RATES", "RIF_RATES"})
 
 #: Fields YANG marks mandatory or orchagent needs on create (sonic-yang-models
 #: sonic-buffer-pool, sonic-buffer-profile, sonic-buffer-pg, sonic-pfcwd, sonic-default-lossless-buffer-parameter,
@@ -143,6 +159,7 @@ KEY_KIND: dict[str, str] = {
     "BUFFER_PG": "port_pg", "BUFFER_QUEUE": "port_queue", "QUEUE": "port_qindex",
     "BUFFER_PORT_INGRESS_PROFILE_LIST": "port", "BUFFER_PORT_EGRESS_PROFILE_LIST": "port",
     "PORT_QOS_MAP": "port_or_global", "PFC_WD": "port_or_GLOBAL",
+    "FLEX_COUNTER_TABLE": "flex_group",
 }
 
 #: The QoS/buffer tables this validator understands (the CONFIG_DB tables sonic-swss orchagent/orchdaemon.cpp

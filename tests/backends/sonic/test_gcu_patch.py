@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from jsonpointer import JsonPointer
 
 from qosforge.backends.sonic.base_config import base_patches, read_base_configs
-from qosforge.backends.sonic.gcu_patch import QOS_AND_BUFFER_TABLES, BaseConfigError, gcu_patch
+from qosforge.backends.sonic.gcu_patch import (
+    MERGED_TABLES,
+    QOS_AND_BUFFER_TABLES,
+    BaseConfigError,
+    gcu_patch,
+)
 from qosforge.vendor_profiles import load_vendor_profile
 
 GOLDEN = Path(__file__).parent / "golden" / "leaf1.json"
@@ -43,12 +48,20 @@ def _running_base() -> dict[str, Any]:
         "PORT_QOS_MAP": {p: {"dscp_to_tc_map": "AZURE", "mpls_tc_to_tc_map": "AZURE", "pfc_enable": "3,4"} for p in ports},
         "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": "200"}},
         "QUEUE": {},
+        "FLEX_COUNTER_TABLE": {"RIF": {"FLEX_COUNTER_STATUS": "enable"}, "QUEUE": {"FLEX_COUNTER_STATUS": "disable", "POLL_INTERVAL": "10000"}},
     }
 
 
 def _expected(base: dict[str, Any], compiled: dict[str, Any]) -> dict[str, Any]:
     kept = {t: v for t, v in base.items() if t not in QOS_AND_BUFFER_TABLES}
-    return {**kept, **{t: v for t, v in compiled.items() if v}}
+    expected = {**kept, **{t: v for t, v in compiled.items() if v and t not in MERGED_TABLES}}
+    for table in MERGED_TABLES:  # merged group by group, field by field: the base's other groups stay
+        merged = copy.deepcopy(base.get(table, {}))
+        for key, entry in compiled.get(table, {}).items():
+            merged.setdefault(key, {}).update(entry)
+        if merged:
+            expected[table] = merged
+    return expected
 
 
 def test_patch_moves_the_qos_tables_to_the_compiled_ones_and_nothing_else() -> None:
@@ -61,6 +74,9 @@ def test_patch_moves_the_qos_tables_to_the_compiled_ones_and_nothing_else() -> N
     for table in ("DEVICE_METADATA", "PORT", "INTERFACE", "VLAN_MEMBER"):
         assert result[table] == base[table]
     assert "MPLS_TC_TO_TC_MAP" not in result and "QUEUE" in result  # stale table gone, empty one filled
+    # the counter groups watch needs are enabled; the switch's own other groups and periods stay
+    assert result["FLEX_COUNTER_TABLE"]["RIF"] == {"FLEX_COUNTER_STATUS": "enable"}
+    assert result["FLEX_COUNTER_TABLE"]["QUEUE"] == {"FLEX_COUNTER_STATUS": "enable", "POLL_INTERVAL": "10000"}
 
 
 def test_patch_uses_gcu_path_conventions() -> None:
@@ -68,7 +84,7 @@ def test_patch_uses_gcu_path_conventions() -> None:
     assert {op["op"] for op in patch} <= {"add", "remove", "replace"}
     paths = [op["path"] for op in patch]
     for path in paths:
-        assert JsonPointer(path).parts[0] in QOS_AND_BUFFER_TABLES
+        assert JsonPointer(path).parts[0] in QOS_AND_BUFFER_TABLES | MERGED_TABLES
     # '|' stays literal inside one token; '/' and '~' in a key are escaped per RFC 6901.
     assert "/BUFFER_PG/Ethernet0|3-4" in paths
     assert "/SCHEDULER/odd~1name~01" in paths

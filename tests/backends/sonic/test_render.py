@@ -65,9 +65,19 @@ def test_renders_exactly_the_qos_tables_with_string_values(switch: SwitchIR) -> 
         "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE", "WRED_PROFILE", "QUEUE",
         "SCHEDULER", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
         "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "PORT_QOS_MAP", "PFC_WD",
-        "CABLE_LENGTH"}
+        "CABLE_LENGTH", "FLEX_COUNTER_TABLE"}
     assert all(isinstance(v, str) for t in config.values() for e in t.values() for v in e.values())
     assert check_config_db(config, asic_buffer_bytes=switch.buffer_bytes.as_int) == []
+
+
+def test_counter_groups_watch_needs_are_enabled(switch: SwitchIR) -> None:
+    """FLEX_COUNTER_TABLE enables exactly the groups qosforge watch reads on this (lossless,
+    marking, watchdog) switch; a bad group name is refused like YANG refuses it."""
+    groups = render_config_db(switch)["FLEX_COUNTER_TABLE"]
+    assert groups == {name: {"FLEX_COUNTER_STATUS": "enable"} for name in
+                      ("PFCWD", "PG_DROP", "PG_WATERMARK", "PORT", "QUEUE", "QUEUE_WATERMARK", "WRED_ECN_QUEUE")}
+    assert [v.rule for v in check_config_db({"FLEX_COUNTER_TABLE": {"PG_WATERMARKS": {"FLEX_COUNTER_STATUS": "enable"}}})] == ["bad-key"]
+    assert [v.rule for v in check_config_db({"FLEX_COUNTER_TABLE": {"QUEUE": {"FLEX_COUNTER_STATUS": "on"}}})] == ["bad-enum"]
 
 
 def test_lossless_pool_and_pg_profiles_use_sonic_names(switch: SwitchIR) -> None:
