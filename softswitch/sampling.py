@@ -1,8 +1,9 @@
 """A run with a measurement window and a time series: queues and PFC pauses sampled over time,
 and every flow's own counters.
 
-The event loop stops at any time and continues where it stopped (``run_kernel`` processes the
-events up to ``PRM_END`` and leaves the rest queued), so the run is stepped from one queue
+The event loop stops at any time and continues where it stopped (a
+:class:`~qosforge.softswitch.simulation.SegmentedRun`: ``run_kernel`` processes the events up to
+``PRM_STOP`` and leaves the rest queued), so the run is stepped from one queue
 sample to the next — exactly the sample times the engine takes for its own queue statistics
 (``RunSpec.sample_interval_s`` from the warm-up on, softswitch/engine/kernel.py ``_sample``) —
 and the state is read between steps. Stepping changes no result: the same events run in the
@@ -13,7 +14,6 @@ the run's measured window: warm-up = its start, end = the run's end.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,9 +21,10 @@ import numpy as np
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine import layout as L
-from qosforge.softswitch.engine.build import Topology, build_fabric_world
-from qosforge.softswitch.metrics import SimulationResult, collect
-from qosforge.softswitch.traffic.spec import MAX_SEED, FlowSpec, RunSpec
+from qosforge.softswitch.engine.build import Topology
+from qosforge.softswitch.metrics import SimulationResult
+from qosforge.softswitch.simulation import SegmentedRun
+from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 
 #: Samples x monitored queues a time series may hold (three float64 columns each: ~1.2 GB at
 #: the limit); beyond it the run asks for a coarser --sample.
@@ -92,24 +93,15 @@ class _PausedQueues:
 def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec) -> SampledRun:
     """Simulate as :func:`softswitch.simulation.simulate_fabric` does, stepping from sample to
     sample over the measured window [``run.warmup_s``, ``run.duration_s``]."""
-    from qosforge.softswitch.engine.build import schedule_initial_events
-    from qosforge.softswitch.engine.core import kernel
-
-    if not 0 <= run.seed <= MAX_SEED:
-        raise QosforgeError(f"seed {run.seed} is outside 0..{MAX_SEED}", place="seed", hint="the generator takes a 32-bit seed")
     step = run.sample_interval_s
     samples = math.floor((run.duration_s - run.warmup_s) / step * (1 + 1e-12)) + 1
     if samples * max(len(run.monitors), 1) > MAX_SERIES_CELLS:
         raise QosforgeError(f"{samples:,} samples of {len(run.monitors)} queues is more than a time series holds ({MAX_SERIES_CELLS:,})",
                             place="--sample", hint="sample less often or measure a shorter window")
-    core = kernel()
-    world = build_fabric_world(configs, topology, flows, run)
-    schedule_initial_events(world, flows, run)
-    core.seed_kernel(run.seed)
-    prmf, stf, qi, pfct, prio_queue = world[L.W_PRMF], world[L.W_STF], world[L.W_QI], world[L.W_PFCT], world[L.W_PFCPRIO]
-    end, warmup = float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])
-    prmf[L.PRM_END] = -1.0
-    core.run_kernel(world)  # load or compile outside the timed region
+    segmented = SegmentedRun(configs, topology, flows, run)
+    world = segmented.world
+    stf, qi, pfct, prio_queue = world[L.W_STF], world[L.W_QI], world[L.W_PFCT], world[L.W_PFCPRIO]
+    end, warmup = run.duration_s, run.warmup_s
     ports = np.array([port for port, _ in run.monitors], dtype=np.int64)
     queues = np.array([queue for _, queue in run.monitors], dtype=np.int64)
     paused_queues = _PausedQueues.of(run.monitors, prio_queue)
@@ -119,15 +111,12 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
     queue_bytes = np.zeros((rows, len(ports)))
     queue_packets = np.zeros((rows, len(ports)))
     paused = np.zeros((rows, len(ports)))
-    start, start_cpu = time.perf_counter(), time.process_time()
     # Up to just before the window: the engine takes no sample there (kernel _sample).
-    prmf[L.PRM_END] = math.nextafter(warmup, -math.inf)
-    core.run_kernel(world)
+    segmented.advance(math.nextafter(warmup, -math.inf))
     before = np.zeros(len(ports))
     while stf[L.STF_NEXT_SAMPLE] <= end and len(times) < rows:
         at = float(stf[L.STF_NEXT_SAMPLE])
-        prmf[L.PRM_END] = at
-        core.run_kernel(world)
+        segmented.advance(at)
         row = len(times)
         times.append(at)
         queue_bytes[row] = qi[ports, queues, L.QI_BYTES]
@@ -135,15 +124,13 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
         so_far = paused_queues.so_far(pfct, len(ports), at, warmup)
         paused[row] = so_far - before
         before = so_far
-    prmf[L.PRM_END] = end
-    core.run_kernel(world)
-    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    result = segmented.result()
     n = len(times)
     series = QueueSeries(np.array(times), queue_bytes[:n], queue_packets[:n], paused[:n])
     fli = world[L.W_FLI]
     counters = FlowCounters(fli[:, L.FL_SENT_M].copy(), fli[:, L.FL_RESENT_M].copy(), fli[:, L.FL_DROPPED_M].copy(),
                             fli[:, L.FL_ARRIVED_M].copy(), fli[:, L.FL_PAYLOAD_M].copy())
-    return SampledRun(collect(world, wall, cpu), series, counters)
+    return SampledRun(result, series, counters)
 
 
 __all__ = ["FlowCounters", "QueueSeries", "SampledRun", "simulate_sampled"]
