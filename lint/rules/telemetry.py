@@ -6,10 +6,11 @@ formats, exit codes and docs/rules.md; their checks run on counters, not on a co
 
 from __future__ import annotations
 
+from qosforge.lint.context import Needs
 from qosforge.lint.findings import Severity
 from qosforge.lint.rules.base import Rule
 
-_NEEDS = "counters"
+_NEEDS: Needs = "counters"
 
 LOSSLESS_PG_DROP = Rule(
     "watch-lossless-pg-drop", Severity.ERROR, "telemetry", "a lossless priority group dropped packets",
