@@ -16,6 +16,7 @@ import click
 from click.core import ParameterSource
 
 from qosforge.cli.options import OutputPath, Rename, renamed_options
+from qosforge.cli.serve_gnmi import ServeOptions, serve_options, serve_settings
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
 from qosforge.cli.typed import CampaignPoint, typed_by_operator
 from qosforge.compiler.defaults import DEFAULT_TBTCP_R
@@ -152,11 +153,12 @@ def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...]) -> None:
 @click.option("--assume", "assumptions", multiple=True, metavar="FIELD=VALUE", help="incast and fabric scenarios (every scenario that compiles INTENT): a vendor-profile value the profile leaves unknown (e.g. red.steps=8).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")
+@serve_options
 def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                      flows: int | None, load_text: str | None, flow_size_dist: str | None, stall_text: str | None, transport: str | None, bandwidth: str, rtt: str, buffer_text: str, ecn_threshold: str | None, red_min: str | None,
                      red_max: str | None, red_pmax: str | None, packet_text: str | None, flow_size: str | None, beta: float, window_r: float,
                      rto_min: str | None, duration: str | None, warmup: str | None, seed: int, assumptions: tuple[str, ...], output_format: str,
-                     plot_path: str | None) -> None:
+                     plot_path: str | None, **serve_params: Any) -> None:
     """Run a scenario on the bundled software switch and report queue, goodput, marks and drops.
 
     \b
@@ -181,9 +183,10 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
                             hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
     rto_min_s = _parse("--rto-min", parse_time_s, rto_min)
     _refuse_flags_the_scenario_ignores(scenario)
+    serve = serve_settings(serve_params, scenario)
     if scenario in FABRIC_SCENARIOS:
         _fabric_command(intent, scenario, switch_names, class_name, port_name, flows, transport, int(packet) if packet_text else None, flow_size, load_text, flow_size_dist,
-                        stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path)
+                        stall_text, duration, warmup, seed, rto_min_s, _assumptions(assumptions), output_format, plot_path, serve)
         return
     duration_s = _parse("--duration", parse_time_s, duration or "0.3s")
     # The default warm-up is a third of the run, at most 0.1 s (0.1 s of the default 0.3 s): a
@@ -244,9 +247,9 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
     else:
         if intent is None:
             raise QosforgeError("incast runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/tlt-softswitch.yaml --scenario incast")
-        config, flow_specs, run, header, line_rate_bps = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, flow_size_bytes,
-                                                                 int(packet) if packet_text else None, duration_s, warmup_s, seed, rto_min_s,
-                                                                 _assumptions(assumptions))
+        config, flow_specs, run, header, line_rate_bps, switch_ir = _incast(Path(intent), switch_name, class_name, port_name, flows, transport, flow_size_bytes,
+                                                                            int(packet) if packet_text else None, duration_s, warmup_s, seed, rto_min_s,
+                                                                            _assumptions(assumptions))
         packet = header["packet_bytes"]
     check_work(duration_s, line_rate_bps, int(packet))
     from qosforge.softswitch.randomness import seed_matters
@@ -257,8 +260,14 @@ def simulate_command(intent: str | None, scenario: str, switch_names: tuple[str,
 
     if _kernel_needs_compiling():
         announce("compiling the software switch's kernel once (numba; about 1-2 minutes on 2 cores, cached for later runs)")
-    with progress(f"simulating {format_value(duration_s, 's')} of {header['scenario']}", total=None):
-        result = simulate(config, flow_specs, run)
+    if serve is not None:
+        from qosforge.softswitch.device.live import Scenario
+        from qosforge.softswitch.engine.build import single_switch
+
+        result = serve.run(Scenario((config,), single_switch(len(config.ports)), flow_specs, run), (switch_ir,))
+    else:
+        with progress(f"simulating {format_value(duration_s, 's')} of {header['scenario']}", total=None):
+            result = simulate(config, flow_specs, run)
     report = {**header, "duration_s": duration_s, "warmup_s": warmup_s, "seed": seed, "seed_effective": seed_effective, **summary(result)}
     report["wire_gbps"] = _without_boundary_packet(report["wire_gbps"], line_rate_bps, int(packet), duration_s - warmup_s)
     if plot_path is not None:
@@ -333,7 +342,7 @@ def _refuse_flags_the_scenario_ignores(scenario: str) -> None:
 def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, ...], class_name: str | None, port_name: str | None,
                     flows: int | None, transport: str | None, packet: int | None, flow_size: str | None, load_text: str | None, flow_size_dist: str | None,
                     stall_text: str | None, duration: str | None, warmup: str | None, seed: int, rto_min_s: float | None,
-                    assume: dict[str, str], output_format: str, plot_path: str | None) -> None:
+                    assume: dict[str, str], output_format: str, plot_path: str | None, serve: ServeOptions | None) -> None:
     from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
     from qosforge.softswitch.metrics import summary
 
@@ -343,7 +352,7 @@ def _fabric_command(intent: str | None, scenario: str, switch_names: tuple[str, 
         transport=_TRANSPORTS[transport] if transport else None, packet_bytes=packet, flow_size_bytes=None if size is None else max(1, int(size)),
         load=_parse("--load", parse_fraction, load_text), flow_size_dist=flow_size_dist or "web-search", stall_s=_parse("--stall", parse_time_s, stall_text),
         duration_s=_parse("--duration", parse_time_s, duration), warmup_s=_parse("--warmup", parse_time_s, warmup, allow_zero=True), seed=seed,
-        rto_min_s=rto_min_s, assume=assume,
+        rto_min_s=rto_min_s, assume=assume, serve=serve,
     )
     result, fabric_keys, header, duration_s, warmup_s = run_fabric(options)
     seed_effective = bool(fabric_keys.pop("seed_effective"))
@@ -384,51 +393,20 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
 
 def _incast(intent: Path, switch_name: str | None, class_name: str | None, port_name: str | None, flows: int, transport: str | None,
             flow_size_bytes: int | None, packet_bytes: int | None, duration_s: float, warmup_s: float, seed: int, rto_min_s: float | None,
-            assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float]:
-    """One switch of the intent, ``flows`` flows into one port. Without ``--packet`` a lossless
-    class sends the intent's lossless MTU, the frame its PFC headroom was sized for, as the fabric
-    scenarios do (softswitch/helper/fabric_scenarios.py fabric_traffic); other classes 1500 B."""
-    from qosforge.softswitch.helper.compiled import (
-        class_chosen_by,
-        compile_for_softswitch,
-        host_transport,
-        tbtcp_host_settings,
-    )
-    from qosforge.softswitch.scenarios import incast_flows
-    from qosforge.softswitch.traffic.spec import (
-        HEADER_BYTES,
-        RunSpec,
-        TransportParams,
-        packets_for_payload,
-    )
+            assume: dict[str, str]) -> tuple[Any, Any, Any, dict[str, Any], float, Any]:
+    """One switch of the intent, ``flows`` flows into one port (softswitch/helper/intent_incast.py)."""
+    from qosforge.softswitch.helper.compiled import class_chosen_by
+    from qosforge.softswitch.helper.intent_incast import intent_incast
 
-    if not intent.is_file():
-        raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/tlt-softswitch.yaml")
-    compiled = compile_for_softswitch(intent, switch_name, assume=assume)
-    entry = compiled.traffic_class(class_name)
-    receiver = compiled.port_index(port_name)
-    kind = _TRANSPORTS[transport] if transport else host_transport(entry)
-    beta, window_r = tbtcp_host_settings(entry)
-    config = compiled.config
-    packet = packet_bytes if packet_bytes is not None else (int(compiled.design.lossless_mtu_bytes) if entry.lossless else 1500)
-    size_packets, last_bytes = (-1, None) if flow_size_bytes is None else packets_for_payload(flow_size_bytes, packet, HEADER_BYTES[kind])
-    forward = 2 * config.ports[receiver].cable_delay_s
-    # The intent's RTT covers the fabric's longest path; what the one switch does not carry
-    # (other hops, the reverse path) becomes the ACK delay.
-    ack_delay = max(entry.rtt_s.value - forward, forward)
-    flow_specs = incast_flows(config, receiver=receiver, flows=flows, transport=kind, dscp=entry.dscp[0],
-                              important_dscp=entry.important_dscp[0] if entry.important_dscp else None, size_packets=size_packets,
-                              packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r,
-                              cnp_dscp=compiled.cnp_dscp, last_packet_bytes=last_bytes)
-    queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
-    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
-    run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
-    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": entry.name,
-              "class_chosen_by": class_chosen_by(class_name), "transport": kind,
-              "receiver_port": config.ports[receiver].name, "queue": queue, "flows": flows, "packet_bytes": packet,
+    built = intent_incast(intent, switch_name, class_name, port_name, flows, _TRANSPORTS[transport] if transport else None, flow_size_bytes,
+                          packet_bytes, duration_s, warmup_s, seed, rto_min_s, assume)
+    compiled, config = built.compiled, built.compiled.config
+    header = {"scenario": "incast", "intent": str(intent), "switch": compiled.ir.name, "class": built.entry.name,
+              "class_chosen_by": class_chosen_by(class_name), "transport": built.kind,
+              "receiver_port": config.ports[built.receiver].name, "queue": built.queue, "flows": flows, "packet_bytes": built.packet_bytes,
               "flow_size_bytes": flow_size_bytes, "vendor_profile": config.asic.name,
               "approximations": announce_approximations((compiled.ir,), (config.asic,))}
-    return config, flow_specs, run, header, config.ports[receiver].speed_bps
+    return config, built.flows, built.run, header, config.ports[built.receiver].speed_bps, compiled.ir
 
 
 def check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:

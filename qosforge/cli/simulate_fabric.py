@@ -64,6 +64,8 @@ class FabricOptions:
     seed: int
     rto_min_s: float | None
     assume: dict[str, str]
+    serve: Any = None
+    """cli/serve_gnmi.py ServeOptions: serve the switches over gNMI while the run goes on."""
 
 
 def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
@@ -128,8 +130,13 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
                             hint=f"shorten --stall or simulate longer than {format_value(STALL_MARGIN_S + stall_s, 's')} (default: stall + 2 ms)")
     # Every host link at line rate bounds the packets the run carries.
     check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet_bytes)
-    with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):
-        result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
+    if options.serve is not None:
+        from qosforge.softswitch.device.live import Scenario
+
+        result = options.serve.run(Scenario(fabric.configs, fabric.topology, built.flows, built.run), tuple(s.ir for s in fabric.switches))
+    else:
+        with progress(f"simulating {format_value(duration_s, 's')} of {options.scenario} on {len(fabric.switches)} switches", total=None):
+            result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
     if options.warmup_s is not None and warmup_s > 0 and result.counters["packets_forwarded"] == 0:
         click.echo(f"note: no packet was forwarded after the --warmup of {format_value(warmup_s, 's')}: every statistic below is zero "
                  "(the traffic, if any, was all inside the warm-up; try --warmup 0s)", err=True)

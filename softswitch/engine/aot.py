@@ -42,6 +42,7 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_SLOTF: ("float64", 1), L.W_SLOTI: ("int64", 2), L.W_SLOTFREE: ("int64", 1),
     L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
     L.W_LANE_T: ("float64", 2), L.W_LANE_S: ("int64", 2), L.W_LANE_N: ("int64", 2),
+    L.W_PORTSTAT: ("int64", 3),
 }
 
 

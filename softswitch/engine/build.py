@@ -410,6 +410,7 @@ def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -
     params = run.transport
     prmf = np.zeros(L.PRM_COLS)
     prmf[L.PRM_END] = run.duration_s
+    prmf[L.PRM_STOP] = run.duration_s
     prmf[L.PRM_WARMUP] = run.warmup_s
     prmf[L.PRM_SAMPLE] = run.sample_interval_s
     # Hosts size packets in the first switch's cells; each switch recounts them in its own.
@@ -537,6 +538,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_PGMAX] = np.zeros((n_ports, n_pgs, 2), dtype=np.int64)
     world[L.W_QMAX] = np.zeros((n_ports, n_queues), dtype=np.int64)
     world[L.W_PFCPRIO] = pfc_queue
+    world[L.W_PORTSTAT] = np.zeros((n_tx, max(n_queues, n_pgs), L.PSC_COLS), dtype=np.int64)
     world[L.W_EVENT] = np.zeros(3, dtype=np.int64)
     for index, array in _links(topology, owner, ports, run.seed, run).items():
         world[index] = array

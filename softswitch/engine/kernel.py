@@ -86,12 +86,15 @@ from qosforge.softswitch.engine.layout import (
     P_Q,
     PRI_NP,
     PRI_QHIST_WIDTH,
-    PRM_END,
     PRM_MIXED_CELLS,
     PRM_SAMPLE,
+    PRM_STOP,
     PRM_WARMUP,
     PS_RECEIVED,
     PS_RECOVERING,
+    PSC_DEADLOCKS,
+    PSC_PFC_RX,
+    PSC_PG_DROPS,
     PT_DLD_S,
     PT_DLR_S,
     PT_RECEIVED_S,
@@ -136,6 +139,7 @@ from qosforge.softswitch.engine.layout import (
     W_PFCT,
     W_PGMAX,
     W_PKI,
+    W_PORTSTAT,
     W_PRMF,
     W_PRMI,
     W_QF,
@@ -174,6 +178,8 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
         cnt[C_DROP] += 1
         w[W_DROP][port, queue, reason] += 1
         w[W_DROPC][port, queue, pki[packet, P_COLOR]] += 1
+        if reason == DR_LOSSLESS or reason == DR_INGRESS:
+            w[W_PORTSTAT][pki[packet, P_IN], pki[packet, P_PG], PSC_PG_DROPS] += 1
         if reason == DR_LOSSLESS:
             cnt[C_LOSSLESS_DROPS] += 1
         elif reason == DR_WATCHDOG:
@@ -384,6 +390,8 @@ def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
         if not (mask >> priority) & 1:
             continue
         pfcs[port, priority, PS_RECEIVED] = on
+        if now >= warmup:
+            w[W_PORTSTAT][port, priority, PSC_PFC_RX] += 1
         started = pause_time(pfct, port, priority, PT_RECEIVED_SINCE, PT_RECEIVED_S, now, warmup, on)
         if port >= n_ports:
             qi[port, priority, QI_PAUSED] = on
@@ -426,6 +434,8 @@ def deadlock_detected(w: World, now: float, port: int, priority: int, since: flo
         return  # resumed and paused again since the timer was started: a new timer runs
     queue = w[W_PFCPRIO][port, priority]
     w[W_CNT][C_DEADLOCKS] += 1
+    if now >= w[W_PRMF][PRM_WARMUP]:
+        w[W_PORTSTAT][port, priority, PSC_DEADLOCKS] += 1
     pfcs[port, priority, PS_RECOVERING] = 1
     qi = w[W_QI]
     qi[port, queue, QI_DLR] = 1
@@ -457,7 +467,7 @@ def run_kernel(w: World) -> None:
     """Process events until the end time; all results are left in the world's arrays."""
     stf, prmf = w[W_STF], w[W_PRMF]
     txi, txf, cnt = w[W_TXI], w[W_TXF], w[W_CNT]
-    end = prmf[PRM_END]
+    end = prmf[PRM_STOP]
     step = prmf[PRM_SAMPLE]
     link, pki = w[W_LINK], w[W_PKI]
     event = w[W_EVENT]

@@ -232,7 +232,8 @@ PRM_IW = 17
 PRM_PFC_FRAME = 18
 PRM_TLT_N = 19
 PRM_MIXED_CELLS = 20  # 1 when the switches count occupancy in different cell sizes
-PRM_COLS = 21
+PRM_STOP = 21  # the kernel returns after the last event due by this time (a segment's end, simulation.py); PRM_END stays the run's end
+PRM_COLS = 22
 PRI_NP = 0
 PRI_SEED = 1
 PRI_WINDOW = 2
@@ -333,7 +334,8 @@ W_START_FLOW = 51  # int64 [F]: the flow of each W_START_S entry; also its start
 W_LANE_T = 52  # float64 [LANES, LANE_CAPACITY]: each event lane's times, a ring (engine/heap.py)
 W_LANE_S = 53  # int64 [LANES, LANE_CAPACITY]: the event slot of each lane entry
 W_LANE_N = 54  # int64 [LANES, 2]: each lane's (head index, length)
-W_LEN = 55
+W_PORTSTAT = 55  # int64 [T, max(8, queues, PGs), PSC_COLS]: per-port counters a device publishes (softswitch/device/counters.py)
+W_LEN = 56
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0
@@ -359,6 +361,13 @@ CL_DSCP_COLOR = 1
 CL_TC_PG = 2
 CL_TC_QUEUE = 3
 CL_COLS = 4
+# per-port device counters (W_PORTSTAT[port, index, column]), counted after the warm-up like every statistic
+PSC_PFC_TX = 0  # [port, priority]: PFC frames (XOFF and XON) the port sent with the priority enabled (SAI_PORT_STAT_PFC_n_TX_PKTS)
+PSC_PFC_RX = 1  # [port, priority]: PFC frames the port received with the priority enabled (SAI_PORT_STAT_PFC_n_RX_PKTS)
+PSC_PG_DROPS = 2  # [port, pg]: packets dropped at ingress admission of the PG (SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS)
+PSC_TX_PKTS = 3  # [port, queue]: packets the queue transmitted (SAI_QUEUE_STAT_PACKETS)
+PSC_DEADLOCKS = 4  # [port, priority]: deadlocks the PFC watchdog declared (sonic-swss pfcwd PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED)
+PSC_COLS = 5
 # PFC state (W_PFCS): last PAUSE state received; recovery in progress
 PS_RECEIVED = 0
 PS_RECOVERING = 1

@@ -43,6 +43,7 @@ from qosforge.softswitch.engine.layout import (
     PRM_BAND,
     PRM_PFC_FRAME,
     PRM_WARMUP,
+    PSC_PFC_TX,
     PT_SENT_S,
     PT_SENT_SINCE,
     QF_ALPHA,
@@ -67,6 +68,7 @@ from qosforge.softswitch.engine.layout import (
     W_MON,
     W_PFCT,
     W_PO,
+    W_PORTSTAT,
     W_PRMF,
     W_QF,
     W_QI,
@@ -169,6 +171,8 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     for priority in range(8):
         if (mask >> priority) & 1:
             pause_time(w[W_PFCT], port, priority, PT_SENT_SINCE, PT_SENT_S, now, prmf[PRM_WARMUP], on)
+            if now >= prmf[PRM_WARMUP]:
+                w[W_PORTSTAT][port, priority, PSC_PFC_TX] += 1
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
     arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]

@@ -28,6 +28,7 @@ from qosforge.softswitch.engine.layout import (
     P_PG,
     PRI_NP,
     PRM_WARMUP,
+    PSC_TX_PKTS,
     QF_BURST,
     QF_DEFICIT,
     QF_SHAPE_RATE,
@@ -58,6 +59,7 @@ from qosforge.softswitch.engine.layout import (
     W_FREE,
     W_LINK,
     W_PKI,
+    W_PORTSTAT,
     W_PRMF,
     W_PRMI,
     W_QF,
@@ -201,6 +203,7 @@ def start_transmission(w: World, now: float, port: int) -> None:
         if now >= w[W_PRMF][PRM_WARMUP]:
             cnt[C_FORWARDED] += 1
             w[W_DEQB][port, queue] += size
+            w[W_PORTSTAT][port, queue, PSC_TX_PKTS] += 1
         cells = pki[packet, P_CELLS]
         w[W_SWI][w[W_LINK][port, LK_SWITCH], SW_TOTAL] -= cells
         release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])

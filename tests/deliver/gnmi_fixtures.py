@@ -62,7 +62,12 @@ def _pem(certificate: x509.Certificate) -> bytes:
 
 @pytest.fixture(scope="session")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    folder = tmp_path_factory.mktemp("pki")
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+def make_pki(folder: Path) -> Pki:
+    """A CA, a server certificate for localhost/127.0.0.1 it signs, a client certificate and
+    another CA, written to ``folder``."""
     ca_key, ca = _ca("qosforge test CA")
     _, other = _ca("some other CA")
     key = _key()
