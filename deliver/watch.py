@@ -147,8 +147,8 @@ def _subscriptions(state: FamilyState, mode: str, interval_ns: int, on_change: b
             out.append(gnmi_pb2.Subscription(path=_sonic_path(elements), mode=sub_mode,
                                              sample_interval=interval_ns if mode == "STREAM" and sub_mode == sample else 0))
     else:
-        for elements in oc.SUBSCRIPTIONS:
-            out.append(gnmi_pb2.Subscription(path=_oc_path(elements), mode=sample, sample_interval=interval_ns if mode == "STREAM" else 0))
+        for container in oc.SUBSCRIPTIONS:
+            out.append(gnmi_pb2.Subscription(path=_oc_path(container), mode=sample, sample_interval=interval_ns if mode == "STREAM" else 0))
     return out
 
 

@@ -167,7 +167,7 @@ def gcu_patch(base: Mapping[str, Any], compiled: Mapping[str, Mapping[str, Mappi
     # in the order of the dicts it compares, so an unsorted walk wrote the same operations in
     # another order on every run.
     current = {table: checked[table] for table in sorted(QOS_AND_BUFFER_TABLES | MERGED_TABLES) if table in checked}
-    target = {table: dict(entries) for table, entries in compiled.items() if entries and table not in MERGED_TABLES}
+    target: dict[str, Any] = {table: dict(entries) for table, entries in compiled.items() if entries and table not in MERGED_TABLES}
     for table in sorted(MERGED_TABLES):
         merged = {key: dict(entry) for key, entry in checked.get(table, {}).items()}
         for key, entry in compiled.get(table, {}).items():

@@ -6,10 +6,11 @@ formats, exit codes and docs/rules.md; their checks run on counters, not on a co
 
 from __future__ import annotations
 
+from qosforge.lint.context import Needs
 from qosforge.lint.findings import Severity
 from qosforge.lint.rules.base import Rule
 
-_NEEDS = "counters"
+_NEEDS: Needs = "counters"
 
 LOSSLESS_PG_DROP = Rule(
     "watch-lossless-pg-drop", Severity.ERROR, "telemetry", "a lossless priority group dropped packets",
@@ -28,7 +29,7 @@ LOSSLESS_PG_DROP = Rule(
 LOSSLESS_QUEUE_DROP = Rule(
     "watch-lossless-queue-drop", Severity.ERROR, "telemetry", "a lossless class's queue dropped packets",
     "A lossless class's egress queue must not drop: PFC pauses the senders instead. Drops counted "
-    "on its queue (SAI_QUEUE_STAT_DROPPED_PACKETS; openconfig-qos dropped-pkts) mean the PFC chain "
+    "on its queue (SONiC's SAI_QUEUE_STAT_DROPPED_PACKETS; openconfig-qos dropped-pkts) mean the PFC chain "
     "is broken somewhere: PFC not enabled on the priority, DSCP classified to another priority "
     "group, or an egress limit below what PFC needs. Drops the PFC watchdog made on a queue it "
     "found stormed (action drop) are the watchdog's doing and reported by "
@@ -39,10 +40,10 @@ LOSSLESS_QUEUE_DROP = Rule(
 HEADROOM_EXCEEDED = Rule(
     "watch-headroom-exceeded", Severity.ERROR, "telemetry", "a priority group used more headroom than its XOFF margin",
     "The headroom watermark of a lossless priority group "
-    "(SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES) is the most it ever held after "
-    "sending XOFF. The compiler's xoff is its prediction of exactly that: the bytes still in flight "
-    "when the peer reacts (IEEE 802.3 Annex 31B pause quanta, cable round trip, frames on both "
-    "ends). More than xoff means the model's inputs are wrong for this link (cable, PHY delay, peer "
+    "(SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES, SONiC's PG_WATERMARK group) is the "
+    "most it ever held after sending XOFF. The compiler's xoff is its prediction of exactly that: the "
+    "bytes still in flight when the peer reacts (IEEE 802.3 Annex 31B pause quanta, cable round "
+    "trip, frames on both ends; or sonic-swss cfgmgr/buffer_headroom_*.lua in SONiC mode). More than xoff means the model's inputs are wrong for this link (cable, PHY delay, peer "
     "response), and the lossless guarantee rests on the rest of the profile's size.",
     "measure the link (cable length, gearbox/retimer delay: intent phy_delay) and recompile; "
     "until then raise the port's headroom",
@@ -107,7 +108,7 @@ TLT_THRESHOLD = Rule(
 UNPLANNED_QUEUE = Rule(
     "watch-unplanned-queue", Severity.WARNING, "telemetry", "traffic on a queue the design gave no class",
     "The compiler maps every class's DSCPs to one traffic class and queue (report.json classes, "
-    "control_classes). Packets transmitted from a queue no class was given "
+    "control_classes; SONiC's DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP). Packets transmitted from a queue no class was given "
     "(SAI_QUEUE_STAT_PACKETS; openconfig-qos transmit-pkts) mean some DSCP lands where the design "
     "did not put it: a DSCP_TO_TC_MAP or classifier entry mapped to the wrong traffic class, or "
     "traffic with DSCPs the intent does not list (default class). Counters cannot tell which DSCP "

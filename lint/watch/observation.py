@@ -87,12 +87,18 @@ class Observation:
         return series.last.value - series.first.value if series.last.value >= series.first.value else series.last.value
 
     def peak_during(self, counter: Counter, key: CounterKey) -> int | None:
-        """A watermark's peak over the window :meth:`change` covers: every sample for a snapshot,
-        the samples after the first in a stream (the first one's peak may predate the watch)."""
+        """A watermark's peak over the window :meth:`change` covers: every sample for a snapshot;
+        in a stream the highest sample after the first, and only if it rose above the first (the
+        first one's peak may predate the watch)."""
         series = self.get(counter, key)
         if series is None:
             return None
-        return series.peak if self.once or series.samples == 1 else series.later_peak
+        if self.once or series.samples == 1:
+            return series.peak
+        # A watermark that never rose after the first sample may be a peak from before the watch
+        # (a device that does not clear it, or SONiC's periodic table): no evidence for the window.
+        first = series.first.value if isinstance(series.first.value, int) else 0
+        return series.later_peak if series.later_peak is not None and series.later_peak > first else None
 
     def elapsed_s(self, counter: Counter, key: CounterKey) -> float | None:
         series = self.get(counter, key)

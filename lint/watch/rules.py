@@ -176,7 +176,9 @@ def _longest_paused_s(history: list[tuple[int, int]]) -> float:
     best = run = 0.0
     for (t0, v0), (t1, v1) in itertools.pairwise(history):
         dt_s = (t1 - t0) / 1e9
-        if dt_s > 0 and (v1 - v0) / 1e6 >= STORM_RATE * dt_s:
+        if dt_s <= 0:
+            continue  # the same device time sampled again (a target slower than the client): no evidence either way
+        if (v1 - v0) / 1e6 >= STORM_RATE * dt_s:
             run += dt_s
             best = max(best, run)
         else:

@@ -10,6 +10,8 @@ from qosforge.lint.rules import REGISTRY, rules_needing
 
 #: Ids are part of the CLI contract (CI configs filter on them): changing one is a breaking change.
 STABLE_IDS = {
+    "watch-lossless-pg-drop", "watch-lossless-queue-drop", "watch-headroom-exceeded", "watch-pfc-pause", "watch-pfc-storm",
+    "watch-pfcwd-triggered", "watch-ecn-off", "watch-tlt-threshold", "watch-unplanned-queue", "watch-counter-unavailable",
     "duplicate-key", "redis-key-format", "oversized-text", "index-range-too-wide", "oversized-map", "wred-unbound", "wred-inactive", "ecn-color-disabled", "dscp-conflict",
     "lossless-queue-without-pfc", "lossless-pg-zero-headroom", "shared-headroom-missing", "port-admin-status",
     "pfcwd-missing", "buffer-capacity", "pfc-headroom", "ecn-above-queue-limit", "dynamic-th-range",

@@ -184,6 +184,23 @@ def test_pfc_storm_and_pause_in_a_stream() -> None:
     assert {f.rule for f in findings} == {"watch-pfc-storm", "watch-pfc-pause"}
 
 
+def test_repeated_device_time_does_not_break_a_storm() -> None:
+    # a target slower than the client publishes the same device time twice: the run goes on
+    samples = _stream([0, 100_000, 200_000, 300_000])
+    repeat = [Sample(s.counter, s.key, s.value, s.timestamp_ns, s.path) for s in samples if s.timestamp_ns == 200_000_000]
+    storms = [f for f in _run(samples[: len(samples) * 3 // 4] + repeat + samples[len(samples) * 3 // 4:], once=False) if f.rule == "watch-pfc-storm"]
+    assert len(storms) == 1 and storms[0].values["observed"] == pytest.approx(300.0)
+
+
+def test_a_stale_watermark_is_no_evidence_in_a_stream() -> None:
+    # a watermark that never rises during the stream (a peak from before it) with marks not growing
+    samples = [s for t in (0, 10**8, 2 * 10**8) for s in _replace(_healthy(t), Counter.QUEUE_ECN_MARKED_PACKETS, CounterKey("Ethernet0", 1), 40)]
+    assert [f for f in _run(samples, once=False) if f.rule == "watch-ecn-off"] == []
+    rising = samples + _replace(_replace(_healthy(3 * 10**8), Counter.QUEUE_ECN_MARKED_PACKETS, CounterKey("Ethernet0", 1), 40),
+                                Counter.QUEUE_WATERMARK_BYTES, CounterKey("Ethernet0", 1), 250_000)
+    assert [f.key for f in _run(rising, once=False) if f.rule == "watch-ecn-off"] == ["Ethernet0"]
+
+
 def test_intermittent_pause_is_no_storm() -> None:
     # 40 ms of every 100 ms: 40 % paused, under the 50 % default, and never paused throughout
     assert _run(_stream([0, 40_000, 80_000, 120_000, 160_000]), once=False) == []
