@@ -112,10 +112,6 @@ class ServeOptions:
 
 def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None:
     """The --serve-gnmi settings, or None without it; flags that need it are refused without it."""
-    from qosforge.cli._gnmi import ask_password
-    from qosforge.deliver.devices import DeliveryInputError, Transport, parse_address
-    from qosforge.units import parse_time_s
-
     address = params["serve_gnmi"]
     dependent = [flag for flag, name in (("--serve-for", "serve_for"), ("--tls-cert", "tls_cert"), ("--tls-key", "tls_key"),
                                          ("--tls-ca", "tls_ca"), ("--insecure", "insecure"), ("--username", "username")) if params[name]]
@@ -123,6 +119,11 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
         if dependent:
             raise QosforgeError("applies to --serve-gnmi only", place=dependent[0], hint="add --serve-gnmi HOST:PORT, or drop it")
         return None
+    # Only now: a run that serves nothing (every campaign point) imports none of the device code.
+    from qosforge.cli._gnmi import ask_password
+    from qosforge.deliver.devices import DeliveryInputError, Transport, parse_address
+    from qosforge.units import parse_time_s
+
     if scenario in ("deadlock", "traffic"):
         # The deadlock scenario stops the run itself to watch its buffers, and a traffic file's run
         # is stepped sample by sample: neither is served yet.

@@ -23,7 +23,7 @@ from qosforge.ir import FabricIR
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = Path(__file__).parent / "golden"
-EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.yaml") if not p.name.endswith(".traffic.yaml"))  # traffic files are no intents
 
 
 def _fabric(path: Path) -> FabricIR:
