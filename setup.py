@@ -45,7 +45,9 @@ def _current_core_in_place() -> bool:
 
 
 def _engine_extension() -> list[object]:
-    for name, folder in (("qosforge", ROOT / "qosforge"), ("qosforge.softswitch", ROOT / "softswitch")):
+    # The engine's traffic spec reads the DCQCN host constants from models/ (one source for the
+    # simulated and the rendered hosts), so that folder is mapped too.
+    for name, folder in (("qosforge", ROOT / "qosforge"), ("qosforge.softswitch", ROOT / "softswitch"), ("qosforge.models", ROOT / "models")):
         if name not in sys.modules:
             package = types.ModuleType(name)
             package.__path__ = [str(folder)]
