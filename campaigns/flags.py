@@ -29,8 +29,11 @@ from qosforge.units import (
 )
 
 #: Target options the campaign itself decides: output is always JSON, plots and configs are the
-#: campaign's own, and whatif's vectorised --sweep is what the grid replaces.
-OWNED_BY_CAMPAIGN = frozenset({"output_format", "plot", "plot_path", "output", "output_dir", "sweep"})
+#: campaign's own, and whatif's vectorised --sweep is what the grid replaces. A point writes no
+#: file of its own (one --timeseries path would be overwritten by every point) and serves nothing
+#: (a served point runs until interrupted and would hold its worker).
+OWNED_BY_CAMPAIGN = frozenset({"output_format", "plot", "plot_path", "output", "output_dir", "sweep", "timeseries_path",
+                               "serve_gnmi", "serve_for", "tls_cert", "tls_key", "tls_ca", "insecure", "username"})
 
 _QUANTITY_CHECKS: dict[str, Callable[[str], Any]] = {
     "SIZE": lambda text: parse_size_bytes(text, packet_bytes=1500.0, allow_zero=True),

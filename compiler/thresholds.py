@@ -93,8 +93,12 @@ def _disagreements(spec: ClassSpec, rate_bps: float, stated: tuple[Derived, Deri
                    model: tuple[Derived | None, Derived | None, Derived | None]) -> tuple[str, ...]:
     """One line per stated value more than ECN_DISAGREEMENT away from the model's (either way)."""
     warnings = []
+    # A step model (DCTCP's K, DCTCP §3.1: min = max) marks every packet above K; its 100 % is the
+    # step's height, not a ramp's maximum, so a vendor ramp's pmax (typically a few %) is not held
+    # against it — only where the model itself is a ramp (DCQCN's K_min..K_max, P_max).
+    step_model = model[0] is not None and model[1] is not None and model[0].value == model[1].value
     for name, given, recommended in zip(("min", "max", "pmax"), stated, model, strict=True):
-        if recommended is None or recommended.value <= 0:
+        if recommended is None or recommended.value <= 0 or (name == "pmax" and step_model):
             continue
         ratio = given.value / recommended.value
         if ratio > ECN_DISAGREEMENT or ratio < 1.0 / ECN_DISAGREEMENT:

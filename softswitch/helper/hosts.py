@@ -29,6 +29,15 @@ def _paused(config: SwitchConfig, port: int, dscp: int) -> tuple[int, ...]:
 def apply_host_settings(document: HostSettingsDocument, config: SwitchConfig, flows: tuple[FlowSpec, ...],
                         params: TransportParams) -> tuple[tuple[FlowSpec, ...], TransportParams]:
     """The flows on the document's NIC priorities and the transport parameters of its DCQCN."""
+    switches = sorted({attachment.switch for attachment in document.attachments})
+    if switches and config.name not in switches:
+        # A document rendered for another fabric would apply its DSCP map and DCQCN steps here silently.
+        raise QosforgeError(f"the document's hosts attach to {', '.join(switches)}, not to {config.name}", place="--hosts",
+                            hint="render this intent's hosts: qosforge compile INTENT --target host")
+    if flows and document.nic.speed_bps != config.ports[flows[0].src_port].speed_bps:
+        raise QosforgeError(f"the document's NIC runs at {document.nic.speed_bps / 1e9:g} Gb/s, the simulated hosts at "
+                            f"{config.ports[flows[0].src_port].speed_bps / 1e9:g} Gb/s", place="--hosts",
+                            hint="use the host kind rendered for these hosts' speed (hosts/<kind>/host_settings.json)")
     adjusted = []
     for flow in flows:
         priority = document.qos.priority_of(flow.dscp)

@@ -128,7 +128,8 @@ def _class_of(fabric: Fabric, placed: PlacedEntry) -> ClassIR:
     for candidate in switch.ir.classes:
         if entry.dscp in candidate.dscp or entry.dscp in candidate.important_dscp:
             return candidate
-    used = ", ".join(f"{c.name} {list(c.dscp)}" for c in switch.ir.classes if c.dscp)
+    # A class has one ClassIR per port speed: name each once.
+    used = ", ".join(dict.fromkeys(f"{c.name} {list(c.dscp)}" for c in switch.ir.classes if c.dscp))
     raise QosforgeError(f"no class of the intent carries DSCP {entry.dscp}", place=f"{placed.place_of('dscp')}: dscp", hint=f"DSCPs by class: {used}")
 
 
@@ -183,6 +184,12 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
         n = 0
         for s, d in pairs:
             src_port, dst_port = fabric.host_ports[s], fabric.host_ports[d]
+            if rate is not None and rate > ports[src_port].speed_bps:
+                # Above the sender's own link the NIC drops the excess before any switch sees it:
+                # the result would measure the NIC, not the configuration.
+                raise QosforgeError(f"rate {rate / 1e9:g} Gb/s is above the sender {fabric.port_ref(src_port)}'s link "
+                                    f"({ports[src_port].speed_bps / 1e9:g} Gb/s)", place=placed.place_of("rate"),
+                                    hint=f"an open-loop rate of at most {ports[src_port].speed_bps / 1e9:g}G")
             for _ in range(entry.count):
                 spec = class_flow_spec(fabric, built, src_port, dst_port, size, entry.start_s + offsets[n], delays, rate_bps=rate, pattern=pattern)
                 if entry.dscp is not None:

@@ -225,7 +225,8 @@ def _read_text(path: Path) -> str:
         raise QosforgeError(f"{size:,} bytes is larger than a traffic file may be ({MAX_TRAFFIC_BYTES:,})", place=str(path),
                             hint="a run carries at most 50,000 flows; use repetition (pairing, count) instead of one row per flow")
     try:
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: spreadsheets write "CSV UTF-8" with a byte-order mark, which is no part of the first column's name.
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise QosforgeError("not a text file (not UTF-8)", place=str(path), hint="give a YAML or CSV traffic file") from None
     except OSError as error:

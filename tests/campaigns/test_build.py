@@ -58,3 +58,12 @@ def test_each_changed_intent_is_validated_once(monkeypatch: pytest.MonkeyPatch) 
     shipped = campaign.points[0].files[0]
     assert shipped.name == INTENT and "alpha: 1" in shipped.contents and campaign.points[0].argv[0] == INTENT
     assert campaign.points[0].params["intent_sha256"] == read_intent(INTENT).sha256
+
+
+def test_a_point_neither_writes_its_own_files_nor_serves() -> None:
+    # One --timeseries path would be overwritten by every point, and a served point runs until
+    # interrupted, holding its worker: the campaign forwards neither.
+    forwarded = {flag.flag for flag in forwarded_flags(resolve_command(("simulate",)), frozenset({"--plot", "--out"}))}
+    assert "--traffic" in forwarded and "--measure" in forwarded
+    for owned in ("--timeseries", "--serve-gnmi", "--serve-for", "--tls-cert", "--insecure", "--username"):
+        assert owned not in forwarded

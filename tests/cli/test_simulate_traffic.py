@@ -87,6 +87,18 @@ def test_csv_traffic_on_one_switch(run_cli: Run, tmp_path: Path) -> None:
     assert all(f["fct_s"] is not None for f in report["flows"])
 
 
+def test_a_csv_with_a_byte_order_mark_reads_as_without(run_cli: Run, tmp_path: Path) -> None:
+    # Spreadsheets save "CSV UTF-8" with a byte-order mark before the header.
+    text = "group,src,dst,class,size\nin,tor1:Ethernet4,tor1:Ethernet0,bulk,300kB\n"
+    plain, marked = _file(tmp_path, text, "plain.csv"), _file(tmp_path, "\ufeff" + text, "marked.csv")
+    reports = []
+    for traffic in (plain, marked):
+        code, out, err = run_cli("simulate", str(ROOT / "examples" / "tlt-softswitch.yaml"), "--traffic", traffic, "--format", "json")
+        assert code == 0, err
+        reports.append(json.loads(out)["flows"])
+    assert reports[0] == reports[1] and reports[0][0]["bytes_delivered"] == 300_000
+
+
 @pytest.mark.parametrize(("entry", "words"), [
     ("  - {src: leaf9:Ethernet0, dst: 0, class: tcp}\n", ["no switch 'leaf9'", "switches: leaf1, leaf2, leaf3, spine1, spine2"]),
     ("  - {src: leaf1:Ethernet99, dst: 0, class: tcp}\n", ["no port 'Ethernet99' on switch leaf1", "host ports of leaf1: Ethernet0, Ethernet4"]),
@@ -96,6 +108,7 @@ def test_csv_traffic_on_one_switch(run_cli: Run, tmp_path: Path) -> None:
     ("  - {src: 1, dst: 0, dscp: 46}\n", ["DSCP 46", "rdma [26]"]),
     ("  - {src: [0, 1, 2], dst: [3, 4], class: tcp}\n", ["3 senders and 2 receivers", "pairing: all"]),
     ("  - {src: 1, dst: 1, class: tcp}\n", ["send to itself"]),
+    ("  - {src: 1, dst: 0, class: tcp, rate: 400G}\n", ["rate 400 Gb/s is above the sender", "(40 Gb/s)"]),
 ])
 def test_a_name_the_intent_lacks_is_refused_at_its_line(run_cli: Run, tmp_path: Path, entry: str, words: list[str]) -> None:
     traffic = _file(tmp_path, HEAD + "  - {src: 0, dst: 5, class: tcp}\n" + entry)

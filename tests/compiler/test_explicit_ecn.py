@@ -90,7 +90,8 @@ def test_fig17_explicit_ecn_reaches_every_backend_with_the_model_beside_it(tmp_p
     assert [d.value for d in t1[1e9].marking] == [33280.0, 99840.0, 2.0]
     assert [d.value for d in t1[10e9].marking] == [83200.0, 249600.0, 2.0]
     assert t1[1e9].model_marking[0].quantity == "threshold_bytes" and t1[1e9].model_marking[0].value > 0
-    assert any("pmax 2% is 0.02x" in w for w in t1[1e9].warnings)
+    # DCTCP's model is a step (min = max = K): the vendor ramp's pmax is not compared with its 100 %.
+    assert not any("pmax" in w for w in (*t1[1e9].warnings, *t1[10e9].warnings))
     assert any("max 249.6 kB" in w for w in t1[10e9].warnings)
     report = report_to_json(fabric)
     entry = next(c for c in report["switches"][0]["classes"] if c["name"] == "bulk" and c["speed_bps"] == 1e9)
@@ -141,7 +142,7 @@ def test_explicit_ecn_for_a_speed_the_topology_lacks_names_the_speeds(write_inte
 def test_explicit_ecn_close_to_the_model_gives_no_warning(write_intent: Writer) -> None:
     intent, source_map = load_intent(write_intent(MIXED))
     k = float(dctcp_marking_threshold(1e9, 500e-6, 1500.0, 3000.0).threshold_bytes)
-    text = MIXED.replace("    rtt: 500us\n", f"    rtt: 500us\n    ecn:\n      - {{speed: 1G, min: {k:.0f}B, max: {1.5 * k:.0f}B, pmax: 60%}}\n")
+    text = MIXED.replace("    rtt: 500us\n", f"    rtt: 500us\n    ecn:\n      - {{speed: 1G, min: {k:.0f}B, max: {1.5 * k:.0f}B, pmax: 2%}}\n")
     fabric = _compiled(write_intent(text, "close.yaml"))
     cls = _classes(fabric, "edge", "bulk")[1e9]
     assert cls.warnings == ()

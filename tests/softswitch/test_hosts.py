@@ -48,3 +48,32 @@ def test_mismatched_host_priority_drops_what_lint_predicted(tmp_path: Path, caps
     assert good["hosts"] == {"file": str(deployed), "host_kind": HOST_KIND, "host_priorities": [3]}
     assert good["lossless_drops"] == 0 and good["pfc_xoff_sent"] > 0  # PFC fired and held
     assert bad["lossless_drops"] > 0 and bad["drops_by_reason"]["lossless_headroom"] == bad["lossless_drops"]  # type: ignore[index]
+
+
+def _refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The part of the one-line error each refusal below must say (exit 2, no traceback)."""
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "Traceback" not in err, err
+    for expected in ("attach to leaf1, leaf2, leaf3, leaf4, not to T1", "NIC runs at 100 Gb/s, the simulated hosts at 1 Gb/s"):
+        if expected in err:
+            return expected
+    return err
+
+
+def test_a_document_of_other_hosts_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # roce-pod's hosts (leaf1..4, 100G) applied to dctcp-fig17's 1G hosts on T1/T2 would run
+    # roce-pod's DSCP map and DCQCN steps there without a word.
+    out = tmp_path / "out"
+    code, _ = _run(capsys, "compile", str(ROOT / "examples" / "roce-pod.yaml"), "--target", "host", "-o", str(out), "-q")
+    assert code == 0
+    document = out / "hosts" / HOST_KIND / "host_settings.json"
+    argv = ("simulate", str(ROOT / "examples" / "dctcp-fig17.yaml"), "--scenario", "incast", "--flows", "4", "--duration", "1ms",
+            "--warmup", "0s", "--hosts", str(document))
+    assert _refusal(capsys, *argv) == "attach to leaf1, leaf2, leaf3, leaf4, not to T1"
+    speed = tmp_path / "speed.json"
+    moved = json.loads(document.read_text())
+    moved["attachments"] = [{"switch": "T1", "port": "Ethernet0"}]
+    speed.write_text(json.dumps(moved))
+    assert _refusal(capsys, *argv[:-1], str(speed)) == "NIC runs at 100 Gb/s, the simulated hosts at 1 Gb/s"

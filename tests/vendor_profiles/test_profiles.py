@@ -152,6 +152,15 @@ def test_alias(alias: str, name: str) -> None:
     assert load_vendor_profile(alias).name == name
 
 
+def test_aliases_never_shadow_a_profile_so_a_file_stem_names_its_own_profile() -> None:
+    # load_vendor_profile takes a file stem without building the alias index; that is right only
+    # while no alias of one profile is another profile's name, which the index refuses.
+    index = vp._name_index()
+    for name in vp.vendor_profile_names():
+        assert index[name] == name
+        assert load_vendor_profile(name.upper()).name == name
+
+
 def test_unknown_name_lists_known_names_and_a_close_match() -> None:
     with pytest.raises(ProfileError) as caught:
         load_vendor_profile("broadcom-tomahwak")
