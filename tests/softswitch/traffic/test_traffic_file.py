@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ruamel.yaml import YAML
 
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.traffic.traffic_file import load_traffic, stagger_offsets_s
@@ -118,7 +119,10 @@ def test_even_and_random_staggers_are_deterministic(tmp_path: Path) -> None:
     assert all(0.0 <= x < 1.0 for x in drawn)
 
 
-_NAME = st.text(string.ascii_letters + string.digits + "_-", min_size=1, max_size=12).filter(lambda s: not s[0].isdigit() and s[0] != "-")
+# A plain scalar YAML reads as a string: not a core-schema keyword such as Null, true or False
+# (YAML 1.2 §10.3.2), which a file would have to quote.
+_NAME = st.text(string.ascii_letters + string.digits + "_-", min_size=1, max_size=12).filter(
+    lambda s: not s[0].isdigit() and s[0] != "-" and isinstance(YAML(typ="safe").load(s), str))
 _SIZE = st.one_of(st.just("long-lived"), st.integers(1, 10**9).map(lambda n: f"{n}B"))
 
 
