@@ -139,7 +139,7 @@ def run_fabric(options: FabricOptions) -> tuple[Any, dict[str, Any], dict[str, A
                             f"--duration {format_value(duration_s, 's')}", place="--stall",
                             hint=f"shorten --stall or simulate longer than {format_value(STALL_MARGIN_S + stall_s, 's')} (default: stall + 2 ms)")
     # Every host link at line rate bounds the packets the run carries.
-    check_work(duration_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet_bytes)
+    check_work(duration_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), packet_bytes)
     if options.serve is not None:
         from qosforge.softswitch.device.live import Scenario
 
@@ -191,7 +191,7 @@ def _run_deadlock(options: FabricOptions, fabric: Any) -> tuple[Any, dict[str, A
     watchdog_s = watchdog_interval_s(setup.fabric, traffic)
     duration_s = options.duration_s if options.duration_s is not None else default_duration_s(options.watchdog, watchdog_s[0])
     built = deadlock_run(setup, traffic, flows=options.flows, duration_s=duration_s, seed=options.seed, watchdog=options.watchdog)
-    ports = [port for config in setup.fabric.configs for port in config.ports]
+    ports = setup.fabric.ports
     # The watchdog's detection interval is spent deadlocked, where a packet time costs one host-side
     # drop and no switch work (roce-pod, 210 ms with SONiC's 200 ms watchdog: 174 M events in 26 s
     # of loop CPU, docs/deadlock.md "Measured"), so it does not count against the bound.

@@ -107,7 +107,7 @@ def run_traffic(options: TrafficOptions) -> dict[str, Any]:
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
-    check_work(window.end_s, sum(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host"), packet)
+    check_work(window.end_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), packet)
     with progress(f"simulating {format_value(window.end_s, 's')} of {len(traffic.flows)} flows on {len(fabric.switches)} switches", total=None):
         sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s)
     flows = flows_json(traffic, sampled, window)

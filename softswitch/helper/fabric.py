@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from qosforge.errors import QosforgeError
 from qosforge.ir import SwitchIR
-from qosforge.softswitch.config import SwitchConfig
+from qosforge.softswitch.config import PortConfig, SwitchConfig
 from qosforge.softswitch.engine.build import HOST, UNCONNECTED, Topology
 from qosforge.softswitch.fabric_metrics import PortRef
 from qosforge.softswitch.helper.compiled import (
@@ -66,6 +67,12 @@ class Fabric:
     @property
     def configs(self) -> tuple[SwitchConfig, ...]:
         return tuple(s.config for s in self.switches)
+
+    @cached_property
+    def ports(self) -> tuple[PortConfig, ...]:
+        """Every switch port's configuration, indexed by engine port (computed once: flow and
+        report builders index it per flow)."""
+        return tuple(port for config in self.configs for port in config.ports)
 
     def port_ref(self, port: int) -> PortRef:
         """The switch and port name of engine port ``port``."""

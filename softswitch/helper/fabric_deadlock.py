@@ -121,11 +121,10 @@ def deadlock_run(setup: DeadlockSetup, traffic: FabricTraffic, *, flows: int | N
             sending[source], receiving[destination] = src + 1, dst + 1
     specs = _flow_specs(fabric, traffic, tuple(workload))
     if traffic.transport == "cbr":
-        ports = [port for config in fabric.configs for port in config.ports]
         # ECN-capable as the class's RoCEv2 senders are (DCQCN marks ECT, DCQCN SIGCOMM 2015 §3.1): line-rate
         # senders whose reaction point is off. A non-ECT open-loop probe (a traffic file's `rate:`) would be
         # dropped by the class's WRED curve instead of marked, and the buffers would never fill.
-        specs = tuple(replace(spec, ect=True, rate_pps=ports[spec.src_port].speed_bps / (8.0 * spec.packet_bytes)) for spec in specs)
+        specs = tuple(replace(spec, ect=True, rate_pps=fabric.ports[spec.src_port].speed_bps / (8.0 * spec.packet_bytes)) for spec in specs)
     first = setup.predicted[0]
     # Monitor the egress that fills the first predicted buffer: the first hop the cycle pauses.
     origin = fabric.topology.peers[fabric.port_index(_ref(first.buffers[0]))]

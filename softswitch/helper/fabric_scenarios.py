@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from qosforge.compiler.topology import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
-from qosforge.softswitch.config import PortConfig
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.fabric_capacity import uplink_report
@@ -91,7 +90,6 @@ class AckPathDelays:
 
     def __init__(self, fabric: Fabric) -> None:
         self._fabric = fabric
-        self._ports: list[PortConfig] = [port for config in fabric.configs for port in config.ports]  # once, not per pair
         self._delays_s: dict[tuple[int, int], float] = {}
 
     def __call__(self, src_port: int, dst_port: int) -> float:
@@ -103,7 +101,7 @@ class AckPathDelays:
         if not path:
             raise QosforgeError(f"no path from {fabric.port_ref(src_port)} to {fabric.port_ref(dst_port)}", place="--switch", hint="select connected switches")
         links = [src_port, *path]  # the sender's host link, then every egress port on the way
-        wire, forwarding, ports = fabric.link_delays_s, fabric.forwarding_delays_s, self._ports
+        wire, forwarding, ports = fabric.link_delays_s, fabric.forwarding_delays_s, fabric.ports
         delay_s = float(sum(wire[p] + forwarding[p] + ACK_WIRE_BYTES * 8.0 / ports[p].speed_bps for p in links))
         self._delays_s[src_port, dst_port] = delay_s
         return delay_s
@@ -135,7 +133,7 @@ def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFl
 
 def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: float, seed: int, origin: int,
          pauses: tuple[PauseSpec, ...] = ()) -> tuple[RunSpec, int]:
-    ports = [port for config in fabric.configs for port in config.ports]
+    ports = fabric.ports
     queue = ports[origin].tc_to_queue[traffic.entry.traffic_class]
     params = TransportParams() if traffic.rto_min_s is None else TransportParams(rto_min_s=traffic.rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((origin, queue),), transport=params, pauses=pauses,
@@ -177,7 +175,7 @@ def fabric_incast_run(fabric: Fabric, traffic: FabricTraffic, *, receiver: str |
 def all_to_all_run(fabric: Fabric, traffic: FabricTraffic, *, load: float, distribution: FlowSizeDistribution, duration_s: float,
                    warmup_s: float, seed: int) -> FabricRun:
     """Poisson arrivals at ``load`` of every host's link, sizes from ``distribution``."""
-    host_rate = min(port.speed_bps for config in fabric.configs for port in config.ports if port.peer == "host")
+    host_rate = min(port.speed_bps for port in fabric.ports if port.peer == "host")
     workload = all_to_all_arrivals(fabric.hosts, host_rate, load, distribution, duration_s, seed)
     if not workload:
         raise QosforgeError("no flow starts within the run at this load", place="--duration", hint="simulate longer or raise --load")

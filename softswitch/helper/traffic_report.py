@@ -71,7 +71,7 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
     """Per monitored queue: the engine's sampled mean (its moments over the window's samples),
     the largest sample, the backlog's drain time at line rate, PFC-paused seconds."""
     result, series = sampled.result, sampled.series
-    ports = [port for config in fabric.configs for port in config.ports]
+    ports = fabric.ports
     out: list[dict[str, object]] = []
     for m, (port, queue) in enumerate(traffic.monitors):
         depth = result.monitors[m]

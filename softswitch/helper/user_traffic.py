@@ -160,7 +160,7 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
     flows: list[UserFlow] = []
     delays = AckPathDelays(fabric)
     monitors: dict[tuple[int, int], str] = {}
-    ports = [port for config in fabric.configs for port in config.ports]
+    ports = fabric.ports
     draw_seed = traffic.seed if traffic.seed is not None else seed
     for index, placed in enumerate(traffic.entries):
         entry = placed.entry
