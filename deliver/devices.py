@@ -60,7 +60,10 @@ def parse_address(text: str, place: str) -> tuple[str, int]:
     """``HOST:PORT`` or ``[IPv6]:PORT``."""
     host, separator, port = text.rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    if not separator or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if separator and host and port.isdigit() and not 0 < int(port) < 65536:
+        raise DeliveryInputError(f"port {int(port)} in {text!r} is outside 1-65535", place=place,
+                                 hint="a TCP port is 1-65535; gNMI's registered port is 9339 (IANA)")
+    if not separator or not host or not port.isdigit():
         raise DeliveryInputError(f"{text!r} is not HOST:PORT", place=place, hint="write e.g. 10.0.0.1:9339 or [2001:db8::1]:9339")
     return host, int(port)
 

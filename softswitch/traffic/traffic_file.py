@@ -290,11 +290,25 @@ def _cell(value: str) -> Any:
 
 
 def _load_csv(name: str, text: str) -> TrafficFile:
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), strict=True)
+    rows: list[list[str]] = []
+    row_lines: list[int] = []
+    first_line = 1
     try:
-        rows = list(reader)
+        for row in reader:
+            # A quoted cell that runs over a line end is never a traffic-file value: it is a quote
+            # left open, and the csv module would swallow every later row into that one cell.
+            if any("\n" in cell or "\r" in cell for cell in row):
+                raise QosforgeError(f"a quote opened on line {first_line} is not closed before line {reader.line_num}",
+                                    place=f"{name}:{first_line}", hint="close the quote on that row, or drop it")
+            rows.append(row)
+            row_lines.append(first_line)
+            first_line = reader.line_num + 1
     except csv.Error as error:
-        raise QosforgeError(f"not valid CSV: {error}", place=f"{name}:{reader.line_num}", hint="check the quoting on that row") from None
+        if "unexpected end of data" in str(error):
+            raise QosforgeError("a quote opened on this row is never closed", place=f"{name}:{first_line}",
+                                hint="close the quote on that row, or drop it") from None
+        raise QosforgeError(f"not valid CSV: {error}", place=f"{name}:{first_line}", hint="check the quoting on that row") from None
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise QosforgeError("the CSV has no header row", place=f"{name}:1", hint=f"start with a header naming columns among: {','.join(FIELDS)}")
     header = [cell.strip() for cell in rows[0]]
@@ -306,7 +320,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
     if len(set(header)) != len(header):
         raise QosforgeError("a column is named twice", place=f"{name}:1", hint="name each column once")
     entries = []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in zip(row_lines[1:], rows[1:], strict=True):
         if not any(cell.strip() for cell in row):
             continue
         place = f"{name}:{number}"

@@ -20,9 +20,12 @@ from qosforge.deliver.devices import (
 def test_addresses() -> None:
     assert parse_address("10.0.0.1:9339", "--address") == ("10.0.0.1", 9339)
     assert parse_address("[2001:db8::1]:57400", "--address") == ("2001:db8::1", 57400)
-    for bad in ("10.0.0.1", ":9339", "host:0", "host:70000", "host:x"):
+    for bad in ("10.0.0.1", ":9339", "host:x", "host:"):
         with pytest.raises(DeliveryInputError, match="not HOST:PORT"):
             parse_address(bad, "--address")
+    for out_of_range in ("host:0", "host:70000", "[::1]:99999"):
+        with pytest.raises(DeliveryInputError, match="outside 1-65535"):
+            parse_address(out_of_range, "--address")
 
 
 @given(st.text(max_size=30))

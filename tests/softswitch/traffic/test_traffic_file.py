@@ -102,6 +102,27 @@ def test_csv_rows_and_their_errors(tmp_path: Path) -> None:
         load_traffic(unknown)
 
 
+@pytest.mark.parametrize(("text", "line", "words"), [
+    # A quote left open at the end: the csv module would otherwise read to the end of the file.
+    ("group,src,dst,class,size\nS1,0,\"1,bulk,1MB\nS2,2,3,bulk,1MB\n", 2, "never closed"),
+    # After a blank line the row's own line is named, not the line the parser stopped at.
+    ("group,src,dst,class,size\n\nS1,0,1,bulk,1MB\nS2,2,3,bulk,\"1MB\n", 4, "never closed"),
+    # A quote closed on a later line swallows the line end into one cell.
+    ("group,src,dst,class,size\nS1,\"0\n\",1,bulk,1MB\n", 2, "not closed before line 3"),
+])
+def test_csv_quote_left_open_names_the_row_it_opened_on(tmp_path: Path, text: str, line: int, words: str) -> None:
+    path = _write(tmp_path, text, "q.csv")
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    assert raised.value.one_line().startswith(f"{path}:{line}: "), raised.value.one_line()
+    assert words in raised.value.one_line()
+
+
+def test_csv_rows_after_a_multi_line_header_keep_their_lines(tmp_path: Path) -> None:
+    path = _write(tmp_path, "group,src,dst,class,size\n\n\nS1,0,1,bulk,1MB\n", "lines.csv")
+    assert load_traffic(path).entries[0].place == f"{path}:4"
+
+
 def test_garbage_is_refused_without_a_traceback(tmp_path: Path) -> None:
     binary = tmp_path / "b.yaml"
     binary.write_bytes(b"\xff\xfe\x00garbage")
