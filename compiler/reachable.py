@@ -8,6 +8,7 @@ from qosforge.compiler.dynamic_th import dynamic_th_range
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.queue_limits import UnreachableThreshold, queue_limit, unreachable_thresholds
+from qosforge.compiler.thresholds import explicit_ecn
 from qosforge.ir import WredIR
 from qosforge.units import format_bytes
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -41,6 +42,17 @@ def check_reachable(intent: Intent, source_map: SourceMap, spec: ClassSpec, rate
     curve = first.curve
     what = "starts" if first.bound == "min" else "reaches its full probability"
     threshold = curve.min_bytes if first.bound == "min" else curve.max_bytes
+    stated = explicit_ecn(spec, rate_bps) if curve.mark else None
+    if stated is not None:
+        index = intent.classes.index(spec)
+        raise source_map.error(
+            ("classes", index, "ecn", (spec.ecn or []).index(stated), first.bound),
+            f"class '{spec.name}' at {rate_bps / 1e9:g}G: the stated ECN {first.bound} {format_bytes(threshold.value)} is above "
+            f"what the queue can hold, {format_bytes(limit.limit_bytes)} ({limit.how(format_bytes)}): "
+            f"{first.effect(limit.limit_bytes, format_bytes)}",
+            f"lower classes[{spec.name}].ecn's {first.bound} at this speed to at most {format_bytes(limit.limit_bytes)}, or raise "
+            "the limit: fewer design.congested_ports, a larger design.alpha, or a switch with more buffer",
+        )
     raise source_map.error(
         _input_path(intent, spec, first),
         f"class '{spec.name}' at {rate_bps / 1e9:g}G: {curve.color} WRED/ECN {what} at {format_bytes(threshold.value)} "

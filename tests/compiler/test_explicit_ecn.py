@@ -150,3 +150,20 @@ def test_explicit_ecn_close_to_the_model_gives_no_warning(write_intent: Writer) 
     # The other speed keeps the model's K.
     assert _classes(fabric, "edge", "bulk")[10e9].model_marking == ()
     assert resolve_topology(intent, source_map).switches[0].ports[0].speed_bps == 1e9
+
+
+@pytest.mark.parametrize(("entry", "bound"), [
+    ("{speed: 10G, min: 30kB, max: 900MB, pmax: 2%}", "max"),
+    ("{speed: 10G, min: 800MB, max: 900MB, pmax: 2%}", "min"),
+])
+def test_stated_ecn_above_the_queue_limit_points_at_the_stated_value(write_intent: Writer, entry: str, bound: str) -> None:
+    # Not at the topology (the RTT's field): the operator's number is the one to lower.
+    line = f"      - {entry}"
+    column = line.index(f" {bound}: ") + 2  # the key, 1-based
+    text = MIXED.replace("    rtt: 500us\n", f"    rtt: 500us\n    ecn:\n{line}\n")
+    intent, source_map = load_intent(write_intent(text))
+    with pytest.raises(IntentError) as error:
+        compile_intent(intent, source_map)
+    message = str(error.value)
+    assert f"intent.yaml:23:{column}: classes[0].ecn[0].{bound}" in message, message
+    assert f"the stated ECN {bound}" in message and f"lower classes[bulk].ecn's {bound}" in message
