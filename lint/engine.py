@@ -184,6 +184,16 @@ class Linter:
     def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None,
                     merged: MergedConfig | None = None) -> list[Finding]:
         profile, switch = self._switch_context(path)
+        if self.hosts is not None and switch is not None and self.hosts.attachments:
+            attached = sorted({a.switch for a in self.hosts.attachments})
+            if switch.switch not in attached:
+                # Port names repeat across switches (Ethernet0 is on every one): without this, another
+                # fabric's hosts were checked against this switch's ports of the same names.
+                raise QosforgeError(
+                    f"the document's hosts ({self.hosts.host_kind}) attach to {', '.join(attached)}, not to "
+                    f"{switch.switch}, the intent's switch for this file", place="--hosts",
+                    hint=f"give the host settings of {switch.switch}'s hosts (compile --target host writes hosts/<kind>/"
+                         "host_settings.json with their attachments), or lint the config of a switch it names")
         context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged, hosts=self.hosts)
         disabled, severities = self.settings.for_file(loaded.file)
         disabled |= self.disable

@@ -9,8 +9,10 @@ PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP; sonic-yang-models sonic-por
 the queues' schedulers and WRED profiles. Where they disagree nothing fails loudly: traffic lands
 in a lossy queue, PFC never stops the sender, CNPs queue behind data.
 
-The host ports checked are those the document's ``attachments`` name; a document without them (or
-whose ports the config does not have) is checked against every port with a PORT_QOS_MAP entry.
+The host ports checked are those the document's ``attachments`` name (with ``--intent``, those on the
+file's switch; a document whose hosts attach only to other switches is refused); a document without
+them (or whose ports the config does not have) is checked against every port with a PORT_QOS_MAP
+entry.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ def _hosts(ctx: LintContext) -> HostSettingsDocument:
 
 
 def _host_ports(ctx: LintContext) -> list[PortConfig]:
-    named = {a.port for a in _hosts(ctx).attachments}
+    # With --intent the file's switch is known: only that switch's attachments name its host ports.
+    on_switch = ctx.intent.switch if ctx.intent is not None else None
+    named = {a.port for a in _hosts(ctx).attachments if on_switch is None or a.switch == on_switch}
     ports = [p for p in ctx.parsed.ports if p.has_qos_entry]
     chosen = [p for p in ports if p.name in named]
     return chosen or ports

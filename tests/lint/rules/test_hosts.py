@@ -86,6 +86,29 @@ def test_each_rule_fails_on_its_mismatch(change: str, rule: str, values: dict[st
     assert finding.values["ports"] == 16 and finding.table == "PORT_QOS_MAP"
 
 
+def test_with_the_intent_only_the_files_switch_attachments_count(roce_pod: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
+    config, document = roce_pod
+    intent = ROOT / "examples" / "roce-pod.yaml"
+    # The same hosts said to attach to another switch: port names repeat (Ethernet0 is on every
+    # switch), so without the switch's name another fabric's hosts were checked against leaf1.
+    elsewhere = json.loads(json.dumps(document))
+    for attachment in elsewhere["attachments"]:
+        attachment["switch"] = "T1"
+    path = tmp_path / "host_settings.json"
+    path.write_text(json.dumps(elsewhere))
+    report = Linter(intent=intent, switch="leaf1", hosts=path).lint_bytes(config.encode(), "leaf1/config_db.json")
+    assert report.unusable is not None
+    assert "attach to T1, not to leaf1" in report.unusable.message
+    # Its own switch's attachments: checked, and a mismatch is still found on exactly its ports.
+    own = _crafted(document, "pfc-missing")
+    path.write_text(json.dumps(own))
+    report = Linter(intent=intent, switch="leaf1", hosts=path).lint_bytes(config.encode(), "leaf1/config_db.json")
+    assert report.unusable is None
+    [finding] = [f for f in report.findings if f.rule.startswith("host-")]
+    assert finding.rule == "host-pfc-missing"
+    assert finding.values["ports"] == len([a for a in own["attachments"] if a["switch"] == "leaf1"])
+
+
 def test_a_garbage_host_document_is_a_clear_error(tmp_path: Path) -> None:
     from qosforge.errors import QosforgeError
 
