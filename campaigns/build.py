@@ -15,7 +15,7 @@ from qosforge.campaigns.intents import (
     apply_assignments,
     validate_assigned,
 )
-from qosforge.campaigns.point import PointSpec, ShippedFile
+from qosforge.campaigns.point import PointRunner, PointSpec, ShippedFile
 from qosforge.errors import QosforgeError
 
 
@@ -40,6 +40,8 @@ class CampaignRequest:
     intents: Sequence[IntentSource] = ()
     assignments: Sequence[Assignment] = ()
     seeds: int | None = None
+    runner: PointRunner | None = None
+    """How a point of a command without an application-layer request runs (PointSpec.runner)."""
 
 
 def _axes(request: CampaignRequest) -> tuple[dict[str, Any], list[Axis]]:
@@ -79,6 +81,8 @@ def build_campaign(request: CampaignRequest) -> Campaign:
         params: dict[str, Any] = {}
         files: tuple[ShippedFile, ...] = ()
         argv: list[str] = []
+        fields: dict[str, Any] = {}
+        typed: set[str] = set()
         if intents:
             intent = intents[str(combination.get("intent", request.intents[0].name))]
             params.update({"intent": intent.name, "intent_sha256": intent.sha256})
@@ -98,7 +102,12 @@ def build_campaign(request: CampaignRequest) -> Campaign:
             if flag.key in combination or flag.key in fixed:
                 params[flag.key] = list(value) if isinstance(value, tuple) else value
             argv += flag.argv(value)
-        points.append(PointSpec(command=request.command, params=params, argv=tuple(argv), files=files))
+            if flag.alias_of is None and value is not None and flag.original.name is not None:
+                fields[flag.original.name] = value
+                if flag.chosen(value):
+                    typed.add(flag.original.name)
+        points.append(PointSpec(command=request.command, params=params, argv=tuple(argv), files=files, fields=fields, typed=frozenset(typed),
+                                runner=request.runner))
     return Campaign(command=request.command, axes=tuple(axes), points=tuple(points))
 
 

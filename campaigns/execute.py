@@ -1,15 +1,17 @@
-"""Run one grid point on a worker: the same click command a user runs, in-process, as JSON.
+"""Run one grid point on a worker, through the application layer.
 
-Nothing is re-derived here: the point's argv goes to ``qosforge simulate`` / ``whatif MODEL`` /
-``compile`` exactly as if typed, with ``--format json``, and the JSON the command prints is the
-row's ``result``. Intents arrive as contents and are written to a private folder first; their
-copies' paths are replaced by the names the user gave, so rows do not depend on the worker.
-Every failure becomes the row's ``error`` (one line, as the CLI would print it).
+A ``simulate`` point is a :class:`~qosforge.api.simulate.SimulateRequest` made from the point's
+fields and run by :func:`qosforge.api.simulate.simulate`, the function ``qosforge simulate``
+calls: its report (what ``--format json`` prints) is the row's ``result``. A point of a command
+the application layer has no request for yet (whatif, compile) runs through the ``runner`` its
+campaign was given (qosforge/cli/sweep.py). Intents arrive as contents and are written to a
+private folder first; their copies' paths are replaced by the names the user gave, so rows do not
+depend on the worker. Every failure becomes the row's ``error`` (one line, as the CLI would
+print it).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import sys
@@ -22,9 +24,7 @@ from typing import Any
 
 import click
 
-from qosforge.campaigns.capture import captured_stdout
 from qosforge.campaigns.point import PointSpec
-from qosforge.cli.typed import CampaignPoint
 from qosforge.errors import QosforgeError
 
 #: Result keys that measure the worker's wall clock, not the network: they move to ``timing`` so
@@ -44,22 +44,6 @@ class PointOutcome:
         return self.error is not None
 
 
-def resolve_command(path: tuple[str, ...]) -> click.Command:
-    """The click command at ``path`` under ``qosforge`` (works with lazily registered commands)."""
-    from qosforge.cli import cli
-
-    command: click.Command = cli
-    for name in path:
-        if not isinstance(command, click.Group):
-            raise LookupError(f"qosforge {' '.join(path)} is not a command")
-        context = click.Context(command, info_name=name)
-        found = command.get_command(context, name)
-        if found is None:
-            raise LookupError(f"qosforge {' '.join(path)} is not a command")
-        command = found
-    return command
-
-
 def _replace_text(value: Any, replacements: Mapping[str, str]) -> Any:
     if isinstance(value, str):
         for old, new in replacements.items():
@@ -67,41 +51,49 @@ def _replace_text(value: Any, replacements: Mapping[str, str]) -> Any:
         return value
     if isinstance(value, dict):
         return {key: _replace_text(item, replacements) for key, item in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_replace_text(item, replacements) for item in value]
     return value
 
 
-def _materialise(spec: PointSpec, folder: Path) -> tuple[list[str], dict[str, str]]:
-    """Write the shipped files under ``folder``; return the argv using them and the path map."""
+def _materialise(spec: PointSpec, folder: Path) -> tuple[list[str], dict[str, Any], dict[str, str]]:
+    """Write the shipped files under ``folder``; return the argv and the fields using them, and the path map."""
     argv = list(spec.argv)
+    fields = dict(spec.fields)
     replacements: dict[str, str] = {}
     for shipped in spec.files:
         local = folder / f"{shipped.argument}" / Path(shipped.name).name
         local.parent.mkdir(parents=True, exist_ok=True)
         local.write_text(shipped.contents, encoding="utf-8")
-        argv[shipped.argument] = str(local)
+        if shipped.argument < len(argv):  # a point the application layer runs may carry no argv
+            argv[shipped.argument] = str(local)
+        fields[shipped.field] = str(local)
         replacements[str(local)] = shipped.name
     if spec.command == ("compile",):
         # compile writes its configs; on a worker they go to the private folder and are dropped.
         argv += ["--output", str(folder / "out")]
     replacements[str(folder)] = "<point folder>"
-    return argv, replacements
+    return argv, fields, replacements
 
 
-def _run_command(spec: PointSpec, argv: list[str]) -> dict[str, Any]:
-    command = resolve_command(spec.command)
-    with captured_stdout() as output:
-        # CampaignPoint: the notes about flags the operator typed are the sweep's to give, once (campaigns/seeds.py).
-        command.main(args=[*argv, "--format", "json"], prog_name=f"qosforge {' '.join(spec.command)}", standalone_mode=False, obj=CampaignPoint())
-    text = output.getvalue()
-    try:
-        result = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RuntimeError(f"the command printed no JSON object ({error.msg} at {error.pos})") from None
-    if not isinstance(result, dict):
-        raise RuntimeError("the command printed JSON that is not an object")
-    return result
+def _simulate(fields: dict[str, Any], typed: frozenset[str]) -> dict[str, Any]:
+    """The point's report, as ``qosforge simulate --format json`` prints it (presentation.tidy)."""
+    from qosforge.api.reporting import StderrReporter
+    from qosforge.api.simulate import SimulateRequest, simulate
+    from qosforge.presentation import tidy
+
+    # operator_typed stays empty: a note about a flag is the sweep's to give, once (campaigns/seeds.py).
+    outcome = simulate(SimulateRequest(**fields, typed=typed), StderrReporter())
+    report: dict[str, Any] = tidy(outcome.report)
+    return report
+
+
+def _run(spec: PointSpec, argv: list[str], fields: dict[str, Any]) -> dict[str, Any]:
+    if spec.runner is not None:
+        return spec.runner(spec.command, argv)
+    if spec.command == ("simulate",):
+        return _simulate(fields, spec.typed)
+    raise LookupError(f"qosforge {' '.join(spec.command)} has no application-layer request; its campaign needs a runner")
 
 
 def _error_line(error: BaseException, replacements: Mapping[str, str]) -> str:
@@ -140,9 +132,9 @@ def run_point(spec: PointSpec) -> PointOutcome:
     error: str | None = None
     timing: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="qosforge-point-") as folder:
-        argv, replacements = _materialise(spec, Path(folder))
+        argv, fields, replacements = _materialise(spec, Path(folder))
         try:
-            result = _replace_text(_run_command(spec, argv), replacements)
+            result = _replace_text(_run(spec, argv, fields), replacements)
         except click.exceptions.Exit as exited:
             error = f"the command exited with code {exited.exit_code} without a result"
         except Exception as failure:  # every failure is this point's error; the campaign goes on
@@ -156,4 +148,4 @@ def run_point(spec: PointSpec) -> PointOutcome:
     return PointOutcome(point_id=spec.point_id, result=result, error=error, timing=timing)
 
 
-__all__ = ["WALL_CLOCK_KEYS", "PointOutcome", "resolve_command", "run_point"]
+__all__ = ["WALL_CLOCK_KEYS", "PointOutcome", "run_point"]

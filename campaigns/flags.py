@@ -97,6 +97,15 @@ class Flag:
     def values(self, text: str) -> tuple[Value, ...]:
         return tuple(self.value(item) for item in values_of(text, self.flag, numeric=self.numeric, whole=self.whole))
 
+    def chosen(self, value: Any) -> bool:
+        """Whether ``value`` is a choice, not the flag's default: a flag a scenario does not read is
+        refused only when chosen (as ``qosforge simulate`` refuses it only when typed)."""
+        if self.kind == "switch":
+            return bool(value)
+        if self.kind == "multiple":
+            return bool(value) and tuple(value) != tuple(self.default() or ())
+        return bool(value != self.default())
+
     def argv(self, value: Any) -> list[str]:
         if self.kind == "switch":
             return [self.flag] if value else []

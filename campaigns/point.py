@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from qosforge.campaigns.grid import Value
@@ -27,6 +27,15 @@ class ShippedFile:
     argument: int
     name: str
     contents: str
+    field: str = "intent"
+    """The request field the local copy's path fills (the application layer's request)."""
+
+
+#: Runs a point of a command the application layer has no request for yet (whatif, compile):
+#: given the command path and the argv, the result as the command's ``--format json`` prints it.
+#: Supplied by the caller that knows the command (qosforge/cli/sweep.py); a module-level
+#: function, so Dask ships it to workers by reference.
+PointRunner = Callable[[tuple[str, ...], list[str]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,13 @@ class PointSpec:
     params: Mapping[str, Any]
     argv: tuple[str, ...]
     files: tuple[ShippedFile, ...] = ()
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    """The application-layer request's fields (qosforge/api/simulate.py SimulateRequest): every
+    flag's value by its parameter name, defaults included."""
+    typed: frozenset[str] = frozenset()
+    """The fields whose value is not the flag's default: what the user chose for this point."""
+    runner: PointRunner | None = None
+    """None: the application layer runs the point from ``fields``; else this runs ``argv``."""
 
     @property
     def point_id(self) -> str:
@@ -65,4 +81,4 @@ def param_text(value: Value | tuple[str, ...] | list[str]) -> str:
     return str(value)
 
 
-__all__ = ["PointSpec", "ShippedFile", "canonical_json", "content_hash", "param_text", "point_id"]
+__all__ = ["PointRunner", "PointSpec", "ShippedFile", "canonical_json", "content_hash", "param_text", "point_id"]

@@ -14,13 +14,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 
-from qosforge.campaigns.execute import resolve_command
 from qosforge.campaigns.point import PointSpec
 
 #: Modules a point of each top-level command imports lazily (its run, not its flag parsing).
 #: ``qosforge.softswitch.engine.core`` loads the ahead-of-time compiled event core.
 _SIMULATE = (
-    "qosforge.cli.progress", "qosforge.presentation", "qosforge.softswitch.engine.core", "qosforge.softswitch.simulation",
+    "qosforge.api.simulate", "qosforge.api.scenarios", "qosforge.api.reporting", "qosforge.presentation", "qosforge.softswitch.engine.core", "qosforge.softswitch.simulation",
     "qosforge.softswitch.scenarios", "qosforge.softswitch.metrics", "qosforge.softswitch.randomness",
     "qosforge.softswitch.helper.single_switch", "qosforge.models.tbtcp", "qosforge.fitting.red_model",
 )
@@ -46,9 +45,13 @@ PRELOADS: dict[tuple[str, bool], tuple[str, ...]] = {
 
 
 def warm_up(specs: Iterable[PointSpec]) -> None:
-    """Resolve every command of ``specs`` and import what their points will import."""
-    for command, with_intent in dict.fromkeys((spec.command, bool(spec.files)) for spec in specs):
-        resolve_command(command)
+    """Import what the points of ``specs`` will import (a runner's command resolved first)."""
+    for command, with_intent, runner in dict.fromkeys((spec.command, bool(spec.files), spec.runner) for spec in specs):
+        if runner is not None:
+            # The runner's module knows its commands; resolving one loads its click command.
+            resolver = getattr(importlib.import_module(runner.__module__), "resolve_command", None)
+            if resolver is not None:
+                resolver(command)
         for module in PRELOADS.get((command[0], with_intent), ()):
             importlib.import_module(module)
         if command[0] == "simulate":

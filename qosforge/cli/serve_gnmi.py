@@ -120,18 +120,17 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
             raise QosforgeError("applies to --serve-gnmi only", place=dependent[0], hint="add --serve-gnmi HOST:PORT, or drop it")
         return None
     # Only now: a run that serves nothing (every campaign point) imports none of the device code.
+    from qosforge.api.scenarios import SCENARIOS
     from qosforge.cli._gnmi import ask_password
     from qosforge.deliver.devices import DeliveryInputError, Transport, parse_address
     from qosforge.units import parse_time_s
 
-    if scenario in ("deadlock", "traffic"):
-        # The deadlock scenario stops the run itself to watch its buffers, and a traffic file's run
-        # is stepped sample by sample: neither is served yet.
-        raise QosforgeError(f"the {scenario} run is not served over gNMI", place="--serve-gnmi",
-                            hint="serve incast or a fabric scenario (fabric-incast, all-to-all, pause-storm)")
-    if scenario == "dumbbell":
-        raise QosforgeError("the dumbbell is configured by flags, not a compiled switch a target can serve", place="--serve-gnmi",
-                            hint="serve an intent's switch: e.g. qosforge simulate examples/openconfig-fabric.yaml --scenario incast --serve-gnmi 127.0.0.1:50051 --insecure")
+    # The scenario says whether it can be served (qosforge/api/scenarios/: the deadlock scenario
+    # stops the run itself to watch its buffers, a traffic file's run is stepped sample by sample,
+    # the dumbbell is no compiled switch).
+    not_served = SCENARIOS[scenario].not_served
+    if not_served is not None:
+        raise QosforgeError(not_served[0], place="--serve-gnmi", hint=not_served[1])
     try:
         host, port = parse_address(address, "--serve-gnmi") if not address.endswith(":0") else (address[:-2].strip("[]"), 0)
     except DeliveryInputError as error:

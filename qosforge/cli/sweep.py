@@ -7,15 +7,50 @@ imported only when a campaign runs, so other commands do not pay for them.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import click
 
+from qosforge.campaigns.capture import captured_stdout
 from qosforge.cli.options import OutputPath
 
 _RESERVED = frozenset({"--workers", "--scheduler", "--out", "--parquet", "--plot", "--dashboard", "--seeds", "--set", "-h", "--help"})
+
+
+def resolve_command(path: tuple[str, ...]) -> click.Command:
+    """The click command at ``path`` under ``qosforge`` (works with lazily registered commands)."""
+    from qosforge.cli import cli
+
+    command: click.Command = cli
+    for name in path:
+        if not isinstance(command, click.Group):
+            raise LookupError(f"qosforge {' '.join(path)} is not a command")
+        context = click.Context(command, info_name=name)
+        found = command.get_command(context, name)
+        if found is None:
+            raise LookupError(f"qosforge {' '.join(path)} is not a command")
+        command = found
+    return command
+
+
+def run_click_point(path: tuple[str, ...], argv: list[str]) -> dict[str, Any]:
+    """A campaign point of a command the application layer has no request for yet (whatif,
+    compile): the command run in-process with ``--format json``, its printed object the result
+    (campaigns/point.py PointRunner)."""
+    command = resolve_command(path)
+    with captured_stdout() as output:
+        command.main(args=[*argv, "--format", "json"], prog_name=f"qosforge {' '.join(path)}", standalone_mode=False)
+    text = output.getvalue()
+    try:
+        result = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RuntimeError(f"the command printed no JSON object ({error.msg} at {error.pos})") from None
+    if not isinstance(result, dict):
+        raise RuntimeError("the command printed JSON that is not an object")
+    return result
 
 
 def _campaign_params(has_seed: bool, has_intent: bool) -> list[click.Parameter]:
@@ -73,6 +108,9 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
         intents=tuple(read_intent(name) for name in options.get("intents", ())),
         assignments=tuple(parse_assignment(text) for text in options.get("assignments", ())),
         seeds=options.get("seeds"),
+        # simulate's points go through the application layer (qosforge.api.simulate); the others
+        # still run their click command.
+        runner=None if path == ("simulate",) else run_click_point,
     )
     campaign = build_campaign(request)
     outputs = Outputs(out=Path(options["out"]), parquet=Path(options["parquet"]) if options["parquet"] else None,
@@ -107,8 +145,6 @@ class _TargetGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def _target(self, ctx: click.Context) -> click.Group:
-        from qosforge.campaigns.execute import resolve_command
-
         target = resolve_command(self.path)
         assert isinstance(target, click.Group)
         return target
@@ -122,8 +158,6 @@ class _TargetGroup(click.Group):
             return _TargetGroup("whatif", ("whatif",), "Run a what-if model over a grid (qosforge sweep whatif MODEL --help).")
         if not self.path and name not in ("simulate", "compile"):
             return None
-        from qosforge.campaigns.execute import resolve_command
-
         try:
             target = resolve_command((*self.path, name))
         except LookupError:
@@ -137,4 +171,4 @@ sweep_group = _TargetGroup(
     "(--scheduler). Rows go to --out as points finish; a re-run resumes. See docs/campaigns.md.",
 )
 
-__all__ = ["sweep_group"]
+__all__ = ["resolve_command", "run_click_point", "sweep_group"]

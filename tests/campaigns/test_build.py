@@ -8,9 +8,9 @@ import pytest
 
 from qosforge.campaigns import build as build_module
 from qosforge.campaigns.build import CampaignRequest, build_campaign
-from qosforge.campaigns.execute import resolve_command
 from qosforge.campaigns.flags import forwarded_flags
 from qosforge.campaigns.intents import parse_assignment, read_intent
+from qosforge.cli.sweep import resolve_command
 from qosforge.errors import QosforgeError
 
 INTENT = str(Path(__file__).resolve().parents[2] / "examples" / "tlt-softswitch.yaml")

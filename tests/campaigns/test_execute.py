@@ -1,4 +1,4 @@
-"""One point through the real command, in-process: results, errors, shipped intents, timing."""
+"""One point through the application layer (or its campaign's runner): results, errors, shipped intents, timing."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from qosforge.campaigns.execute import resolve_command, run_point
+from qosforge.campaigns.execute import run_point
 from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.cli import main
+from qosforge.cli.sweep import resolve_command, run_click_point
 
 INTENT = Path(__file__).resolve().parents[2] / "examples" / "tlt-softswitch.yaml"
 
 
 def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ("--speed", "10G", "--rtt", "100us", "--burst", "65pkt")
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, argv))
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, argv, runner=run_click_point))
     with pytest.raises(SystemExit):
         main(["whatif", "dctcp", *argv, "--format", "json"])
     assert outcome.error is None and outcome.result == json.loads(capsys.readouterr().out)
@@ -25,26 +26,48 @@ def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str
 
 
 def test_a_failing_point_records_the_one_line_error() -> None:
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--speed", "10GB", "--rtt", "100us")))
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--speed", "10GB", "--rtt", "100us"), runner=run_click_point))
     assert outcome.result is None and outcome.error is not None and outcome.error.startswith("--speed:")
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--bogus",)))
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--bogus",), runner=run_click_point))
     assert outcome.error is not None and "No such option" in outcome.error
 
 
 def test_the_intent_travels_as_contents_and_rows_name_the_users_path(tmp_path: Path) -> None:
     name = "designs/tlt.yaml"  # need not exist on the worker
-    spec = PointSpec(("compile",), {}, (name,), files=(ShippedFile(0, name, INTENT.read_text()),))
+    spec = PointSpec(("compile",), {}, (name,), files=(ShippedFile(0, name, INTENT.read_text()),), runner=run_click_point)
     outcome = run_point(spec)
     assert outcome.error is None and outcome.result is not None
     assert outcome.result["source_file"] == name and "qosforge-point-" not in json.dumps(outcome.result)
 
 
 def test_wall_clock_keys_move_to_timing() -> None:
-    argv = ("--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--flows", "2", "--duration", "2ms", "--warmup", "0s")
-    outcome = run_point(PointSpec(("simulate",), {}, argv))
+    fields = {"scenario": "dumbbell", "transport": "dctcp", "ecn_threshold": "20pkt", "flows": 2, "duration": "2ms", "warmup": "0s"}
+    outcome = run_point(PointSpec(("simulate",), {}, (), fields=fields, typed=frozenset(fields)))
     assert outcome.error is None and outcome.result is not None
     assert "wall_seconds" not in outcome.result and outcome.timing["wall_seconds"] > 0
     assert outcome.result["packets_forwarded"] > 0
+
+
+def test_a_simulate_point_calls_the_application_layer_and_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """No click on the point's path: the request is made from the point's fields, and its report
+    is the JSON ``qosforge simulate`` prints, key for key (timings aside)."""
+    argv = ["--scenario", "incast", "--flows", "4", "--duration", "2ms", "--warmup", "0s"]
+    fields = {"scenario": "incast", "intent": "designs/tlt.yaml", "flows": 4, "duration": "2ms", "warmup": "0s"}
+    outcome = run_point(PointSpec(("simulate",), {}, (), files=(ShippedFile(0, "designs/tlt.yaml", INTENT.read_text()),), fields=fields,
+                                  typed=frozenset(fields)))
+    with pytest.raises(SystemExit):
+        main(["simulate", str(INTENT), *argv, "--format", "json"])
+    printed = json.loads(capsys.readouterr().out)
+    assert outcome.error is None and outcome.result is not None
+    timings = ("wall_seconds", "loop_cpu_seconds", "packet_events_per_second")
+    assert outcome.result == {key: value for key, value in printed.items() if key not in timings} | {"intent": "designs/tlt.yaml"}
+    assert list(outcome.result) == [key for key in printed if key not in timings]
+
+
+def test_a_simulate_point_refuses_a_chosen_flag_its_scenario_does_not_read() -> None:
+    fields = {"scenario": "dumbbell", "transport": "dctcp", "ecn_threshold": "20pkt", "load_text": "50%"}
+    outcome = run_point(PointSpec(("simulate",), {}, (), fields=fields, typed=frozenset(fields)))
+    assert outcome.error == "--load: applies to all-to-all, not dumbbell (hint: drop --load)"
 
 
 def test_resolve_command_refuses_unknown_paths() -> None:

@@ -12,11 +12,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 #: One point of each kind the warm-up lists: a flag-only simulate, simulate INTENT on a fabric, compile.
+#: (command, argv, the application-layer request's fields, intent); compile still runs through the CLI's runner.
 _CASES = {
-    "dumbbell": ("('simulate',)", "('--scenario', 'dumbbell', '--transport', 'dctcp', '--flows', '4', '--duration', '2ms', '--warmup', '0s', "
-                 "'--ecn-threshold', '20pkt')", None),
-    "fabric": ("('simulate',)", "('X', '--scenario', 'all-to-all', '--duration', '0.1ms', '--warmup', '0s')", "bench/fabric-4x2.yaml"),
-    "compile": ("('compile',)", "('X',)", "examples/tlt-softswitch.yaml"),
+    "dumbbell": ("('simulate',)", "()", "{'scenario': 'dumbbell', 'transport': 'dctcp', 'flows': 4, 'duration': '2ms', 'warmup': '0s', "
+                 "'ecn_threshold': '20pkt'}", None),
+    "fabric": ("('simulate',)", "()", "{'scenario': 'all-to-all', 'duration': '0.1ms', 'warmup': '0s'}", "bench/fabric-4x2.yaml"),
+    "compile": ("('compile',)", "('X',)", "{}", "examples/tlt-softswitch.yaml"),
 }
 
 _PROGRAM = """
@@ -25,9 +26,10 @@ from pathlib import Path
 from qosforge.campaigns.execute import run_point
 from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.campaigns.warm import warm_up
-command, argv, intent = {command}, {argv}, {intent!r}
+from qosforge.cli.sweep import run_click_point
+command, argv, fields, intent = {command}, {argv}, {fields}, {intent!r}
 files = (ShippedFile(0, intent, Path(intent).read_text()),) if intent else ()
-spec = PointSpec(command, {{}}, argv, files)
+spec = PointSpec(command, {{}}, argv, files, fields=fields, typed=frozenset(fields), runner=None if command == ("simulate",) else run_click_point)
 warm_up([spec])
 before = set(sys.modules)
 outcome = run_point(spec)
@@ -37,8 +39,8 @@ print(json.dumps({{"error": outcome.error, "new": sorted(m for m in set(sys.modu
 
 @pytest.mark.parametrize("case", sorted(_CASES))
 def test_a_warmed_up_process_imports_nothing_more_for_a_point(case: str) -> None:
-    command, argv, intent = _CASES[case]
-    program = _PROGRAM.format(command=command, argv=argv, intent=intent)
+    command, argv, fields, intent = _CASES[case]
+    program = _PROGRAM.format(command=command, argv=argv, fields=fields, intent=intent)
     done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True)
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["error"] is None

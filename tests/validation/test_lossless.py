@@ -3,7 +3,7 @@ class drops a lossless frame in any fabric scenario the CLI runs at its defaults
 harder variants (a pause storm with 16 flows per sending host, all-to-all at 90 % load).
 
 The scenarios are run exactly as ``qosforge simulate INTENT --scenario X`` runs them
-(qosforge/cli/simulate_fabric.py ``run_fabric``), so a default that drops lossless frames fails
+(qosforge/api/scenarios/_fabric.py ``run_fabric``), so a default that drops lossless frames fails
 here. The link model behind it (docs/softswitch.md "Link model"): a link carries only its wire
 (cable at 5 ns/m plus PHY delay) for data and PFC frames, the rest of ``link_latency`` is spent
 inside the receiving switch after the frame is charged to its PG, as the headroom model assumes.
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from qosforge.cli.simulate_fabric import FabricOptions, run_fabric
+from qosforge.api.scenarios._fabric import FabricOptions, run_fabric
 from qosforge.compiler.loader import load_intent
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -1,0 +1,43 @@
+"""How the application layer tells the person running it something that is not the result.
+
+A note (an approximation taken, a seed that had no effect) goes to stderr in the CLI and in a
+campaign's worker alike; progress is drawn only by the CLI, on a terminal (cli/progress.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Protocol
+
+
+class Reporter(Protocol):
+    def note(self, text: str) -> None:
+        """One line on stderr for the person running the command."""
+
+    def progress(self, description: str) -> AbstractContextManager[object]:
+        """Around slow work whose amount is unknown (a spinner on a terminal)."""
+
+    def engine_starting(self) -> None:
+        """The engine is about to run (the CLI tells a terminal user when numba must compile it first)."""
+
+
+class StderrReporter:
+    """Notes on stderr, no progress: what a campaign's point (or any caller without a terminal) gets."""
+
+    def note(self, text: str) -> None:
+        print(text, file=sys.stderr)
+
+    @contextmanager
+    def _quiet(self) -> Iterator[None]:
+        yield
+
+    def progress(self, description: str) -> AbstractContextManager[object]:
+        return self._quiet()
+
+    def engine_starting(self) -> None:
+        return None
+
+
+__all__ = ["Reporter", "StderrReporter"]
