@@ -173,7 +173,9 @@ def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], 
 
     # Longer than the watch below on any machine: the run is paced to wall time and must still be
     # going while watch streams (a run that ended before watch connected shows one frozen sample).
-    built = _build("rdma", 4, 10.0)
+    # One sender: after detection the watchdog's recovery drops what reaches the queue, and a
+    # line-rate sender's drops are most of the events the run then simulates.
+    built = _build("rdma", 1, 10.0)
     report = json.loads((compiled / "report.json").read_text())
     detection_ms = next(s for s in report["switches"] if s["name"] == "leaf1")["pfc_watchdog"]["detection_ms"]
     receiver = next(i for i, p in enumerate(built.compiled.config.ports) if p.name == "Ethernet0")
@@ -183,7 +185,7 @@ def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], 
     address = f"127.0.0.1:{served.endpoints[0].port}"
     code, text, err = run_cli("watch", str(compiled), "--switch", "leaf1", "--address", address, "--insecure",
                               "--interval", "20ms", "--duration", "4s", "--no-live", "--format", "json")
-    assert served.live.progress().time_s >= (detection_ms + 50) / 1e3, "the run did not pass the detection time while watched"
+    assert served.live.progress().time_s >= (detection_ms + 20) / 1e3, "the run did not pass the detection time while watched"
     findings = json.loads(text)["findings"]
     problems = _problems(findings)
     assert code == 1 and ("watch-pfc-storm", "Ethernet0", "priority 3 (rdma)") in problems, (err, findings)
