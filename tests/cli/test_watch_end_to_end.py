@@ -46,10 +46,10 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _build(class_name: str, flows: int, duration_s: float) -> Any:
+def _build(class_name: str, flows: int, duration_s: float, flow_size_bytes: int | None = None) -> Any:
     from qosforge.softswitch.helper.intent_incast import intent_incast
 
-    return intent_incast(INTENT, "leaf1", class_name, "Ethernet0", flows, None, None, None, duration_s, 0.0, 1, None, {})
+    return intent_incast(INTENT, "leaf1", class_name, "Ethernet0", flows, None, flow_size_bytes, None, duration_s, 0.0, 1, None, {})
 
 
 @pytest.fixture
@@ -173,9 +173,11 @@ def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], 
 
     # Longer than the watch below on any machine: the run is paced to wall time and must still be
     # going while watch streams (a run that ended before watch connected shows one frozen sample).
-    # One sender: after detection the watchdog's recovery drops what reaches the queue, and a
-    # line-rate sender's drops are most of the events the run then simulates.
-    built = _build("rdma", 1, 10.0)
+    # One sender of 2 MB (160 us at 100G; paused at 100 us, the rest waits in the switch): a
+    # long-lived line-rate sender's drops during the watchdog's recovery would be most of the
+    # events, and the run must keep pace with wall time so that watch, connected a second or two
+    # after the pause began, still watches the storm for longer than the detection time.
+    built = _build("rdma", 1, 10.0, flow_size_bytes=2_000_000)
     report = json.loads((compiled / "report.json").read_text())
     detection_ms = next(s for s in report["switches"] if s["name"] == "leaf1")["pfc_watchdog"]["detection_ms"]
     receiver = next(i for i, p in enumerate(built.compiled.config.ports) if p.name == "Ethernet0")
