@@ -15,7 +15,9 @@ Figures:
    a subscriber reading it throughout (a separate process subscribing as ``qosforge watch`` does,
    SONiC family, STREAM SAMPLE every ``--interval``, default 1 s, subscribed before the run
    starts), alternating ``--repeat`` times (the machine's load is printed with each run: on a
-   shared machine only ratios of neighbouring runs mean much);
+   shared machine only ratios of neighbouring runs mean much), and per CPU second of the
+   simulating process (the run's thread and the target's together; the subscriber's process,
+   the client's machine in real use, is not counted), which load from other jobs moves less;
 2. **counters per second one Subscribe stream sustains**: such a subscriber, one family per
    stream, at the shortest SAMPLE interval the target honours (10 ms), counting the counters it
    decodes (watch's decoder) for ``--seconds`` (default 10) of wall time, while the simulation
@@ -101,11 +103,18 @@ def plain(duration_s: float) -> dict[str, float]:
 
     built, _ = scenario(duration_s)
     run = SegmentedRun(built.configs, built.topology, built.flows, built.run)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu_s()
     run.advance(duration_s)
-    wall = time.perf_counter() - began
+    wall, cpu = time.perf_counter() - began, _cpu_s() - cpu
     events = int(run.world[L.W_CNT][L.C_PKT_EVENTS])
-    return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall, "per_loop_s": events / run.wall_seconds}
+    return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall, "per_loop_s": events / run.wall_seconds,
+            "cpu_s": cpu, "per_cpu_s": events / cpu}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process, all its threads (the run's and the target's)."""
+    times = os.times()
+    return times.user + times.system
 
 
 def served(duration_s: float, interval_s: float) -> dict[str, float]:
@@ -124,12 +133,14 @@ def served(duration_s: float, interval_s: float) -> dict[str, float]:
     client = _subscriber(f"127.0.0.1:{port}", "sonic", interval_s, 3600.0)
     try:
         assert client.stdout is not None and client.stdout.readline().strip() == "synced", "the subscriber did not subscribe"
+        cpu = _cpu_s()
         live.start()
         while not live.progress().done:
             time.sleep(0.01)
         # From the run's start (live.py: the wall time its timestamps count from), as the plain
         # run's wall time counts from its start.
         wall = time.time() - live.progress().start_wall_s
+        cpu = _cpu_s() - cpu
     finally:
         client.terminate()
         client.wait()
@@ -139,7 +150,7 @@ def served(duration_s: float, interval_s: float) -> dict[str, float]:
     server.stop(grace=0.5).wait()
     live.stop()
     return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall,
-            "per_loop_s": events / run.wall_seconds, "counters": counters}
+            "per_loop_s": events / run.wall_seconds, "cpu_s": cpu, "per_cpu_s": events / cpu, "counters": counters}
 
 
 def throughput(seconds: float, while_running: bool, family: str) -> dict[str, float]:
@@ -183,21 +194,26 @@ def main(argv: list[str]) -> None:
         return row
 
     print(f"{os.cpu_count()} cores; 64-port switch, {args.duration * 1e3:g} ms simulated; runs alternate, {args.repeat} of each")
-    print(f"{'run':<28} {'load':>5} {'packet events':>14} {'wall s':>8} {'events/wall s':>14} {'loop s':>8} {'events/loop s':>14}")
+    print(f"{'run':<28} {'load':>5} {'packet events':>14} {'wall s':>8} {'events/wall s':>14} {'loop s':>8} {'events/loop s':>14} {'CPU s':>7} "
+          f"{'events/CPU s':>13}")
     rates: dict[str, list[float]] = {"plain": [], "served": []}
+    per_cpu: dict[str, list[float]] = {"plain": [], "served": []}
     counters = 0.0
     for _ in range(args.repeat):
         for kind in ("plain", "served"):
             load = os.getloadavg()[0]
             row = child(kind)
             rates[kind].append(row["per_wall_s"])
+            per_cpu[kind].append(row["per_cpu_s"])
             counters = row.get("counters", counters)
             name = "without serving" if kind == "plain" else f"served, SAMPLE {args.interval:g} s"
             print(f"{name:<28} {load:>5.1f} {row['packet_events']:>14.0f} {row['wall_s']:>8.2f} {row['per_wall_s']:>14.0f} {row['loop_wall_s']:>8.2f} "
-                  f"{row['per_loop_s']:>14.0f}", flush=True)
+                  f"{row['per_loop_s']:>14.0f} {row['cpu_s']:>7.2f} {row['per_cpu_s']:>13.0f}", flush=True)
     ratios = [s / p for p, s in zip(rates["plain"], rates["served"], strict=True)]
     print(f"served / without (events per wall second), each pair: {', '.join(f'{r:.2f}' for r in ratios)}; "
           f"medians {statistics.median(rates['served']) / statistics.median(rates['plain']):.2f}; {counters:.0f} counters per snapshot")
+    print(f"served / without (events per CPU second of the simulating process, run and target together): medians "
+          f"{statistics.median(per_cpu['served']) / statistics.median(per_cpu['plain']):.2f}")
     for when, name in (("running", "while the simulation runs"), ("idle", "after the run ended")):
         for family in ("sonic", "openconfig"):
             row = child(f"{when}-{family}")
