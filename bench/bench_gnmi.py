@@ -11,15 +11,19 @@ port 0 every simulated millisecond, so queues build, mark and drop. The served `
 Figures:
 
 1. **event rate while serving**: packet events per wall second of the whole run, the same
-   scenario run once without serving (SegmentedRun in one call) and once served over gNMI in
-   segments with a subscriber reading it throughout (a separate process subscribing as
-   ``qosforge watch`` does, SONiC family, STREAM SAMPLE every ``--interval``, default 1 s);
+   scenario run without serving (SegmentedRun in one call) and served over gNMI in segments with
+   a subscriber reading it throughout (a separate process subscribing as ``qosforge watch`` does,
+   SONiC family, STREAM SAMPLE every ``--interval``, default 1 s, subscribed before the run
+   starts), alternating ``--repeat`` times (the machine's load is printed with each run: on a
+   shared machine only ratios of neighbouring runs mean much), and per CPU second of the
+   simulating process (the run's thread and the target's together; the subscriber's process,
+   the client's machine in real use, is not counted), which load from other jobs moves less;
 2. **counters per second one Subscribe stream sustains**: such a subscriber, one family per
    stream, at the shortest SAMPLE interval the target honours (10 ms), counting the counters it
    decodes (watch's decoder) for ``--seconds`` (default 10) of wall time, while the simulation
    runs (it competes for the GIL) and once it has ended (serving alone).
 
-Usage: ``nice python bench/bench_gnmi.py [--duration SIMULATED_SECONDS] [--interval SECONDS] [--seconds SECONDS]``.
+Usage: ``nice python bench/bench_gnmi.py [--duration SIMULATED_SECONDS] [--interval SECONDS] [--seconds SECONDS] [--repeat N]``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -51,6 +56,7 @@ notifications = counters = 0
 began = None
 for response in call:
     if response.sync_response:
+        print("synced", flush=True)
         began = time.monotonic()
         notifications = counters = 0
         continue
@@ -97,36 +103,54 @@ def plain(duration_s: float) -> dict[str, float]:
 
     built, _ = scenario(duration_s)
     run = SegmentedRun(built.configs, built.topology, built.flows, built.run)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu_s()
     run.advance(duration_s)
-    wall = time.perf_counter() - began
+    wall, cpu = time.perf_counter() - began, _cpu_s() - cpu
     events = int(run.world[L.W_CNT][L.C_PKT_EVENTS])
-    return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall, "per_loop_s": events / run.wall_seconds}
+    return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall, "per_loop_s": events / run.wall_seconds,
+            "cpu_s": cpu, "per_cpu_s": events / cpu}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process, all its threads (the run's and the target's)."""
+    times = os.times()
+    return times.user + times.system
 
 
 def served(duration_s: float, interval_s: float) -> dict[str, float]:
-    from qosforge.softswitch.device.serve import serve_simulation
+    """The same run served, with a subscriber that has subscribed before the run starts (so
+    its process start and first sync are not in the run's wall time, as a watch already
+    connected to a switch when its traffic runs)."""
+    from qosforge.softswitch.device.gnmi_target import serve
+    from qosforge.softswitch.device.live import LiveSimulation
+    from qosforge.softswitch.device.serve import device_for
     from qosforge.softswitch.engine import layout as L
 
     built, ir = scenario(duration_s)
-    service = serve_simulation(built, (ir,), "127.0.0.1", 0, server_credentials=None, credentials=None)
-    address = f"127.0.0.1:{service.endpoints[0].port}"
-    client = _subscriber(address, "sonic", interval_s, 3600.0)
+    live = LiveSimulation(built)
+    device = device_for(live, ir)
+    server, port = serve(device, "127.0.0.1:0", server_credentials=None)
+    client = _subscriber(f"127.0.0.1:{port}", "sonic", interval_s, 3600.0)
     try:
-        while not service.live.progress().done:
+        assert client.stdout is not None and client.stdout.readline().strip() == "synced", "the subscriber did not subscribe"
+        cpu = _cpu_s()
+        live.start()
+        while not live.progress().done:
             time.sleep(0.01)
         # From the run's start (live.py: the wall time its timestamps count from), as the plain
-        # run's wall time counts from its start; the OpenConfig rendering before it is not the run.
-        wall = time.time() - service.live.progress().start_wall_s
+        # run's wall time counts from its start.
+        wall = time.time() - live.progress().start_wall_s
+        cpu = _cpu_s() - cpu
     finally:
         client.terminate()
         client.wait()
-    run = service.live._run
+    run = live._run
     events = int(run.world[L.W_CNT][L.C_PKT_EVENTS])
-    counters = service.live.snapshot(service.endpoints[0].switch)[0].counter_count()
-    service.stop()
+    counters = live.snapshot(device.switch)[0].counter_count()
+    server.stop(grace=0.5).wait()
+    live.stop()
     return {"packet_events": events, "wall_s": wall, "loop_wall_s": run.wall_seconds, "per_wall_s": events / wall,
-            "per_loop_s": events / run.wall_seconds, "counters": counters}
+            "per_loop_s": events / run.wall_seconds, "cpu_s": cpu, "per_cpu_s": events / cpu, "counters": counters}
 
 
 def throughput(seconds: float, while_running: bool, family: str) -> dict[str, float]:
@@ -153,6 +177,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--duration", type=positive_seconds, default=2e-3, help="simulated seconds of the event-rate runs (default 0.002)")
     parser.add_argument("--interval", type=positive_seconds, default=1.0, help="the subscriber's SAMPLE interval during the served run (default 1 s)")
     parser.add_argument("--seconds", type=positive_seconds, default=10.0, help="wall seconds of each throughput measurement (default 10)")
+    parser.add_argument("--repeat", type=int, default=2, help="plain and served runs, alternating, of each (default 2)")
     parser.add_argument("--one", choices=["plain", "served", "running-sonic", "running-openconfig", "idle-sonic", "idle-openconfig"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
@@ -168,13 +193,27 @@ def main(argv: list[str]) -> None:
         row: dict[str, float] = json.loads(output.strip().splitlines()[-1])
         return row
 
-    print(f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; 64-port switch, {args.duration * 1e3:g} ms simulated")
-    plain_row, served_row = child("plain"), child("served")
-    print(f"{'run':<28} {'packet events':>14} {'wall s':>8} {'events/wall s':>14} {'loop s':>8} {'events/loop s':>14}")
-    for name, row in (("without serving", plain_row), (f"served, SAMPLE {args.interval:g} s", served_row)):
-        print(f"{name:<28} {row['packet_events']:>14.0f} {row['wall_s']:>8.2f} {row['per_wall_s']:>14.0f} {row['loop_wall_s']:>8.2f} {row['per_loop_s']:>14.0f}")
-    print(f"served / without: {served_row['per_wall_s'] / plain_row['per_wall_s']:.2f} (events per wall second); "
-          f"{served_row['counters']:.0f} counters per snapshot")
+    print(f"{os.cpu_count()} cores; 64-port switch, {args.duration * 1e3:g} ms simulated; runs alternate, {args.repeat} of each")
+    print(f"{'run':<28} {'load':>5} {'packet events':>14} {'wall s':>8} {'events/wall s':>14} {'loop s':>8} {'events/loop s':>14} {'CPU s':>7} "
+          f"{'events/CPU s':>13}")
+    rates: dict[str, list[float]] = {"plain": [], "served": []}
+    per_cpu: dict[str, list[float]] = {"plain": [], "served": []}
+    counters = 0.0
+    for _ in range(args.repeat):
+        for kind in ("plain", "served"):
+            load = os.getloadavg()[0]
+            row = child(kind)
+            rates[kind].append(row["per_wall_s"])
+            per_cpu[kind].append(row["per_cpu_s"])
+            counters = row.get("counters", counters)
+            name = "without serving" if kind == "plain" else f"served, SAMPLE {args.interval:g} s"
+            print(f"{name:<28} {load:>5.1f} {row['packet_events']:>14.0f} {row['wall_s']:>8.2f} {row['per_wall_s']:>14.0f} {row['loop_wall_s']:>8.2f} "
+                  f"{row['per_loop_s']:>14.0f} {row['cpu_s']:>7.2f} {row['per_cpu_s']:>13.0f}", flush=True)
+    ratios = [s / p for p, s in zip(rates["plain"], rates["served"], strict=True)]
+    print(f"served / without (events per wall second), each pair: {', '.join(f'{r:.2f}' for r in ratios)}; "
+          f"medians {statistics.median(rates['served']) / statistics.median(rates['plain']):.2f}; {counters:.0f} counters per snapshot")
+    print(f"served / without (events per CPU second of the simulating process, run and target together): medians "
+          f"{statistics.median(per_cpu['served']) / statistics.median(per_cpu['plain']):.2f}")
     for when, name in (("running", "while the simulation runs"), ("idle", "after the run ended")):
         for family in ("sonic", "openconfig"):
             row = child(f"{when}-{family}")

@@ -15,7 +15,8 @@ name (``COUNTERS_DB``), so it cannot also name the switch.
   (:mod:`~qosforge.softswitch.device.openconfig_set`) and the run restarts with it
   (softswitch/device/live.py).
 - **Subscribe**: ONCE, POLL, and STREAM with SAMPLE (at the requested interval; 0 or
-  TARGET_DEFINED is 1 s), ON_CHANGE (a leaf is sent when a new snapshot changes it) and
+  TARGET_DEFINED is 1 s), ON_CHANGE (a leaf is sent when a snapshot changes it, looked for every
+  ``ON_CHANGE_CHECK_S``) and
   ``updates_only``, ``suppress_redundant`` and ``heartbeat_interval`` on SAMPLE. Notifications
   carry the snapshot's timestamp (live.py: run start wall time + simulated time).
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,13 +41,18 @@ from qosforge.backends.sonic.telemetry import GNMI_TARGET
 from qosforge.softswitch.device.live import LiveSimulation
 from qosforge.softswitch.device.paths import Elem, Json, Leaf, LeafIndex, Request, select, to_proto
 from qosforge.softswitch.device.paths import request as request_path
-from qosforge.softswitch.device.publish import FAMILIES, OPENCONFIG, SONIC
+from qosforge.softswitch.device.publish import FAMILIES, OPENCONFIG, SONIC, Publisher
 
 QOS_MODULE = "openconfig-qos"
 #: Seconds between SAMPLE updates when a subscription asks for 0 or TARGET_DEFINED.
 DEFAULT_SAMPLE_S = 1.0
 #: Shortest SAMPLE interval honoured (the run publishes at most every ~50 ms of wall time).
 MIN_SAMPLE_S = 0.01
+#: How often an ON_CHANGE subscription looks for changed values: a real switch's counters change
+#: only when its counter polling reads them (SONiC's flex counters: the PFC watchdog group every
+#: 200 ms by default, sonic-swss orchagent/pfcwdorch.cpp), and each look here builds the published
+#: values in the simulation's process.
+ON_CHANGE_CHECK_S = 0.1
 
 
 def protos() -> tuple[Any, Any]:
@@ -73,44 +79,41 @@ class SwitchDevice:
 
     switch: str
     live: LiveSimulation
-    leaves: Callable[[Any, str], list[Leaf]]
-    """The published leaves of a counters snapshot, per family (publish.py)."""
+    publishers: Mapping[str, Publisher]
+    """Per family, the leaves a counters snapshot publishes (publish.py)."""
     document: dict[str, Any]
     """The ``/qos`` configuration now applied, ``{"openconfig-qos:qos": {...}}``."""
     apply: Callable[[dict[str, Any], dict[str, Any]], Any]
     """(current document, new document) -> the switch's new SwitchConfig; raises SetRejected."""
     model_version: str
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _cache: dict[str, tuple[int, list[Leaf], int]] = field(default_factory=dict)
-    _index: dict[frozenset[str], tuple[int, LeafIndex]] = field(default_factory=dict)
+    _leaves_lock: threading.Lock = field(default_factory=threading.Lock)
+    _cache: dict[frozenset[str], tuple[int, LeafIndex, int]] = field(default_factory=dict)
 
     def current_index(self, families: frozenset[str] = FAMILY_NAMES) -> tuple[LeafIndex, int]:
-        """:meth:`current_leaves` indexed by path (once per snapshot and set of families)."""
-        leaves, stamp = self.current_leaves(families)
-        cached = self._index.get(families)
-        if cached is None or cached[1].leaves is not leaves:
-            cached = (stamp, LeafIndex(leaves))
-            self._index[families] = cached
-        return cached[1], stamp
+        """The latest snapshot's leaves of ``families``, indexed by path, and its timestamp:
+        built once per snapshot, whoever asks, and only when asked (a snapshot nobody reads is
+        never encoded)."""
+        with self._leaves_lock:
+            counters, stamp, generation = self.live.snapshot(self.switch)
+            cached = self._cache.get(families)
+            if cached is not None and cached[0] == generation:
+                return cached[1], cached[2]
+            indexes = []
+            for family in sorted(families):
+                own = self._cache.get(frozenset((family,)))
+                if own is None or own[0] != generation:
+                    own = (generation, self.publishers[family].index(counters), stamp)
+                    self._cache[frozenset((family,))] = own
+                indexes.append(own[1])
+            index = indexes[0] if len(indexes) == 1 else LeafIndex([leaf for one in indexes for leaf in one.leaves])
+            self._cache[families] = (generation, index, stamp)
+            return index, stamp
 
     def current_leaves(self, families: frozenset[str] = FAMILY_NAMES) -> tuple[list[Leaf], int]:
-        """The latest snapshot's leaves of ``families`` and its timestamp; each family's built
-        once per snapshot, whoever asks."""
-        counters, stamp, generation = self.live.snapshot(self.switch)
-        leaves: list[Leaf] = []
-        for family in sorted(families):
-            cached = self._cache.get(family)
-            if cached is None or cached[0] != generation:
-                cached = (generation, self.leaves(counters, family), stamp)
-                self._cache[family] = cached
-            if len(families) == 1:
-                return cached[1], stamp
-            leaves += cached[1]
-        combined = self._cache.get(",".join(sorted(families)))
-        if combined is not None and combined[0] == generation:
-            return combined[1], combined[2]  # the same list while the snapshot is (its index is kept)
-        self._cache[",".join(sorted(families))] = (generation, leaves, stamp)
-        return leaves, stamp
+        """The latest snapshot's leaves of ``families`` and its timestamp."""
+        index, stamp = self.current_index(families)
+        return index.leaves, stamp
 
 
 def _typed_value(gnmi_pb2: Any, value: object, encoding: int) -> Any:
@@ -136,6 +139,8 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         self.device = device
         self.credentials = credentials
         self.gnmi_pb2, _ = protos()
+        self._paths: dict[tuple[Elem, ...], Any] = {}
+        """gnmi.Path of each published leaf path (its elements), built on first use."""
 
     def _authorise(self, context: grpc.ServicerContext) -> None:
         if self.credentials is None:
@@ -187,11 +192,15 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         g = self.gnmi_pb2
         first = leaves[0]
         prefix = g.Path(origin=first.origin, target=first.target) if first.origin or first.target else None
-        return g.Notification(
-            timestamp=stamp,
-            prefix=prefix,
-            update=[g.Update(path=to_proto(g, leaf.elems), val=_typed_value(g, leaf.value, encoding)) for leaf in leaves],
-        )
+        paths = self._paths
+        updates = []
+        for leaf in leaves:
+            path = paths.get(leaf.elems)
+            if path is None:
+                # A published path is the same message in every notification: built once.
+                path = paths[leaf.elems] = to_proto(g, leaf.elems)
+            updates.append(g.Update(path=path, val=_typed_value(g, leaf.value, encoding)))
+        return g.Notification(timestamp=stamp, prefix=prefix, update=updates)
 
     # --- Set -----------------------------------------------------------------------------
     def Set(self, request: Any, context: grpc.ServicerContext) -> Any:
@@ -294,10 +303,17 @@ class GnmiTarget:  # a gNMIServicer (registered by serve(); the generated base a
         due = [now + interval for interval in intervals]
         last_sent = [now] * len(sampled)
         generation = live.progress().generation
+        next_check = now
         while context.is_active():
             next_due = min(due, default=now + 1.0)
             if on_change:
+                # Changes are looked for at most every ON_CHANGE_CHECK_S, not at every snapshot
+                # the run publishes (each look builds the published values, in the run's process).
+                pause = min(next_check, next_due) - time.monotonic()
+                if pause > 0:
+                    time.sleep(min(pause, 1.0))
                 generation = live.wait_for(generation, max(0.0, min(next_due - time.monotonic(), 1.0)))
+                next_check = time.monotonic() + ON_CHANGE_CHECK_S
             else:
                 time.sleep(max(0.0, min(next_due - time.monotonic(), 1.0)))
             if live.error is not None:

@@ -101,6 +101,10 @@ class LiveSimulation:
         self._condition.notify_all()
 
     def start(self) -> None:
+        with self._condition:
+            # Simulated time 0 is when the run begins, not when it was built (serving sets up
+            # its targets in between).
+            self._start_wall_s = self._clock()
         self._thread = threading.Thread(target=self._loop, name="qosforge-live-simulation", daemon=True)
         self._thread.start()
 

@@ -135,6 +135,14 @@ class LeafIndex:
             for length in range(len(leaf.elems) + 1):
                 self._by_prefix.setdefault((origin, leaf.target, leaf.elems[:length]), []).append(position)
 
+    def refreshed(self, leaves: list[Leaf]) -> LeafIndex:
+        """The same paths, in the same order, with new values: shares this index's lookup table
+        (a snapshot of the same switch layout, softswitch/device/publish.py Publisher)."""
+        index = LeafIndex.__new__(LeafIndex)
+        index.leaves = leaves
+        index._by_prefix = self._by_prefix
+        return index
+
     def positions(self, wanted: Request) -> list[int]:
         if exact(wanted):
             key = (wanted.origin or "openconfig", wanted.target, tuple((name, tuple(sorted(keys))) for name, keys in wanted.elems))

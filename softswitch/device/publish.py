@@ -20,6 +20,7 @@ received on a port, 802.3x link pause frames (the switch sends PFC, never link p
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 
 from qosforge.backends import counters as catalogue
@@ -27,7 +28,7 @@ from qosforge.backends.counters import Counter, CounterKey, Sample
 from qosforge.backends.openconfig import telemetry as oc
 from qosforge.backends.sonic import telemetry as sonic
 from qosforge.softswitch.device.counters import SwitchCounters
-from qosforge.softswitch.device.paths import Elem, Json, Leaf, elem
+from qosforge.softswitch.device.paths import Elem, Json, Leaf, LeafIndex, elem
 
 #: SAI_OBJECT_TYPE_INGRESS_PRIORITY_GROUP (SAI inc/saitypes.h sai_object_type_t, 26): the type
 #: byte at the top of a SAI object id, as sonic-sairedis lays ids out; the rest numbers the group.
@@ -38,48 +39,73 @@ def pg_object_id(port_index: int, pg: int) -> str:
     return f"oid:0x{_PG_OBJECT_TYPE:02x}{port_index * 8 + pg + 1:014x}"
 
 
-def samples(counters: SwitchCounters, stamp_ns: int, *, shared_watermarks: bool = False) -> Iterator[Sample]:
-    """Every value the switch publishes, one Sample per counter and object. A queue's watermark
-    is its whole occupancy's peak (openconfig ``max-queue-len``), or with ``shared_watermarks``
-    its shared-buffer part (SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES)."""
-    queue_peaks = counters.queue_shared_watermark_bytes if shared_watermarks else counters.queue_watermark_bytes
+Slot = tuple[Counter, str, int | None]
+"""What one published value is: its counter, port and index (queue, PG or priority)."""
+
+
+def _slots(counters: SwitchCounters) -> list[Slot]:
+    """Every value the switch publishes, in publishing order: depends only on the switch's
+    layout (ports, queues, PGs, monitored queues, watchdog), not on the counts."""
     C = Counter
-
-    def put(counter: Counter, port: str, index: int | None, value: int | str) -> Sample:
-        return Sample(counter, CounterKey(port, index), value, stamp_ns, "")
-
+    out: list[Slot] = []
     for p, port in enumerate(counters.port_names):
-        n = counters.queue_counts[p]
-        for q in range(n):
-            yield put(C.QUEUE_TRANSMIT_PACKETS, port, q, int(counters.transmit_packets[p, q]))
-            yield put(C.QUEUE_TRANSMIT_BYTES, port, q, int(counters.transmit_bytes[p, q]))
-            yield put(C.QUEUE_DROPPED_PACKETS, port, q, int(counters.dropped_packets[p, q]))
-            yield put(C.QUEUE_WRED_DROPPED_PACKETS, port, q, int(counters.wred_dropped_packets[p, q]))
-            yield put(C.QUEUE_ECN_MARKED_PACKETS, port, q, int(counters.ecn_marked_packets[p, q]))
-            yield put(C.QUEUE_WATERMARK_BYTES, port, q, int(queue_peaks[p, q]))
+        for q in range(counters.queue_counts[p]):
+            out += [(C.QUEUE_TRANSMIT_PACKETS, port, q), (C.QUEUE_TRANSMIT_BYTES, port, q), (C.QUEUE_DROPPED_PACKETS, port, q),
+                    (C.QUEUE_WRED_DROPPED_PACKETS, port, q), (C.QUEUE_ECN_MARKED_PACKETS, port, q), (C.QUEUE_WATERMARK_BYTES, port, q)]
             if (p, q) in counters.queue_average_bytes:
-                yield put(C.QUEUE_AVERAGE_BYTES, port, q, round(float(counters.queue_average_bytes[(p, q)])))
+                out.append((C.QUEUE_AVERAGE_BYTES, port, q))
         for g in range(counters.pg_counts[p]):
-            yield put(C.PG_SHARED_WATERMARK_BYTES, port, g, int(counters.pg_shared_watermark_bytes[p, g]))
-            yield put(C.PG_HEADROOM_WATERMARK_BYTES, port, g, int(counters.pg_headroom_watermark_bytes[p, g]))
-            yield put(C.PG_DROPPED_PACKETS, port, g, int(counters.pg_dropped_packets[p, g]))
+            out += [(C.PG_SHARED_WATERMARK_BYTES, port, g), (C.PG_HEADROOM_WATERMARK_BYTES, port, g), (C.PG_DROPPED_PACKETS, port, g)]
         for priority in catalogue.PFC_PRIORITIES:
-            yield put(C.PFC_RX_PACKETS, port, priority, int(counters.pfc_rx_frames[p, priority]))
-            yield put(C.PFC_TX_PACKETS, port, priority, int(counters.pfc_tx_frames[p, priority]))
-            yield put(C.PFC_RX_PAUSE_US, port, priority, round(float(counters.pfc_rx_pause_s[p, priority]) * 1e6))
-            yield put(C.PFC_TX_PAUSE_US, port, priority, round(float(counters.pfc_tx_pause_s[p, priority]) * 1e6))
+            out += [(C.PFC_RX_PACKETS, port, priority), (C.PFC_TX_PACKETS, port, priority), (C.PFC_RX_PAUSE_US, port, priority),
+                    (C.PFC_TX_PAUSE_US, port, priority)]
             queue = int(counters.pfc_queue[p, priority])
             if counters.pfc_watchdog_enabled[p, priority] and queue >= 0:
-                recovering = int(counters.pfc_watchdog_recovering[p, priority])
-                detected = int(counters.pfc_deadlocks[p, priority])
-                yield put(C.PFCWD_STATUS, port, queue, "stormed" if recovering else "operational")
-                yield put(C.PFCWD_DEADLOCK_DETECTED, port, queue, detected)
+                out += [(C.PFCWD_STATUS, port, queue), (C.PFCWD_DEADLOCK_DETECTED, port, queue), (C.PFCWD_DEADLOCK_RESTORED, port, queue)]
+        out += [(C.PORT_OUT_PACKETS, port, None), (C.PORT_OUT_DISCARDS, port, None), (C.PORT_IN_DISCARDS, port, None)]
+    return out
+
+
+def _values(counters: SwitchCounters, shared_watermarks: bool) -> list[int | str]:
+    """The values of :func:`_slots`, in the same order (from lists, not per-element array reads:
+    this runs for every published snapshot). A queue's watermark is its whole occupancy's peak
+    (openconfig ``max-queue-len``), or with ``shared_watermarks`` its shared-buffer part
+    (SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES)."""
+    c = counters
+    tx, tx_bytes, dropped, wred, marked = (a.tolist() for a in (c.transmit_packets, c.transmit_bytes, c.dropped_packets, c.wred_dropped_packets,
+                                                               c.ecn_marked_packets))
+    peaks = (c.queue_shared_watermark_bytes if shared_watermarks else c.queue_watermark_bytes).tolist()
+    pg_shared, pg_headroom, pg_drops = c.pg_shared_watermark_bytes.tolist(), c.pg_headroom_watermark_bytes.tolist(), c.pg_dropped_packets.tolist()
+    rx, tx_pfc = c.pfc_rx_frames.tolist(), c.pfc_tx_frames.tolist()
+    # round(seconds * 1e6) as Python rounds (half to even, as numpy.round), on the same doubles
+    rx_us, tx_us = (c.pfc_rx_pause_s * 1e6).tolist(), (c.pfc_tx_pause_s * 1e6).tolist()
+    queues, enabled = c.pfc_queue.tolist(), c.pfc_watchdog_enabled.tolist()
+    recovering, deadlocks = c.pfc_watchdog_recovering.tolist(), c.pfc_deadlocks.tolist()
+    out: list[int | str] = []
+    for p in range(len(c.port_names)):
+        n = c.queue_counts[p]
+        for q in range(n):
+            out += [int(tx[p][q]), int(tx_bytes[p][q]), int(dropped[p][q]), int(wred[p][q]), int(marked[p][q]), int(peaks[p][q])]
+            if (p, q) in c.queue_average_bytes:
+                out.append(round(float(c.queue_average_bytes[(p, q)])))
+        for g in range(c.pg_counts[p]):
+            out += [int(pg_shared[p][g]), int(pg_headroom[p][g]), int(pg_drops[p][g])]
+        for priority in catalogue.PFC_PRIORITIES:
+            out += [int(rx[p][priority]), int(tx_pfc[p][priority]), round(rx_us[p][priority]), round(tx_us[p][priority])]
+            if enabled[p][priority] and queues[p][priority] >= 0:
+                storming, detected = int(recovering[p][priority]), int(deadlocks[p][priority])
                 # Every detection starts a recovery that ends in a restoration (engine/kernel.py
                 # deadlock_recovered), so those restored are those detected less one in progress.
-                yield put(C.PFCWD_DEADLOCK_RESTORED, port, queue, max(detected - recovering, 0))
-        yield put(C.PORT_OUT_PACKETS, port, None, int(counters.transmit_packets[p, :n].sum()))
-        yield put(C.PORT_OUT_DISCARDS, port, None, int(counters.dropped_packets[p, :n].sum()))
-        yield put(C.PORT_IN_DISCARDS, port, None, int(counters.pg_dropped_packets[p, :counters.pg_counts[p]].sum()))
+                out += ["stormed" if storming else "operational", detected, max(detected - storming, 0)]
+        out += [int(sum(tx[p][:n])), int(sum(dropped[p][:n])), int(sum(pg_drops[p][:c.pg_counts[p]]))]
+    return out
+
+
+def samples(counters: SwitchCounters, stamp_ns: int, *, shared_watermarks: bool = False) -> Iterator[Sample]:
+    """Every value the switch publishes, one Sample per counter and object (see :func:`_values`
+    for the watermark a queue publishes)."""
+    for (counter, port, index), value in zip(_slots(counters), _values(counters, shared_watermarks), strict=True):
+        yield Sample(counter, CounterKey(port, index), value, stamp_ns, "")
 
 
 def _elems(path: tuple[oc.Elem, ...]) -> tuple[Elem, ...]:
@@ -144,4 +170,84 @@ def published_leaves(counters: SwitchCounters, queue_names: Mapping[int, str], f
     return sonic_leaves(list(samples(counters, 0, shared_watermarks=True)), counters.port_names, counters.pg_counts)
 
 
-__all__ = ["FAMILIES", "OPENCONFIG", "SONIC", "openconfig_leaves", "pg_object_id", "published_leaves", "samples", "sonic_leaves"]
+#: Marks a slot's value in a SONiC template while it is built: JSON escapes the control
+#: characters around the slot number, so the marker cannot occur in a name or a field.
+_MARK = "\x00"
+_MARK_JSON = json.dumps(_MARK)[1:-1]
+_SLOT = re.compile(re.escape(_MARK_JSON) + r"(\d+)" + re.escape(_MARK_JSON))
+
+
+def _layout_key(counters: SwitchCounters) -> tuple[object, ...]:
+    """What the published paths depend on (see :func:`_slots`)."""
+    return (counters.port_names, counters.queue_counts, counters.pg_counts, tuple(sorted(counters.queue_average_bytes)),
+            counters.pfc_watchdog_enabled.tobytes(), counters.pfc_queue.tobytes())
+
+
+class _Template:
+    """One JSON leaf of the SONiC family with its values left out: its text with ``%s`` where a
+    value goes and the slots those values come from."""
+
+    def __init__(self, text: str) -> None:
+        self.slots = [int(m.group(1)) for m in _SLOT.finditer(text)]
+        self.text = _SLOT.sub("%s", text.replace("%", "%%"))
+
+    def fill(self, values: list[str]) -> Json:
+        return Json(self.text % tuple(values[i] for i in self.slots))
+
+
+class Publisher:
+    """The leaves one family publishes for a switch, built once per switch layout: every path,
+    and for the SONiC family every JSON text with its values left out (built by the same
+    :func:`sonic_leaves` / :func:`openconfig_leaves` as the values, so byte for byte what they
+    give). Each snapshot then only reads its values into them (:meth:`index`), and the leaf
+    index by path prefix is the layout's, shared by every snapshot's leaves."""
+
+    def __init__(self, family: str, queue_names: Mapping[int, str]) -> None:
+        if family not in FAMILIES:
+            raise ValueError(f"unknown family {family!r}")
+        self.family = family
+        self.queue_names = dict(queue_names)
+        self._key: tuple[object, ...] | None = None
+        self._base: LeafIndex | None = None
+        self._templates: list[tuple[Leaf, _Template]] = []
+        self._openconfig: list[tuple[int, Leaf]] = []
+        """(slot, leaf with value 0) of each counter OpenConfig publishes; the rest constant."""
+        self._constant: list[Leaf] = []
+
+    def _build(self, counters: SwitchCounters) -> None:
+        slots = _slots(counters)
+        if self.family == SONIC:
+            marked = [Sample(counter, CounterKey(port, index), f"{_MARK}{i}{_MARK}", 0, "") for i, (counter, port, index) in enumerate(slots)]
+            leaves = sonic_leaves(marked, counters.port_names, counters.pg_counts)
+            self._templates = [(leaf, _Template(str(leaf.value))) for leaf in leaves]
+        else:
+            self._constant = openconfig_leaves([], self.queue_names)
+            self._openconfig = []
+            for i, (counter, port, index) in enumerate(slots):
+                name = self.queue_names.get(index) if index is not None else None
+                encoded = oc.encode_leaf(Sample(counter, CounterKey(port, index), 0, 0, ""), name) if counter is not Counter.PFCWD_STATUS else None
+                if encoded is not None:
+                    self._openconfig.append((i, Leaf("openconfig", _elems(encoded[0]), 0)))
+        self._base = None
+        self._key = _layout_key(counters)
+
+    def leaves(self, counters: SwitchCounters) -> list[Leaf]:
+        if self._key != _layout_key(counters):
+            self._build(counters)
+        values = _values(counters, shared_watermarks=self.family == SONIC)
+        if self.family == SONIC:
+            text = [str(v) for v in values]
+            return [Leaf(leaf.origin, leaf.elems, template.fill(text) if template.slots else leaf.value, leaf.target)
+                    for leaf, template in self._templates]
+        return [*self._constant, *(Leaf(leaf.origin, leaf.elems, int(values[i]), leaf.target) for i, leaf in self._openconfig)]
+
+    def index(self, counters: SwitchCounters) -> LeafIndex:
+        """The snapshot's leaves, indexed by path (the index shared while the layout stays)."""
+        leaves = self.leaves(counters)
+        if self._base is None:
+            self._base = LeafIndex(leaves)
+            return self._base
+        return self._base.refreshed(leaves)
+
+
+__all__ = ["FAMILIES", "OPENCONFIG", "SONIC", "Publisher", "openconfig_leaves", "pg_object_id", "published_leaves", "samples", "sonic_leaves"]

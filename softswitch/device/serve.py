@@ -19,7 +19,7 @@ from qosforge.ir import SwitchIR
 from qosforge.softswitch.device.gnmi_target import SetRejected, SwitchDevice, serve
 from qosforge.softswitch.device.live import LiveSimulation, Scenario
 from qosforge.softswitch.device.openconfig_set import apply_openconfig
-from qosforge.softswitch.device.publish import published_leaves
+from qosforge.softswitch.device.publish import FAMILIES, Publisher
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def device_for(live: LiveSimulation, switch: SwitchIR) -> SwitchDevice:
         return apply_openconfig(live.config(name), current, new)
 
     revision = model_revision()
-    return SwitchDevice(switch=name, live=live, leaves=lambda counters, family: published_leaves(counters, names, family), document=document,
+    return SwitchDevice(switch=name, live=live, publishers={family: Publisher(family, names) for family in FAMILIES}, document=document,
                         apply=apply, model_version=revision.split("@", 1)[-1])
 
 

@@ -60,7 +60,10 @@ def intent_incast(intent: Path, switch_name: str | None, class_name: str | None,
                               cnp_dscp=compiled.cnp_dscp, last_packet_bytes=last_bytes)
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
-    run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params)
+    # The compiled switch runs the PFC watchdog its SAI program configures (PFC_TC_DLD/DLR_INTERVAL,
+    # ENABLE_PFC_DLDR), as the switch with that PFC_WD config does; it acts only on a priority
+    # paused for the whole detection interval, which no incast's short pauses are.
+    run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((receiver, queue),), transport=params, pfc_watchdog=True)
     return IntentIncast(compiled, entry, kind, flow_specs, run, receiver, queue, packet)
 
 

@@ -173,8 +173,9 @@ class RunSpec:
     """Fixed size of the queue trace (halves its resolution when full)."""
     histogram_packets: int = 65536
     pfc_watchdog: bool = False
-    """Model the PFC deadlock watchdog the SAI program configures (fabric scenarios). Off for
-    single-switch scenarios, whose PAUSE is injected by hand and whose results stay as they were."""
+    """Model the PFC deadlock watchdog the SAI program configures (fabric scenarios, the incast on
+    an intent's switch and so the served device). Off for the other single-switch scenarios, whose
+    PAUSE is injected by hand and whose results stay as they were."""
     queue_histograms: bool = False
     """Sample every switch queue's depth into a histogram (per-port statistics of fabric runs)."""
     queue_histogram_packets: int = 1024

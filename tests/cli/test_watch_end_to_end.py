@@ -5,14 +5,16 @@ examples/roce-pod.yaml's leaf1 (Spectrum-2, 100G, lossless DCQCN class ``rdma`` 
 DCTCP class ``tcp``), an incast into Ethernet0. The clean config gives no finding; each injected
 fault gives its finding at the port and class where it was injected:
 
-- headroom cut by 30 % (every lossless PG's xoff x 0.7): expected lossless drops on the rdma PG
-  of the senders' ports; not reached (xfail, the reason says what was measured);
+- headroom cut by 30 % (every lossless PG's xoff x 0.7), under a line-rate lossless incast whose
+  PGs reach XOFF (softswitch/helper/headroom_incast.py; its clean run gives no finding either):
+  watch-lossless-pg-drop on the rdma PG of each sender's port, and only there;
 - ECN disabled on the marking class (``push`` of an OpenConfig /qos whose tcp profile has
   ``enable-ecn`` false, applied by the device): watch-ecn-off on Ethernet0 queue 1 (tcp);
 - a DSCP mapped to the wrong traffic class (the tcp DSCP the incast sends -> TC 0 on every port, the queue the
   design leaves unused): watch-unplanned-queue on Ethernet0 queue 0;
 - a stalled receiver (the host on Ethernet0 sends XOFF on priority 3 and never XON): streaming
-  watch finds the pause storm on Ethernet0 priority 3 (rdma).
+  watch finds the pause storm on Ethernet0 priority 3 (rdma), and the switch's PFC watchdog
+  (the compiled PFC_WD: 200 ms detection) reports the storm on Ethernet0 queue 3.
 """
 
 from __future__ import annotations
@@ -44,10 +46,10 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _build(class_name: str, flows: int, duration_s: float) -> Any:
+def _build(class_name: str, flows: int, duration_s: float, flow_size_bytes: int | None = None) -> Any:
     from qosforge.softswitch.helper.intent_incast import intent_incast
 
-    return intent_incast(INTENT, "leaf1", class_name, "Ethernet0", flows, None, None, None, duration_s, 0.0, 1, None, {})
+    return intent_incast(INTENT, "leaf1", class_name, "Ethernet0", flows, None, flow_size_bytes, None, duration_s, 0.0, 1, None, {})
 
 
 @pytest.fixture
@@ -88,23 +90,36 @@ def test_clean_config_gives_no_finding(compiled: Path, serve: Callable[..., Any]
     assert code == 0 and _problems(findings) == set(), findings
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured: this incast (8 DCQCN flows into Ethernet0, 2 ms) never drives an ingress PG to XOFF "
-    "(0 PFC frames sent, headroom watermark 0 B): DCQCN holds the queue near K_min, so a 30 % shorter "
-    "xoff is never used and no counter can show it; with 15 NewReno flows the lossless queue drops on WRED "
-    "(non-ECT packets) before any PFC. A traffic pattern that reaches XOFF on this switch is still to find."))
+def _headroom_scenario() -> Any:
+    from qosforge.softswitch.helper.headroom_incast import headroom_incast
+
+    return headroom_incast(INTENT, "leaf1", "rdma", "Ethernet0", duration_s=2e-3)
+
+
+def test_clean_config_under_pfc_gives_no_finding(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
+    """Line-rate lossless incast that drives the senders' PGs to XOFF (headroom_incast): the
+    compiled headroom holds what arrives after XOFF, so no lossless drop and no watermark above xoff."""
+    built = _headroom_scenario()
+    code, findings = _watch(run_cli, compiled, serve(built), 2e-3)
+    assert code == 0 and _problems(findings) == set(), findings
+
+
 def test_headroom_cut_by_30_percent(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
-    built = _build("rdma", 8, 2e-3)
+    built = _headroom_scenario()
     config = built.compiled.config
     cut = tuple(replace(p, xoff_bytes=int(p.xoff_bytes * 0.7)) if p.xoff_bytes > 0 else p for p in config.profiles)
     code, findings = _watch(run_cli, compiled, serve(built, replace(config, profiles=cut)), 2e-3)
     problems = _problems(findings)
-    senders = {config.ports[f.src_port].name for f in built.flows}
+    senders = {config.ports[s].name for s in built.senders}
     assert code == 1 and problems, findings
-    assert {rule for rule, _, _ in problems} <= {"watch-lossless-pg-drop", "watch-lossless-queue-drop"}, problems
-    assert all(field in ("pg 3 (rdma)", "queue 3 (rdma)") for _, _, field in problems)
-    # drops at the ingress PGs of the senders' ports, where the short headroom is
-    assert {port for rule, port, _ in problems if rule == "watch-lossless-pg-drop"} <= senders
+    # drops at the ingress PGs of the lossless senders' ports, where the short headroom is, and nowhere else
+    assert {rule for rule, _, _ in problems} == {"watch-lossless-pg-drop"}, problems
+    assert {port for _, port, _ in problems} == senders
+    assert {field for _, _, field in problems} == {"pg 3 (rdma)"}
+    for finding in findings:
+        if finding["rule"] == "watch-lossless-pg-drop":
+            assert finding["values"]["observed"] > 0 and finding["values"]["predicted"] == 0
+            assert "xoff 47,104 B" in finding["values"]["predicted_source"]
 
 
 def test_ecn_disabled_on_the_marking_class(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
@@ -152,14 +167,17 @@ def test_dscp_mapped_to_the_wrong_traffic_class(compiled: Path, serve: Callable[
 def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
     """The receiver on Ethernet0 sends XOFF on priority 3 at 0.1 ms and never XON: streaming, watch
     sees the priority's pause time grow with (device) time for longer than the compiled watchdog
-    detection time. (The simulated switch's own PFC watchdog did not report a deadlock in this run;
-    watch-pfcwd-triggered is covered on published watchdog counters in tests/lint/watch and
-    tests/cli/test_watch_cli.py.)"""
+    detection time, and the switch's own PFC watchdog detects the storm on queue 3 after its
+    detection time (COUNTERS_DB PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED, PFC_WD_STATUS stormed)."""
     from qosforge.softswitch.traffic.spec import PauseSpec
 
     # Longer than the watch below on any machine: the run is paced to wall time and must still be
     # going while watch streams (a run that ended before watch connected shows one frozen sample).
-    built = _build("rdma", 4, 10.0)
+    # One sender of 2 MB (160 us at 100G; paused at 100 us, the rest waits in the switch): a
+    # long-lived line-rate sender's drops during the watchdog's recovery would be most of the
+    # events, and the run must keep pace with wall time so that watch, connected a second or two
+    # after the pause began, still watches the storm for longer than the detection time.
+    built = _build("rdma", 1, 10.0, flow_size_bytes=2_000_000)
     report = json.loads((compiled / "report.json").read_text())
     detection_ms = next(s for s in report["switches"] if s["name"] == "leaf1")["pfc_watchdog"]["detection_ms"]
     receiver = next(i for i, p in enumerate(built.compiled.config.ports) if p.name == "Ethernet0")
@@ -169,11 +187,16 @@ def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], 
     address = f"127.0.0.1:{served.endpoints[0].port}"
     code, text, err = run_cli("watch", str(compiled), "--switch", "leaf1", "--address", address, "--insecure",
                               "--interval", "20ms", "--duration", "4s", "--no-live", "--format", "json")
-    assert served.live.progress().time_s >= (detection_ms + 50) / 1e3, "the run did not pass the detection time while watched"
+    assert served.live.progress().time_s >= (detection_ms + 20) / 1e3, "the run did not pass the detection time while watched"
     findings = json.loads(text)["findings"]
     problems = _problems(findings)
     assert code == 1 and ("watch-pfc-storm", "Ethernet0", "priority 3 (rdma)") in problems, (err, findings)
     [storm] = [f for f in findings if f["rule"] == "watch-pfc-storm"]
     assert storm["values"]["predicted"] == detection_ms and storm["values"]["observed"] >= detection_ms
     assert ("watch-pfc-pause", "Ethernet0", "priority 3 (rdma)") in problems
+    assert ("watch-pfcwd-triggered", "Ethernet0", "queue 3 (rdma)") in problems
+    [watchdog] = [f for f in findings if f["rule"] == "watch-pfcwd-triggered"]
+    assert watchdog["values"]["observed"] >= 1 and watchdog["values"]["observed_counter"] == "pfcwd-deadlock-detected"
+    # the watchdog's drops on the lossless queue are its recovery, not a lossless-queue finding
+    assert {rule for rule, _, _ in problems} == {"watch-pfc-storm", "watch-pfc-pause", "watch-pfcwd-triggered"}, problems
     assert {port for _, port, _ in problems} == {"Ethernet0"}
