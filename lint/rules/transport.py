@@ -425,7 +425,7 @@ _TLT_APPROXIMATION = "tlt-without-color"
 
 
 def _tlt(ctx: LintContext) -> Iterator[Finding]:
-    from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
+    from qosforge.compiler.dynamic_th import alpha_text, dynamic_th_range
     from qosforge.models.tlt import tlt_headroom
 
     assert ctx.intent is not None and ctx.profile is not None
@@ -460,15 +460,23 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
         if limit is None or pool is None or pool.size_bytes is None:
             continue
         shared = pool.size_bytes.value / int(ctx.profile.mmu_count.value or 1)
-        alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
-        headroom = tlt_headroom(shared, alpha, design.congested_ports, k, design.mtu, allow_infeasible=True)
-        per_port, total = float(headroom.flows_per_port), float(headroom.total_flows)
+        # The alpha the ASIC applies (compiler/dynamic_th.py, the reading queue_limit used above):
+        # Mellanox reads dynamic_th 7 as infinity and -8 as 0, not 2^n.
+        exponent = int(profile.dynamic_th.value)
+        accepted = dynamic_th_range(ctx.profile)
+        alpha = accepted.alpha(exponent)
+        alpha_shown = f"2^{exponent}" if exponent not in accepted.special else f"{alpha_text(alpha)}, dynamic_th {exponent}"
+        if alpha == 0:  # no shared buffer at all: no headroom above K for important packets
+            per_port = total = 0.0
+        else:
+            headroom = tlt_headroom(shared, alpha, design.congested_ports, k, design.mtu, allow_infeasible=True)
+            per_port, total = float(headroom.flows_per_port), float(headroom.total_flows)
         wanted = design.concurrent_flows
         if per_port < 1 or (wanted is not None and total < wanted):
             need = f"the {wanted} the intent requires" if wanted is not None else "at least one per port"
             yield ctx.report(
                 "tlt-flows", "WRED_PROFILE", group.wred.name, "red_min_threshold",
-                f"with K = {size_text(k)}, {profile.name} (alpha 2^{int(profile.dynamic_th.value)}) and "
+                f"with K = {size_text(k)}, {profile.name} (alpha {alpha_shown}) and "
                 f"B = {size_text(shared)} at M = {design.congested_ports}, the buffer carries {total:.0f} flows "
                 f"({per_port:.0f} per port) without important-packet loss for {where}, fewer than {need} "
                 "(TLT §4.2: headroom alpha·B/(1+M·alpha) − K, one important packet per flow)",
