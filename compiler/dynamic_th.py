@@ -89,12 +89,11 @@ def dynamic_th_range(profile: VendorProfile) -> DynamicThRange:
     low, high = profile.dynamic_th_min.value, profile.dynamic_th_max.value
     yang = "SONiC YANG BUFFER_PROFILE.dynamic_th -8..7 (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)"
     known = range_is_known(profile)
-    special = profile.dynamic_th_special.value if known else None
     return DynamicThRange(
         profile=profile.name,
         low=low if low is not None else SONIC_DYNAMIC_TH_MIN,
         high=high if high is not None else SONIC_DYNAMIC_TH_MAX,
-        special=MappingProxyType(dict(special or {})),
+        special=MappingProxyType(profile.dynamic_th_special_alphas),
         source=profile.dynamic_th_min.source if known else yang,
         special_source=profile.dynamic_th_special.source,
     )

@@ -57,7 +57,7 @@ class AsicModel:
     """Named approximations taken for what the profile leaves unknown (``red-linear``)."""
     dynamic_th_special: tuple[tuple[int, float], ...] = ()
     """(exponent, alpha) where the chip reads a SHARED_DYNAMIC_TH exponent as another alpha than
-    2^n: the vendor profile's ``dynamic_th_special`` as compile and lint read it
+    2^n: ``VendorProfile.dynamic_th_special_alphas``, as compile and lint read it
     (compiler/dynamic_th.py; Mellanox mlnx_sai/src/mlnx_sai_buffer.c: 7 = infinity, -8 = 0)."""
 
     @property
@@ -104,7 +104,6 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
     ``assume`` supplies values for fields the profile leaves unknown (never overriding a sourced
     value): the caller takes responsibility and the model's name records the assumption.
     """
-    from qosforge.compiler.dynamic_th import dynamic_th_range
     from qosforge.fitting.red_model import red_model_from_profile
     from qosforge.vendor_profiles import load_vendor_profile
 
@@ -156,7 +155,7 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
         ecn_ect_thresholds=None if ect is None else bool(ect),
         color_drop_applies_to_ect=None if color_drop is None else bool(color_drop),
         approximations=approximations,
-        dynamic_th_special=tuple(sorted(dynamic_th_range(profile).special.items())),
+        dynamic_th_special=tuple(sorted(profile.dynamic_th_special_alphas.items())),
     )
 
 
