@@ -18,7 +18,11 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal
 
-from qosforge.models.dynamic_threshold import SONIC_DYNAMIC_TH_MAX, SONIC_DYNAMIC_TH_MIN
+from qosforge.models.dynamic_threshold import (
+    SONIC_DYNAMIC_TH_MAX,
+    SONIC_DYNAMIC_TH_MIN,
+    alpha_from_dynamic_th,
+)
 from qosforge.vendor_profiles.schema import VendorProfile
 
 Verdict = Literal["ok", "outside", "no-shared-buffer", "unlimited", "other-alpha"]
@@ -47,7 +51,7 @@ class DynamicThRange:
 
     def alpha(self, exponent: int) -> float:
         """The alpha the ASIC applies for ``exponent`` (which must be within the range)."""
-        return self.special.get(exponent, 2.0**exponent)
+        return alpha_from_dynamic_th(exponent, self.special)
 
     def verdict(self, exponent: float) -> Verdict:
         if not self.low <= exponent <= self.high:
@@ -74,7 +78,7 @@ class DynamicThRange:
     def representable_text(self) -> str:
         """'1/128, 1/64, 1/32, ..., 8 (dynamic_th -7..3)' for hints."""
         exponents = self.representable
-        alphas = [alpha_text(2.0**n) for n in exponents]
+        alphas = [alpha_text(self.alpha(n)) for n in exponents]
         shown = ", ".join(alphas) if len(alphas) <= 6 else f"{', '.join(alphas[:3])}, ..., {alphas[-1]}"
         return f"{shown} (dynamic_th {exponents[0]}..{exponents[-1]})"
 
@@ -85,12 +89,11 @@ def dynamic_th_range(profile: VendorProfile) -> DynamicThRange:
     low, high = profile.dynamic_th_min.value, profile.dynamic_th_max.value
     yang = "SONiC YANG BUFFER_PROFILE.dynamic_th -8..7 (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)"
     known = range_is_known(profile)
-    special = profile.dynamic_th_special.value if known else None
     return DynamicThRange(
         profile=profile.name,
         low=low if low is not None else SONIC_DYNAMIC_TH_MIN,
         high=high if high is not None else SONIC_DYNAMIC_TH_MAX,
-        special=MappingProxyType(dict(special or {})),
+        special=MappingProxyType(profile.dynamic_th_special_alphas),
         source=profile.dynamic_th_min.source if known else yang,
         special_source=profile.dynamic_th_special.source,
     )

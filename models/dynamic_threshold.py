@@ -11,8 +11,11 @@ SONiC ``BUFFER_PROFILE.dynamic_th`` range -8..7, sonic-buildimage src/sonic-yang
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from qosforge.errors import ModelInputError
 from qosforge.models._checks import as_float_array, require_at_least, require_positive
@@ -44,7 +47,15 @@ def dynamic_threshold_share(buffer_bytes: Any, alpha: Any, congested_ports: Any)
     require_positive("buffer_bytes", buffer_bytes, hint="the shared buffer must hold at least one byte")
     require_positive("alpha", alpha, hint="alpha is 2^dynamic_th, e.g. 1 (dynamic_th 0) or 0.5 (-1)")
     require_at_least("congested_ports", congested_ports, 1, hint="M counts congested ports: use 1 or more")
-    per_port = alpha * buffer_bytes / (1.0 + congested_ports * alpha)
+    if np.any(np.isinf(alpha)):
+        # alpha = infinity (an exponent the ASIC reads so, e.g. Mellanox dynamic_th 7): no dynamic
+        # limit, so M congested ports split the buffer, B/M each: the limit of alpha·B/(1+M·alpha)
+        # as alpha grows without bound (complete sharing).
+        with np.errstate(invalid="ignore"):
+            per_port = np.where(np.isinf(alpha), buffer_bytes / congested_ports,
+                                alpha * buffer_bytes / (1.0 + congested_ports * alpha))
+    else:
+        per_port = alpha * buffer_bytes / (1.0 + congested_ports * alpha)
     free = buffer_bytes - congested_ports * per_port
     return DynamicThresholdShare(
         buffer_bytes=buffer_bytes,
@@ -67,8 +78,17 @@ def dynamic_threshold_share(buffer_bytes: Any, alpha: Any, congested_ports: Any)
     )
 
 
-def alpha_from_dynamic_th(dynamic_th: int) -> float:
-    """alpha = 2^n for a SAI/SONiC ``dynamic_th`` exponent n."""
+def alpha_from_dynamic_th(dynamic_th: int, special: Mapping[int, float] | None = None) -> float:
+    """The alpha an ASIC applies for the SAI/SONiC ``dynamic_th`` exponent n: 2^n
+    (SAI inc/saibuffer.h ``SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH``, "2^n of available buffer
+    of the pool"), except for the exponents ``special`` maps to another alpha: the vendor profile's
+    ``dynamic_th_special``, e.g. Mellanox's SAI reads -8 as alpha 0 and 7 as alpha infinity
+    (Mellanox/SAI-Implementation mlnx_sai/src/mlnx_sai_buffer.c ``sai_buffer_alpha_bounds_t``:
+    SAI_BUFFER_ALPHA_0 = -8, SAI_BUFFER_ALPHA_INFINITY = 7). Every reader of a configured
+    ``dynamic_th`` (compile's queue limits, lint, the software switch) converts through this one
+    function, so a config means the same alpha everywhere."""
+    if special is not None and dynamic_th in special:
+        return float(special[dynamic_th])
     return float(2.0**dynamic_th)
 
 

@@ -55,6 +55,10 @@ class AsicModel:
     """None where the profile does not say (then the ECT thresholds may not be enabled)."""
     approximations: tuple[str, ...] = ()
     """Named approximations taken for what the profile leaves unknown (``red-linear``)."""
+    dynamic_th_special: tuple[tuple[int, float], ...] = ()
+    """(exponent, alpha) where the chip reads a SHARED_DYNAMIC_TH exponent as another alpha than
+    2^n: ``VendorProfile.dynamic_th_special_alphas``, as compile and lint read it
+    (compiler/dynamic_th.py; Mellanox mlnx_sai/src/mlnx_sai_buffer.c: 7 = infinity, -8 = 0)."""
 
     @property
     def steps(self) -> int:
@@ -151,6 +155,7 @@ def asic_from_profile(profile_name: str, assume: Mapping[str, str] | None = None
         ecn_ect_thresholds=None if ect is None else bool(ect),
         color_drop_applies_to_ect=None if color_drop is None else bool(color_drop),
         approximations=approximations,
+        dynamic_th_special=tuple(sorted(profile.dynamic_th_special_alphas.items())),
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from qosforge.errors import QosforgeError
+from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
 from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
 from qosforge.softswitch.asic import AsicModel, asic_from_profile
 
@@ -64,10 +65,17 @@ class BufferProfileConfig:
     xoff_bytes: int
     xon_bytes: int
     xon_offset_bytes: int
+    dynamic_th_special: tuple[tuple[int, float], ...] = ()
+    """The emulated ASIC's exponents that mean another alpha than 2^n (its vendor profile's
+    ``dynamic_th_special``: Mellanox reads 7 as infinity), filled in by :func:`switch_config`."""
 
     @property
     def alpha(self) -> float | None:
-        return None if self.dynamic_th is None else float(2.0**self.dynamic_th)
+        """The alpha the emulated ASIC applies (models/dynamic_threshold.py ``alpha_from_dynamic_th``,
+        the one conversion compile and lint use too); None in static mode."""
+        if self.dynamic_th is None:
+            return None
+        return alpha_from_dynamic_th(self.dynamic_th, dict(self.dynamic_th_special))
 
 
 @dataclass(frozen=True)
@@ -290,7 +298,7 @@ def _pool(object_id: str, obj: SaiObject) -> PoolConfig:
     return PoolConfig(object_id, direction, _int(obj, "SAI_BUFFER_POOL_ATTR_SIZE"), mode == "SAI_BUFFER_POOL_THRESHOLD_MODE_DYNAMIC", _int(obj, "SAI_BUFFER_POOL_ATTR_XOFF_SIZE"))
 
 
-def _profile(object_id: str, obj: SaiObject) -> BufferProfileConfig:
+def _profile(object_id: str, obj: SaiObject, chip: AsicModel) -> BufferProfileConfig:
     attrs = obj.attributes
     dynamic = attrs.get("SAI_BUFFER_PROFILE_ATTR_THRESHOLD_MODE") == "SAI_BUFFER_PROFILE_THRESHOLD_MODE_DYNAMIC"
     pool = attrs.get("SAI_BUFFER_PROFILE_ATTR_POOL_ID")
@@ -303,6 +311,7 @@ def _profile(object_id: str, obj: SaiObject) -> BufferProfileConfig:
         xoff_bytes=_int(obj, "SAI_BUFFER_PROFILE_ATTR_XOFF_TH"),
         xon_bytes=_int(obj, "SAI_BUFFER_PROFILE_ATTR_XON_TH"),
         xon_offset_bytes=_int(obj, "SAI_BUFFER_PROFILE_ATTR_XON_OFFSET_TH"),
+        dynamic_th_special=chip.dynamic_th_special,
     )
 
 
@@ -503,7 +512,7 @@ def switch_config(program: SaiProgram, objects: Mapping[str, SaiObject], asic: A
         asic=chip,
         ect_threshold_enable=ect_enable,
         pools=tuple(_pool(i, o) for i, o in by_type.get("SAI_OBJECT_TYPE_BUFFER_POOL", [])),
-        profiles=tuple(_profile(i, o) for i, o in by_type.get("SAI_OBJECT_TYPE_BUFFER_PROFILE", [])),
+        profiles=tuple(_profile(i, o, chip) for i, o in by_type.get("SAI_OBJECT_TYPE_BUFFER_PROFILE", [])),
         wreds=tuple(_wred(i, o, chip.buffer_bytes) for i, o in by_type.get("SAI_OBJECT_TYPE_WRED", [])),
         schedulers=tuple(_scheduler(i, o) for i, o in by_type.get("SAI_OBJECT_TYPE_SCHEDULER", [])),
         ports=tuple(_port(program, objects, i) for i in range(len(program.ports))),

@@ -272,6 +272,16 @@ class VendorProfile(_Strict):
             raise ValueError(f"dynamic_th_special lists {outside}, outside dynamic_th_min..dynamic_th_max")
         return self
 
+    @property
+    def dynamic_th_special_alphas(self) -> dict[int, float]:
+        """Exponents this ASIC reads as another alpha than 2^n, with that alpha: the profile's
+        ``dynamic_th_special`` where it states its own dynamic_th range (else none are known). The
+        one reading compile, lint (compiler/dynamic_th.py) and the software switch (softswitch/asic.py)
+        pass to models/dynamic_threshold.py ``alpha_from_dynamic_th``."""
+        if self.dynamic_th_min.value is None or self.dynamic_th_max.value is None:
+            return {}
+        return dict(self.dynamic_th_special.value or {})
+
     def sourced(self, field_name: str) -> Sourced[Any]:
         """The Sourced value named ``field_name`` (``buffer_bytes``, ``red.steps``, ...)."""
         if field_name not in SOURCED_FIELDS:

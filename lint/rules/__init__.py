@@ -1,62 +1,56 @@
-"""The rule registry: every rule ``qosforge lint`` knows, with its stable id.
+"""The rule registry: every rule ``qosforge lint`` (and ``qosforge watch``) knows, with its stable id.
 
-Rules come from four modules: :mod:`~qosforge.lint.rules.schema` (backends/sonic/checks.py and
-the JSON-level rules), :mod:`~qosforge.lint.rules.consistency`,
-:mod:`~qosforge.lint.rules.capacity` (``--profile``) and :mod:`~qosforge.lint.rules.transport`
-(``--intent``), plus :mod:`~qosforge.lint.rules.telemetry` (``qosforge watch``'s rules, whose
-checks run on counters in :mod:`qosforge.lint.watch.rules`). A rule whose ``check`` is None is emitted by a sibling check (the checks.py rules
-by one pass of ``check_config_db``; ``tlt-flows`` by the TLT check; ``model-input-missing`` by
-every model check that lacks an input).
+A rule is declared with its check function (``@rule`` in :mod:`~qosforge.lint.rules.base`), in an
+area module: :mod:`~qosforge.lint.rules.schema` (backends/sonic/checks.py's rules and the
+JSON-level rules), :mod:`~qosforge.lint.rules.consistency`, :mod:`~qosforge.lint.rules.capacity`
+(``--profile``), :mod:`~qosforge.lint.rules.transport` (``--intent``),
+:mod:`~qosforge.lint.rules.hosts` (``--hosts``), then :mod:`~qosforge.lint.rules.internal` and
+``qosforge watch``'s rules (:mod:`qosforge.lint.watch.rules`, checks that run on counters). Any
+other module in this package is an area too: it is imported (so its rules register) after these,
+in name order, so a new rule is one module (docs/extending/rule.md). Registration order is output
+order (docs/rules.md, SARIF's rule list, ``--list-rules``, the rules a skipped group names).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import traceback
 
-from qosforge.lint.context import LintContext, RuleInfo
-from qosforge.lint.findings import Finding, Severity, Skipped, clip
-from qosforge.lint.rules import capacity, consistency, hosts, schema, telemetry, transport
-from qosforge.lint.rules.base import CATEGORY_TITLES, Category, Rule
+# isort: off
+# Import order is registration order (see above): keep it.
+from qosforge.lint.rules.base import CATEGORY_TITLES, REGISTRY, RULE_INFO, Category, Rule, declare, rule
+from qosforge.lint.rules import schema, consistency, capacity, transport, hosts, internal
+from qosforge.lint.watch import rules as _watch_rules
+# isort: on
+from qosforge.lint.context import LintContext
+from qosforge.lint.findings import Finding, Skipped, clip
+from qosforge.lint.rules.internal import INTERNAL_ERROR
 
-#: Raised exceptions inside a rule become a finding of this rule instead of a crash: lint never
-#: shows a traceback (issue 7, "Robustness"); the tests assert it never fires.
-INTERNAL_ERROR = Rule(
-    "internal-error", Severity.ERROR, "encoding", "a rule failed (qosforge bug)",
-    "A rule raised an unexpected exception on this file. The other rules still ran; the finding names "
-    "the rule and the exception so it can be reported. Lint never shows a traceback (issue 7, "
-    "'Robustness'); the property tests assert this rule never fires.",
-    "report it with the file (or a minimal part of it) at the qosforge issue tracker")
+#: Modules of this package that hold no rules.
+_NOT_AREAS = frozenset({"base", "helpers"})
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda found: found.name):
+    if _module.name not in _NOT_AREAS:
+        importlib.import_module(f"{__name__}.{_module.name}")  # registers its rules; the known areas are already in
 
-
-def _registry() -> dict[str, Rule]:
-    rules: dict[str, Rule] = {}
-    for rule in (*schema.RULES, *consistency.RULES, *capacity.RULES, *transport.RULES, *hosts.RULES, INTERNAL_ERROR, *telemetry.RULES):
-        if rule.id in rules:
-            raise RuntimeError(f"rule id {rule.id} registered twice")
-        rules[rule.id] = rule
-    return rules
-
-
-REGISTRY: dict[str, Rule] = _registry()
-RULE_INFO: dict[str, RuleInfo] = {rule.id: RuleInfo(rule.severity, rule.fix) for rule in REGISTRY.values()}
+assert consistency and capacity and transport and hosts and internal and _watch_rules  # imported for their rules
 
 
 def rules_needing(needs: str) -> tuple[str, ...]:
-    return tuple(rule.id for rule in REGISTRY.values() if rule.needs == needs)
+    return tuple(found.id for found in REGISTRY.values() if found.needs == needs)
 
 
 def _internal(ctx: LintContext, rule_id: str, error: Exception) -> Finding:
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
     where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame is not None else ""
-    return ctx.report("internal-error", "", "", None,
-                      clip(f"rule {rule_id} raised {type(error).__name__}: {error}{where}"))
+    return INTERNAL_ERROR.report(ctx, "", "", None, clip(f"rule {rule_id} raised {type(error).__name__}: {error}{where}"))
 
 
 def vendor_skips(ctx: LintContext) -> list[Skipped]:
     """Vendor-specific rules that did not run on this file because its vendor is unknown."""
     if ctx.vendor.vendor is not None:
         return []
-    rules = tuple(rule.id for rule in REGISTRY.values() if rule.vendor is not None)
+    rules = tuple(found.id for found in REGISTRY.values() if found.vendor is not None)
     return [Skipped(rules, f"vendor-specific and the ASIC vendor is unknown ({ctx.vendor.source})")] if rules else []
 
 
@@ -68,17 +62,17 @@ def run_rules(ctx: LintContext, disabled: frozenset[str] = frozenset()) -> list[
         findings.extend(schema.sonic_findings(ctx))
     except Exception as error:  # see INTERNAL_ERROR
         findings.append(_internal(ctx, "backends/sonic/checks.py", error))
-    for rule in REGISTRY.values():
-        if rule.check is None or not ctx.has(rule.needs) or rule.id in disabled:
+    for found in list(REGISTRY.values()):
+        if found.check is None or not ctx.has(found.needs) or found.id in disabled:
             continue
-        if rule.vendor is not None and ctx.vendor.vendor != rule.vendor:
+        if found.vendor is not None and ctx.vendor.vendor != found.vendor:
             continue
         try:
-            findings.extend(rule.check(ctx))
+            findings.extend(found.check(ctx))
         except Exception as error:  # see INTERNAL_ERROR
-            findings.append(_internal(ctx, rule.id, error))
+            findings.append(_internal(ctx, found.id, error))
     return findings
 
 
-__all__ = ["CATEGORY_TITLES", "INTERNAL_ERROR", "REGISTRY", "RULE_INFO", "Category", "Rule", "rules_needing",
-           "run_rules", "vendor_skips"]
+__all__ = ["CATEGORY_TITLES", "INTERNAL_ERROR", "REGISTRY", "RULE_INFO", "Category", "Rule", "declare", "rule",
+           "rules_needing", "run_rules", "vendor_skips"]

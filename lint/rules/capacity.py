@@ -26,13 +26,16 @@ from qosforge.backends.sonic.checks.buffers import ingress_pool_bytes
 from qosforge.errors import QosforgeError
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
-from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.base import declare, rule
 from qosforge.lint.rules.helpers import ports_text, rate_text, raw_entries, size_text
 
 if TYPE_CHECKING:  # the models and the intent schema load when a --profile rule first runs
     from qosforge.backends.sonic.parse import ParsedConfigDb, PortConfig
     from qosforge.compiler.intent import Design
     from qosforge.ir import BufferProfileIR
+
+E = Severity.ERROR
+
 
 def default_design() -> Design:
     """The intent schema's design defaults, which are SONiC's template values (sonic-yang-models sonic-lossless-traffic-pattern.yang, sonic-swss cfgmgr/buffermgrdyn.cpp)."""
@@ -44,7 +47,7 @@ def default_design() -> Design:
 def skipped(ctx: LintContext, what: str, reason: str, table: str = "", key: str = "") -> Finding:
     """An info finding: a model check could not run for this part of the file (located at
     ``table|key`` when given)."""
-    return ctx.report("model-input-missing", table, key, None, f"cannot check {what}: {reason}")
+    return MODEL_INPUT_MISSING.report(ctx, table, key, None, f"cannot check {what}: {reason}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,6 +65,16 @@ def _pg_reservations(parsed: ParsedConfigDb) -> float:
     return total
 
 
+@rule(
+    "buffer-capacity", E, "capacity", "pools plus PG headroom fit the ASIC buffer",
+    rationale="Shared pools and the headroom every lossless PG reserves are carved from one buffer: Σ ingress "
+         "pool (size + xoff) + Σ PG profile size must fit the ASIC's buffer (the SONiC sources (sonic-buildimage, sonic-swss) item "
+         "12; SONiC's Mellanox pool plugin computes pool = mmu - reservations - SHP, sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2). SONiC does not "
+         "check it in the traditional model; overcommitted SKUs failed on warm reboot (sonic-buildimage "
+         "#28657, SONiC GitHub issues on buffers, WRED and PFC). Pools alone are the pool-overcommit rule.",
+    fix="shrink the shared pool by the reserved headroom (qosforge compile sizes pool = buffer - Σ headroom)",
+    needs="profile",
+)
 def _buffer_capacity(ctx: LintContext) -> Iterator[Finding]:
     buffer_bytes = ctx.asic_buffer_bytes
     if buffer_bytes is None:
@@ -75,8 +88,7 @@ def _buffer_capacity(ctx: LintContext) -> Iterator[Finding]:
         return  # pool-overcommit already says so
     reserved = _pg_reservations(parsed)
     if pools + reserved > buffer_bytes:
-        yield ctx.report(
-            "buffer-capacity", "BUFFER_POOL", "", None,
+        yield _buffer_capacity.report(ctx, "BUFFER_POOL", "", None,
             f"ingress pools (size + xoff) {size_text(pools)} + PG reservations (profile size x PGs) "
             f"{size_text(reserved)} = {size_text(pools + reserved)} > the ASIC's {size_text(buffer_bytes)}: "
             "the buffer is overcommitted once lossless PGs fill their headroom",
@@ -162,6 +174,16 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
     return ctx.cache.get(("xoff", profile.name, inputs), compute)
 
 
+@rule(
+    "pfc-headroom", E, "capacity", "xoff covers the port's speed and cable",
+    rationale="After a PG crosses XOFF, the frames already on the cable and in the peer's pipeline keep arriving: "
+         "xoff must hold them (qosforge's physical headroom model, docs/architecture.md §3; IEEE 802.3 Annex 31B). Too little headroom drops "
+         "lossless traffic (sonic-net/SONiC #480, SONiC GitHub issues on buffers, WRED and PFC; slow peers, sonic-buildimage PR #11901, SONiC GitHub issues on buffers, WRED and PFC). "
+         "Required xoff: SONiC's own plugin (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) where the ASIC has one, else the physical model.",
+    fix="raise xoff (and size) to the required value; each finding's hint gives the qosforge whatif "
+         "pfc-headroom command (same model, --asic and inputs) that reproduces it",
+    needs="profile",
+)
 def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
     parsed = ctx.parsed
     short: dict[str, list[tuple[str, float, HeadroomInputs, str]]] = defaultdict(list)
@@ -197,8 +219,7 @@ def _pfc_headroom(ctx: LintContext) -> Iterator[Finding]:
             by_inputs[case[2]].append(case)
         for group in sorted(by_inputs.values(), key=lambda group: -group[0][1]):
             port_name, needed, inputs, model = group[0]
-            yield ctx.report(
-                "pfc-headroom", "BUFFER_PROFILE", name, "xoff",
+            yield _pfc_headroom.report(ctx, "BUFFER_PROFILE", name, "xoff",
                 f"xoff {size_text(configured)} < {size_text(needed)} needed at "
                 f"{rate_text(inputs.rate_bps)} over {inputs.cable_m:g} m ({model}; lossless MTU "
                 f"{inputs.lossless_mtu_bytes:g} B, {inputs.small_packet_percent:g} % small packets, port MTU "
@@ -246,6 +267,17 @@ def queue_limit(ctx: LintContext, profile: BufferProfileIR, congested_ports: int
     return None if limit is None else (limit.limit_bytes, limit.how(size_text))
 
 
+@rule(
+    "ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
+    rationale="A queue in a dynamic-threshold pool holds at most alpha·B/(1+M·alpha) (Choudhury & Hahne; "
+         "TLT §4.2), a static_th queue its static_th. WRED/ECN that starts above that never acts: the queue "
+         "tail-drops first, and ECN transports see losses instead of marks (DCTCP §3.4, DCQCN). A max threshold "
+         "above it (DCQCN's K_max) cuts the RED ramp short: marking never reaches P_max, the ramp DCQCN's rate "
+         "control is tuned to (DCQCN §5), and the queue tail-drops at the limit. Both the min and the max "
+         "threshold of every active color are checked, with compile's computation (compiler/queue_limits.py).",
+    fix="lower the WRED thresholds (min and max) below the queue limit, or give the queue more buffer (dynamic_th)",
+    needs="profile",
+)
 def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
     """Every active curve's min and max threshold against the queue limit (compiler/queue_limits.py
     unreachable_thresholds, the check compile refuses with); per WRED profile, the lowest threshold
@@ -275,8 +307,7 @@ def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
                 worst[wred.name] = (*previous[:3], queues)
     for name, (most, how, first, queues) in sorted(worst.items()):
         bound = "starts" if first.bound == "min" else "reaches its full probability"
-        yield ctx.report(
-            "ecn-above-queue-limit", "WRED_PROFILE", name, first.field_name,
+        yield _ecn_above_limit.report(ctx, "WRED_PROFILE", name, first.field_name,
             f"{first.curve.color} WRED {bound} at {size_text(first.threshold_bytes)} ({first.field_name}) but "
             f"queue(s) {ports_text(queues)} hold at most {size_text(most)} ({how}): {first.effect(most, size_text)}",
             values={"threshold_bytes": first.threshold_bytes, "queue_limit_bytes": most})
@@ -286,6 +317,15 @@ def _ecn_above_limit(ctx: LintContext) -> Iterator[Finding]:
 # Limits from the vendor profile
 
 
+@rule(
+    "dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
+    rationale="dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, sonic-yang-models sonic-buffer-profile.yang); SONiC's YANG allows -8..7 but ASICs "
+         "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI), and some "
+         "read an end of the range as another alpha (dynamic_th_special: Mellanox -8 = alpha 0, no "
+         "shared buffer). qosforge compile refuses the same alphas.",
+    fix="use a dynamic_th inside the ASIC's range that it reads as alpha = 2^n",
+    needs="profile",
+)
 def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
     from qosforge.compiler.dynamic_th import dynamic_th_range, range_is_known
 
@@ -303,14 +343,12 @@ def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
         if verdict == "unlimited":
             unlimited.append(profile)
         elif verdict == "outside":
-            yield ctx.report(
-                "dynamic-th-range", "BUFFER_PROFILE", profile.name, "dynamic_th",
+            yield _dynamic_th_range.report(ctx, "BUFFER_PROFILE", profile.name, "dynamic_th",
                 f"dynamic_th {exponent:g} is outside {low}..{high}, the range "
                 f"{ctx.profile.name} accepts ({accepted.source})",
                 values={"configured": exponent, "min": low, "max": high})
         elif verdict != "ok":
-            yield ctx.report(
-                "dynamic-th-range", "BUFFER_PROFILE", profile.name, "dynamic_th",
+            yield _dynamic_th_range.report(ctx, "BUFFER_PROFILE", profile.name, "dynamic_th",
                 f"dynamic_th {exponent:g} on {ctx.profile.name} means {accepted.meaning(int(exponent))}, "
                 f"not alpha = 2^{exponent:g} ({accepted.special_source})",
                 values={"configured": exponent, "min": low, "max": high})
@@ -318,13 +356,31 @@ def _dynamic_th_range(ctx: LintContext) -> Iterator[Finding]:
         # SONiC's own Mellanox templates give lossy profiles dynamic_th 7 on purpose: one note per
         # file that says what it means, not an error.
         exponent = int(unlimited[0].dynamic_th.value)  # type: ignore[union-attr]
-        yield ctx.report(
-            "dynamic-th-unlimited", "BUFFER_PROFILE", unlimited[0].name, "dynamic_th",
+        yield DYNAMIC_TH_UNLIMITED.report(ctx, "BUFFER_PROFILE", unlimited[0].name, "dynamic_th",
             f"dynamic_th {exponent} on {ctx.profile.name} means {accepted.meaning(exponent)}, not alpha = "
             f"2^{exponent} ({accepted.special_source}): {ports_text(p.name for p in unlimited)}",
             values={"configured": exponent, "profiles": len(unlimited)})
 
 
+DYNAMIC_TH_UNLIMITED = declare(
+    "dynamic-th-unlimited", Severity.INFO, "capacity", "dynamic_th that means no limit",
+    rationale="Mellanox's SAI reads dynamic_th 7 as alpha = infinity, not 128 (mlnx_sai/src/mlnx_sai_buffer.c "
+         "sai_buffer_alpha_bounds_t; vendor profile dynamic_th_special): the queue or PG has no dynamic "
+         "limit and one port may fill the pool. SONiC's own Mellanox templates use it for lossless and "
+         "egress profiles, where PFC or the pool bounds the queue, so it is a note, not an error "
+         "(the -8 end, alpha 0, is dynamic-th-range's error). Checked with the dynamic-th-range rule.",
+    fix="keep it where the queue is bounded otherwise (PFC); use 6 or less for a real alpha",
+    needs="profile",
+)
+
+
+@rule(
+    "lossless-priority-limit", E, "capacity", "no more lossless classes than the ASIC has",
+    rationale="Each PFC priority needs its own lossless PG with headroom (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pg.yang, the SONiC sources); "
+         "the vendor profile's max_lossless_classes bounds how many an ASIC supports.",
+    fix="enable PFC on fewer priorities",
+    needs="profile",
+)
 def _lossless_limit(ctx: LintContext) -> Iterator[Finding]:
     assert ctx.profile is not None
     limit = ctx.profile.max_lossless_classes.value
@@ -332,13 +388,19 @@ def _lossless_limit(ctx: LintContext) -> Iterator[Finding]:
         return
     over = [p for p in ctx.parsed.ports if len(p.pfc_priorities) > limit]
     if over:
-        yield ctx.report(
-            "lossless-priority-limit", "PORT_QOS_MAP", over[0].name, "pfc_enable",
+        yield _lossless_limit.report(ctx, "PORT_QOS_MAP", over[0].name, "pfc_enable",
             f"{len(over[0].pfc_priorities)} PFC priorities on {ports_text(p.name for p in over)}, but "
             f"{ctx.profile.name} supports {limit} lossless classes ({ctx.profile.max_lossless_classes.source})",
             values={"configured": len(over[0].pfc_priorities), "limit": limit})
 
 
+@rule(
+    "queue-index-limit", E, "capacity", "queue indices exist on the ASIC",
+    rationale="A queue index >= the port's queue count fails in orchagent ('Invalid queue index specified', "
+         "sonic-yang-models sonic-queue.yang); the vendor profile's queues_per_port gives the count.",
+    fix="use queue indices below the ASIC's queues per port",
+    needs="profile",
+)
 def _queue_limit(ctx: LintContext) -> Iterator[Finding]:
     assert ctx.profile is not None
     limit = ctx.profile.queues_per_port.value
@@ -349,70 +411,21 @@ def _queue_limit(ctx: LintContext) -> Iterator[Finding]:
         if over:
             first = port.queue(over[0])
             table = "QUEUE" if first is not None and first.scheduler is not None else "BUFFER_QUEUE"
-            yield ctx.report(
-                "queue-index-limit", table, f"{port.name}|{over[0]}", None,
+            yield _queue_limit.report(ctx, table, f"{port.name}|{over[0]}", None,
                 f"queue(s) {over} of {port.name} do not exist: {ctx.profile.name} has {limit} queues per port "
                 f"({ctx.profile.queues_per_port.source}); orchagent fails 'Invalid queue index'",
                 values={"queue": over[0], "limit": limit})
 
 
-E = Severity.ERROR
-
-RULES: tuple[Rule, ...] = (
-    Rule("buffer-capacity", E, "capacity", "pools plus PG headroom fit the ASIC buffer",
-         "Shared pools and the headroom every lossless PG reserves are carved from one buffer: Σ ingress "
-         "pool (size + xoff) + Σ PG profile size must fit the ASIC's buffer (the SONiC sources (sonic-buildimage, sonic-swss) item "
-         "12; SONiC's Mellanox pool plugin computes pool = mmu - reservations - SHP, sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2). SONiC does not "
-         "check it in the traditional model; overcommitted SKUs failed on warm reboot (sonic-buildimage "
-         "#28657, SONiC GitHub issues on buffers, WRED and PFC). Pools alone are the pool-overcommit rule.",
-         "shrink the shared pool by the reserved headroom (qosforge compile sizes pool = buffer - Σ headroom)",
-         needs="profile", check=_buffer_capacity),
-    Rule("pfc-headroom", E, "capacity", "xoff covers the port's speed and cable",
-         "After a PG crosses XOFF, the frames already on the cable and in the peer's pipeline keep arriving: "
-         "xoff must hold them (qosforge's physical headroom model, docs/architecture.md §3; IEEE 802.3 Annex 31B). Too little headroom drops "
-         "lossless traffic (sonic-net/SONiC #480, SONiC GitHub issues on buffers, WRED and PFC; slow peers, sonic-buildimage PR #11901, SONiC GitHub issues on buffers, WRED and PFC). "
-         "Required xoff: SONiC's own plugin (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) where the ASIC has one, else the physical model.",
-         "raise xoff (and size) to the required value; each finding's hint gives the qosforge whatif "
-         "pfc-headroom command (same model, --asic and inputs) that reproduces it",
-         needs="profile", check=_pfc_headroom),
-    Rule("ecn-above-queue-limit", E, "capacity", "WRED thresholds below what the queue can hold",
-         "A queue in a dynamic-threshold pool holds at most alpha·B/(1+M·alpha) (Choudhury & Hahne; "
-         "TLT §4.2), a static_th queue its static_th. WRED/ECN that starts above that never acts: the queue "
-         "tail-drops first, and ECN transports see losses instead of marks (DCTCP §3.4, DCQCN). A max threshold "
-         "above it (DCQCN's K_max) cuts the RED ramp short: marking never reaches P_max, the ramp DCQCN's rate "
-         "control is tuned to (DCQCN §5), and the queue tail-drops at the limit. Both the min and the max "
-         "threshold of every active color are checked, with compile's computation (compiler/queue_limits.py).",
-         "lower the WRED thresholds (min and max) below the queue limit, or give the queue more buffer (dynamic_th)",
-         needs="profile", check=_ecn_above_limit),
-    Rule("dynamic-th-range", E, "capacity", "dynamic_th within the ASIC's range",
-         "dynamic_th n means alpha = 2^n (SAI SHARED_DYNAMIC_TH, sonic-yang-models sonic-buffer-profile.yang); SONiC's YANG allows -8..7 but ASICs "
-         "accept less (vendor profile dynamic_th_min/max, e.g. -7..3 on Broadcom per OCP SAI), and some "
-         "read an end of the range as another alpha (dynamic_th_special: Mellanox -8 = alpha 0, no "
-         "shared buffer). qosforge compile refuses the same alphas.",
-         "use a dynamic_th inside the ASIC's range that it reads as alpha = 2^n", needs="profile", check=_dynamic_th_range),
-    Rule("dynamic-th-unlimited", Severity.INFO, "capacity", "dynamic_th that means no limit",
-         "Mellanox's SAI reads dynamic_th 7 as alpha = infinity, not 128 (mlnx_sai/src/mlnx_sai_buffer.c "
-         "sai_buffer_alpha_bounds_t; vendor profile dynamic_th_special): the queue or PG has no dynamic "
-         "limit and one port may fill the pool. SONiC's own Mellanox templates use it for lossless and "
-         "egress profiles, where PFC or the pool bounds the queue, so it is a note, not an error "
-         "(the -8 end, alpha 0, is dynamic-th-range's error). Checked with the dynamic-th-range rule.",
-         "keep it where the queue is bounded otherwise (PFC); use 6 or less for a real alpha",
-         needs="profile"),
-    Rule("lossless-priority-limit", E, "capacity", "no more lossless classes than the ASIC has",
-         "Each PFC priority needs its own lossless PG with headroom (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-pg.yang, the SONiC sources); "
-         "the vendor profile's max_lossless_classes bounds how many an ASIC supports.",
-         "enable PFC on fewer priorities", needs="profile", check=_lossless_limit),
-    Rule("queue-index-limit", E, "capacity", "queue indices exist on the ASIC",
-         "A queue index >= the port's queue count fails in orchagent ('Invalid queue index specified', "
-         "sonic-yang-models sonic-queue.yang); the vendor profile's queues_per_port gives the count.",
-         "use queue indices below the ASIC's queues per port", needs="profile", check=_queue_limit),
-    Rule("model-input-missing", Severity.INFO, "capacity", "model checks that could not run",
-         "A capacity or transport check needs an input the file, the vendor profile or the intent does not "
+MODEL_INPUT_MISSING = declare(
+    "model-input-missing", Severity.INFO, "capacity", "model checks that could not run",
+    rationale="A capacity or transport check needs an input the file, the vendor profile or the intent does not "
          "give (a port's speed or cable, a value the profile lists as unknown, which vendor profiles never "
          "guess: vendor_profiles/schema.py, docs/architecture.md §1); the finding says which, so a clean report is "
          "never mistaken for a checked one.",
-         "add the missing input (PORT.speed, CABLE_LENGTH, or the vendor profile value with its source)",
-         needs="profile"),
+    fix="add the missing input (PORT.speed, CABLE_LENGTH, or the vendor profile value with its source)",
+    needs="profile",
 )
 
-__all__ = ["RULES", "default_design", "headroom_inputs", "queue_limit", "required_xoff", "skipped"]
+
+__all__ = ["MODEL_INPUT_MISSING", "default_design", "headroom_inputs", "queue_limit", "required_xoff", "skipped"]

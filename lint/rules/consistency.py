@@ -16,10 +16,12 @@ from qosforge.backends.sonic.facts import TERALYNX
 from qosforge.backends.sonic.keys import bare_reference
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
-from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.base import rule
 from qosforge.lint.rules.helpers import ports_text, raw_entries
 
 _DSCP = re.compile(r"[0-9]{1,2}")
+
+W, E = Severity.WARNING, Severity.ERROR
 
 
 def _active(entry: dict[str, object]) -> bool:
@@ -38,6 +40,12 @@ def _wred_bindings(ctx: LintContext) -> dict[str, list[str]]:
     return bound
 
 
+@rule(
+    "wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
+    rationale="A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang"
+         "); an unbound profile that drops or marks suggests a missing QUEUE binding.",
+    fix="bind it with QUEUE|<port>|<queue>.wred_profile, or remove it",
+)
 def _wred_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound = _wred_bindings(ctx)
     # Queues that bind no WRED profile at all are a queue layout without WRED (SONiC's
@@ -48,21 +56,26 @@ def _wred_unbound(ctx: LintContext) -> Iterator[Finding]:
     none_bound = not bound
     for name, entry in raw_entries(ctx.tables, "WRED_PROFILE").items():
         if _active(entry) and name not in bound:
-            finding = ctx.report(
-                "wred-unbound", "WRED_PROFILE", name, None,
+            finding = _wred_unbound.report(ctx, "WRED_PROFILE", name, None,
                 f"WRED profile {name} drops or marks, but no QUEUE entry binds it: it has no effect"
                 + (" (no queue binds any WRED profile: these queues run without WRED/ECN)" if none_bound else ""))
             yield replace(finding, severity=Severity.INFO) if none_bound else finding
 
 
+@rule(
+    "wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
+    rationale="WRED defaults every wred_<color>_enable to false and ecn to ecn_none (sonic-yang-models sonic-wred-profile.yang; sonic-swss orchagent/qosorch.cpp WredMapHandler), so a bound profile "
+         "without them does nothing: the queue has neither WRED nor ECN. This is the ecnconfig failure of "
+         "sonic-buildimage #4545.",
+    fix="set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
+)
 def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
     profiles = raw_entries(ctx.tables, "WRED_PROFILE")
     for name, queues in sorted(_wred_bindings(ctx).items()):
         entry = profiles.get(name)
         if entry is None or _active(entry):
             continue
-        yield ctx.report(
-            "wred-inactive", "WRED_PROFILE", name, None,
+        yield _wred_inactive.report(ctx, "WRED_PROFILE", name, None,
             f"bound to {len(queues)} queue(s) ({ports_text(queues)}) but no color drops or marks "
             "(every wred_<color>_enable is false and ecn is ecn_none): those queues get neither WRED nor ECN",
             values={"queues": len(queues)})
@@ -76,6 +89,18 @@ def _wred_inactive(ctx: LintContext) -> Iterator[Finding]:
 ENABLE_HONOURING_VENDORS = ("broadcom", TERALYNX)
 
 
+@rule(
+    "ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
+    rationale="Reported by platform: a warning for Broadcom and Innovium/Teralynx, nothing for other known vendors "
+         "(the dependence is documented only for those two; NVIDIA's own Spectrum-4/5 templates write ecn_all "
+         "with only wred_green_enable), info when the vendor is unknown. "
+         "SAI allows ECN without WRED (opencomputeproject/SAI PR #112), but on SAIs that honour "
+         "SAI_WRED_ATTR_<COLOR>_ENABLE a disabled color gets neither WRED nor ECN (sonic-buildimage "
+         "issue #4545, Innovium; sonic-utilities PR #1412 added ecnconfig -genable for it), and every "
+         "SONiC qos.json template pairs ecn with wred_<color>_enable: \"true\". Enabling also WRED-drops "
+         "the class's non-ECT packets between min and max, as RED with ECN does (DCTCP §3.1).",
+    fix="set wred_<color>_enable: \"true\" for every color in ecn",
+)
 def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
     vendor = ctx.vendor.vendor
     profiles = raw_entries(ctx.tables, "WRED_PROFILE")
@@ -86,8 +111,7 @@ def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
             continue
         disabled = sorted(c for c in ecn_colors(ecn) if entry.get(f"wred_{c}_enable") != "true")
         if disabled and vendor in (None, *ENABLE_HONOURING_VENDORS):
-            finding = ctx.report(
-                "ecn-color-disabled", "WRED_PROFILE", name, f"wred_{disabled[0]}_enable",
+            finding = _ecn_color_disabled.report(ctx, "WRED_PROFILE", name, f"wred_{disabled[0]}_enable",
                 f"ecn {ecn} marks {', '.join(disabled)} but wred_<color>_enable is not true for it: on SAIs that "
                 f"honour the enable (Broadcom, Innovium/Teralynx) {ports_text(queues)} get no ECN marks for that "
                 "color" + ("" if vendor is not None else
@@ -96,6 +120,13 @@ def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
             yield finding if vendor is not None else replace(finding, severity=Severity.INFO)
 
 
+@rule(
+    "dscp-conflict", W, "consistency", "a DSCP means one class on every port",
+    rationale="DSCP_TO_TC_MAP is one map per name (sonic-yang-models sonic-dscp-tc-map.yang); when ports bind different maps, a DSCP that maps to "
+         "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
+         "in two classes').",
+    fix="use one DSCP map, or make the maps agree on the listed DSCPs",
+)
 def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
     users: dict[str, list[str]] = defaultdict(list)
     for port in ctx.parsed.ports:
@@ -118,8 +149,7 @@ def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
         odd_maps = min(by_tc.values(), key=lambda names: sum(len(users[m]) for m in names))
         shown = "; ".join(f"TC {tc} in {', '.join(names[:3])} (used by {ports_text(p for m in names for p in users[m])})"
                           for tc, names in sorted(by_tc.items(), key=lambda item: str(item[0])))
-        yield ctx.report(
-            "dscp-conflict", "DSCP_TO_TC_MAP", odd_maps[0], str(code),
+        yield _dscp_conflict.report(ctx, "DSCP_TO_TC_MAP", odd_maps[0], str(code),
             f"DSCP {code} goes to different TCs depending on the ingress port: {shown}",
             values={"dscp": code, "tcs": len(by_tc)})
 
@@ -141,6 +171,14 @@ _IDENTITY_DEFAULT = frozenset({"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRI
 _IDENTITY_PRIORITIES = {str(p): str(p) for p in range(8)}
 
 
+@rule(
+    "map-unbound", W, "consistency", "QoS maps are bound somewhere",
+    rationale="A QoS map takes effect only when PORT_QOS_MAP (or, for the dual-ToR tunnel maps, TUNNEL) binds it "
+         "(sonic-port-qos-map.yang, sonic-tunnel.yang; orchagent qosorch.cpp applies maps per port). A map bound "
+         "nowhere usually means a binding was lost (a misspelled field, a port key dropped by a duplicate). Tunnel-"
+         "bindable maps in a fragment without TUNNEL are not reported (SONiC merges the files).",
+    fix="bind it in PORT_QOS_MAP|<port> (or TUNNEL), or remove it",
+)
 def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
     bound: dict[str, set[str]] = defaultdict(set)
     for bindings, table in ((_PORT_BINDINGS, "PORT_QOS_MAP"), (_TUNNEL_BINDINGS, "TUNNEL")):
@@ -158,11 +196,17 @@ def _map_unbound(ctx: LintContext) -> Iterator[Finding]:
             if table in _IDENTITY_DEFAULT and mapping == _IDENTITY_PRIORITIES:
                 continue  # unbound, the port gets the same identity (see _IDENTITY_DEFAULT)
             if name not in bound[table]:
-                yield ctx.report("map-unbound", table, name, None,
+                yield _map_unbound.report(ctx, table, name, None,
                                  f"{table} {name} is defined but no PORT_QOS_MAP entry (or TUNNEL) binds it: it has "
                                  "no effect")
 
 
+@rule(
+    "lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
+    rationale="xoff is the headroom above the XOFF threshold (sonic-yang-models sonic-buffer-profile.yang); xoff 0 leaves none, and lossless traffic is "
+         "dropped with PFC enabled, as in sonic-net/SONiC #480.",
+    fix="size xoff for the port's speed and cable (qosforge whatif pfc-headroom, or lint --profile)",
+)
 def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
     parsed = ctx.parsed
     users: dict[str, list[str]] = defaultdict(list)
@@ -173,8 +217,7 @@ def _zero_headroom(ctx: LintContext) -> Iterator[Finding]:
     for name, ports in sorted(users.items()):
         profile = parsed.profile(name)
         if profile is not None and profile.xoff_bytes is not None and profile.xoff_bytes.value == 0:
-            yield ctx.report(
-                "lossless-pg-zero-headroom", "BUFFER_PROFILE", name, "xoff",
+            yield _zero_headroom.report(ctx, "BUFFER_PROFILE", name, "xoff",
                 f"xoff is 0 on the lossless PG profile used by {ports_text(ports)}: the PG has no headroom, "
                 "so frames still in flight after PFC XOFF are dropped",
                 values={"configured_bytes": 0})
@@ -198,27 +241,58 @@ def _private_headroom_profiles(ctx: LintContext) -> Iterator[tuple[str, float, f
 _NO_SHP = "ingress_lossless_pool has no xoff and over_subscribe_ratio is not set"
 
 
+@rule(
+    "shared-headroom-missing", W, "consistency", "a profile that relies on shared headroom has one",
+    rationale="Mellanox only (the size = xon + xoff reading is SONiC's Mellanox buffer model; Broadcom profiles reserve "
+         "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (sonic-swss cfgmgr/buffer_headroom_mellanox.lua); "
+         "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
+         "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
+         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC). "
+         "Reported for xoff <= size < xon + xoff: there the PG still holds its xoff after XOFF, only its XOFF "
+         "threshold size − xoff sits below xon; size below xoff is the error lossless-pg-size-below-xoff.",
+    fix="set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
+    vendor="mellanox",
+)
+def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
+    for name, size, xon, xoff in _private_headroom_profiles(ctx):
+        if xoff <= size < xon + xoff:  # below xoff: lossless-pg-size-below-xoff, an error
+            yield _shared_headroom_missing.report(ctx, "BUFFER_PROFILE", name, "size",
+                f"size {size:,.0f} B < xon + xoff = {xon + xoff:,.0f} B, which SONiC reads as "
+                f"headroom from a shared headroom pool, but {_NO_SHP}",
+                values={"size_bytes": size, "xon_plus_xoff_bytes": xon + xoff})
+
+
+@rule(
+    "lossless-pg-size-below-xoff", E, "consistency", "a lossless PG without shared headroom holds its xoff",
+    rationale="Mellanox only: on Spectrum a lossless PG's size is its whole headroom. Without a shared headroom pool "
+         "(BUFFER_POOL|ingress_lossless_pool.xoff 0 or absent, no over_subscribe_ratio) Mellanox's SAI programs "
+         "the PG's XOFF threshold at size − xoff (Mellanox/SAI-Implementation mlnx_sai/src/mlnx_sai_buffer.c, "
+         "unsigned 32-bit arithmetic); only a pool mapped to shared headroom makes it xon and lends "
+         "xoff − (size − xon) from the pool (same file, max_pool_loan; SONiC 'Shared headroom pool design' HLD: "
+         "with SHP the xoff is no longer reserved per PG and size = xon). size < xoff therefore leaves no room for "
+         "the bytes in flight after PFC XOFF (IEEE 802.1Qbb; the headroom model of sonic-swss "
+         "cfgmgr/buffer_headroom_mellanox.lua): lossless traffic drops, as in sonic-net/SONiC #480. With a shared "
+         "headroom pool size < xoff is the intended reading and is not reported.",
+    fix="set size to at least xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared "
+         "headroom pool)",
+    vendor="mellanox",
+)
 def _size_below_xoff(ctx: LintContext) -> Iterator[Finding]:
     for name, size, _xon, xoff in _private_headroom_profiles(ctx):
         if size < xoff:
-            yield ctx.report(
-                "lossless-pg-size-below-xoff", "BUFFER_PROFILE", name, "size",
+            yield _size_below_xoff.report(ctx, "BUFFER_PROFILE", name, "size",
                 f"size {size:,.0f} B < xoff {xoff:,.0f} B with no shared headroom pool ({_NO_SHP}): Spectrum's "
                 f"SAI sets the PG's XOFF threshold at size − xoff, which is negative, so the PG cannot absorb "
                 f"the {xoff:,.0f} B in flight after PFC XOFF and lossless traffic drops",
                 values={"size_bytes": size, "xoff_bytes": xoff})
 
 
-def _shared_headroom_missing(ctx: LintContext) -> Iterator[Finding]:
-    for name, size, xon, xoff in _private_headroom_profiles(ctx):
-        if xoff <= size < xon + xoff:  # below xoff: lossless-pg-size-below-xoff, an error
-            yield ctx.report(
-                "shared-headroom-missing", "BUFFER_PROFILE", name, "size",
-                f"size {size:,.0f} B < xon + xoff = {xon + xoff:,.0f} B, which SONiC reads as "
-                f"headroom from a shared headroom pool, but {_NO_SHP}",
-                values={"size_bytes": size, "xon_plus_xoff_bytes": xon + xoff})
-
-
+@rule(
+    "port-admin-status", W, "consistency", "PFC ports have admin_status",
+    rationale="The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
+         "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
+    fix='set PORT|<port>.admin_status to "up"',
+)
 def _admin_status(ctx: LintContext) -> Iterator[Finding]:
     parsed = ctx.parsed
     if parsed.buffer_model != "traditional":
@@ -226,13 +300,24 @@ def _admin_status(ctx: LintContext) -> Iterator[Finding]:
     ports = raw_entries(ctx.tables, "PORT")
     missing = [p.name for p in parsed.ports if p.pfc_priorities and p.name in ports and p.admin_status is None]
     if missing:
-        yield ctx.report(
-            "port-admin-status", "PORT", missing[0], "admin_status",
+        yield _admin_status.report(ctx, "PORT", missing[0], "admin_status",
             f"PFC-enabled port(s) {ports_text(missing)} have no admin_status; the traditional buffermgrd "
             "treats them as down and creates no lossless PG for them",
             values={"ports": len(missing)})
 
 
+@rule(
+    "pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
+    rationale="pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
+         "with a PFC_WD|<port> entry with detection_time (sonic-yang-models sonic-port-qos-map.yang, sonic-pfcwd.yang; "
+         "sonic-swss orchagent/pfcwdorch.cpp). `pfcwd start_default` (sonic-utilities pfcwd/main.py; run by "
+         "`config load_minigraph` and at boot) writes those entries for every PFC port when "
+         "DEVICE_METADATA|localhost.default_pfcwd_status is enable, so a config without any PFC_WD table is "
+         "reported only when its DEVICE_METADATA says that default is off (SONiC's buffers.json and qos.json "
+         "never hold PFC_WD); a PFC_WD table that leaves watched ports out is always reported.",
+    fix="add PFC_WD|<port> with action, detection_time and restoration_time, or set "
+         "DEVICE_METADATA|localhost.default_pfcwd_status to enable",
+)
 def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
     missing = [p.name for p in ctx.parsed.ports
                if p.watchdog_priorities and (p.watchdog is None or p.watchdog.detection_ms is None)]
@@ -249,8 +334,7 @@ def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
             return
         why = (f" and DEVICE_METADATA|localhost.default_pfcwd_status is {status or 'not set (YANG default disable)'}, "
                "so `pfcwd start_default` writes none either")
-    yield ctx.report(
-        "pfcwd-missing", "PORT_QOS_MAP", missing[0], "pfcwd_sw_enable",
+    yield _watchdog_missing.report(ctx, "PORT_QOS_MAP", missing[0], "pfcwd_sw_enable",
         f"pfcwd_sw_enable is set on {ports_text(missing)} but PFC_WD has no entry with detection_time for "
         f"them{why}: the PFC watchdog never starts there, so a PFC storm is not broken",
         values={"ports": len(missing)})
@@ -260,6 +344,18 @@ def _watchdog_missing(ctx: LintContext) -> Iterator[Finding]:
 SONIC_LOSSLESS_PAIR = frozenset({3, 4})
 
 
+@rule(
+    "lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
+    rationale="Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
+         "writes pfc_enable and pfcwd_sw_enable from LOSSLESS_TC ['3','4'], maps TC 3 -> PG 3 and 4 -> PG 4 "
+         "(TC_TO_PRIORITY_GROUP_MAP, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP), and buffers_config.j2 binds "
+         "BUFFER_QUEUE|<port>|3-4 to egress_lossless_profile; sonic-swss cfgmgr/buffermgr.cpp and "
+         "buffermgrdyn.cpp create lossless PGs for whatever pfc_enable names. With one of 3/4 lossless, a lossy "
+         "class on the other is one `config qos reload`, template default or hand edit away from being "
+         "PFC-paused (a pause storm on the lossless class then stops it too) and lossless-buffered.",
+    fix="move the lossy class to a TC outside 3-4 (1, 2, 5, 6 or 7), or make the pair's other TC lossless "
+         "on purpose",
+)
 def _lossy_in_lossless_pair(ctx: LintContext) -> Iterator[Finding]:
     """A lossy class on one TC of 3/4 while the other is lossless (the compiler's plan never makes
     this; qosforge.compiler.plan keeps lossy classes off the pair)."""
@@ -274,99 +370,11 @@ def _lossy_in_lossless_pair(ctx: LintContext) -> Iterator[Finding]:
             hazards[(lossy_tc, next(iter(lossless)), dscps)].append(port.name)
     for (lossy_tc, lossless_tc, dscps), ports in sorted(hazards.items()):
         shown = ", ".join(str(d) for d in dscps[:8]) + (", ..." if len(dscps) > 8 else "")
-        yield ctx.report(
-            "lossy-tc-in-lossless-pair", "PORT_QOS_MAP", ports[0], "pfc_enable",
+        yield _lossy_in_lossless_pair.report(ctx, "PORT_QOS_MAP", ports[0], "pfc_enable",
             f"TC {lossy_tc} carries lossy traffic (DSCP {shown}) beside lossless TC {lossless_tc} on "
             f"{ports_text(ports)}: stock SONiC makes TCs 3 and 4 lossless together, so a restored default "
             f"pfc_enable \"3,4\" PFC-pauses this class and gives its PG lossless headroom",
             values={"lossy_tc": lossy_tc, "lossless_tc": lossless_tc, "ports": len(ports)})
 
 
-W, E = Severity.WARNING, Severity.ERROR
-
-RULES: tuple[Rule, ...] = (
-    Rule("wred-unbound", W, "consistency", "active WRED profiles are bound to a queue",
-         "A WRED profile takes effect only when a QUEUE entry references it (sonic-buildimage src/sonic-yang-models/yang-models/sonic-wred-profile.yang"
-         "); an unbound profile that drops or marks suggests a missing QUEUE binding.",
-         "bind it with QUEUE|<port>|<queue>.wred_profile, or remove it", check=_wred_unbound),
-    Rule("wred-inactive", E, "consistency", "bound WRED profiles drop or mark",
-         "WRED defaults every wred_<color>_enable to false and ecn to ecn_none (sonic-yang-models sonic-wred-profile.yang; sonic-swss orchagent/qosorch.cpp WredMapHandler), so a bound profile "
-         "without them does nothing: the queue has neither WRED nor ECN. This is the ecnconfig failure of "
-         "sonic-buildimage #4545.",
-         "set ecn (e.g. ecn_green) for ECN marking and/or wred_<color>_enable: \"true\" for dropping",
-         check=_wred_inactive),
-    Rule("ecn-color-disabled", W, "consistency", "a color that ECN marks is WRED-enabled",
-         "Reported by platform: a warning for Broadcom and Innovium/Teralynx, nothing for other known vendors "
-         "(the dependence is documented only for those two; NVIDIA's own Spectrum-4/5 templates write ecn_all "
-         "with only wred_green_enable), info when the vendor is unknown. "
-         "SAI allows ECN without WRED (opencomputeproject/SAI PR #112), but on SAIs that honour "
-         "SAI_WRED_ATTR_<COLOR>_ENABLE a disabled color gets neither WRED nor ECN (sonic-buildimage "
-         "issue #4545, Innovium; sonic-utilities PR #1412 added ecnconfig -genable for it), and every "
-         "SONiC qos.json template pairs ecn with wred_<color>_enable: \"true\". Enabling also WRED-drops "
-         "the class's non-ECT packets between min and max, as RED with ECN does (DCTCP §3.1).",
-         "set wred_<color>_enable: \"true\" for every color in ecn", check=_ecn_color_disabled),
-    Rule("dscp-conflict", W, "consistency", "a DSCP means one class on every port",
-         "DSCP_TO_TC_MAP is one map per name (sonic-yang-models sonic-dscp-tc-map.yang); when ports bind different maps, a DSCP that maps to "
-         "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
-         "in two classes').",
-         "use one DSCP map, or make the maps agree on the listed DSCPs", check=_dscp_conflict),
-    Rule("map-unbound", W, "consistency", "QoS maps are bound somewhere",
-         "A QoS map takes effect only when PORT_QOS_MAP (or, for the dual-ToR tunnel maps, TUNNEL) binds it "
-         "(sonic-port-qos-map.yang, sonic-tunnel.yang; orchagent qosorch.cpp applies maps per port). A map bound "
-         "nowhere usually means a binding was lost (a misspelled field, a port key dropped by a duplicate). Tunnel-"
-         "bindable maps in a fragment without TUNNEL are not reported (SONiC merges the files).",
-         "bind it in PORT_QOS_MAP|<port> (or TUNNEL), or remove it", check=_map_unbound),
-    Rule("lossless-pg-zero-headroom", E, "consistency", "lossless PGs have headroom",
-         "xoff is the headroom above the XOFF threshold (sonic-yang-models sonic-buffer-profile.yang); xoff 0 leaves none, and lossless traffic is "
-         "dropped with PFC enabled, as in sonic-net/SONiC #480.",
-         "size xoff for the port's speed and cable (qosforge whatif pfc-headroom, or lint --profile)",
-         check=_zero_headroom),
-    Rule("shared-headroom-missing", W, "consistency", "a profile that relies on shared headroom has one",
-         "Mellanox only (the size = xon + xoff reading is SONiC's Mellanox buffer model; Broadcom profiles reserve "
-         "size without headroom). Without a shared headroom pool a lossless PG reserves size = xon + xoff privately (sonic-swss cfgmgr/buffer_headroom_mellanox.lua); "
-         "size < xon + xoff means the headroom is expected from the pool's xoff (SHP). With no pool xoff and "
-         "no over_subscribe_ratio, SONiC's Mellanox plugin force-enables SHP at a default size and a SAI "
-         "sanity check can abort orchagent (sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2; sonic-swss PR #3387, SONiC GitHub issues on buffers, WRED and PFC). "
-         "Reported for xoff <= size < xon + xoff: there the PG still holds its xoff after XOFF, only its XOFF "
-         "threshold size − xoff sits below xon; size below xoff is the error lossless-pg-size-below-xoff.",
-         "set size = xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared headroom)",
-         check=_shared_headroom_missing, vendor="mellanox"),
-    Rule("lossless-pg-size-below-xoff", E, "consistency", "a lossless PG without shared headroom holds its xoff",
-         "Mellanox only: on Spectrum a lossless PG's size is its whole headroom. Without a shared headroom pool "
-         "(BUFFER_POOL|ingress_lossless_pool.xoff 0 or absent, no over_subscribe_ratio) Mellanox's SAI programs "
-         "the PG's XOFF threshold at size − xoff (Mellanox/SAI-Implementation mlnx_sai/src/mlnx_sai_buffer.c, "
-         "unsigned 32-bit arithmetic); only a pool mapped to shared headroom makes it xon and lends "
-         "xoff − (size − xon) from the pool (same file, max_pool_loan; SONiC 'Shared headroom pool design' HLD: "
-         "with SHP the xoff is no longer reserved per PG and size = xon). size < xoff therefore leaves no room for "
-         "the bytes in flight after PFC XOFF (IEEE 802.1Qbb; the headroom model of sonic-swss "
-         "cfgmgr/buffer_headroom_mellanox.lua): lossless traffic drops, as in sonic-net/SONiC #480. With a shared "
-         "headroom pool size < xoff is the intended reading and is not reported.",
-         "set size to at least xon + xoff (private headroom), or give ingress_lossless_pool an xoff (shared "
-         "headroom pool)", check=_size_below_xoff, vendor="mellanox"),
-    Rule("port-admin-status", W, "consistency", "PFC ports have admin_status",
-         "The traditional buffermgrd treats a PORT without admin_status as down and creates no lossless PG "
-         "for it (sonic-swss cfgmgr/buffermgr.cpp); breakout ports lost their lossless PGs this way (sonic-buildimage #23354, SONiC GitHub issues on buffers, WRED and PFC).",
-         'set PORT|<port>.admin_status to "up"', check=_admin_status),
-    Rule("pfcwd-missing", W, "consistency", "watched ports have a PFC_WD entry",
-         "pfcwd_sw_enable chooses the priorities the watchdog monitors, but the watchdog runs only on ports "
-         "with a PFC_WD|<port> entry with detection_time (sonic-yang-models sonic-port-qos-map.yang, sonic-pfcwd.yang; "
-         "sonic-swss orchagent/pfcwdorch.cpp). `pfcwd start_default` (sonic-utilities pfcwd/main.py; run by "
-         "`config load_minigraph` and at boot) writes those entries for every PFC port when "
-         "DEVICE_METADATA|localhost.default_pfcwd_status is enable, so a config without any PFC_WD table is "
-         "reported only when its DEVICE_METADATA says that default is off (SONiC's buffers.json and qos.json "
-         "never hold PFC_WD); a PFC_WD table that leaves watched ports out is always reported.",
-         "add PFC_WD|<port> with action, detection_time and restoration_time, or set "
-         "DEVICE_METADATA|localhost.default_pfcwd_status to enable", check=_watchdog_missing),
-    Rule("lossy-tc-in-lossless-pair", W, "consistency", "lossy classes stay off SONiC's lossless pair",
-         "Stock SONiC makes TCs 3 and 4 lossless together: sonic-buildimage files/build_templates/qos_config.j2 "
-         "writes pfc_enable and pfcwd_sw_enable from LOSSLESS_TC ['3','4'], maps TC 3 -> PG 3 and 4 -> PG 4 "
-         "(TC_TO_PRIORITY_GROUP_MAP, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP), and buffers_config.j2 binds "
-         "BUFFER_QUEUE|<port>|3-4 to egress_lossless_profile; sonic-swss cfgmgr/buffermgr.cpp and "
-         "buffermgrdyn.cpp create lossless PGs for whatever pfc_enable names. With one of 3/4 lossless, a lossy "
-         "class on the other is one `config qos reload`, template default or hand edit away from being "
-         "PFC-paused (a pause storm on the lossless class then stops it too) and lossless-buffered.",
-         "move the lossy class to a TC outside 3-4 (1, 2, 5, 6 or 7), or make the pair's other TC lossless "
-         "on purpose", check=_lossy_in_lossless_pair),
-)
-
-__all__ = ["RULES"]
+__all__ = ["ENABLE_HONOURING_VENDORS", "SONIC_LOSSLESS_PAIR"]

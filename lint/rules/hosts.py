@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
-from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.base import rule
 
 if TYPE_CHECKING:
     from qosforge.backends.host.document import ClassDoc, HostSettingsDocument
@@ -37,6 +37,8 @@ ECN_REACTING = {"dctcp": True, "reno": False, "cubic": False, "d2tcp": False, "t
 #: The kernel default congestion control when the document names none (CONFIG_DEFAULT_TCP_CONG).
 KERNEL_DEFAULT_CC = "cubic"
 RDMA_TRANSPORTS = frozenset({"dcqcn", "irn"})
+
+E = Severity.ERROR
 
 
 def _hosts(ctx: LintContext) -> HostSettingsDocument:
@@ -63,28 +65,54 @@ def _paused_priorities(port: PortConfig, dscp: int) -> tuple[int | None, tuple[i
     return pg, tuple(p for p in port.pfc_priorities if to_pg.get(p, p) == pg)
 
 
+@rule(
+    "host-pfc-not-lossless", E, "hosts", "host PFC priorities are lossless on the switch",
+    rationale="A host NIC that runs PFC on a priority treats it as lossless: it pauses the switch when its receive buffer "
+         "fills. A switch port whose pfc_enable lacks that priority (sonic-port-qos-map.yang) ignores the host's PAUSE "
+         "and has no headroom for it, so the host's lossless traffic is dropped (IEEE 802.1Q §36, priority-based flow control from 802.1Qbb: both ends of a link "
+         "must enable PFC on the same priorities).",
+    fix="enable PFC on the same priorities at both ends: recompile the hosts (compile --target host) or the switch",
+    needs="hosts",
+)
 def _pfc_not_lossless(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     for port in _host_ports(ctx):
         for priority in sorted(set(hosts.qos.pfc_priorities) - set(port.pfc_priorities)):
-            yield ctx.report("host-pfc-not-lossless", "PORT_QOS_MAP", port.name, "pfc_enable",
+            yield _pfc_not_lossless.report(ctx, "PORT_QOS_MAP", port.name, "pfc_enable",
                              f"host kind {hosts.host_kind} runs PFC on priority {priority}, which {port.name} does not "
                              f"(pfc_enable {','.join(map(str, port.pfc_priorities)) or 'none'}): the host expects "
                              f"priority {priority} lossless, the switch drops it and ignores the host's PAUSE frames",
                              values={"priority": priority})
 
 
+@rule(
+    "host-pfc-missing", E, "hosts", "switch lossless priorities run PFC on the hosts",
+    rationale="A switch port that pauses a priority relies on the sender to stop: a host NIC without PFC on that priority "
+         "ignores the PAUSE frames, the PG fills its headroom (sized for one round trip of a sender that does stop) "
+         "and drops lossless traffic (IEEE 802.1Q §36, priority-based flow control).",
+    fix="run PFC on the switch's lossless priorities on every host NIC (mlnx_qos --pfc, the host target's nic-setup.sh)",
+    needs="hosts",
+)
 def _pfc_missing(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     for port in _host_ports(ctx):
         for priority in sorted(set(port.pfc_priorities) - set(hosts.qos.pfc_priorities)):
-            yield ctx.report("host-pfc-missing", "PORT_QOS_MAP", port.name, "pfc_enable",
+            yield _pfc_missing.report(ctx, "PORT_QOS_MAP", port.name, "pfc_enable",
                              f"{port.name} pauses priority {priority} (lossless), but host kind {hosts.host_kind} does not run PFC "
                              f"on it (host PFC: {','.join(map(str, hosts.qos.pfc_priorities)) or 'none'}): the host ignores the "
                              "switch's PAUSE frames and the PG's headroom overflows: lossless drops",
                              values={"priority": priority})
 
 
+@rule(
+    "host-dscp-priority", E, "hosts", "a lossless class's DSCP rides the priority its switch PG pauses",
+    rationale="With DSCP trust the switch classifies a packet by its DSCP (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP; sonic-yang-models sonic-port-qos-map.yang) but "
+         "pauses the priorities mapped to the PG (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); the host NIC stops only the "
+         "priority it sent the packet on (its own DSCP-to-priority map, mlnx_qos --dscp2prio). A class sent on another "
+         "priority than the one its PG pauses is never stopped and overflows the headroom.",
+    fix="map the class's DSCPs to the switch's PFC priority on the host (mlnx_qos --dscp2prio set,DSCP,PRIORITY)",
+    needs="hosts",
+)
 def _dscp_priority(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     for port in _host_ports(ctx):
@@ -96,13 +124,21 @@ def _dscp_priority(ctx: LintContext) -> Iterator[Finding]:
                 priority = hosts.qos.priority_of(dscp)
                 if priority in paused:
                     continue
-                yield ctx.report("host-dscp-priority", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                yield _dscp_priority.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                                  f"class '{klass.name}': the host sends DSCP {dscp} on priority {priority}, but {port.name} puts it "
                                  f"in lossless PG {pg}, which pauses priority {','.join(map(str, paused))}: the switch's PAUSE "
                                  "never stops these packets and the PG's headroom overflows",
                                  values={"dscp": dscp, "host_priority": priority, "pg": pg})
 
 
+@rule(
+    "host-cnp-dscp", E, "hosts", "the hosts' CNP DSCP reaches the switch's strict-priority CNP queue",
+    rationale="DCQCN's notification point sends CNPs with a configured DSCP (mlx5 ecn/roce_np/cnp_dscp); the switch must "
+         "map that DSCP to a strict-priority queue so CNPs overtake the congested data (DCQCN §3.1: the NP's "
+         "feedback must arrive quickly; SONiC and NVIDIA RoCE defaults: DSCP 48 on a strict queue).",
+    fix="use the intent's design.cnp_dscp on both sides (compile --target host renders ecn/roce_np/cnp_dscp)",
+    needs="hosts",
+)
 def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     if not any(c.transport in RDMA_TRANSPORTS for c in hosts.classes):
@@ -110,7 +146,7 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
     schedulers = {s.name: s for s in ctx.parsed.schedulers}
     for port in _host_ports(ctx):
         if hosts.qos.cnp is None:
-            yield ctx.report("host-cnp-dscp", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+            yield _cnp_dscp.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                              f"host kind {hosts.host_kind} runs RoCE classes but names no CNP DSCP: its CNPs carry the NIC's "
                              "default DSCP, which this port may queue behind data", values={})
             continue
@@ -123,7 +159,7 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
             continue
         where = (f"queue {queue_index} ({scheduler.kind if scheduler is not None and scheduler.kind else 'no scheduler'})"
                  if queue_index is not None else "no queue (the DSCP is not in the port's DSCP_TO_TC_MAP)")
-        yield ctx.report("host-cnp-dscp", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+        yield _cnp_dscp.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                          f"host kind {hosts.host_kind} sends CNPs with DSCP {dscp}, which {port.name} maps to {where}, not a "
                          "strict-priority CNP queue: CNPs wait behind the data they should slow down",
                          values={"cnp_dscp": dscp})
@@ -147,6 +183,16 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
     return None
 
 
+@rule(
+    "host-cc-ignores-ecn", E, "hosts", "ECN-marked classes' senders react to ECN",
+    rationale="A queue that ECN-marks a class only helps if the class's senders react: DCTCP needs tcp_dctcp at both ends "
+         "(RFC 8257 §3.2-3.3, §5; Linux Documentation/networking/dctcp.rst), classic TCP reacts only with ECN "
+         "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
+         "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
+         "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
+    fix="run the class's congestion control on its senders (the host target's 99-qosforge.conf and nic-setup.sh)",
+    needs="hosts",
+)
 def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     for port in _host_ports(ctx):
@@ -162,48 +208,9 @@ def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
                 continue
             reason = _reacts(hosts, klass, hosts.qos.priority_of(dscp))
             if reason is not None:
-                yield ctx.report("host-cc-ignores-ecn", "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                yield _cc_ignores_ecn.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                                  f"class '{klass.name}' (DSCP {dscp}) is ECN-marked in queue {queue_index} of {port.name} "
                                  f"(WRED {wred.name}), but {reason}", values={"dscp": dscp, "queue": queue_index})
 
 
-E = Severity.ERROR
-RULES: tuple[Rule, ...] = (
-    Rule("host-pfc-not-lossless", E, "hosts", "host PFC priorities are lossless on the switch",
-         "A host NIC that runs PFC on a priority treats it as lossless: it pauses the switch when its receive buffer "
-         "fills. A switch port whose pfc_enable lacks that priority (sonic-port-qos-map.yang) ignores the host's PAUSE "
-         "and has no headroom for it, so the host's lossless traffic is dropped (IEEE 802.1Q §36, priority-based flow control from 802.1Qbb: both ends of a link "
-         "must enable PFC on the same priorities).",
-         "enable PFC on the same priorities at both ends: recompile the hosts (compile --target host) or the switch",
-         needs="hosts", check=_pfc_not_lossless),
-    Rule("host-pfc-missing", E, "hosts", "switch lossless priorities run PFC on the hosts",
-         "A switch port that pauses a priority relies on the sender to stop: a host NIC without PFC on that priority "
-         "ignores the PAUSE frames, the PG fills its headroom (sized for one round trip of a sender that does stop) "
-         "and drops lossless traffic (IEEE 802.1Q §36, priority-based flow control).",
-         "run PFC on the switch's lossless priorities on every host NIC (mlnx_qos --pfc, the host target's nic-setup.sh)",
-         needs="hosts", check=_pfc_missing),
-    Rule("host-dscp-priority", E, "hosts", "a lossless class's DSCP rides the priority its switch PG pauses",
-         "With DSCP trust the switch classifies a packet by its DSCP (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP; sonic-yang-models sonic-port-qos-map.yang) but "
-         "pauses the priorities mapped to the PG (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); the host NIC stops only the "
-         "priority it sent the packet on (its own DSCP-to-priority map, mlnx_qos --dscp2prio). A class sent on another "
-         "priority than the one its PG pauses is never stopped and overflows the headroom.",
-         "map the class's DSCPs to the switch's PFC priority on the host (mlnx_qos --dscp2prio set,DSCP,PRIORITY)",
-         needs="hosts", check=_dscp_priority),
-    Rule("host-cnp-dscp", E, "hosts", "the hosts' CNP DSCP reaches the switch's strict-priority CNP queue",
-         "DCQCN's notification point sends CNPs with a configured DSCP (mlx5 ecn/roce_np/cnp_dscp); the switch must "
-         "map that DSCP to a strict-priority queue so CNPs overtake the congested data (DCQCN §3.1: the NP's "
-         "feedback must arrive quickly; SONiC and NVIDIA RoCE defaults: DSCP 48 on a strict queue).",
-         "use the intent's design.cnp_dscp on both sides (compile --target host renders ecn/roce_np/cnp_dscp)",
-         needs="hosts", check=_cnp_dscp),
-    Rule("host-cc-ignores-ecn", E, "hosts", "ECN-marked classes' senders react to ECN",
-         "A queue that ECN-marks a class only helps if the class's senders react: DCTCP needs tcp_dctcp at both ends "
-         "(RFC 8257 §3.2-3.3, §5; Linux Documentation/networking/dctcp.rst), classic TCP reacts only with ECN "
-         "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
-         "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
-         "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
-         "run the class's congestion control on its senders (the host target's 99-qosforge.conf and nic-setup.sh)",
-         needs="hosts", check=_cc_ignores_ecn),
-)
-
-
-__all__ = ["RULES"]
+__all__: list[str] = []

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from qosforge.errors import QosforgeError
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
-from qosforge.lint.rules.base import Rule
+from qosforge.lint.rules.base import declare, rule
 from qosforge.lint.rules.capacity import queue_limit, skipped
 from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
 
@@ -46,6 +46,8 @@ ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear", "dcqcn", "tbtcp"})
 STEP_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear"})
 #: Relative slack when comparing two evaluations of the same fit error (floating-point noise).
 _FIT_TOLERANCE = 1e-9
+
+E, W = Severity.ERROR, Severity.WARNING
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,38 @@ def _queue_key(group: Group) -> str:
 # Class placement
 
 
+@rule(
+    "intent-port-speed", E, "transport", "ports run at the intent's speeds",
+    rationale="The transport rules, PFC headroom and every threshold qosforge derives depend on each port's speed "
+         "(DCTCP §3.4, DCQCN §5, IEEE 802.3 Annex 31B). A config whose ports run at other speeds than the "
+         "intent's was compiled for another fabric, or the intent is out of date; its numbers cannot be "
+         "checked against this intent.",
+    fix="lint against the intent the config was compiled from, or fix the speeds (intent or PORT table) and compile again",
+    needs="intent",
+)
+def _port_speed(ctx: LintContext) -> Iterator[Finding]:
+    """Every threshold the transport rules check was derived for the intent's port speeds; a config
+    whose ports run at other speeds was compiled for another fabric (or the intent is stale)."""
+    assert ctx.intent is not None
+    wrong: dict[tuple[float, float, str], list[str]] = defaultdict(list)
+    for port in ctx.parsed.ports:
+        intended = ctx.intent.port_speeds_bps.get(port.name)
+        if port.speed_bps is not None and intended is not None and port.speed_bps != intended:
+            wrong[(port.speed_bps, intended, port.speed_source or "the config")].append(port.name)
+    for (configured, intended, source), ports in sorted(wrong.items()):
+        yield _port_speed.report(ctx, "PORT", ports[0], "speed",
+            f"{ports_text(ports)} run at {configured / 1e9:g}G in this config ({source}) but at {intended / 1e9:g}G in the "
+            "intent: headroom, ECN and WRED thresholds were sized for another speed",
+            values={"configured_gbps": configured / 1e9, "intent_gbps": intended / 1e9, "ports": len(ports)})
+
+
+@rule(
+    "class-dscp-split", E, "transport", "a class's DSCPs land in one queue",
+    rationale="Each intent class is one transport in one queue (docs/architecture.md §2, §5 maps); if its DSCPs reach "
+         "several queues, its packets are reordered and each queue's thresholds fit only part of it.",
+    fix="map all the class's DSCPs to one TC, and that TC to one queue",
+    needs="intent",
+)
 def _split(ctx: LintContext) -> Iterator[Finding]:
     split: dict[str, list[Placement]] = defaultdict(list)
     for placement in placements(ctx):
@@ -146,14 +180,20 @@ def _split(ctx: LintContext) -> Iterator[Finding]:
             split[placement.klass.name].append(placement)
     for name, cases in sorted(split.items()):
         first = cases[0]
-        yield ctx.report(
-            "class-dscp-split", "DSCP_TO_TC_MAP", first.port.map_names.dscp_to_tc or "", None,
+        yield _split.report(ctx, "DSCP_TO_TC_MAP", first.port.map_names.dscp_to_tc or "", None,
             f"class {name} (DSCP {list(first.klass.dscps)}) reaches queues {list(first.queues)} on "
             f"{ports_text(c.port.name for c in cases)}: one transport's packets are split over queues "
             "(reordering, and per-queue thresholds no longer match the transport)",
             values={"queues": len(first.queues)})
 
 
+@rule(
+    "class-queue-shared", W, "transport", "classes do not share a queue",
+    rationale="Classes with different transports in one queue get one set of WRED/ECN thresholds, which cannot "
+         "suit both (DCTCP's K vs DCQCN's K_min/K_max vs TBTCP's fitted curve, docs/architecture.md §3).",
+    fix="give each class its own TC and queue",
+    needs="intent",
+)
 def _shared(ctx: LintContext) -> Iterator[Finding]:
     by_queue: dict[tuple[str, int], set[str]] = defaultdict(set)
     for placement in placements(ctx):
@@ -164,12 +204,18 @@ def _shared(ctx: LintContext) -> Iterator[Finding]:
         if len(names) > 1:
             shared[(tuple(sorted(names)), queue)].append(port)
     for (classes, queue), ports in sorted(shared.items()):
-        yield ctx.report(
-            "class-queue-shared", "TC_TO_QUEUE_MAP", "", None,
+        yield _shared.report(ctx, "TC_TO_QUEUE_MAP", "", None,
             f"classes {', '.join(classes)} share queue {queue} on {ports_text(ports)}: their transports get one "
             "set of thresholds", values={"queue": queue})
 
 
+@rule(
+    "class-lossless-mismatch", E, "transport", "lossless classes, and only they, are PFC-paused",
+    rationale="A lossless class (DCQCN needs one, DCQCN §2) must sit in a queue an enabled PFC priority pauses "
+         "(sonic-yang-models sonic-port-qos-map.yang pfc_enable, pfc_to_queue_map); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
+    fix="enable PFC for the lossless class's priority, and only for it",
+    needs="intent",
+)
 def _lossless(ctx: LintContext) -> Iterator[Finding]:
     wrong: dict[tuple[str, bool], list[str]] = defaultdict(list)
     for placement in placements(ctx):
@@ -182,32 +228,22 @@ def _lossless(ctx: LintContext) -> Iterator[Finding]:
     for (name, lossless), ports in sorted(wrong.items()):
         text = ("is lossless in the intent but no enabled PFC priority pauses its queue" if lossless else
                 "is lossy in the intent but its queue is paused by PFC (head-of-line blocking, PFC storms)")
-        yield ctx.report(
-            "class-lossless-mismatch", "PORT_QOS_MAP", ports[0], "pfc_enable",
+        yield _lossless.report(ctx, "PORT_QOS_MAP", ports[0], "pfc_enable",
             f"class {name} {text} on {ports_text(ports)}", values={"ports": len(ports)})
-
-
-def _port_speed(ctx: LintContext) -> Iterator[Finding]:
-    """Every threshold the transport rules check was derived for the intent's port speeds; a config
-    whose ports run at other speeds was compiled for another fabric (or the intent is stale)."""
-    assert ctx.intent is not None
-    wrong: dict[tuple[float, float, str], list[str]] = defaultdict(list)
-    for port in ctx.parsed.ports:
-        intended = ctx.intent.port_speeds_bps.get(port.name)
-        if port.speed_bps is not None and intended is not None and port.speed_bps != intended:
-            wrong[(port.speed_bps, intended, port.speed_source or "the config")].append(port.name)
-    for (configured, intended, source), ports in sorted(wrong.items()):
-        yield ctx.report(
-            "intent-port-speed", "PORT", ports[0], "speed",
-            f"{ports_text(ports)} run at {configured / 1e9:g}G in this config ({source}) but at {intended / 1e9:g}G in the "
-            "intent: headroom, ECN and WRED thresholds were sized for another speed",
-            values={"configured_gbps": configured / 1e9, "intent_gbps": intended / 1e9, "ports": len(ports)})
 
 
 # ---------------------------------------------------------------------------------------------
 # ECN marking per transport
 
 
+@rule(
+    "ecn-missing", E, "transport", "ECN transports get ECN marking",
+    rationale="DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (docs/architecture.md §3). SONiC marks with the WRED "
+         "profile of the queue (ecn field) and all traffic is green (sonic-yang-models sonic-wred-profile.yang; no DSCP_TO_COLOR table in sonic-swss orchagent/qosorch.cpp), so the queue needs a WRED "
+         "profile whose ecn includes green.",
+    fix="bind a WRED profile with ecn: ecn_green (or ecn_all) and the transport's thresholds",
+    needs="intent",
+)
 def _ecn_missing(ctx: LintContext) -> Iterator[Finding]:
     missing: dict[str, list[Group]] = defaultdict(list)
     for group in groups(ctx):
@@ -217,8 +253,7 @@ def _ecn_missing(ctx: LintContext) -> Iterator[Finding]:
         first = cases[0]
         why = ("no WRED profile" if first.wred is None else
                f"WRED profile {first.wred.name} does not ECN-mark green (ecn must include green)")
-        yield ctx.report(
-            "ecn-missing", "QUEUE", _queue_key(first), "wred_profile",
+        yield _ecn_missing.report(ctx, "QUEUE", _queue_key(first), "wred_profile",
             f"class {name} runs {first.klass.spec.transport}, which reacts to ECN marks, but queue "
             f"{first.queue.index} has {why} on {ports_text(p for c in cases for p in c.ports)}: the transport "
             "only sees losses", values={"queue": first.queue.index})
@@ -237,6 +272,14 @@ def _dctcp_k_bytes(ctx: LintContext, group: Group) -> float:
     return ctx.cache.get(("dctcp", group.rate_bps, group.klass.rtt_s, design.mtu, design.lso_burst), compute)
 
 
+@rule(
+    "dctcp-k", W, "transport", "DCTCP's K is large enough, and a step",
+    rationale="DCTCP needs K > C·RTT/7 for full throughput (DCTCP §3.4 eq. 13) and at least the NIC's LSO burst "
+         "(DCTCP §3.5); it assumes marking every packet above K (DCTCP §3.1: min = max, 100 %). D2TCP and EAR reuse it "
+         "(D2TCP §3.1, EAR §4.2). Computed by models/dctcp.py.",
+    fix="set green_min_threshold = green_max_threshold = the K the message gives, probability 100",
+    needs="intent",
+)
 def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
     assert ctx.intent is not None
     design = ctx.intent.design
@@ -248,15 +291,13 @@ def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
         k = curve.min_bytes.value
         where = f"class {group.klass.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
         if k < needed:
-            yield ctx.report(
-                "dctcp-k", "WRED_PROFILE", group.wred.name, "green_min_threshold",
+            yield _dctcp_k.report(ctx, "WRED_PROFILE", group.wred.name, "green_min_threshold",
                 f"K = {size_text(k)} < {size_text(needed)} = max(C·RTT/7 + 1 packet, LSO burst) for {where} "
                 f"(RTT {group.klass.rtt_s * 1e6:g} us, {design.mtu:g} B packets, LSO {size_text(design.lso_burst)}): "
                 "the queue drains empty after each window cut and the link loses throughput (DCTCP §3.4)",
                 values={"configured_bytes": k, "required_bytes": needed, "rate_bps": group.rate_bps})
         if curve.max_bytes.value != k or curve.probability_percent.value < 100:
-            yield ctx.report(
-                "dctcp-k", "WRED_PROFILE", group.wred.name, "green_max_threshold",
+            yield _dctcp_k.report(ctx, "WRED_PROFILE", group.wred.name, "green_max_threshold",
                 f"{group.klass.spec.transport} needs step marking (min = max = K, 100 %) but {group.wred.name} "
                 f"marks from {size_text(k)} to {size_text(curve.max_bytes.value)} at "
                 f"{curve.probability_percent.value:g} % for {where} (DCTCP §3.1)",
@@ -271,6 +312,15 @@ def _whole(value: float) -> int:
     return int(np.floor(value + 0.5))
 
 
+@rule(
+    "dcqcn-marking", W, "transport", "DCQCN marking as the model derives it",
+    rationale="DCQCN marks with RED between K_min and K_max up to P_max (DCQCN §5); defaults (5 kB, 200 kB, 1 % at "
+         "40G) scale with link speed unless the intent overrides them (models/dcqcn.py). A different curve "
+         "changes DCQCN's rate control from what the design assumed.",
+    fix="set green_min/max_threshold and green_drop_probability to the values the message gives, or put "
+         "your values in the intent's dcqcn block",
+    needs="intent",
+)
 def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
     from qosforge.models.dcqcn import dcqcn_marking
 
@@ -292,8 +342,7 @@ def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
                       round(curve.probability_percent.value))
         if configured != expected:
             source = "the intent's dcqcn block" if overrides else "DCQCN defaults scaled to the link speed"
-            yield ctx.report(
-                "dcqcn-marking", "WRED_PROFILE", group.wred.name, None,
+            yield _dcqcn.report(ctx, "WRED_PROFILE", group.wred.name, None,
                 f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)} marks K_min "
                 f"{size_text(configured[0])}, K_max {size_text(configured[1])}, P_max {configured[2]} %; "
                 f"{source} give K_min {size_text(expected[0])}, K_max {size_text(expected[1])}, P_max "
@@ -334,6 +383,15 @@ def _best_fit(ctx: LintContext, bdp: float, t_min: float, t_max: float, r: float
     return ctx.cache.get(("tbtcp", bdp, t_min, t_max, r, red), lambda: fit_tbtcp_red(bdp, t_min, t_max, r, model=red))
 
 
+@rule(
+    "tbtcp-red-fit", W, "transport", "TBTCP's RED curve is the best programmable fit",
+    rationale="TBTCP approximates its ideal marking curve p(Q)/r with the chip's step RED by least squares over "
+         "[t_min, t_max] (TBTCP §6.2); any other P_max on the same steps fits worse. t_min = l must cover "
+         "the LSO burst (TBTCP §6.2). The best fit comes from fitting/tbtcp_red.py with the vendor profile's RED "
+         "steps.",
+    fix="set green_drop_probability to the best P_max the message gives (qosforge fit red)",
+    needs="intent",
+)
 def _tbtcp(ctx: LintContext) -> Iterator[Finding]:
     assert ctx.intent is not None and ctx.profile is not None
     for group in groups(ctx):
@@ -348,8 +406,7 @@ def _tbtcp(ctx: LintContext) -> Iterator[Finding]:
         t_min, t_max, p_max = curve.min_bytes.value, curve.max_bytes.value, curve.probability_percent.value / 100
         where = f"class {spec.name} at {rate_text(group.rate_bps)} on {ports_text(group.ports)}"
         if t_min < lso:
-            yield ctx.report(
-                "tbtcp-red-fit", "WRED_PROFILE", group.wred.name, "green_min_threshold",
+            yield _tbtcp.report(ctx, "WRED_PROFILE", group.wred.name, "green_min_threshold",
                 f"t_min = l = {size_text(t_min)} is below the LSO burst {size_text(lso)} for {where}: bursts "
                 "trigger QCD window cuts (TBTCP §6.2)", values={"t_min_bytes": t_min, "lso_burst_bytes": lso})
         if not 0 < t_min < t_max:
@@ -363,8 +420,7 @@ def _tbtcp(ctx: LintContext) -> Iterator[Finding]:
             continue
         best_error = float(best.error_kilobytes)
         if configured > best_error * (1 + _FIT_TOLERANCE) + 1e-12:
-            yield ctx.report(
-                "tbtcp-red-fit", "WRED_PROFILE", group.wred.name, "green_drop_probability",
+            yield _tbtcp.report(ctx, "WRED_PROFILE", group.wred.name, "green_drop_probability",
                 f"P_max {p_max * 100:g} % gives fit error {configured:.4g} kB against TBTCP's curve p(Q)/{r:g} "
                 f"(BDP {size_text(bdp)}, t_min {size_text(t_min)}, t_max {size_text(t_max)}) for {where}; the best "
                 f"programmable P_max on {red.name} is {float(best.p_max) * 100:g} % with error "
@@ -414,8 +470,7 @@ def _tlt_not_expressed(ctx: LintContext, group: Group, where: str) -> Finding:
     else:
         hint = ("if that is intended, accept it in the intent (approximations: [tlt-without-color]); for exact TLT "
                 "compile with --target sai for an ASIC with ECT thresholds; or remove the class's tlt block")
-    return ctx.report(
-        "tlt-not-expressed", "QUEUE", _queue_key(group), "wred_profile",
+    return TLT_NOT_EXPRESSED.report(ctx, "QUEUE", _queue_key(group), "wred_profile",
         f"{where}: TLT is not expressed: {missing}, so unimportant packets are not dropped at K to keep room for important "
         "ones (SONiC config_db has no DSCP-to-color map to tell them apart): important ones can be lost (approximation "
         f"tlt-without-color{', accepted by the intent' if accepted else ''})", hint=hint)
@@ -424,8 +479,15 @@ def _tlt_not_expressed(ctx: LintContext, group: Group, where: str) -> Finding:
 _TLT_APPROXIMATION = "tlt-without-color"
 
 
+@rule(
+    "tlt-threshold", E, "transport", "TLT's threshold clears the transport's queue",
+    rationale="TLT drops unimportant (red) packets at K; K must exceed the transport's steady-state queue: BDP for "
+         "TCP/DCTCP, K_max for DCQCN (TLT §4.2; models/tlt.py).",
+    fix="raise red_min/max_threshold to at least the value the message gives",
+    needs="intent",
+)
 def _tlt(ctx: LintContext) -> Iterator[Finding]:
-    from qosforge.models.dynamic_threshold import alpha_from_dynamic_th
+    from qosforge.compiler.dynamic_th import alpha_text, dynamic_th_range
     from qosforge.models.tlt import tlt_headroom
 
     assert ctx.intent is not None and ctx.profile is not None
@@ -446,8 +508,7 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
             yield skipped(ctx, f"the TLT threshold of class {spec.name}", error.one_line())
             continue
         if k < minimum:
-            yield ctx.report(
-                "tlt-threshold", "WRED_PROFILE", group.wred.name, "red_min_threshold",
+            yield _tlt.report(ctx, "WRED_PROFILE", group.wred.name, "red_min_threshold",
                 f"TLT threshold K = {size_text(k)} < {size_text(minimum)}, the steady-state queue of "
                 f"{spec.transport} (BDP or K_max, RTT {group.klass.rtt_s * 1e6:g} us) for {where}: unimportant "
                 "packets are dropped in normal operation (TLT §4.2)",
@@ -460,15 +521,22 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
         if limit is None or pool is None or pool.size_bytes is None:
             continue
         shared = pool.size_bytes.value / int(ctx.profile.mmu_count.value or 1)
-        alpha = alpha_from_dynamic_th(int(profile.dynamic_th.value))
-        headroom = tlt_headroom(shared, alpha, design.congested_ports, k, design.mtu, allow_infeasible=True)
-        per_port, total = float(headroom.flows_per_port), float(headroom.total_flows)
+        # The alpha the ASIC applies (compiler/dynamic_th.py, the reading queue_limit used above):
+        # Mellanox reads dynamic_th 7 as infinity and -8 as 0, not 2^n.
+        exponent = int(profile.dynamic_th.value)
+        accepted = dynamic_th_range(ctx.profile)
+        alpha = accepted.alpha(exponent)
+        alpha_shown = f"2^{exponent}" if exponent not in accepted.special else f"{alpha_text(alpha)}, dynamic_th {exponent}"
+        if alpha == 0:  # no shared buffer at all: no headroom above K for important packets
+            per_port = total = 0.0
+        else:
+            headroom = tlt_headroom(shared, alpha, design.congested_ports, k, design.mtu, allow_infeasible=True)
+            per_port, total = float(headroom.flows_per_port), float(headroom.total_flows)
         wanted = design.concurrent_flows
         if per_port < 1 or (wanted is not None and total < wanted):
             need = f"the {wanted} the intent requires" if wanted is not None else "at least one per port"
-            yield ctx.report(
-                "tlt-flows", "WRED_PROFILE", group.wred.name, "red_min_threshold",
-                f"with K = {size_text(k)}, {profile.name} (alpha 2^{int(profile.dynamic_th.value)}) and "
+            yield TLT_FLOWS.report(ctx, "WRED_PROFILE", group.wred.name, "red_min_threshold",
+                f"with K = {size_text(k)}, {profile.name} (alpha {alpha_shown}) and "
                 f"B = {size_text(shared)} at M = {design.congested_ports}, the buffer carries {total:.0f} flows "
                 f"({per_port:.0f} per port) without important-packet loss for {where}, fewer than {need} "
                 "(TLT §4.2: headroom alpha·B/(1+M·alpha) − K, one important packet per flow)",
@@ -476,69 +544,26 @@ def _tlt(ctx: LintContext) -> Iterator[Finding]:
                         **({"required_flows": wanted} if wanted is not None else {})})
 
 
-E, W = Severity.ERROR, Severity.WARNING
-
-RULES: tuple[Rule, ...] = (
-    Rule("intent-port-speed", E, "transport", "ports run at the intent's speeds",
-         "The transport rules, PFC headroom and every threshold qosforge derives depend on each port's speed "
-         "(DCTCP §3.4, DCQCN §5, IEEE 802.3 Annex 31B). A config whose ports run at other speeds than the "
-         "intent's was compiled for another fabric, or the intent is out of date; its numbers cannot be "
-         "checked against this intent.",
-         "lint against the intent the config was compiled from, or fix the speeds (intent or PORT table) and compile again",
-         needs="intent", check=_port_speed),
-    Rule("class-dscp-split", E, "transport", "a class's DSCPs land in one queue",
-         "Each intent class is one transport in one queue (docs/architecture.md §2, §5 maps); if its DSCPs reach "
-         "several queues, its packets are reordered and each queue's thresholds fit only part of it.",
-         "map all the class's DSCPs to one TC, and that TC to one queue", needs="intent", check=_split),
-    Rule("class-queue-shared", W, "transport", "classes do not share a queue",
-         "Classes with different transports in one queue get one set of WRED/ECN thresholds, which cannot "
-         "suit both (DCTCP's K vs DCQCN's K_min/K_max vs TBTCP's fitted curve, docs/architecture.md §3).",
-         "give each class its own TC and queue", needs="intent", check=_shared),
-    Rule("class-lossless-mismatch", E, "transport", "lossless classes, and only they, are PFC-paused",
-         "A lossless class (DCQCN needs one, DCQCN §2) must sit in a queue an enabled PFC priority pauses "
-         "(sonic-yang-models sonic-port-qos-map.yang pfc_enable, pfc_to_queue_map); a lossy class in a paused queue spreads head-of-line blocking and PFC storms.",
-         "enable PFC for the lossless class's priority, and only for it", needs="intent", check=_lossless),
-    Rule("ecn-missing", E, "transport", "ECN transports get ECN marking",
-         "DCTCP, D2TCP, EAR, DCQCN and TBTCP react to ECN marks (docs/architecture.md §3). SONiC marks with the WRED "
-         "profile of the queue (ecn field) and all traffic is green (sonic-yang-models sonic-wred-profile.yang; no DSCP_TO_COLOR table in sonic-swss orchagent/qosorch.cpp), so the queue needs a WRED "
-         "profile whose ecn includes green.",
-         "bind a WRED profile with ecn: ecn_green (or ecn_all) and the transport's thresholds",
-         needs="intent", check=_ecn_missing),
-    Rule("dctcp-k", W, "transport", "DCTCP's K is large enough, and a step",
-         "DCTCP needs K > C·RTT/7 for full throughput (DCTCP §3.4 eq. 13) and at least the NIC's LSO burst "
-         "(DCTCP §3.5); it assumes marking every packet above K (DCTCP §3.1: min = max, 100 %). D2TCP and EAR reuse it "
-         "(D2TCP §3.1, EAR §4.2). Computed by models/dctcp.py.",
-         "set green_min_threshold = green_max_threshold = the K the message gives, probability 100",
-         needs="intent", check=_dctcp_k),
-    Rule("dcqcn-marking", W, "transport", "DCQCN marking as the model derives it",
-         "DCQCN marks with RED between K_min and K_max up to P_max (DCQCN §5); defaults (5 kB, 200 kB, 1 % at "
-         "40G) scale with link speed unless the intent overrides them (models/dcqcn.py). A different curve "
-         "changes DCQCN's rate control from what the design assumed.",
-         "set green_min/max_threshold and green_drop_probability to the values the message gives, or put "
-         "your values in the intent's dcqcn block", needs="intent", check=_dcqcn),
-    Rule("tbtcp-red-fit", W, "transport", "TBTCP's RED curve is the best programmable fit",
-         "TBTCP approximates its ideal marking curve p(Q)/r with the chip's step RED by least squares over "
-         "[t_min, t_max] (TBTCP §6.2); any other P_max on the same steps fits worse. t_min = l must cover "
-         "the LSO burst (TBTCP §6.2). The best fit comes from fitting/tbtcp_red.py with the vendor profile's RED "
-         "steps.",
-         "set green_drop_probability to the best P_max the message gives (qosforge fit red)",
-         needs="intent", check=_tbtcp),
-    Rule("tlt-threshold", E, "transport", "TLT's threshold clears the transport's queue",
-         "TLT drops unimportant (red) packets at K; K must exceed the transport's steady-state queue: BDP for "
-         "TCP/DCTCP, K_max for DCQCN (TLT §4.2; models/tlt.py).",
-         "raise red_min/max_threshold to at least the value the message gives", needs="intent", check=_tlt),
-    Rule("tlt-flows", E, "transport", "the buffer carries the design's flows",
-         "Above K each congested port keeps alpha·B/(1+M·alpha) − K of headroom for important packets, one "
+TLT_FLOWS = declare(
+    "tlt-flows", E, "transport", "the buffer carries the design's flows",
+    rationale="Above K each congested port keeps alpha·B/(1+M·alpha) − K of headroom for important packets, one "
          "per flow, so it carries floor(headroom / packet) flows without important loss (TLT §4.2). The "
          "design needs at least one per port and, if given, design.concurrent_flows in total.",
-         "lower K, raise dynamic_th (alpha) or the pool, or lower design.congested_ports", needs="intent"),
-    Rule("tlt-not-expressed", Severity.INFO, "transport", "TLT classes without color-aware dropping",
-         "TLT keeps important packets by dropping unimportant (red) ones above a color-aware threshold K "
+    fix="lower K, raise dynamic_th (alpha) or the pool, or lower design.congested_ports",
+    needs="intent",
+)
+
+
+TLT_NOT_EXPRESSED = declare(
+    "tlt-not-expressed", Severity.INFO, "transport", "TLT classes without color-aware dropping",
+    rationale="TLT keeps important packets by dropping unimportant (red) ones above a color-aware threshold K "
          "(TLT §4.2). SONiC config_db has no DSCP-to-color map (no such table in sonic-yang-models, none in "
          "sonic-swss orchagent/qosorch.cpp), so every packet is green and a TLT class compiled for SONiC has "
          "no red threshold: the named approximation tlt-without-color, without important-packet protection.",
-         "compile with --target sai for exact TLT, accept the approximation (approximations: [tlt-without-color]), "
-         "or remove the class's tlt block", needs="intent"),
+    fix="compile with --target sai for exact TLT, accept the approximation (approximations: [tlt-without-color]), "
+         "or remove the class's tlt block",
+    needs="intent",
 )
 
-__all__ = ["ECN_TRANSPORTS", "RULES", "configured_error_kilobytes", "groups", "placements"]
+
+__all__ = ["ECN_TRANSPORTS", "configured_error_kilobytes", "groups", "placements"]

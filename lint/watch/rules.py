@@ -1,4 +1,7 @@
-"""The checks of ``qosforge watch``'s rules (definitions and rationale: lint/rules/telemetry.py).
+"""``qosforge watch``'s rules: each check declared with its rule (``@watch_rule``: id, severity,
+documentation and the counters it cannot run without). The rules live in the lint registry
+(category ``telemetry``) so they share its ids, severities, formats, exit codes and docs/rules.md;
+their checks run on counters, not on a config file, so ``qosforge lint`` never runs them.
 
 Each check reads one switch's :class:`~qosforge.lint.watch.expectations.SwitchExpectation` and
 :class:`~qosforge.lint.watch.observation.Observation` and yields lint findings located at
@@ -14,20 +17,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from qosforge.backends.counters import SPECS, Counter, CounterKey
-from qosforge.lint.findings import Finding
-from qosforge.lint.rules.base import Rule
-from qosforge.lint.rules.telemetry import (
-    COUNTER_UNAVAILABLE,
-    ECN_OFF,
-    HEADROOM_EXCEEDED,
-    LOSSLESS_PG_DROP,
-    LOSSLESS_QUEUE_DROP,
-    PFC_PAUSE,
-    PFC_STORM,
-    PFCWD_TRIGGERED,
-    TLT_THRESHOLD,
-    UNPLANNED_QUEUE,
-)
+from qosforge.lint.context import Needs
+from qosforge.lint.findings import Finding, Severity
+from qosforge.lint.rules.base import Rule, declare, register
 from qosforge.lint.watch.expectations import ClassExpectation, Predicted, SwitchExpectation
 from qosforge.lint.watch.observation import Observation
 
@@ -47,6 +39,40 @@ DEFAULT_STORM_MS = 200
 the storm limit when the design has no watchdog."""
 
 TLT_PACKET_BYTES = 1500
+
+_NEEDS: Needs = "counters"
+
+
+@dataclass(frozen=True)
+class WatchCheck:
+    """A watch rule with its check and the counters it needs (any one of them, or all with
+    ``all_needed``)."""
+
+    rule: Rule
+    function: Callable[[WatchContext], Iterator[Finding]]
+    counters: tuple[Counter, ...]
+    all_needed: bool = False
+
+    def __call__(self, ctx: WatchContext) -> Iterator[Finding]:
+        return self.function(ctx)
+
+
+#: Every watch check, in declaration order (the order they run and are listed in).
+CHECKS: list[WatchCheck] = []
+
+
+def watch_rule(id: str, severity: Severity, title: str, *, rationale: str, fix: str, counters: tuple[Counter, ...],
+               all_needed: bool = False) -> Callable[[Callable[[WatchContext], Iterator[Finding]]], WatchCheck]:
+    """Declare a watch rule with its check: registers the rule (category telemetry) in the lint
+    registry and the check in :data:`CHECKS`."""
+
+    def decorate(function: Callable[[WatchContext], Iterator[Finding]]) -> WatchCheck:
+        declared = register(Rule(id, severity, "telemetry", title, rationale, fix, _NEEDS))
+        check = WatchCheck(declared, function, counters, all_needed)
+        CHECKS.append(check)
+        return check
+
+    return decorate
 
 
 @dataclass(frozen=True)
@@ -81,6 +107,20 @@ def _class_values(cls: ClassExpectation | None) -> dict[str, float | str]:
     return {"class": cls.name} if cls is not None else {}
 
 
+@watch_rule(
+    "watch-lossless-pg-drop", Severity.ERROR, "a lossless priority group dropped packets",
+    rationale="A priority group with PFC is lossless by design: before its headroom fills the switch sends XOFF and "
+    "the peer stops (IEEE 802.1Qbb); the compiler sized the headroom for every byte still in flight "
+    "(report.json pfc_headroom, the physical model of IEEE 802.3 Annex 31B or SONiC's "
+    "buffer_headroom_*.lua). Drops there (SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS, the "
+    "PG_DROP flex-counter group) mean the headroom is short of what arrives after XOFF: a cut "
+    "headroom profile, a cable longer than the intent says, or a peer slower to react than 802.3 "
+    "allows. The finding names the port and priority group, the drops seen and the headroom the "
+    "compiler predicted with its provenance.",
+    fix="compare the port's BUFFER_PG/BUFFER_PROFILE with the compiled config_db (qosforge diff, lint "
+    "--profile) and the cable length in the intent; restore the compiled headroom",
+    counters=(Counter.PG_DROPPED_PACKETS,),
+)
 def lossless_pg_drop(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     for key in obs.keys(Counter.PG_DROPPED_PACKETS):
@@ -96,7 +136,7 @@ def lossless_pg_drop(ctx: WatchContext) -> Iterator[Finding]:
         source = "IEEE 802.1Qbb: a PFC priority group does not drop"
         if headroom is not None:
             source += f"; headroom {headroom.profile}: xoff {headroom.xoff.value:,.0f} B ({headroom.xoff.formula}; {headroom.xoff.source})"
-        yield ctx.finding(LOSSLESS_PG_DROP, key, f"pg {key.index} ({cls.name})",
+        yield ctx.finding(lossless_pg_drop.rule, key, f"pg {key.index} ({cls.name})",
                           f"lossless priority group {key.index} of class {cls.name} dropped {drops:,} packets; predicted 0",
                           {**_class_values(cls), **_observed(Counter.PG_DROPPED_PACKETS, drops, series.last.path, series.last.timestamp_ns),
                            **_zero(source, "lossless_drops").values()})
@@ -109,6 +149,17 @@ def _watchdog_dropped(ctx: WatchContext, key: CounterKey) -> bool:
     return stormed and (ctx.expectation.watchdog is None or ctx.expectation.watchdog.action == "drop")
 
 
+@watch_rule(
+    "watch-lossless-queue-drop", Severity.ERROR, "a lossless class's queue dropped packets",
+    rationale="A lossless class's egress queue must not drop: PFC pauses the senders instead. Drops counted "
+    "on its queue (SONiC's SAI_QUEUE_STAT_DROPPED_PACKETS; openconfig-qos dropped-pkts) mean the PFC chain "
+    "is broken somewhere: PFC not enabled on the priority, DSCP classified to another priority "
+    "group, or an egress limit below what PFC needs. Drops the PFC watchdog made on a queue it "
+    "found stormed (action drop) are the watchdog's doing and reported by "
+    "watch-pfcwd-triggered instead.",
+    fix="check PORT_QOS_MAP pfc_enable and the DSCP/TC/PG maps of the port against the compiled config",
+    counters=(Counter.QUEUE_DROPPED_PACKETS,),
+)
 def lossless_queue_drop(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     for key in obs.keys(Counter.QUEUE_DROPPED_PACKETS):
@@ -120,12 +171,24 @@ def lossless_queue_drop(ctx: WatchContext) -> Iterator[Finding]:
             continue
         series = obs.get(Counter.QUEUE_DROPPED_PACKETS, key)
         assert series is not None
-        yield ctx.finding(LOSSLESS_QUEUE_DROP, key, f"queue {key.index} ({cls.name})",
+        yield ctx.finding(lossless_queue_drop.rule, key, f"queue {key.index} ({cls.name})",
                           f"queue {key.index} of lossless class {cls.name} dropped {drops:,} packets; predicted 0",
                           {**_class_values(cls), **_observed(Counter.QUEUE_DROPPED_PACKETS, drops, series.last.path, series.last.timestamp_ns),
                            **_zero("IEEE 802.1Qbb: PFC pauses the sender instead of dropping", "lossless_drops").values()})
 
 
+@watch_rule(
+    "watch-headroom-exceeded", Severity.ERROR, "a priority group used more headroom than its XOFF margin",
+    rationale="The headroom watermark of a lossless priority group "
+    "(SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES, SONiC's PG_WATERMARK group) is the "
+    "most it ever held after sending XOFF. The compiler's xoff is its prediction of exactly that: the "
+    "bytes still in flight when the peer reacts (IEEE 802.3 Annex 31B pause quanta, cable round "
+    "trip, frames on both ends; or sonic-swss cfgmgr/buffer_headroom_*.lua in SONiC mode). More than xoff means the model's inputs are wrong for this link (cable, PHY delay, peer "
+    "response), and the lossless guarantee rests on the rest of the profile's size.",
+    fix="measure the link (cable length, gearbox/retimer delay: intent phy_delay) and recompile; "
+    "until then raise the port's headroom",
+    counters=(Counter.PG_HEADROOM_WATERMARK_BYTES,),
+)
 def headroom_exceeded(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     for key in obs.keys(Counter.PG_HEADROOM_WATERMARK_BYTES):
@@ -136,7 +199,7 @@ def headroom_exceeded(ctx: WatchContext) -> Iterator[Finding]:
             continue
         if series.peak <= headroom.xoff.value:
             continue
-        yield ctx.finding(HEADROOM_EXCEEDED, key, f"pg {key.index} ({cls.name})",
+        yield ctx.finding(headroom_exceeded.rule, key, f"pg {key.index} ({cls.name})",
                           f"headroom watermark {series.peak:,} B above the predicted xoff {headroom.xoff.value:,.0f} B "
                           f"({series.peak / headroom.xoff.value:.0%}) of profile {headroom.profile}",
                           {**_class_values(cls), **_observed(Counter.PG_HEADROOM_WATERMARK_BYTES, series.peak, series.last.path, series.last.timestamp_ns),
@@ -149,6 +212,17 @@ def _lossless_priority(exp: SwitchExpectation, priority: int) -> ClassExpectatio
     return next((c for c in exp.classes if c.lossless and c.priority_group == priority), None)
 
 
+@watch_rule(
+    "watch-pfc-pause", Severity.WARNING, "a priority spent more time paused than the threshold",
+    rationale="PFC pause duration (SAI_PORT_STAT_PFC_n_RX_PAUSE_DURATION_US, collected by SONiC's PFC "
+    "watchdog on Mellanox and VS platforms, sonic-swss orchagent/orchdaemon.cpp) grew by more than "
+    "--max-pause of the time watched: the port's egress on that priority sat idle that long, and "
+    "so did everything queued behind it upstream (head-of-line blocking, Zhu et al., DCQCN "
+    "SIGCOMM 2015 §2). Needs two samples (streaming); --once cannot tell a rate.",
+    fix="find the congested receiver behind the port (qosforge simulate the same incast); the DCQCN/"
+    "DCTCP marking thresholds should keep queues below XOFF most of the time",
+    counters=(Counter.PFC_RX_PAUSE_US,),
+)
 def pfc_pause(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     if obs.once:
@@ -164,7 +238,7 @@ def pfc_pause(ctx: WatchContext) -> Iterator[Finding]:
             continue
         cls = _lossless_priority(exp, key.index or 0)
         limit = Predicted(ctx.thresholds.max_pause_fraction * 100, "%", "max_pause_percent", "--max-pause", "operator threshold (qosforge watch --max-pause)")
-        yield ctx.finding(PFC_PAUSE, key, f"priority {key.index}" + (f" ({cls.name})" if cls else ""),
+        yield ctx.finding(pfc_pause.rule, key, f"priority {key.index}" + (f" ({cls.name})" if cls else ""),
                           f"paused {fraction:.0%} of {elapsed:.3g} s on priority {key.index} (received PFC), above {limit.value:g} %",
                           {**_class_values(cls), **_observed(Counter.PFC_RX_PAUSE_US, fraction * 100, series.last.path, series.last.timestamp_ns),
                            "observed_unit": "%", **limit.values()})
@@ -186,6 +260,17 @@ def _longest_paused_s(history: list[tuple[int, int]]) -> float:
     return best
 
 
+@watch_rule(
+    "watch-pfc-storm", Severity.ERROR, "a priority was paused without end (PFC storm)",
+    rationale="A priority whose pause time grows as fast as wall time across consecutive samples for longer "
+    "than the PFC watchdog's detection time is in a pause storm: a receiver that stopped draining "
+    "(a stalled NIC) keeps its peer paused, and the pause spreads hop by hop (Guo et al., RDMA over "
+    "Commodity Ethernet at Scale, SIGCOMM 2016 §4.3). The predicted limit is the compiled watchdog "
+    "detection time (PFC_WD).",
+    fix="find the host or port sending the pauses (pfcstat on the peer); the PFC watchdog should "
+    "isolate the queue (check PFC_WD and FLEX_COUNTER_TABLE|PFCWD)",
+    counters=(Counter.PFC_RX_PAUSE_US,),
+)
 def pfc_storm(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     if obs.once:
@@ -201,13 +286,22 @@ def pfc_storm(ctx: WatchContext) -> Iterator[Finding]:
         if paused_s * 1e3 < limit.value:
             continue
         cls = _lossless_priority(exp, key.index or 0)
-        yield ctx.finding(PFC_STORM, key, f"priority {key.index}" + (f" ({cls.name})" if cls else ""),
+        yield ctx.finding(pfc_storm.rule, key, f"priority {key.index}" + (f" ({cls.name})" if cls else ""),
                           f"priority {key.index} paused without a break for {paused_s * 1e3:,.0f} ms, longer than the "
                           f"watchdog's detection time {limit.value:,.0f} ms",
                           {**_class_values(cls), **_observed(Counter.PFC_RX_PAUSE_US, paused_s * 1e3, series.last.path, series.last.timestamp_ns),
                            "observed_unit": "ms", **limit.values()})
 
 
+@watch_rule(
+    "watch-pfcwd-triggered", Severity.ERROR, "the PFC watchdog detected a storm",
+    rationale="The PFC watchdog (sonic-swss orchagent/pfcwdorch.cpp) found a lossless queue paused for its "
+    "whole detection time and acted on it (drop, forward or alert): "
+    "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED grew, or PFC_WD_STATUS is 'stormed'. The design "
+    "predicts no storm: lossless queues drain within the headroom's reaction time.",
+    fix="find the stalled receiver behind the port; pfcwd show stats lists the stormed queues",
+    counters=(Counter.PFCWD_DEADLOCK_DETECTED, Counter.PFCWD_STATUS),
+)
 def pfcwd_triggered(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     keys = set(obs.keys(Counter.PFCWD_DEADLOCK_DETECTED)) | set(obs.keys(Counter.PFCWD_STATUS))
@@ -222,7 +316,7 @@ def pfcwd_triggered(ctx: WatchContext) -> Iterator[Finding]:
         assert series is not None
         action = exp.watchdog.action if exp.watchdog else "?"
         state = f"status {status.last.value}" if status is not None else "status unavailable"
-        yield ctx.finding(PFCWD_TRIGGERED, key, f"queue {key.index}" + (f" ({cls.name})" if cls else ""),
+        yield ctx.finding(pfcwd_triggered.rule, key, f"queue {key.index}" + (f" ({cls.name})" if cls else ""),
                           f"PFC watchdog detected {detected} storm(s) on queue {key.index} ({state}; action {action})",
                           {**_class_values(cls), **_observed(Counter.PFCWD_DEADLOCK_DETECTED, detected, series.last.path, series.last.timestamp_ns),
                            **_zero("design: lossless queues drain within the headroom's reaction time (no storm)", "pfc_storms").values(),
@@ -249,6 +343,22 @@ def expected_marks(watermark_bytes: float, k_min: float, k_max: float, pmax_perc
     return total
 
 
+@watch_rule(
+    "watch-ecn-off", Severity.ERROR, "a marking class's queue passed K but nothing was ECN-marked",
+    rationale="A class whose transport needs ECN (DCTCP, D2TCP, EAR, TBTCP, DCQCN) has a WRED profile that "
+    "marks above K. When its queue watermark went far enough above K that marks were certain "
+    "(step marking: any packet above K is marked, DCTCP §3.1; RED: expected marks of the packets "
+    "that raised the queue from K_min to the watermark, each at least a 9216 B jumbo frame, above "
+    "ln(10^6), so zero marks has probability below 10^-6) while the ECN-marked counter "
+    "(SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS; openconfig-qos ecn-marked-pkts) stayed 0, the "
+    "profile does not mark: WRED_PROFILE ecn (ecn_green) or wred_green_enable unset, or the queue "
+    "has no WRED profile. Senders then see no congestion signal and the queue fills to drops or "
+    "PFC. (Traffic that is not ECN-capable is not marked either; check the hosts first if only one "
+    "flow runs.)",
+    fix="compare QUEUE|…|wred_profile and WRED_PROFILE with the compiled config (qosforge diff)",
+    counters=(Counter.QUEUE_WATERMARK_BYTES, Counter.QUEUE_ECN_MARKED_PACKETS),
+    all_needed=True,  # the watermark and the marks
+)
 def ecn_off(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     for key in obs.keys(Counter.QUEUE_WATERMARK_BYTES):
@@ -266,13 +376,23 @@ def ecn_off(ctx: WatchContext) -> Iterator[Finding]:
         step = curve.max.value <= curve.min.value or curve.probability.value >= 100
         if (step and expected < 1) or (not step and expected < CERTAIN_MARKS):
             continue
-        yield ctx.finding(ECN_OFF, key, f"queue {key.index} ({cls.name})",
+        yield ctx.finding(ecn_off.rule, key, f"queue {key.index} ({cls.name})",
                           f"queue {key.index} of marking class {cls.name} ({cls.transport}) reached {peak:,} B, "
                           f"above K {curve.min.value:,.0f} B, with 0 packets ECN-marked (expected at least {expected:,.1f})",
                           {**_class_values(cls), **_observed(Counter.QUEUE_WATERMARK_BYTES, peak, series.last.path, series.last.timestamp_ns),
                            **curve.min.values(), "ecn_marked_packets": 0, "expected_marks_at_least": round(expected, 3)})
 
 
+@watch_rule(
+    "watch-tlt-threshold", Severity.WARNING, "a TLT queue rose above its color threshold",
+    rationale="TLT drops unimportant (red/yellow) packets above the color-aware threshold K (TLT §4.2), so "
+    "only important (green) packets, at most one per flow in flight, may take the queue above K. "
+    "A watermark more than one jumbo frame above K means either the color drop is not programmed "
+    "(no red/yellow WRED drop thresholds, DSCP_TO_COLOR missing) or many flows hold an important "
+    "packet at once; the finding gives the excess in 1500 B packets to tell the two apart.",
+    fix="check the WRED_PROFILE yellow/red thresholds and the DSCP-to-color map against the compiled config",
+    counters=(Counter.QUEUE_WATERMARK_BYTES,),
+)
 def tlt_threshold(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     for key in obs.keys(Counter.QUEUE_WATERMARK_BYTES):
@@ -286,13 +406,25 @@ def tlt_threshold(ctx: WatchContext) -> Iterator[Finding]:
         if series.peak <= k.value + MAX_FRAME_BYTES:
             continue
         excess = series.peak - k.value
-        yield ctx.finding(TLT_THRESHOLD, key, f"queue {key.index} ({cls.name})",
+        yield ctx.finding(tlt_threshold.rule, key, f"queue {key.index} ({cls.name})",
                           f"queue {key.index} of TLT class {cls.name} reached {series.peak:,} B, {excess:,.0f} B above its color "
                           f"threshold K {k.value:,.0f} B (= {excess / TLT_PACKET_BYTES:,.0f} important packets of {TLT_PACKET_BYTES} B)",
                           {**_class_values(cls), **_observed(Counter.QUEUE_WATERMARK_BYTES, series.peak, series.last.path, series.last.timestamp_ns),
                            **k.values()})
 
 
+@watch_rule(
+    "watch-unplanned-queue", Severity.WARNING, "traffic on a queue the design gave no class",
+    rationale="The compiler maps every class's DSCPs to one traffic class and queue (report.json classes, "
+    "control_classes; SONiC's DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP). Packets transmitted from a queue no class was given "
+    "(SAI_QUEUE_STAT_PACKETS; openconfig-qos transmit-pkts) mean some DSCP lands where the design "
+    "did not put it: a DSCP_TO_TC_MAP or classifier entry mapped to the wrong traffic class, or "
+    "traffic with DSCPs the intent does not list (default class). Counters cannot tell which DSCP "
+    "it is; a DSCP moved onto another class's queue looks like that class's traffic and is not "
+    "found by this rule.",
+    fix="compare DSCP_TO_TC_MAP / TC_TO_QUEUE_MAP (or the openconfig classifier) with the compiled config",
+    counters=(Counter.QUEUE_TRANSMIT_PACKETS,),
+)
 def unplanned_queue(ctx: WatchContext) -> Iterator[Finding]:
     exp, obs = ctx.expectation, ctx.observation
     planned = exp.planned_queues()
@@ -304,39 +436,33 @@ def unplanned_queue(ctx: WatchContext) -> Iterator[Finding]:
         series = obs.get(Counter.QUEUE_TRANSMIT_PACKETS, key)
         if not packets or series is None:
             continue
-        yield ctx.finding(UNPLANNED_QUEUE, key, f"queue {key.index}",
+        yield ctx.finding(unplanned_queue.rule, key, f"queue {key.index}",
                           f"queue {key.index} transmitted {packets:,} packets but the design gives it no class ({plan})",
                           {**_observed(Counter.QUEUE_TRANSMIT_PACKETS, packets, series.last.path, series.last.timestamp_ns),
                            **_zero(f"the compiled DSCP -> TC -> queue maps ({exp.report}: classes, control_classes)", "unplanned_packets").values()})
 
 
-CheckFunction = Callable[[WatchContext], Iterator[Finding]]
-
-#: Each check and the counters it cannot run without (any one of them for a tuple).
-CHECKS: tuple[tuple[Rule, CheckFunction, tuple[Counter, ...]], ...] = (
-    (LOSSLESS_PG_DROP, lossless_pg_drop, (Counter.PG_DROPPED_PACKETS,)),
-    (LOSSLESS_QUEUE_DROP, lossless_queue_drop, (Counter.QUEUE_DROPPED_PACKETS,)),
-    (HEADROOM_EXCEEDED, headroom_exceeded, (Counter.PG_HEADROOM_WATERMARK_BYTES,)),
-    (PFC_PAUSE, pfc_pause, (Counter.PFC_RX_PAUSE_US,)),
-    (PFC_STORM, pfc_storm, (Counter.PFC_RX_PAUSE_US,)),
-    (PFCWD_TRIGGERED, pfcwd_triggered, (Counter.PFCWD_DEADLOCK_DETECTED, Counter.PFCWD_STATUS)),
-    (ECN_OFF, ecn_off, (Counter.QUEUE_WATERMARK_BYTES, Counter.QUEUE_ECN_MARKED_PACKETS)),
-    (TLT_THRESHOLD, tlt_threshold, (Counter.QUEUE_WATERMARK_BYTES,)),
-    (UNPLANNED_QUEUE, unplanned_queue, (Counter.QUEUE_TRANSMIT_PACKETS,)),
+#: Reported once per switch by :func:`evaluate` for each counter a relevant check lacks.
+COUNTER_UNAVAILABLE = declare(
+    "watch-counter-unavailable", Severity.INFO, "telemetry", "the switch does not publish a counter a rule needs",
+    rationale="A rule needs a counter the target did not publish on any path of the catalogue "
+    "(docs/telemetry.md): not in its models, or its SONiC flex-counter group disabled. It is "
+    "reported once per switch and the rules that need it do not run there; watch never derives a "
+    "missing counter from another one.",
+    fix="enable the flex-counter group named in the message (compile emits FLEX_COUNTER_TABLE for "
+    "the sonic target), or accept that the check does not run on this device",
+    needs=_NEEDS,
 )
 
-#: ECN-off needs both: the watermark and the marks.
-_ALL_NEEDED = {ECN_OFF.id}
 
-
-def _relevant(rule: Rule, exp: SwitchExpectation) -> bool:
-    """Whether the design gives the rule anything to check on this switch."""
+def _relevant(check: WatchCheck, exp: SwitchExpectation) -> bool:
+    """Whether the design gives the check anything to check on this switch."""
     lossless = any(c.lossless for c in exp.classes)
-    if rule.id in (LOSSLESS_PG_DROP.id, LOSSLESS_QUEUE_DROP.id, HEADROOM_EXCEEDED.id, PFC_PAUSE.id, PFC_STORM.id, PFCWD_TRIGGERED.id):
+    if check in (lossless_pg_drop, lossless_queue_drop, headroom_exceeded, pfc_pause, pfc_storm, pfcwd_triggered):
         return lossless
-    if rule.id == ECN_OFF.id:
+    if check is ecn_off:
         return any(c.marking is not None for c in exp.classes)
-    if rule.id == TLT_THRESHOLD.id:
+    if check is tlt_threshold:
         return any(c.tlt_threshold is not None for c in exp.classes)
     return True
 
@@ -344,13 +470,13 @@ def _relevant(rule: Rule, exp: SwitchExpectation) -> bool:
 def unavailable(expectation: SwitchExpectation, observation: Observation) -> dict[Counter, list[str]]:
     """Counter -> the rules that cannot run on this switch because it does not publish it."""
     missing: dict[Counter, list[str]] = {}
-    for rule, _, needs in CHECKS:
-        if not _relevant(rule, expectation):
+    for check in CHECKS:
+        if not _relevant(check, expectation):
             continue
-        absent = [c for c in needs if not observation.available(c)]
-        if (rule.id in _ALL_NEEDED and absent) or len(absent) == len(needs):
+        absent = [c for c in check.counters if not observation.available(c)]
+        if (check.all_needed and absent) or len(absent) == len(check.counters):
             for counter in absent:
-                missing.setdefault(counter, []).append(rule.id)
+                missing.setdefault(counter, []).append(check.rule.id)
     return missing
 
 
@@ -361,10 +487,10 @@ def evaluate(expectation: SwitchExpectation, observation: Observation, threshold
     ctx = WatchContext(expectation, observation, thresholds)
     missing = unavailable(expectation, observation)
     findings: list[Finding] = []
-    for rule, check, needs in CHECKS:
-        if rule.id in disabled or not _relevant(rule, expectation):
+    for check in CHECKS:
+        if check.rule.id in disabled or not _relevant(check, expectation):
             continue
-        if any(rule.id in missing.get(c, ()) for c in needs):
+        if any(check.rule.id in missing.get(c, ()) for c in check.counters):
             continue
         findings.extend(check(ctx))
     if COUNTER_UNAVAILABLE.id not in disabled:
@@ -378,4 +504,8 @@ def evaluate(expectation: SwitchExpectation, observation: Observation, threshold
     return findings
 
 
-__all__ = ["CHECKS", "MAX_FRAME_BYTES", "Thresholds", "WatchContext", "evaluate", "expected_marks", "unavailable"]
+#: Every watch rule, in registry order.
+RULES: tuple[Rule, ...] = (*(check.rule for check in CHECKS), COUNTER_UNAVAILABLE)
+
+__all__ = ["CHECKS", "COUNTER_UNAVAILABLE", "MAX_FRAME_BYTES", "RULES", "Thresholds", "WatchCheck", "WatchContext", "evaluate",
+           "expected_marks", "unavailable", "watch_rule"]

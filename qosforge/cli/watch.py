@@ -156,7 +156,7 @@ def watch_command(**params: Any) -> int:
 
 
 def _check_rules(disabled: frozenset[str]) -> None:
-    from qosforge.lint.rules.telemetry import RULES
+    from qosforge.lint.watch.rules import RULES
 
     known = {r.id for r in RULES}
     unknown = sorted(disabled - known)
@@ -251,7 +251,7 @@ def _render(output_format: str, findings: list[Any], switches: list[dict[str, An
     from qosforge.lint.findings import exit_code, summary_json
     from qosforge.lint.formats import Report
     from qosforge.lint.formats.text import _line
-    from qosforge.lint.rules.telemetry import RULES
+    from qosforge.lint.watch.rules import RULES
 
     if output_format == "sarif":
         from qosforge.lint.formats.sarif import report_sarif

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -61,3 +63,51 @@ def test_more_congested_ports_never_get_more(buffer_bytes: float, alpha: float, 
     more = dynamic_threshold_share(buffer_bytes, alpha, ports + 1).per_port_share_bytes
     assert more <= fewer
     assert 0 < more < buffer_bytes
+
+
+# One alpha conversion (alpha_from_dynamic_th) for compile, lint and the software switch.
+special_maps = st.dictionaries(
+    st.integers(min_value=-8, max_value=7),
+    st.sampled_from([0.0, math.inf]) | st.floats(min_value=1e-3, max_value=1e3),
+    max_size=3,
+)
+
+
+@given(st.integers(min_value=-60, max_value=60), special_maps)
+def test_alpha_is_two_to_the_n_except_where_the_vendor_says_otherwise(exponent: int, special: dict[int, float]) -> None:
+    alpha = alpha_from_dynamic_th(exponent, special)
+    if exponent in special:
+        assert alpha == special[exponent]
+    else:
+        # SAI inc/saibuffer.h SHARED_DYNAMIC_TH: "2^n of available buffer of the pool", exactly.
+        assert alpha == math.ldexp(1.0, exponent) == alpha_from_dynamic_th(exponent)
+        assert alpha_from_dynamic_th(exponent + 1) == 2 * alpha
+
+
+@given(st.integers(min_value=-8, max_value=7))
+def test_without_special_values_the_conversion_inverts_dynamic_th_from_alpha(exponent: int) -> None:
+    assert dynamic_th_from_alpha(alpha_from_dynamic_th(exponent, {})) == exponent
+
+
+def test_mellanox_ends() -> None:
+    # mlnx_sai/src/mlnx_sai_buffer.c sai_buffer_alpha_bounds_t: SAI_BUFFER_ALPHA_0 = -8, SAI_BUFFER_ALPHA_INFINITY = 7.
+    spectrum = {-8: 0.0, 7: math.inf}
+    assert alpha_from_dynamic_th(-8, spectrum) == 0.0 and math.isinf(alpha_from_dynamic_th(7, spectrum))
+    assert alpha_from_dynamic_th(6, spectrum) == 64.0 and alpha_from_dynamic_th(7) == 128.0
+
+
+@given(st.floats(min_value=1e5, max_value=1e9), st.integers(min_value=1, max_value=127), st.integers(min_value=-8, max_value=7))
+def test_infinite_alpha_shares_the_buffer_equally_and_bounds_every_finite_alpha(buffer_bytes: float, ports: int, exponent: int) -> None:
+    unlimited = dynamic_threshold_share(buffer_bytes, math.inf, ports)
+    assert unlimited.per_port_share_bytes == pytest.approx(buffer_bytes / ports)
+    assert unlimited.free_buffer_bytes == pytest.approx(0.0, abs=1e-6 * buffer_bytes)
+    finite = dynamic_threshold_share(buffer_bytes, 2.0**exponent, ports).per_port_share_bytes
+    assert finite < unlimited.per_port_share_bytes
+
+
+def test_infinite_alpha_in_a_vector_leaves_the_finite_points_unchanged() -> None:
+    alphas = np.array([0.5, 1.0, math.inf])
+    vector = dynamic_threshold_share(12e6, alphas, 4).per_port_share_bytes
+    assert vector[0] == dynamic_threshold_share(12e6, 0.5, 4).per_port_share_bytes
+    assert vector[1] == dynamic_threshold_share(12e6, 1.0, 4).per_port_share_bytes
+    assert vector[2] == 3e6

@@ -182,3 +182,32 @@ def test_tlt_not_expressed_does_not_ask_for_what_the_intent_accepts(load_named: 
     assert "accepted by the intent" in finding.message
     assert finding.hint is not None and "the intent accepts this" in finding.hint
     assert "if that is intended" not in finding.hint and "remove the class's tlt block" not in finding.hint
+
+
+def test_tlt_flows_read_dynamic_th_as_the_asic_does(tmp_path: Path, load_named: Callable[[str], Config]) -> None:
+    """Spectrum reads dynamic_th 7 as alpha infinity (mlnx_sai/src/mlnx_sai_buffer.c
+    sai_buffer_alpha_bounds_t), so one congested port may hold the whole pool B and TLT's headroom is
+    B − K. tlt-flows used to take 2^7 = 128 here (528 flows) while dynamic-th-unlimited, on the
+    same profile, said infinity; both now use the one conversion (608 flows)."""
+    from qosforge.lint.engine import Linter
+
+    intent = tmp_path / "fabric.yaml"
+    text = (Path(__file__).parents[1] / "configs" / "broadcom_fabric.yaml").read_text()
+    tbtcp = "  - name: iperf\n    transport: tbtcp\n    dscp: [8]\n    rtt: 40us\n    weight: 14\n    tbtcp: {r: 4, lso_burst: 138kB, t_max: 550kB}\n"
+    assert tbtcp in text  # Spectrum's RED steps are unpublished: no TBTCP fit there
+    intent.write_text(text.replace("broadcom-tomahawk", "mellanox-spectrum-2").replace(tbtcp, ""))
+    config = load_named(BASE)
+    config["BUFFER_PROFILE"]["egress_lossy_profile"]["dynamic_th"] = "7"
+    k = 14_500_000
+    config["WRED_PROFILE"]["web_tlt"].update(red_min_threshold=str(k), red_max_threshold=str(k))
+    import json
+
+    report = Linter(intent=intent, switch="tor1").lint_bytes(json.dumps(config).encode(), "config_db.json")
+    assert report.unusable is None
+    finding = _only(report.findings, "tlt-flows")
+    pool = int(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])  # Spectrum-2: one MMU
+    expected = tlt_headroom(pool, float("inf"), 1, k, 1500, allow_infeasible=True)
+    assert finding.values["flows"] == expected.total_flows == (pool - k) // 1500 == 608
+    assert "alpha infinity, dynamic_th 7" in finding.message
+    assert tlt_headroom(pool, 128.0, 1, k, 1500, allow_infeasible=True).total_flows == 528  # the old reading
+    assert "dynamic-th-unlimited" in {f.rule for f in report.findings}
