@@ -19,7 +19,7 @@ from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.serve_gnmi import ServeOptions, serve_options, serve_settings
 from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximations
 from qosforge.cli.typed import CampaignPoint, typed_by_operator
-from qosforge.compiler.defaults import DEFAULT_TBTCP_R
+from qosforge.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED, FlowKind
 from qosforge.units import (
