@@ -21,7 +21,7 @@ from qosforge.cli.simulate_fabric import FABRIC_SCENARIOS, announce_approximatio
 from qosforge.cli.typed import CampaignPoint, typed_by_operator
 from qosforge.defaults import DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError, UnitError
-from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED, FlowKind
+from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, MAX_SEED, FlowKind
 from qosforge.units import (
     format_value,
     parse_fraction,
@@ -56,7 +56,7 @@ class SeedType(click.IntRange):
 
 
 #: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
-_TRANSPORTS: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+_TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES
 
 
 _RENAMES = (Rename("--bandwidth", "--speed", "bandwidth"), Rename("--buffer", "--queue-limit", "buffer_text"))

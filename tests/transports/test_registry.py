@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
@@ -94,53 +94,60 @@ _TOY_CLASSES = """classes:
 """
 
 
-def _toy(tmp: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+def _toy(tmp: Path, *commands: list[str]) -> list[dict[str, Any]]:
+    """Run the command lines with the toys registered, in one fresh interpreter (toy_cli.py)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(HERE), os.environ.get("PYTHONPATH"))))}
-    return subprocess.run([sys.executable, str(HERE / "toy_cli.py"), *argv], capture_output=True, text=True, cwd=tmp, env=env, timeout=300, check=False)
+    done = subprocess.run([sys.executable, str(HERE / "toy_cli.py"), json.dumps(commands)], capture_output=True, text=True, cwd=tmp, env=env,
+                          timeout=300, check=True)
+    results: list[dict[str, Any]] = json.loads(done.stdout.splitlines()[-1])
+    return results
 
 
 def test_a_toy_transport_registered_from_one_module_flows_end_to_end(tmp_path: Path) -> None:
-    intent = tmp_path / "toy.yaml"
-    intent.write_text(_TOPOLOGY + _TOY_CLASSES)
-
-    # Intent validation: the toy's block belongs to it alone; unknown names list the toys.
+    (tmp_path / "toy.yaml").write_text(_TOPOLOGY + _TOY_CLASSES)
     (tmp_path / "wrong-block.yaml").write_text(_TOPOLOGY + "classes:\n  - {name: bulk, transport: dctcp, dscp: [10], toy: {k: 20kB}}\n")
-    done = _toy(tmp_path, "compile", "wrong-block.yaml", "-o", "never")
-    assert done.returncode == 2 and "'toy' parameters given but transport is 'dctcp'" in done.stderr
     (tmp_path / "unknown.yaml").write_text(_TOPOLOGY + "classes:\n  - {name: bulk, transport: toyz, dscp: [10]}\n")
-    done = _toy(tmp_path, "compile", "unknown.yaml", "-o", "never")
-    assert done.returncode == 2 and "unknown.yaml:12:18: classes[0].transport: unknown transport 'toyz'" in done.stderr
-    assert "accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn, toy, toyx (dcqcn or irn for RoCE)" in done.stderr
-    # The plan: toyx's lossless rule.
     (tmp_path / "lossy.yaml").write_text(_TOPOLOGY + "classes:\n  - {name: storage, transport: toyx, dscp: [26]}\n")
-    done = _toy(tmp_path, "compile", "lossy.yaml", "-o", "never")
-    assert done.returncode == 2 and "class 'storage': toyx needs a lossless class" in done.stderr and "lossy.yaml:" in done.stderr
+    wrong_block, unknown, lossy, compiled, linted, simulated, refused = _toy(
+        tmp_path,
+        ["compile", "wrong-block.yaml", "-o", "never"],
+        ["compile", "unknown.yaml", "-o", "never"],
+        ["compile", "lossy.yaml", "-o", "never"],
+        ["compile", "toy.yaml", "-o", "out", "--target", "sonic", "--target", "host", "--format", "json"],
+        ["lint", "out/tor1/config_db.json", "--intent", "toy.yaml", "--format", "json"],
+        ["simulate", "toy.yaml", "--scenario", "incast", "--class", "bulk", "--flows", "2", "--flow-size", "15kB", "--duration", "1ms",
+         "--warmup", "0s", "--format", "json"],
+        ["simulate", "toy.yaml", "--scenario", "incast", "--class", "storage", "--flows", "2", "--duration", "1ms"],
+    )
+
+    # Intent validation: the toy's block belongs to it alone; an unknown name's hint lists the toys.
+    assert wrong_block["code"] == 2 and "'toy' parameters given but transport is 'dctcp'" in wrong_block["stderr"]
+    assert unknown["code"] == 2 and "unknown.yaml:12:18: classes[0].transport: unknown transport 'toyz'" in unknown["stderr"]
+    assert "accepted transports: tcp, dctcp, tbtcp, d2tcp, ear, dcqcn, irn, toy, toyx (dcqcn or irn for RoCE)" in unknown["stderr"]
+    # The plan: toyx's lossless rule, at the class's line.
+    assert lossy["code"] == 2 and "class 'storage': toyx needs a lossless class" in lossy["stderr"] and "lossy.yaml:" in lossy["stderr"]
     assert not (tmp_path / "never").exists()
 
-    # Compile: the toy's marking plan sets the step at its block's k; the host target lists its congestion control.
-    done = _toy(tmp_path, "compile", "toy.yaml", "-o", "out", "--target", "sonic", "--target", "host", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    classes = {c["name"]: c for c in report["switches"][0]["classes"]}
+    # Compile: the toy's marking plan sets the step at its block's k; toyx marks nothing.
+    assert compiled["code"] == 0, compiled["stderr"]
+    classes = {c["name"]: c for c in json.loads(compiled["stdout"])["switches"][0]["classes"]}
     assert classes["bulk"]["transport"] == "toy" and classes["storage"]["transport"] == "toyx"
     config = json.loads((tmp_path / "out" / "tor1" / "config_db.json").read_text())
     wred = config["WRED_PROFILE"]["bulk_40G"]
     assert (wred["green_min_threshold"], wred["green_max_threshold"], wred["green_drop_probability"]) == ("20000", "20000", "100")
-    assert not any(name.startswith("storage") for name in config["WRED_PROFILE"])  # toyx marks nothing
+    assert not any(name.startswith("storage") for name in config["WRED_PROFILE"])
+    # The host target: the toy's congestion control, listed for manual installation with its paper.
     host_settings = json.loads((tmp_path / "out" / "hosts" / "linux-kernel-40G" / "host_settings.json").read_text())
-    assert {(c["name"], c["transport"], c["congestion_control"]) for c in host_settings["classes"]} >= {("bulk", "toy", "toycc")}
-    assert "Toy (a test's transport)" in json.dumps(host_settings)  # no Linux module: listed for manual installation, citing its paper
+    assert {(c["name"], c["transport"], c["congestion_control"], c["ecn"]) for c in host_settings["classes"]} == {
+        ("bulk", "toy", "toycc", True), ("storage", "toyx", None, False)}
+    assert "Toy (a test's transport)" in json.dumps(host_settings)
 
     # Lint reads the toy's marking model (DCTCP's step): K = 20 kB is below DCTCP's K at 40G, 80 us.
-    done = _toy(tmp_path, "lint", "out/tor1/config_db.json", "--intent", "toy.yaml", "--format", "json")
-    findings = json.loads(done.stdout)
+    findings = json.loads(linted["stdout"])
     rules = {f["rule"] for f in (findings["findings"] if isinstance(findings, dict) else findings)}
-    assert "dctcp-k" in rules, done.stdout
+    assert "dctcp-k" in rules, linted["stdout"]
 
-    # The simulator: toy runs as DCTCP hosts; toyx has no host model and is refused by name.
-    done = _toy(tmp_path, "simulate", "toy.yaml", "--scenario", "incast", "--class", "bulk", "--flows", "2", "--flow-size", "15kB",
-                "--duration", "1ms", "--warmup", "0s", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["transport"] == "dctcp"
-    done = _toy(tmp_path, "simulate", "toy.yaml", "--scenario", "incast", "--class", "storage", "--flows", "2", "--duration", "1ms")
-    assert done.returncode == 2 and "transport toyx has no host model in the software switch" in done.stderr
+    # The simulator: toy's hosts run as DCTCP; toyx has no host model and is refused by name.
+    assert simulated["code"] == 0, simulated["stderr"]
+    assert json.loads(simulated["stdout"])["transport"] == "dctcp"
+    assert refused["code"] == 2 and "transport toyx has no host model in the software switch" in refused["stderr"]
