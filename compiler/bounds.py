@@ -3,7 +3,8 @@
 A value outside them is a typo (``10s`` for ``10us``, ``4000km`` for ``40m``) or a link qosforge's
 models do not describe, and it would silently turn into a threshold or a headroom no switch can
 hold. The intent schema refuses it at the field, with the range and why (the ranges themselves are
-in :mod:`qosforge.compiler.ranges`, which the calculators read without pydantic):
+in :mod:`qosforge.ranges`, which the calculators read without pydantic; the pydantic validators
+that apply them are :mod:`qosforge.fields`):
 
 * cable length <= 10 km: the longest-reach optics of a datacenter fabric (IEEE 802.3 Clause 88,
   100GBASE-LR4, 10 km). PFC headroom grows with 2 x cable delay x rate (IEEE 802.1Qbb, the headroom
@@ -24,36 +25,8 @@ in :mod:`qosforge.compiler.ranges`, which the calculators read without pydantic)
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import AfterValidator
-
-from qosforge.compiler.ranges import (
-    CABLE,
-    LINK_LATENCY,
-    MAX_CABLE_M,
-    MAX_LINK_LATENCY_S,
-    MAX_PHY_DELAY_S,
-    MAX_RTT_S,
-    MIN_RTT_S,
-    PHY_DELAY,
-    RTT,
-    Range,
-)
-
-
-def _validator(bounds: Range) -> Any:
-    def validate(value: float) -> float:
-        bounds.check(value)
-        return value
-
-    return AfterValidator(validate)
-
-
-CABLE_RANGE = _validator(CABLE)
-LINK_LATENCY_RANGE = _validator(LINK_LATENCY)
-PHY_DELAY_RANGE = _validator(PHY_DELAY)
-RTT_RANGE = _validator(RTT)
+from qosforge.fields import CABLE_RANGE, LINK_LATENCY_RANGE, PHY_DELAY_RANGE, RTT_RANGE
+from qosforge.ranges import MAX_CABLE_M, MAX_LINK_LATENCY_S, MAX_PHY_DELAY_S, MAX_RTT_S, MIN_RTT_S
 
 __all__ = [
     "CABLE_RANGE",

@@ -48,6 +48,7 @@ from qosforge.ir import (
     derived_constant,
 )
 from qosforge.provenance import Derivation, Provenance, input_value
+from qosforge.transports import transport
 from qosforge.units import format_rate
 from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -268,8 +269,8 @@ def _class_error(source_map: SourceMap, intent: Intent, spec: ClassSpec, error: 
     if spec.tlt is not None and ("threshold" in place or "tlt" in place or "flows" in place):
         field += ("tlt",)
     else:
-        block = "dcqcn" if spec.transport == "irn" else spec.transport
-        if block in ("tbtcp", "dcqcn", "ear", "d2tcp") and getattr(spec, block) is not None:
+        block = transport(spec.transport).block
+        if block is not None and spec.parameters() is not None:
             field += (block,)
     detail = f" [{place}]" if place else ""
     return source_map.error(field, f"class '{spec.name}' at {rate_bps / 1e9:g}G: {error.message}{detail}", error.hint)

@@ -15,10 +15,8 @@ from qosforge.compiler.intent import Intent, expand_port_names
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.topology import ResolvedTopology
 from qosforge.errors import QosforgeError
+from qosforge.transports import transport
 from qosforge.vendor_profiles.host_nics import DEFAULT_HOST_NIC, load_host_nic
-
-#: Transports whose congestion control runs in a RoCE NIC (DCQCN's RP/NP; IRN runs DCQCN's, IRN §4).
-NIC_CC_TRANSPORTS = ("dcqcn", "irn")
 
 
 def _named(intent: Intent) -> list[tuple[tuple[str | int, ...], str, Callable[[str, str], bool]]]:
@@ -50,7 +48,7 @@ def host_nic_lookup(intent: Intent, topology: ResolvedTopology, source_map: Sour
     """(switch, host port) -> the host's NIC profile name, after checking every named NIC at its
     field: the profile exists, runs at the host link's speed, and runs DCQCN if a class needs it."""
     named = _named(intent)
-    needs_dcqcn = [c.name for c in intent.classes if c.transport in NIC_CC_TRANSPORTS]
+    needs_dcqcn = [c.name for c in intent.classes if transport(c.transport).host.nic_dcqcn]
     by_port: dict[tuple[str, str], str] = {}
     for path, name, covers in named:
         try:
@@ -77,4 +75,4 @@ def host_nic_lookup(intent: Intent, topology: ResolvedTopology, source_map: Sour
     return lookup
 
 
-__all__ = ["NIC_CC_TRANSPORTS", "host_nic_lookup"]
+__all__ = ["host_nic_lookup"]

@@ -9,22 +9,24 @@ exports the JSON Schema of :class:`Intent` for editors.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
+    PlainValidator,
     ValidationInfo,
+    WithJsonSchema,
+    create_model,
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
-from qosforge.compiler.bounds import CABLE_RANGE, LINK_LATENCY_RANGE, PHY_DELAY_RANGE, RTT_RANGE
-from qosforge.compiler.defaults import (
+from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
     DEFAULT_FASTLANE_BANDWIDTH_CAP,
@@ -34,76 +36,50 @@ from qosforge.compiler.defaults import (
     DEFAULT_MTU,
     DEFAULT_PORT_MTU,
     DEFAULT_SMALL_PACKET_PERCENT,
-    DEFAULT_TBTCP_BETA,
-    DEFAULT_TBTCP_R,
 )
-from qosforge.errors import UnitError
-from qosforge.models.d2tcp import D_MAX_DEFAULT, D_MIN_DEFAULT
+from qosforge.fields import (
+    CableM,
+    Fraction,
+    LinkLatencyS,
+    Percent,
+    PhyDelayS,
+    RateBps,
+    RttS,
+    SizeBytes,
+    TimeS,
+)
 from qosforge.models.pfc_headroom import MIN_FRAME_BYTES
-from qosforge.models.tbtcp import BETA_MAX as TBTCP_BETA_MAX
-from qosforge.units import (
-    parse_fraction,
-    parse_length_m,
-    parse_percent,
-    parse_rate_bps,
-    parse_size_bytes,
-    parse_time_s,
+from qosforge.transports import (
+    accepted_transports,
+    blocks_setting_marking,
+    parameter_blocks,
+    seal,
+    transport,
+    transport_hint,
+    transport_names,
+    transports_with_block,
 )
-
-
-def _unit_parser(parse: Any, example: str) -> Any:
-    def validate(value: Any) -> float:
-        if isinstance(value, bool):
-            raise ValueError(f"expected a quantity like {example}, got a boolean")
-        if isinstance(value, (int, float)):
-            raise ValueError(f"{value!r} has no unit; write it like {example}")
-        if not isinstance(value, str):
-            raise ValueError(f"expected a quantity like {example}")
-        try:
-            return float(parse(value))
-        except UnitError as error:
-            raise ValueError(error.one_line()) from None
-
-    return BeforeValidator(validate)
-
-
-RateBps = Annotated[float, _unit_parser(parse_rate_bps, "40G or 100Gbps"), Field(json_schema_extra={"type": "string", "examples": ["40G", "100Gbps"]})]
-SizeBytes = Annotated[float, _unit_parser(parse_size_bytes, "12MB, 12MiB or 1500B"), Field(json_schema_extra={"type": "string", "examples": ["12MB", "400kB", "1500B"]})]
-TimeS = Annotated[float, _unit_parser(lambda text: parse_time_s(text, allow_zero=True), "80us"), Field(json_schema_extra={"type": "string", "examples": ["10us", "80us"]})]
-LengthM = Annotated[float, _unit_parser(parse_length_m, "5m"), Field(json_schema_extra={"type": "string", "examples": ["5m", "300m"]})]
-Fraction = Annotated[float, _unit_parser(parse_fraction, "2%"), Field(json_schema_extra={"type": "string", "examples": ["2%"]})]
-#: Durations and lengths that size ECN thresholds and PFC headroom, within datacenter ranges (compiler/bounds.py).
-CableM = Annotated[LengthM, CABLE_RANGE]
-LinkLatencyS = Annotated[TimeS, LINK_LATENCY_RANGE]
-PhyDelayS = Annotated[TimeS, PHY_DELAY_RANGE]
-RttS = Annotated[TimeS, RTT_RANGE]
-#: A percentage written with its sign (``1%``), held in percent: P_max, which every output shows in
-#: percent; a bare number (fraction or percent?) is refused.
-Percent = Annotated[float, _unit_parser(parse_percent, "1%"), Field(json_schema_extra={"type": "string", "examples": ["1%"]})]
+from qosforge.transports.d2tcp import D2tcpSpec
+from qosforge.transports.dcqcn import DcqcnSpec
+from qosforge.transports.ear import EarSpec
+from qosforge.transports.tbtcp import TbtcpSpec
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
 
-TransportName = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
-#: Named by the schema so the compiler can refuse them with their reason (compiler/plan.py), but
-#: never compiled: HPCC steers by INT, which no qosforge output configures (HPCC §3).
-REFUSED_TRANSPORTS: tuple[str, ...] = ("hpcc",)
-#: Why, in one clause each.
-REFUSED_TRANSPORT_REASONS = {
-    "hpcc": "HPCC senders react to in-band network telemetry (INT) from every switch, not to ECN marks "
-            "(HPCC, SIGCOMM 2019, §3), and no qosforge output (SONiC, SAI, OpenConfig) can enable INT",
-}
+def _transport_name(value: Any) -> str:
+    """A registered transport (transports/); refused as a literal, so the loader's hint lists them."""
+    names = transport_names()
+    if not isinstance(value, str) or value not in names:
+        expected = ", ".join(repr(name) for name in names[:-1]) + f" or {names[-1]!r}"
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+    return value
 
 
-def accepted_transports() -> tuple[str, ...]:
-    """The transports qosforge compiles (the schema's, less the refused ones)."""
-    return tuple(name for name in TransportName.__args__ if name not in REFUSED_TRANSPORTS)  # type: ignore[attr-defined]
-
-
-def transport_hint() -> str:
-    """The one-line hint for an unknown or refused transport: what is accepted, what is refused and why."""
-    refused = "; ".join(f"{name} is refused: {REFUSED_TRANSPORT_REASONS[name]}" for name in REFUSED_TRANSPORTS)
-    return f"accepted transports: {', '.join(accepted_transports())} (dcqcn or irn for RoCE); {refused}"
+#: The intent's ``transport:``: one of the registered transports (qosforge.transports), the schema
+#: lists them; refused ones (HPCC) are named so the compiler refuses them with their reason.
+TransportName = Annotated[str, PlainValidator(_transport_name, json_schema_input_type=str),
+                          WithJsonSchema({"enum": list(transport_names()), "type": "string"})]
 
 
 def _registered(kind: str, names: Any) -> Any:
@@ -264,34 +240,6 @@ class TltSpec(_Strict):
     threshold: SizeBytes | None = Field(default=None, description="Color-aware threshold K for unimportant packets (default: from the transport, TLT §4.2).")
 
 
-class TbtcpSpec(_Strict):
-    beta: float = Field(
-        default=DEFAULT_TBTCP_BETA,
-        gt=0,
-        lt=TBTCP_BETA_MAX,
-        description="RAI window increase per RTT in MSS, beta = 1/m < 1 (TBTCP §3.2); 0.1 in the paper's runs (§5.1), useless at 0.5 or more (§5.3).",
-    )
-    r: int = Field(default=DEFAULT_TBTCP_R, ge=1, le=64, description="QCD window reduction per mark, packets (TBTCP §4.1).")
-    lso_burst: SizeBytes | None = Field(default=None, description="NIC LSO burst; sets l (default: design.lso_burst).")
-    t_max: SizeBytes | None = Field(default=None, description="RED t_max (default: optimised within the port's buffer).")
-    flows: int | None = Field(default=None, ge=1, description="Long-lived flows n per bottleneck for the steady-state queue beta*n (TBTCP §4.4); default: design.concurrent_flows.")
-
-
-class D2tcpSpec(_Strict):
-    d_min: float = Field(default=D_MIN_DEFAULT, gt=0)
-    d_max: float = Field(default=D_MAX_DEFAULT, gt=0)
-
-
-class EarSpec(_Strict):
-    rtt_threshold: RttS | None = None
-
-
-class DcqcnSpec(_Strict):
-    kmin: SizeBytes | None = None
-    kmax: SizeBytes | None = None
-    pmax: Percent | None = Field(default=None, description="P_max in percent, with the % sign (e.g. 1%, DCQCN's default).")
-
-
 class EcnSpec(_Strict):
     """An operator-stated ECN marking curve for one port speed, e.g. copied from a vendor's
     recommended profile: mark ECT packets with probability rising linearly from 0 at ``min`` to
@@ -327,7 +275,10 @@ class FastLaneSpec(_Strict):
     buffer_cap: Fraction = Field(default=DEFAULT_FASTLANE_BUFFER_CAP, validate_default=True, description="Share of buffer (FastLane: 5%).")
 
 
-class ClassSpec(_Strict):
+class _ClassSpecBase(_Strict):
+    """A traffic class. Each transport's parameter block (``tbtcp:``, ``dcqcn:``, ...) is a field
+    of :data:`ClassSpec`, which adds them from the transport registry (transports/)."""
+
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
     transport: TransportName
     dscp: list[Dscp] = Field(min_length=1)
@@ -335,14 +286,15 @@ class ClassSpec(_Strict):
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
     rtt: RttS | None = Field(default=None, description="Override the RTT derived from the topology (1 us to 10 ms).")
     tlt: TltSpec | None = None
-    tbtcp: TbtcpSpec | None = None
-    d2tcp: D2tcpSpec | None = None
-    ear: EarSpec | None = None
-    dcqcn: DcqcnSpec | None = None
-    fastlane: FastLaneSpec | None = None
-    ecn: list[EcnSpec] | None = Field(default=None, min_length=1,
-                                      description="Explicit ECN marking per port speed (min, max, pmax), e.g. a vendor's recommended profile, "
-                                                  "used instead of the transport model's; the report shows both and warns where they differ by more than 2x.")
+    if TYPE_CHECKING:  # declared after the parameter blocks (ClassSpec below), in the intent's order
+        fastlane: FastLaneSpec | None
+        ecn: list[EcnSpec] | None
+
+    def parameters(self) -> BaseModel | None:
+        """This class's transport parameter block, if the intent gives one (e.g. its ``dcqcn:``)."""
+        block = transport(self.transport).block
+        value: BaseModel | None = getattr(self, block, None) if block is not None else None
+        return value
 
     @field_validator("dscp")
     @classmethod
@@ -352,23 +304,41 @@ class ClassSpec(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _parameters_match_transport(self) -> ClassSpec:
-        for block in ("tbtcp", "d2tcp", "ear", "dcqcn"):
+    def _parameters_match_transport(self) -> Self:
+        for block in parameter_blocks():
             # IRN runs DCQCN's congestion control (IRN §4), so it takes the same marking overrides.
-            accepted = ("dcqcn", "irn") if block == "dcqcn" else (block,)
-            if getattr(self, block) is not None and self.transport not in accepted:
+            if getattr(self, block) is not None and self.transport not in transports_with_block(block):
                 raise ValueError(f"'{block}' parameters given but transport is '{self.transport}'")
         if self.ecn is not None:
             speeds = [entry.speed for entry in self.ecn]
             if len(set(speeds)) != len(speeds):
                 raise ValueError("'ecn' lists a speed twice; give one marking per port speed")
-            if self.dcqcn is not None:
-                raise ValueError("'ecn' and 'dcqcn' both set the marking; state it once (ecn is per speed, dcqcn for every speed)")
+            for block in blocks_setting_marking():
+                if getattr(self, block) is not None:
+                    raise ValueError(f"'ecn' and '{block}' both set the marking; state it once (ecn is per speed, {block} for every speed)")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
                 if code in self.dscp:
                     raise ValueError(f"important DSCP {code} is also in 'dscp'; TLT needs distinct code points")
         return self
+
+
+def _class_spec() -> type[_ClassSpecBase]:
+    """ClassSpec with one optional field per registered parameter block, then fastlane and ecn."""
+    seal("qosforge.compiler.intent")
+    fields: dict[str, Any] = {block: (model | None, None) for block, model in parameter_blocks().items()}
+    fields["fastlane"] = (FastLaneSpec | None, None)
+    fields["ecn"] = (list[EcnSpec] | None, Field(
+        default=None, min_length=1, description="Explicit ECN marking per port speed (min, max, pmax), e.g. a vendor's recommended profile, "
+                                                "used instead of the transport model's; the report shows both and warns where they differ by more than 2x."))
+    model: type[_ClassSpecBase] = create_model("ClassSpec", __base__=_ClassSpecBase, __module__=__name__, **fields)
+    return model
+
+
+if TYPE_CHECKING:
+    ClassSpec = _ClassSpecBase
+else:
+    ClassSpec = _class_spec()
 
 
 class Design(_Strict):
@@ -422,6 +392,10 @@ class Intent(_Strict):
 
 #: pydantic emits JSON Schema draft 2020-12; editors pick the dialect from ``$schema``.
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+__all__ = ["ClassSpec", "D2tcpSpec", "DcqcnSpec", "Design", "EarSpec", "EcnSpec", "FastLaneSpec", "Intent", "LinkSpec", "TbtcpSpec", "TltSpec",
+           "TransportName", "accepted_transports", "expand_port_names", "intent_json_schema", "transport_hint"]
 
 
 def intent_json_schema() -> dict[str, Any]:

@@ -32,14 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qosforge.compiler.intent import (
-    REFUSED_TRANSPORT_REASONS,
-    ClassSpec,
-    Intent,
-    accepted_transports,
-)
+from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.ir import ControlClassIR
+from qosforge.transports import accepted_transports, roce_hint, transport
 from qosforge.vendor_profiles.schema import VendorProfile
 
 #: TCs for lossless classes, in order: SONiC's RoCE pair 3 and 4, then upward (qos_config.j2).
@@ -50,12 +46,6 @@ CNP_CLASS_NAME = "cnp"
 SOURCE_CNP = (
     "RoCE CNPs on their own strict-priority queue: sonic-buildimage files/build_templates/qos_config.j2 "
     "(DSCP_TO_TC_MAP AZURE 48 -> 6), NVIDIA Cumulus Linux `nv set qos roce`, Dell Enterprise SONiC `enable roce`"
-)
-#: Transports whose receivers send DCQCN CNPs (IRN runs DCQCN's congestion control, IRN §4).
-CNP_TRANSPORTS = ("dcqcn", "irn")
-SOURCE_IRN_LOSSY = (
-    "IRN (Mittal et al., 'Revisiting Network Support for RDMA', SIGCOMM 2018) §1, §3: IRN's loss "
-    "recovery (selective retransmission, BDP-FC) exists to run RoCE without PFC"
 )
 #: TCs tried for lossy classes, in order; 0 is the default class, 7 the FastLane queue (free otherwise).
 LOSSY_TC_ORDER = (1, 2, 5, 6, 3, 4, 7)
@@ -125,7 +115,7 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
                 raise source_map.error(path, f"DSCP {code} is already used by class '{owner[code][1]}'", "give each DSCP to exactly one class")
             owner[code] = (index, spec.name)
     _check_transports(intent, source_map)
-    needs_cnp = any(s.transport in CNP_TRANSPORTS for s in intent.classes)
+    needs_cnp = any(transport(s.transport).host.nic_dcqcn for s in intent.classes)
     cnp_dscp = intent.design.cnp_dscp
     if needs_cnp and cnp_dscp in owner:
         raise source_map.error(("design", "cnp_dscp"), f"the RoCE CNP DSCP {cnp_dscp} is also used by class '{owner[cnp_dscp][1]}'", "set design.cnp_dscp to a code point no class uses (48 by default)")
@@ -212,10 +202,10 @@ def _lossy_tc_order(has_lossless: bool) -> tuple[int, ...]:
 def _check_transports(intent: Intent, source_map: SourceMap) -> None:
     """Transport requirements the switch configuration cannot meet or that defeat the transport."""
     for index, spec in enumerate(intent.classes):
-        if spec.transport == "dcqcn" and not spec.lossless:
-            raise source_map.error(("classes", index, "lossless"), "DCQCN (RoCEv2) needs a lossless class", "set lossless: true (DCQCN §2 relies on PFC), or use transport: irn, which recovers losses itself")
-        if spec.transport == "irn" and spec.lossless:
-            raise source_map.error(("classes", index, "lossless"), f"class '{spec.name}': IRN is meant to run without PFC ({SOURCE_IRN_LOSSY})", "remove lossless: true (IRN gets DCQCN's ECN marking on a lossy queue), or use transport: dcqcn for a lossless class")
-        if spec.transport == "hpcc":
-            raise source_map.error(("classes", index, "transport"), f"class '{spec.name}': transport hpcc is refused: {REFUSED_TRANSPORT_REASONS['hpcc']}",
-                                   f"accepted transports: {', '.join(accepted_transports())}; dcqcn or irn run RoCE on ECN marks")
+        known = transport(spec.transport)
+        rule = known.lossless
+        if rule is not None and spec.lossless == (rule.need == "refused"):
+            raise source_map.error(("classes", index, "lossless"), rule.message.replace("{name}", spec.name), rule.hint)
+        if known.refused is not None:
+            raise source_map.error(("classes", index, "transport"), f"class '{spec.name}': transport {spec.transport} is refused: {known.refused}",
+                                   f"accepted transports: {', '.join(accepted_transports())}; {roce_hint()} run RoCE on ECN marks")

@@ -10,6 +10,7 @@ from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.queue_limits import UnreachableThreshold, queue_limit, unreachable_thresholds
 from qosforge.compiler.thresholds import explicit_ecn
 from qosforge.ir import WredIR
+from qosforge.transports import transport
 from qosforge.units import format_bytes
 from qosforge.vendor_profiles.schema import VendorProfile
 
@@ -65,12 +66,14 @@ def check_reachable(intent: Intent, source_map: SourceMap, spec: ClassSpec, rate
 
 
 def _input_path(intent: Intent, spec: ClassSpec, first: UnreachableThreshold) -> tuple[str | int, ...]:
-    """The intent field that sets the unreachable threshold: DCQCN's K_max for a max threshold of
-    a DCQCN/IRN class (given, or the speed-scaled default of the class), else the RTT."""
-    if first.bound == "max" and spec.transport in ("dcqcn", "irn"):
+    """The intent field that sets the unreachable threshold: the block's max field (DCQCN's K_max)
+    for a max threshold of a class whose block states one (DCQCN/IRN) (given, or the speed-scaled default of the class), else the RTT."""
+    known = transport(spec.transport)
+    if first.bound == "max" and known.block is not None and known.marking_fields is not None:
         index = intent.classes.index(spec)
-        given = spec.dcqcn is not None and spec.dcqcn.kmax is not None
-        return ("classes", index, "dcqcn", "kmax") if given else ("classes", index)
+        field = known.marking_fields[1]
+        given = getattr(spec.parameters(), field, None) is not None
+        return ("classes", index, known.block, field) if given else ("classes", index)
     return rtt_input_path(intent, spec)
 
 

@@ -18,6 +18,7 @@ from qosforge.backends.sonic.checks.violation import Violation
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import IntentError, SourceMap
 from qosforge.compiler.reachable import rtt_input_path
+from qosforge.transports import transport
 
 Path = tuple[str | int, ...]
 
@@ -74,11 +75,13 @@ def _wred_class(intent: Intent, profile_name: str) -> ClassSpec | None:
 def _threshold_input(intent: Intent, spec: ClassSpec, field: str) -> Path:
     """The class input that sets a WRED threshold: a given DCQCN K_min/K_max or TLT K, else the RTT."""
     index = intent.classes.index(spec)
-    if spec.dcqcn is not None:
-        if field.endswith("max_threshold") and spec.dcqcn.kmax is not None:
-            return ("classes", index, "dcqcn", "kmax")
-        if field.endswith("min_threshold") and spec.dcqcn.kmin is not None:
-            return ("classes", index, "dcqcn", "kmin")
+    known, block = transport(spec.transport), spec.parameters()
+    if known.block is not None and known.marking_fields is not None and block is not None:
+        low, high = known.marking_fields
+        if field.endswith("max_threshold") and getattr(block, high) is not None:
+            return ("classes", index, known.block, high)
+        if field.endswith("min_threshold") and getattr(block, low) is not None:
+            return ("classes", index, known.block, low)
     if field.startswith("red_") and spec.tlt is not None and spec.tlt.threshold is not None:
         return ("classes", index, "tlt", "threshold")
     return rtt_input_path(intent, spec)

@@ -17,7 +17,9 @@ Color = Literal["green", "yellow", "red"]
 Direction = Literal["ingress", "egress"]
 ThresholdMode = Literal["dynamic", "static"]
 SchedulerKind = Literal["STRICT", "DWRR"]
-Transport = Literal["tcp", "dctcp", "tbtcp", "d2tcp", "ear", "dcqcn", "hpcc", "irn"]
+#: A registered transport's name (transports/: the registry sits above the IR, so the IR holds the
+#: name the intent validated against it, qosforge.transports.transport_names()).
+Transport = str
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ for important ones (TLT §4.1). This module answers the three sizing questions o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -68,6 +68,27 @@ ROCE_VALUE_TRANSPORTS: Final = ("hpcc",)
 TRANSPORTS: Final = WINDOW_TRANSPORTS_BDP + KMAX_TRANSPORTS + ROCE_VALUE_TRANSPORTS
 
 
+@dataclass(frozen=True)
+class TltSteadyQueue:
+    """Where a transport holds the queue at steady state, which TLT's threshold K must clear
+    (TLT §4.2): ``bdp`` (a window transport with TCP's loss reaction: K >= BDP, and K >= its ECN
+    step K_ECN where it has one, ``ecn_step``), ``kmax`` (DCQCN's fixed point: K >= K_max) or
+    ``roce`` (TLT's RoCE value, 200 kB, §7.1). ``reason`` is the derivation's why."""
+
+    kind: Literal["bdp", "kmax", "roce"]
+    reason: str = ""
+    ecn_step: bool = False
+
+
+def tlt_steady_queue(transport: str) -> TltSteadyQueue:
+    """The steady queue of one of this module's :data:`TRANSPORTS` (TLT §4.2)."""
+    if transport in WINDOW_TRANSPORTS_BDP:
+        return TltSteadyQueue("bdp", _BDP_REASON[transport], ecn_step=transport != "tcp")
+    if transport in KMAX_TRANSPORTS:
+        return TltSteadyQueue("kmax")
+    return TltSteadyQueue("roce")
+
+
 @dataclass(frozen=True, kw_only=True)
 class TltThreshold:
     transport: str
@@ -85,6 +106,7 @@ def tlt_min_threshold(
     *,
     ecn_threshold_bytes: Any = None,
     kmax_bytes: Any = None,
+    steady_queue: TltSteadyQueue | None = None,
 ) -> TltThreshold:
     """Minimum color-aware dropping threshold K for ``transport`` (TLT §4.2), vectorised.
 
@@ -93,7 +115,7 @@ def tlt_min_threshold(
     200 KB as quoted in TLT §7.1).
     """
     name = transport.strip().lower()
-    if name not in TRANSPORTS:
+    if steady_queue is None and name not in TRANSPORTS:
         raise ModelInputError(
             f"unknown transport {transport!r}",
             place="transport",
@@ -110,35 +132,36 @@ def tlt_min_threshold(
         input_value("rtt_s", rtt_s, "s"),
     ]
     derivations = [Derivation("bdp_bytes", "rate_bps*rtt_s/8", SOURCE_TLT_THRESHOLD)]
-    if ecn_threshold_bytes is not None and (name == "tcp" or name not in WINDOW_TRANSPORTS_BDP):
+    steady = steady_queue if steady_queue is not None else tlt_steady_queue(name)
+    if ecn_threshold_bytes is not None and not steady.ecn_step:
         raise ModelInputError(
             f"K_ECN does not apply to {name}: it has no ECN step threshold",
             place="ecn_threshold_bytes",
             hint="K_ECN is for dctcp, d2tcp, ear and tbtcp (dcqcn and irn take K_max)",
         )
-    if kmax_bytes is not None and name not in KMAX_TRANSPORTS:
+    if kmax_bytes is not None and steady.kind != "kmax":
         raise ModelInputError(
             f"K_max does not apply to {name}: only DCQCN's RED curve has one",
             place="kmax_bytes",
             hint="drop it, or use transport dcqcn or irn",
         )
-    if name in WINDOW_TRANSPORTS_BDP:
+    if steady.kind == "bdp":
         if ecn_threshold_bytes is None:
             threshold = bdp_bytes
-            formula = f"bdp_bytes ({_BDP_REASON[name]})"
+            formula = f"bdp_bytes ({steady.reason})"
         else:
             ecn = as_float_array(ecn_threshold_bytes)
             require_non_negative("ecn_threshold_bytes", ecn, hint="K_ECN is a queue depth in bytes")
             threshold = np.maximum(ecn, bdp_bytes)
             inputs.append(input_value("ecn_threshold_bytes", ecn, "B"))
             if np.all(ecn <= bdp_bytes):
-                formula = f"max(ecn_threshold_bytes, bdp_bytes) = bdp_bytes ({_BDP_REASON[name]})"
+                formula = f"max(ecn_threshold_bytes, bdp_bytes) = bdp_bytes ({steady.reason})"
             elif np.all(ecn > bdp_bytes):
                 formula = f"max(ecn_threshold_bytes, bdp_bytes) = ecn_threshold_bytes ({name}'s K_ECN lies above the BDP)"
             else:
-                formula = f"max(ecn_threshold_bytes, bdp_bytes) ({_BDP_REASON[name]}, and K >= K_ECN)"
+                formula = f"max(ecn_threshold_bytes, bdp_bytes) ({steady.reason}, and K >= K_ECN)"
         derivations.append(Derivation("threshold_bytes", formula, SOURCE_TLT_THRESHOLD))
-    elif name in KMAX_TRANSPORTS:
+    elif steady.kind == "kmax":
         if kmax_bytes is None:
             kmax = DCQCN_RECOMMENDED_KMAX_BYTES
             source = f"{SOURCE_TLT_THRESHOLD}; {SOURCE_TLT_ROCE}"
@@ -418,9 +441,11 @@ __all__ = [
     "TltDesign",
     "TltHeadroom",
     "TltPeriodicMarking",
+    "TltSteadyQueue",
     "TltThreshold",
     "tlt_design",
     "tlt_headroom",
     "tlt_min_threshold",
     "tlt_periodic_marking",
+    "tlt_steady_queue",
 ]

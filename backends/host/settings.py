@@ -19,21 +19,17 @@ from typing import Literal
 
 from qosforge.ir import ClassIR, Derived, PortIR, SwitchIR, derived_constant, derived_from
 from qosforge.models.dcqcn_host import DcqcnHost, dcqcn_host
+from qosforge.transports import transport
 from qosforge.vendor_profiles.host_nics import HostNicProfile, load_host_nic
 
 Form = Literal["sysctl", "mlnx_qos", "sysfs", "configfs", "manual"]
 
-#: Congestion control each transport's senders run, and whether it reacts to ECN.
-#: dctcp: Linux tcp_dctcp (Documentation/networking/dctcp.rst; RFC 8257 §3.2-3.3 sender and
-#: receiver); d2tcp, tbtcp, ear: no mainline Linux module, listed for manual installation;
-#: dcqcn / irn: the RoCE NIC's reaction point (DCQCN §3.1; IRN §4 runs DCQCN's); tcp: the kernel's
-#: default (cubic), which the intent does not constrain.
-CONGESTION_CONTROL = {"tcp": None, "dctcp": "dctcp", "d2tcp": "d2tcp", "tbtcp": "tbtcp", "ear": "ear", "dcqcn": "dcqcn", "irn": "dcqcn", "hpcc": None}
+# The congestion control each transport's senders run, whether they must react to ECN and whether
+# it runs in a RoCE NIC are its TransportSpec's host settings (transports/, e.g. dctcp: Linux
+# tcp_dctcp, Documentation/networking/dctcp.rst; d2tcp, tbtcp, ear: no mainline Linux module,
+# listed for manual installation; dcqcn / irn: the RoCE NIC's reaction point, DCQCN §3.1).
 #: Congestion controls a mainline Linux kernel ships (net/ipv4/tcp_*.c) that the sysctl can name.
 LINUX_CONGESTION_CONTROLS = frozenset({"dctcp", "cubic", "reno", "bbr"})
-#: Transports whose switch side marks ECN (compiler/thresholds.py) and whose senders must react.
-ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "tbtcp", "ear", "dcqcn", "irn"})
-RDMA_TRANSPORTS = frozenset({"dcqcn", "irn"})
 
 SRC_IP_SYSCTL = "Linux Documentation/networking/ip-sysctl.rst"
 SRC_DCTCP_DOC = "Linux Documentation/networking/dctcp.rst ('sysctl -w net.ipv4.tcp_congestion_control=dctcp')"
@@ -122,7 +118,7 @@ def _plan_value(value: float, unit: str, quantity: str, formula: str, source: st
 def _host_classes(switch: SwitchIR, classes: Iterable[ClassIR]) -> tuple[HostClass, ...]:
     tc_of = dict(switch.maps.dscp_to_tc)
     return tuple(HostClass(c.name, c.transport, c.dscp + c.important_dscp, tc_of.get(c.dscp[0], c.traffic_class), c.lossless,
-                           CONGESTION_CONTROL.get(c.transport), c.transport in ECN_TRANSPORTS) for c in classes)
+                           transport(c.transport).host.congestion_control, transport(c.transport).host.ecn) for c in classes)
 
 
 def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tuple[tuple[str, str], ...]) -> HostKind:
@@ -136,10 +132,10 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
     cnp_priority = tc_of.get(cnp_dscp, cnp.traffic_class) if cnp is not None and cnp_dscp is not None else None
     dscps = sorted({d for c in host_classes for d in c.dscp} | ({cnp_dscp} if cnp_dscp is not None else set()))
     dscp_to_priority = tuple((d, tc_of.get(d, 0)) for d in dscps)
-    rdma = [c for c in host_classes if c.transport in RDMA_TRANSPORTS]
+    rdma = [c for c in host_classes if _rdma(c)]
     rp_priorities = tuple(sorted({c.priority for c in rdma}))
     tcp_cc = _kernel_cc(host_classes)
-    tcp_ecn = 1 if any(c.ecn and c.transport not in RDMA_TRANSPORTS for c in host_classes) else None
+    tcp_ecn = 1 if any(c.ecn and not _rdma(c) for c in host_classes) else None
     model = dcqcn_host(port.speed_bps) if rdma else None
     values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, tcp_ecn, model)
     return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
@@ -148,10 +144,15 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
                     rp_priorities=rp_priorities, np_priorities=rp_priorities, dcqcn=model, values=values)
 
 
+def _rdma(klass: HostClass) -> bool:
+    """The class's congestion control runs in a RoCE NIC (DCQCN's reaction point)."""
+    return transport(klass.transport).host.nic_dcqcn
+
+
 def _kernel_cc(classes: tuple[HostClass, ...]) -> str | None:
     """The kernel's default congestion control: the one every ECN-marked TCP class runs, when
     they agree and Linux ships it (dctcp); otherwise None (set per class by hand)."""
-    wanted = {c.congestion_control for c in classes if c.ecn and c.transport not in RDMA_TRANSPORTS and c.congestion_control}
+    wanted = {c.congestion_control for c in classes if c.ecn and not _rdma(c) and c.congestion_control}
     if len(wanted) == 1:
         only = next(iter(wanted))
         return only if only in LINUX_CONGESTION_CONTROLS else None
@@ -172,7 +173,7 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
         else:
             values.append(HostValue(name, value, unit, "manual", "", knob, derived, note or unrendered))
 
-    needs_nic = any(c.lossless or c.transport in RDMA_TRANSPORTS for c in classes)
+    needs_nic = any(c.lossless or _rdma(c) for c in classes)
     if not needs_nic:
         return tuple(values)
     nic_value("mlnx_qos.trust", "dscp", "", "mlnx_qos", 'mlnx_qos -i "$IFACE" --trust dscp', SRC_MLNX_QOS,
@@ -187,7 +188,7 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
         nic_value(f"mlnx_qos.dscp2prio.{dscp}", priority, "priority", "mlnx_qos", f'mlnx_qos -i "$IFACE" --dscp2prio set,{dscp},{priority}',
                   f"{SRC_MLNX_QOS}; {SRC_DEFAULT_MAP}",
                   _plan_value(priority, "priority", "dscp_to_priority", f"the switch maps DSCP {dscp} to TC {priority} (the NIC's default is {dscp >> 3})"))
-    rdma = [c for c in classes if c.transport in RDMA_TRANSPORTS]
+    rdma = [c for c in classes if _rdma(c)]
     if rdma:
         roce = rdma[0]
         tos = roce.dscp[0] << 2
@@ -216,7 +217,7 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
 
 def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: int | None) -> list[HostValue]:
     values: list[HostValue] = []
-    ecn_tcp = [c for c in classes if c.ecn and c.transport not in RDMA_TRANSPORTS]
+    ecn_tcp = [c for c in classes if c.ecn and not _rdma(c)]
     if tcp_ecn is not None:
         values.append(HostValue("net.ipv4.tcp_ecn", tcp_ecn, "", "sysctl", f"net.ipv4.tcp_ecn = {tcp_ecn}",
                                 f"{SRC_IP_SYSCTL} tcp_ecn (1: request ECN on outgoing and accept it on incoming connections; default 2 only accepts)",
@@ -230,8 +231,7 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
                                 "TCP_CONGESTION (tcp(7)) or its route sets congctl (ip-route(8))"))
     for c in ecn_tcp:
         if c.congestion_control is not None and c.congestion_control != tcp_cc:
-            source = {"d2tcp": "D2TCP (Vamanan et al., SIGCOMM 2012)", "tbtcp": "TBTCP (Xiong et al.)", "ear": "EAR (Zeng et al., APNet 2017)"}.get(
-                c.congestion_control, SRC_RFC8257)
+            source = SRC_RFC8257 if c.congestion_control in LINUX_CONGESTION_CONTROLS else transport(c.transport).paper
             why = (f"the host's ECN-marked TCP classes need different congestion controls, so no one default is written: select "
                    f"{c.congestion_control} for this class's connections" if c.congestion_control in LINUX_CONGESTION_CONTROLS else
                    f"no mainline Linux congestion control module implements {c.congestion_control}: install the authors' implementation and "
@@ -306,4 +306,4 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
     return tuple(kinds)
 
 
-__all__ = ["CONGESTION_CONTROL", "ECN_TRANSPORTS", "RDMA_TRANSPORTS", "HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds"]
+__all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds"]

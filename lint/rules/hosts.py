@@ -36,7 +36,14 @@ if TYPE_CHECKING:
 ECN_REACTING = {"dctcp": True, "reno": False, "cubic": False, "d2tcp": False, "tbtcp": False, "ear": False}
 #: The kernel default congestion control when the document names none (CONFIG_DEFAULT_TCP_CONG).
 KERNEL_DEFAULT_CC = "cubic"
-RDMA_TRANSPORTS = frozenset({"dcqcn", "irn"})
+
+
+def _rdma(transport_name: str) -> bool:
+    """The class's congestion control runs in a RoCE NIC (its TransportSpec, transports/)."""
+    from qosforge.transports import find_transport
+
+    known = find_transport(transport_name)
+    return known is not None and known.host.nic_dcqcn
 
 E = Severity.ERROR
 
@@ -141,7 +148,7 @@ def _dscp_priority(ctx: LintContext) -> Iterator[Finding]:
 )
 def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
-    if not any(c.transport in RDMA_TRANSPORTS for c in hosts.classes):
+    if not any(_rdma(c.transport) for c in hosts.classes):
         return
     schedulers = {s.name: s for s in ctx.parsed.schedulers}
     for port in _host_ports(ctx):
@@ -167,7 +174,7 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
 
 def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str | None:
     """Why ``klass``'s senders ignore ECN marks, or None when they react to them."""
-    if klass.transport in RDMA_TRANSPORTS:
+    if _rdma(klass.transport):
         dcqcn = hosts.qos.dcqcn
         if dcqcn is None or priority not in dcqcn.rp_priorities:
             return f"its RoCE senders run no DCQCN reaction point on priority {priority} (roce_rp enable), so CNPs change nothing"

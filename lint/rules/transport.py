@@ -35,15 +35,25 @@ from qosforge.lint.rules.helpers import ports_text, rate_text, size_text
 
 if TYPE_CHECKING:  # NumPy, the fitter and the models load when an --intent rule first runs
     from qosforge.backends.sonic.parse import PortConfig, QueueConfig
+    from qosforge.compiler.intent import ClassSpec
     from qosforge.fitting.red_model import RedStepModel
     from qosforge.fitting.tbtcp_red import TbtcpRedFit
     from qosforge.ir import ColorCurveIR, WredIR
     from qosforge.lint.intent import IntentClass
+    from qosforge.transports.dcqcn import DcqcnSpec
 
-#: Transports whose switch side is ECN marking (docs/architecture.md §3; compiler/thresholds.py).
-ECN_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear", "dcqcn", "tbtcp"})
-#: Transports that need DCTCP's step marking at K (D2TCP §3.1 and EAR §4.2 reuse DCTCP's switch).
-STEP_TRANSPORTS = frozenset({"dctcp", "d2tcp", "ear"})
+
+
+def _checked_model(transport_name: str) -> str | None:
+    """The marking model lint checks a transport's queue against (its TransportSpec's
+    marking_model, transports/): dctcp-step (DCTCP, and D2TCP §3.1 and EAR §4.2, which reuse
+    DCTCP's switch), dcqcn-red, tbtcp-red-fit; None: lint expects no marking."""
+    from qosforge.transports import transport
+
+    model = transport(transport_name).marking_model
+    return model.name if model is not None else None
+
+
 #: Relative slack when comparing two evaluations of the same fit error (floating-point noise).
 _FIT_TOLERANCE = 1e-9
 
@@ -247,7 +257,7 @@ def _lossless(ctx: LintContext) -> Iterator[Finding]:
 def _ecn_missing(ctx: LintContext) -> Iterator[Finding]:
     missing: dict[str, list[Group]] = defaultdict(list)
     for group in groups(ctx):
-        if group.klass.spec.transport in ECN_TRANSPORTS and _green_marking(group.wred) is None:
+        if _checked_model(group.klass.spec.transport) is not None and _green_marking(group.wred) is None:
             missing[group.klass.name].append(group)
     for name, cases in sorted(missing.items()):
         first = cases[0]
@@ -285,7 +295,7 @@ def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
     design = ctx.intent.design
     for group in groups(ctx):
         curve = _green_marking(group.wred)
-        if group.klass.spec.transport not in STEP_TRANSPORTS or curve is None or group.wred is None:
+        if _checked_model(group.klass.spec.transport) != "dctcp-step" or curve is None or group.wred is None:
             continue
         needed = _dctcp_k_bytes(ctx, group)
         k = curve.min_bytes.value
@@ -303,6 +313,13 @@ def _dctcp_k(ctx: LintContext) -> Iterator[Finding]:
                 f"{curve.probability_percent.value:g} % for {where} (DCTCP §3.1)",
                 values={"min_bytes": k, "max_bytes": curve.max_bytes.value,
                         "probability_percent": curve.probability_percent.value})
+
+
+def _dcqcn_block(spec: ClassSpec) -> DcqcnSpec | None:
+    from qosforge.transports.dcqcn import DcqcnSpec
+
+    block = spec.parameters()
+    return block if isinstance(block, DcqcnSpec) else None
 
 
 def _whole(value: float) -> int:
@@ -327,9 +344,9 @@ def _dcqcn(ctx: LintContext) -> Iterator[Finding]:
     for group in groups(ctx):
         curve = _green_marking(group.wred)
         spec = group.klass.spec
-        if spec.transport != "dcqcn" or curve is None or group.wred is None:
+        if _checked_model(spec.transport) != "dcqcn-red" or curve is None or group.wred is None:
             continue
-        overrides = spec.dcqcn
+        overrides = _dcqcn_block(spec)
         try:
             model = dcqcn_marking(group.rate_bps, overrides.kmin if overrides else None,
                                   overrides.kmax if overrides else None, overrides.pmax if overrides else None)
@@ -393,13 +410,16 @@ def _best_fit(ctx: LintContext, bdp: float, t_min: float, t_max: float, r: float
     needs="intent",
 )
 def _tbtcp(ctx: LintContext) -> Iterator[Finding]:
+    from qosforge.transports.tbtcp import TbtcpSpec
+
     assert ctx.intent is not None and ctx.profile is not None
     for group in groups(ctx):
         curve = _green_marking(group.wred)
         spec = group.klass.spec
-        if spec.transport != "tbtcp" or curve is None or group.wred is None:
+        if _checked_model(spec.transport) != "tbtcp-red-fit" or curve is None or group.wred is None:
             continue
-        tbtcp = spec.tbtcp
+        block = spec.parameters()
+        tbtcp = block if isinstance(block, TbtcpSpec) else None
         r = float(tbtcp.r) if tbtcp is not None else 4.0
         lso = tbtcp.lso_burst if tbtcp is not None and tbtcp.lso_burst is not None else ctx.intent.design.lso_burst
         bdp = group.rate_bps * group.klass.rtt_s / 8.0
@@ -447,16 +467,18 @@ def _tlt_minimum(ctx: LintContext, group: Group) -> float:
     assert ctx.intent is not None
     spec, design = group.klass.spec, ctx.intent.design
     ecn = kmax = None
-    if spec.transport in STEP_TRANSPORTS:
+    if _checked_model(spec.transport) == "dctcp-step":
         ecn = float(dctcp_marking_threshold(group.rate_bps, group.klass.rtt_s, design.mtu,
                                             design.lso_burst).threshold_bytes)
-    elif spec.transport == "dcqcn":
-        overrides = spec.dcqcn
+    elif _checked_model(spec.transport) == "dcqcn-red":
+        overrides = _dcqcn_block(spec)
         kmax = float(dcqcn_marking(group.rate_bps, overrides.kmin if overrides else None,
                                    overrides.kmax if overrides else None,
                                    overrides.pmax if overrides else None).kmax_bytes)
+    from qosforge.transports import transport
+
     return float(tlt_min_threshold(spec.transport, group.rate_bps, group.klass.rtt_s, ecn_threshold_bytes=ecn,
-                                   kmax_bytes=kmax).threshold_bytes)
+                                   kmax_bytes=kmax, steady_queue=transport(spec.transport).tlt).threshold_bytes)
 
 
 def _tlt_not_expressed(ctx: LintContext, group: Group, where: str) -> Finding:
@@ -566,4 +588,4 @@ TLT_NOT_EXPRESSED = declare(
 )
 
 
-__all__ = ["ECN_TRANSPORTS", "configured_error_kilobytes", "groups", "placements"]
+__all__ = ["configured_error_kilobytes", "groups", "placements"]

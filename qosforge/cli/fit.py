@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qosforge.cli.options import OutputPath
-from qosforge.compiler.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
+from qosforge.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.fitting.red_model import (

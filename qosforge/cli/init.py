@@ -13,7 +13,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -44,9 +44,9 @@ LINK_LATENCY = "1us"
 
 
 def _transports() -> tuple[str, ...]:
-    from qosforge.compiler.intent import TransportName
+    from qosforge.transports import transport_names
 
-    return get_args(TransportName)
+    return transport_names()
 
 
 def _compilable_transports() -> tuple[str, ...]:

@@ -10,23 +10,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 from qosforge.backends.sai import SaiProgram, render_sai_program
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
+from qosforge.transports import transports
 
 if TYPE_CHECKING:
     from qosforge.compiler.intent import Intent
 
-#: How each intent transport runs on the switch's hosts. D2TCP's switch side is DCTCP's and a
-#: flow without a deadline behaves as DCTCP (D2TCP §3.2, d = 1); EAR's host RTT threshold is not
-#: modelled, so EAR hosts run DCTCP on EAR's switch threshold; IRN runs over DCQCN (TLT §4.2).
-TRANSPORT_HOSTS: dict[str, FlowKind] = {
-    "tcp": "newreno", "dctcp": "dctcp", "d2tcp": "dctcp", "ear": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn", "irn": "dcqcn",
-}
+
+
+def transport_hosts() -> dict[str, FlowKind]:
+    """How each intent transport runs on the switch's hosts: its TransportSpec's flow kind
+    (transports/; e.g. D2TCP and EAR hosts run DCTCP, IRN runs DCQCN, each says why); transports
+    without one are not simulated."""
+    kinds = get_args(FlowKind)
+    hosts: dict[str, FlowKind] = {}
+    for spec in transports():
+        if spec.flow_kind is None:
+            continue
+        if spec.flow_kind not in kinds:  # a registration error, not the user's: name it
+            raise ValueError(f"transport {spec.name!r} runs as flow kind {spec.flow_kind!r}, which the engine does not have ({', '.join(kinds)})")
+        hosts[spec.name] = spec.flow_kind  # type: ignore[assignment]  # checked against FlowKind above
+    return hosts
 
 
 @dataclass(frozen=True)
@@ -104,9 +114,10 @@ def class_chosen_by(name: str | None, *, lossless: bool = False) -> str:
 
 
 def host_transport(entry: ClassIR) -> FlowKind:
-    if entry.transport not in TRANSPORT_HOSTS:
-        raise QosforgeError(f"class {entry.name!r}: transport {entry.transport} has no host model in the software switch", place="--class", hint=f"modelled: {', '.join(TRANSPORT_HOSTS)}")
-    return TRANSPORT_HOSTS[entry.transport]
+    hosts = transport_hosts()
+    if entry.transport not in hosts:
+        raise QosforgeError(f"class {entry.name!r}: transport {entry.transport} has no host model in the software switch", place="--class", hint=f"modelled: {', '.join(hosts)}")
+    return hosts[entry.transport]
 
 
 def tbtcp_host_settings(entry: ClassIR) -> tuple[float, float]:
@@ -145,5 +156,5 @@ def declared_classes(intent: Intent) -> tuple[str, ...]:
     return tuple(spec.name for spec in intent.classes)
 
 
-__all__ = ["TRANSPORT_HOSTS", "CompiledSwitch", "DesignPoint", "class_chosen_by", "compile_for_softswitch", "declared_classes", "design_point", "host_transport", "load_compiled",
-           "tbtcp_host_settings"]
+__all__ = ["CompiledSwitch", "DesignPoint", "class_chosen_by", "compile_for_softswitch", "declared_classes", "design_point", "host_transport", "load_compiled",
+           "tbtcp_host_settings", "transport_hosts"]

@@ -24,11 +24,11 @@ from qosforge.softswitch.helper.fabric_scenarios import (
     class_flow_spec,
     fabric_traffic,
 )
-from qosforge.softswitch.traffic.spec import MAX_FLOWS, FlowKind, FlowSpec
+from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, FlowKind, FlowSpec
 from qosforge.softswitch.traffic.traffic_file import PlacedEntry, TrafficFile, stagger_offsets_s
 
 #: ``transport:`` names as ``--transport`` takes them -> the engine's flow kinds.
-_TRANSPORTS: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+_TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES
 #: Names listed in an error before "... (N in all)".
 _LISTED = 12
 

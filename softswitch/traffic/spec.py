@@ -16,6 +16,10 @@ from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 FlowKind = Literal["poisson", "cbr", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp")
 OPEN_LOOP_KINDS: tuple[FlowKind, ...] = ("poisson", "cbr")
+#: The closed-loop flow kinds a scenario's ``--transport`` and a traffic file's ``transport:`` name
+#: (engine host models, not the intent's transports: those map to a kind through their
+#: TransportSpec's flow_kind, transports/); ``tcp`` is NewReno.
+FLOW_KIND_NAMES: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
 #: DCTCP §3.1: "we use g = 1/16 in all our experiments".
 DCTCP_G = 1.0 / 16.0

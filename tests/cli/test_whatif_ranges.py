@@ -1,4 +1,4 @@
-"""The calculators refuse what the intent refuses (compiler/ranges.py): an RTT outside 1 us..10 ms,
+"""The calculators refuse what the intent refuses (qosforge/ranges.py): an RTT outside 1 us..10 ms,
 a cable over 10 km, a frame under 64 B or a lossless MTU above the port MTU. Before, ``whatif
 dctcp --speed 40G --rtt 10s`` answered K = 7.14 GB and ``pfc-headroom --cable 100km`` a headroom."""
 

@@ -9,11 +9,11 @@ reads which flag is said by each scenario (:class:`~qosforge.api.scenarios._fram
 from __future__ import annotations
 
 from qosforge.api.scenarios._framework import FlagSpec
-from qosforge.compiler.defaults import DEFAULT_TBTCP_R
-from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
+from qosforge.defaults import DEFAULT_TBTCP_R
+from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, MAX_SEED, FlowKind
 
-#: ``tcp-ecn``: NewReno with RFC 3168 ECN (ECT packets, one halving per window on ECN-Echo).
-TRANSPORTS = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+#: ``--transport``'s names: engine flow kinds (softswitch/traffic/spec.py), not the intent's transports.
+TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES
 
 #: Before the scenarios' own flags (the ``--scenario`` option sits between INTENT and these).
 LEADING: tuple[FlagSpec, ...] = (

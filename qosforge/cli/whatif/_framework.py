@@ -46,12 +46,12 @@ from rich.table import Table
 from rich.text import Text
 
 from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
-from qosforge.compiler.ranges import Range
 from qosforge.errors import QosforgeError, UnitError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
 from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.presentation import as_text, tidy
 from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
+from qosforge.ranges import Range
 from qosforge.units import (
     format_bytes,
     format_rate,
@@ -95,7 +95,7 @@ class Param:
     aliases: tuple[str, ...] = ()
     """Old flag names, accepted but hidden (qosforge.cli.options: one name per concept)."""
     bounds: Range | None = None
-    """The intent's range for the same quantity (compiler/ranges.py): RTTs 1 us..10 ms, cables
+    """The intent's range for the same quantity (qosforge/ranges.py): RTTs 1 us..10 ms, cables
     up to 10 km; a value outside is refused at the flag, as the intent refuses it at the field."""
 
     @property

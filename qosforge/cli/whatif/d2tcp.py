@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import DEFAULT_MTU
-from qosforge.compiler.ranges import RTT
+from qosforge.defaults import DEFAULT_MTU
 from qosforge.models.d2tcp import (
     D_MAX_DEFAULT,
     D_MIN_DEFAULT,
@@ -14,6 +13,7 @@ from qosforge.models.d2tcp import (
     d2tcp_deadline,
     d2tcp_deadline_penalty,
 )
+from qosforge.ranges import RTT
 
 
 def _compute(values: dict[str, Any]) -> D2tcpDeadline:

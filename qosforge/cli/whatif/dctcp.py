@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
-from qosforge.compiler.ranges import RTT
+from qosforge.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
 from qosforge.models.dctcp import DctcpThreshold, dctcp_marking_threshold
+from qosforge.ranges import RTT
 
 
 def _compute(values: dict[str, Any]) -> DctcpThreshold:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
-from qosforge.compiler.ranges import RTT
+from qosforge.defaults import DEFAULT_LSO_BURST, DEFAULT_MTU
 from qosforge.errors import QosforgeError
 from qosforge.models.ear import EarThresholds, ear_thresholds
+from qosforge.ranges import RTT
 from qosforge.units import parse_size_bytes
 
 

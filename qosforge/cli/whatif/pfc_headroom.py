@@ -13,12 +13,11 @@ from typing import Any
 import numpy as np
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import (
+from qosforge.defaults import (
     DEFAULT_LOSSLESS_MTU,
     DEFAULT_PORT_MTU,
     DEFAULT_SMALL_PACKET_PERCENT,
 )
-from qosforge.compiler.ranges import CABLE
 from qosforge.errors import ModelInputError, ProfileError, QosforgeError
 from qosforge.models.pfc_headroom import (
     BIT_TIMES_PER_PAUSE_QUANTUM,
@@ -29,6 +28,7 @@ from qosforge.models.pfc_headroom import (
     pfc_headroom,
 )
 from qosforge.models.sonic_headroom import SonicAsicTable, SonicHeadroom, sonic_headroom
+from qosforge.ranges import CABLE
 from qosforge.units import parse_size_bytes
 from qosforge.vendor_profiles import load_vendor_profile, vendor_profile_names
 

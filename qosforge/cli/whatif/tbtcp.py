@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.compiler.defaults import (
+from qosforge.defaults import (
     DEFAULT_LSO_BURST,
     DEFAULT_MTU,
     DEFAULT_TBTCP_BETA,
     DEFAULT_TBTCP_R,
 )
-from qosforge.compiler.ranges import RTT
 from qosforge.models.tbtcp import TbtcpSteadyState, tbtcp_steady_state
+from qosforge.ranges import RTT
 
 
 def _compute(values: dict[str, Any]) -> TbtcpSteadyState:

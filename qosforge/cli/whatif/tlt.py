@@ -6,17 +6,17 @@ from typing import Any
 
 from qosforge.cli.whatif._framework import Param, WhatIf
 from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
-from qosforge.compiler.defaults import (
+from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
     DEFAULT_LSO_BURST,
     DEFAULT_MTU,
 )
-from qosforge.compiler.ranges import RTT
 from qosforge.errors import QosforgeError
 from qosforge.models.dcqcn import dcqcn_marking
 from qosforge.models.dctcp import dctcp_marking_threshold
 from qosforge.models.tlt import TRANSPORTS, TltHeadroom, tlt_design, tlt_headroom
+from qosforge.ranges import RTT
 from qosforge.units import parse_size_bytes
 
 

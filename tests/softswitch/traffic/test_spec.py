@@ -30,3 +30,15 @@ def test_the_packets_carry_exactly_the_payload(payload: int, packet: int, header
 def test_a_packet_without_room_for_payload_is_a_caller_bug() -> None:
     with pytest.raises(ValueError):
         packets_for_payload(100, 52, 52)
+
+
+def test_a_traffic_file_takes_the_flow_kinds_simulate_does() -> None:
+    # One table of flow-kind names (spec.py FLOW_KIND_NAMES); the traffic file's Literal must list the same.
+    from typing import get_args
+
+    from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, FlowKind
+    from qosforge.softswitch.traffic.traffic_file import TransportChoice
+
+    assert get_args(TransportChoice) == tuple(FLOW_KIND_NAMES)
+    assert set(FLOW_KIND_NAMES.values()) <= set(get_args(FlowKind))
+    assert FLOW_KIND_NAMES["tcp"] == "newreno"

@@ -1,0 +1,13 @@
+"""TCP (the kernel's default, e.g. cubic): reacts to loss, so the switch marks no ECN; its
+senders run whatever the kernel defaults to (the intent does not constrain it)."""
+
+from qosforge.models.tlt import tlt_steady_queue
+from qosforge.transports.spec import HostSettings, TransportSpec
+
+TCP = TransportSpec(
+    name="tcp",
+    paper="TCP (RFC 5681 congestion control; the kernel's default congestion control)",
+    host=HostSettings(congestion_control=None, ecn=False),
+    tlt=tlt_steady_queue("tcp"),
+    flow_kind="newreno",
+)
