@@ -39,7 +39,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
     from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 
     spec = DumbbellSpec(
-        flows=single.flows, transport=TRANSPORTS[transport],  # type: ignore[arg-type]
+        flows=single.flows, transport=TRANSPORTS[transport],
         bandwidth_bps=parse_flag("--speed", parse_rate_bps, request.bandwidth), rtt_s=parse_flag("--rtt", parse_time_s, request.rtt),
         buffer_bytes=parse_flag("--queue-limit", parse_size_bytes, request.buffer_text, packet_bytes=packet), packet_bytes=int(packet),
         ecn_threshold_bytes=parse_flag("--ecn-threshold", parse_size_bytes, request.ecn_threshold, packet_bytes=packet),

@@ -24,7 +24,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
 
     intent = Path(request.intent)
     built = intent_incast(intent, single.switch_name, request.class_name, request.port_name, single.flows,
-                          TRANSPORTS[request.transport] if request.transport else None,  # type: ignore[arg-type]
+                          TRANSPORTS[request.transport] if request.transport else None,
                           single.flow_size_bytes, inp.packet_given, single.duration_s, single.warmup_s, request.seed, inp.rto_min_s,
                           assumptions(request.assumptions))
     compiled, config = built.compiled, built.compiled.config
