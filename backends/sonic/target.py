@@ -38,6 +38,8 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
                 texts[id(config)] = config_db_to_json(config)
             yield RenderedFile(switch.name, FILE_NAME, texts[id(config)])
     except ConfigDbViolationError as error:  # a value computed from an input no check bounds: bad input
+        from qosforge.backends.sonic.explain import value_error
+
         refused = value_error(next(s for s in switches if s.name == error.switch), error.violations)
         if refused is None:
             raise  # a structural violation: the renderer's bug (exit 70)
