@@ -35,6 +35,11 @@ def rendered_value_error(error: RenderValueError, switches: tuple[SwitchIR, ...]
     ``switches`` are the target's view of the compiled switches."""
     switch = next((s for s in switches if s.name == error.switch), None)
     path = _input_path(intent, source_map, switch, error.ir_path) if switch is not None else ("topology",)
+    if error.ir_path == ("ports",):
+        # The whole port list is at fault, not the one entry or generator field whose line is
+        # shown: the place is that line without a field path (which would name one port entry).
+        line, column, _field = source_map.locate(path)
+        return IntentError(error.message, place=f"{source_map.file}:{line}:{column}", hint=error.hint)
     return source_map.error(path, error.message, error.hint)
 
 

@@ -119,7 +119,7 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
     """
     _robust_output()
-    if target_name is not None:  # the linter reads what a target's lint phase declares (backends/phases.py)
+    if target_name is not None:  # refused before any file is read when the target has no lint phase
         from qosforge.backends.registry import require_phase
 
         require_phase(target_name, "lint")
@@ -158,7 +158,8 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     disabled = frozenset(rule.strip() for item in disable for rule in item.split(",") if rule.strip())
     known = read_baseline(Path(baseline)) if baseline is not None else frozenset()
     linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch,
-                    disable=disabled, settings=settings, hosts=Path(hosts) if hosts is not None else None)
+                    disable=disabled, settings=settings, hosts=Path(hosts) if hosts is not None else None,
+                    target=target_name or "sonic")
     reports: list[FileReport] = []
     from qosforge.cli.progress import progress
     from qosforge.lint.parallel import FileTask, default_jobs, lint_files

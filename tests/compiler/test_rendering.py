@@ -37,6 +37,6 @@ def test_a_sai_layout_too_small_points_at_the_port_list(tmp_path: Path) -> None:
     with pytest.raises(IntentError) as caught:
         list(render_fabric_targets(fabric, intent, source_map))
     shown = caught.value.one_line()
-    assert shown.startswith(f"{path}:{line}:11: topology.switches[0].ports[0]: switch tor1: the topology gives it 64 ports, "
+    assert shown.startswith(f"{path}:{line}:11: switch tor1: the topology gives it 64 ports, "
                             "but its switch layout BCM56850 lists 32 unbroken ports")
     assert "16 front-panel ports broken out 4x10G" in shown
