@@ -188,8 +188,8 @@ class Linter:
     def lint_loaded(self, loaded: LoadedConfig, *, path: Path | None = None,
                     merged: MergedConfig | None = None) -> list[Finding]:
         profile, switch = self._switch_context(path)
-        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged, hosts=self.hosts,
-                              reader=self.reader)
+        context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged, hosts=self.hosts)
+        context.reader = self.reader
         disabled, severities = self.settings.for_file(loaded.file)
         disabled |= self.disable
         findings = [f for f in run_rules(context, disabled) if f.rule not in disabled]
