@@ -4,10 +4,15 @@ register a format name, their options and an emitter).
 A target declares its name, the named approximations it offers, its *capability view* of the IR
 (what it can express of a switch: the switch unchanged, the switch with an accepted approximation
 applied and recorded as a :class:`~qosforge.ir.CapabilityGap`, or a :class:`CapabilityRefusal`
-naming the alternatives) and its renderer (switches in, files out). The intent schema, the CLI's
-``--target`` choices, the compiler's capability step and ``compile``'s render loop all read this
-registry, so adding a backend is one folder with a ``target`` module and one line in
-:data:`BACKEND_MODULES`.
+naming the alternatives), its renderer (switches in, files out) and every further phase it
+supports (:mod:`qosforge.backends.phases`: explain, patch against a running config, the file lint
+reads, delivery); a phase left ``None`` is absent and the command needing it refuses the target
+by name (:func:`require_phase`). A value the renderer cannot carry is raised as
+:class:`~qosforge.backends.phases.RenderValueError` (switch, IR path), which the compiler places
+at the intent field behind it. The intent schema, the CLI's ``--target`` choices, the compiler's
+capability step and every command's phase all read this registry, so adding a backend is one
+folder with a ``target`` module and one line in :data:`BACKEND_MODULES` (docs/extending/target.md);
+the compiler imports no backend but this registry (an import-linter contract in pyproject.toml).
 
 Target modules stay light (the IR and plain data): renderers are imported when a target renders.
 """
@@ -19,6 +24,14 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from qosforge.backends.phases import (
+    Delivery,
+    Explainer,
+    LintReader,
+    Patcher,
+    PhaseNotSupported,
+    RenderValueError,
+)
 from qosforge.ir import SwitchIR
 
 #: One line per backend: the module that defines its ``TARGET``.
@@ -82,10 +95,31 @@ class Target:
     approximations: tuple[Approximation, ...] = ()
     model: Callable[[], str] | None = None
     """The data model and revision the output follows, named in the report (read lazily)."""
+    explain: Explainer | None = None
+    """``qosforge explain``; None: the target explains nothing."""
+    patch: Patcher | None = None
+    """``compile --base``; None: no patch against a running config."""
+    lint: LintReader | None = None
+    """``qosforge lint``; None: lint does not read this target's output."""
+    delivery: Delivery | None = None
+    """``qosforge push`` / ``diff``; None: not delivered to devices."""
+
+
+#: Each optional phase: its Target field and how commands name it in refusals.
+PHASES: dict[str, str] = {
+    "explain": "explain",
+    "patch": "--base (a patch against a running config)",
+    "lint": "lint",
+    "delivery": "push and diff",
+}
+
+
+#: Targets registered at run time (:func:`register_target`), after the :data:`BACKEND_MODULES` ones.
+_EXTRA: dict[str, Target] = {}
 
 
 @functools.cache
-def _targets() -> dict[str, Target]:
+def _builtin_targets() -> dict[str, Target]:
     registered: dict[str, Target] = {}
     for module_name in BACKEND_MODULES:
         target: Target = importlib.import_module(module_name).TARGET
@@ -93,6 +127,22 @@ def _targets() -> dict[str, Target]:
             raise RuntimeError(f"target {target.name!r} registered twice ({module_name})")
         registered[target.name] = target
     return registered
+
+
+def _targets() -> dict[str, Target]:
+    return {**_builtin_targets(), **_EXTRA} if _EXTRA else _builtin_targets()
+
+
+def register_target(target: Target) -> None:
+    """Add a target from outside :data:`BACKEND_MODULES` (a plugin, or a test's own target)."""
+    if target.name in _targets():
+        raise RuntimeError(f"target {target.name!r} registered twice")
+    _EXTRA[target.name] = target
+
+
+def unregister_target(name: str) -> None:
+    """Remove a target added by :func:`register_target`."""
+    del _EXTRA[name]
 
 
 def target_names() -> tuple[str, ...]:
@@ -111,6 +161,22 @@ def approximation_names() -> tuple[str, ...]:
     return tuple(names)
 
 
+def targets_supporting(phase: str) -> tuple[str, ...]:
+    """The registered targets that own ``phase`` (a key of :data:`PHASES`), in registration order."""
+    return tuple(name for name, target in _targets().items() if getattr(target, phase) is not None)
+
+
+def require_phase(target_name: str, phase: str, *, place: str = "--target") -> Target:
+    """``target_name``'s target when it owns ``phase``; else a one-line refusal naming the
+    targets that do (exit 2)."""
+    target = get_target(target_name)
+    if getattr(target, phase) is not None:
+        return target
+    names = ", ".join(targets_supporting(phase)) or "none"
+    raise PhaseNotSupported(f"target '{target_name}' does not support {PHASES[phase]}",
+                            place=place, hint=f"targets that support it: {names}")
+
+
 def render_targets(targets: Iterable[str], switches_for: Callable[[str], tuple[SwitchIR, ...]]) -> Iterator[RenderedFile]:
     """The render loop: every file of every selected target."""
     for name in targets:
@@ -119,15 +185,21 @@ def render_targets(targets: Iterable[str], switches_for: Callable[[str], tuple[S
 
 __all__ = [
     "BACKEND_MODULES",
+    "PHASES",
     "Approximation",
     "CapabilityRefusal",
     "CapabilityView",
     "Refused",
+    "RenderValueError",
     "RenderedFile",
     "Renderer",
     "Target",
     "approximation_names",
     "get_target",
+    "register_target",
     "render_targets",
+    "require_phase",
     "target_names",
+    "targets_supporting",
+    "unregister_target",
 ]

@@ -176,16 +176,14 @@ def _check_ports(intent: Intent, switches: tuple[ResolvedSwitch, ...], profiles:
 _FEWER_PORTS = "or a vendor profile with more ports (qosforge profiles list)"
 
 
-def switch_ports_place(intent: Intent, source_map: SourceMap, switch_name: str) -> str:
-    """``FILE:LINE:COLUMN`` of what gives ``switch_name`` its ports (its port list, or the
-    generator field that sets its port count), for errors found after compiling (a backend's
-    port layout)."""
+def switch_ports_path(intent: Intent, source_map: SourceMap, switch_name: str) -> tuple[str | int, ...]:
+    """The intent field that gives ``switch_name`` its ports (its port list, or the generator
+    field that sets its port count), for errors found after compiling (a backend's port layout)."""
     switch = next((s for s in resolve_topology(intent, source_map).switches if s.name == switch_name), None)
     if switch is None:
-        return str(source_map.file)
+        return ("topology",)
     path, _hint = _port_problem_place(intent, switch, None)
-    line, column, _text = source_map.locate(path)
-    return f"{source_map.file}:{line}:{column}"
+    return path
 
 
 def _port_problem_place(intent: Intent, switch: ResolvedSwitch, speed_bps: float | None) -> tuple[tuple[str | int, ...], str]:
@@ -464,4 +462,4 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
     )
 
 
-__all__ = ["compile_intent", "switch_ports_place"]
+__all__ = ["compile_intent", "switch_ports_path"]

@@ -31,6 +31,7 @@ from qosforge.lint.merge import MergedConfig
 
 if TYPE_CHECKING:  # heavy (IR, pydantic) and needed only by the model-based rules
     from qosforge.backends.host.document import HostSettingsDocument
+    from qosforge.backends.phases import LintReader
     from qosforge.backends.sonic.parse import ParsedConfigDb
     from qosforge.lint.intent import SwitchIntent
     from qosforge.vendor_profiles.schema import VendorProfile
@@ -78,8 +79,11 @@ class LintContext:
         cache: RunCache | None = None,
         merged: MergedConfig | None = None,
         hosts: HostSettingsDocument | None = None,
+        reader: LintReader | None = None,
     ) -> None:
         self.loaded = loaded
+        self.reader = reader
+        """The target's lint phase that reads the tables back (None: the sonic target's)."""
         self.merged = merged
         self._locators: dict[int, KeyLocator] = {}
         self.file = loaded.file
@@ -172,9 +176,14 @@ class LintContext:
 
     @functools.cached_property
     def parsed(self) -> ParsedConfigDb:
-        from qosforge.backends.sonic.parse import parse_config_db
+        reader = self.reader
+        if reader is None:
+            from qosforge.backends.registry import get_target
 
-        return parse_config_db(self.view.tables, file=self.file)
+            reader = get_target("sonic").lint
+            assert reader is not None  # the sonic target reads config_db back
+        parsed: ParsedConfigDb = reader.parse(self.view.tables, file=self.file)
+        return parsed
 
     # ------------------------------------------------------------------ findings
 

@@ -71,7 +71,11 @@ class Linter:
 
     def __init__(self, *, profile: str | None = None, intent: Path | None = None, switch: str | None = None,
                  disable: frozenset[str] = frozenset(), settings: LintSettings | None = None,
-                 hosts: Path | None = None) -> None:
+                 hosts: Path | None = None, target: str = "sonic") -> None:
+        from qosforge.backends.registry import require_phase
+
+        #: What the files are and how they read back: the target's lint phase (backends/phases.py).
+        self.reader = require_phase(target, "lint").lint
         self.hosts: HostSettingsDocument | None = None
         if hosts is not None:
             from qosforge.backends.host.document import load_host_document
@@ -195,6 +199,7 @@ class Linter:
                     hint=f"give the host settings of {switch.switch}'s hosts (compile --target host writes hosts/<kind>/"
                          "host_settings.json with their attachments), or lint the config of a switch it names")
         context = LintContext(loaded, profile=profile, intent=switch, rules=RULE_INFO, cache=self.cache, merged=merged, hosts=self.hosts)
+        context.reader = self.reader
         disabled, severities = self.settings.for_file(loaded.file)
         disabled |= self.disable
         findings = [f for f in run_rules(context, disabled) if f.rule not in disabled]

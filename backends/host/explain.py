@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 
 from qosforge.backends.host.settings import HostKind
-from qosforge.backends.sonic.explain import Explanation
+from qosforge.backends.phases import Explanation
 from qosforge.errors import QosforgeError
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from qosforge.backends.phases import Explainer, Explanation
 from qosforge.backends.registry import RenderedFile, Target
 from qosforge.ir import SwitchIR
 
@@ -35,10 +36,18 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
         yield RenderedFile(folder, DOCUMENT_FILE, render_document(kind))
 
 
+def _explain(switches: tuple[SwitchIR, ...], kind: str, name: str) -> Explanation:
+    from qosforge.backends.host.explain import explain_host_value
+    from qosforge.backends.host.settings import host_kinds
+
+    return explain_host_value(host_kinds(switches), kind, name)
+
+
 TARGET = Target(
     name=TARGET_NAME,
     description="host kernel sysctls, NIC QoS (trust, PFC, DSCP->priority) and DCQCN settings per host kind",
     file_names=("99-qosforge.conf", "nic-setup.sh", "host_settings.json"),
     view=_view,
     render=_render,
+    explain=Explainer("host", "a host setting's name in host_settings.json, e.g. ecn.roce_rp.rpg_ai_rate", _explain),
 )

@@ -27,8 +27,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from qosforge.backends.phases import RenderValueError
 from qosforge.backends.sai.program import PortContext, SwitchInventory
-from qosforge.errors import ProfileError, QosforgeError
+from qosforge.errors import ProfileError
 from qosforge.vendor_profiles import load_vendor_profile
 from qosforge.vendor_profiles.layout import ports_per_front_panel_port
 
@@ -54,11 +55,10 @@ def profile_lanes_per_port(profile_name: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-class PortCapacityError(QosforgeError):
-    """More topology ports than the switch layout's port list; ``switch`` names the switch so the
-    caller can point at the intent line that gives it those ports."""
-
-    switch: str = ""
+class PortCapacityError(RenderValueError):
+    """More topology ports than the switch layout's port list: a value error at the switch's port
+    list (IR path ``("ports",)``), which the compiler places at the intent line that gives the
+    switch those ports."""
 
 
 def _breakout_text(speeds_bps: Sequence[float], profile_name: str | None) -> str | None:
@@ -86,16 +86,14 @@ def bind_ports(switch: str, port_names: Sequence[str], inventory: SwitchInventor
     if len(port_names) > capacity:
         breakout = _breakout_text(speeds_bps, profile_name)
         fewer = f"use at most {capacity} ports on this switch, or a vendor profile whose switch has more ports"
-        error = PortCapacityError(
+        raise PortCapacityError(
+            switch, ("ports",),
             f"switch {switch}: the topology gives it {len(port_names)} ports, but its switch layout {inventory.name} lists {capacity} "
             f"unbroken ports ({inventory.ports_source})" + (f"; they fit the front panel as {breakout}" if breakout else ""),
-            place=f"switch {switch}",
             hint=(f"a recording replays only on a switch with this port list: break out those ports on the switch (SONiC "
                   f"'config interface breakout', platform.json breakout_modes) and replay on a virtual switch whose lane map has "
                   f"the broken-out ports (vslib lanemap.ini); or {fewer}") if breakout else fewer,
         )
-        error.switch = switch
-        raise error
     numbers = [_SONIC_PORT.match(name) for name in port_names]
     if all(numbers):
         slots = [int(match.group(1)) for match in numbers if match is not None]

@@ -19,10 +19,12 @@ from typing import Any, TypeVar
 
 import click
 
-from qosforge.backends.registry import approximation_names
+from qosforge.backends.registry import approximation_names, target_names
+from qosforge.cli.options import RegistryChoice
 from qosforge.errors import QosforgeError
 
 PASSWORD_VARIABLE = "QOSFORGE_GNMI_PASSWORD"
+#: The openconfig target's file names (its Delivery phase), for help texts.
 CONFIG_FILE = "openconfig.json"
 BACKUP_FILE = "openconfig.backup.json"
 
@@ -50,8 +52,10 @@ def gnmi_options(function: F) -> F:
         click.option("--switch", "switches", multiple=True, metavar="NAME", help="Switch(es) of the intent or inventory to act on (repeatable; default: every inventory switch)."),
         click.option("--config", "config_path", type=click.Path(), help=f"A rendered {CONFIG_FILE} to send unchanged (or, with --inventory, the compile output folder holding <switch>/{CONFIG_FILE})."),
         *connection_options(),
-        click.option("--accept-approximation", "approximations", multiple=True, type=click.Choice(approximation_names()),
+        click.option("--accept-approximation", "approximations", multiple=True, type=RegistryChoice(approximation_names),
                      help="With INTENT: accept a named approximation, as for compile."),
+        click.option("--target", "target_name", type=RegistryChoice(target_names), default=None,
+                     help="The target whose rendering to deliver (default: openconfig, the one target with push and diff)."),
         click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True),
     ]
     return functools.reduce(lambda f, option: option(f), reversed(options), function)
@@ -74,8 +78,17 @@ def transport(params: dict[str, Any]) -> Any:
     )
 
 
+def delivery_target(params: dict[str, Any]) -> tuple[str, Any]:
+    """The target push/diff deliver (``--target``, default the first with a delivery phase) and
+    its :class:`~qosforge.backends.phases.Delivery`; a target without one is refused (exit 2)."""
+    from qosforge.backends.registry import require_phase, targets_supporting
+
+    name = params.get("target_name") or targets_supporting("delivery")[0]
+    return name, require_phase(name, "delivery").delivery
+
+
 def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, ...],
-              inventory: dict[str, str | None] | None = None) -> dict[str, dict[str, Any]]:
+              inventory: dict[str, str | None] | None = None, target: str = "openconfig") -> dict[str, dict[str, Any]]:
     """The intent's openconfig documents of ``switches``; ``inventory`` (switch -> where the
     inventory defines it) when the names came from an inventory rather than --switch."""
     from qosforge.backends.registry import get_target
@@ -96,24 +109,17 @@ def _compiled(intent: str, switches: Sequence[str], approximations: tuple[str, .
                 place=inventory.get(missing[0]) or "--inventory",
                 hint=f"act only on switches of the intent with {pick}{' ...' if len(others) > 3 else ''}, or fix the inventory",
             )
-    fabric = compile_intent(loaded, source_map, switches=tuple(switches), accepted_approximations=approximations, targets=("openconfig",))
-    return {f.switch: json.loads(f.text) for f in get_target("openconfig").render(fabric.for_target("openconfig"))}
+    fabric = compile_intent(loaded, source_map, switches=tuple(switches), accepted_approximations=approximations, targets=(target,))
+    return {f.switch: json.loads(f.text) for f in get_target(target).render(fabric.for_target(target))}
 
 
-def _read_config(path: Path) -> dict[str, Any]:
-    from qosforge.backends.openconfig import ModelViolation, validate_openconfig
+def _read_config(path: Path, target: str = "openconfig") -> dict[str, Any]:
+    """A rendered file of ``target``, read and checked by the target's delivery phase."""
+    from qosforge.backends.registry import require_phase
 
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise QosforgeError(f"cannot read: {error.strerror}", place=str(path), hint=f"give a {CONFIG_FILE} written by qosforge compile --target openconfig") from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise QosforgeError(f"not JSON: {error}", place=str(path), hint=f"give a {CONFIG_FILE} written by qosforge compile --target openconfig") from None
-    try:
-        validate_openconfig(document)
-    except ModelViolation as violation:
-        raise QosforgeError(f"not an openconfig-qos document: {violation}", place=str(path), hint="the file must load through the openconfig-qos model") from None
-    return dict(document)
+    delivery = require_phase(target, "delivery").delivery
+    assert delivery is not None  # require_phase refuses a target without the phase
+    return delivery.read(path)
 
 
 def compiled_switch_of(path: Path) -> str | None:
@@ -149,6 +155,8 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
     from qosforge.deliver.devices import Device, load_inventory, parse_address
     from qosforge.deliver.session import Intended
 
+    target_name, delivery = delivery_target(params)
+    config_file, backup_file = delivery.config_file, delivery.backup_file
     intent, config, switches = params["intent"], params["config_path"], tuple(params["switches"])
     if (intent is None) == (config is None):
         raise QosforgeError("give either INTENT (with --switch or --inventory) or --config FILE", place="arguments", hint="see --help")
@@ -180,21 +188,22 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         devices = {names[0]: Device(names[0], host, port, transport(params))}
     if intent is not None:
         from_inventory = {n: devices[n].defined_at for n in names} if params["inventory"] and not switches else None
-        documents = _compiled(intent, names, tuple(params["approximations"]), from_inventory)
+        documents = _compiled(intent, names, tuple(params["approximations"]), from_inventory, target_name)
         sources = {n: f"{intent} (switch {n})" for n in names}
-        backups = {n: Path.cwd() / f"{n}.{BACKUP_FILE}" for n in names}
+        backups = {n: Path.cwd() / f"{n}.{backup_file}" for n in names}
     else:
         root = Path(config)
-        files = {n: (root / n / CONFIG_FILE if root.is_dir() else root) for n in names}
+        files = {n: (root / n / config_file if root.is_dir() else root) for n in names}
         if not root.is_dir() and len(names) > 1:
-            raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{CONFIG_FILE}) or one --switch")
-        documents = {n: _read_config(path) for n, path in files.items()}
+            raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{config_file}) or one --switch")
+        # one argument for the default target: tests swap this reader for openconfig.json files
+        documents = {n: _read_config(path) if target_name == "openconfig" else _read_config(path, target_name) for n, path in files.items()}
         sources = {n: str(path) for n, path in files.items()}
         # pushing a backup back must not overwrite it with the state it replaces
-        backups = {n: path.parent / (BACKUP_FILE if path.name != BACKUP_FILE else f"previous.{BACKUP_FILE}") for n, path in files.items()}
+        backups = {n: path.parent / (backup_file if path.name != backup_file else f"previous.{backup_file}") for n, path in files.items()}
     if push and params.get("backup"):
         chosen = Path(params["backup"])
-        backups = {n: (chosen / f"{n}.{BACKUP_FILE}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
+        backups = {n: (chosen / f"{n}.{backup_file}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
     pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
     password = ask_password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
     for device, _ in pairs:
@@ -213,13 +222,13 @@ def ask_password() -> str:
     return str(click.prompt("gNMI password", hide_input=True, err=True))
 
 
-def run(pairs: list[tuple[Any, Any]], action: Callable[..., Any], password: str | None, as_json: bool, verb: str) -> None:
+def run(pairs: list[tuple[Any, Any]], action: Callable[..., Any], password: str | None, as_json: bool, verb: str,
+        params: dict[str, Any] | None = None) -> None:
     """Act on every device, print the results, exit 0 (in sync), 1 (differences) or 2 (a device
     could not be used); several devices: every one is tried and the worst code wins."""
-    from qosforge.backends.openconfig import model_revision
     from qosforge.deliver.session import Outcome
 
-    revision = model_revision()
+    revision = delivery_target(params or {})[1].revision()
     outcomes: list[Outcome] = []
     for device, intended in pairs:
         try:

@@ -9,31 +9,34 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from qosforge.backends.registry import approximation_names, target_names
-from qosforge.cli.options import OutputPath
+from qosforge.cli.options import OutputPath, RegistryChoice
 from qosforge.errors import QosforgeError
 
-if TYPE_CHECKING:
-    from qosforge.backends.sonic.base_config import BasePatch
 
-
-def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
+def _load_and_compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> tuple[Any, Any, Any]:
+    """The compiled fabric, with the intent and its source map (where render errors point)."""
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
 
     intent, source_map = load_intent(Path(intent_path))
-    return compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
+    fabric = compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
+    return fabric, intent, source_map
+
+
+def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
+    return _load_and_compile(intent_path, switches, approximations, targets)[0]
 
 
 _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
     "approximations",
     multiple=True,
-    type=click.Choice(approximation_names()),
+    type=RegistryChoice(approximation_names),
     help="Accept a named approximation where the target cannot express the intent (see the report).",
 )
 
@@ -41,7 +44,7 @@ _APPROXIMATION_OPTION = click.option(
 @click.command("compile")
 @click.argument("intent", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "output_dir", default="out", show_default=True, type=OutputPath("out", file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
-@click.option("--target", "targets", multiple=True, type=click.Choice(target_names()), help="Backends to render, repeatable (default: the intent's targets).")
+@click.option("--target", "targets", multiple=True, type=RegistryChoice(target_names), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as tables or JSON (the report.json document).")
 @click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
@@ -74,52 +77,30 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     if root.exists() and not root.is_dir():
         raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
     with progress(f"compiling {intent}", total=None):
-        fabric = _compile(intent, switches, approximations, targets)
+        fabric, loaded, source_map = _load_and_compile(intent, switches, approximations, targets)
+    patchers = _patchers(fabric.targets) if base_path is not None else ()
 
     from qosforge.backends.registry import get_target
     from qosforge.backends.report import report_to_json
+    from qosforge.compiler.rendering import render_fabric_targets
 
     rendered: list[RenderedFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
-    from qosforge.backends.sai.port_binding import PortCapacityError
-    from qosforge.backends.sonic.render import ConfigDbViolationError
-
-    try:
-        with progress("rendering", total=work, units="files") as advance:
-            for target_name in fabric.targets:
-                for output in get_target(target_name).render(fabric.for_target(target_name)):
-                    rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
-                    advance()
-    except PortCapacityError as error:  # point at the intent line that gives the switch its ports
-        from qosforge.compiler.compile import switch_ports_place
-        from qosforge.compiler.loader import load_intent
-
-        loaded, source_map = load_intent(Path(intent))
-        raise error.with_place(switch_ports_place(loaded, source_map, error.switch)) from None
-    except ConfigDbViolationError as error:  # a value computed from an input no check bounds: bad input
-        from qosforge.compiler.loader import load_intent
-        from qosforge.compiler.rendered_inputs import rendered_value_error
-
-        loaded, source_map = load_intent(Path(intent))
-        mapped = rendered_value_error(error.switch, error.violations, loaded, source_map)
-        if mapped is None:
-            raise  # a structural violation: the renderer's bug (exit 70)
-        raise mapped from None
+    with progress("rendering", total=work, units="files") as advance:
+        for target_name, output in render_fabric_targets(fabric, loaded, source_map):
+            rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
+            advance()
     notes: list[str] = []
     if base_path is not None:
-        if "sonic" not in fabric.targets:
-            raise click.UsageError("--base needs the sonic target (a GCU patch moves a SONiC config_db)")
-        from qosforge.backends.sonic.base_config import base_patches
-        from qosforge.vendor_profiles import load_vendor_profile
+        from qosforge.backends.phases import RenderedText
 
-        configs = {item.switch: json.loads(item.text) for item in rendered if item.target == "sonic" and item.switch is not None}
-        sonic_switches = fabric.for_target("sonic")
-        speeds = {switch.name: {port.name: port.speed_bps for port in switch.ports} for switch in sonic_switches}
-        profiles = {switch.name: load_vendor_profile(switch.vendor_profile) for switch in sonic_switches}
-        for patch in base_patches(Path(base_path), configs, profiles, speeds):
-            if patch.text is not None:
-                rendered.append(RenderedFile(f"{patch.switch}/gcu-patch.json", patch.switch, "sonic", patch.text))
-            notes.extend(base_patch_notes(patch, root))
+        for target_name in patchers:
+            patcher = get_target(target_name).patch
+            assert patcher is not None  # _patchers keeps only the targets that own the phase
+            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text) for item in rendered if item.target == target_name)
+            for result in patcher.patch(Path(base_path), own, fabric.for_target(target_name), root):
+                rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
+                notes.extend(result.notes)
     from qosforge.presentation import tidy
 
     report = tidy(report_to_json(fabric))
@@ -143,23 +124,16 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     print_compile_summary(fabric, report, verbose=verbose, output_dir=root, plan=plan)
 
 
-def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
-    """stderr lines for one switch's ``--base`` result: the ports whose QoS the change removes,
-    and, where GCU would refuse the patch, why and the way to deploy instead
-    (docs/deploy-sonic.md: ``config qos clear`` + ``config load`` merges the compiled tables)."""
-    notes = []
-    if patch.ports_losing_qos:
-        shown = ", ".join(patch.ports_losing_qos[:8]) + (f" and {len(patch.ports_losing_qos) - 8} more" if len(patch.ports_losing_qos) > 8 else "")
-        notes.append(f"warning: {patch.switch}: the change removes the QoS of {len(patch.ports_losing_qos)} port(s) the intent does not list: "
-                     f"{shown} (their PORT_QOS_MAP, QUEUE, BUFFER_PG, ... entries); list them in the intent to keep them configured")
-    if patch.refusals:
-        shown = "; ".join(refusal.text() for refusal in patch.refusals[:3]) + (f"; and {len(patch.refusals) - 3} more" if len(patch.refusals) > 3 else "")
-        fragment = root / patch.switch / "config_db.json"
-        notes.append(f"note: {patch.switch}: no gcu-patch.json: 'config apply-patch' would refuse {len(patch.refusals)} of its changes "
-                     f"(sonic-utilities generic_config_updater field-operation validators): {shown}. Deploy {fragment} instead with "
-                     f"'sudo config qos clear && sudo config load {fragment} -y' (merges the compiled QoS tables; PFC_WD is updated in place), "
-                     "or a 'config reload' of the saved config with these tables replaced (docs/deploy-sonic.md ways 2 and 3)")
-    return notes
+def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
+    """The selected targets that patch a running config (``--base``); refused when none does."""
+    from qosforge.backends.registry import get_target, targets_supporting
+
+    chosen = tuple(name for name in targets if get_target(name).patch is not None)
+    if not chosen:
+        supporting = targets_supporting("patch")
+        reasons = "; ".join(f"{p.summary}" for p in (get_target(name).patch for name in supporting) if p is not None)
+        raise click.UsageError(f"--base needs the {' or '.join(supporting)} target ({reasons})")
+    return chosen
 
 
 @click.command("explain")
@@ -168,28 +142,30 @@ def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
 @click.option("--host", "host_kind", metavar="KIND", help="Instead of --switch: a host kind of compile --target host (e.g. nvidia-connectx-6dx-100G).")
 @click.option("--path", "value_path", required=True, metavar="TABLE/KEY/FIELD", help="A config_db value, e.g. WRED_PROFILE/bulk_40G/green_max_threshold; "
               "with --host a host setting's name in host_settings.json, e.g. ecn.roce_rp.rpg_ai_rate.")
+@click.option("--target", "target_name", type=RegistryChoice(target_names), default=None,
+              help="The target whose value to explain (default: sonic for --switch, host for --host).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_APPROXIMATION_OPTION
 def explain_command(intent: str, switch_name: str | None, value_path: str, output_format: str, approximations: tuple[str, ...],
-                    host_kind: str | None = None) -> None:
+                    host_kind: str | None = None, target_name: str | None = None) -> None:
     """Show how a config_db value (or, with --host, a host setting) was derived: model, formula, inputs, paper section."""
+    from qosforge.backends.registry import get_target, require_phase, targets_supporting
     from qosforge.provenance import to_jsonable
 
     if (switch_name is None) == (host_kind is None):
         raise click.UsageError("give --switch NAME (a config_db value) or --host KIND (a host setting)")
-    if host_kind is not None:
-        from qosforge.backends.host.explain import explain_host_value
-        from qosforge.backends.host.settings import host_kinds
-
-        fabric = _compile(intent, (), approximations, ("host",))
-        explanation = explain_host_value(host_kinds(fabric.for_target("host")), host_kind, value_path)
-        switch_name = host_kind
-    else:
-        from qosforge.backends.sonic.explain import explain_value
-
-        assert switch_name is not None  # one of --switch / --host, checked above
-        fabric = _compile(intent, (switch_name,), approximations, ("sonic",))
-        explanation = explain_value(fabric.for_target("sonic")[0], value_path)
+    subject_kind = "host" if host_kind is not None else "switch"
+    subject = host_kind if host_kind is not None else switch_name
+    assert subject is not None  # one of --switch / --host, checked above
+    if target_name is None:  # the first target that explains this kind of subject
+        target_name = next(name for name in targets_supporting("explain") if (e := get_target(name).explain) is not None and e.subject == subject_kind)
+    explainer = require_phase(target_name, "explain").explain
+    assert explainer is not None  # require_phase refuses a target without the phase
+    if explainer.subject != subject_kind:
+        raise click.UsageError(f"target '{target_name}' explains a {explainer.subject}'s values: give --{explainer.subject}, not --{subject_kind}")
+    fabric = _compile(intent, (subject,) if subject_kind == "switch" else (), approximations, (target_name,))
+    explanation = explainer.explain(fabric.for_target(target_name), subject, value_path)
+    switch_name = subject
     if output_format == "json":
         from qosforge.presentation import tidy
 

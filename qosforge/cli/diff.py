@@ -27,4 +27,4 @@ def diff_command(**params: Any) -> None:
 
     params["dry_run"] = False
     pairs, password, as_json = resolve(params, push=False)
-    run(pairs, diff, password, as_json, "read")
+    run(pairs, diff, password, as_json, "read", params)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from qosforge.cli.options import OutputPath
+from qosforge.backends.registry import target_names
+from qosforge.cli.options import OutputPath, RegistryChoice
 from qosforge.errors import EXIT_BAD_INPUT
 
 _EPILOG = """\b
@@ -108,14 +109,20 @@ def _list_rules(output_format: str) -> None:
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), metavar="N",
               help="Lint files in N processes (default: the number of cores); output is the same.")
 @click.option("--list-rules", "list_rules", is_flag=True, help="Print the rules and exit.")
+@click.option("--target", "target_name", type=RegistryChoice(target_names), default=None,
+              help="The target whose rendered files these are (default: sonic, the one target lint reads).")
 def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None, hosts: str | None, switch: str | None,
                  output_format: str, fail_on: str, fix: bool, output: str | None, in_place: bool,
                  merge: bool, merge_folders: bool, disable: tuple[str, ...], write_baseline: str | None, baseline: str | None,
-                 jobs: int | None, list_rules: bool) -> int:
+                 jobs: int | None, list_rules: bool, target_name: str | None = None) -> int:
     """Lint SONiC config_db.json files (whole or fragments): encoding, schema, consistency, and,
     with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
     """
     _robust_output()
+    if target_name is not None:  # refused before any file is read when the target has no lint phase
+        from qosforge.backends.registry import require_phase
+
+        require_phase(target_name, "lint")
     if list_rules:
         _list_rules(output_format)
         return 0
@@ -151,7 +158,8 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     disabled = frozenset(rule.strip() for item in disable for rule in item.split(",") if rule.strip())
     known = read_baseline(Path(baseline)) if baseline is not None else frozenset()
     linter = Linter(profile=profile, intent=Path(intent) if intent is not None else None, switch=switch,
-                    disable=disabled, settings=settings, hosts=Path(hosts) if hosts is not None else None)
+                    disable=disabled, settings=settings, hosts=Path(hosts) if hosts is not None else None,
+                    target=target_name or "sonic")
     reports: list[FileReport] = []
     from qosforge.cli.progress import progress
     from qosforge.lint.parallel import FileTask, default_jobs, lint_files

@@ -28,6 +28,23 @@ from qosforge.errors import QosforgeError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class RegistryChoice(click.Choice):  # type: ignore[type-arg]
+    """A ``click.Choice`` whose names are read from a registry when click checks or shows them, so
+    a target registered after the CLI was imported (a plugin, a test's target) is accepted."""
+
+    def __init__(self, names: Callable[[], tuple[str, ...]]) -> None:
+        self._names = names
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self._names()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # click's __init__ stores its argument; the registry is the one list
+
+
 class OutputPath(click.Path):
     """``click.Path`` for a path the command writes: empty or blank is a one-line error naming the
     flag (exit 2, via :class:`~qosforge.errors.QosforgeError`), with ``example`` in the hint."""

@@ -39,4 +39,4 @@ def push_command(**params: Any) -> None:
             click.echo(f"# SetRequest for {device.name} ({device.address if device.port else 'no address'}) from {intended.source}; dry run: no connection opened")
             click.echo(request_text(set_request(intended.document)))
         return
-    run(pairs, push, password, as_json, "applied")
+    run(pairs, push, password, as_json, "applied", params)

@@ -72,3 +72,12 @@ def test_render_loop_reads_the_registry(tlt_switch: SwitchIR) -> None:
     switch = sonic_view(tlt_switch, frozenset({TLT_WITHOUT_COLOR}))
     files = list(get_target("sonic").render((switch,)))
     assert [(f.switch, f.file_name) for f in files] == [(switch.name, "config_db.json")]
+
+
+def test_each_phase_is_owned_by_the_targets_that_declare_it() -> None:
+    from qosforge.backends.registry import targets_supporting
+
+    assert targets_supporting("explain") == ("sonic", "host")
+    assert targets_supporting("patch") == ("sonic",)
+    assert targets_supporting("lint") == ("sonic",)
+    assert targets_supporting("delivery") == ("openconfig",)
