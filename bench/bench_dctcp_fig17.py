@@ -14,8 +14,12 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 ``--deviceQueue=1`` (the RED disc sees the whole egress queue, as a switch's WRED does; ns-3's
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
-RED default is gentle) and ``--delAck=1`` (qosforge's receivers ACK every packet; ns-3's example
-uses DelAckCount 2). ``--stock`` adds a run of the program with its defaults (those of
+RED default is gentle), ``--delAck=1`` (qosforge's receivers ACK every packet; ns-3's example
+uses DelAckCount 2) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
+and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
+spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
+at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). ``--stock`` adds a run of the program with its defaults (those of
 dctcp-example.cc) for reference. Queue thresholds in packets become bytes in the intent as the
 softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
 counts occupancy in whole cells.
@@ -25,7 +29,8 @@ mean queue (packets) at T1->T2 and T2->R1 in the measurement window, and CPU sec
 whole process; then the targets: throughput within 10 % per group, Jain >= 0.99, queues within
 20 %, qosforge CPU at least 50x less than ns-3's.
 
-Usage: ``python bench/bench_dctcp_fig17.py [--only NAME] [--stock] [--format table|json]``;
+Usage: ``python bench/bench_dctcp_fig17.py [--only NAME] [--seeds 1,2,3] [--stock] [--format table|json]``
+(``--seeds``: qosforge runs once per seed and is compared by the seeds' mean, the lowest Jain);
 ``--referee FILE`` takes ns-3's results from FILE instead of running ns-3 (the CI fixture
 tests/bench/fixtures/dctcp_fig17_ci.json), ``--write-referee FILE`` records them there.
 """
@@ -47,8 +52,9 @@ from _usage import OneLineParser, fail
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
-#: The ns-3 flags that make the referee the system qosforge models (module doc).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAck=1")
+#: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
+#: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
+MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAck=1", "--wred=switch")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
@@ -95,10 +101,32 @@ VARIANTS = {v.name: v for v in (
             startup_s=0.1, convergence_s=0.2, measure_s=0.2),
     # Classic ECN TCP (RFC 3168: halve once per window on ECE) instead of DCTCP.
     Variant("tcp-ecn", n1=5, n2=10, n3=5, transport="tcp-ecn", startup_s=0.1, convergence_s=0.2, measure_s=0.2),
+    # Other flow counts (0.35 s runs: 50 ms start-up, 150 ms convergence, 150 ms measured).
+    # 3/15/3: fifteen S2 flows oversubscribe the 10G link 1.5x on their own.
+    Variant("flows-3-15-3", n1=3, n2=15, n3=3, startup_s=0.05, convergence_s=0.15, measure_s=0.15),
+    # 8/8/8: T1->T2 is no bottleneck (8 S2 flows + S1's share of R1 stay under 10G).
+    Variant("flows-8-8-8", n1=8, n2=8, n3=8, startup_s=0.05, convergence_s=0.15, measure_s=0.15),
+    # 20/5/10: thirty flows into R1, two thirds of them across the fabric link.
+    Variant("flows-20-5-10", n1=20, n2=5, n3=10, startup_s=0.05, convergence_s=0.15, measure_s=0.15),
+    # Other thresholds: RED 30/90 packets on the 1G ports (the 10G port keeps 50/150).
+    Variant("red-30-90", n1=5, n2=10, n3=5, host_red_packets=(30, 90), startup_s=0.05, convergence_s=0.15, measure_s=0.15),
     # The CI variant (tests/bench/test_dctcp_fig17_referee.py): 2/12/2 flows (12 S2 flows keep
     # the 10G link a bottleneck), 0.32 s.
     Variant("ci", n1=2, n2=12, n3=2, startup_s=0.02, convergence_s=0.1, measure_s=0.2),
 )}
+
+
+def red_steps() -> int:
+    """The number of equal steps the software switch's RED curve is quantised in (its vendor
+    profile's red.steps, TBTCP §6.2), which the referee's switch WRED reproduces."""
+    from qosforge.vendor_profiles import load_vendor_profile
+
+    red = load_vendor_profile(PROFILE).red
+    return int(red.steps.known("red.steps")) if red is not None else 0
+
+
+def match_qosforge() -> tuple[str, ...]:
+    return (*MATCH_QOSFORGE, f"--redSteps={red_steps()}")
 
 
 def cell_packet_bytes() -> int:
@@ -157,7 +185,7 @@ def ns3_argv(v: Variant, *, stock: bool = False) -> list[str]:
             f"--maxTh1={v.host_red_packets[1]:g}", f"--minTh10={v.fabric_red_packets[0]:g}", f"--maxTh10={v.fabric_red_packets[1]:g}",
             f"--lInterm={100.0 / v.pmax_percent:g}", f"--startup={v.startup_s:g}", f"--convergence={v.convergence_s:g}",
             f"--measure={v.measure_s:g}"]
-    return argv if stock else [*argv, *MATCH_QOSFORGE]
+    return argv if stock else [*argv, *match_qosforge()]
 
 
 def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
@@ -170,13 +198,14 @@ def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
     }
 
 
-def run_qosforge(v: Variant, workdir: Path) -> dict[str, Any]:
+def run_qosforge(v: Variant, workdir: Path, seed: int = 1) -> dict[str, Any]:
     intent, traffic = workdir / f"{v.name}.yaml", workdir / f"{v.name}.traffic.yaml"
     intent.write_text(intent_text(v))
     traffic.write_text(traffic_text(v))
     qosforge = str(Path(sys.executable).with_name("qosforge"))
     start = v.startup_s + v.convergence_s
-    out, wall, cpu = timed([qosforge, "simulate", str(intent), "--traffic", str(traffic), "--measure", f"{start:g}s:{v.end_s:g}s", "--format", "json"])
+    out, wall, cpu = timed([qosforge, "simulate", str(intent), "--traffic", str(traffic), "--measure", f"{start:g}s:{v.end_s:g}s", "--seed", str(seed),
+                           "--format", "json"])
     report = json.loads(out)
     groups = {g["name"]: g for g in report["groups"]}
     r1 = f"Ethernet{v.n3 + v.n2}"
@@ -186,6 +215,21 @@ def run_qosforge(v: Variant, workdir: Path) -> dict[str, Any]:
                        "total_mbps": groups[g]["total_throughput_bps"] / 1e6} for g in GROUPS},
         "queue_packets": {"T1->T2": ports[("T1", "Ethernet32")]["mean_queue_packets"], "T2->R1": ports[("T2", r1)]["mean_queue_packets"]},
         "cpu_s": cpu, "wall_s": wall, "packet_events": report.get("packet_events"),
+    }
+
+
+def seed_mean(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """qosforge over several seeds: mean throughput, queue and CPU; the lowest Jain index (every
+    seed is held to the fairness target); each seed's run kept under ``seeds``."""
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values)
+
+    return {
+        "groups": {g: {"mean_mbps": mean([r["groups"][g]["mean_mbps"] for r in runs]), "jain": min(r["groups"][g]["jain"] for r in runs),
+                       "total_mbps": mean([r["groups"][g]["total_mbps"] for r in runs])} for g in GROUPS},
+        "queue_packets": {port: mean([r["queue_packets"][port] for r in runs]) for port in runs[0]["queue_packets"]},
+        "cpu_s": mean([r["cpu_s"] for r in runs]), "wall_s": mean([r["wall_s"] for r in runs]),
+        "packet_events": runs[0].get("packet_events"), "seeds": runs,
     }
 
 
@@ -251,8 +295,13 @@ def main() -> None:
     parser.add_argument("--stock", action="store_true", help="also run the ns-3 program with dctcp-example.cc's defaults")
     parser.add_argument("--referee", type=Path, help="ns-3 results recorded with --write-referee (skips ns-3)")
     parser.add_argument("--write-referee", type=Path, help="record ns-3's results for the variants run")
+    parser.add_argument("--seeds", default="1", help="qosforge's seeds, comma-separated; the comparison uses their mean (default 1)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args()
+    try:
+        seeds = [int(seed) for seed in args.seeds.split(",")]
+    except ValueError:
+        fail(f"--seeds {args.seeds}: not comma-separated whole numbers, e.g. --seeds 1,2,3")
     names = list(VARIANTS) if args.only is None else args.only.split(",")
     unknown = [name for name in names if name not in VARIANTS]
     if unknown:
@@ -275,6 +324,9 @@ def main() -> None:
             if name in recorded:
                 if recorded[name]["variant"] != json.loads(json.dumps(asdict(v))):
                     fail(f"--referee {args.referee}: variant {name} was recorded with other parameters; regenerate it")
+                if recorded[name]["ns3"].get("argv") != ns3_argv(v):
+                    fail(f"--referee {args.referee}: variant {name} was recorded with other ns-3 flags than {' '.join(ns3_argv(v))}; "
+                         "regenerate it")
                 n = recorded[name]["ns3"]
             else:
                 n = run_ns3(v)
@@ -284,7 +336,8 @@ def main() -> None:
                 if args.format == "table":
                     print(f"{name}: ns-3 {json.dumps(n)}" + (f"\n{name}: ns-3 stock {json.dumps(stock)}" if stock else ""))
                 continue
-            q = run_qosforge(v, Path(tmp))
+            runs = [run_qosforge(v, Path(tmp), seed) for seed in seeds]
+            q = runs[0] if len(runs) == 1 else seed_mean(runs)
             checks = compare(v, q, n)
             results[name] = {"variant": asdict(v), "qosforge": q, "ns3": n, "ns3_stock": stock, "checks": checks}
             if args.format == "table":

@@ -23,7 +23,9 @@
 // get Ipv4AddressHelper's default FqCoDel disc. The flags change one thing each, so a run can be
 // made to match a switch model: --deviceQueue=1 puts the whole egress queue in the RED disc
 // (what a switch's WRED sees), --gentle=false marks every packet above max_th as SAI and SONiC
-// WRED do, --delAck=1 ACKs every segment, --transport=tcp-ecn / newreno change the senders.
+// WRED do, --delAck=1 ACKs every segment, --wred=switch replaces RedQueueDisc with
+// SwitchWredQueueDisc below (per-packet marking as SAI WRED does, optionally on an N-step
+// staircase, --redSteps), --transport=tcp-ecn / newreno change the senders.
 //
 // Output: one JSON object on stdout: per-group throughput of every flow over the measurement
 // window (application bytes received, Mb/s), Jain's index per group, and for both bottlenecks
@@ -40,11 +42,113 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 using namespace ns3;
+
+namespace ns3
+{
+/**
+ * A switch port's WRED/ECN as SAI inc/saiwred.h defines it and qosforge's software switch runs
+ * it (softswitch/engine/mmu.py wred_decision, step_curve): each arriving ECT packet is marked
+ * with probability f(q) of the instantaneous queue q (packets in the disc when it arrives), drawn
+ * independently per packet: 0 at or below min, max_p (q - min)/(max - min) between, 1 above
+ * max. With steps > 0 the ramp is the chip's staircase instead (TBTCP §6.2: the interval
+ * (min, max] in `steps` equal parts, step i at max_p (i + 0.5)/steps), as the softswitch vendor
+ * profile quantises it. ns-3's RedQueueDisc differs in two ways a switch does not: it spaces
+ * marks by the count of packets since the last one (Wait: uniform on [1/p, 2/p], so 2/3 as many
+ * marks as p; without Wait p/(1 - count p): twice as many), and its gentle mode ramps above max.
+ */
+class SwitchWredQueueDisc : public QueueDisc
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::SwitchWredQueueDisc")
+                                .SetParent<QueueDisc>()
+                                .SetGroupName("TrafficControl")
+                                .AddConstructor<SwitchWredQueueDisc>()
+                                .AddAttribute("MaxSize", "The most packets the disc holds", QueueSizeValue(QueueSize("2666p")),
+                                              MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                                              MakeQueueSizeChecker());
+        return tid;
+    }
+
+    SwitchWredQueueDisc()
+        : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
+          m_uniform(CreateObject<UniformRandomVariable>())
+    {
+    }
+
+    void Configure(double minTh, double maxTh, double maxP, uint32_t steps)
+    {
+        m_minTh = minTh;
+        m_maxTh = maxTh;
+        m_maxP = maxP;
+        m_steps = steps;
+    }
+
+    static constexpr const char* MARK = "WRED mark";
+
+  private:
+    double Probability(double q) const
+    {
+        if (q <= m_minTh)
+            return 0.0;
+        if (q > m_maxTh)
+            return 1.0;
+        double fraction = (q - m_minTh) / (m_maxTh - m_minTh);
+        if (m_steps == 0)
+            return m_maxP * fraction;
+        // Step i covers (min + i s, min + (i + 1) s]: ceil - 1, as step_curve indexes it.
+        int64_t index = static_cast<int64_t>(std::ceil(fraction * m_steps)) - 1;
+        index = std::max<int64_t>(0, std::min<int64_t>(index, m_steps - 1));
+        return m_maxP * (index + 0.5) / m_steps;
+    }
+
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override
+    {
+        double q = GetInternalQueue(0)->GetCurrentSize().GetValue();
+        double p = Probability(q);
+        if (p > 0 && m_uniform->GetValue() < p && !Mark(item, MARK))
+        {
+            DropBeforeEnqueue(item, "WRED drop (not ECN-capable)");
+            return false;
+        }
+        return GetInternalQueue(0)->Enqueue(item);
+    }
+
+    Ptr<QueueDiscItem> DoDequeue() override
+    {
+        return GetInternalQueue(0)->Dequeue();
+    }
+
+    bool CheckConfig() override
+    {
+        if (GetNInternalQueues() == 0)
+        {
+            AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>("MaxSize", QueueSizeValue(GetMaxSize())));
+        }
+        return GetNQueueDiscClasses() == 0 && GetNPacketFilters() == 0 && GetNInternalQueues() == 1;
+    }
+
+    void InitializeParams() override
+    {
+    }
+
+    Ptr<UniformRandomVariable> m_uniform;
+    double m_minTh = 0;
+    double m_maxTh = 0;
+    double m_maxP = 0;
+    uint32_t m_steps = 0;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchWredQueueDisc);
+} // namespace ns3
 
 namespace
 {
@@ -83,8 +187,7 @@ Sample()
 uint64_t
 Marks(Ptr<QueueDisc> disc)
 {
-    const QueueDisc::Stats& s = disc->GetStats();
-    return s.GetNMarkedPackets(RedQueueDisc::UNFORCED_MARK) + s.GetNMarkedPackets(RedQueueDisc::FORCED_MARK);
+    return disc->GetStats().nTotalMarkedPackets;
 }
 
 void
@@ -164,6 +267,8 @@ main(int argc, char* argv[])
     double lInterm = 50;
     bool gentle = true;
     bool wait = true;
+    std::string wred = "ns3-red";
+    uint32_t redSteps = 0;
     uint32_t deviceQueue = 100;
     uint32_t delAck = 2;
     uint32_t segment = 1448;
@@ -188,6 +293,8 @@ main(int argc, char* argv[])
     cmd.AddValue("maxTh10", "RED max_th on the fabric ports, packets", maxTh10);
     cmd.AddValue("lInterm", "RED 1/max_p", lInterm);
     cmd.AddValue("gentle", "RED gentle mode (ns-3's default true)", gentle);
+    cmd.AddValue("wred", "ns3-red (RedQueueDisc) or switch (per-packet WRED as SAI and the software switch run it)", wred);
+    cmd.AddValue("redSteps", "--wred=switch: 0 for a linear ramp, N for the chip's N-step staircase", redSteps);
     cmd.AddValue("wait", "RED Wait: space marks by the count since the last one (ns-3's default true)", wait);
     cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
@@ -216,6 +323,11 @@ main(int argc, char* argv[])
     else
     {
         std::fprintf(stderr, "--transport must be dctcp, tcp-ecn or newreno\n");
+        return 2;
+    }
+    if (wred != "ns3-red" && wred != "switch")
+    {
+        std::fprintf(stderr, "--wred must be ns3-red or switch\n");
         return 2;
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
@@ -265,17 +377,26 @@ main(int argc, char* argv[])
     InternetStackHelper stack;
     stack.InstallAll();
 
-    TrafficControlHelper red10;
-    red10.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue(fabricRate), "LinkDelay",
-                           TimeValue(MicroSeconds(linkDelayUs)), "MinTh", DoubleValue(minTh10), "MaxTh", DoubleValue(maxTh10));
-    QueueDiscContainer fabricDiscs = red10.Install(t1t2);
-    TrafficControlHelper red1;
-    red1.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue(hostRate), "LinkDelay",
-                          TimeValue(MicroSeconds(linkDelayUs)), "MinTh", DoubleValue(minTh1), "MaxTh", DoubleValue(maxTh1));
-    QueueDiscContainer edgeDiscs = red1.Install(r1t2.Get(1));
+    // One RED/WRED disc on every switch port (T1 -> T2 and T2 -> R1 are the measured ones).
+    auto install = [&](Ptr<NetDevice> device, const std::string& rate, double minTh, double maxTh) -> Ptr<QueueDisc> {
+        if (wred == "switch")
+        {
+            Ptr<SwitchWredQueueDisc> disc = CreateObject<SwitchWredQueueDisc>();
+            disc->Configure(minTh, maxTh, 1.0 / lInterm, redSteps);
+            device->GetNode()->GetObject<TrafficControlLayer>()->SetRootQueueDiscOnDevice(device, disc);
+            return disc;
+        }
+        TrafficControlHelper red;
+        red.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue(rate), "LinkDelay",
+                             TimeValue(MicroSeconds(linkDelayUs)), "MinTh", DoubleValue(minTh), "MaxTh", DoubleValue(maxTh));
+        return red.Install(device).Get(0);
+    };
+    Ptr<QueueDisc> fabricDisc = install(t1t2.Get(0), fabricRate, minTh10, maxTh10);
+    install(t1t2.Get(1), fabricRate, minTh10, maxTh10);
+    Ptr<QueueDisc> edgeDisc = install(r1t2.Get(1), hostRate, minTh1, maxTh1);
     for (auto* links : {&s1t1, &s2t1, &s3t2, &r2t2})
         for (auto& link : *links)
-            red1.Install(link.Get(1));
+            install(link.Get(1), hostRate, minTh1, maxTh1);
 
     Ipv4AddressHelper address;
     address.SetBase("172.16.1.0", "255.255.255.0");
@@ -326,9 +447,9 @@ main(int argc, char* argv[])
         flow(s3.Get(i), r1, InetSocketAddress(r1Address.GetAddress(0), 50000 + n1 + i), 50000 + n1 + i,
              i * startupS / n3 + (n1 + i) * 5e-3, 2, i);
 
-    g_fabric.disc = fabricDiscs.Get(0);
+    g_fabric.disc = fabricDisc;
     g_fabric.device = DynamicCast<PointToPointNetDevice>(t1t2.Get(0))->GetQueue();
-    g_edge.disc = edgeDiscs.Get(0);
+    g_edge.disc = edgeDisc;
     g_edge.device = DynamicCast<PointToPointNetDevice>(r1t2.Get(1))->GetQueue();
     g_sampleS = sampleUs * 1e-6;
     g_endS = stopS;

@@ -4,7 +4,8 @@ ACK, so the ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state ma
 * TCP NewReno (RFC 6582): slow start, congestion avoidance, fast retransmit after three
   duplicate ACKs, fast recovery with partial-ACK retransmission; RFC 6298 retransmission timer.
 * DCTCP (Alizadeh et al. 2010 §3.1): alpha <- (1 - g) alpha + g F once per window of data,
-  cwnd <- cwnd (1 - alpha/2) at most once per window when ECN-Echo arrives; losses as NewReno.
+  cwnd <- cwnd (1 - alpha/2) at most once per window when ECN-Echo arrives, and no growth until
+  that window is acknowledged (CWR, as Linux and ns-3 run it); losses as NewReno.
 * TBTCP (Xiong, Li & Song §4.3, §6.2): slow start until the first ECN-Echo, then RAI
   (+beta MSS per RTT) and QCD (cwnd <- max(cwnd - r, cwnd/2) per ECN-Echo, only while
   cwnd > 2, §5.5); losses as DCTCP.
@@ -237,6 +238,13 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
 def _increase(w: World, f: int, acked: int) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
     cwnd = flf[f, FF_CWND]
+    if fli[f, FL_KIND] == K_DCTCP and fli[f, FL_SNDUNA] < fli[f, FL_CWR_END] and cwnd >= flf[f, FF_SSTHRESH]:
+        # DCTCP's window of reduction (RFC 8257 §3.3 step 9; RFC 3168 §6.1.2: the response to a
+        # CE mark is that to a loss, and no window grows while it recovers): Linux grows cwnd only
+        # outside CWR (net/ipv4/tcp_input.c tcp_cong_control: tcp_cwnd_reduction in CWR, else
+        # tcp_cong_avoid), as ns-3 does (tcp-socket-base.cc ProcessAck: CA_CWR runs PRR and no
+        # IncreaseWindow). Slow start after a timeout (cwnd below ssthresh) still grows.
+        return
     if fli[f, FL_KIND] == K_TBTCP and fli[f, FL_SEEN_ECN] == 1:
         cwnd += flf[f, FF_BETA] * acked / cwnd  # RAI: beta MSS per RTT (TBTCP §4.3)
     elif cwnd < flf[f, FF_SSTHRESH]:
