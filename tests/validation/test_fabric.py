@@ -144,7 +144,11 @@ def test_dctcp_incast_through_a_spine_matches_the_single_switch_prediction() -> 
     depth = result.monitors[0]
     utilisation = result.dequeued_bytes[built.origin, built.queue] * 8.0 / port.speed_bps / result.measured_s
     assert utilisation >= 0.99, utilisation
-    assert abs(depth.p99_packets - sawtooth.max_packets) <= max(3.0, 0.15 * sawtooth.max_packets), (depth.p99_packets, sawtooth.max_packets)
+    # DCTCP §3.3's Q_max = K + N assumes the N flows synchronised: all of them grow by one packet in
+    # the round trip before the marks reach them. A flow that was cut holds its window for the round
+    # trip of its reduction (CWR, RFC 3168 §6.1.2; Linux and ns-3 do), so unsynchronised flows
+    # overshoot K by fewer than N: the queue's top sits between K and K + N.
+    assert threshold - 1.0 <= depth.p99_packets <= sawtooth.max_packets + 1.0, (threshold, depth.p99_packets, sawtooth.max_packets)
     measured = float(np.percentile(depth.trace_packets, 99) - np.percentile(depth.trace_packets, 1))
     assert sawtooth.amplitude_packets / 2 <= measured <= 2 * sawtooth.amplitude_packets, (measured, sawtooth.amplitude_packets)
     # The spines saw the flows spread over both of them and queued nothing worth a mark.
