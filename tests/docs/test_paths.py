@@ -21,7 +21,6 @@ TOP_LEVEL = frozenset(entry.name for entry in ROOT.iterdir() if not entry.name.s
 #: issue 27 was split over four branches: these how-to pages are written on the others
 #: (transport: 27a, target: 27b, scenario: 27c). Until they are merged a missing one is allowed;
 #: once they exist they are checked like every other page. Remove this after the merge.
-WRITTEN_ON_OTHER_BRANCHES = frozenset({"docs/extending/transport.md", "docs/extending/target.md", "docs/extending/scenario.md"})
 _TOKEN = re.compile(r"`([^`\s]+)`")
 _TEMPLATE = re.compile(r"[<>*{}]|\.\.\.")
 
@@ -54,7 +53,7 @@ def test_there_are_pages_and_they_name_paths() -> None:
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
 def test_every_named_path_exists(page: Path) -> None:
     missing = [path for path in named_paths(page.read_text(encoding="utf-8"))
-               if not exists(path) and path not in WRITTEN_ON_OTHER_BRANCHES]
+               if not exists(path)]
     assert not missing, f"{page.relative_to(ROOT)} names paths that do not exist: {missing}"
 
 
