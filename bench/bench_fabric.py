@@ -13,10 +13,10 @@ A packet event is an enqueue, dequeue or drop at a switch port (docs/softswitch.
 
 ``python bench/bench_fabric.py --scale [--repeat N]`` (issue 22): the same all-to-all (60 %,
 web-search sizes, DCTCP, seed 1) on generated fabrics of the ``softswitch`` profile, every link
-40G (bench/fabrics.py): leaf-spines of 8, 16 and 32 leaves x 16 hosts with 8 spines (128-512
-hosts) for 2 ms, the 512-host one also for 1 and 4 ms (flows grow with the simulated time, hosts
-do not), and three-tier Clos fabrics of 4, 8 and 16 pods of 16 leaves x 16 hosts, 8 spines per
-pod and 128 super-spines (1,024-4,096 hosts) for 1 ms. Each run is a child process; it reports
+40G (bench/fabrics.py): leaf-spines of 4, 8, 16 and 32 leaves x 16 hosts with 8 spines (64-512
+hosts) for 2 ms, the 512-host one also for 0.5, 1 and 4 ms (flows grow with the simulated time,
+hosts do not), and three-tier Clos fabrics of 2, 4, 8 and 16 pods of 16 leaves x 16 hosts, 8
+spines per pod and 128 super-spines (512-4,096 hosts) for 1 ms. Each run is a child process; it reports
 packet events per CPU second of the event loop, the CPU seconds of building the fabric and its
 flows, and the process's peak RSS. The 512-host 2 ms and the 4,096-host 1 ms runs are repeated
 ``--repeat`` times (default 3) and reported as medians. Then peak RSS is fitted by least
@@ -98,11 +98,14 @@ def run_single(duration_s: float, hosts: int) -> dict[str, object]:
 
 #: (name, topology kind, shape, simulated seconds, repeated): the --scale runs.
 SCALE_RUNS = (
+    ("leaf-spine 4x16, 8 spines", "leaf-spine", (4, 16, 8), 0.002, False),
     ("leaf-spine 8x16, 8 spines", "leaf-spine", (8, 16, 8), 0.002, False),
     ("leaf-spine 16x16, 8 spines", "leaf-spine", (16, 16, 8), 0.002, False),
+    ("leaf-spine 32x16, 8 spines", "leaf-spine", (32, 16, 8), 0.0005, False),
     ("leaf-spine 32x16, 8 spines", "leaf-spine", (32, 16, 8), 0.001, False),
     ("leaf-spine 32x16, 8 spines", "leaf-spine", (32, 16, 8), 0.002, True),
     ("leaf-spine 32x16, 8 spines", "leaf-spine", (32, 16, 8), 0.004, False),
+    ("clos 2 pods", "clos", (2, 16, 8, 128, 16), 0.001, False),
     ("clos 4 pods", "clos", (4, 16, 8, 128, 16), 0.001, False),
     ("clos 8 pods", "clos", (8, 16, 8, 128, 16), 0.001, False),
     ("clos 16 pods", "clos", (16, 16, 8, 128, 16), 0.001, True),
@@ -172,6 +175,10 @@ def fits(rows: list[dict[str, object]]) -> dict[str, object]:
         def rest(row: dict[str, object]) -> float:
             return float(str(row["peak_rss_mib"])) * 2**20 - flow_bytes * float(str(row["flows"]))
 
+        if len(clos) >= 3:
+            # Flows grow with hosts on the Clos (same load, same 1 ms), so a straight line in hosts
+            # with small residuals is linear in both.
+            result["clos_hosts"] = _fit(clos, ("hosts",))
         result["clos_bytes_per_added_host"] = {f"{a['hosts']}->{b['hosts']}": round((rest(b) - rest(a)) / (float(str(b["hosts"])) - float(str(a["hosts"]))))
                                                for a, b in itertools.pairwise(clos)}
     return result

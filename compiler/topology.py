@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
+import numpy.typing as npt
 
 from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
 from qosforge.compiler.loader import SourceMap
@@ -282,7 +281,7 @@ def _wire_text(cable_m: float, phy_delay_s: float) -> str:
             f"{format_time(cable_m / PROPAGATION_M_PER_S)}{phy} one way")
 
 
-def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap, derived: bool) -> ResolvedTopology:
+def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceMap, derived: bool, *, search: bool = False) -> ResolvedTopology:
     """The worst case over host-facing switch pairs of the fewest-hop switch path between them
     (how ECMP/BGP fabrics route), found with SciPy's compiled BFS in bounded-memory chunks so
     explicit fabrics of thousands of switches stay fast."""
@@ -297,6 +296,13 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
     edge = np.array([i for i, ports in enumerate(host_ports) if ports], dtype=np.int64)
     if edge.size == 0:
         raise source_map.error(("topology", "switches"), "no port is connected to a host ('peer: host')", "mark host-facing ports with peer: host so RTTs can be derived")
+    if len(switches) <= 2 and not search:
+        return _two_switch_path(switches, link_port, host_ports, edge, source_map, derived)
+    # SciPy's sparse graphs cost ~0.5 CPU s to import (a third of `simulate`'s start-up): only
+    # topologies that need a search pay for them.
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
     rows = np.array([u for u, _ in link_port], dtype=np.int64)
     columns = np.array([v for _, v in link_port], dtype=np.int64)
     graph = csr_matrix((np.ones(rows.size), (rows, columns)), shape=(len(switches), len(switches)))
@@ -318,7 +324,28 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
         parent = int(predecessors[0, node])
         links.append(link_port.get((parent, node)) or link_port[(node, parent)])
         node = parent
+    return _host_path(switches, host_ports, start, end, links[::-1], derived)
+
+
+def _host_path(switches: tuple[ResolvedSwitch, ...], host_ports: list[list[ResolvedPort]], start: int, end: int,
+               links: list[ResolvedPort], derived: bool) -> ResolvedTopology:
+    """The path from the slowest host port of switch ``start`` over ``links`` to that of ``end``."""
     first_host = max(host_ports[start], key=lambda p: p.latency_s)
     last_host = max(host_ports[end], key=lambda p: p.latency_s)
-    path = [first_host, *reversed(links), last_host]
+    path = [first_host, *links, last_host]
     return ResolvedTopology(switches, tuple(p.latency_s for p in path), tuple(p.speed_bps for p in path), derived)
+
+
+def _two_switch_path(switches: tuple[ResolvedSwitch, ...], link_port: dict[tuple[int, int], ResolvedPort], host_ports: list[list[ResolvedPort]],
+                     edge: npt.NDArray[np.int64], source_map: SourceMap, derived: bool) -> ResolvedTopology:
+    """:func:`_longest_host_path` of one or two switches, where there is nothing to search: the
+    same pair, link and error as the search gives (the first host-facing switch to the last;
+    ``search=True`` forces the search, tests/compiler/test_topology_paths.py compares the two)."""
+    start, end = int(edge[0]), int(edge[-1])
+    if start == end:
+        return _host_path(switches, host_ports, start, end, [], derived)
+    link = link_port.get((start, end)) or link_port.get((end, start))
+    if link is None:
+        raise source_map.error(("topology", "switches"), f"switches '{switches[start].name}' and '{switches[end].name}' both face hosts but are not connected",
+                               "add the links between them (peer: switch:port)")
+    return _host_path(switches, host_ports, start, end, [link], derived)

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, IntArray
 from qosforge.compiler.deadlock.routes import RouteBlock, route_block
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 #: Destinations per block: a multiple of 64 (one machine word of the packed bit sets) that keeps a
 #: block's (destination x link) arrays a few tens of MB at 5,000 switches.
@@ -46,6 +48,8 @@ class TurnGraph:
 
     def matrix(self) -> csr_matrix:
         ones = np.ones(self.first.size, dtype=np.int8)
+        from scipy.sparse import csr_matrix
+
         return csr_matrix((ones, (self.first, self.second)), shape=(self.n_links, self.n_links))
 
 
@@ -131,6 +135,8 @@ def cycles(graph: TurnGraph, limit: int = 8) -> list[tuple[int, ...]]:
     buffer: the shortest cycle through the component's lowest-numbered link (deterministic)."""
     if graph.first.size == 0:
         return []
+    from scipy.sparse.csgraph import connected_components
+
     count, labels = connected_components(graph.matrix(), directed=True, connection="strong")
     sizes = np.bincount(labels, minlength=count)
     matrix = graph.matrix()

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_matrix
 
 from qosforge.compiler.topology import ResolvedTopology
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -86,6 +89,8 @@ class FabricLinks:
         keep = np.ones(self.n_links, dtype=bool) if alive is None else alive
         ones = np.ones(int(keep.sum()), dtype=np.float64)
         ends = (self.head[keep], self.tail[keep]) if reverse else (self.tail[keep], self.head[keep])
+        from scipy.sparse import csr_matrix
+
         graph = csr_matrix((ones, ends), shape=(self.n_switches, self.n_switches))
         graph.data[:] = 1.0  # duplicates were summed: a parallel link is still one hop
         return graph

@@ -15,13 +15,15 @@ Everything here is vectorised over a block of destinations (rows) and all links 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
 
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, IntArray
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -44,6 +46,8 @@ def hops_to(links: FabricLinks, destinations: IntArray, reversed_graph: csr_matr
     from the destination over the reversed links (:meth:`FabricLinks.switch_graph`)."""
     if destinations.size == 0:
         return np.zeros((0, links.n_switches))
+    from scipy.sparse.csgraph import shortest_path
+
     return np.asarray(shortest_path(reversed_graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64)
 
 

@@ -10,6 +10,7 @@ that TC n travels on PFC priority n, sonic-buildimage files/build_templates/buff
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -58,23 +59,86 @@ HOST = -1
 UNCONNECTED = -2
 
 
+class SwitchRoutes:
+    """One switch's routes, looked up by destination host port as ``routes[s][d]`` (a view of
+    :class:`Topology`'s per-destination-switch table: nothing per host port is stored)."""
+
+    __slots__ = ("_s", "_t")
+
+    def __init__(self, topology: Topology, switch: int) -> None:
+        self._t, self._s = topology, switch
+
+    def __getitem__(self, dst_port: int) -> tuple[int, ...]:
+        return self._t.group(self._s, dst_port)
+
+    def __len__(self) -> int:
+        return len(self._t.peers)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return (self[d] for d in range(len(self)))
+
+
+class HostRoutes:
+    """``routes[s][d]`` over every switch s (see :class:`SwitchRoutes`)."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, topology: Topology) -> None:
+        self._t = topology
+
+    def __getitem__(self, switch: int) -> SwitchRoutes:
+        if not 0 <= switch < len(self):
+            raise IndexError(switch)
+        return SwitchRoutes(self._t, switch)
+
+    def __len__(self) -> int:
+        return len(self._t.ports_per_switch)
+
+    def __iter__(self) -> Iterator[SwitchRoutes]:
+        return (self[s] for s in range(len(self)))
+
+
 @dataclass(frozen=True)
 class Topology:
     """The switches of a run and how they are linked (the model's view; softswitch/helper builds it).
 
     Ports are numbered across switches: switch s owns ports ``offset(s) .. offset(s) +
     ports_per_switch[s] - 1`` in the order of its configuration. A port is both a transmitter
-    (egress) and a receiver (ingress) of its full-duplex link."""
+    (egress) and a receiver (ingress) of its full-duplex link.
+
+    Routes are held as a switch's forwarding table holds them: one entry per destination
+    *switch* with hosts (the prefix of its hosts, RFC 7938 §5.2.4, looked up by longest-prefix
+    match) plus each host's last hop at its own switch, so the table grows with switches x
+    leaves and with ports, not with switches x ports (at 4,096 hosts: 2 MB, not 100 MB)."""
 
     ports_per_switch: tuple[int, ...]
     peers: tuple[int, ...]
     """Per port: :data:`HOST`, :data:`UNCONNECTED`, or the port at the link's other end."""
-    routes: tuple[tuple[tuple[int, ...], ...], ...]
-    """``routes[s][d]``: the egress ports (an ECMP group) switch s forwards to for the host on port d."""
+    leaves: tuple[int, ...]
+    """The switches with at least one host, in switch order (the destinations of ``leaf_routes``)."""
+    leaf_routes: tuple[tuple[tuple[int, ...], ...], ...]
+    """``leaf_routes[s][i]``: the egress ports (an ECMP group) switch s forwards to for a host
+    behind switch ``leaves[i]`` (unused where s is that switch)."""
+    last_hop: tuple[tuple[int, ...], ...]
+    """Per port d: the group its own switch forwards to for the host on d (``()`` for a port without one)."""
 
     @property
     def n_ports(self) -> int:
         return sum(self.ports_per_switch)
+
+    @property
+    def routes(self) -> HostRoutes:
+        """``routes[s][d]``: the egress ports (an ECMP group) switch s forwards to for the host on port d."""
+        return HostRoutes(self)
+
+    def group(self, switch: int, dst_port: int) -> tuple[int, ...]:
+        """The ECMP group ``switch`` forwards to for the host on ``dst_port`` (``()``: none)."""
+        if self.peers[dst_port] != HOST:
+            return ()
+        owner = self._owner[dst_port]
+        if owner == switch:
+            return self.last_hop[dst_port]
+        return self.leaf_routes[switch][self._leaf_index[owner]]
 
     def switch_of(self) -> tuple[int, ...]:
         """The switch of every port (computed once: path and host look-ups call it per flow)."""
@@ -84,10 +148,35 @@ class Topology:
     def _owner(self) -> tuple[int, ...]:
         return tuple(s for s, count in enumerate(self.ports_per_switch) for _ in range(count))
 
+    @cached_property
+    def _leaf_index(self) -> dict[int, int]:
+        return {leaf: i for i, leaf in enumerate(self.leaves)}
+
+    @classmethod
+    def from_host_routes(cls, ports_per_switch: tuple[int, ...], peers: tuple[int, ...], routes: Sequence[Sequence[tuple[int, ...]]]) -> Topology:
+        """The topology of a full per-host table ``routes[s][d]``, which must route every host
+        behind one switch alike from every other switch (as forwarding by prefix does)."""
+        owner = [s for s, count in enumerate(ports_per_switch) for _ in range(count)]
+        hosts = [d for d, peer in enumerate(peers) if peer == HOST]
+        leaves = tuple(sorted({owner[d] for d in hosts}))
+        index = {leaf: i for i, leaf in enumerate(leaves)}
+        table: list[list[tuple[int, ...] | None]] = [[None] * len(leaves) for _ in ports_per_switch]
+        for s, row in enumerate(routes):
+            for d in hosts:
+                if owner[d] == s:
+                    continue
+                held = table[s][index[owner[d]]]
+                if held is None:
+                    table[s][index[owner[d]]] = row[d]
+                elif held != row[d]:
+                    raise ValueError(f"switch {s} routes hosts of switch {owner[d]} differently; routes go per destination switch")
+        last = tuple(tuple(routes[owner[d]][d]) if peer == HOST else () for d, peer in enumerate(peers))
+        return cls(ports_per_switch, peers, leaves, tuple(tuple(g or () for g in row) for row in table), last)
+
 
 def single_switch(n_ports: int) -> Topology:
     """One switch with a host on every port (the star every single-switch scenario runs on)."""
-    return Topology((n_ports,), (HOST,) * n_ports, (tuple((d,) for d in range(n_ports)),))
+    return Topology((n_ports,), (HOST,) * n_ports, (0,), (((),),), tuple((d,) for d in range(n_ports)))
 
 
 def _pause_response_s(rate_bps: float) -> float:
@@ -97,6 +186,15 @@ def _pause_response_s(rate_bps: float) -> float:
         if math.isclose(rate_bps, table_rate, rel_tol=1e-9):
             return quanta * BIT_TIMES_PER_PAUSE_QUANTUM / rate_bps
     return 0.0
+
+
+def lane_capacity(transmit_ports: int) -> int:
+    """Entries of each event lane (engine/heap.py): a power of two, at least
+    ``layout.LANE_CAPACITY`` and two per transmit port. A fabric keeps about one transmission end
+    and one arrival in flight per busy port; with a fixed 4,096 a 4,096-host Clos (24,576
+    transmit ports) overflowed its lanes and sent most events through the heap. The lanes hold
+    events in the heap's own order, so their size moves no result (bench/engine_fingerprint.py)."""
+    return max(L.LANE_CAPACITY, 1 << max(2 * transmit_ports - 1, 1).bit_length())
 
 
 def _cells(size_bytes: float, cell: float) -> int:
@@ -283,20 +381,30 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
             link[p, L.LK_PEER] = peer
             link[p, L.LK_FEEDER] = peer
     n_switches = len(topology.ports_per_switch)
-    route = np.zeros((n_switches, n_ports, 2), dtype=np.int64)
+    route = np.zeros((n_switches, max(len(topology.leaves), 1), 2), dtype=np.int64)
     # Each distinct ECMP group once (every host behind a switch shares its group): the member
     # list grows with the groups, not with switches x hosts.
     members: list[int] = []
     where: dict[tuple[int, ...], int] = {}
-    for s, table in enumerate(topology.routes):
-        for d, group in enumerate(table):
+
+    def stored(group: tuple[int, ...]) -> int:
+        start = where.get(group)
+        if start is None:
+            start = where[group] = len(members)
+            members.extend(group)
+        return start
+
+    for s, table in enumerate(topology.leaf_routes):
+        for i, group in enumerate(table):
             if group:
-                start = where.get(group)
-                if start is None:
-                    start = where[group] = len(members)
-                    members.extend(group)
-                route[s, d, 0] = start
-                route[s, d, 1] = len(group)
+                route[s, i, 0] = stored(group)
+                route[s, i, 1] = len(group)
+    leaf_index = {leaf: i for i, leaf in enumerate(topology.leaves)}
+    for d, group in enumerate(topology.last_hop):
+        if topology.peers[d] == HOST:
+            link[d, L.LK_LEAF] = leaf_index[owner[d]]
+            link[d, L.LK_HOP_START] = stored(group) if group else 0
+            link[d, L.LK_HOP_COUNT] = len(group)
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
     swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
     cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)
@@ -332,7 +440,7 @@ def _check_flow_ports(f: int, flow: FlowSpec, topology: Topology) -> None:
     if flow.src_port == flow.dst_port:
         raise QosforgeError(f"flow {f}: source and destination are the same port {flow.src_port}", place="--flows", hint="a flow crosses the switch")
     owner = topology.switch_of()
-    if not topology.routes[owner[flow.src_port]][flow.dst_port]:
+    if not topology.group(owner[flow.src_port], flow.dst_port):
         raise QosforgeError(f"flow {f}: no path from port {flow.src_port} to port {flow.dst_port}", place="--switch", hint="select connected switches")
 
 
@@ -353,7 +461,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         # its ingress maps and the egress port the flow's hash picks there); later switches
         # classify them again on arrival (kernel.route_and_classify).
         src = ports[flow.src_port]
-        first_egress = ecmp_member(topology.routes[owner[flow.src_port]][flow.dst_port], int(hashes[f]), int(salts[owner[flow.src_port]]))
+        first_egress = ecmp_member(topology.group(owner[flow.src_port], flow.dst_port), int(hashes[f]), int(salts[owner[flow.src_port]]))
         dst = ports[first_egress]
         normal = classify_ports(src, dst, flow.dscp)
         important = classify_ports(src, dst, flow.important_dscp) if flow.important_dscp is not None else normal
@@ -401,7 +509,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_CNP_Q] = -1
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
             # CNPs cross the fabric the other way, classified by each switch's own maps.
-            cnp_egress = ecmp_member(topology.routes[owner[flow.dst_port]][flow.src_port], int(hashes[f]), int(salts[owner[flow.dst_port]]))
+            cnp_egress = ecmp_member(topology.group(owner[flow.dst_port], flow.src_port), int(hashes[f]), int(salts[owner[flow.dst_port]]))
             cnp = classify_ports(ports[flow.dst_port], ports[cnp_egress], flow.cnp_dscp)
             fli[f, L.FL_CNP_Q] = cnp.queue
             fli[f, L.FL_CNP_PG] = cnp.pg
@@ -564,8 +672,9 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
     world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)
     world[L.W_START_S], world[L.W_START_FLOW] = _flow_starts(flows)
-    world[L.W_LANE_T] = np.zeros((L.LANES, L.LANE_CAPACITY))
-    world[L.W_LANE_S] = np.zeros((L.LANES, L.LANE_CAPACITY), dtype=np.int64)
+    lanes = lane_capacity(n_tx)
+    world[L.W_LANE_T] = np.zeros((L.LANES, lanes))
+    world[L.W_LANE_S] = np.zeros((L.LANES, lanes), dtype=np.int64)
     world[L.W_LANE_N] = np.zeros((L.LANES, 2), dtype=np.int64)
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)

@@ -38,7 +38,6 @@ from qosforge.softswitch.engine.layout import (
     EV_FWD,
     EV_GEN,
     EV_TX_DONE,
-    LANE_CAPACITY,
     LANES,
     SL_A,
     SL_B,
@@ -179,10 +178,11 @@ def schedule(w: World, time: float, kind: int, a: int, b: int, value: float) -> 
     if 0 <= lane < LANES:
         lane_n, lane_t = w[W_LANE_N], w[W_LANE_T]
         length = lane_n[lane, 1]
-        if length < LANE_CAPACITY:
+        capacity = lane_t.shape[1]  # a power of two (engine/build.py lane_capacity)
+        if length < capacity:
             head = lane_n[lane, 0]
-            if length == 0 or lane_t[lane, (head + length - 1) & (LANE_CAPACITY - 1)] <= time:
-                tail = (head + length) & (LANE_CAPACITY - 1)
+            if length == 0 or lane_t[lane, (head + length - 1) & (capacity - 1)] <= time:
+                tail = (head + length) & (capacity - 1)
                 lane_t[lane, tail] = time
                 w[W_LANE_S][lane, tail] = slot
                 lane_n[lane, 1] = length + 1
@@ -236,7 +236,7 @@ def pop_until(w: World, end: float) -> tuple[bool, float, float]:
         lane = source - 1
         head = lane_n[lane, 0]
         slot = lane_s[lane, head]
-        lane_n[lane, 0] = (head + 1) & (LANE_CAPACITY - 1)
+        lane_n[lane, 0] = (head + 1) & (lane_s.shape[1] - 1)
         lane_n[lane, 1] -= 1
     value = w[W_SLOTF][slot]
     _give_back(w[W_SLOTFREE], slot_i, st, slot, event)

@@ -67,8 +67,12 @@ from qosforge.softswitch.engine.layout import (
     GI_POOL,
     GI_XOFF,
     LK_FEEDER,
+    LK_HOP_COUNT,
+    LK_HOP_START,
+    LK_LEAF,
     LK_PEER,
     LK_SWITCH,
+    MS_MAX_BYTES,
     MS_MAX_PKTS,
     MS_SAMPLES,
     MS_SUM_BYTES,
@@ -197,7 +201,7 @@ def route_and_classify(w: World, packet: int) -> int:
     """Pick the packet's egress port at the switch it entered on ``P_IN`` and classify it there;
     returns that switch's index.
 
-    Forwarding: the destination host's ECMP group at this switch, one member chosen by the
+    Forwarding: the ECMP group of the destination host's switch at this switch (its own port at that switch), one member chosen by the
     flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
     stay in order). Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
     TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
@@ -208,8 +212,14 @@ def route_and_classify(w: World, packet: int) -> int:
     f = pki[packet, P_FLOW]
     flags = pki[packet, P_FLAGS]
     host = fli[f, FL_SRC] if flags & F_CNP else fli[f, FL_DST]
-    route = w[W_ROUTE]
-    start, count = route[switch, host, 0], route[switch, host, 1]
+    if link[host, LK_SWITCH] == switch:
+        # The last hop: the host's own port (or the group a test's topology gives it).
+        start, count = link[host, LK_HOP_START], link[host, LK_HOP_COUNT]
+    else:
+        # Forwarded by the destination switch's prefix, as a switch's LPM table holds it.
+        leaf = link[host, LK_LEAF]
+        route = w[W_ROUTE]
+        start, count = route[switch, leaf, 0], route[switch, leaf, 1]
     member = 0
     if count > 1:
         member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
@@ -342,7 +352,10 @@ def _sample(w: World, when: float) -> None:
     for m in range(mon.shape[0]):
         packets = qi[mon[m, 0], mon[m, 1], QI_PKTS]
         mons[m, MS_SUM_PKTS] += packets
-        mons[m, MS_SUM_BYTES] += qi[mon[m, 0], mon[m, 1], QI_BYTES]
+        queued_bytes = qi[mon[m, 0], mon[m, 1], QI_BYTES]
+        mons[m, MS_SUM_BYTES] += queued_bytes
+        if queued_bytes > mons[m, MS_MAX_BYTES]:
+            mons[m, MS_MAX_BYTES] = queued_bytes
         mons[m, MS_SAMPLES] += 1.0
         if packets > mons[m, MS_MAX_PKTS]:
             mons[m, MS_MAX_PKTS] = packets

@@ -325,7 +325,7 @@ W_QMAX = 36
 W_PFCPRIO = 37  # int64 [P, 8]: PFC priority -> queue of each switch port (-1 if PFC off)
 W_EVENT = 38  # int64 [3]: the kernel's scratch for the popped event
 W_LINK = 39  # int64 [T, LK_COLS]: each transmit port's link (topology)
-W_ROUTE = 40  # int64 [switches, P, 2]: ECMP group (start, count) in W_ECMP per destination host port
+W_ROUTE = 40  # int64 [switches, leaves, 2]: ECMP group (start, count) in W_ECMP per destination switch with hosts (LK_LEAF)
 W_ECMP = 41  # int64 [n]: egress ports of the ECMP groups
 W_SWI = 42  # int64 [switches, SW_COLS]
 W_CLS = 43  # int64 [P, CL_COLS, 64]: per switch port, the maps that classify a packet (SAI inc/saiport.h QOS_*_MAP)
@@ -354,7 +354,12 @@ SL_COLS = 4
 LK_PEER = 0  # switch port that receives what this port transmits; -1: the host on this port
 LK_SWITCH = 1  # switch of a switch port; -1 for a host NIC
 LK_FEEDER = 2  # transmit port feeding this switch port's ingress (PFC goes to it)
-LK_COLS = 3
+# Of a switch port with a host: its switch's index among the switches with hosts (W_ROUTE's
+# second axis), and the ECMP group (start, count in W_ECMP) its own switch forwards to for it.
+LK_LEAF = 3
+LK_HOP_START = 4
+LK_HOP_COUNT = 5
+LK_COLS = 6
 # per switch (W_SWI)
 SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
@@ -405,7 +410,10 @@ ST_COLS = 11
 #: scheduled in time order (a fixed delay after the current time), lane = kind - EV_TX_DONE, and
 #: the last lane for EV_FWD.
 LANES = 4
-LANE_CAPACITY = 4096  # a power of two; a lane that is full sends further events to the heap
+# A lane's capacity: a power of two, at least this, and at least two entries per transmit port
+# (engine/build.py lane_capacity), since a fabric keeps about one event of each lane's kind in
+# flight per busy port and a lane that is full sends further events to the heap (log n each).
+LANE_CAPACITY = 4096
 # misc float state (stf)
 STF_NEXT_SAMPLE = 0
 STF_COLS = 1
@@ -415,7 +423,8 @@ MS_SUM_PKTS = 0
 MS_SAMPLES = 1
 MS_MAX_PKTS = 2
 MS_SUM_BYTES = 3
-MS_COLS = 4
+MS_MAX_BYTES = 4  # the largest sample in bytes (a sampled run's report needs no time series for it)
+MS_COLS = 5
 # band statistics last axis
 BD_ARRIVALS = 0
 BD_MARKS = 1

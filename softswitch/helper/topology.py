@@ -53,19 +53,14 @@ def shortest_path_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, 
     upstream = _upstream(edges)
     host_ports = [d for d, peer in enumerate(peers) if peer == HOST]
     targets = sorted({owner[d] for d in host_ports})
-    groups: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n_switches)]
-    for target in targets:
+    leaf_routes: list[list[tuple[int, ...]]] = [[()] * len(targets) for _ in range(n_switches)]
+    for i, target in enumerate(targets):
         distance = _hops_to(target, n_switches, edges, upstream)
         for s in range(n_switches):
-            if s != target:
-                groups[s][target] = () if distance[s] < 0 else tuple(p for p, other in out[s] if distance[other] == distance[s] - 1)
-    routes: list[tuple[tuple[int, ...], ...]] = []
-    for s in range(n_switches):
-        table: list[tuple[int, ...]] = [()] * len(peers)
-        for d in host_ports:
-            table[d] = (d,) if owner[d] == s else groups[s][owner[d]]
-        routes.append(tuple(table))
-    return Topology(ports_per_switch, peers, tuple(routes))
+            if s != target and distance[s] >= 0:
+                leaf_routes[s][i] = tuple(p for p, other in out[s] if distance[other] == distance[s] - 1)
+    last_hop = tuple((d,) if peer == HOST else () for d, peer in enumerate(peers))
+    return Topology(ports_per_switch, peers, tuple(targets), tuple(tuple(row) for row in leaf_routes), last_hop)
 
 
 def first_path(topology: Topology, src_port: int, dst_port: int) -> tuple[int, ...]:
@@ -75,7 +70,7 @@ def first_path(topology: Topology, src_port: int, dst_port: int) -> tuple[int, .
     path: list[int] = []
     switch = owner[src_port]
     for _ in range(len(topology.ports_per_switch) + 1):
-        group = topology.routes[switch][dst_port]
+        group = topology.group(switch, dst_port)
         if not group:
             return ()
         path.append(group[0])

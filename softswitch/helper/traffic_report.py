@@ -34,14 +34,15 @@ class Window:
 
 
 def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, seed: int, rto_min_s: float | None = None,
-                     pauses: tuple[PauseSpec, ...] = ()) -> SampledRun:
+                     pauses: tuple[PauseSpec, ...] = (), series: bool = True) -> SampledRun:
     """Simulate ``traffic`` until the window's end, sampling its queues over the window;
-    ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects."""
+    ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects;
+    ``series=False``: without the time series (the report needs only the engine's statistics)."""
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
                   transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
                   link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
-    return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run)
+    return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run, series=series)
 
 
 def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
@@ -70,7 +71,7 @@ def groups_json(flows: list[dict[str, object]]) -> list[dict[str, object]]:
 def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> list[dict[str, object]]:
     """Per monitored queue: the engine's sampled mean (its moments over the window's samples),
     the largest sample, the backlog's drain time at line rate, PFC-paused seconds."""
-    result, series = sampled.result, sampled.series
+    result = sampled.result
     ports = fabric.ports
     out: list[dict[str, object]] = []
     for m, (port, queue) in enumerate(traffic.monitors):
@@ -82,7 +83,7 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
         out.append({
             "switch": ref.switch, "port": ref.port, "queue": queue, "class": traffic.monitor_classes[m], "speed_bps": config.speed_bps,
             "samples": depth.samples, "mean_queue_bytes": depth.mean_bytes,
-            "max_queue_bytes": float(series.queue_bytes[:, m].max()) if series.queue_bytes.shape[0] else 0.0,
+            "max_queue_bytes": float(sampled.max_queue_bytes[m]),
             "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
             "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
             "paused_s": paused,

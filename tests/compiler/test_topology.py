@@ -177,3 +177,53 @@ def test_a_latency_is_accepted_exactly_when_it_covers_the_wire(cable_m: float, p
             generator_latencies(latency_s, {"fabric_link": link}, ("topology", "leaf_spine"), source_map)
     # Without a latency the wire is the latency, so forwarding is never negative.
     assert generator_latencies(None, {"fabric_link": link}, ("topology", "leaf_spine"), source_map)["fabric_link"] == wire
+
+
+# --- one or two switches: the longest host path without SciPy's search (start-up) ---
+
+A_HOSTS = '- {name: "Ethernet[0-4/4]", speed: 40G, cable: 2m, peer: host}'
+B_HOST = "- {name: Ethernet4, speed: 40G, cable: 2m, peer: host}"
+
+
+def _searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make resolve_topology search every topology with SciPy, as it does above two switches."""
+    import qosforge.compiler.topology as module
+
+    original = module._longest_host_path
+    monkeypatch.setattr(module, "_longest_host_path", lambda switches, source_map, derived: original(switches, source_map, derived, search=True))
+
+
+@pytest.mark.parametrize(("drop", "links"), [("", 3), (B_HOST, 2), (A_HOSTS, 2)], ids=["hosts on both", "hosts on a", "hosts on b"])
+def test_two_switches_give_the_searched_path(write_intent: Writer, monkeypatch: pytest.MonkeyPatch, drop: str, links: int) -> None:
+    text = _two_switches("100m").replace(drop, "") if drop else _two_switches("100m")
+    intent, source_map = load_intent(write_intent(text))
+    quick = resolve_topology(intent, source_map)
+    _searched(monkeypatch)
+    assert resolve_topology(intent, source_map) == quick
+    assert len(quick.path_link_latencies_s) == links
+
+
+def test_two_unlinked_switches_are_refused_as_the_search_refuses_them(write_intent: Writer, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _two_switches("100m").replace('peer: "b:Ethernet0"', "peer: host").replace('peer: "a:Ethernet8"', "peer: host")
+    intent, source_map = load_intent(write_intent(text))
+    with pytest.raises(IntentError, match="'a' and 'b' both face hosts but are not connected") as quick:
+        resolve_topology(intent, source_map)
+    _searched(monkeypatch)
+    with pytest.raises(IntentError) as searched:
+        resolve_topology(intent, source_map)
+    assert (str(searched.value), searched.value.place) == (str(quick.value), quick.value.place)
+
+
+def test_a_two_switch_intent_compiles_without_scipy() -> None:
+    """SciPy's sparse graphs cost ~0.5 CPU s to import: examples/dctcp-fig17.yaml (two switches,
+    no lossless class) compiles without them."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    code = ("import sys; from pathlib import Path; from qosforge.compiler.loader import load_intent; "
+            "from qosforge.compiler.compile import compile_intent; "
+            f"compile_intent(*load_intent(Path({str(root / 'examples' / 'dctcp-fig17.yaml')!r}))); "
+            "print(sorted(m for m in sys.modules if m.startswith('scipy')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -40,7 +40,7 @@ def test_an_unbound_wred_profile_draws_nothing() -> None:
 def _one_switch(config: object, group: tuple[int, ...]) -> Topology:
     """The dumbbell's switch as a one-switch fabric whose every route is ``group``."""
     ports = len(config.ports)  # type: ignore[attr-defined]
-    return Topology((ports,), (HOST,) * ports, (tuple(group for _ in range(ports)),))
+    return Topology.from_host_routes((ports,), (HOST,) * ports, (tuple(group for _ in range(ports)),))
 
 
 def test_a_fabric_seed_matters_through_ecmp_or_a_seeded_workload() -> None:

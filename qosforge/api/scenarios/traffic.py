@@ -116,7 +116,8 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
     check_work(window.end_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), packet)
     with reporter.progress(f"simulating {format_value(window.end_s, 's')} of {len(traffic.flows)} flows on {len(fabric.switches)} switches"):
-        sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s)
+        sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s,
+                                   series=options.timeseries is not None or options.plot is not None)
     flows = flows_json(traffic, sampled, window)
     counters = {key: value for key, value in summary(sampled.result).items()
                 if not key.startswith("queue_") and key not in ("mark_fraction", "drop_fraction")}

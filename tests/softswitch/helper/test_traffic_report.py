@@ -148,7 +148,27 @@ def test_the_time_series_averages_to_the_reported_queue(fabric: Fabric, tmp_path
         assert float(series.queue_bytes[:, m].mean()) == pytest.approx(port["mean_queue_bytes"], rel=1e-9, abs=1e-9)
         assert float(series.queue_packets[:, m].mean()) == pytest.approx(port["mean_queue_packets"], rel=1e-9, abs=1e-9)
         assert float(series.queue_packets[:, m].max()) == port["max_queue_packets"]
+        assert float(series.queue_bytes[:, m].max()) == port["max_queue_bytes"]
         assert port["mean_queue_delay_s"] == pytest.approx(float(port["mean_queue_bytes"]) * 8 / 40e9)  # type: ignore[arg-type]
+
+
+def test_a_run_without_a_time_series_reports_the_same_numbers(fabric: Fabric, tmp_path: Path) -> None:
+    """``series=False`` (no --timeseries, no --plot) runs in one go instead of one event-core
+    call per sample: every flow, group and port figure is the stepped run's, and no series is kept."""
+    traffic = user_traffic(fabric, _traffic(tmp_path, "  - {src: [leaf1, leaf2], dst: leaf3:Ethernet0, class: tcp, start_window: 200us}\n"
+                                                      "  - {src: leaf3:Ethernet4, dst: leaf1:Ethernet4, class: rdma, size: 300kB}\n"), seed=1)
+    window = Window(1e-3, 3e-3, 20e-6)
+    stepped = run_user_traffic(fabric, traffic, window, seed=1)
+    at_once = run_user_traffic(fabric, traffic, window, seed=1, series=False)
+    assert at_once.series.time_s.size == 0 and at_once.series.queue_bytes.shape == (0, len(traffic.monitors))
+    assert stepped.series.time_s.size > 50
+    stepped_flows, at_once_flows = flows_json(traffic, stepped, window), flows_json(traffic, at_once, window)
+    assert at_once_flows == stepped_flows
+    assert groups_json(at_once_flows) == groups_json(stepped_flows)
+    ports = ports_json(fabric, traffic, at_once)
+    assert ports == ports_json(fabric, traffic, stepped)
+    assert max(float(port["max_queue_bytes"]) for port in ports) > 10_000  # type: ignore[arg-type]
+    assert at_once.result.packet_events == stepped.result.packet_events
 
 
 def test_a_stall_shows_in_the_pause_timeline_as_the_pfc_counters_saw_it(fabric: Fabric, tmp_path: Path, saved_figures: Any) -> None:
