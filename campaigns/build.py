@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from qosforge.campaigns.flags import Flag, given_values
@@ -108,7 +109,22 @@ def build_campaign(request: CampaignRequest) -> Campaign:
                     typed.add(flag.original.name)
         points.append(PointSpec(command=request.command, params=params, argv=tuple(argv), files=files, fields=fields, typed=frozenset(typed),
                                 runner=request.runner))
+    _check_traffic_files(points)
     return Campaign(command=request.command, axes=tuple(axes), points=tuple(points))
+
+
+def _check_traffic_files(points: list[PointSpec]) -> None:
+    """Read every ``--traffic`` file of the grid once, on the client, before any point runs: a
+    file that does not parse is the user's input (exit 2, FILE:LINE), not one failed row per point."""
+    paths = sorted({str(point.fields["traffic_path"]) for point in points if point.fields.get("traffic_path")})
+    if not paths:
+        return
+    from qosforge.softswitch.traffic.traffic_file import load_traffic
+
+    for path in paths:
+        if not Path(path).is_file():
+            raise QosforgeError(f"no such file: {path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
+        load_traffic(Path(path))
 
 
 __all__ = ["Campaign", "CampaignRequest", "build_campaign"]

@@ -67,3 +67,19 @@ def test_a_point_neither_writes_its_own_files_nor_serves() -> None:
     assert "--traffic" in forwarded and "--measure" in forwarded
     for owned in ("--timeseries", "--serve-gnmi", "--serve-for", "--tls-cert", "--insecure", "--username"):
         assert owned not in forwarded
+
+
+def test_a_traffic_file_that_does_not_parse_is_refused_before_any_point(tmp_path: Path) -> None:
+    # One error at FILE:LINE (exit 2 from the CLI), not a failed row per point.
+    good = Path(INTENT).parent / "mixed-fabric.traffic.yaml"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("flows:\n  - {src: 0, dst: 1, class: bulk}\n")
+    mixed = str(Path(INTENT).parent / "mixed-fabric.yaml")
+    with pytest.raises(QosforgeError) as refused:
+        build_campaign(_request(("simulate",), {"target_traffic_path": f"{good},{bad}"}, intents=(read_intent(mixed),), seeds=3))
+    assert refused.value.one_line().startswith(f"{bad}:1: apiVersion")
+    with pytest.raises(QosforgeError, match="no such file") as missing:
+        build_campaign(_request(("simulate",), {"target_traffic_path": str(tmp_path / "none.yaml")}, intents=(read_intent(mixed),)))
+    assert missing.value.place == "--traffic"
+    campaign = build_campaign(_request(("simulate",), {"target_traffic_path": str(good)}, intents=(read_intent(mixed),), seeds=2))
+    assert len(campaign.points) == 2
