@@ -34,7 +34,7 @@ def test_the_application_layer_does_not_load_the_cli() -> None:
 
 
 @pytest.mark.parametrize(("request_", "message"), [
-    (SimulateRequest(), "--scenario: nothing to simulate (hint: give --scenario (dumbbell, incast, fabric-incast, all-to-all, pause-storm, deadlock) "
+    (SimulateRequest(), "--scenario: nothing to simulate (hint: give --scenario (dumbbell, incast, headroom, fabric-incast, all-to-all, pause-storm, deadlock) "
                         "or --traffic FILE)"),
     (SimulateRequest(scenario="incast", traffic_path="t.yaml"), "--scenario: the traffic file is the scenario (hint: drop --scenario, or drop --traffic)"),
     (SimulateRequest(scenario="dumbbell", transport="dctcp", load_text="50%", typed=frozenset({"load_text"})),
