@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from qosforge.campaigns.flags import Flag, given_values
@@ -119,12 +118,11 @@ def _check_traffic_files(points: list[PointSpec]) -> None:
     paths = sorted({str(point.fields["traffic_path"]) for point in points if point.fields.get("traffic_path")})
     if not paths:
         return
+    from qosforge.api.scenarios.traffic import existing_traffic_path
     from qosforge.softswitch.traffic.traffic_file import load_traffic
 
     for path in paths:
-        if not Path(path).is_file():
-            raise QosforgeError(f"no such file: {path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
-        load_traffic(Path(path))
+        load_traffic(existing_traffic_path(path))
 
 
 __all__ = ["Campaign", "CampaignRequest", "build_campaign"]

@@ -44,8 +44,8 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
                          built.lossless_frame_bytes, compiled.ir)
     if outcome.result is not None:
         # wire_gbps and goodput_gbps count every host, the port-MTU flows towards the senders too.
-        queue = config.ports[built.receiver].tc_to_queue[built.entry.traffic_class]
-        received_bps = float(outcome.result.dequeued_bytes[built.receiver, queue]) * 8.0 / outcome.result.measured_s
+        receiver, queue = built.run.monitors[0]  # the lossless class's queue at the receiver (headroom_incast)
+        received_bps = float(outcome.result.dequeued_bytes[receiver, queue]) * 8.0 / outcome.result.measured_s
         outcome.report["receiver_lossless_gbps"] = received_bps / 1e9
         outcome.report["headroom"] = _headroom_rows(built, outcome.result)
     return outcome

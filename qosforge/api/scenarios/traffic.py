@@ -106,9 +106,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         raise QosforgeError("--traffic runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/roce-pod.yaml --traffic flows.yaml")
     _check_output(options.timeseries, "--timeseries", TIMESERIES_SUFFIXES)
     _check_output(options.plot, "--plot", PLOT_SUFFIXES)
-    traffic_path = Path(options.traffic)
-    if not traffic_path.is_file():
-        raise QosforgeError(f"no such file: {traffic_path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
+    traffic_path = existing_traffic_path(options.traffic)
     window = _window(options)
     traffic_file = load_traffic(traffic_path)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
@@ -142,6 +140,14 @@ def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
 
     drawn = traffic_file.seed is None and any(p.entry.stagger == "random" and p.entry.start_window is not None for p in traffic_file.entries)
     return fabric_seed_matters(fabric.configs, fabric.topology, (flow.spec for flow in traffic.flows), seeded_workload=drawn)
+
+
+def existing_traffic_path(text: str) -> Path:
+    """``--traffic``'s file, refused at the flag when it does not exist (a run and a sweep alike)."""
+    path = Path(text)
+    if not path.is_file():
+        raise QosforgeError(f"no such file: {path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
+    return path
 
 
 def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Any:
