@@ -15,21 +15,12 @@ import click
 
 from qosforge.backends.registry import approximation_names, target_names
 from qosforge.cli.options import OutputPath, RegistryChoice
-from qosforge.errors import QosforgeError
-
-
-def _load_and_compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> tuple[Any, Any, Any]:
-    """The compiled fabric, with the intent and its source map (where render errors point)."""
-    from qosforge.compiler.compile import compile_intent
-    from qosforge.compiler.loader import load_intent
-
-    intent, source_map = load_intent(Path(intent_path))
-    fabric = compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
-    return fabric, intent, source_map
 
 
 def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
-    return _load_and_compile(intent_path, switches, approximations, targets)[0]
+    from qosforge.api.compile import compile_fabric
+
+    return compile_fabric(intent_path, switches, approximations, targets).fabric
 
 
 _APPROXIMATION_OPTION = click.option(
@@ -68,72 +59,30 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
       qosforge compile examples/tlt-simulation.yaml -o out/
       qosforge compile examples/tlt-softswitch.yaml --target sai -o out/ --verbose
     """
-    if verbose and quiet:
-        raise click.UsageError("give either --verbose or --quiet, not both")
+    from qosforge.api.compile import (
+        CompileRequest,
+        CompileUsageError,
+        check_report_choice,
+        compile_to_folder,
+    )
     from qosforge.cli.progress import progress
-    from qosforge.outputs import RenderedFile, RunRequest, intent_key, sha256_text, write_outputs
+    from qosforge.cli.reporter import CliReporter
 
-    root = Path(output_dir)
-    if root.exists() and not root.is_dir():
-        raise QosforgeError(f"{output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
-    with progress(f"compiling {intent}", total=None):
-        fabric, loaded, source_map = _load_and_compile(intent, switches, approximations, targets)
-    patchers = _patchers(fabric.targets) if base_path is not None else ()
-
-    from qosforge.backends.registry import get_target
-    from qosforge.backends.report import report_to_json
-    from qosforge.compiler.rendering import render_fabric_targets
-
-    rendered: list[RenderedFile] = []
-    work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
-    with progress("rendering", total=work, units="files") as advance:
-        for target_name, output in render_fabric_targets(fabric, loaded, source_map):
-            rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
-            advance()
-    notes: list[str] = []
-    if base_path is not None:
-        from qosforge.backends.phases import RenderedText
-
-        for target_name in patchers:
-            patcher = get_target(target_name).patch
-            assert patcher is not None  # _patchers keeps only the targets that own the phase
-            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text) for item in rendered if item.target == target_name)
-            for result in patcher.patch(Path(base_path), own, fabric.for_target(target_name), root):
-                rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
-                notes.extend(result.notes)
-    from qosforge.presentation import tidy
-
-    report = tidy(report_to_json(fabric))
-    rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
-    intent_text = Path(intent).read_bytes().decode("utf-8", errors="replace")
-    request = RunRequest(intent=intent_key(Path(intent), root), intent_sha256=sha256_text(intent_text),
-                         switches=tuple(switches) or None, targets=tuple(fabric.targets), replace_other_intents=force)
-    plan = write_outputs(root, tuple(rendered), request, frozenset(switch.name for switch in fabric.switches))
-    for path in plan.replaced_modified:  # said even with --quiet or --format json: an edit was lost
-        click.echo(f"warning: replaced {root / path}, which was changed by hand since qosforge wrote it", err=True)
-    notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
-    for note in notes:  # said even with --quiet or --format json: what --base could not deliver
-        click.echo(note, err=True)
+    request = CompileRequest(intent_path=intent, output_dir=output_dir, targets=targets, switches=switches, approximations=approximations,
+                             base_path=base_path, force=force)
+    try:
+        check_report_choice(verbose, quiet)
+        outcome = compile_to_folder(request, CliReporter(), lambda total: progress("rendering", total=total, units="files"))
+    except CompileUsageError as error:
+        raise click.UsageError(error.message) from None
     if output_format == "json":
-        click.echo(json.dumps(report, indent=2))
+        click.echo(json.dumps(outcome.report, indent=2))
         return
     if quiet:
         return
     from qosforge.cli.compile_summary import print_compile_summary
 
-    print_compile_summary(fabric, report, verbose=verbose, output_dir=root, plan=plan)
-
-
-def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
-    """The selected targets that patch a running config (``--base``); refused when none does."""
-    from qosforge.backends.registry import get_target, targets_supporting
-
-    chosen = tuple(name for name in targets if get_target(name).patch is not None)
-    if not chosen:
-        supporting = targets_supporting("patch")
-        reasons = "; ".join(f"{p.summary}" for p in (get_target(name).patch for name in supporting) if p is not None)
-        raise click.UsageError(f"--base needs the {' or '.join(supporting)} target ({reasons})")
-    return chosen
+    print_compile_summary(outcome.fabric, outcome.report, verbose=verbose, output_dir=outcome.output_dir, plan=outcome.plan)
 
 
 @click.command("explain")

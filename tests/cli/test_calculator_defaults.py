@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from qosforge.cli.whatif import COMMAND_MODULES
-from qosforge.cli.whatif._framework import Param, _parse_value
+from qosforge.api.calculators import COMMAND_MODULES
+from qosforge.api.calculators._framework import Param, parse_value
 from qosforge.compiler.intent import D2tcpSpec, Design, FastLaneSpec, LinkSpec, TbtcpSpec
 from qosforge.models.pfc_headroom import pfc_headroom
 
@@ -73,7 +73,7 @@ CALCULATOR_ONLY = {
 def _params() -> list[tuple[str, Param]]:
     found = []
     for command, module in COMMAND_MODULES.items():
-        spec = importlib.import_module(f"qosforge.cli.whatif.{module}").SPEC
+        spec = importlib.import_module(f"qosforge.api.calculators.{module}").SPEC
         found += [(command, param) for param in spec.params if param.default is not None]
     return found
 
@@ -84,7 +84,7 @@ def test_every_calculator_default_is_compiles(command: str, param: Param) -> Non
     assert key in COMPILE_DEFAULTS or key in CALCULATOR_ONLY, f"{command} {param.flag}: say which compile value it mirrors, or why none"
     if key in COMPILE_DEFAULTS:
         assert param.default is not None
-        value = _parse_value(param, param.default, _DESIGN.mtu)
+        value = parse_value(param, param.default, _DESIGN.mtu)
         assert value == COMPILE_DEFAULTS[key]
 
 

@@ -96,7 +96,7 @@ print(json.dumps(outcomes))
 
 
 def test_console_script_help_for_every_whatif_command() -> None:
-    from qosforge.cli.whatif import COMMAND_MODULES
+    from qosforge.api.calculators import COMMAND_MODULES
 
     # The console path itself (`python -m qosforge`), once; then every command's --help in one
     # fresh interpreter (lazily loaded subcommands, nothing imported beforehand by other tests),

@@ -158,7 +158,7 @@ def test_absurd_numbers_name_the_flag(run_cli: Run) -> None:
 
 
 def test_overflow_is_a_user_error(run_cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qosforge.cli.whatif.buffer as buffer
+    import qosforge.api.calculators.buffer as buffer
 
     def overflow(values: dict[str, object]) -> object:
         raise OverflowError("cannot convert float infinity to integer")
@@ -170,7 +170,7 @@ def test_overflow_is_a_user_error(run_cli: Run, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_real_bug_is_still_exit_70(run_cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    import qosforge.cli.whatif.buffer as buffer
+    import qosforge.api.calculators.buffer as buffer
 
     def bug(**kwargs: object) -> object:
         raise KeyError("oops")

@@ -35,7 +35,7 @@ WHATIF_SWEEPS = {
 
 
 def test_every_calculator_has_a_plot_case() -> None:
-    from qosforge.cli.whatif import COMMAND_MODULES
+    from qosforge.api.calculators import COMMAND_MODULES
 
     assert set(COMMAND_MODULES) <= {argv[0] for argv in WHATIF_SWEEPS.values()}
 

@@ -81,8 +81,8 @@ def test_frame_sizes_are_frames_and_fit_the_port(write_intent: Writer, base_inte
 
 def test_the_calculators_read_the_same_ranges() -> None:
     # One definition: the intent's validators and the whatif flags both check qosforge/ranges.py.
-    from qosforge.cli.whatif import dctcp, ear, pfc_headroom, tbtcp, tlt
     from qosforge import ranges
+    from qosforge.api.calculators import dctcp, ear, pfc_headroom, tbtcp, tlt
 
     bounded = {(spec.name, p.flag): p.bounds for m in (dctcp, ear, tbtcp, tlt, pfc_headroom) for spec in [m.SPEC] for p in spec.params if p.bounds}
     assert bounded[("dctcp", "--rtt")] is bounded[("tlt", "--rtt")] is bounded[("ear", "--base-rtt")] is ranges.RTT

@@ -1,39 +1,26 @@
 """``qosforge whatif``: what-if capacity calculators over the analytic models.
 
-Each subcommand is a module exposing ``SPEC`` (see ``_framework.py``); a module, and the model and
-numpy behind it, is imported only when its command runs or ``whatif --help`` lists it.
+Each subcommand is made from a calculator's spec (qosforge/api/calculators/, see
+``_framework.py`` here); a calculator's module, and the model and numpy behind it, is imported
+only when its command runs or ``whatif --help`` lists it.
 """
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
+from qosforge.api.calculators import COMMAND_MODULES
 from qosforge.cli._lazy import HelpWhenBareGroup
-
-#: Command name -> module in this package exposing SPEC. Explicit so `--help` order is stable.
-COMMAND_MODULES = {
-    "tlt": "tlt",
-    "buffer": "buffer",
-    "pfc-headroom": "pfc_headroom",
-    "dctcp": "dctcp",
-    "d2tcp": "d2tcp",
-    "ear": "ear",
-    "dcqcn": "dcqcn",
-    "tbtcp": "tbtcp",
-    "fastlane": "fastlane",
-}
 
 
 class _WhatIfGroup(HelpWhenBareGroup):
-    """Builds each what-if command from its module's SPEC on first use."""
+    """Builds each what-if command from its calculator's SPEC on first use."""
 
     def _load(self, cmd_name: str) -> click.Command:
+        from qosforge.api.calculators import calculator
         from qosforge.cli.whatif._framework import build_command
 
-        module = importlib.import_module(f"qosforge.cli.whatif.{COMMAND_MODULES[cmd_name]}")
-        return build_command(module.SPEC)
+        return build_command(calculator(cmd_name))
 
 
 @click.group("whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in COMMAND_MODULES})

@@ -1,43 +1,23 @@
-"""Declarative what-if commands: a model, its inputs as flags with units, and shared behaviour.
+"""The ``qosforge whatif <name>`` commands, made from the calculators' specs, and their output.
 
-Each ``qosforge whatif <name>`` command is a module in this package exposing ``SPEC: WhatIf``.
-The framework turns the spec into a click command that:
+Each calculator is declared in :mod:`qosforge.api.calculators` (``SPEC: WhatIf``). The framework
+turns the spec into a click command that:
 
-* parses every flag with :mod:`qosforge.units` according to its :class:`Param` ``kind``;
-* evaluates ``--sweep NAME=START:STOP:N`` (repeatable; several sweeps form a grid) by passing
-  NumPy arrays to the model, which is vectorised, so a whole grid is one model evaluation;
+* takes every input as a flag (``--sweep NAME=START:STOP:N`` repeatable; several form a grid)
+  and hands them, as typed, to :func:`qosforge.api.whatif.whatif`, which parses them with
+  :mod:`qosforge.units`, maps model errors to the flag the user typed and evaluates the
+  vectorised model once over the whole grid;
 * prints a rich table (value, unit, formula, source), or one JSON object with ``--format json``
-  (sweeps give arrays in the same keys), ``--explain`` adds inputs and full derivations,
-  ``--plot FILE.png`` draws the sweep;
-* maps model errors raised with ``place=<argument>`` to the flag the user typed.
-
-Writing a command (see ``buffer.py``)::
-
-    SPEC = WhatIf(
-        name="buffer",
-        summary="Dynamic-threshold share of a shared buffer per congested port.",
-        params=(
-            Param("--buffer", "buffer_bytes", "size", "Shared buffer B.", required=True),
-            Param("--congested-ports", "congested_ports", "integer", "Congested ports M.", default="1"),
-        ),
-        compute=lambda values: dynamic_threshold_share(**values),
-        headline=("per_port_share_bytes",),
-    )
-
-``compute`` receives a dict from argument name to parsed value (float or ndarray; ``str`` for
-``choice``/``text``; ``bool`` for ``flag``; ``None`` when an optional flag was not given) and returns
-a model result dataclass (see :mod:`qosforge.provenance`).
+  (:meth:`~qosforge.api.whatif.WhatIfOutcome.document`; sweeps give arrays in the same keys),
+  ``--explain`` adds inputs and full derivations, ``--plot FILE.png`` draws the sweep.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import click
 import numpy as np
@@ -45,166 +25,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from qosforge.api.calculators._framework import Param, WhatIf
+from qosforge.api.whatif import SweepAxis, WhatIfRequest, whatif
 from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
-from qosforge.errors import QosforgeError, UnitError
-from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
+from qosforge.files import write_atomically
 from qosforge.plotting import legend_beside, plain_ticks
-from qosforge.presentation import as_text, tidy
-from qosforge.provenance import QuantityView, quantities, result_to_json, to_jsonable
-from qosforge.ranges import Range
-from qosforge.units import (
-    format_bytes,
-    format_rate,
-    format_time,
-    parse_fraction,
-    parse_length_m,
-    parse_number,
-    parse_percent,
-    parse_rate_bps,
-    parse_size_bytes,
-    parse_time_s,
-)
+from qosforge.presentation import as_text
+from qosforge.provenance import QuantityView, quantities
+from qosforge.units import format_bytes, format_rate, format_time
 
-ParamKind = Literal[
-    "size", "rate", "time", "length", "fraction", "percent", "number", "integer", "choice", "text", "flag"
-]
-
-#: Largest grid a sweep may evaluate; beyond this memory, not time, becomes the limit.
-MAX_SWEEP_POINTS = 20_000_000
-#: Grids at least this large show a spinner on a terminal while they are evaluated.
-SPINNER_POINTS = 1_000_000
 #: Rows shown in a human sweep table before eliding the middle.
 MAX_TABLE_ROWS = 40
-
-
-@dataclass(frozen=True)
-class Param:
-    """One model input exposed as a flag.
-
-    ``packet_size_argument`` names the argument that gives the packet size, allowing ``65pkt``.
-    """
-
-    flag: str
-    argument: str
-    kind: ParamKind
-    help: str
-    default: str | None = None
-    required: bool = False
-    choices: tuple[str, ...] = ()
-    packet_size_argument: str | None = None
-    aliases: tuple[str, ...] = ()
-    """Old flag names, accepted but hidden (qosforge.cli.options: one name per concept)."""
-    bounds: Range | None = None
-    """The intent's range for the same quantity (qosforge/ranges.py): RTTs 1 us..10 ms, cables
-    up to 10 km; a value outside is refused at the flag, as the intent refuses it at the field."""
-
-    @property
-    def sweepable(self) -> bool:
-        return self.kind not in ("choice", "text", "flag")
-
-    @property
-    def sweep_name(self) -> str:
-        return self.flag.lstrip("-")
-
-
-@dataclass(frozen=True)
-class WhatIf:
-    name: str
-    summary: str
-    params: tuple[Param, ...]
-    compute: Callable[[dict[str, Any]], Any]
-    headline: tuple[str, ...] = ()
-    description: str = ""
-    examples: tuple[str, ...] = field(default=())
-
-
-@dataclass(frozen=True)
-class SweepAxis:
-    param: Param
-    start: float
-    stop: float
-    points: int
-    values: np.ndarray
-
-
-def _parse_value(param: Param, text: str, packet_bytes: float | None) -> Any:
-    """Parse one flag value according to its kind, within the intent's range where it has one;
-    errors name the flag."""
-    return _check_bounds(param, _parse_text(param, text, packet_bytes)) if param.kind not in ("choice", "text", "flag") else \
-        _parse_text(param, text, packet_bytes)
-
-
-def _parse_text(param: Param, text: str, packet_bytes: float | None) -> Any:
-    try:
-        if param.kind == "size":
-            return parse_size_bytes(text, packet_bytes=packet_bytes)
-        if param.kind == "rate":
-            return parse_rate_bps(text)
-        if param.kind == "time":
-            return parse_time_s(text, allow_zero=True)
-        if param.kind == "length":
-            return parse_length_m(text)
-        if param.kind == "fraction":
-            return parse_fraction(text)
-        if param.kind == "percent":
-            return parse_percent(text)
-        if param.kind == "number":
-            return parse_number(text)
-        if param.kind == "integer":
-            number = parse_number(text, kind="whole number")
-            if number != int(number):
-                raise UnitError(f"{text!r} is not a whole number", hint=f"use e.g. {round(number)}")
-            return float(number)
-        if param.kind == "choice":
-            if text not in param.choices:
-                raise UnitError(
-                    f"{text!r} is not one of {', '.join(param.choices)}",
-                    hint=f"pick one of {', '.join(param.choices)}",
-                )
-            return text
-        return text
-    except QosforgeError as error:
-        raise error.with_place(param.flag) from None
-
-
-def _check_bounds(param: Param, value: Any) -> Any:
-    if param.bounds is not None:
-        try:
-            param.bounds.check(float(value))
-        except ValueError as error:
-            raise QosforgeError(str(error), place=param.flag, hint=f"e.g. {param.flag} {param.bounds.example}") from None
-    return value
-
-
-def _parse_sweep(text: str, params_by_name: Mapping[str, Param], values: Mapping[str, Any]) -> SweepAxis:
-    name, separator, span = text.partition("=")
-    parts = span.split(":")
-    if not separator or len(parts) != 3:
-        raise QosforgeError(
-            f"{text!r} is not NAME=START:STOP:N",
-            place="--sweep",
-            hint="e.g. --sweep congested-ports=1:32:32 or --sweep buffer=4MB:16MB:13",
-        )
-    param = params_by_name.get(name.strip().lstrip("-")) or params_by_name.get(name.strip().replace("-", "_"))
-    if param is None or not param.sweepable:
-        # params_by_name holds each Param under its flag, argument and old names: list it once.
-        sweepable = ", ".join(sorted({p.sweep_name for p in params_by_name.values() if p.sweepable}))
-        raise QosforgeError(f"cannot sweep {name!r}", place="--sweep", hint=f"sweep one of: {sweepable}")
-    packet_bytes = values.get(param.packet_size_argument) if param.packet_size_argument else None
-    start = _parse_value(param, parts[0], packet_bytes)
-    stop = _parse_value(param, parts[1], packet_bytes)
-    try:
-        points = int(parts[2])
-    except ValueError:
-        points = 0
-    if points < 2:
-        raise QosforgeError(
-            f"{parts[2]!r} is not a point count of at least 2", place="--sweep", hint="e.g. ...:32"
-        )
-    axis_values = np.linspace(start, stop, points)
-    if param.kind == "integer":
-        axis_values = np.unique(np.round(axis_values))
-    return SweepAxis(param=param, start=start, stop=stop, points=int(axis_values.size), values=axis_values)
 
 
 def _format_quantity(value: Any, unit: str) -> str:
@@ -342,71 +173,21 @@ def _plot_sweep(path: Path, spec: WhatIf, result: Any, axes: list[SweepAxis], gr
 
 def build_command(spec: WhatIf) -> click.Command:
     """Make the click command for one what-if spec."""
-    params_by_name = {param.sweep_name: param for param in spec.params}
-    params_by_name.update({param.argument: param for param in spec.params})
-    params_by_name.update({alias.lstrip("-"): param for param in spec.params for alias in param.aliases})
-
     renames = tuple(Rename(alias, param.flag, param.argument) for param in spec.params for alias in param.aliases)
 
     def run(**options: Any) -> None:
-        options = merge_renamed(options, renames, click.get_current_context())
-        if options["plot"] is not None:
-            check_output_file(Path(options["plot"]), flag="--plot", suffixes=PLOT_SUFFIXES)
-        raw = {param.argument: options[param.argument] for param in spec.params}
-        for param in spec.params:
-            if param.required and raw[param.argument] is None:
-                names = (param.sweep_name, param.argument, *(alias.lstrip("-") for alias in param.aliases))
-                swept = any(s.split("=")[0].strip().lstrip("-") in names for s in options["sweep"])
-                if not swept:
-                    raise QosforgeError("is required", place=param.flag, hint=f"e.g. {param.flag} {_example(param)}; see --help")
-        values: dict[str, Any] = {}
-        ordered = sorted(spec.params, key=lambda p: p.packet_size_argument is not None)
-        for param in ordered:
-            text = raw[param.argument]
-            if param.kind == "flag":
-                values[param.argument] = bool(text)
-                continue
-            if text is None:
-                values[param.argument] = None
-                continue
-            packet = values.get(param.packet_size_argument) if param.packet_size_argument else None
-            values[param.argument] = _parse_value(param, str(text), packet)
-        axes = [_parse_sweep(text, params_by_name, values) for text in options["sweep"]]
-        if len({axis.param.argument for axis in axes}) != len(axes):
-            raise QosforgeError("the same input is swept twice", place="--sweep", hint="sweep each input at most once")
-        total_points = int(np.prod([axis.points for axis in axes])) if axes else 1
-        if total_points > MAX_SWEEP_POINTS:
-            raise QosforgeError(f"the sweep grid has {total_points:,} points", place="--sweep", hint=f"keep it at or below {MAX_SWEEP_POINTS:,} points")
-        grid: dict[str, np.ndarray] = {}
-        if axes:
-            meshes = np.meshgrid(*(axis.values for axis in axes), indexing="ij")
-            for axis, mesh in zip(axes, meshes, strict=True):
-                grid[axis.param.argument] = mesh.ravel()
-            values.update(grid)
-        elif options["plot"] is not None:
-            raise QosforgeError("--plot draws a sweep", place="--plot", hint="add --sweep NAME=START:STOP:N")
-        try:
-            from qosforge.cli.progress import progress
+        from qosforge.cli.reporter import CliReporter
 
-            # A grid is one vectorised call: a spinner (terminal only) for the large ones.
-            with progress(f"evaluating {total_points:,} points", total=None) if total_points >= SPINNER_POINTS else nullcontext():
-                result = spec.compute(values)
-        except QosforgeError as error:
-            flag = next((p.flag for p in spec.params if p.argument == error.place), None)
-            raise (error.with_place(flag) if flag else error) from None
+        options = merge_renamed(options, renames, click.get_current_context())
+        request = WhatIfRequest(calculator=spec.name, values={param.argument: options[param.argument] for param in spec.params},
+                                sweeps=tuple(options["sweep"]), plot_path=options["plot"])
+        outcome = whatif(request, CliReporter())
+        result, axes, grid = outcome.result, list(outcome.axes), outcome.grid
         if options["plot"] is not None:
             _plot_sweep(Path(options["plot"]), spec, result, axes, grid)
         if options["output_format"] == "json":
-            payload = result_to_json(result)
-            if axes:
-                payload["sweep"] = [
-                    {"name": axis.param.sweep_name, "argument": axis.param.argument, "start": axis.start, "stop": axis.stop, "points": axis.points}
-                    for axis in axes
-                ]
-                for argument, column in grid.items():
-                    payload[argument] = to_jsonable(column)
             # Sweeps can hold millions of values: one compact line; scalar results stay indented.
-            click.echo(json.dumps(tidy(payload), indent=None if axes else 2, allow_nan=False, default=str))
+            click.echo(json.dumps(outcome.document(), indent=None if axes else 2, allow_nan=False, default=str))
             return
         console = Console(highlight=False, markup=False, soft_wrap=False, width=max(100, Console().width))
         if axes:
@@ -445,24 +226,6 @@ def build_command(spec: WhatIf) -> click.Command:
     if spec.examples:
         help_text += "\n\nExamples:\n\n" + "\n\n".join(f"\b\n  {example}" for example in spec.examples)
     return click.Command(spec.name, params=click_params, callback=run, help=help_text, short_help=spec.summary)
-
-
-#: A value of each kind for hints, where neither the flag's help nor its range gives one.
-_KIND_EXAMPLES = {"size": "64kB", "rate": "10G", "time": "100us", "length": "40m", "fraction": "2%", "percent": "1%",
-                  "number": "1", "integer": "16"}
-
-
-def _example(param: Param) -> str:
-    """A value to show in a hint: the default, the help's "e.g. X", the range's, or the kind's
-    (never a literal "...")."""
-    if param.default is not None:
-        return param.default
-    typed = re.search(r"e\.g\. ([^\s,;)]+)", param.help)
-    if typed:
-        return typed.group(1)
-    if param.bounds is not None:
-        return param.bounds.example
-    return param.choices[0] if param.choices else _KIND_EXAMPLES.get(param.kind, "VALUE")
 
 
 def _metavar(param: Param) -> str:

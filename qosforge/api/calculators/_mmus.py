@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qosforge.cli.whatif._framework import Param
+from qosforge.api.calculators._framework import Param
 from qosforge.models._checks import require_at_least
 
 MMUS_PARAM = Param(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from qosforge.cli.whatif._framework import Param, WhatIf
-from qosforge.cli.whatif._mmus import MMUS_PARAM, per_mmu_buffer_bytes
+from qosforge.api.calculators._framework import Param, WhatIf
+from qosforge.api.calculators._mmus import MMUS_PARAM, per_mmu_buffer_bytes
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,

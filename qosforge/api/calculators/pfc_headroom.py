@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.api.calculators._framework import Param, WhatIf
 from qosforge.defaults import (
     DEFAULT_LOSSLESS_MTU,
     DEFAULT_PORT_MTU,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.api.calculators._framework import Param, WhatIf
 from qosforge.defaults import (
     DEFAULT_LSO_BURST,
     DEFAULT_MTU,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qosforge.cli.whatif._framework import Param, WhatIf
+from qosforge.api.calculators._framework import Param, WhatIf
 from qosforge.defaults import DEFAULT_MTU
 from qosforge.models.d2tcp import (
     D_MAX_DEFAULT,
