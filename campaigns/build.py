@@ -15,7 +15,7 @@ from qosforge.campaigns.intents import (
     apply_assignments,
     validate_assigned,
 )
-from qosforge.campaigns.point import PointRunner, PointSpec, ShippedFile
+from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.errors import QosforgeError
 
 
@@ -40,8 +40,6 @@ class CampaignRequest:
     intents: Sequence[IntentSource] = ()
     assignments: Sequence[Assignment] = ()
     seeds: int | None = None
-    runner: PointRunner | None = None
-    """How a point of a command without an application-layer request runs (PointSpec.runner)."""
 
 
 def _axes(request: CampaignRequest) -> tuple[dict[str, Any], list[Axis]]:
@@ -106,8 +104,7 @@ def build_campaign(request: CampaignRequest) -> Campaign:
                 fields[flag.original.name] = value
                 if flag.chosen(value):
                     typed.add(flag.original.name)
-        points.append(PointSpec(command=request.command, params=params, argv=tuple(argv), files=files, fields=fields, typed=frozenset(typed),
-                                runner=request.runner))
+        points.append(PointSpec(command=request.command, params=params, argv=tuple(argv), files=files, fields=fields, typed=frozenset(typed)))
     _check_traffic_files(points)
     return Campaign(command=request.command, axes=tuple(axes), points=tuple(points))
 

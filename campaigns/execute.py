@@ -1,13 +1,13 @@
 """Run one grid point on a worker, through the application layer.
 
-A ``simulate`` point is a :class:`~qosforge.api.simulate.SimulateRequest` made from the point's
-fields and run by :func:`qosforge.api.simulate.simulate`, the function ``qosforge simulate``
-calls: its report (what ``--format json`` prints) is the row's ``result``. A point of a command
-the application layer has no request for yet (whatif, compile) runs through the ``runner`` its
-campaign was given (qosforge/cli/sweep.py). Intents arrive as contents and are written to a
-private folder first; their copies' paths are replaced by the names the user gave, so rows do not
-depend on the worker. Every failure becomes the row's ``error`` (one line, as the CLI would
-print it).
+Each point is the application layer's request made from the point's fields (every flag's value
+by its parameter name) and run by the function the command itself calls: ``simulate``
+(:func:`qosforge.api.simulate.simulate`), ``whatif NAME`` (:func:`qosforge.api.whatif.whatif`)
+and ``compile`` (:func:`qosforge.api.compile.compile_to_folder`). The row's ``result`` is the
+document the command's ``--format json`` prints; no click command runs and no printed text is
+parsed. Intents arrive as contents and are written to a private folder first; their copies' paths
+are replaced by the names the user gave, so rows do not depend on the worker. Every failure
+becomes the row's ``error`` (one line, as the CLI would print it).
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import click
 
 from qosforge.campaigns.point import PointSpec
 from qosforge.errors import QosforgeError
@@ -56,24 +54,21 @@ def _replace_text(value: Any, replacements: Mapping[str, str]) -> Any:
     return value
 
 
-def _materialise(spec: PointSpec, folder: Path) -> tuple[list[str], dict[str, Any], dict[str, str]]:
-    """Write the shipped files under ``folder``; return the argv and the fields using them, and the path map."""
-    argv = list(spec.argv)
+def _materialise(spec: PointSpec, folder: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """Write the shipped files under ``folder``; return the request fields using them, and the path map."""
     fields = dict(spec.fields)
     replacements: dict[str, str] = {}
     for shipped in spec.files:
         local = folder / f"{shipped.argument}" / Path(shipped.name).name
         local.parent.mkdir(parents=True, exist_ok=True)
         local.write_text(shipped.contents, encoding="utf-8")
-        if shipped.argument < len(argv):  # a point the application layer runs may carry no argv
-            argv[shipped.argument] = str(local)
         fields[shipped.field] = str(local)
         replacements[str(local)] = shipped.name
     if spec.command == ("compile",):
         # compile writes its configs; on a worker they go to the private folder and are dropped.
-        argv += ["--output", str(folder / "out")]
+        fields["output_dir"] = str(folder / "out")
     replacements[str(folder)] = "<point folder>"
-    return argv, fields, replacements
+    return fields, replacements
 
 
 def _simulate(fields: dict[str, Any], typed: frozenset[str]) -> dict[str, Any]:
@@ -88,21 +83,45 @@ def _simulate(fields: dict[str, Any], typed: frozenset[str]) -> dict[str, Any]:
     return report
 
 
-def _run(spec: PointSpec, argv: list[str], fields: dict[str, Any]) -> dict[str, Any]:
-    if spec.runner is not None:
-        return spec.runner(spec.command, argv)
+def _whatif(name: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The point's document, as ``qosforge whatif NAME --format json`` prints it (no --sweep: the
+    grid is the campaign's)."""
+    from qosforge.api.calculators import calculator
+    from qosforge.api.reporting import StderrReporter
+    from qosforge.api.whatif import WhatIfRequest, whatif
+
+    spec = calculator(name)
+    # A field the point does not hold takes the flag's default, as on the command line.
+    request = WhatIfRequest(calculator=name, values={param.argument: fields[param.argument] for param in spec.params if param.argument in fields})
+    return whatif(request, StderrReporter()).document()
+
+
+def _compile(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The point's report, as ``qosforge compile --format json`` prints it (report.json); the
+    configs go to the point's private folder, dropped after the point."""
+    from qosforge.api.compile import CompileRequest, check_report_choice, compile_to_folder
+    from qosforge.api.reporting import StderrReporter
+
+    check_report_choice(bool(fields.get("verbose")), bool(fields.get("quiet")))
+    request = CompileRequest(intent_path=str(fields["intent"]), output_dir=str(fields["output_dir"]), targets=tuple(fields.get("targets", ())),
+                             switches=tuple(fields.get("switches", ())), approximations=tuple(fields.get("approximations", ())),
+                             base_path=fields.get("base_path"), force=bool(fields.get("force")))
+    return compile_to_folder(request, StderrReporter()).report
+
+
+def _run(spec: PointSpec, fields: dict[str, Any]) -> dict[str, Any]:
     if spec.command == ("simulate",):
         return _simulate(fields, spec.typed)
-    raise LookupError(f"qosforge {' '.join(spec.command)} has no application-layer request; its campaign needs a runner")
+    if spec.command == ("compile",):
+        return _compile(fields)
+    if spec.command[0] == "whatif" and len(spec.command) == 2:
+        return _whatif(spec.command[1], fields)
+    raise LookupError(f"qosforge {' '.join(spec.command)} has no application-layer function for a campaign point")
 
 
 def _error_line(error: BaseException, replacements: Mapping[str, str]) -> str:
     if isinstance(error, QosforgeError):
         text = error.one_line()
-    elif isinstance(error, click.UsageError):
-        text = error.format_message()
-    elif isinstance(error, click.ClickException):
-        text = error.format_message()
     else:
         text = f"internal error ({type(error).__name__}: {error})"
     return " ".join(str(_replace_text(text, replacements)).split())
@@ -132,11 +151,9 @@ def run_point(spec: PointSpec) -> PointOutcome:
     error: str | None = None
     timing: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="qosforge-point-") as folder:
-        argv, fields, replacements = _materialise(spec, Path(folder))
+        fields, replacements = _materialise(spec, Path(folder))
         try:
-            result = _replace_text(_run(spec, argv, fields), replacements)
-        except click.exceptions.Exit as exited:
-            error = f"the command exited with code {exited.exit_code} without a result"
+            result = _replace_text(_run(spec, fields), replacements)
         except Exception as failure:  # every failure is this point's error; the campaign goes on
             error = _error_line(failure, replacements)
     if result is not None:

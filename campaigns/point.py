@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +20,9 @@ from qosforge.campaigns.grid import Value
 class ShippedFile:
     """A file a point needs (an intent): its contents travel with the task, never its path.
 
-    ``argument`` is the index in the point's argv where the worker puts its local copy's path;
-    ``name`` is the path the user gave, which replaces the copy's path in the result.
+    ``argument`` is its index in the point's argv (the equivalent command line; the worker keeps its
+    local copy in a folder of that name); ``name`` is the path the user gave, which replaces the
+    copy's path in the result.
     """
 
     argument: int
@@ -31,13 +32,6 @@ class ShippedFile:
     """The request field the local copy's path fills (the application layer's request)."""
 
 
-#: Runs a point of a command the application layer has no request for yet (whatif, compile):
-#: given the command path and the argv, the result as the command's ``--format json`` prints it.
-#: Supplied by the caller that knows the command (qosforge/cli/sweep.py); a module-level
-#: function, so Dask ships it to workers by reference.
-PointRunner = Callable[[tuple[str, ...], list[str]], dict[str, Any]]
-
-
 @dataclass(frozen=True)
 class PointSpec:
     """What a worker needs to run one point, and the parameters that identify it."""
@@ -45,14 +39,14 @@ class PointSpec:
     command: tuple[str, ...]
     params: Mapping[str, Any]
     argv: tuple[str, ...]
+    """The equivalent command line (``qosforge <command> ARGV`` gives the same result); the worker
+    runs the point from ``fields``, not from this."""
     files: tuple[ShippedFile, ...] = ()
     fields: Mapping[str, Any] = field(default_factory=dict)
     """The application-layer request's fields (qosforge/api/simulate.py SimulateRequest): every
     flag's value by its parameter name, defaults included."""
     typed: frozenset[str] = frozenset()
     """The fields whose value is not the flag's default: what the user chose for this point."""
-    runner: PointRunner | None = None
-    """None: the application layer runs the point from ``fields``; else this runs ``argv``."""
 
     @property
     def point_id(self) -> str:
@@ -81,4 +75,4 @@ def param_text(value: Value | tuple[str, ...] | list[str]) -> str:
     return str(value)
 
 
-__all__ = ["PointRunner", "PointSpec", "ShippedFile", "canonical_json", "content_hash", "param_text", "point_id"]
+__all__ = ["PointSpec", "ShippedFile", "canonical_json", "content_hash", "param_text", "point_id"]

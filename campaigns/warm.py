@@ -5,7 +5,7 @@ modules their points import lazily (the engine's compiled numba core among them)
 in a campaign that cost would be paid again in every worker, on its first point (1-1.4 s on the
 bench machine, issue 22). Imported here, in the parent, it is paid once: workers forked
 afterwards share the loaded modules copy-on-write. The lists are the modules a point of each
-command imports after its click command is resolved; `tests/campaigns/test_warm.py` runs a
+command imports (its application-layer function and what that imports lazily); `tests/campaigns/test_warm.py` runs a
 point of every kind after :func:`warm_up` and fails if any qosforge module is still imported.
 """
 
@@ -29,7 +29,7 @@ _SIMULATE_INTENT = (
     "qosforge.softswitch.helper.fabric_scenarios", "qosforge.softswitch.traffic.fabric_workloads", "qosforge.softswitch.traffic.flow_sizes",
 )
 _COMPILE = (
-    "qosforge.cli.progress", "qosforge.compiler.compile", "qosforge.compiler.loader", "qosforge.compiler.rendering", "qosforge.backends.registry", "qosforge.backends.report",
+    "qosforge.api.compile", "qosforge.api.reporting", "qosforge.compiler.compile", "qosforge.compiler.loader", "qosforge.compiler.rendering", "qosforge.backends.registry", "qosforge.backends.report",
     "qosforge.backends.sai.fabric", "qosforge.backends.sai.recording", "qosforge.backends.sai.semantics", "qosforge.backends.sai.validate", "qosforge.backends.sonic.render",
     "qosforge.backends.sonic.checks", "qosforge.backends.openconfig.target", "qosforge.outputs", "qosforge.files", "qosforge.presentation",
 )
@@ -40,20 +40,19 @@ PRELOADS: dict[tuple[str, bool], tuple[str, ...]] = {
     ("simulate", False): _SIMULATE,
     ("simulate", True): _SIMULATE + _SIMULATE_INTENT + _COMPILE,
     ("compile", True): _COMPILE,
-    ("whatif", False): ("qosforge.cli.progress",),
+    ("whatif", False): ("qosforge.api.whatif", "qosforge.api.reporting", "qosforge.presentation"),
 }
 
 
 def warm_up(specs: Iterable[PointSpec]) -> None:
-    """Import what the points of ``specs`` will import (a runner's command resolved first)."""
-    for command, with_intent, runner in dict.fromkeys((spec.command, bool(spec.files), spec.runner) for spec in specs):
-        if runner is not None:
-            # The runner's module knows its commands; resolving one loads its click command.
-            resolver = getattr(importlib.import_module(runner.__module__), "resolve_command", None)
-            if resolver is not None:
-                resolver(command)
+    """Import what the points of ``specs`` will import."""
+    for command, with_intent in dict.fromkeys((spec.command, bool(spec.files)) for spec in specs):
         for module in PRELOADS.get((command[0], with_intent), ()):
             importlib.import_module(module)
+        if command[0] == "whatif" and len(command) == 2:
+            from qosforge.api.calculators import calculator
+
+            calculator(command[1])  # the calculator's module and the model behind it
         if command[0] == "simulate":
             # Loads the compiled core (or, without one, JIT-compiles it once here rather than in every worker).
             from qosforge.softswitch.engine.core import kernel

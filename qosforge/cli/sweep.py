@@ -7,14 +7,12 @@ imported only when a campaign runs, so other commands do not pay for them.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 import click
 
-from qosforge.campaigns.capture import captured_stdout
 from qosforge.cli.options import OutputPath
 
 _RESERVED = frozenset({"--workers", "--scheduler", "--out", "--parquet", "--plot", "--dashboard", "--seeds", "--set", "-h", "--help"})
@@ -34,23 +32,6 @@ def resolve_command(path: tuple[str, ...]) -> click.Command:
             raise LookupError(f"qosforge {' '.join(path)} is not a command")
         command = found
     return command
-
-
-def run_click_point(path: tuple[str, ...], argv: list[str]) -> dict[str, Any]:
-    """A campaign point of a command the application layer has no request for yet (whatif,
-    compile): the command run in-process with ``--format json``, its printed object the result
-    (campaigns/point.py PointRunner)."""
-    command = resolve_command(path)
-    with captured_stdout() as output:
-        command.main(args=[*argv, "--format", "json"], prog_name=f"qosforge {' '.join(path)}", standalone_mode=False)
-    text = output.getvalue()
-    try:
-        result = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RuntimeError(f"the command printed no JSON object ({error.msg} at {error.pos})") from None
-    if not isinstance(result, dict):
-        raise RuntimeError("the command printed JSON that is not an object")
-    return result
 
 
 def _campaign_params(has_seed: bool, has_intent: bool) -> list[click.Parameter]:
@@ -108,9 +89,6 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
         intents=tuple(read_intent(name) for name in options.get("intents", ())),
         assignments=tuple(parse_assignment(text) for text in options.get("assignments", ())),
         seeds=options.get("seeds"),
-        # simulate's points go through the application layer (qosforge.api.simulate); the others
-        # still run their click command.
-        runner=None if path == ("simulate",) else run_click_point,
     )
     campaign = build_campaign(request)
     outputs = Outputs(out=Path(options["out"]), parquet=Path(options["parquet"]) if options["parquet"] else None,
@@ -171,4 +149,4 @@ sweep_group = _TargetGroup(
     "(--scheduler). Rows go to --out as points finish; a re-run resumes. See docs/campaigns.md.",
 )
 
-__all__ = ["resolve_command", "run_click_point", "sweep_group"]
+__all__ = ["resolve_command", "sweep_group"]

@@ -1,4 +1,4 @@
-"""One point through the application layer (or its campaign's runner): results, errors, shipped intents, timing."""
+"""One point through the application layer: results, errors, shipped intents, timing; no click on the way."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ import pytest
 from qosforge.campaigns.execute import run_point
 from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.cli import main
-from qosforge.cli.sweep import resolve_command, run_click_point
+from qosforge.cli.sweep import resolve_command
 
 INTENT = Path(__file__).resolve().parents[2] / "examples" / "tlt-softswitch.yaml"
 
 
-def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_whatif_point_calls_the_application_layer_and_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ("--speed", "10G", "--rtt", "100us", "--burst", "65pkt")
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, argv, runner=run_click_point))
+    fields = {"rate_bps": "10G", "rtt_s": "100us", "burst_bytes": "65pkt", "explain": False}
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, argv, fields=fields))
     with pytest.raises(SystemExit):
         main(["whatif", "dctcp", *argv, "--format", "json"])
     assert outcome.error is None and outcome.result == json.loads(capsys.readouterr().out)
@@ -25,19 +26,43 @@ def test_a_point_gives_what_the_command_prints(capsys: pytest.CaptureFixture[str
     assert outcome.timing["seconds"] > 0 and 0 <= outcome.timing["cpu_seconds"] and "worker" in outcome.timing
 
 
+def test_a_point_runs_without_click_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point never runs a click command: with click's entry point broken, points still run."""
+    import click
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a campaign point ran a click command")
+
+    monkeypatch.setattr(click.Command, "main", refuse)
+    outcome = run_point(PointSpec(("whatif", "buffer"), {}, (), fields={"buffer_bytes": "12MB", "congested_ports": "3"}))
+    # Dynamic threshold (Choudhury & Hahne): alpha·B/(1+M·alpha) with alpha = 1, M = 3: B/4.
+    assert outcome.error is None and outcome.result is not None and outcome.result["per_port_share_bytes"] == 3_000_000
+
+
 def test_a_failing_point_records_the_one_line_error() -> None:
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--speed", "10GB", "--rtt", "100us"), runner=run_click_point))
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, (), fields={"rate_bps": "10GB", "rtt_s": "100us"}))
     assert outcome.result is None and outcome.error is not None and outcome.error.startswith("--speed:")
-    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, ("--bogus",), runner=run_click_point))
-    assert outcome.error is not None and "No such option" in outcome.error
+    outcome = run_point(PointSpec(("whatif", "dctcp"), {}, (), fields={"rtt_s": "100us"}))
+    assert outcome.error == "--speed: is required (hint: e.g. --speed 10G; see --help)"
+    outcome = run_point(PointSpec(("whatif", "nosuch"), {}, (), fields={}))
+    assert outcome.error is not None and "'nosuch' is not a what-if calculator" in outcome.error
 
 
 def test_the_intent_travels_as_contents_and_rows_name_the_users_path(tmp_path: Path) -> None:
     name = "designs/tlt.yaml"  # need not exist on the worker
-    spec = PointSpec(("compile",), {}, (name,), files=(ShippedFile(0, name, INTENT.read_text()),), runner=run_click_point)
+    spec = PointSpec(("compile",), {}, (name,), files=(ShippedFile(0, name, INTENT.read_text()),), fields={"targets": ("sai",)})
     outcome = run_point(spec)
     assert outcome.error is None and outcome.result is not None
     assert outcome.result["source_file"] == name and "qosforge-point-" not in json.dumps(outcome.result)
+    assert outcome.result["targets"] == ["sai"]
+
+
+def test_a_compile_point_refuses_what_the_command_refuses() -> None:
+    intent = (ShippedFile(0, "tlt.yaml", INTENT.read_text()),)
+    outcome = run_point(PointSpec(("compile",), {}, (), files=intent, fields={"verbose": True, "quiet": True}))
+    assert outcome.error == "give either --verbose or --quiet, not both"
+    outcome = run_point(PointSpec(("compile",), {}, (), files=intent, fields={"targets": ("sai",), "base_path": "/nonexistent"}))
+    assert outcome.error == "--base needs the sonic target (a GCU patch moves a SONiC config_db)"
 
 
 def test_wall_clock_keys_move_to_timing() -> None:

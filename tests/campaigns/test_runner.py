@@ -13,12 +13,12 @@ from qosforge.campaigns.execute import PointOutcome
 from qosforge.campaigns.local_pool import LocalPool
 from qosforge.campaigns.point import PointSpec
 from qosforge.campaigns.runner import ClusterChoice, check_scheduler_address, connect, run_points
-from qosforge.cli.sweep import run_click_point
 from qosforge.errors import QosforgeError
 
 
 def _specs() -> list[PointSpec]:
-    return [PointSpec(("whatif", "dctcp"), {"rtt": rtt}, ("--speed", "10G", "--rtt", rtt), runner=run_click_point) for rtt in ("10us", "100us", "1ms")]
+    return [PointSpec(("whatif", "dctcp"), {"rtt": rtt}, ("--speed", "10G", "--rtt", rtt), fields={"rate_bps": "10G", "rtt_s": rtt})
+            for rtt in ("10us", "100us", "1ms")]
 
 
 def test_points_run_on_an_existing_scheduler() -> None:

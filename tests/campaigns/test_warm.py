@@ -11,13 +11,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: One point of each kind the warm-up lists: a flag-only simulate, simulate INTENT on a fabric, compile.
-#: (command, argv, the application-layer request's fields, intent); compile still runs through the CLI's runner.
+#: One point of each kind the warm-up lists: a flag-only simulate, simulate INTENT on a fabric, compile, whatif.
+#: (command, argv, the application-layer request's fields, intent).
 _CASES = {
     "dumbbell": ("('simulate',)", "()", "{'scenario': 'dumbbell', 'transport': 'dctcp', 'flows': 4, 'duration': '2ms', 'warmup': '0s', "
                  "'ecn_threshold': '20pkt'}", None),
     "fabric": ("('simulate',)", "()", "{'scenario': 'all-to-all', 'duration': '0.1ms', 'warmup': '0s'}", "bench/fabric-4x2.yaml"),
     "compile": ("('compile',)", "('X',)", "{}", "examples/tlt-softswitch.yaml"),
+    "whatif": ("('whatif', 'tlt')", "()", "{'buffer_bytes': '12MB', 'congested_ports': '16', 'transport': 'dctcp', 'rate_bps': '40G', "
+               "'rtt_s': '80us'}", None),
 }
 
 _PROGRAM = """
@@ -26,10 +28,9 @@ from pathlib import Path
 from qosforge.campaigns.execute import run_point
 from qosforge.campaigns.point import PointSpec, ShippedFile
 from qosforge.campaigns.warm import warm_up
-from qosforge.cli.sweep import run_click_point
 command, argv, fields, intent = {command}, {argv}, {fields}, {intent!r}
 files = (ShippedFile(0, intent, Path(intent).read_text()),) if intent else ()
-spec = PointSpec(command, {{}}, argv, files, fields=fields, typed=frozenset(fields), runner=None if command == ("simulate",) else run_click_point)
+spec = PointSpec(command, {{}}, argv, files, fields=fields, typed=frozenset(fields))
 warm_up([spec])
 before = set(sys.modules)
 outcome = run_point(spec)
