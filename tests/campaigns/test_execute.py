@@ -99,3 +99,21 @@ def test_resolve_command_refuses_unknown_paths() -> None:
     assert resolve_command(("whatif", "dctcp")).name == "dctcp"
     with pytest.raises(LookupError):
         resolve_command(("nope",))
+
+
+def test_points_of_every_command_load_no_cli_module() -> None:
+    """A worker runs whatif, compile and simulate points without importing qosforge.cli (nor click's commands)."""
+    import subprocess
+    import sys
+
+    program = ("import sys\nfrom pathlib import Path\nfrom qosforge.campaigns.execute import run_point\n"
+               "from qosforge.campaigns.point import PointSpec, ShippedFile\n"
+               f"intent = (ShippedFile(0, 'tlt.yaml', Path({str(INTENT)!r}).read_text()),)\n"
+               "specs = [PointSpec(('whatif', 'dctcp'), {}, (), fields={'rate_bps': '10G', 'rtt_s': '100us'}),\n"
+               "         PointSpec(('compile',), {}, (), files=intent, fields={'targets': ('sai',)}),\n"
+               "         PointSpec(('simulate',), {}, (), fields={'scenario': 'dumbbell', 'transport': 'newreno', 'flows': 1, 'duration': '1ms'},\n"
+               "                   typed=frozenset({'scenario', 'transport', 'flows', 'duration'}))]\n"
+               "print([run_point(spec).error for spec in specs])\n"
+               "print(sorted(m for m in sys.modules if m.startswith('qosforge.cli')))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["[None, None, None]", "[]"]
