@@ -92,22 +92,22 @@ class FitRedOutcome:
         return {**_json(self), "notes": list(self.notes)}
 
 
-def _size(flag: str, text: str | None) -> float | None:
+def _parsed(parse: Callable[[str], float], flag: str, text: str | None) -> float | None:
+    """``parse(text)``, its error naming ``flag``; None for a flag not given."""
     if text is None:
         return None
     try:
-        return parse_size_bytes(text)
+        return parse(text)
     except QosforgeError as error:
         raise error.with_place(flag) from None
+
+
+def _size(flag: str, text: str | None) -> float | None:
+    return _parsed(parse_size_bytes, flag, text)
 
 
 def _number(flag: str, text: str | None) -> float | None:
-    if text is None:
-        return None
-    try:
-        return parse_number(text)
-    except QosforgeError as error:
-        raise error.with_place(flag) from None
+    return _parsed(parse_number, flag, text)
 
 
 _SWEEPABLE: Mapping[str, tuple[str, Callable[[str, str], float | None]]] = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import AbstractContextManager
 
 import click
 
@@ -106,7 +105,7 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     if list_rules:
         _list_rules(output_format)
         return 0
-    from qosforge.cli.progress import progress
+    from qosforge.cli.progress import CliReporter, progress
     from qosforge.lint.formats import github, sarif, text
     from qosforge.lint.formats import json as json_format
 
@@ -115,27 +114,12 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
                           in_place=in_place, merge=merge, merge_folders=merge_folders, disable=disable,
                           write_baseline=write_baseline, baseline=baseline, jobs=jobs, target=target_name)
     try:
-        outcome = lint(request, _CliReporter(), counter=progress)
+        outcome = lint(request, CliReporter(), counter=progress)
     except LintUsageError as error:
         raise click.UsageError(error.message) from None
     renderer = {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}
     click.echo(renderer[output_format](outcome.report), nl=False)
     return outcome.exit_code
-
-
-class _CliReporter:
-    """Notes and input errors on stderr through click."""
-
-    def note(self, text: str) -> None:
-        click.echo(text, err=True)
-
-    def progress(self, description: str) -> AbstractContextManager[object]:
-        from qosforge.cli.progress import progress
-
-        return progress(description, total=None)
-
-    def engine_starting(self) -> None:
-        return None
 
 
 __all__ = ["lint_command"]

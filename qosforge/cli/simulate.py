@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Set
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from click.core import ParameterSource
 from qosforge.api.scenarios._single import without_boundary_packet as _without_boundary_packet  # noqa: F401 (its old name, read by tests)
 from qosforge.api.simulate import MAX_LINE_RATE_PACKETS, MAX_PACKET_BYTES, SimulateRequest
 from qosforge.cli.options import OutputPath, Rename, renamed_options
+from qosforge.cli.progress import CliReporter
 from qosforge.cli.serve_gnmi import serve_options, serve_settings
 from qosforge.softswitch.traffic.spec import MAX_SEED
 from qosforge.units import format_value
@@ -63,16 +63,8 @@ _DOC = """Run a scenario on the bundled software switch and report queue, goodpu
     """
 
 
-class _CliReporter:
-    """Notes on stderr through click; progress and one-off announcements only on a terminal."""
-
-    def note(self, text: str) -> None:
-        click.echo(text, err=True)
-
-    def progress(self, description: str) -> AbstractContextManager[object]:
-        from qosforge.cli.progress import progress
-
-        return progress(description, total=None)
+class _CliReporter(CliReporter):
+    """Notes and progress as every command's; one-off announcements only on a terminal."""
 
     def engine_starting(self) -> None:
         if _kernel_needs_compiling():
