@@ -105,7 +105,8 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     if list_rules:
         _list_rules(output_format)
         return 0
-    from qosforge.cli.progress import CliReporter, progress
+    from qosforge.cli.progress import progress
+    from qosforge.cli.reporter import CliReporter
     from qosforge.lint.formats import github, sarif, text
     from qosforge.lint.formats import json as json_format
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 
 
 def progress_enabled() -> bool:
@@ -66,20 +66,4 @@ def announce(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-class CliReporter:
-    """The application layer's Reporter (qosforge/api/reporting.py) for a command: notes on
-    stderr through click, a spinner around slow work only on a terminal."""
-
-    def note(self, text: str) -> None:
-        import click
-
-        click.echo(text, err=True)
-
-    def progress(self, description: str) -> AbstractContextManager[object]:
-        return progress(description, total=None)
-
-    def engine_starting(self) -> None:
-        return None
-
-
-__all__ = ["CliReporter", "announce", "progress", "progress_enabled"]
+__all__ = ["announce", "progress", "progress_enabled"]

@@ -23,7 +23,7 @@ from click.core import ParameterSource
 from qosforge.api.scenarios._single import without_boundary_packet as _without_boundary_packet  # noqa: F401 (its old name, read by tests)
 from qosforge.api.simulate import MAX_LINE_RATE_PACKETS, MAX_PACKET_BYTES, SimulateRequest
 from qosforge.cli.options import OutputPath, Rename, renamed_options
-from qosforge.cli.progress import CliReporter
+from qosforge.cli.reporter import CliReporter
 from qosforge.cli.serve_gnmi import serve_options, serve_settings
 from qosforge.softswitch.traffic.spec import MAX_SEED
 from qosforge.units import format_value
@@ -64,7 +64,7 @@ _DOC = """Run a scenario on the bundled software switch and report queue, goodpu
 
 
 class _CliReporter(CliReporter):
-    """Notes and progress as every command's; one-off announcements only on a terminal."""
+    """Notes on stderr through click; progress and the one-off "compiling the kernel" only on a terminal."""
 
     def engine_starting(self) -> None:
         if _kernel_needs_compiling():
