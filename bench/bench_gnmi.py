@@ -45,11 +45,11 @@ from _usage import OneLineParser, positive_seconds
 SUBSCRIBER = r"""
 import json, sys, time
 from qosforge.deliver import watch
-from qosforge.deliver.devices import Device, Transport
+from qosforge.deliver.devices import Device, GnmiConnection
 from qosforge.deliver.gnmi import GnmiSession
 address, family, interval_s, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 host, port = address.rsplit(":", 1)
-session = GnmiSession(Device("bench", host, int(port), Transport(insecure=True, timeout_s=120.0)), None)
+session = GnmiSession(Device("bench", host, int(port), GnmiConnection(insecure=True, timeout_s=120.0)), None)
 state = watch.families(session, (family,))[0]
 call = session.subscribe(watch.subscribe_request(state, "STREAM", interval_s), seconds + 120)
 notifications = counters = 0

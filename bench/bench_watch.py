@@ -78,7 +78,7 @@ def serve(family: str, ports: int) -> None:
 def run(family: str, ports: int, seconds: float) -> dict[str, float]:
     import subprocess
 
-    from qosforge.deliver.devices import Device, Transport
+    from qosforge.deliver.devices import Device, GnmiConnection
     from qosforge.deliver.gnmi import GnmiSession
     from qosforge.deliver.watch import families, stream
     from qosforge.lint.watch.observation import Observation
@@ -94,7 +94,7 @@ def run(family: str, ports: int, seconds: float) -> dict[str, float]:
         observation.add(samples)
         counted[0] += len(samples)
 
-    device = Device("bench", "127.0.0.1", port, Transport(insecure=True))
+    device = Device("bench", "127.0.0.1", port, GnmiConnection(insecure=True))
     try:
         with GnmiSession(device, None) as session:
             states = families(session, (family,))

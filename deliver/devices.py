@@ -30,7 +30,7 @@ class DeliveryInputError(QosforgeError):
 
 
 @dataclass(frozen=True)
-class Transport:
+class GnmiConnection:
     """How to reach devices: TLS unless ``insecure``; ``skip_verify`` accepts any server certificate."""
 
     tls_ca: Path | None = None
@@ -47,7 +47,7 @@ class Device:
     name: str
     host: str
     port: int
-    transport: Transport
+    connection: GnmiConnection
     defined_at: str | None = None
     """``FILE:LINE:COLUMN: switches.NAME`` of an inventory entry (None for --address)."""
 
@@ -105,19 +105,19 @@ class _Inventory(BaseModel):
     switches: dict[str, _Entry] = Field(min_length=1)
 
 
-def _apply(transport: Transport, entry: _Entry, base: Path, place: str) -> Transport:
+def _apply(connection: GnmiConnection, entry: _Entry, base: Path, place: str) -> GnmiConnection:
     def path(value: str | None, current: Path | None) -> Path | None:
         return current if value is None else (base / value)
 
     return replace(
-        transport,
-        tls_ca=path(entry.tls_ca, transport.tls_ca),
-        tls_cert=path(entry.tls_cert, transport.tls_cert),
-        tls_key=path(entry.tls_key, transport.tls_key),
-        skip_verify=transport.skip_verify if entry.skip_verify is None else entry.skip_verify,
-        insecure=transport.insecure if entry.insecure is None else entry.insecure,
-        username=transport.username if entry.username is None else entry.username,
-        timeout_s=transport.timeout_s if entry.timeout is None else parse_timeout(entry.timeout, f"{place}.timeout"),
+        connection,
+        tls_ca=path(entry.tls_ca, connection.tls_ca),
+        tls_cert=path(entry.tls_cert, connection.tls_cert),
+        tls_key=path(entry.tls_key, connection.tls_key),
+        skip_verify=connection.skip_verify if entry.skip_verify is None else entry.skip_verify,
+        insecure=connection.insecure if entry.insecure is None else entry.insecure,
+        username=connection.username if entry.username is None else entry.username,
+        timeout_s=connection.timeout_s if entry.timeout is None else parse_timeout(entry.timeout, f"{place}.timeout"),
     )
 
 
@@ -140,8 +140,8 @@ def _position(tree: Any, loc: tuple[Any, ...]) -> tuple[int, int] | None:
     return found
 
 
-def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
-    """Every switch of an inventory file, with ``transport`` as the defaults it overrides. Errors
+def load_inventory(path: Path, connection: GnmiConnection) -> tuple[Device, ...]:
+    """Every switch of an inventory file, with ``connection`` as the defaults it overrides. Errors
     name ``FILE:LINE:COLUMN`` of the offending YAML (a round-trip parse keeps the positions)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -168,7 +168,7 @@ def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
         raise DeliveryInputError(f"{where}: {first['msg']}", place=place,
                                  hint="an inventory has 'switches: {NAME: {address: HOST:PORT, ...}}' and optional 'defaults'") from None
     base = path.parent
-    defaults = _apply(transport, inventory.defaults, base, f"{path}: defaults")
+    defaults = _apply(connection, inventory.defaults, base, f"{path}: defaults")
     devices = []
     for name, entry in inventory.switches.items():
         position = _position(tree, ("switches", name))
@@ -181,4 +181,4 @@ def load_inventory(path: Path, transport: Transport) -> tuple[Device, ...]:
     return tuple(devices)
 
 
-__all__ = ["DeliveryInputError", "Device", "Transport", "load_inventory", "parse_address", "parse_timeout"]
+__all__ = ["DeliveryInputError", "Device", "GnmiConnection", "load_inventory", "parse_address", "parse_timeout"]

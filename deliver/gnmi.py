@@ -100,29 +100,29 @@ class GnmiSession:
 
     def __init__(self, device: Device, password: str | None) -> None:
         self.device = device
-        transport = device.transport
+        connection = device.connection
         self._metadata: Sequence[tuple[str, str]] = (
-            (("username", transport.username), ("password", password or "")) if transport.username else ()
+            (("username", connection.username), ("password", password or "")) if connection.username else ()
         )
         self._channel = self._open()
         _, gnmi_pb2_grpc = protos()
         self._stub = gnmi_pb2_grpc.gNMIStub(self._channel)
 
     def _open(self) -> grpc.Channel:
-        device, transport = self.device, self.device.transport
-        if transport.insecure:
+        device, connection = self.device, self.device.connection
+        if connection.insecure:
             return grpc.insecure_channel(device.address)
         options: list[tuple[str, Any]] = []
-        root = self._read(transport.tls_ca, "--tls-ca") if transport.tls_ca else None
-        if transport.skip_verify:
+        root = self._read(connection.tls_ca, "--tls-ca") if connection.tls_ca else None
+        if connection.skip_verify:
             root, name = self._server_certificate()
             options.append(("grpc.ssl_target_name_override", name))
-        if (transport.tls_cert is None) != (transport.tls_key is None):
+        if (connection.tls_cert is None) != (connection.tls_key is None):
             raise DeviceError("a client certificate needs both --tls-cert and --tls-key", place=self._place(), hint="give both, or neither")
         credentials = grpc.ssl_channel_credentials(
             root_certificates=root,
-            private_key=self._read(transport.tls_key, "--tls-key") if transport.tls_key else None,
-            certificate_chain=self._read(transport.tls_cert, "--tls-cert") if transport.tls_cert else None,
+            private_key=self._read(connection.tls_key, "--tls-key") if connection.tls_key else None,
+            certificate_chain=self._read(connection.tls_cert, "--tls-cert") if connection.tls_cert else None,
         )
         return grpc.secure_channel(device.address, credentials, options=options)
 
@@ -138,7 +138,7 @@ class GnmiSession:
         from cryptography import x509
 
         try:
-            pem = ssl.get_server_certificate((self.device.host, self.device.port), timeout=self.device.transport.timeout_s)
+            pem = ssl.get_server_certificate((self.device.host, self.device.port), timeout=self.device.connection.timeout_s)
         except (OSError, ssl.SSLError) as error:
             raise DeviceError(f"unreachable or not speaking TLS: {error}", place=self._place(), hint="check the address, or --insecure for a plaintext target") from None
         certificate = x509.load_pem_x509_certificate(pem.encode())
@@ -155,7 +155,7 @@ class GnmiSession:
 
     def _call(self, what: str, rpc: Callable[..., T], request: Any) -> T:
         try:
-            return rpc(request, timeout=self.device.transport.timeout_s, metadata=self._metadata)
+            return rpc(request, timeout=self.device.connection.timeout_s, metadata=self._metadata)
         except grpc.RpcError as error:
             code = error.code() if hasattr(error, "code") else None
             details = error.details() if hasattr(error, "details") else str(error)

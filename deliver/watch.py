@@ -175,7 +175,7 @@ def snapshot(session: GnmiSession, states: Sequence[FamilyState]) -> list[Sample
         if state.unavailable is not None:
             continue
         try:
-            for response in session.subscribe(subscribe_request(state, "ONCE", 0.0), session.device.transport.timeout_s):
+            for response in session.subscribe(subscribe_request(state, "ONCE", 0.0), session.device.connection.timeout_s):
                 if response.HasField("update"):
                     samples.extend(decode_notification(response.update, state))
                 elif response.sync_response:

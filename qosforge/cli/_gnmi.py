@@ -61,15 +61,15 @@ def gnmi_options(function: F) -> F:
     return functools.reduce(lambda f, option: option(f), reversed(options), function)
 
 
-def transport(params: dict[str, Any]) -> Any:
-    """The connection flags as a :class:`~qosforge.deliver.devices.Transport`, checked."""
-    from qosforge.deliver.devices import Transport, parse_timeout
+def connection(params: dict[str, Any]) -> Any:
+    """The connection flags as a :class:`~qosforge.deliver.devices.GnmiConnection`, checked."""
+    from qosforge.deliver.devices import GnmiConnection, parse_timeout
 
     if params["address"] and params["inventory"]:
         raise QosforgeError("give --address or --inventory, not both", place="--address", hint="one device: --address; a fabric: --inventory")
     if params["insecure"] and (params["tls_ca"] or params["tls_cert"] or params["skip_verify"]):
         raise QosforgeError("--insecure turns TLS off; TLS options make no sense with it", place="--insecure", hint="drop --insecure, or the TLS options")
-    return Transport(
+    return GnmiConnection(
         tls_ca=Path(params["tls_ca"]) if params["tls_ca"] else None,
         tls_cert=Path(params["tls_cert"]) if params["tls_cert"] else None,
         tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
@@ -162,7 +162,7 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         raise QosforgeError("give either INTENT (with --switch or --inventory) or --config FILE", place="arguments", hint="see --help")
     devices: dict[str, Device]
     if params["inventory"]:
-        devices = {d.name: d for d in load_inventory(Path(params["inventory"]), transport(params))}
+        devices = {d.name: d for d in load_inventory(Path(params["inventory"]), connection(params))}
         unknown = [s for s in switches if s not in devices]
         if unknown:
             raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory {params['inventory']}", place="--switch",
@@ -185,7 +185,7 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
             without_device = "or --dry-run to see the document without a device" if push else "to see the intended document without a device: qosforge push ... --dry-run"
             raise QosforgeError("no device address", place="--address", hint=f"give --address HOST:PORT or --inventory FILE ({without_device})")
         host, port = parse_address(params["address"], "--address") if params["address"] else ("-", 0)
-        devices = {names[0]: Device(names[0], host, port, transport(params))}
+        devices = {names[0]: Device(names[0], host, port, connection(params))}
     if intent is not None:
         from_inventory = {n: devices[n].defined_at for n in names} if params["inventory"] and not switches else None
         documents = _compiled(intent, names, tuple(params["approximations"]), from_inventory, target_name)
@@ -205,9 +205,9 @@ def resolve(params: dict[str, Any], *, push: bool) -> tuple[list[tuple[Any, Any]
         chosen = Path(params["backup"])
         backups = {n: (chosen / f"{n}.{backup_file}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
     pairs = [(devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names]
-    password = ask_password() if any(d.transport.username for d, _ in pairs) and not params.get("dry_run") else None
+    password = ask_password() if any(d.connection.username for d, _ in pairs) and not params.get("dry_run") else None
     for device, _ in pairs:
-        if password is not None and device.transport.insecure and device.transport.username:
+        if password is not None and device.connection.insecure and device.connection.username:
             click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
     return pairs, password, params["output_format"] == "json"
 

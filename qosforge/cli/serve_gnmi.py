@@ -2,7 +2,7 @@
 goes on (softswitch/device/, docs/telemetry.md).
 
 TLS and credentials as ``push``/``diff`` take them (the same flags, read into deliver/devices.py's
-:class:`~qosforge.deliver.devices.Transport`), from this end's side: ``--tls-cert``/``--tls-key``
+:class:`~qosforge.deliver.devices.GnmiConnection`), from this end's side: ``--tls-cert``/``--tls-key``
 are the certificate the target presents, ``--tls-ca`` the CA a client certificate must chain to
 (mutual TLS; without it no client certificate is asked for), ``--insecure`` plaintext gRPC, and
 ``--username`` with the password from ``$QOSFORGE_GNMI_PASSWORD`` the credentials every RPC must
@@ -47,8 +47,8 @@ def serve_options(function: F) -> F:
 class ServeOptions:
     host: str
     port: int
-    transport: Any
-    """deliver.devices.Transport, read from the flags as push/diff read them."""
+    connection: Any
+    """deliver.devices.GnmiConnection, read from the flags as push/diff read them."""
     password: str | None
     serve_for_s: float | None
 
@@ -56,13 +56,13 @@ class ServeOptions:
         """Serve while the run goes on; returns the run's result once it ended and serving stopped."""
         from qosforge.softswitch.device.serve import serve_simulation
 
-        credentials = (self.transport.username, self.password or "") if self.transport.username else None
+        credentials = (self.connection.username, self.password or "") if self.connection.username else None
         try:
             served = serve_simulation(scenario, switches, self.host, self.port, server_credentials=self._server_credentials(),
                                       credentials=credentials)
         except RuntimeError as error:  # grpc: the address cannot be bound
             raise QosforgeError(f"cannot listen: {error}", place="--serve-gnmi", hint="pick a free port (0 picks one per switch)") from None
-        kind = "plaintext" if self.transport.insecure else "TLS"
+        kind = "plaintext" if self.connection.insecure else "TLS"
         for endpoint in served.endpoints:
             host = f"[{self.host}]" if ":" in self.host else self.host
             click.echo(f"serving gNMI: switch {endpoint.switch} at {host}:{endpoint.port} ({kind})", err=True)
@@ -95,8 +95,8 @@ class ServeOptions:
     def _server_credentials(self) -> Any:
         import grpc
 
-        transport = self.transport
-        if transport.insecure:
+        connection = self.connection
+        if connection.insecure:
             return None
 
         def read(path: Path, flag: str) -> bytes:
@@ -105,8 +105,8 @@ class ServeOptions:
             except OSError as error:
                 raise QosforgeError(f"cannot read {path}: {error.strerror}", place=flag, hint="give a readable PEM file") from None
 
-        key, cert = read(transport.tls_key, "--tls-key"), read(transport.tls_cert, "--tls-cert")
-        ca = read(transport.tls_ca, "--tls-ca") if transport.tls_ca else None
+        key, cert = read(connection.tls_key, "--tls-key"), read(connection.tls_cert, "--tls-cert")
+        ca = read(connection.tls_ca, "--tls-ca") if connection.tls_ca else None
         return grpc.ssl_server_credentials([(key, cert)], root_certificates=ca, require_client_auth=ca is not None)
 
 
@@ -122,7 +122,7 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
     # Only now: a run that serves nothing (every campaign point) imports none of the device code.
     from qosforge.api.scenarios import SCENARIOS
     from qosforge.cli._gnmi import ask_password
-    from qosforge.deliver.devices import DeliveryInputError, Transport, parse_address
+    from qosforge.deliver.devices import DeliveryInputError, GnmiConnection, parse_address
     from qosforge.units import parse_time_s
 
     # The scenario says whether it can be served (qosforge/api/scenarios/: the deadlock scenario
@@ -140,7 +140,7 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
     if not params["insecure"] and not (params["tls_cert"] and params["tls_key"]):
         raise QosforgeError("a TLS target needs its certificate and key", place="--tls-cert",
                             hint="give --tls-cert and --tls-key, or --insecure for plaintext gRPC")
-    transport = Transport(
+    connection = GnmiConnection(
         tls_ca=Path(params["tls_ca"]) if params["tls_ca"] else None,
         tls_cert=Path(params["tls_cert"]) if params["tls_cert"] else None,
         tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
@@ -153,7 +153,7 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
         except Exception as error:  # UnitError: the flag's own message
             raise QosforgeError(str(getattr(error, "message", error)), place="--serve-for", hint="e.g. 30s") from None
     password = ask_password() if params["username"] else None
-    return ServeOptions(host, port, transport, password, serve_for)
+    return ServeOptions(host, port, connection, password, serve_for)
 
 
 __all__ = ["ServeOptions", "serve_options", "serve_settings"]

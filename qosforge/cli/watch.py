@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from qosforge.cli._gnmi import ask_password, connection_options, transport
+from qosforge.cli._gnmi import ask_password, connection, connection_options
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 
 _EPILOG = """\b
@@ -57,7 +57,7 @@ def _devices(params: dict[str, Any], known: list[str]) -> list[Any]:
     from qosforge.deliver.devices import Device, load_inventory, parse_address
 
     switches = list(params["switches"])
-    connect = transport(params)
+    connect = connection(params)
     if params["inventory"]:
         inventory = {d.name: d for d in load_inventory(Path(params["inventory"]), connect)}
         missing = [s for s in switches if s not in inventory]
@@ -122,9 +122,9 @@ def watch_command(**params: Any) -> int:
     _check_rules(disabled)
     if params["once"] and params["duration"]:
         raise QosforgeError("--once takes one snapshot; --duration is for streaming", place="--duration", hint="drop one of them")
-    password = ask_password() if any(d.transport.username for d in devices) else None
+    password = ask_password() if any(d.connection.username for d in devices) else None
     for device in devices:
-        if password is not None and device.transport.insecure:
+        if password is not None and device.connection.insecure:
             click.echo(f"warning: {device.name} ({device.address}): --insecure sends the password in plaintext", err=True)
     wanted = tuple(params["family_names"]) or ("sonic", "openconfig")
     observations = {d.name: Observation(d.name, once=params["once"]) for d in devices}

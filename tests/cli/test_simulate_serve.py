@@ -36,7 +36,7 @@ def _simulate_args(intent: Path) -> list[str]:
 
 
 def test_served_over_tls_with_credentials_and_the_report_is_unchanged(intent: Path, pki: Pki, tmp_path: Path, run_cli: Run) -> None:
-    from qosforge.deliver.devices import Device, Transport
+    from qosforge.deliver.devices import Device, GnmiConnection
     from qosforge.deliver.gnmi import DeviceError, GnmiSession
 
     (tmp_path / "server.pem").write_bytes(pki.server_cert)
@@ -49,8 +49,8 @@ def test_served_over_tls_with_credentials_and_the_report_is_unchanged(intent: Pa
     line = process.stderr.readline()
     match = re.fullmatch(r"serving gNMI: switch leaf1 at 127\.0\.0\.1:(\d+) \(TLS\)\n", line)
     assert match, line
-    transport = Transport(tls_ca=pki.ca, username="netops", timeout_s=30.0)
-    device = Device("leaf1", "127.0.0.1", int(match.group(1)), transport)
+    connection = GnmiConnection(tls_ca=pki.ca, username="netops", timeout_s=30.0)
+    device = Device("leaf1", "127.0.0.1", int(match.group(1)), connection)
     with GnmiSession(device, "s3cret") as session:
         assert "openconfig-qos" in session.capabilities().models
         qos = session.get_qos()["openconfig-qos:qos"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from qosforge.deliver.devices import (
     DeliveryInputError,
-    Transport,
+    GnmiConnection,
     load_inventory,
     parse_address,
     parse_timeout,
@@ -52,11 +52,11 @@ def test_inventory_defaults_overrides_and_relative_paths(tmp_path: Path) -> None
         "  leaf1: {address: '10.0.0.1:9339'}\n"
         "  lab: {address: '127.0.0.1:50051', insecure: true, username: lab, timeout: 1s}\n"
     )
-    leaf1, lab = load_inventory(path, Transport(skip_verify=False, timeout_s=10.0))
+    leaf1, lab = load_inventory(path, GnmiConnection(skip_verify=False, timeout_s=10.0))
     assert leaf1.name == "leaf1" and leaf1.address == "10.0.0.1:9339"
-    assert leaf1.transport.tls_ca == path.parent / "pki" / "ca.pem" and leaf1.transport.username == "netops"
-    assert leaf1.transport.timeout_s == pytest.approx(5.0)
-    assert lab.transport.insecure and lab.transport.username == "lab" and lab.transport.timeout_s == pytest.approx(1.0)
+    assert leaf1.connection.tls_ca == path.parent / "pki" / "ca.pem" and leaf1.connection.username == "netops"
+    assert leaf1.connection.timeout_s == pytest.approx(5.0)
+    assert lab.connection.insecure and lab.connection.username == "lab" and lab.connection.timeout_s == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,7 @@ def test_bad_inventories_are_one_line_errors(tmp_path: Path, text: str, message:
     path = tmp_path / "inventory.yaml"
     path.write_text(text)
     with pytest.raises(DeliveryInputError, match=message) as caught:
-        load_inventory(path, Transport())
+        load_inventory(path, GnmiConnection())
     assert str(path) in caught.value.one_line() and "\n" not in caught.value.one_line()
 
 
@@ -91,5 +91,5 @@ def test_inventory_errors_keep_line_and_column(tmp_path: Path, text: str, place:
     path = tmp_path / "inventory.yaml"
     path.write_text(text)
     with pytest.raises(DeliveryInputError) as caught:
-        load_inventory(path, Transport())
+        load_inventory(path, GnmiConnection())
     assert caught.value.place is not None and caught.value.place.startswith(f"{path}{place}")

@@ -287,7 +287,7 @@ def _write_switch(folder: Path, *, lossy_pg: bool = False) -> None:
 
 
 def test_merge_groups_by_folder_and_by_plus() -> None:
-    from qosforge.cli.lint import merge_groups
+    from qosforge.api.lint import merge_groups
 
     files = ("a/buffers.json", "b/buffers.json", "a/qos.json", "b/qos.json")
     assert merge_groups(files, by_folder=True) == [[Path("a/buffers.json"), Path("a/qos.json")],
