@@ -113,7 +113,13 @@ FL_RESENT_M = 48  # of those, retransmissions (F_RTX: fast retransmit, timeout, 
 FL_DROPPED_M = 49  # its data packets dropped at a switch (any reason)
 FL_ARRIVED_M = 50  # its data packets reaching the receiver (duplicates included)
 FL_PAYLOAD_M = 51  # application payload delivered: each packet once, at its first arrival (as C_DELIVERED_PAYLOAD)
-FL_COLS = 52
+# The ECN transports' window of reduction (CWR, DCTCP and RFC 3168 TCP) paced by Proportional Rate Reduction (RFC 6937), as Linux
+# (net/ipv4/tcp_input.c tcp_cwnd_reduction) and ns-3 (src/internet/model/tcp-prr-recovery.cc) run it:
+FL_CWR = 52  # 1 while the flow is in CWR
+FL_PRR_DELIVERED = 53  # packets delivered since CWR began (RFC 6937 prr_delivered)
+FL_PRR_OUT = 54  # packets sent since CWR began (prr_out)
+FL_PRR_FLIGHT = 55  # packets outstanding when CWR began (RecoverFS)
+FL_COLS = 56
 
 # flow float columns (fl_f)
 FF_CWND = 0

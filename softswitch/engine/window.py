@@ -3,9 +3,14 @@ ACK, so the ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state ma
 
 * TCP NewReno (RFC 6582): slow start, congestion avoidance, fast retransmit after three
   duplicate ACKs, fast recovery with partial-ACK retransmission; RFC 6298 retransmission timer.
-* DCTCP (Alizadeh et al. 2010 §3.1): alpha <- (1 - g) alpha + g F once per window of data,
-  cwnd <- cwnd (1 - alpha/2) at most once per window when ECN-Echo arrives, and no growth until
-  that window is acknowledged (CWR, as Linux and ns-3 run it); losses as NewReno.
+* DCTCP (Alizadeh et al. 2010 §3.1): alpha <- (1 - g) alpha + g F once per window of data;
+  ECN-Echo sets ssthresh = cwnd (1 - alpha/2) at most once per window of data and opens a window
+  of reduction (CWR, RFC 8257 §3.3 step 9) in which cwnd does not grow and Proportional Rate
+  Reduction (RFC 6937) brings it down to ssthresh as ACKs return, as Linux and ns-3 run it;
+  losses as NewReno.
+* TCP with RFC 3168 ECN: NewReno whose ECN-Echo opens the same window of reduction with
+  ssthresh = max(FlightSize/2, 2) (RFC 3168 §6.1.2: answered as a loss), once per window of data
+  whether the reduction came from a loss or a mark.
 * TBTCP (Xiong, Li & Song §4.3, §6.2): slow start until the first ECN-Echo, then RAI
   (+beta MSS per RTT) and QCD (cwnd <- max(cwnd - r, cwnd/2) per ECN-Echo, only while
   cwnd > 2, §5.5); losses as DCTCP.
@@ -54,6 +59,7 @@ from qosforge.softswitch.engine.layout import (
     FF_SRTT,
     FF_SSTHRESH,
     FL_ACKED_W,
+    FL_CWR,
     FL_CWR_END,
     FL_DONE,
     FL_DUPACKS,
@@ -64,6 +70,9 @@ from qosforge.softswitch.engine.layout import (
     FL_LOSS,
     FL_MARKED_W,
     FL_OOO,
+    FL_PRR_DELIVERED,
+    FL_PRR_FLIGHT,
+    FL_PRR_OUT,
     FL_RCVNXT,
     FL_RECOVER,
     FL_RTX_SEQ,
@@ -154,6 +163,8 @@ def window_send(w: World, now: float, f: int) -> None:
         if not send_packet(w, now, f, nxt, flags, data_bytes(w, f, nxt)):
             break
         fli[f, FL_SNDNXT] = nxt + 1
+        if fli[f, FL_CWR] == 1:
+            fli[f, FL_PRR_OUT] += 1
         if nxt + 1 > fli[f, FL_HIGH]:
             fli[f, FL_HIGH] = nxt + 1
     if fli[f, FL_SNDNXT] > fli[f, FL_SNDUNA]:
@@ -215,17 +226,6 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
             fli[f, FL_ACKED_W] = 0
             fli[f, FL_MARKED_W] = 0
             fli[f, FL_WEND] = fli[f, FL_SNDNXT]
-        if ece and fli[f, FL_SNDUNA] >= fli[f, FL_CWR_END]:
-            flf[f, FF_CWND] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
-            flf[f, FF_SSTHRESH] = flf[f, FF_CWND]
-            fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
-    elif kind == K_TCP_ECN:
-        # RFC 3168 §6.1.2: on ECN-Echo halve the window as for a loss (ssthresh = max(FlightSize/2,
-        # 2), cwnd = ssthresh), at most once per window of data: CWR ends the window at snd_nxt.
-        if ece and fli[f, FL_SNDUNA] >= fli[f, FL_CWR_END] and fli[f, FL_INREC] == 0:
-            loss_window(w, f)
-            flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
-            fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
     elif kind == K_TBTCP and ece:
         # QCD (TBTCP §6.2): each mark removes r MSS, never more than half; only while cwnd > 2 (§5.5).
         fli[f, FL_SEEN_ECN] = 1
@@ -235,16 +235,61 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
 
 
 @compiled
+def _ecn_cwr_window(w: World, f: int, ece: bool, acked: int, flight_before: int) -> None:
+    """The window of an ECN transport (DCTCP, RFC 3168 TCP) on an ACK that advances snd_una
+    outside loss recovery.
+
+    ECN-Echo opens a window of reduction (RFC 8257 §3.3 step 9; RFC 3168 §6.1.2: at most one
+    reduction per window of data): ssthresh = cwnd (1 - alpha/2) for DCTCP, max(FlightSize/2, 2)
+    for RFC 3168 TCP (as for a loss, RFC 5681 eq. 4), and until data sent after that
+    moment is acknowledged cwnd does not grow; Proportional Rate Reduction (RFC 6937 §3.1, PRR-SSRB)
+    spreads the cut over the returning ACKs and cwnd = ssthresh when CWR ends. This is Linux's
+    CA_CWR (net/ipv4/tcp_input.c tcp_enter_cwr, tcp_cwnd_reduction, tcp_end_cwnd_reduction) and
+    ns-3's (src/internet/model/tcp-socket-base.cc EnterCwr, tcp-prr-recovery.cc). Both end CWR
+    only when something *above* the data outstanding at its start is acknowledged (Linux:
+    "CWR is to be held something *above* high_seq is ACKed for CWR bit to reach receiver";
+    ns-3: ackNumber > m_recover), so a flow with a window of one or two packets is cut once per
+    window + 1 packets, not once per window.
+    """
+    fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_CWR] == 1 and fli[f, FL_SNDUNA] > fli[f, FL_CWR_END]:
+        fli[f, FL_CWR] = 0
+        flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
+    dctcp = fli[f, FL_KIND] == K_DCTCP
+    # RFC 3168 TCP also counts a loss recovery as the window's one reduction (loss_window).
+    if ece and fli[f, FL_CWR] == 0 and (dctcp or fli[f, FL_SNDUNA] > fli[f, FL_CWR_END]):
+        fli[f, FL_CWR] = 1
+        fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
+        if dctcp:
+            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
+        else:
+            flf[f, FF_SSTHRESH] = max(flight_before / 2.0, 2.0)
+        fli[f, FL_PRR_DELIVERED] = 0
+        fli[f, FL_PRR_OUT] = 0
+        fli[f, FL_PRR_FLIGHT] = max(flight_before, 1)
+    if fli[f, FL_CWR] == 0:
+        _increase(w, f, acked)
+        return
+    fli[f, FL_PRR_DELIVERED] += acked
+    ssthresh = flf[f, FF_SSTHRESH]
+    pipe = fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA]
+    delivered = fli[f, FL_PRR_DELIVERED]
+    sent = fli[f, FL_PRR_OUT]
+    if pipe > ssthresh:
+        # Proportional part: send ssthresh/RecoverFS of what was delivered (RFC 6937 §3.1).
+        send_count = float(-((-delivered * ssthresh) // fli[f, FL_PRR_FLIGHT])) - sent
+    else:
+        # Slow-start reduction bound: grow back towards ssthresh no faster than slow start.
+        send_count = min(ssthresh - pipe, float(max(delivered - sent, acked) + 1))
+    if sent == 0:
+        send_count = max(send_count, 1.0)  # Linux and ns-3 send at least one packet on entry
+    flf[f, FF_CWND] = max(pipe + send_count, 1.0)
+
+
+@compiled
 def _increase(w: World, f: int, acked: int) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
     cwnd = flf[f, FF_CWND]
-    if fli[f, FL_KIND] == K_DCTCP and fli[f, FL_SNDUNA] < fli[f, FL_CWR_END] and cwnd >= flf[f, FF_SSTHRESH]:
-        # DCTCP's window of reduction (RFC 8257 §3.3 step 9; RFC 3168 §6.1.2: the response to a
-        # CE mark is that to a loss, and no window grows while it recovers): Linux grows cwnd only
-        # outside CWR (net/ipv4/tcp_input.c tcp_cong_control: tcp_cwnd_reduction in CWR, else
-        # tcp_cong_avoid), as ns-3 does (tcp-socket-base.cc ProcessAck: CA_CWR runs PRR and no
-        # IncreaseWindow). Slow start after a timeout (cwnd below ssthresh) still grows.
-        return
     if fli[f, FL_KIND] == K_TBTCP and fli[f, FL_SEEN_ECN] == 1:
         cwnd += flf[f, FF_BETA] * acked / cwnd  # RAI: beta MSS per RTT (TBTCP §4.3)
     elif cwnd < flf[f, FF_SSTHRESH]:
@@ -305,6 +350,8 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
                 # Partial ACK: retransmit the next hole, deflate by the amount acked (step 4).
                 _retransmit(w, now, f, ack)
                 flf[f, FF_CWND] = max(flf[f, FF_CWND] - acked + 1.0, 1.0)
+        elif fli[f, FL_KIND] == K_DCTCP or fli[f, FL_KIND] == K_TCP_ECN:
+            _ecn_cwr_window(w, f, ece, acked, fli[f, FL_SNDNXT] - una)
         else:
             _increase(w, f, acked)
         _ecn_reaction(w, f, ece, acked)
@@ -316,6 +363,7 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
             loss_window(w, f)
             flf[f, FF_CWND] = flf[f, FF_SSTHRESH] + threshold
             fli[f, FL_INREC] = 1
+            fli[f, FL_CWR] = 0  # loss recovery supersedes the window of reduction (RFC 6937 §3)
             fli[f, FL_RECOVER] = fli[f, FL_SNDNXT]
             _retransmit(w, now, f, una)
         elif fli[f, FL_INREC] == 1:
@@ -384,6 +432,7 @@ def window_timeout(w: World, now: float, f: int) -> None:
     flf[f, FF_CWND] = 1.0
     fli[f, FL_SNDNXT] = fli[f, FL_SNDUNA]
     fli[f, FL_INREC] = 0
+    fli[f, FL_CWR] = 0
     fli[f, FL_DUPACKS] = 0
     if fli[f, FL_TLT] == 1:
         fli[f, FL_IMP_STATE] = 1  # restart the important clock with the retransmission
