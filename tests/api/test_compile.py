@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
@@ -131,9 +129,7 @@ def test_compile_fabric_compiles_in_memory_only(tmp_path: Path) -> None:
     assert compiled.intent.metadata.name == "roce-pod" and compiled.source_map.file == str(ROCE)
 
 
-def test_the_application_layer_compiles_without_the_cli(tmp_path: Path) -> None:
-    program = ("import sys; from qosforge.api.compile import CompileRequest, compile_to_folder; from qosforge.api.reporting import StderrReporter\n"
-               f"print(compile_to_folder(CompileRequest({str(ROCE)!r}, {str(tmp_path / 'out')!r}), StderrReporter()).report['fabric'])\n"
-               "print(sorted(m for m in sys.modules if m.startswith('qosforge.cli') or m == 'click'))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[:2] == ["roce-pod", "[]"]
+def test_the_application_layer_compiles_without_the_cli(tmp_path: Path, run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
+    printed, cli_modules = run_isolated("from qosforge.api.compile import CompileRequest, compile_to_folder; from qosforge.api.reporting import StderrReporter\n"
+                       f"print(compile_to_folder(CompileRequest({str(ROCE)!r}, {str(tmp_path / 'out')!r}), StderrReporter()).report['fabric'])")
+    assert printed == ["roce-pod"] and cli_modules == []

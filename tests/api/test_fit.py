@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -117,9 +116,7 @@ def test_the_cli_prints_the_api_report(capsys: pytest.CaptureFixture[str]) -> No
         assert json.loads(out) == json.loads(json.dumps(tidy(fit_red(request).report()), allow_nan=False))
 
 
-def test_the_application_layer_does_not_load_click() -> None:
-    program = ("import sys; from qosforge.api.fit import FitRedRequest, fit_red\n"
-               "fit_red(FitRedRequest(bdp='180kB', t_min='138kB', t_max='550kB'))\n"
-               "print(sorted(m for m in sys.modules if m.startswith('qosforge.cli') or m == 'click'))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+def test_the_application_layer_does_not_load_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
+    printed, cli_modules = run_isolated("from qosforge.api.fit import FitRedRequest, fit_red\n"
+                       "print(float(fit_red(FitRedRequest(bdp='180kB', t_min='138kB', t_max='550kB', r='4')).result.p_max))")
+    assert printed == ["0.18"] and cli_modules == []

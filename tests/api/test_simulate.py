@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -23,14 +23,10 @@ def test_a_dumbbell_request_gives_the_report() -> None:
     assert outcome.plot is not None and outcome.plot.labels and outcome.result is not None
 
 
-def test_the_application_layer_does_not_load_the_cli() -> None:
-    import subprocess
-
-    program = ("import sys; from qosforge.api.simulate import SimulateRequest, simulate; from qosforge.api.reporting import StderrReporter\n"
-               "simulate(SimulateRequest(scenario='dumbbell', transport='newreno', flows=1, duration='1ms'), StderrReporter())\n"
-               "print(sorted(m for m in sys.modules if m.startswith('qosforge.cli') or m == 'click'))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+def test_the_application_layer_does_not_load_the_cli(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
+    printed, cli_modules = run_isolated("from qosforge.api.simulate import SimulateRequest, simulate; from qosforge.api.reporting import StderrReporter\n"
+                       "simulate(SimulateRequest(scenario='dumbbell', transport='newreno', flows=1, duration='1ms'), StderrReporter())")
+    assert printed == [] and cli_modules == []
 
 
 @pytest.mark.parametrize(("request_", "message"), [

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -81,9 +79,7 @@ def test_the_cli_prints_the_api_document(argv: list[str], capsys: pytest.Capture
     assert printed == json.loads(json.dumps(outcome.document()))
 
 
-def test_the_application_layer_runs_a_calculator_without_the_cli(tmp_path: Path) -> None:
-    program = ("import sys; from qosforge.api.whatif import WhatIfRequest, whatif; from qosforge.api.reporting import StderrReporter\n"
-               "print(whatif(WhatIfRequest('tbtcp', {'rate_bps': '10G', 'rtt_s': '1ms'}), StderrReporter()).document()['flows'])\n"
-               "print(sorted(m for m in sys.modules if m.startswith('qosforge.cli') or m == 'click'))")
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[:2] == ["100.0", "[]"]  # --flows' default, and nothing of click or the CLI loaded
+def test_the_application_layer_runs_a_calculator_without_the_cli(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
+    printed, cli_modules = run_isolated("from qosforge.api.whatif import WhatIfRequest, whatif; from qosforge.api.reporting import StderrReporter\n"
+                       "print(whatif(WhatIfRequest('tbtcp', {'rate_bps': '10G', 'rtt_s': '1ms'}), StderrReporter()).document()['flows'])")
+    assert printed == ["100.0"] and cli_modules == []  # --flows' default, and nothing of click or the CLI loaded

@@ -58,28 +58,25 @@ def fig17() -> dict[str, Any]:
     return parsed
 
 
-def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
-    checks = fig17["checks"]
+def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float) -> None:
+    """Each group's throughput within the bench's 10 % of ns-3 and its Jain index (the lowest
+    seed's, with several seeds) at least ``lowest_jain``; both queues within 20 %; physics."""
     for group in ("S1", "S2", "S3"):
         check = checks[f"{group} throughput"]
         assert check["ok"], f"{group}: qosforge {check['qosforge']:.1f} Mb/s, ns-3 {check['ns3']:.1f} Mb/s"
-        assert checks[f"{group} jain"]["qosforge"] >= 0.99, f"{group}: Jain {checks[f'{group} jain']['qosforge']:.3f}"
+        assert checks[f"{group} jain"]["qosforge"] >= lowest_jain, f"{group}: Jain {checks[f'{group} jain']['qosforge']:.3f}"
     for port in ("T1->T2", "T2->R1"):
         check = checks[f"{port} queue"]
         assert check["ok"], f"{port}: qosforge {check['qosforge']:.1f} packets, ns-3 {check['ns3']:.1f}"
     assert checks["physics"]["ok"], checks["physics"]["problems"]
+
+
+def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
+    _assert_every_group_and_queue(fig17["checks"], lowest_jain=0.99)
 
 
 def test_half_flows_meets_the_throughput_and_queue_targets_in_every_group(half_flows: dict[str, Any]) -> None:
-    checks = half_flows["checks"]
-    for group in ("S1", "S2", "S3"):
-        check = checks[f"{group} throughput"]
-        assert check["ok"], f"{group}: qosforge {check['qosforge']:.1f} Mb/s (seed mean), ns-3 {check['ns3']:.1f} Mb/s"
-        assert checks[f"{group} jain"]["qosforge"] >= 0.98, f"{group}: Jain {checks[f'{group} jain']['qosforge']:.3f} in some seed"
-    for port in ("T1->T2", "T2->R1"):
-        check = checks[f"{port} queue"]
-        assert check["ok"], f"{port}: qosforge {check['qosforge']:.1f} packets, ns-3 {check['ns3']:.1f}"
-    assert checks["physics"]["ok"], checks["physics"]["problems"]
+    _assert_every_group_and_queue(half_flows["checks"], lowest_jain=0.98)
     assert len(half_flows["qosforge"]["seeds"]) == 3
 
 
