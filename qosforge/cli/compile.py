@@ -101,7 +101,10 @@ def explain_command(intent: str, switch_name: str | None, value_path: str, outpu
     from qosforge.backends.registry import get_target, require_phase, targets_supporting
     from qosforge.provenance import to_jsonable
 
-    if (switch_name is None) == (host_kind is None):
+    if switch_name is not None and host_kind is not None:
+        raise click.UsageError("--switch and --host explain different things: give --switch NAME (a config_db value) or --host KIND "
+                               "(a host setting), not both")
+    if switch_name is None and host_kind is None:
         raise click.UsageError("give --switch NAME (a config_db value) or --host KIND (a host setting)")
     subject_kind = "host" if host_kind is not None else "switch"
     subject = host_kind if host_kind is not None else switch_name

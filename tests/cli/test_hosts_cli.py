@@ -14,6 +14,8 @@ Run = Callable[..., tuple[int, str, str]]
 def test_explain_takes_a_switch_or_a_host(run_cli: Run) -> None:
     code, _, err = run_cli("explain", ROCE, "--path", "net.ipv4.tcp_ecn")
     assert code == 2 and "give --switch NAME (a config_db value) or --host KIND" in err
+    code, out, err = run_cli("explain", ROCE, "--switch", "leaf1", "--host", "nvidia-connectx-6dx-100G", "--path", "ecn.roce_np.cnp_dscp")
+    assert code == 2 and "--switch and --host explain different things" in err and "not both" in err and out == ""
     code, out, err = run_cli("explain", ROCE, "--host", "nvidia-connectx-6dx-100G", "--path", "ecn.roce_np.cnp_dscp")
     assert code == 0 and "ecn.roce_np.cnp_dscp on nvidia-connectx-6dx-100G = 48 DSCP" in out
     code, _, err = run_cli("explain", ROCE, "--host", "linux-kernel-100G", "--path", "net.ipv4.tcp_ecn")
