@@ -199,11 +199,16 @@ def _rtt_sample(w: World, f: int, sample: float) -> None:
 
 
 @compiled
+def _reno_ssthresh(flight_packets: int) -> float:
+    """ssthresh = max(FlightSize/2, 2) (RFC 5681 eq. 4), after a loss or an RFC 3168 ECN-Echo."""
+    return max(flight_packets / 2.0, 2.0)
+
+
+@compiled
 def loss_window(w: World, f: int) -> None:
     """ssthresh = max(FlightSize/2, 2) (RFC 5681 eq. 4)."""
     fli, flf = w[W_FLI], w[W_FLF]
-    flight = fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA]
-    flf[f, FF_SSTHRESH] = max(flight / 2.0, 2.0)
+    flf[f, FF_SSTHRESH] = _reno_ssthresh(fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
     if fli[f, FL_KIND] == K_TCP_ECN:
         # RFC 3168 §6.1.2: at most one window reduction per window, whether from a loss or ECE.
         fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
@@ -263,7 +268,7 @@ def _ecn_cwr_window(w: World, f: int, ece: bool, acked: int, flight_before: int)
         if dctcp:
             flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
         else:
-            flf[f, FF_SSTHRESH] = max(flight_before / 2.0, 2.0)
+            flf[f, FF_SSTHRESH] = _reno_ssthresh(flight_before)
         fli[f, FL_PRR_DELIVERED] = 0
         fli[f, FL_PRR_OUT] = 0
         fli[f, FL_PRR_FLIGHT] = max(flight_before, 1)
