@@ -228,11 +228,11 @@ def deadlock_summary(result: SimulationResult, observations: list[Observation], 
     end = times[-1]
     interval_s = float(times[1] - times[0]) if times.size > 1 else 0.0
     if onset is None:
-        before = float(delivered[-1] * 8.0 / end / 1e9) if end > 0 else None
+        before_gbps = float(delivered[-1] * 8.0 / end / 1e9) if end > 0 else None
     else:
-        before = delivered_by(onset) * 8.0 / onset / 1e9 if onset > 0 else None
+        before_gbps = delivered_by(onset) * 8.0 / onset / 1e9 if onset > 0 else None
     keys["throughput_gbps"] = {
-        "before_deadlock": before,
+        "before_deadlock": before_gbps,
         # From when the last cycle stuck (before it, traffic around the others may still flow) to the
         # start of the observation in which the watchdog fired (that one already carries traffic again).
         "deadlocked": None if all_stuck is None else _mean(gbps, times, all_stuck, end if fired_at is None else fired_at - interval_s),
