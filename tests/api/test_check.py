@@ -15,13 +15,23 @@ ROOT = Path(__file__).resolve().parents[2]
 POD = str(ROOT / "examples" / "roce-pod.yaml")
 
 
-@pytest.mark.parametrize(("fail_links", "max_failures", "verdict", "code"), [
-    (0, None, "deadlock_free", 0),
-    (1, None, "deadlock_free", 0),
-    (2, None, "deadlock", 1),  # 12 of roce-pod's 28 pairs of failed links bounce into a cycle
-    (2, 1, "not_proven", 3),  # the first pair checked closes no cycle: nothing is proven of the other 27
-])
-def test_the_verdict_and_exit_code_follow_what_was_checked(fail_links: int, max_failures: int | None, verdict: str, code: int) -> None:
+@pytest.mark.parametrize(
+    ("fail_links", "max_failures", "verdict", "code"),
+    [
+        (0, None, "deadlock_free", 0),
+        (1, None, "deadlock_free", 0),
+        (2, None, "deadlock", 1),  # 12 of roce-pod's 28 pairs of failed links bounce into a cycle
+        (
+            2,
+            1,
+            "not_proven",
+            3,
+        ),  # the first pair checked closes no cycle: nothing is proven of the other 27
+    ],
+)
+def test_the_verdict_and_exit_code_follow_what_was_checked(
+    fail_links: int, max_failures: int | None, verdict: str, code: int
+) -> None:
     outcome = check_deadlock(DeadlockRequest(POD, fail_links, max_failures))
     assert (outcome.verdict, outcome.exit_code) == (verdict, code)
     report = outcome.report()
@@ -46,5 +56,6 @@ def test_bad_input_is_a_qosforge_error() -> None:
 def test_the_api_loads_no_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
     printed, loaded = run_isolated(
         "from qosforge.api.check import DeadlockRequest, check_deadlock\n"
-        f"print(check_deadlock(DeadlockRequest({POD!r}, 2, 1)).verdict)")
+        f"print(check_deadlock(DeadlockRequest({POD!r}, 2, 1)).verdict)"
+    )
     assert printed == ["not_proven"] and loaded == []

@@ -27,12 +27,15 @@ def test_jain_of_nothing_delivered_is_undefined() -> None:
 
 
 #: Rates from nothing to 1 Tb/s; scaled by 1e-3 they stay representable (no value rounds to 0).
-_RATES = st.floats(min_value=0.0, max_value=1e12, allow_nan=False).filter(lambda v: v == 0.0 or v > 1e-290)
+_RATES = st.floats(min_value=0.0, max_value=1e12, allow_nan=False).filter(
+    lambda v: v == 0.0 or v > 1e-290
+)
 
 
-@given(st.lists(_RATES, min_size=1, max_size=50),
-       st.floats(min_value=1e-3, max_value=1e3))
-def test_jain_lies_between_1_over_n_and_1_and_ignores_scale(values: list[float], scale: float) -> None:
+@given(st.lists(_RATES, min_size=1, max_size=50), st.floats(min_value=1e-3, max_value=1e3))
+def test_jain_lies_between_1_over_n_and_1_and_ignores_scale(
+    values: list[float], scale: float
+) -> None:
     index = jain_index(values)
     if not any(values):
         assert index is None
