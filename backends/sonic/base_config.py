@@ -8,14 +8,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qosforge.backends.sonic.facts import vendor_from_metadata
+from qosforge.backends.sonic.facts import VendorFact, vendor_from_metadata
 from qosforge.backends.sonic.gcu_patch import (
     BaseConfigError,
     check_base_config,
     gcu_patch,
     ports_losing_qos,
 )
-from qosforge.backends.sonic.gcu_validators import Refusal, branch_of, gcu_refusals, required_branch
+from qosforge.backends.sonic.gcu_validators import (
+    Refusal,
+    branch_of,
+    gcu_refusals,
+    required_branch,
+)
 from qosforge.backends.sonic.hwsku import GCU_ASIC_OF_PROFILE, asic_name, gcu_asic_of_hwsku
 from qosforge.backends.sonic.render import ConfigDb
 from qosforge.vendor_profiles.schema import VendorProfile
@@ -112,15 +117,26 @@ def _is_virtual(localhost: dict[str, Any]) -> bool:
     return (isinstance(platform, str) and "kvm" in platform.lower()) or asic_type == "vs"
 
 
-def _wrong_switch(place: str, field: str, running: str, profile: VendorProfile, hint: str) -> BaseConfigError:
+def _wrong_switch(place: str, field: str, running: str, profile: VendorProfile,
+                  hint: str) -> BaseConfigError:
     expected = GCU_ASIC_OF_PROFILE.get(profile.name)
-    what = ("" if expected is not None or profile.name == "vs" else
-            ", an ASIC GCU has no name for" if _profile_vendor(profile) is not None else ", a simulated switch")
+    if expected is not None or profile.name == "vs":
+        what = ""
+    elif _profile_vendor(profile) is not None:
+        what = ", an ASIC GCU has no name for"
+    else:
+        what = ", a simulated switch"
     return BaseConfigError(
-        f"the running switch is {running}, but the intent compiles this switch for vendor profile {profile.name} "
-        f"({profile.vendor} {profile.asic}{what}): its pools and headroom are sized for that switch's buffer",
+        f"the running switch is {running}, but the intent compiles this switch for vendor profile "
+        f"{profile.name} ({profile.vendor} {profile.asic}{what}): its pools and headroom are sized "
+        "for that switch's buffer",
         place=f"{place} DEVICE_METADATA|localhost.{field}",
         hint=hint + ", or check that the base is this switch's running config")
+
+
+def _field_of(fact: VendorFact) -> str:
+    """The ``DEVICE_METADATA|localhost`` field a vendor fact was read from (``platform``...)."""
+    return fact.source.split(".", 1)[-1].split(" ", 1)[0]
 
 
 def running_gcu_asic(config: dict[str, Any], profile: VendorProfile, place: str) -> str | None:
@@ -136,21 +152,23 @@ def running_gcu_asic(config: dict[str, Any], profile: VendorProfile, place: str)
     expected = GCU_ASIC_OF_PROFILE.get(profile.name)
     expected_vendor = _profile_vendor(profile)
     suggestion = next((name for name, asic in GCU_ASIC_OF_PROFILE.items() if asic == running), None)
-    fix = f"give this switch's profile as {suggestion} in the intent" if suggestion else "give the intent the switch's vendor profile (qosforge profiles list)"
+    any_profile = "give the intent the switch's vendor profile (qosforge profiles list)"
+    fix = f"give this switch's profile as {suggestion} in the intent" if suggestion else any_profile
     if expected_vendor == "vs":
         if not _is_virtual(localhost) and (running is not None or fact.vendor is not None):
-            field = "hwsku" if running is not None else fact.source.split(".", 1)[-1].split(" ", 1)[0]
-            what = f"a {asic_name(running)} (HWSKU {hwsku})" if running else f"a {fact.vendor} switch ({fact.source})"
+            field = "hwsku" if running is not None else _field_of(fact)
+            what = (f"a {asic_name(running)} (HWSKU {hwsku})" if running
+                    else f"a {fact.vendor} switch ({fact.source})")
             raise _wrong_switch(place, field, f"{what}, not SONiC's virtual switch", profile, fix)
         return running
     if running is not None and running != expected:
-        raise _wrong_switch(place, "hwsku", f"a {asic_name(running)} (HWSKU {hwsku}, as SONiC's GCU reads it)", profile, fix)
+        what = f"a {asic_name(running)} (HWSKU {hwsku}, as SONiC's GCU reads it)"
+        raise _wrong_switch(place, "hwsku", what, profile, fix)
     # Where GCU names no ASIC, the vendor the platform, HWSKU or asic_type names must still be
     # the profile's (a simulated switch's profile has none: any real vendor is refused).
     if running is None and fact.vendor is not None and fact.vendor != expected_vendor:
-        field = fact.source.split(".", 1)[-1].split(" ", 1)[0]
-        raise _wrong_switch(place, field, f"a {fact.vendor} switch ({fact.source})", profile,
-                            "give the intent the switch's vendor profile (qosforge profiles list)")
+        what = f"a {fact.vendor} switch ({fact.source})"
+        raise _wrong_switch(place, _field_of(fact), what, profile, any_profile)
     return running if running is not None else (expected if not isinstance(hwsku, str) else None)
 
 
@@ -178,8 +196,10 @@ def base_patches(path: Path, configs: dict[str, ConfigDb], profiles: dict[str, V
         patch = gcu_patch(bases[name], config, place=place, port_speeds_bps=speeds.get(name))
         refusals = tuple(gcu_refusals(bases[name], patch, asic, branch))
         text = None if refusals else json.dumps(patch, indent=2) + "\n"
-        needed = required_branch(bases[name], patch, asic) if asic is not None and not refusals else None
-        results.append(BasePatch(name, text, refusals, tuple(ports_losing_qos(bases[name], config)), branch, needed))
+        needed = (required_branch(bases[name], patch, asic)
+                  if asic is not None and not refusals else None)
+        losing = tuple(ports_losing_qos(bases[name], config))
+        results.append(BasePatch(name, text, refusals, losing, branch, needed))
     return results
 
 

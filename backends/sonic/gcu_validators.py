@@ -42,9 +42,10 @@ import jsonpointer
 #: gcu_field_operation_validators.conf.json (commit 691b1bbc): the first SONiC branch (YYYYMM00)
 #: of each ASIC on which "PFCWD enable/disable" and "Dynamic threshold tuning" are allowed.
 _RDMA_BRANCHES: Mapping[str, str] = {
-    "spc1": "20181100", "spc2": "20191100", "spc3": "20220500", "spc4": "20221100", "spc5": "20241200", "spc6": "20260500",
-    "td2": "20181100", "th": "20181100", "th2": "20181100", "th3": "20240500", "th4": "20240500", "th5": "20240500",
-    "th6": "20251100", "td3": "20201200", "td4": "20241100", "q2c+": "20241100", "j2c+": "20220500", "q3d": "20251100",
+    "spc1": "20181100", "spc2": "20191100", "spc3": "20220500", "spc4": "20221100",
+    "spc5": "20241200", "spc6": "20260500", "td2": "20181100", "th": "20181100", "th2": "20181100",
+    "th3": "20240500", "th4": "20240500", "th5": "20240500", "th6": "20251100", "td3": "20201200",
+    "td4": "20241100", "q2c+": "20241100", "j2c+": "20220500", "q3d": "20251100",
     "cisco-8000": "20201200", "marvell-teralynx": "20241100",
 }
 #: The same file's "PG headroom modification": later on Broadcom, never on Trident2 (empty) nor
@@ -69,14 +70,17 @@ class _Scenario:
 
 #: gcu_field_operation_validators.conf.json ``tables.<table>.validator_data.rdma_config_update_validator``.
 _SCENARIOS: Mapping[str, tuple[_Scenario, ...]] = {
-    "PFC_WD": (_Scenario("PFCWD enable/disable", ("restoration_time", "detection_time", "action", "global/poll_interval",
-                                                   "pfc_stat_history", ""), ("remove", "add", "replace"), _RDMA_BRANCHES),),
+    "PFC_WD": (_Scenario("PFCWD enable/disable",
+                         ("restoration_time", "detection_time", "action", "global/poll_interval",
+                          "pfc_stat_history", ""),
+                         ("remove", "add", "replace"), _RDMA_BRANCHES),),
     "BUFFER_POOL": (_Scenario("Shared/headroom pool size changes", (), (), {}),),
     "BUFFER_PROFILE": (
         _Scenario("Dynamic threshold tuning", ("dynamic_th",), ("replace",), _RDMA_BRANCHES),
         _Scenario("PG headroom modification", ("xoff",), ("replace",), _XOFF_BRANCHES),
         _Scenario("Packet trimming eligibility modification", ("packet_discard_action",), ("add", "replace"),
-                  {"spc4": "20241200", "spc5": "20241200", "spc6": "20260500", "th5": "20241200", "th6": "20251100"}),
+                  {"spc4": "20241200", "spc5": "20241200", "spc6": "20260500", "th5": "20241200",
+                   "th6": "20251100"}),
     ),
 }
 
@@ -110,7 +114,8 @@ def _cleaned_fields(element: Mapping[str, Any], *, remove_port: bool) -> list[st
     return [cleaned]
 
 
-def _scenarios(table: str, element: Mapping[str, Any], *, exact: bool, remove_port: bool) -> list[tuple[str, _Scenario | None]]:
+def _scenarios(table: str, element: Mapping[str, Any], *, exact: bool,
+               remove_port: bool) -> list[tuple[str, _Scenario | None]]:
     """Each cleaned field of ``element`` with the scenario it falls under (None: none)."""
     out = []
     for field in _cleaned_fields(element, remove_port=remove_port):
@@ -119,8 +124,8 @@ def _scenarios(table: str, element: Mapping[str, Any], *, exact: bool, remove_po
     return out
 
 
-def _scenario_refusal(table: str, element: Mapping[str, Any], asic: str | None, branch: str | None, *, exact: bool,
-                      remove_port: bool) -> str | None:
+def _scenario_refusal(table: str, element: Mapping[str, Any], asic: str | None, branch: str | None,
+                      *, exact: bool, remove_port: bool) -> str | None:
     """rdma_config_update_validator_common: None when allowed, else why not."""
     if asic is None:
         return "GCU knows no ASIC for this HWSKU (get_asic_name: unknown), so every scenario fails"
@@ -134,7 +139,8 @@ def _scenario_refusal(table: str, element: Mapping[str, Any], asic: str | None, 
         if element["op"] not in scenario.operations:
             return f"{scenario.name!r} allows only {', '.join(scenario.operations)}, not {element['op']}"
         if branch is not None and branch < first:  # GCU compares the eight digits as text
-            return f"{scenario.name!r} on ASIC {asic} needs SONiC branch {first} or later; the running image is branch {branch}"
+            return (f"{scenario.name!r} on ASIC {asic} needs SONiC branch {first} or later; "
+                    f"the running image is branch {branch}")
     return None
 
 
@@ -156,7 +162,9 @@ def _refusal(element: Mapping[str, Any], asic: str | None, branch: str | None) -
         return "GCU never removes it (gu_common.py illegal_operations_to_fields_map)"
     parts = jsonpointer.JsonPointer(path).parts
     if parts[0] == "BUFFER_PROFILE" and len(parts) == 2:  # a whole profile: add/remove/replace pass
-        return None if op in ("add", "remove", "replace") else f"a whole profile may be added, removed or replaced, not {op}"
+        if op in ("add", "remove", "replace"):
+            return None
+        return f"a whole profile may be added, removed or replaced, not {op}"
     validated = _validated(element)
     if validated is None:
         return None
@@ -164,7 +172,8 @@ def _refusal(element: Mapping[str, Any], asic: str | None, branch: str | None) -
     return _scenario_refusal(table, element, asic, branch, exact=exact, remove_port=remove_port)
 
 
-def _gcu_diff(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _gcu_diff(running: Mapping[str, Any],
+              patch: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """GCU's own diff of the running config to the patched one (what its validators see)."""
     target = jsonpatch.apply_patch(running, list(patch))
     return list(jsonpatch.JsonPatch.from_diff(dict(running), target))
@@ -184,7 +193,8 @@ def gcu_refusals(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]],
     return refusals
 
 
-def required_branch(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]], asic: str) -> str | None:
+def required_branch(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]],
+                    asic: str) -> str | None:
     """The first SONiC branch on which GCU's validators let ``asic`` apply every operation of the
     change (the latest of the scenarios it uses), or None where no scenario is used."""
     firsts = []
@@ -193,8 +203,8 @@ def required_branch(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any
         if validated is None:
             continue
         table, exact, remove_port = validated
-        firsts += [scenario.platforms.get(asic) or "" for _, scenario in _scenarios(table, element, exact=exact, remove_port=remove_port)
-                   if scenario is not None]
+        used = _scenarios(table, element, exact=exact, remove_port=remove_port)
+        firsts += [s.platforms.get(asic) or "" for _, s in used if s is not None]
     return max(firsts, default=None) or None
 
 

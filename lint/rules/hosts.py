@@ -57,7 +57,8 @@ def _attached(ctx: LintContext) -> list[str]:
     """The host ports the document's attachments name (with --intent, those on the file's switch:
     port names repeat across switches), in the document's order."""
     on_switch = ctx.intent.switch if ctx.intent is not None else None
-    return list(dict.fromkeys(a.port for a in _hosts(ctx).attachments if on_switch is None or a.switch == on_switch))
+    attachments = _hosts(ctx).attachments
+    return list(dict.fromkeys(a.port for a in attachments if on_switch in (None, a.switch)))
 
 
 def _host_ports(ctx: LintContext) -> list[PortConfig]:
@@ -183,29 +184,32 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     "host-attachment-port", E, "hosts", "every port the host document attaches to exists",
-    rationale="The host rules compare a host's settings with the switch port it attaches to (its PORT entry and "
-         "PORT_QOS_MAP, sonic-yang-models sonic-port.yang and sonic-port-qos-map.yang). An attachment to a port the "
-         "config does not have (a typo, another switch's config, a renamed port) checks nothing of that host, and "
-         "checking every port instead would hold the uplinks to host settings.",
-    fix="name the switch's host ports in the document's attachments (compile --target host writes them), or lint the "
-        "config of the switch they are on",
+    rationale="The host rules compare a host's settings with the switch port it attaches to (its "
+              "PORT entry and PORT_QOS_MAP, sonic-yang-models sonic-port.yang and "
+              "sonic-port-qos-map.yang). An attachment to a port the config does not have (a "
+              "typo, another switch's config, a renamed port) checks nothing of that host, and "
+              "checking every port instead would hold the uplinks to host settings.",
+    fix="name the switch's host ports in the document's attachments (compile --target host "
+        "writes them), or lint the config of the switch they are on",
     needs="hosts",
 )
 def _attachment_port(ctx: LintContext) -> Iterator[Finding]:
     have = {p.name for p in ctx.parsed.ports}
     for name in _attached(ctx):
         if name not in have:
-            yield _attachment_port.report(ctx, "PORT", name, None,
-                                          f"host kind {_hosts(ctx).host_kind} attaches to port {name}, which this config does not "
-                                          "have: nothing of those hosts is checked", values={"port": name})
+            yield _attachment_port.report(
+                ctx, "PORT", name, None,
+                f"host kind {_hosts(ctx).host_kind} attaches to port {name}, which this config "
+                "does not have: nothing of those hosts is checked", values={"port": name})
 
 
 @rule(
     "host-trust-pcp", E, "hosts", "hosts classify by DSCP where the switch trusts DSCP",
-    rationale="A switch port with a DSCP_TO_TC_MAP classifies by DSCP and pauses the priorities of the PG the DSCP lands "
-         "in (sonic-yang-models sonic-port-qos-map.yang). A NIC that trusts PCP (mlnx_qos --trust pcp) ignores its "
-         "DSCP-to-priority map and sends on the priority of the packet's VLAN PCP (untagged: 0), so the priority the "
-         "switch pauses is not the one the host stops (IEEE 802.1Q §36.1.3: PFC pauses a priority).",
+    rationale="A switch port with a DSCP_TO_TC_MAP classifies by DSCP and pauses the priorities of "
+              "the PG the DSCP lands in (sonic-yang-models sonic-port-qos-map.yang). A NIC that "
+              "trusts PCP (mlnx_qos --trust pcp) ignores its DSCP-to-priority map and sends on "
+              "the priority of the packet's VLAN PCP (untagged: 0), so the priority the switch "
+              "pauses is not the one the host stops (IEEE 802.1Q §36.1.3: PFC pauses a priority).",
     fix="trust DSCP on the hosts (mlnx_qos --trust dscp; compile --target host renders it)",
     needs="hosts",
 )
@@ -215,20 +219,23 @@ def _trust_pcp(ctx: LintContext) -> Iterator[Finding]:
         return
     for port in _host_ports(ctx):
         if port.maps.dscp_to_tc:
-            yield _trust_pcp.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
-                                    f"host kind {hosts.host_kind} trusts PCP, but {port.name} classifies by DSCP "
-                                    f"(dscp_to_tc_map {port.map_names.dscp_to_tc or 'global'}): the hosts' priorities do not follow their DSCPs, "
-                                    "so the switch's PAUSE may not stop the traffic it is for", values={"trust": "pcp"})
+            yield _trust_pcp.report(
+                ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                f"host kind {hosts.host_kind} trusts PCP, but {port.name} classifies by DSCP "
+                f"(dscp_to_tc_map {port.map_names.dscp_to_tc or 'global'}): the hosts' priorities "
+                "do not follow their DSCPs, so the switch's PAUSE may not stop the traffic it is "
+                "for", values={"trust": "pcp"})
 
 
 @rule(
     "host-cnp-lossless", E, "hosts", "CNPs ride a lossy priority",
-    rationale="DCQCN's congestion notifications must reach the sender while the data they slow down is queued (DCQCN "
-         "§3.1: CNPs are sent at high priority; NVIDIA's RoCE defaults send them on priority 6, DSCP 48, a lossy "
-         "strict queue). On a PFC priority, at the host or on the switch, CNPs are paused by the very congestion they "
-         "report, and a pause then waits for its own feedback.",
-    fix="send CNPs on a priority and DSCP that neither the hosts nor the switch run PFC on (the intent's design.cnp_dscp; "
-        "mlx5 ecn/roce_np/cnp_802p_prio)",
+    rationale="DCQCN's congestion notifications must reach the sender while the data they slow "
+              "down is queued (DCQCN §3.1: CNPs are sent at high priority; NVIDIA's RoCE defaults "
+              "send them on priority 6, DSCP 48, a lossy strict queue). On a PFC priority, at the "
+              "host or on the switch, CNPs are paused by the very congestion they report, and a "
+              "pause then waits for its own feedback.",
+    fix="send CNPs on a priority and DSCP that neither the hosts nor the switch run PFC on (the "
+        "intent's design.cnp_dscp; mlx5 ecn/roce_np/cnp_802p_prio)",
     needs="hosts",
 )
 def _cnp_lossless(ctx: LintContext) -> Iterator[Finding]:
@@ -241,22 +248,28 @@ def _cnp_lossless(ctx: LintContext) -> Iterator[Finding]:
         if cnp.priority in hosts.qos.pfc_priorities:
             where = f"on priority {cnp.priority}, which the hosts run PFC on"
         elif paused:
-            where = f"with DSCP {cnp.dscp}, which {port.name} puts in lossless PG {pg} (pauses priority {','.join(map(str, paused))})"
+            where = (f"with DSCP {cnp.dscp}, which {port.name} puts in lossless PG {pg} (pauses "
+                     f"priority {','.join(map(str, paused))})")
         else:
             continue
-        yield _cnp_lossless.report(ctx, "PORT_QOS_MAP", port.name, "pfc_enable",
-                                   f"host kind {hosts.host_kind} sends CNPs {where}: a PAUSE holds the congestion notifications "
-                                   "back behind the data they should slow down", values={"cnp_dscp": cnp.dscp, "cnp_priority": cnp.priority})
+        yield _cnp_lossless.report(
+            ctx, "PORT_QOS_MAP", port.name, "pfc_enable",
+            f"host kind {hosts.host_kind} sends CNPs {where}: a PAUSE holds the congestion "
+            "notifications back behind the data they should slow down",
+            values={"cnp_dscp": cnp.dscp, "cnp_priority": cnp.priority})
 
 
 @rule(
-    "host-kernel-cc", Severity.WARNING, "hosts", "the kernel's default congestion control is the one ECN-marked TCP classes run",
-    rationale="net.ipv4.tcp_congestion_control is what every TCP socket runs unless the application selects another "
-         "(TCP_CONGESTION, tcp(7)) or the route does (congctl, ip-route(8)); a passive open runs the listener's. DCTCP "
-         "works only when both ends run it (RFC 8257 §5; Linux Documentation/networking/dctcp.rst): a host whose "
-         "default is another runs the class's congestion control only where something selects it per socket or route.",
-    fix="set net.ipv4.tcp_congestion_control to the class's (the host target's 99-qosforge.conf), or select it per "
-        "socket or route on both ends",
+    "host-kernel-cc", Severity.WARNING, "hosts",
+    "the kernel's default congestion control is the one ECN-marked TCP classes run",
+    rationale="net.ipv4.tcp_congestion_control is what every TCP socket runs unless the "
+              "application selects another (TCP_CONGESTION, tcp(7)) or the route does (congctl, "
+              "ip-route(8)); a passive open runs the listener's. DCTCP works only when both ends "
+              "run it (RFC 8257 §5; Linux Documentation/networking/dctcp.rst): a host whose "
+              "default is another runs the class's congestion control only where something "
+              "selects it per socket or route.",
+    fix="set net.ipv4.tcp_congestion_control to the class's (the host target's 99-qosforge.conf), "
+        "or select it per socket or route on both ends",
     needs="hosts",
 )
 def _kernel_cc(ctx: LintContext) -> Iterator[Finding]:
@@ -268,10 +281,13 @@ def _kernel_cc(ctx: LintContext) -> Iterator[Finding]:
         if _rdma(klass.transport) or klass.congestion_control in (None, default):
             continue
         for port in _marking_ports(ctx, klass):
-            yield _kernel_cc.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
-                                    f"class '{klass.name}' runs {klass.congestion_control}, but host kind {hosts.host_kind}'s kernel "
-                                    f"default is {default}: only sockets or routes that select {klass.congestion_control} run it, "
-                                    "on both ends", values={"dscp": klass.dscp[0], "class_cc": klass.congestion_control, "kernel_cc": default})
+            yield _kernel_cc.report(
+                ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                f"class '{klass.name}' runs {klass.congestion_control}, but host kind "
+                f"{hosts.host_kind}'s kernel default is {default}: only sockets or routes that "
+                f"select {klass.congestion_control} run it, on both ends",
+                values={"dscp": klass.dscp[0], "class_cc": str(klass.congestion_control),
+                        "kernel_cc": default})
 
 
 def _marking_queue(ctx: LintContext, port: PortConfig, klass: ClassDoc) -> tuple[int, str] | None:
@@ -315,8 +331,9 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
         return (f"its senders run {cc} with net.ipv4.tcp_ecn = {shown_ecn}: "
                 "they do not request ECN, send Not-ECT packets, and the queue drops instead of marking")
     if tcp_ecn == 0 and not ECN_REACTING.get(default, False):
-        return (f"its receivers refuse ECN (net.ipv4.tcp_ecn = 0, listeners on the kernel default {default}): no connection "
-                f"negotiates ECN, so even {cc} senders send Not-ECT packets and the queue drops instead of marking")
+        return (f"its receivers refuse ECN (net.ipv4.tcp_ecn = 0, listeners on the kernel default "
+                f"{default}): no connection negotiates ECN, so even {cc} senders send Not-ECT "
+                "packets and the queue drops instead of marking")
     return None
 
 
@@ -343,7 +360,8 @@ def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
             if reason is not None:
                 yield _cc_ignores_ecn.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                                  f"class '{klass.name}' (DSCP {dscp}) is ECN-marked in queue {queue_index} of {port.name} "
-                                 f"(WRED {wred}), but {reason}", values={"dscp": dscp, "queue": queue_index})
+                                 f"(WRED {wred}), but {reason}",
+                                 values={"dscp": dscp, "queue": queue_index})
 
 
 __all__: list[str] = []

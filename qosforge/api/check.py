@@ -139,7 +139,8 @@ def class_summary(
         return {
             "class": lossless.name,
             "deadlock_free": False,
-            "text": f"{name}: can deadlock on the healthy fabric ({len(healthy)} cycle(s); compile refuses it)",
+            "text": f"{name}: can deadlock on the healthy fabric ({len(healthy)} cycle(s); "
+            "compile refuses it)",
         }
     if result is None or (result.complete and not result.deadlocks):
         return {
@@ -151,13 +152,14 @@ def class_summary(
         return {
             "class": lossless.name,
             "deadlock_free": False,
-            "text": f"{name}: can deadlock under {len(result.deadlocks):,} of the {result.checked:,} {FAILURE_WORDS[fail_links]}s checked",
+            "text": f"{name}: can deadlock under {len(result.deadlocks):,} of the "
+            f"{result.checked:,} {FAILURE_WORDS[fail_links]}s checked",
         }
     return {
         "class": lossless.name,
         "deadlock_free": None,
-        "text": f"{name}: no cycle under the {result.checked:,} of {result.total:,} failure sets checked "
-        f"(stopped at the {result.stopped}): not proven {free_text(fail_links)}",
+        "text": f"{name}: no cycle under the {result.checked:,} of {result.total:,} failure sets "
+        f"checked (stopped at the {result.stopped}): not proven {free_text(fail_links)}",
     }
 
 
@@ -213,7 +215,8 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
     elif healthy:
         # The sweep checks each failure set against the healthy graph, which must be acyclic
         # (compiler/deadlock/failures.py); the fabric already deadlocks without a failure.
-        skipped = f"the healthy fabric already has {len(healthy)} cyclic buffer dependency(ies): no failure set was checked"
+        skipped = (f"the healthy fabric already has {len(healthy)} cyclic buffer dependency(ies): "
+                   "no failure set was checked")
     else:
         sets = math.comb(links.n_cables, request.fail_links)
         planned = min(sets, request.max_failures or sets)

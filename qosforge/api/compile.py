@@ -149,7 +149,8 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
-    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root, unpatched=tuple(unpatched))
+    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root,
+                          unpatched=tuple(unpatched))
 
 
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:

@@ -36,7 +36,8 @@ def _report_text(outcome: DeadlockOutcome) -> str:
     from qosforge.api.check import FAILURE_WORDS
 
     names = ", ".join(f"{c.name} (PG {c.priority_group})" for c in outcome.classes)
-    lines = [f"deadlock check of {outcome.intent}: {outcome.switches:,} switches, {outcome.cables:,} links; lossless: {names}"]
+    lines = [f"deadlock check of {outcome.intent}: {outcome.switches:,} switches, "
+             f"{outcome.cables:,} links; lossless: {names}"]
     healthy, result = outcome.healthy, outcome.result
     if healthy:
         lines.append(f"healthy fabric: {len(healthy)} cyclic buffer dependency(ies)")
@@ -70,7 +71,9 @@ def _report_text(outcome: DeadlockOutcome) -> str:
 @click.option("--max-failures", "max_failures", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after N failure sets (the rest are not proven: exit 3).")
 @click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
-              metavar="SECONDS", help="Stop the failure sweep after this many seconds (the rest are not proven: exit 3).")
+              metavar="SECONDS",
+              help="Stop the failure sweep after this many seconds "
+                   "(the rest are not proven: exit 3).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float, output_format: str) -> int:
     """Find cyclic buffer dependencies of the lossless classes (PFC deadlock) on the fabric's ECMP
@@ -87,7 +90,8 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     from qosforge.api.check import DeadlockRequest, check_deadlock
     from qosforge.cli.progress import progress
 
-    outcome = check_deadlock(DeadlockRequest(intent, fail_links, max_failures, time_limit_s), progress)
+    request = DeadlockRequest(intent, fail_links, max_failures, time_limit_s)
+    outcome = check_deadlock(request, progress)
     if output_format == "json":
         click.echo(json.dumps(outcome.report(), indent=2))
     elif not outcome.classes:

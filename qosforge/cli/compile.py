@@ -44,7 +44,8 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
-                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None, force: bool = False) -> int:
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...],
+                    base_path: str | None = None, force: bool = False) -> int:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
 
@@ -88,7 +89,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     if not quiet:
         from qosforge.cli.compile_summary import print_compile_summary
 
-        print_compile_summary(outcome.fabric, outcome.report, verbose=verbose, output_dir=outcome.output_dir, plan=outcome.plan)
+        print_compile_summary(outcome.fabric, outcome.report, verbose=verbose,
+                              output_dir=outcome.output_dir, plan=outcome.plan)
     return code
 
 

@@ -189,7 +189,8 @@ def replayed_delivery(built: FabricRun, fabric: Fabric) -> Callable[[float], int
 
 
 def deadlock_summary(result: SimulationResult, observations: list[Observation], setup: DeadlockSetup, *, watchdog: bool,
-                     watchdog_s: tuple[float, float], packet_bytes: int, delivered_by: Callable[[float], int]) -> dict[str, object]:
+                     watchdog_s: tuple[float, float], packet_bytes: int,
+                     delivered_by: Callable[[float], int]) -> dict[str, object]:
     """The scenario's JSON keys: the graph's cycles, the deadlock the switches reached, the
     throughput over time, and what the PFC watchdog did about it. ``delivered_by(t)``: bytes
     delivered by time ``t`` (:func:`replayed_delivery`), for the throughput before the deadlock

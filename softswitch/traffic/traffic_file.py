@@ -151,11 +151,13 @@ def parse_window(text: str, place: str) -> tuple[float, float]:
     if not colon or not start_text.strip() or not end_text.strip():
         raise QosforgeError(f"{text!r} is not START:END", place=place, hint=hint)
     try:
-        start, end = parse_time_s(start_text.strip(), allow_zero=True), parse_time_s(end_text.strip())
+        start = parse_time_s(start_text.strip(), allow_zero=True)
+        end = parse_time_s(end_text.strip())
     except UnitError as error:
         raise error.with_place(place) from None
     if not end > start:
-        raise QosforgeError(f"the window ends ({end:g} s) before it starts ({start:g} s)", place=place, hint=hint)
+        raise QosforgeError(f"the window ends ({end:g} s) before it starts ({start:g} s)",
+                            place=place, hint=hint)
     return start, end
 
 
@@ -308,7 +310,9 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         place = line_of(root, field) if field in root else f"{name}:1"
         hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
                 "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295",
-                "duration": "a time with its unit, e.g. 10ms"}.get(field, "the top-level fields are apiVersion, kind, seed, duration, measure, flows")
+                "duration": "a time with its unit, e.g. 10ms"}.get(
+                    field, "the top-level fields are apiVersion, kind, seed, duration, measure, "
+                    "flows")
         raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
     measure_s, window_text = _file_window(document, lambda key: line_of(root, key))
     flows = root["flows"]
@@ -323,7 +327,8 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
     return TrafficFile(name, document.seed, tuple(entries), measure_s, window_text)
 
 
-def _file_window(document: TrafficDocument, place_of: Any) -> tuple[tuple[float, float] | None, str | None]:
+def _file_window(document: TrafficDocument,
+                 place_of: Any) -> tuple[tuple[float, float] | None, str | None]:
     """The window the document gives (its ``measure``, else ``0s:`` its ``duration``): a
     ``duration`` beside a ``measure`` must be the window's end, as ``--duration`` beside
     ``--measure`` must."""
@@ -332,8 +337,10 @@ def _file_window(document: TrafficDocument, place_of: Any) -> tuple[tuple[float,
         if document.duration is not None:
             duration = parse_time_s(document.duration)
             if not math.isclose(duration, window[1], rel_tol=1e-12):
-                raise QosforgeError(f"the run ends at the window's end ({window[1]:g} s), not {duration:g} s", place=f"{place_of('duration')}: duration",
-                                    hint="drop duration (measure's END is the run's end)")
+                raise QosforgeError(
+                    f"the run ends at the window's end ({window[1]:g} s), not {duration:g} s",
+                    place=f"{place_of('duration')}: duration",
+                    hint="drop duration (measure's END is the run's end)")
         return window, f"measure: {document.measure}"
     if document.duration is not None:
         return (0.0, parse_time_s(document.duration)), f"duration: {document.duration}"
@@ -416,4 +423,5 @@ def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: i
     return [min(x, math.nextafter(window, 0.0)) for x in offsets]
 
 
-__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic", "parse_window", "stagger_offsets_s"]
+__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile",
+           "load_traffic", "parse_window", "stagger_offsets_s"]

@@ -68,10 +68,13 @@ def _window(options: TrafficOptions, traffic_file: Any, reporter: Reporter) -> t
         start, end = 0.0, options.duration_s
         source = f"--duration {options.duration_s:g}s"
     elif traffic_file.measure_s is not None:
-        (start, end), source = traffic_file.measure_s, f"the traffic file's {traffic_file.window_text}"
+        (start, end) = traffic_file.measure_s
+        source = f"the traffic file's {traffic_file.window_text}"
     else:
         start, end, source = 0.0, DEFAULT_DURATION_S, f"the default {DEFAULT_DURATION_S:g} s"
-    if traffic_file.measure_s is not None and not source.startswith("the traffic file") and traffic_file.measure_s != (start, end):
+    from_file = source.startswith("the traffic file")
+    overridden = not from_file and traffic_file.measure_s not in (None, (start, end))
+    if overridden:
         reporter.note(f"note: {source} overrides the traffic file's {traffic_file.window_text}")
     sample = options.sample_s if options.sample_s is not None else min(DEFAULT_SAMPLE_S, end - start)
     if sample > end - start:
@@ -119,8 +122,9 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
                                    series=options.timeseries is not None or options.plot is not None)
     flows = flows_json(traffic, sampled, window)
     groups = groups_json(flows)
-    warnings += [f"group '{group['name']}' delivered nothing in {window.start_s:g} s .. {window.end_s:g} s: Jain's index is undefined "
-                 "(reported null, not 1)" for group in groups if group["jain_index"] is None]
+    warnings += [f"group '{group['name']}' delivered nothing in {window.start_s:g} s .. "
+                 f"{window.end_s:g} s: Jain's index is undefined (reported null, not 1)"
+                 for group in groups if group["jain_index"] is None]
     for warning in warnings:
         reporter.note(f"warning: {warning}")
     counters = {key: value for key, value in summary(sampled.result).items()
@@ -128,12 +132,13 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     report: dict[str, Any] = {
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
         "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
-        "measure_end_s": window.end_s, "window_from": window_source, "sample_s": window.sample_s, "seed": options.seed,
+        "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
+        "window_from": window_source,
         "seed_effective": _seed_matters(fabric, traffic, traffic_file), "throughput_basis": "payload",
         "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches}),
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
-        **counters, "marks": sampled.result.counters["marks"], "flows": flows, "groups": groups, "ports": ports_json(fabric, traffic, sampled),
-        "warnings": warnings,
+        **counters, "marks": sampled.result.counters["marks"], "flows": flows, "groups": groups,
+        "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
     }
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
@@ -147,14 +152,16 @@ NAMED_LATE_FLOWS = 3
 def late_flows(traffic: Any, window: Any) -> list[str]:
     """A warning for the flows that start when the run has ended (they send nothing, and their
     zeros would read as starved flows), naming them."""
-    late = [(index, flow) for index, flow in enumerate(traffic.flows) if flow.spec.start_s >= window.end_s]
+    flows = traffic.flows
+    late = [(index, flow) for index, flow in enumerate(flows) if flow.spec.start_s >= window.end_s]
     if not late:
         return []
-    named = "; ".join(f"flow {index} (group {flow.group}, {flow.src} -> {flow.dst}) at {flow.spec.start_s:g} s"
-                      for index, flow in late[:NAMED_LATE_FLOWS])
+    named = "; ".join(f"flow {index} (group {flow.group}, {flow.src} -> {flow.dst}) at "
+                      f"{flow.spec.start_s:g} s" for index, flow in late[:NAMED_LATE_FLOWS])
     more = f"; and {len(late) - NAMED_LATE_FLOWS} more" if len(late) > NAMED_LATE_FLOWS else ""
-    return [f"{len(late)} of {len(traffic.flows)} flows start after the run ends at {window.end_s:g} s and send nothing: {named}{more} "
-            "(give the window they run in: --measure START:END, or measure: in the traffic file)"]
+    return [f"{len(late)} of {len(flows)} flows start after the run ends at {window.end_s:g} s and "
+            f"send nothing: {named}{more} (give the window they run in: --measure START:END, or "
+            "measure: in the traffic file)"]
 
 
 def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
