@@ -112,14 +112,18 @@ def test_gnmi_cli_capabilities_and_a_stream_over_tls(start_served: StartServed, 
     assert 3 <= len(counts) <= 5 and counts == sorted(counts) and stamps == sorted(stamps) and counts[-1] > counts[0]
 
 
-def test_gnmi_cli_subscribe_once_with_an_omitted_key_gets_every_queue(start_served: StartServed) -> None:
+def test_gnmi_cli_subscribe_once_with_an_omitted_key_gets_every_queue(
+    start_served: StartServed,
+) -> None:
     # The gNMI path conventions' wildcards (openconfig/reference rpc/gnmi/gnmi-path-conventions.md):
     # queue without [name=...] is every queue, in Subscribe as in Get.
     _gnmi_cli()
     served = start_served()
     assert served.served.live.wait_until(DURATION_S, timeout_s=120)
     every = "/qos/interfaces/interface[interface-id=Ethernet0]/output/queues/queue/state"
-    seen = _lines(_run("-a", served.address, "-insecure", "-qt", "o", "-dt", "s", "-ts", "raw", "-q", every))
+    seen = _lines(
+        _run("-a", served.address, "-insecure", "-qt", "o", "-dt", "s", "-ts", "raw", "-q", every)
+    )
     from qosforge.softswitch.device.serve import queue_names
 
     named = set(queue_names(served.served.devices[0].document).values())
