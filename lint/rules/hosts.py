@@ -194,6 +194,11 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
     needs="hosts",
 )
 def _attachment_port(ctx: LintContext) -> Iterator[Finding]:
+    on_switches = {a.switch for a in _hosts(ctx).attachments}
+    if ctx.intent is None and len(on_switches) > 1:
+        # Port names repeat across switches: without --intent, which of them this config is
+        # cannot be told, so a port another switch has is no finding (docs/hosts.md).
+        return
     have = {p.name for p in ctx.parsed.ports}
     for name in _attached(ctx):
         if name not in have:

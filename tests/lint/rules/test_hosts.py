@@ -150,6 +150,14 @@ def test_an_attachment_to_a_port_the_config_lacks_is_a_finding_not_every_port(
     findings = _host_findings(config, doc, tmp_path)
     assert sorted(f.rule for f in findings) == ["host-attachment-port", "host-pfc-missing"]
     assert next(f for f in findings if f.rule == "host-pfc-missing").key == "Ethernet0"
+    # Hosts on two switches and no --intent: a port only the other switch has is not this
+    # config's to miss (port names repeat across switches).
+    doc["attachments"] = [
+        {"switch": "leaf1", "port": "Ethernet0"},
+        {"switch": "leaf2", "port": "Ethernet200"},
+    ]
+    findings = _host_findings(config, doc, tmp_path)
+    assert [f.rule for f in findings] == ["host-pfc-missing"]
 
 
 @pytest.mark.parametrize(
