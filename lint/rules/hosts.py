@@ -349,7 +349,8 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
          "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
          "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
          "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
-    fix="run the class's congestion control on its senders (the host target's 99-qosforge.conf and nic-setup.sh)",
+    fix="run the class's congestion control on its senders and receivers, with a net.ipv4.tcp_ecn "
+        "that lets them negotiate ECN (the host target's 99-qosforge.conf and nic-setup.sh)",
     needs="hosts",
 )
 def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
