@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import click
 
-from qosforge.errors import QosforgeError
+from qosforge.errors import EXIT_INTERRUPTED, QosforgeError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -89,7 +89,7 @@ class ServeOptions:
         progress = served.live.progress()
         if not progress.done:
             click.echo(f"interrupted at simulated time {progress.time_s:.6g} s of {scenario.run.duration_s:g} s: no report", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         return served.live.result()
 
     def _server_credentials(self) -> Any:
