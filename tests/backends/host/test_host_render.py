@@ -61,7 +61,7 @@ def test_roce_pod_values_follow_the_plan_and_the_dcqcn_model() -> None:
     assert values["ecn.roce_rp.rpg_ai_rate"].value == 100 and values["ecn.roce_rp.rpg_ai_rate"].unit == "Mbit/s"
     assert values["ecn.roce_rp.rpg_hai_rate"].value == 500
     assert values["ecn.roce_rp.rpg_time_reset"].value == 55 and values["ecn.roce_np.min_time_between_cnps"].value == 50
-    # DSCP 26 in the upper six bits, ECT(0) (0b10) in the ECN field (RFC 3168 §5): 106, as NVIDIA's RoCE guides set it.
+    # DSCP 26 in the upper six bits, ECT(0) (0b10) in the ECN field (RFC 3168 §5): 106.
     assert values["rdma_cm.default_roce_tos"].value == 26 << 2 | 0b10 == 106
     # The NIC's headroom for the intent's host cable (roce-pod: 3 m), which mlnx_qos otherwise leaves at its default.
     assert values["mlnx_qos.cable_len"].apply == 'mlnx_qos -i "$IFACE" --cable_len=3' and values["mlnx_qos.cable_len"].value == 3
