@@ -266,7 +266,7 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
     """libyaml's event stream (compiler/fast_yaml.py EventReader), entry by entry with each
     field's line, for the common case; ruamel.yaml's round-trip loader (pure Python, ~20x
     slower) for what that path does not read the same way and for YAML errors, which it places."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     from qosforge.compiler.fast_yaml import EventReader, Unsupported
 

@@ -108,7 +108,6 @@ def test_a_csv_with_a_byte_order_mark_reads_as_without(run_cli: Run, tmp_path: P
     ("  - {src: leaf1:Ethernet8, dst: 0, class: tcp}\n", ["not a host port", "spine1:Ethernet0"]),
     ("  - {src: 77, dst: 0, class: tcp}\n", ["no host 77", "0..5"]),
     ("  - {src: 1, dst: 0, class: video}\n", ["no class 'video'", "classes: rdma, tcp"]),
-    ("  - {src: 1, dst: 0, dscp: 46}\n", ["DSCP 46", "rdma [26]"]),
     ("  - {src: [0, 1, 2], dst: [3, 4], class: tcp}\n", ["3 senders and 2 receivers", "pairing: all"]),
     ("  - {src: 1, dst: 1, class: tcp}\n", ["send to itself"]),
     ("  - {src: 1, dst: 0, class: tcp, rate: 400G}\n", ["rate 400 Gb/s is above the sender", "(40 Gb/s)"]),
@@ -214,3 +213,15 @@ def test_the_files_seed_is_reported(run_cli: Run, tmp_path: Path) -> None:
     assert json.loads(out)["traffic_seed"] == 7
     code, out, err = run_cli("simulate", SMALL, "--traffic", seeded, "--duration", "200us")
     assert code == 0 and "the file's seed 7 draws its random start times" in out, err
+
+
+def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path: Path) -> None:
+    """lossless-watchdog maps DSCP 1 (no class lists it) to TC 0, the plan's implicit default
+    class, and DSCP 48 to the cnp control class's TC 6: the flows run there, as plain TCP."""
+    traffic = _file(tmp_path, HEAD + "  - {group: d, src: 0, dst: 1, dscp: 1, size: 64kB}\n  - {group: c, src: 2, dst: 3, dscp: 48, size: 64kB}\n")
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "2ms", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [(f["class"], f["dscp"], f["transport"]) for f in report["flows"]] == [("default", 1, "newreno"), ("cnp", 48, "newreno")]
+    assert all(f["fct_s"] is not None for f in report["flows"])
+    assert {(p["queue"], p["class"]) for p in report["ports"]} == {(0, "default"), (6, "cnp")}
