@@ -388,7 +388,7 @@ __all__ = ["ENABLE_HONOURING_VENDORS", "SONIC_LOSSLESS_PAIR"]
     rationale="Buffer pools, headroom and thresholds are sized for one ASIC's buffer (the vendor profile's); a config "
     "written for another ASIC, checked against this profile (from --profile or the intent), passes or fails for the "
     "wrong chip. The config's own ASIC is read from DEVICE_METADATA|localhost (hwsku as SONiC's Generic Config Updater "
-    "reads it, sonic-utilities generic_config_updater/gu_common.py; else asic_type or platform) or, for a file qosforge "
+    "reads it, sonic-utilities generic_config_updater/field_operation_validators.py get_asic_name; else asic_type or platform) or, for a file qosforge "
     "compile wrote, from the report.json of its output folder (the switch's vendor_profile).",
     fix="lint the config against its own ASIC (--profile, or the intent it was compiled from), or check that the file is this switch's",
     needs="profile",
