@@ -87,7 +87,9 @@ def _text_writer(text: str) -> Callable[[Path], None]:
     return write
 
 
-def write_atomically(path: Path, writer: Callable[[Path], None], *, create_parents: bool = False, now: bool = False) -> None:
+def write_atomically(
+    path: Path, writer: Callable[[Path], None], *, create_parents: bool = False, now: bool = False
+) -> None:
     """Let ``writer`` fill a temporary sibling of ``path``, then rename it into place (inside
     :func:`all_or_nothing`: when the block ends, unless ``now``, for a record of something already
     done that must stay whatever follows, such as a device's configuration before a push).
@@ -148,7 +150,9 @@ class _Staged:
         self.files.clear()
 
 
-_STAGED: contextvars.ContextVar[_Staged | None] = contextvars.ContextVar("qosforge_staged_outputs", default=None)
+_STAGED: contextvars.ContextVar[_Staged | None] = contextvars.ContextVar(
+    "qosforge_staged_outputs", default=None
+)
 
 
 @contextlib.contextmanager

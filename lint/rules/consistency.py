@@ -402,20 +402,35 @@ def _asic_mismatch(ctx: LintContext) -> Iterator[Finding]:
     expected = GCU_ASIC_OF_PROFILE.get(profile.name)
     against = f"vendor profile {profile.name} ({profile.vendor} {profile.asic})"
     if running is not None and expected is not None and running != expected:
-        yield _asic_mismatch.report(ctx, "DEVICE_METADATA", "localhost", "hwsku",
-                                    f"HWSKU {hwsku} is a {asic_name(running)} switch, but the file is linted against {against}")
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            "hwsku",
+            f"HWSKU {hwsku} is a {asic_name(running)} switch, but the file is linted against {against}",
+        )
         return
     vendor = vendor_from_metadata(ctx.tables)
     mine = profile.vendor.lower()
     if running is None and vendor.vendor in ("mellanox", "broadcom", "barefoot") and vendor.vendor not in mine:
-        yield _asic_mismatch.report(ctx, "DEVICE_METADATA", "localhost", None,
-                                    f"{vendor.source} says a {vendor.vendor} switch, but the file is linted against {against}")
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            None,
+            f"{vendor.source} says a {vendor.vendor} switch, but the file is linted against {against}",
+        )
         return
     compiled = _compiled_profile(ctx)
     if compiled is not None and compiled[1] != profile.name:
-        yield _asic_mismatch.report(ctx, "DEVICE_METADATA", "localhost", None,
-                                    f"qosforge compiled this file for switch {compiled[0]} with vendor profile {compiled[1]} "
-                                    f"({compiled[2]}), but it is linted against {against}")
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            None,
+            f"qosforge compiled this file for switch {compiled[0]} with vendor profile {compiled[1]} "
+            f"({compiled[2]}), but it is linted against {against}",
+        )
 
 
 def _compiled_profile(ctx: LintContext) -> tuple[str, str, str] | None:

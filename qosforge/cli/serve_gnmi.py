@@ -61,8 +61,11 @@ class ServeOptions:
             served = serve_simulation(scenario, switches, self.host, self.port, server_credentials=self._server_credentials(),
                                       credentials=credentials)
         except RuntimeError as error:  # grpc: the address is taken or not this machine's (TLS and host checked before)
-            raise QosforgeError(f"cannot listen: {error}", place="--serve-gnmi",
-                                hint="pick a free port (0 picks one per switch) on an address of this machine") from None
+            raise QosforgeError(
+                f"cannot listen: {error}",
+                place="--serve-gnmi",
+                hint="pick a free port (0 picks one per switch) on an address of this machine",
+            ) from None
         kind = "plaintext" if self.connection.insecure else "TLS"
         for endpoint in served.endpoints:
             host = f"[{self.host}]" if ":" in self.host else self.host
@@ -172,8 +175,11 @@ def _check_listen_address(host: str) -> None:
         socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
         reason = error.strerror if isinstance(error, socket.gaierror) else str(error)
-        raise QosforgeError(f"cannot resolve host {host!r} ({reason})", place="--serve-gnmi",
-                            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:50051") from None
+        raise QosforgeError(
+            f"cannot resolve host {host!r} ({reason})",
+            place="--serve-gnmi",
+            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:50051",
+        ) from None
 
 
 __all__ = ["ServeOptions", "serve_options", "serve_settings"]

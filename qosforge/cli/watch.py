@@ -271,9 +271,11 @@ def _render(output_format: str, findings: list[Any], switches: list[dict[str, An
         # Findings of zero switches are no result: never a "0 error(s)" a reader could take for a pass.
         lines.append(f"nothing checked: none of the {len(switches)} switch(es) could be read (the errors above)")
     else:
-        lines.append(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) on "
-                     f"{read} switch(es) ({how}; predictions from {output_dir})"
-                     + (f"; {unusable} switch(es) could not be read (the errors above)" if unusable else ""))
+        lines.append(
+            f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) on "
+            f"{read} switch(es) ({how}; predictions from {output_dir})"
+            + (f"; {unusable} switch(es) could not be read (the errors above)" if unusable else "")
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -149,9 +149,23 @@ def _implicit_class(switch: SwitchIR, dscp: int) -> ClassIR:
     control = next((c for c in switch.control_classes if c.traffic_class == tc), None)
     queue = control.queue if control is not None else dict(switch.maps.tc_to_queue).get(tc, tc)
     carrier = next((c for c in switch.classes if not c.lossless), switch.classes[0])
-    return replace(carrier, name=control.name if control is not None else DEFAULT_CLASS_NAME, transport="tcp", traffic_class=tc,
-                   queue=queue, priority_group=0, lossless=False, dscp=(dscp,), important_dscp=(), marking=(),
-                   tlt_threshold_bytes=None, tlt_flows_without_important_loss=None, host_settings=(), model_marking=(), warnings=())
+    return replace(
+        carrier,
+        name=control.name if control is not None else DEFAULT_CLASS_NAME,
+        transport="tcp",
+        traffic_class=tc,
+        queue=queue,
+        priority_group=0,
+        lossless=False,
+        dscp=(dscp,),
+        important_dscp=(),
+        marking=(),
+        tlt_threshold_bytes=None,
+        tlt_flows_without_important_loss=None,
+        host_settings=(),
+        model_marking=(),
+        warnings=(),
+    )
 
 
 def _implicit_traffic(fabric: Fabric, entry: ClassIR, transport: FlowKind | None) -> FabricTraffic:
@@ -195,8 +209,11 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
         entry_class = _class_of(fabric, placed)
         transport = _TRANSPORTS[entry.transport] if entry.transport else None
         try:
-            built: FabricTraffic = (fabric_traffic(fabric, entry_class.name, transport, None) if entry_class in fabric.switches[0].ir.classes
-                                    else _implicit_traffic(fabric, entry_class, transport))
+            built: FabricTraffic = (
+                fabric_traffic(fabric, entry_class.name, transport, None)
+                if entry_class in fabric.switches[0].ir.classes
+                else _implicit_traffic(fabric, entry_class, transport)
+            )
         except QosforgeError as error:
             raise error.with_place(placed.place) from None
         src = _host_set(fabric, entry.src, f"{placed.place_of('src')}: src")

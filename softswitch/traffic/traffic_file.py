@@ -258,8 +258,11 @@ class _FlowTally:
     def add(self, placed: PlacedEntry) -> None:
         self.flows += placed.entry.count
         if self.flows > MAX_FLOWS:
-            raise QosforgeError(f"the entries up to here make at least {self.flows:,} flows, more than the {MAX_FLOWS:,} a run carries",
-                                place=placed.place, hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count")
+            raise QosforgeError(
+                f"the entries up to here make at least {self.flows:,} flows, more than the {MAX_FLOWS:,} a run carries",
+                place=placed.place,
+                hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count",
+            )
 
 
 def _load_yaml(name: str, text: str) -> TrafficFile:
@@ -333,8 +336,11 @@ def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
 
 
 def _not_a_mapping(name: str) -> QosforgeError:
-    return QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
-                         hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+    return QosforgeError(
+        "a traffic file is a YAML mapping with apiVersion, kind and flows",
+        place=f"{name}:1",
+        hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)",
+    )
 
 
 def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocument:
@@ -346,8 +352,12 @@ def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocumen
         first = error.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
         place = line_of(field) if field in top else f"{name}:1"
-        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+        hint = {
+            "apiVersion": "write apiVersion: qosforge/v1",
+            "kind": "write kind: Traffic",
+            "flows": "list the flows under 'flows:'",
+            "seed": "a whole number 0..4294967295",
+        }.get(field, "the top-level fields are apiVersion, kind, seed, flows")
         raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
 
 

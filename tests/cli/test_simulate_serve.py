@@ -91,8 +91,15 @@ def test_tls_files_and_hosts_that_cannot_serve_are_named(intent: Path, pki: Pki,
     (tmp_path / "server.pem").write_bytes(pki.server_cert)
     (tmp_path / "server.key").write_bytes(pki.server_key)
     tls = ["--tls-cert", str(tmp_path / "server.pem"), "--tls-key", str(tmp_path / "server.key")]
-    code, out, err = run_cli(*_simulate_args(intent), "--serve-gnmi", "127.0.0.1:0", "--tls-cert", str(tmp_path / "server.pem"),
-                             "--tls-key", str(pki.client_key))
+    code, out, err = run_cli(
+        *_simulate_args(intent),
+        "--serve-gnmi",
+        "127.0.0.1:0",
+        "--tls-cert",
+        str(tmp_path / "server.pem"),
+        "--tls-key",
+        str(pki.client_key),
+    )
     assert (code, out) == (2, "")
     assert err.startswith(f"error: --tls-key: the key {pki.client_key} does not belong to the certificate {tmp_path / 'server.pem'}"), err
     code, out, err = run_cli(*_simulate_args(intent), "--serve-gnmi", "no-such-host.invalid:50051", *tls)

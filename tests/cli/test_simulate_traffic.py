@@ -164,8 +164,18 @@ def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(run_cli: Run, tmp_p
 
     monkeypatch.setattr(simulate_plots, "plot_traffic", interrupted)
     traffic = _file(tmp_path, INCAST)
-    code, _out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(tmp_path / "ts.csv"),
-                             "--plot", str(tmp_path / "q.png"))
+    code, _out, err = run_cli(
+        "simulate",
+        SMALL,
+        "--traffic",
+        traffic,
+        "--duration",
+        "200us",
+        "--timeseries",
+        str(tmp_path / "ts.csv"),
+        "--plot",
+        str(tmp_path / "q.png"),
+    )
     assert (code, err.strip()) == (130, "error: interrupted")  # click ends the ^C line first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 

@@ -114,9 +114,13 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
-    check_packets(offered_packets(fabric.ports, traffic.flows, window.end_s), window.end_s,
-                  f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} flow{'' if len(traffic.flows) == 1 else 's'}", packet,
-                  place="--measure" if options.measure is not None else "--duration")
+    check_packets(
+        offered_packets(fabric.ports, traffic.flows, window.end_s),
+        window.end_s,
+        f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} flow{'' if len(traffic.flows) == 1 else 's'}",
+        packet,
+        place="--measure" if options.measure is not None else "--duration",
+    )
     _note_series_rows(reporter, options, window, len(traffic.monitors))
     with reporter.progress(f"simulating {format_value(window.end_s, 's')} of {len(traffic.flows)} flows on {len(fabric.switches)} switches"):
         sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s,
@@ -173,8 +177,10 @@ def _note_series_rows(reporter: Reporter, options: TrafficOptions, window: Any, 
     if rows > SERIES_ROWS_NOTED:
         from qosforge.units import format_value
 
-        reporter.note(f"warning: --sample {format_value(window.sample_s, 's')} over {format_value(window.length_s, 's')} makes "
-                      f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. --sample 100us)")
+        reporter.note(
+            f"warning: --sample {format_value(window.sample_s, 's')} over {format_value(window.length_s, 's')} makes "
+            f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. --sample 100us)"
+        )
 
 
 def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
@@ -200,8 +206,13 @@ def existing_traffic_path(text: str) -> Path:
         raise QosforgeError(f"cannot read {path}: {error.strerror}", place="--traffic", hint=hint) from None
     if not stat.S_ISREG(mode):
         # A FIFO or a device would be read until it ends (/dev/zero never does).
-        kinds = {stat.S_ISDIR: "a folder", stat.S_ISFIFO: "a FIFO (named pipe)", stat.S_ISCHR: "a character device",
-                 stat.S_ISBLK: "a block device", stat.S_ISSOCK: "a socket"}
+        kinds = {
+            stat.S_ISDIR: "a folder",
+            stat.S_ISFIFO: "a FIFO (named pipe)",
+            stat.S_ISCHR: "a character device",
+            stat.S_ISBLK: "a block device",
+            stat.S_ISSOCK: "a socket",
+        }
         kind = next((name for test, name in kinds.items() if test(mode)), "not a regular file")
         raise QosforgeError(f"{path} is {kind}, not a file", place="--traffic", hint=hint)
     return path

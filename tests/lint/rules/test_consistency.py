@@ -203,8 +203,10 @@ def test_a_config_of_another_asic_is_a_warning(load_named: Callable[[str], Confi
     assert "asic-mismatch" not in {f.rule for f in lint_config(config, profile="mellanox-spectrum-2")}
     [finding] = [f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"]
     assert (finding.table, finding.key, finding.field, finding.severity) == ("DEVICE_METADATA", "localhost", "hwsku", Severity.WARNING)
-    assert finding.message == ("HWSKU ACS-MSN3700 is a Spectrum-2 switch, but the file is linted against vendor profile "
-                               "broadcom-trident2 (Broadcom Trident II (BCM56850))")
+    assert finding.message == (
+        "HWSKU ACS-MSN3700 is a Spectrum-2 switch, but the file is linted against vendor profile "
+        "broadcom-trident2 (Broadcom Trident II (BCM56850))"
+    )
     # An HWSKU GCU does not know: the vendor its platform names.
     config["DEVICE_METADATA"]["localhost"]["hwsku"] = "Custom-Box"
     [finding] = [f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"]
