@@ -22,7 +22,11 @@ def check_certificates(path: Path, flag: str, place: str | None = None) -> None:
             hint=f"give {flag} a PEM file starting with -----BEGIN CERTIFICATE-----",
         ) from None
     except OSError as error:
-        raise QosforgeError(f"cannot read {path}: {error.strerror}", place=_where(place, flag), hint="give a readable PEM file") from None
+        raise QosforgeError(
+            f"cannot read {path}: {error.strerror}",
+            place=_where(place, flag),
+            hint="give a readable PEM file",
+        ) from None
 
 
 def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> None:
@@ -31,7 +35,8 @@ def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> No
     try:
         # The password callback refuses an encrypted key instead of prompting on the terminal
         # (gRPC cannot decrypt one either).
-        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(certificate), str(key), password=_no_password)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(certificate), str(key), password=_no_password)
     except ssl.SSLError as error:
         if getattr(error, "reason", None) == "KEY_VALUES_MISMATCH":
             raise QosforgeError(
@@ -42,10 +47,15 @@ def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> No
         raise QosforgeError(
             f"{key} holds no unencrypted PEM private key",
             place=_where(place, "--tls-key"),
-            hint="give a PEM key (-----BEGIN PRIVATE KEY-----); decrypt an encrypted one with openssl pkey",
+            hint="give a PEM key (-----BEGIN PRIVATE KEY-----); decrypt an encrypted one with "
+                 "openssl pkey",
         ) from None
     except OSError as error:
-        raise QosforgeError(f"cannot read {key}: {error.strerror}", place=_where(place, "--tls-key"), hint="give a readable PEM file") from None
+        raise QosforgeError(
+            f"cannot read {key}: {error.strerror}",
+            place=_where(place, "--tls-key"),
+            hint="give a readable PEM file",
+        ) from None
 
 
 def _no_password() -> str:

@@ -49,12 +49,15 @@ SRC_TOS = "RFC 2474 §3: the DSCP is the upper six bits of the IPv4 TOS / IPv6 T
 SRC_PLAN = "qosforge plan (compiler/plan.py): PFC priority = the class's traffic class; the switch's DSCP_TO_TC map"
 SRC_DEFAULT_MAP = "mlnx_qos default DSCP-to-priority mapping: priority = DSCP >> 3 (the eight DSCPs 8p..8p+7 on priority p)"
 SRC_ECT = (
-    "RFC 3168 §5 (ECT(0) is ECN field 10), §6.1.1.1 (a router marks CE only on ECN-capable packets and drops the others "
+    "RFC 3168 §5 (ECT(0) is ECN field 10), §6.1.1.1 (a router marks CE only on ECN-capable packets "
+    "and drops the others "
     "it would mark); §6.1.2 likewise for the IPv6 Traffic Class"
 )
 SRC_CABLE_LEN = (
-    "Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c (xoff from cable_len, speed and MTU), "
-    "en_dcbnl.c (cable length set through dcbnl, MLX5E_MAX_CABLE_LENGTH 1000 m); mlnx_qos --cable_len"
+    "Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c (xoff from cable_len, speed "
+    "and MTU), "
+    "en_dcbnl.c (cable length set through dcbnl, MLX5E_MAX_CABLE_LENGTH 1000 m); mlnx_qos "
+    "--cable_len"
 )
 SRC_TCP_CONG_MODULE = (
     "Linux net/ipv4/tcp_cong.c tcp_set_default_congestion_control -> tcp_ca_find_autoload: "
@@ -211,7 +214,8 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
             "m",
             "cable_len",
             f"the intent's host cable of {port.cable_m:g} m, rounded up to whole meters: the NIC "
-            "sizes its receive headroom for it (xoff = (301 + 2.16·len[m])·speed[Gb/s] + 2.72·MTU[B])",
+            "sizes its receive headroom for it (xoff = (301 + 2.16·len[m])·speed[Gb/s] + "
+            "2.72·MTU[B])",
             SRC_CABLE_LEN,
         )
         if cable_m <= MLX5_MAX_CABLE_M:
@@ -234,8 +238,10 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
                     "",
                     SRC_CABLE_LEN,
                     derived,
-                    f"the mlx5 driver accepts at most {MLX5_MAX_CABLE_M} m (MLX5E_MAX_CABLE_LENGTH): the NIC's headroom "
-                    "cannot cover this cable; shorten it or size the NIC's buffers by hand (mlnx_qos --buffer_size)",
+                    f"the mlx5 driver accepts at most {MLX5_MAX_CABLE_M} m "
+                    "(MLX5E_MAX_CABLE_LENGTH): the NIC's headroom "
+                    "cannot cover this cable; shorten it or size the NIC's buffers by hand "
+                    "(mlnx_qos --buffer_size)",
                 )
             )
     for dscp, priority in dscp_to_priority:
@@ -265,8 +271,10 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
                 f"DSCP {roce.dscp[0]} of class '{roce.name}' << 2 | ECT(0) (0b10)",
                 f"{SRC_TOS}; {SRC_ECT}",
             ),
-            "applies to rdma_cm connections that do not set their TOS (rdma_set_option overrides it); its ECN bits are ECT(0), "
-            "so the switches mark CE instead of dropping whichever way the NIC's firmware treats them",
+            "applies to rdma_cm connections that do not set their TOS (rdma_set_option overrides "
+            "it); its ECN bits are ECT(0), "
+            "so the switches mark CE instead of dropping whichever way the NIC's firmware treats "
+            "them",
         )
         for priority in rp_priorities:
             nic_value(f"ecn.roce_rp.enable.{priority}", 1, "", "sysfs", f'echo 1 > /sys/class/net/"$IFACE"/ecn/roce_rp/enable/{priority}', SRC_MLNX_ECN,
@@ -308,7 +316,8 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
                     f"every ECN-marked TCP class runs {tcp_cc}",
                     SRC_RFC8257,
                 ),
-                "the default for new connections: other TCP traffic on the host runs it too unless its application sets "
+                "the default for new connections: other TCP traffic on the host runs it too unless "
+                "its application sets "
                 "TCP_CONGESTION (tcp(7)) or its route sets congctl (ip-route(8))"
                 + _module_note(tcp_cc),
             )
@@ -332,9 +341,12 @@ def _module_note(congestion_control: str) -> str:
         return ""
     module = f"tcp_{congestion_control}"
     return (
-        f"; {congestion_control} is the kernel module {module}: setting the sysctl as root loads it ({SRC_TCP_CONG_MODULE}), "
-        f"and fails with 'No such file or directory' where the kernel lacks it. Check first: modprobe {module} && grep -w "
-        f"{congestion_control} /proc/sys/net/ipv4/tcp_available_congestion_control; to load it at boot before sysctl runs: "
+        f"; {congestion_control} is the kernel module {module}: setting the sysctl as root loads "
+        f"it ({SRC_TCP_CONG_MODULE}), "
+        "and fails with 'No such file or directory' where the kernel lacks it. Check first: "
+        f"modprobe {module} && grep -w "
+        f"{congestion_control} /proc/sys/net/ipv4/tcp_available_congestion_control; to load it at "
+        "boot before sysctl runs: "
         f"echo {module} > /etc/modules-load.d/qosforge.conf"
     )
 
@@ -390,7 +402,8 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
             if classes_key is None:
                 classes_key = (switch.maps, switch.control_classes, tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless)
                                                                            for c in switch.classes))
-            key = (port.host_nic, port.speed_bps, port.pfc_priorities, math.ceil(port.cable_m) if port.pfc_priorities else None, classes_key)
+            cable_m = math.ceil(port.cable_m) if port.pfc_priorities else None
+            key = (port.host_nic, port.speed_bps, port.pfc_priorities, cable_m, classes_key)
             groups.setdefault(key, []).append((switch, port))
     kinds: list[HostKind] = []
     used: dict[str, int] = {}

@@ -385,12 +385,17 @@ __all__ = ["ENABLE_HONOURING_VENDORS", "SONIC_LOSSLESS_PAIR"]
 
 @rule(
     "asic-mismatch", W, "consistency", "the config is for the ASIC it is linted against",
-    rationale="Buffer pools, headroom and thresholds are sized for one ASIC's buffer (the vendor profile's); a config "
-    "written for another ASIC, checked against this profile (from --profile or the intent), passes or fails for the "
-    "wrong chip. The config's own ASIC is read from DEVICE_METADATA|localhost (hwsku as SONiC's Generic Config Updater "
-    "reads it, sonic-utilities generic_config_updater/field_operation_validators.py get_asic_name; else asic_type or platform) or, for a file qosforge "
+    rationale="Buffer pools, headroom and thresholds are sized for one ASIC's buffer (the vendor "
+              "profile's); a config "
+    "written for another ASIC, checked against this profile (from --profile or the intent), passes "
+    "or fails for the "
+    "wrong chip. The config's own ASIC is read from DEVICE_METADATA|localhost (hwsku as SONiC's "
+    "Generic Config Updater "
+    "reads it, sonic-utilities generic_config_updater/field_operation_validators.py get_asic_name; "
+    "else asic_type or platform) or, for a file qosforge "
     "compile wrote, from the report.json of its output folder (the switch's vendor_profile).",
-    fix="lint the config against its own ASIC (--profile, or the intent it was compiled from), or check that the file is this switch's",
+    fix="lint the config against its own ASIC (--profile, or the intent it was compiled from), or "
+        "check that the file is this switch's",
     needs="profile",
 )
 def _asic_mismatch(ctx: LintContext) -> Iterator[Finding]:
@@ -407,18 +412,21 @@ def _asic_mismatch(ctx: LintContext) -> Iterator[Finding]:
             "DEVICE_METADATA",
             "localhost",
             "hwsku",
-            f"HWSKU {hwsku} is a {asic_name(running)} switch, but the file is linted against {against}",
+            f"HWSKU {hwsku} is a {asic_name(running)} switch, but the file is linted against "
+            f"{against}",
         )
         return
     vendor = vendor_from_metadata(ctx.tables)
     mine = profile.vendor.lower()
-    if running is None and vendor.vendor in ("mellanox", "broadcom", "barefoot") and vendor.vendor not in mine:
+    other = vendor.vendor if vendor.vendor in ("mellanox", "broadcom", "barefoot") else None
+    if running is None and other is not None and other not in mine:
         yield _asic_mismatch.report(
             ctx,
             "DEVICE_METADATA",
             "localhost",
             None,
-            f"{vendor.source} says a {vendor.vendor} switch, but the file is linted against {against}",
+            f"{vendor.source} says a {vendor.vendor} switch, but the file is linted against "
+            f"{against}",
         )
         return
     compiled = _compiled_profile(ctx)
@@ -428,7 +436,8 @@ def _asic_mismatch(ctx: LintContext) -> Iterator[Finding]:
             "DEVICE_METADATA",
             "localhost",
             None,
-            f"qosforge compiled this file for switch {compiled[0]} with vendor profile {compiled[1]} "
+            f"qosforge compiled this file for switch {compiled[0]} with vendor profile "
+            f"{compiled[1]} "
             f"({compiled[2]}), but it is linted against {against}",
         )
 

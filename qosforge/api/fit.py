@@ -317,7 +317,9 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _limit_note(result: TbtcpRedFit, limit_bytes: float | None, model: RedStepModel) -> tuple[str, ...]:
+def _limit_note(
+    result: TbtcpRedFit, limit_bytes: float | None, model: RedStepModel
+) -> tuple[str, ...]:
     """--optimize-t-max that ended at the port buffer: say why, so the buffer is not read as a
     tuned value. Above t_max the chip marks every packet (TBTCP §6.2), a residual of (1 − p/r)²
     per kB; TBTCP's curve is at most 0.5/r, so that tail fits worse than any programmed step and
@@ -328,10 +330,13 @@ def _limit_note(result: TbtcpRedFit, limit_bytes: float | None, model: RedStepMo
     if float(result.t_max_bytes) < limit_bytes - cell - 1e-9:
         return ()
     return (
-        f"t_max is the port buffer ({limit_bytes:,.0f} B), the end of the search: above t_max the chip marks every packet, "
+        f"t_max is the port buffer ({limit_bytes:,.0f} B), the end of the search: above t_max the "
+        "chip marks every packet, "
         f"which TBTCP's target (p/r at most {0.5 / float(result.window_reduction_r):.3g} at r = "
-        f"{float(result.window_reduction_r):g}) fits worse than any step, so the error falls all the way to the limit; "
-        "this is no tuned t_max. Choose one by hand where the queue should stop (TBTCP §6.2 uses 550 kB)",
+        f"{float(result.window_reduction_r):g}) fits worse than any step, so the error falls all "
+        "the way to the limit; "
+        "this is no tuned t_max. Choose one by hand where the queue should stop (TBTCP §6.2 uses "
+        "550 kB)",
     )
 
 

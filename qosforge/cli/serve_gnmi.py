@@ -60,7 +60,8 @@ class ServeOptions:
         try:
             served = serve_simulation(scenario, switches, self.host, self.port, server_credentials=self._server_credentials(),
                                       credentials=credentials)
-        except RuntimeError as error:  # grpc: the address is taken or not this machine's (TLS and host checked before)
+        # grpc: the address is taken or not this machine's (TLS and host are checked before)
+        except RuntimeError as error:
             raise QosforgeError(
                 f"cannot listen: {error}",
                 place="--serve-gnmi",
@@ -168,7 +169,8 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
 
 
 def _check_listen_address(host: str) -> None:
-    """The host must name an address of this machine's resolver (gRPC says only "Failed to bind")."""
+    """The host must name an address this machine's resolver knows (gRPC says only "Failed to
+    bind")."""
     import socket
 
     try:
@@ -178,7 +180,8 @@ def _check_listen_address(host: str) -> None:
         raise QosforgeError(
             f"cannot resolve host {host!r} ({reason})",
             place="--serve-gnmi",
-            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:50051",
+            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or "
+                 "0.0.0.0:50051",
         ) from None
 
 

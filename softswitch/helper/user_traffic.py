@@ -172,7 +172,9 @@ def _implicit_traffic(fabric: Fabric, entry: ClassIR, transport: FlowKind | None
     from qosforge.softswitch.helper.compiled import host_transport
     from qosforge.softswitch.helper.fabric_scenarios import DEFAULT_PACKET_BYTES
 
-    return FabricTraffic(entry, transport or host_transport(entry), DEFAULT_PACKET_BYTES, fabric.switches[0].cnp_dscp, None, "dscp")
+    kind = transport or host_transport(entry)
+    cnp_dscp = fabric.switches[0].cnp_dscp
+    return FabricTraffic(entry, kind, DEFAULT_PACKET_BYTES, cnp_dscp, None, "dscp")
 
 
 def _ecmp_ports(fabric: Fabric, src_port: int, dst_port: int) -> list[int]:

@@ -259,7 +259,8 @@ class _FlowTally:
         self.flows += placed.entry.count
         if self.flows > MAX_FLOWS:
             raise QosforgeError(
-                f"the entries up to here make at least {self.flows:,} flows, more than the {MAX_FLOWS:,} a run carries",
+                f"the entries up to here make at least {self.flows:,} flows, more than the "
+                f"{MAX_FLOWS:,} a run carries",
                 place=placed.place,
                 hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count",
             )
@@ -358,7 +359,8 @@ def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocumen
             "flows": "list the flows under 'flows:'",
             "seed": "a whole number 0..4294967295",
         }.get(field, "the top-level fields are apiVersion, kind, seed, flows")
-        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+        where = f"{place}: {field}" if field else place
+        raise QosforgeError(_message(first), place=where, hint=hint) from None
 
 
 def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:

@@ -117,7 +117,8 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     check_packets(
         offered_packets(fabric.ports, traffic.flows, window.end_s),
         window.end_s,
-        f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} flow{'' if len(traffic.flows) == 1 else 's'}",
+        f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} "
+        f"flow{'' if len(traffic.flows) == 1 else 's'}",
         packet,
         place="--measure" if options.measure is not None else "--duration",
     )
@@ -156,18 +157,22 @@ def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
     for port, specs in flows_of.items():
         line_bps = ports[port].speed_bps
         first_start_s = min(spec.start_s for spec in specs)
-        line_packets = max(0.0, end_s - first_start_s) * line_bps / (8 * min(spec.packet_bytes for spec in specs))
+        smallest_packet = min(spec.packet_bytes for spec in specs)
+        line_packets = max(0.0, end_s - first_start_s) * line_bps / (8 * smallest_packet)
         asked = 0.0
         for spec in specs:
             active_s = max(0.0, end_s - spec.start_s)
-            bps = min(spec.rate_pps * 8 * spec.packet_bytes, line_bps) if spec.rate_pps > 0 else line_bps
+            open_loop_bps = spec.rate_pps * 8 * spec.packet_bytes
+            bps = min(open_loop_bps, line_bps) if spec.rate_pps > 0 else line_bps
             packets = active_s * bps / (8 * spec.packet_bytes)
             asked += packets if spec.size_packets < 0 else min(packets, spec.size_packets)
         total += min(asked, line_packets)
     return total
 
 
-def _note_series_rows(reporter: Reporter, options: TrafficOptions, window: Any, queues: int) -> None:
+def _note_series_rows(
+    reporter: Reporter, options: TrafficOptions, window: Any, queues: int
+) -> None:
     """A time series of very many rows is asked for by a --sample far finer than the queues
     change; say how many before the run writes them."""
     if options.timeseries is None or options.sample_s is None:
@@ -178,8 +183,10 @@ def _note_series_rows(reporter: Reporter, options: TrafficOptions, window: Any, 
         from qosforge.units import format_value
 
         reporter.note(
-            f"warning: --sample {format_value(window.sample_s, 's')} over {format_value(window.length_s, 's')} makes "
-            f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. --sample 100us)"
+            f"warning: --sample {format_value(window.sample_s, 's')} over "
+            f"{format_value(window.length_s, 's')} makes "
+            f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. "
+            "--sample 100us)"
         )
 
 
@@ -203,7 +210,8 @@ def existing_traffic_path(text: str) -> Path:
     except FileNotFoundError:
         raise QosforgeError(f"no such file: {path}", place="--traffic", hint=hint) from None
     except OSError as error:
-        raise QosforgeError(f"cannot read {path}: {error.strerror}", place="--traffic", hint=hint) from None
+        message = f"cannot read {path}: {error.strerror}"
+        raise QosforgeError(message, place="--traffic", hint=hint) from None
     if not stat.S_ISREG(mode):
         # A FIFO or a device would be read until it ends (/dev/zero never does).
         kinds = {
