@@ -91,7 +91,9 @@ def test_optimising_t_max_up_to_the_profile_buffer() -> None:
 @pytest.mark.parametrize("r", ["1", "2", "4"])
 @pytest.mark.parametrize("port_buffer", ["300kB", "1MB", "20MB"])
 def test_for_tbtcps_curve_the_best_t_max_is_always_the_limit(r: str, port_buffer: str) -> None:
-    outcome = fit_red(FitRedRequest(bdp="180kB", t_min="138kB", r=r, port_buffer=port_buffer, optimize_t_max=True))
+    outcome = fit_red(
+        FitRedRequest(bdp="180kB", t_min="138kB", r=r, port_buffer=port_buffer, optimize_t_max=True)
+    )
     assert float(outcome.result.t_max_bytes) == pytest.approx(float(outcome.port_buffer_bytes))
     assert any(note.startswith("t_max is the port buffer") for note in outcome.notes)
 

@@ -151,7 +151,9 @@ def test_a_refused_patch_removes_the_earlier_one(tmp_path: Path, run_cli: Run) -
     assert code == 0 and "no gcu-patch.json" in err and not (out / "aurora720" / "gcu-patch.json").exists()
 
 
-def test_the_readme_example_running_config_gets_a_wred_only_patch(tmp_path: Path, run_cli: Run) -> None:
+def test_the_readme_example_running_config_gets_a_wred_only_patch(
+    tmp_path: Path, run_cli: Run
+) -> None:
     """examples/running/roce-pod-leaf1.json (the README's --base example): leaf1 as SONiC prints
     it, an earlier tcp ECN threshold in place; the patch is those two thresholds and nothing else
     (a compile change that touches other tables makes this example stale: refresh its QoS tables)."""

@@ -71,7 +71,14 @@ def test_a_fabric_without_a_lossless_cycle_under_the_failure_says_where_to_look(
 
 
 def test_an_intent_without_a_lossless_class_says_so(run_cli: Run) -> None:
-    code, out, err = run_cli("simulate", str(ROOT / "examples" / "openconfig-fabric.yaml"), "--scenario", "deadlock", "--fail-link", "leaf1-spine1")
+    code, out, err = run_cli(
+        "simulate",
+        str(ROOT / "examples" / "openconfig-fabric.yaml"),
+        "--scenario",
+        "deadlock",
+        "--fail-link",
+        "leaf1-spine1",
+    )
     assert (code, out) == (2, "")
     assert err.startswith("error: INTENT: the intent has no lossless class"), err
     assert "cyclic" not in err

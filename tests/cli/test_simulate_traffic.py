@@ -151,12 +151,25 @@ def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
 def test_a_failed_plot_leaves_no_time_series(run_cli: Run, tmp_path: Path) -> None:
     traffic = _file(tmp_path, INCAST)
     series = tmp_path / "ts.csv"
-    code, _out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(series), "--plot", "/proc/q.png")
+    code, _out, err = run_cli(
+        "simulate",
+        SMALL,
+        "--traffic",
+        traffic,
+        "--duration",
+        "200us",
+        "--timeseries",
+        str(series),
+        "--plot",
+        "/proc/q.png",
+    )
     assert code == 2 and "/proc/q.png" in err and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 
 
-def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(
+    run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from qosforge.cli import simulate_plots
 
     def interrupted(*args: Any) -> None:
@@ -180,11 +193,16 @@ def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(run_cli: Run, tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 
 
-@pytest.mark.parametrize(("make", "kind"), [
-    (lambda path: path.mkdir(), "a folder"),
-    (lambda path: os.mkfifo(path), "a FIFO (named pipe)"),
-])
-def test_traffic_that_is_no_file_says_what_it_is(run_cli: Run, tmp_path: Path, make: Callable[[Path], None], kind: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (lambda path: path.mkdir(), "a folder"),
+        (lambda path: os.mkfifo(path), "a FIFO (named pipe)"),
+    ],
+)
+def test_traffic_that_is_no_file_says_what_it_is(
+    run_cli: Run, tmp_path: Path, make: Callable[[Path], None], kind: str
+) -> None:
     path = tmp_path / "flows.yaml"
     make(path)
     code, out, err = run_cli("simulate", SMALL, "--traffic", str(path))
@@ -197,10 +215,14 @@ def test_dev_zero_is_a_character_device(run_cli: Run) -> None:
     assert code == 2 and err.startswith("error: --traffic: /dev/zero is a character device, not a file"), err
 
 
-def test_the_run_is_sized_from_the_files_flows_at_the_flag_that_set_its_length(run_cli: Run, tmp_path: Path) -> None:
+def test_the_run_is_sized_from_the_files_flows_at_the_flag_that_set_its_length(
+    run_cli: Run, tmp_path: Path
+) -> None:
     one = _file(tmp_path, HEAD + "  - {src: 0, dst: 1, class: tcp, size: 64kB}\n")
     # 6 s of all six hosts at line rate would be 120 M packets; the file's one flow is 44.
-    code, out, err = run_cli("simulate", SMALL, "--traffic", one, "--measure", "0s:6s", "--format", "json")
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", one, "--measure", "0s:6s", "--format", "json"
+    )
     assert code == 0, err
     assert json.loads(out)["flows"][0]["fct_s"] is not None
     endless = _file(tmp_path, HEAD + "  - {src: 0, dst: 1, class: tcp}\n", "endless.yaml")
@@ -211,14 +233,31 @@ def test_the_run_is_sized_from_the_files_flows_at_the_flag_that_set_its_length(r
 
 def test_a_very_fine_sample_says_how_many_rows_it_makes(run_cli: Run, tmp_path: Path) -> None:
     one = _file(tmp_path, HEAD + "  - {src: 0, dst: 1, class: tcp, size: 64kB}\n")
-    code, _out, err = run_cli("simulate", SMALL, "--traffic", one, "--measure", "0s:1s", "--sample", "1ns", "--timeseries", str(tmp_path / "q.csv"))
+    code, _out, err = run_cli(
+        "simulate",
+        SMALL,
+        "--traffic",
+        one,
+        "--measure",
+        "0s:1s",
+        "--sample",
+        "1ns",
+        "--timeseries",
+        str(tmp_path / "q.csv"),
+    )
     assert code == 2
     assert "warning: --sample 1 ns over 1 s makes 1,000,000,001 samples of " in err, err
 
 
 def test_the_files_seed_is_reported(run_cli: Run, tmp_path: Path) -> None:
-    seeded = _file(tmp_path, HEAD.replace("flows:", "seed: 7\nflows:") + "  - {src: 0, dst: 1, class: tcp, size: 64kB, start_window: 10us, stagger: random}\n")
-    code, out, err = run_cli("simulate", SMALL, "--traffic", seeded, "--duration", "200us", "--format", "json")
+    seeded = _file(
+        tmp_path,
+        HEAD.replace("flows:", "seed: 7\nflows:")
+        + "  - {src: 0, dst: 1, class: tcp, size: 64kB, start_window: 10us, stagger: random}\n",
+    )
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", seeded, "--duration", "200us", "--format", "json"
+    )
     assert code == 0, err
     assert json.loads(out)["traffic_seed"] == 7
     code, out, err = run_cli("simulate", SMALL, "--traffic", seeded, "--duration", "200us")
@@ -228,10 +267,19 @@ def test_the_files_seed_is_reported(run_cli: Run, tmp_path: Path) -> None:
 def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path: Path) -> None:
     """lossless-watchdog maps DSCP 1 (no class lists it) to TC 0, the plan's implicit default
     class, and DSCP 48 to the cnp control class's TC 6: the flows run there, as plain TCP."""
-    traffic = _file(tmp_path, HEAD + "  - {group: d, src: 0, dst: 1, dscp: 1, size: 64kB}\n  - {group: c, src: 2, dst: 3, dscp: 48, size: 64kB}\n")
-    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "2ms", "--format", "json")
+    traffic = _file(
+        tmp_path,
+        HEAD
+        + "  - {group: d, src: 0, dst: 1, dscp: 1, size: 64kB}\n  - {group: c, src: 2, dst: 3, dscp: 48, size: 64kB}\n",
+    )
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", traffic, "--duration", "2ms", "--format", "json"
+    )
     assert code == 0, err
     report = json.loads(out)
-    assert [(f["class"], f["dscp"], f["transport"]) for f in report["flows"]] == [("default", 1, "newreno"), ("cnp", 48, "newreno")]
+    assert [(f["class"], f["dscp"], f["transport"]) for f in report["flows"]] == [
+        ("default", 1, "newreno"),
+        ("cnp", 48, "newreno"),
+    ]
     assert all(f["fct_s"] is not None for f in report["flows"])
     assert {(p["queue"], p["class"]) for p in report["ports"]} == {(0, "default"), (6, "cnp")}

@@ -51,7 +51,14 @@ def _events(text: str) -> object:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True), st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4), min_size=1, max_size=5))
+@given(
+    st.dictionaries(
+        st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True),
+        st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4),
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_the_event_reader_loads_scalars_as_ruamel_yaml_does(document: dict[str, list[str]]) -> None:
     text = "".join(
         f"{key}: {values[0]}\n{key}_list:\n"

@@ -94,7 +94,11 @@ def test_a_host_cable_longer_than_the_driver_takes_is_left_to_the_operator() -> 
     from qosforge.backends.host.settings import derive_host_kind
 
     kind = _kinds("roce-pod")["nvidia-connectx-6dx-100G"]
-    switch = next(s for s in _fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host") if s.name == kind.attachments[0][0])
+    switch = next(
+        s
+        for s in _fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host")
+        if s.name == kind.attachments[0][0]
+    )
     port = next(p for p in switch.ports if p.name == kind.attachments[0][1])
     long = derive_host_kind("long", switch, dataclasses.replace(port, cable_m=1500.0), ())
     cable = long.value("mlnx_qos.cable_len")
