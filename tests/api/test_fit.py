@@ -84,7 +84,8 @@ def test_optimising_t_max_up_to_the_profile_buffer() -> None:
     # packet above t_max" worse than any step, so the search ends at its limit, and says so.
     assert float(outcome.result.t_max_bytes) == 9e6
     (note,) = outcome.notes
-    assert note.startswith("t_max is the port buffer (9,000,000 B), the end of the search") and "p/r at most 0.125 at r = 4" in note
+    assert note.startswith("t_max is the port buffer (9,000,000 B), the end of the search")
+    assert "p/r at most 0.125 at r = 4" in note
     assert fixed.notes == ()
 
 

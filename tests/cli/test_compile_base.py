@@ -156,7 +156,8 @@ def test_the_readme_example_running_config_gets_a_wred_only_patch(
 ) -> None:
     """examples/running/roce-pod-leaf1.json (the README's --base example): leaf1 as SONiC prints
     it, an earlier tcp ECN threshold in place; the patch is those two thresholds and nothing else
-    (a compile change that touches other tables makes this example stale: refresh its QoS tables)."""
+    (a compile change that touches other tables makes this example stale: refresh its QoS
+    tables)."""
     examples = EXAMPLE.parent
     running = json.loads((examples / "running" / "roce-pod-leaf1.json").read_text())
     code, _, err = run_cli(

@@ -68,7 +68,8 @@ def test_the_time_series_file_holds_the_reported_means(run_cli: Run, tmp_path: P
         mine = [float(r["queue_bytes"]) for r in rows if (r["switch"], r["port"], int(r["queue"])) == (port["switch"], port["port"], port["queue"])]
         assert len(mine) == port["samples"] in (20, 21)
         assert sum(mine) / len(mine) == pytest.approx(port["mean_queue_bytes"], rel=1e-9, abs=1e-9)
-    if suffix == ".csv":  # times as written: the interval's multiples, without the sums' float noise
+    # Times as written: the interval's multiples, without the sums' float noise.
+    if suffix == ".csv":
         assert {r["time_s"] for r in rows} <= {repr(round(k * 1e-4, 12)) for k in range(21)}
 
 
@@ -212,7 +213,8 @@ def test_traffic_that_is_no_file_says_what_it_is(
 
 def test_dev_zero_is_a_character_device(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", SMALL, "--traffic", "/dev/zero")
-    assert code == 2 and err.startswith("error: --traffic: /dev/zero is a character device, not a file"), err
+    assert code == 2
+    assert err.startswith("error: --traffic: /dev/zero is a character device, not a file"), err
 
 
 def test_the_run_is_sized_from_the_files_flows_at_the_flag_that_set_its_length(
@@ -228,7 +230,8 @@ def test_the_run_is_sized_from_the_files_flows_at_the_flag_that_set_its_length(
     endless = _file(tmp_path, HEAD + "  - {src: 0, dst: 1, class: tcp}\n", "endless.yaml")
     code, out, err = run_cli("simulate", SMALL, "--traffic", endless, "--measure", "0s:100s")
     assert (code, out) == (2, "")
-    assert err.startswith("error: --measure: 100 s of the file's 1 flow is 333,333,333 packets of 1500 B"), err
+    expected = "error: --measure: 100 s of the file's 1 flow is 333,333,333 packets of 1500 B"
+    assert err.startswith(expected), err
 
 
 def test_a_very_fine_sample_says_how_many_rows_it_makes(run_cli: Run, tmp_path: Path) -> None:
@@ -270,7 +273,8 @@ def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path
     traffic = _file(
         tmp_path,
         HEAD
-        + "  - {group: d, src: 0, dst: 1, dscp: 1, size: 64kB}\n  - {group: c, src: 2, dst: 3, dscp: 48, size: 64kB}\n",
+        + "  - {group: d, src: 0, dst: 1, dscp: 1, size: 64kB}\n"
+        + "  - {group: c, src: 2, dst: 3, dscp: 48, size: 64kB}\n",
     )
     code, out, err = run_cli(
         "simulate", SMALL, "--traffic", traffic, "--duration", "2ms", "--format", "json"

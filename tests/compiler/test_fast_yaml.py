@@ -68,7 +68,9 @@ def test_the_event_reader_loads_scalars_as_ruamel_yaml_does(document: dict[str, 
     )
     expected = _round_trip(text)
     assert _events(text) == expected
-    assert [isinstance(v, bool) for v in _events(text).values()] == [isinstance(v, bool) for v in expected.values()]  # type: ignore[attr-defined]
+    fast = _events(text)
+    assert isinstance(fast, dict) and isinstance(expected, dict)
+    assert [isinstance(v, bool) for v in fast.values()] == [isinstance(v, bool) for v in expected.values()]
 
 
 def test_the_event_reader_refuses_what_fast_load_refuses() -> None:

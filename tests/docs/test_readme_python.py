@@ -42,7 +42,8 @@ def test_the_python_examples_run(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False,
                               env={**os.environ, "QOSFORGE_PROGRESS": "0"}, timeout=300)
         assert done.returncode == 0, done.stderr
-        for line, printed in zip([c for c in code.splitlines() if c.startswith("print(") and "  # " in c], done.stdout.splitlines(), strict=False):
+        claimed = [c for c in code.splitlines() if c.startswith("print(") and "  # " in c]
+        for line, printed in zip(claimed, done.stdout.splitlines(), strict=False):
             claim = line.split("  # ", 1)[1]
             if claim.startswith("0 ["):  # the lint example's exit code and rules, exactly
                 assert printed == claim.split(" —")[0], (line, printed)

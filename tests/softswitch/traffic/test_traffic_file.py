@@ -199,11 +199,13 @@ def test_the_flow_cap_is_checked_while_reading(tmp_path: Path) -> None:
     path = _write(
         tmp_path,
         HEAD
-        + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n  - {{src: [\n",
+        + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n"
+        + "  - {src: 0, dst: 2, class: a}\n  - {src: [\n",
     )
     with pytest.raises(QosforgeError) as raised:
         load_traffic(path)
-    assert raised.value.one_line().startswith(f"{path}:5: the entries up to here make at least {MAX_FLOWS + 1:,} flows")
+    expected = f"{path}:5: the entries up to here make at least {MAX_FLOWS + 1:,} flows"
+    assert raised.value.one_line().startswith(expected)
 
 
 def test_a_file_of_more_entries_than_flows_a_run_carries_fails_at_the_entry_past_the_cap(
@@ -221,7 +223,8 @@ def test_a_misspelt_field_is_named_as_unknown(tmp_path: Path) -> None:
     path = _write(tmp_path, HEAD + "  - sorce: 0\n    dst: 1\n    class: a\n")
     with pytest.raises(QosforgeError) as raised:
         load_traffic(path)
-    assert raised.value.one_line() == f"{path}:4: sorce: unknown field 'sorce' (hint: did you mean 'src'?)"
+    expected = f"{path}:4: sorce: unknown field 'sorce' (hint: did you mean 'src'?)"
+    assert raised.value.one_line() == expected
 
 
 @pytest.mark.parametrize("name", ["t.yaml", "t.csv"])
@@ -232,7 +235,8 @@ def test_the_cap_holds_for_csv_and_yaml_alike(tmp_path: Path, name: str) -> None
     else:
         text = (
             HEAD
-            + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n"
+            + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n"
+            + "  - {src: 0, dst: 2, class: a}\n"
         )
         line = 5
     path = _write(tmp_path, text, name)
@@ -266,7 +270,8 @@ def test_libyaml_events_read_a_file_as_ruamel_yaml_does(
     for index, (group, src, dst, klass, extra) in enumerate(entries):
         if index % 2:
             lines.append(
-                f"  - {{group: {group}, src: {src}, dst: {dst}, {klass}{', ' + extra if extra else ''}}}\n"
+                f"  - {{group: {group}, src: {src}, dst: {dst}, {klass}"
+                f"{', ' + extra if extra else ''}}}\n"
             )
         else:
             lines.append(
