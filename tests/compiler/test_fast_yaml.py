@@ -70,7 +70,8 @@ def test_the_event_reader_loads_scalars_as_ruamel_yaml_does(document: dict[str, 
     assert _events(text) == expected
     fast = _events(text)
     assert isinstance(fast, dict) and isinstance(expected, dict)
-    assert [isinstance(v, bool) for v in fast.values()] == [isinstance(v, bool) for v in expected.values()]
+    booleans = [isinstance(v, bool) for v in expected.values()]
+    assert [isinstance(v, bool) for v in fast.values()] == booleans
 
 
 def test_the_event_reader_refuses_what_fast_load_refuses() -> None:
