@@ -149,21 +149,17 @@ def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
     assert code == 2 and "--traffic" in err
 
 
+def _short_run_with_outputs(
+    run_cli: Run, traffic: str, series: str, plot: str
+) -> tuple[int, str, str]:
+    return run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us",
+                   "--timeseries", series, "--plot", plot)
+
+
 def test_a_failed_plot_leaves_no_time_series(run_cli: Run, tmp_path: Path) -> None:
     traffic = _file(tmp_path, INCAST)
     series = tmp_path / "ts.csv"
-    code, _out, err = run_cli(
-        "simulate",
-        SMALL,
-        "--traffic",
-        traffic,
-        "--duration",
-        "200us",
-        "--timeseries",
-        str(series),
-        "--plot",
-        "/proc/q.png",
-    )
+    code, _out, err = _short_run_with_outputs(run_cli, traffic, str(series), "/proc/q.png")
     assert code == 2 and "/proc/q.png" in err and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 
@@ -178,18 +174,8 @@ def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(
 
     monkeypatch.setattr(simulate_plots, "plot_traffic", interrupted)
     traffic = _file(tmp_path, INCAST)
-    code, _out, err = run_cli(
-        "simulate",
-        SMALL,
-        "--traffic",
-        traffic,
-        "--duration",
-        "200us",
-        "--timeseries",
-        str(tmp_path / "ts.csv"),
-        "--plot",
-        str(tmp_path / "q.png"),
-    )
+    series, plot = str(tmp_path / "ts.csv"), str(tmp_path / "q.png")
+    code, _out, err = _short_run_with_outputs(run_cli, traffic, series, plot)
     assert (code, err.strip()) == (130, "error: interrupted")  # click ends the ^C line first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 
