@@ -23,6 +23,8 @@ from qosforge.api.reporting import Reporter
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from qosforge.compiler.intent import Intent
     from qosforge.compiler.loader import SourceMap
     from qosforge.ir.model import FabricIR
@@ -154,6 +156,13 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root)
 
 
+def print_report_tables(fabric: FabricIR, console: Console) -> None:
+    """``compile --verbose``: every switch's tables (classes, headroom, pools, gaps) on ``console``."""
+    from qosforge.backends.report import render_report_table
+
+    render_report_table(fabric, console)
+
+
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
     """The selected targets that patch a running config (``--base``); refused when none does."""
     from qosforge.backends.registry import get_target, targets_supporting
@@ -167,4 +176,4 @@ def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
 
 
 __all__ = ["CompileOutcome", "CompileRequest", "CompileUsageError", "CompiledIntent", "RenderingProgress", "check_report_choice",
-           "compile_fabric", "compile_to_folder"]
+           "compile_fabric", "compile_to_folder", "print_report_tables"]
