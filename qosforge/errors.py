@@ -18,6 +18,8 @@ EXIT_BAD_INPUT = 2
 EXIT_INCOMPLETE = 3
 #: An unexpected exception: a qosforge bug (``EX_SOFTWARE`` in BSD sysexits.h).
 EXIT_BUG = 70
+#: Interrupted (Ctrl-C): 128 + SIGINT, the status a shell gives a process SIGINT ended.
+EXIT_INTERRUPTED = 130
 
 #: What the user can do about the common operating-system errors (errno names).
 _OS_ERROR_HINTS = {

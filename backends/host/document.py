@@ -117,6 +117,9 @@ def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocumen
         raise QosforgeError(f"no such file: {path}", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise QosforgeError(f"{path} is not JSON ({error})", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
+    except RecursionError:  # Python's json parser recurses once per [ or {
+        raise QosforgeError(f"{path} is nested too deeply to be a host settings document", place=flag,
+                            hint="give a host_settings.json that compile --target host wrote (it is 4 levels deep)") from None
     try:
         return HostSettingsDocument.model_validate(data)
     except ValidationError as error:

@@ -3,7 +3,10 @@
 Errors the user can fix (:class:`qosforge.errors.QosforgeError`, click usage errors and
 operating-system errors such as a full disk or a missing directory) are printed as one line on
 stderr with exit code 2; no traceback is shown unless ``QOSFORGE_DEBUG=1``. Exit code 70 is kept
-for qosforge bugs.
+for qosforge bugs, 130 (128 + SIGINT, as shells report it) for Ctrl-C wherever it lands.
+
+A command's output files are written all or nothing (:func:`qosforge.files.all_or_nothing`): a
+run that fails or is interrupted leaves none of them.
 
 Subcommands are the ``qosforge.commands`` entry points, imported on first use
 (:mod:`qosforge.cli._lazy`) so ``--help``, ``--version``
@@ -20,7 +23,8 @@ import click
 from qosforge import plugins
 from qosforge._version import __version__
 from qosforge.cli._lazy import HelpWhenBareGroup
-from qosforge.errors import EXIT_BAD_INPUT, EXIT_BUG, QosforgeError, os_error_line
+from qosforge.errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, QosforgeError, os_error_line
+from qosforge.files import all_or_nothing
 
 
 class _Commands(HelpWhenBareGroup):
@@ -63,6 +67,23 @@ def _print_error(text: str) -> None:
     click.echo(f"error: {' '.join(text.split())}", err=True)
 
 
+def _finished(error: BaseException) -> bool:
+    """A command that ended by choosing its exit code (findings: 1) succeeded: keep its files;
+    bad input, a bug or an interrupt do not."""
+    if isinstance(error, click.exceptions.Exit):
+        code: object = error.exit_code
+    elif isinstance(error, SystemExit):
+        code = error.code
+    else:
+        return False
+    return code not in (EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED)
+
+
+def _interrupted() -> None:
+    _print_error("interrupted")
+    sys.exit(EXIT_INTERRUPTED)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, map user errors to one line and exit code 2."""
     # gRPC's C core logs TLS handshake failures itself (ssl_transport_security.cc) before push/diff
@@ -70,7 +91,15 @@ def main(argv: list[str] | None = None) -> None:
     # own setting wins (debugging a device).
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     try:
-        exit_code = cli.main(args=argv, prog_name="qosforge", standalone_mode=False)
+        with all_or_nothing(keep=_finished):
+            exit_code = cli.main(args=argv, prog_name="qosforge", standalone_mode=False)
+    except KeyboardInterrupt:
+        _interrupted()
+    except click.exceptions.Abort as abort:
+        if isinstance(abort.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            _interrupted()
+        _print_error("aborted")
+        sys.exit(EXIT_BAD_INPUT)
     except QosforgeError as error:
         _print_error(error.one_line())
         sys.exit(EXIT_BAD_INPUT)
@@ -80,9 +109,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as error:
         _print_error(error.format_message())
-        sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Abort:
-        _print_error("aborted")
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.Exit as exit_request:
         sys.exit(exit_request.exit_code)

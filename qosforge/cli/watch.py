@@ -266,8 +266,14 @@ def _render(output_format: str, findings: list[Any], switches: list[dict[str, An
                            "switches": switches}, indent=2) + "\n"
     lines = [_line(f) for f in findings]
     counts = {level: sum(1 for f in findings if f.severity.value == level) for level in ("error", "warning", "info")}
-    lines.append(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) on "
-                 f"{len(switches)} switch(es) ({how}; predictions from {output_dir})")
+    read = len(switches) - unusable
+    if read == 0:
+        # Findings of zero switches are no result: never a "0 error(s)" a reader could take for a pass.
+        lines.append(f"nothing checked: none of the {len(switches)} switch(es) could be read (the errors above)")
+    else:
+        lines.append(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) on "
+                     f"{read} switch(es) ({how}; predictions from {output_dir})"
+                     + (f"; {unusable} switch(es) could not be read (the errors above)" if unusable else ""))
     return "\n".join(lines) + "\n"
 
 

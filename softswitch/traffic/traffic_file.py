@@ -196,6 +196,8 @@ def _hint(error: Mapping[str, Any], field: str) -> str:
 
 
 def _message(error: Mapping[str, Any]) -> str:
+    if error["type"] == "extra_forbidden" and error["loc"]:
+        return f"unknown field {str(error['loc'][0])!r}"
     cause = error.get("ctx", {}).get("error")
     if isinstance(cause, UnitError):
         return cause.message + (f" ({cause.hint})" if cause.hint else "")
@@ -210,7 +212,9 @@ def _entry(raw: Any, place: str, field_places: dict[str, str]) -> PlacedEntry:
     try:
         entry = TrafficEntry.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
+        # An unknown field first: a misspelt 'sorce' also leaves 'src' missing, and the spelling
+        # is the mistake to name.
+        first = min(error.errors(), key=lambda e: e["type"] != "extra_forbidden")
         field = str(first["loc"][0]) if first["loc"] else ""
         where = field_places.get(field, place)
         raise QosforgeError(_message(first), place=f"{where}: {field}" if field else where, hint=_hint(first, field)) from None
@@ -242,7 +246,112 @@ def load_traffic(path: Path) -> TrafficFile:
     return _load_yaml(str(path), text)
 
 
+class _FlowTally:
+    """The flow cap, checked entry by entry as the file is read: every entry makes at least
+    ``count`` flows (one per pair, and it has at least one pair), so a file whose entries already
+    ask for more than :data:`MAX_FLOWS` is refused at the entry that crosses it, before the rest
+    is read (the exact total is the fabric's, softswitch/helper/user_traffic.py)."""
+
+    def __init__(self) -> None:
+        self.flows = 0
+
+    def add(self, placed: PlacedEntry) -> None:
+        self.flows += placed.entry.count
+        if self.flows > MAX_FLOWS:
+            raise QosforgeError(f"the entries up to here make at least {self.flows:,} flows, more than the {MAX_FLOWS:,} a run carries",
+                                place=placed.place, hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count")
+
+
 def _load_yaml(name: str, text: str) -> TrafficFile:
+    """libyaml's event stream (compiler/fast_yaml.py EventReader), entry by entry with each
+    field's line, for the common case; ruamel.yaml's round-trip loader (pure Python, ~20x
+    slower) for what that path does not read the same way and for YAML errors, which it places."""
+    import yaml
+
+    from qosforge.compiler.fast_yaml import EventReader, Unsupported
+
+    try:
+        reader = EventReader(text)
+    except Unsupported:
+        return _load_yaml_ruamel(name, text)
+    try:
+        return _read_events(name, reader)
+    except (Unsupported, yaml.YAMLError, RecursionError):
+        return _load_yaml_ruamel(name, text)
+    finally:
+        reader.close()
+
+
+def _read_events(name: str, reader: Any) -> TrafficFile:
+    import yaml
+
+    from qosforge.compiler.fast_yaml import Unsupported
+
+    root = reader.start()
+    if not isinstance(root, yaml.MappingStartEvent):
+        raise _not_a_mapping(name)
+    top: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    entries: list[PlacedEntry] = []
+    tally = _FlowTally()
+    while not isinstance(event := reader.next(), yaml.MappingEndEvent):
+        key = reader.key(event)
+        if key in top:
+            raise Unsupported  # ruamel.yaml places the duplicate
+        lines[key] = event.start_mark.line + 1
+        value_event = reader.next()
+        if key == "flows" and isinstance(value_event, yaml.SequenceStartEvent):
+            top[key] = entries
+            while not isinstance(item := reader.next(), yaml.SequenceEndEvent):
+                placed = _read_entry(name, reader, item)
+                tally.add(placed)
+                entries.append(placed)
+        else:
+            top[key] = reader.value(value_event)
+    reader.end()
+    document = _document(name, top, lambda field: f"{name}:{lines[field]}")
+    return TrafficFile(name, document.seed, tuple(entries))
+
+
+def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
+    import yaml
+
+    from qosforge.compiler.fast_yaml import Unsupported
+
+    place = f"{name}:{item.start_mark.line + 1}"
+    if not isinstance(item, yaml.MappingStartEvent):
+        return _entry(reader.value(item), place, {})
+    raw: dict[str, Any] = {}
+    field_places: dict[str, str] = {}
+    while not isinstance(event := reader.next(), yaml.MappingEndEvent):
+        key = reader.key(event)
+        if key in raw:
+            raise Unsupported
+        field_places[key] = f"{name}:{event.start_mark.line + 1}"
+        raw[key] = reader.value(reader.next())
+    return _entry(raw, place, field_places)
+
+
+def _not_a_mapping(name: str) -> QosforgeError:
+    return QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
+                         hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+
+
+def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocument:
+    """The top-level fields (``flows`` checked for presence and length only: its entries are
+    read one by one)."""
+    try:
+        return TrafficDocument.model_validate(dict(top))
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        place = line_of(field) if field in top else f"{name}:1"
+        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
+                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+
+
+def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -258,30 +367,25 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
     except YAMLError as error:
         raise QosforgeError(f"not valid YAML: {error}", place=name, hint="check the file's YAML syntax") from None
     if not isinstance(root, CommentedMap):
-        raise QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
-                            hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+        raise _not_a_mapping(name)
 
     def line_of(node: Any, key: Any) -> str:
         return f"{name}:{node.lc.key(key)[0] + 1}"
 
-    try:
-        document = TrafficDocument.model_validate({str(k): v for k, v in root.items()})
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        place = line_of(root, field) if field in root else f"{name}:1"
-        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
-        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+    top = {str(k): v for k, v in root.items()}
+    document = _document(name, top, lambda field: line_of(root, field))
     flows = root["flows"]
     if not isinstance(flows, CommentedSeq):
         raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
     entries = []
+    tally = _FlowTally()
     for index, raw in enumerate(flows):
         place = f"{name}:{flows.lc.item(index)[0] + 1}"
         field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
         plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
-        entries.append(_entry(plain, place, field_places))
+        placed = _entry(plain, place, field_places)
+        tally.add(placed)
+        entries.append(placed)
     return TrafficFile(name, document.seed, tuple(entries))
 
 
@@ -321,6 +425,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
     if len(set(header)) != len(header):
         raise QosforgeError("a column is named twice", place=f"{name}:1", hint="name each column once")
     entries = []
+    tally = _FlowTally()
     for number, row in zip(row_lines[1:], rows[1:], strict=True):
         if not any(cell.strip() for cell in row):
             continue
@@ -338,7 +443,9 @@ def _load_csv(name: str, text: str) -> TrafficFile:
                 raw[column] = int(cell) if cell.lstrip("-").isdigit() else cell
             else:
                 raw[column] = cell
-        entries.append(_entry(raw, place, {column: place for column in header}))
+        placed = _entry(raw, place, {column: place for column in header})
+        tally.add(placed)
+        entries.append(placed)
     if not entries:
         raise QosforgeError("the CSV lists no flows", place=f"{name}:2", hint="add one row per flow entry under the header")
     return TrafficFile(name, None, tuple(entries))

@@ -144,3 +144,25 @@ def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
     assert code == 2 and "--measure" in err
     code, _, err = run_cli("simulate", "--transport", "dctcp")
     assert code == 2 and "--traffic" in err
+
+
+def test_a_failed_plot_leaves_no_time_series(run_cli: Run, tmp_path: Path) -> None:
+    traffic = _file(tmp_path, INCAST)
+    series = tmp_path / "ts.csv"
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(series), "--plot", "/proc/q.png")
+    assert code == 2 and "/proc/q.png" in err and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
+
+
+def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qosforge.cli import simulate_plots
+
+    def interrupted(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_plots, "plot_traffic", interrupted)
+    traffic = _file(tmp_path, INCAST)
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(tmp_path / "ts.csv"),
+                             "--plot", str(tmp_path / "q.png"))
+    assert (code, err.strip()) == (130, "error: interrupted")  # click ends the ^C line first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
