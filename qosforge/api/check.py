@@ -163,5 +163,5 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
                            verdict_of(healthy, request.fail_links, result))
 
 
-__all__ = ["EXIT_CODES", "EXIT_CYCLE", "EXIT_NOT_PROVEN", "DeadlockOutcome", "DeadlockRequest", "check_deadlock", "class_summary",
+__all__ = ["EXIT_CODES", "EXIT_CYCLE", "EXIT_NOT_PROVEN", "DeadlockOutcome", "DeadlockRequest", "DependencyCycle", "check_deadlock", "class_summary",
            "verdict_of"]
