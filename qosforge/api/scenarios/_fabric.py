@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from qosforge.api.reporting import Reporter, StderrReporter
-from qosforge.api.simulate import (
+from qosforge.api.simulation import (
     PlotData,
     ScenarioInput,
     SimulationOutcome,

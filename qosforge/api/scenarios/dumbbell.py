@@ -8,7 +8,7 @@ from typing import Any
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import TRANSPORTS
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
 

@@ -14,7 +14,7 @@ from typing import Any
 from qosforge.api.reporting import Reporter
 from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
-from qosforge.api.simulate import (
+from qosforge.api.simulation import (
     PlotData,
     ScenarioInput,
     SimulationOutcome,

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from qosforge.api.scenarios import SCENARIOS, refuse_unread, register, scenario_docs, unregister
 from qosforge.api.scenarios._framework import FlagSpec, Scenario
 from qosforge.api.scenarios._single import prepare, run_single
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_rate_bps
 

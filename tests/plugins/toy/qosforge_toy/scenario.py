@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from qosforge.api.scenarios._framework import FlagSpec, Scenario
 from qosforge.api.scenarios._single import prepare, run_single
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
 from qosforge.units import parse_rate_bps
 
 
