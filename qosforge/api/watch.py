@@ -20,7 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from qosforge.api.delivery import ConnectionRequest, gnmi_connection
-from qosforge.backends.counters import Counter, CounterKey  # plain enums: the live view's keys
+from qosforge.backends.counters import (  # plain enums: the live view's keys
+    Counter,
+    CounterKey,
+    paths_of,
+)
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 
 if TYPE_CHECKING:
@@ -203,8 +207,9 @@ def _where(counter: Any) -> str:
     from qosforge.backends.openconfig import telemetry as oc
     from qosforge.backends.sonic import telemetry as sonic
 
-    places = [p.path_text() for p in sonic.path_of(counter)] + [p.path_text() for p in oc.path_of(counter)]
-    groups = sorted({p.flex_counter_group for p in sonic.path_of(counter) if p.flex_counter_group})
+    sonic_paths, oc_paths = paths_of(sonic.PATHS, counter), paths_of(oc.PATHS, counter)
+    places = [p.path_text() for p in sonic_paths] + [p.path_text() for p in oc_paths]
+    groups = sorted({p.flex_counter_group for p in sonic_paths if p.flex_counter_group})
     text = " or ".join(places) if places else "no path in either family"
     return text + (f" (FLEX_COUNTER_TABLE group {', '.join(groups)})" if groups else "")
 

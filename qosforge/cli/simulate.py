@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from qosforge.api.scenarios._single import without_boundary_packet as _without_boundary_packet  # noqa: F401 (its old name, read by tests)
 from qosforge.api.simulate import MAX_LINE_RATE_PACKETS, MAX_PACKET_BYTES, SimulateRequest
 from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.reporter import CliReporter

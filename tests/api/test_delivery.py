@@ -41,12 +41,14 @@ def test_push_then_diff_against_a_device(small_intent: str, start_target: StartT
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # the backup of an intent's push goes to ./<switch>.openconfig.backup.json
     target = start_target()
-    connection = ConnectionRequest(address=target.address, tls_ca=pki.ca)
+    # A generous deadline: the target checks each Set against the model (seconds on a busy machine).
+    connection = ConnectionRequest(address=target.address, tls_ca=pki.ca, timeout="60s")
     diff = plan_delivery(DeliveryRequest("diff", connection, intent=Path(small_intent), switches=("leaf1",)))
     before = deliver(diff, "diff", None)
     assert before.exit_code == DIFFERENT and before.outcomes[0].differences  # an empty device differs
     pushed = deliver(plan_delivery(DeliveryRequest("push", connection, intent=Path(small_intent), switches=("leaf1",))), "push", None)
-    assert pushed.exit_code == IN_SYNC and target.state.calls[-4:] == ["Capabilities", "Get", "Set", "Get"]
+    assert pushed.exit_code == IN_SYNC, pushed.outcomes
+    assert target.state.calls[-4:] == ["Capabilities", "Get", "Set", "Get"]
     [(_, intended)] = diff.pairs
     assert compare(intended.document, {"openconfig-qos:qos": target.state.config}) == ()
     assert json.loads((tmp_path / "leaf1.openconfig.backup.json").read_text()) == {"openconfig-qos:qos": {}}

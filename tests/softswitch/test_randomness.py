@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from qosforge.softswitch.engine.build import HOST, Topology
 from qosforge.softswitch.randomness import fabric_seed_matters, seed_matters
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
 PKT = 1500
 

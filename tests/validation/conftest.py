@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from qosforge.backends.sai import SaiOperation, SaiProgram
-from qosforge.softswitch.compiled import CompiledSwitch, compile_for_softswitch
+from qosforge.softswitch.helper.compiled import CompiledSwitch, compile_for_softswitch
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

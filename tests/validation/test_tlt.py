@@ -26,7 +26,7 @@ from collections.abc import Callable
 import pytest
 
 from qosforge.models.tlt import tlt_headroom
-from qosforge.softswitch.compiled import CompiledSwitch
+from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
 from qosforge.softswitch.metrics import SimulationResult
 from qosforge.softswitch.simulation import simulate

@@ -36,7 +36,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         # Without a marking threshold the queue never marks and the run is loss-based TCP.
         raise QosforgeError(f"{transport} reacts to ECN marks, but the bottleneck marks nothing", place="--ecn-threshold",
                             hint="give --ecn-threshold K (e.g. 65pkt, DCTCP §3.4) or a RED curve with --red-min/--red-max/--red-pmax")
-    from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+    from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
     spec = DumbbellSpec(
         flows=single.flows, transport=TRANSPORTS[transport],
