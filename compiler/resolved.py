@@ -17,6 +17,7 @@ PROPAGATION_M_PER_S = DEFAULT_PROPAGATION_SPEED_MPS
 #: A TCP ACK on the wire: 64 B minimum Ethernet frame + 20 B preamble and inter-frame gap.
 ACK_WIRE_BYTES = 84.0
 
+
 def wire_delay_s(cable_m: float, phy_delay_s: float = 0.0) -> float:
     """One-way wire delay: the cable at the propagation speed plus the PHY stages."""
     return cable_m / PROPAGATION_M_PER_S + phy_delay_s
@@ -79,4 +80,11 @@ class ResolvedTopology:
         return len(self.path_link_latencies_s)
 
 
-__all__ = ["ACK_WIRE_BYTES", "PROPAGATION_M_PER_S", "ResolvedPort", "ResolvedSwitch", "ResolvedTopology", "wire_delay_s"]
+__all__ = [
+    "ACK_WIRE_BYTES",
+    "PROPAGATION_M_PER_S",
+    "ResolvedPort",
+    "ResolvedSwitch",
+    "ResolvedTopology",
+    "wire_delay_s",
+]

@@ -62,74 +62,92 @@ def _group(group: str, references: dict[str, str]) -> tuple[EntryPoint, ...]:
 #: The built-in units of every group, in their order (see the module docstring).
 BUILTINS: dict[str, tuple[EntryPoint, ...]] = {
     # The order of the intent schema's ``transport:`` enum.
-    TRANSPORTS: _group(TRANSPORTS, {
-        "tcp": "qosforge.transports.tcp:TCP",
-        "dctcp": "qosforge.transports.dctcp:DCTCP",
-        "tbtcp": "qosforge.transports.tbtcp:TBTCP",
-        "d2tcp": "qosforge.transports.d2tcp:D2TCP",
-        "ear": "qosforge.transports.ear:EAR",
-        "dcqcn": "qosforge.transports.dcqcn:DCQCN",
-        "hpcc": "qosforge.transports.hpcc:HPCC",
-        "irn": "qosforge.transports.irn:IRN",
-    }),
+    TRANSPORTS: _group(
+        TRANSPORTS,
+        {
+            "tcp": "qosforge.transports.tcp:TCP",
+            "dctcp": "qosforge.transports.dctcp:DCTCP",
+            "tbtcp": "qosforge.transports.tbtcp:TBTCP",
+            "d2tcp": "qosforge.transports.d2tcp:D2TCP",
+            "ear": "qosforge.transports.ear:EAR",
+            "dcqcn": "qosforge.transports.dcqcn:DCQCN",
+            "hpcc": "qosforge.transports.hpcc:HPCC",
+            "irn": "qosforge.transports.irn:IRN",
+        },
+    ),
     # The order of ``--target``'s choices and of the report's targets.
-    TARGETS: _group(TARGETS, {
-        "sonic": "qosforge.backends.sonic.target:TARGET",
-        "sai": "qosforge.backends.sai.target:TARGET",
-        "openconfig": "qosforge.backends.openconfig.target:TARGET",
-        "host": "qosforge.backends.host.target:TARGET",
-    }),
+    TARGETS: _group(
+        TARGETS,
+        {
+            "sonic": "qosforge.backends.sonic.target:TARGET",
+            "sai": "qosforge.backends.sai.target:TARGET",
+            "openconfig": "qosforge.backends.openconfig.target:TARGET",
+            "host": "qosforge.backends.host.target:TARGET",
+        },
+    ),
     # Import order is registration order, the order of docs/rules.md, SARIF's rule list and
     # ``--list-rules``; the telemetry rules ``qosforge watch`` runs on counters come last.
-    LINT_RULES: _group(LINT_RULES, {
-        "schema": "qosforge.lint.rules.schema",
-        "consistency": "qosforge.lint.rules.consistency",
-        "capacity": "qosforge.lint.rules.capacity",
-        "transport": "qosforge.lint.rules.transport",
-        "hosts": "qosforge.lint.rules.hosts",
-        "internal": "qosforge.lint.rules.internal",
-        "telemetry": "qosforge.lint.watch.rules",
-    }),
+    LINT_RULES: _group(
+        LINT_RULES,
+        {
+            "schema": "qosforge.lint.rules.schema",
+            "consistency": "qosforge.lint.rules.consistency",
+            "capacity": "qosforge.lint.rules.capacity",
+            "transport": "qosforge.lint.rules.transport",
+            "hosts": "qosforge.lint.rules.hosts",
+            "internal": "qosforge.lint.rules.internal",
+            "telemetry": "qosforge.lint.watch.rules",
+        },
+    ),
     # Listed order does not matter: ``--scenario``'s choices sort by each scenario's ``order``.
-    SCENARIOS: _group(SCENARIOS, {
-        "incast": "qosforge.api.scenarios.incast:SCENARIO",
-        "headroom": "qosforge.api.scenarios.headroom:SCENARIO",
-        "pause-storm": "qosforge.api.scenarios.pause_storm:SCENARIO",
-        "deadlock": "qosforge.api.scenarios.deadlock:SCENARIO",
-        "dumbbell": "qosforge.api.scenarios.dumbbell:SCENARIO",
-        "fabric-incast": "qosforge.api.scenarios.fabric_incast:SCENARIO",
-        "all-to-all": "qosforge.api.scenarios.all_to_all:SCENARIO",
-        "traffic": "qosforge.api.scenarios.traffic:SCENARIO",
-    }),
+    SCENARIOS: _group(
+        SCENARIOS,
+        {
+            "incast": "qosforge.api.scenarios.incast:SCENARIO",
+            "headroom": "qosforge.api.scenarios.headroom:SCENARIO",
+            "pause-storm": "qosforge.api.scenarios.pause_storm:SCENARIO",
+            "deadlock": "qosforge.api.scenarios.deadlock:SCENARIO",
+            "dumbbell": "qosforge.api.scenarios.dumbbell:SCENARIO",
+            "fabric-incast": "qosforge.api.scenarios.fabric_incast:SCENARIO",
+            "all-to-all": "qosforge.api.scenarios.all_to_all:SCENARIO",
+            "traffic": "qosforge.api.scenarios.traffic:SCENARIO",
+        },
+    ),
     # The order of ``qosforge whatif --help``.
-    CALCULATORS: _group(CALCULATORS, {
-        "tlt": "qosforge.api.calculators.tlt:SPEC",
-        "buffer": "qosforge.api.calculators.buffer:SPEC",
-        "pfc-headroom": "qosforge.api.calculators.pfc_headroom:SPEC",
-        "dctcp": "qosforge.api.calculators.dctcp:SPEC",
-        "d2tcp": "qosforge.api.calculators.d2tcp:SPEC",
-        "ear": "qosforge.api.calculators.ear:SPEC",
-        "dcqcn": "qosforge.api.calculators.dcqcn:SPEC",
-        "tbtcp": "qosforge.api.calculators.tbtcp:SPEC",
-        "fastlane": "qosforge.api.calculators.fastlane:SPEC",
-    }),
+    CALCULATORS: _group(
+        CALCULATORS,
+        {
+            "tlt": "qosforge.api.calculators.tlt:SPEC",
+            "buffer": "qosforge.api.calculators.buffer:SPEC",
+            "pfc-headroom": "qosforge.api.calculators.pfc_headroom:SPEC",
+            "dctcp": "qosforge.api.calculators.dctcp:SPEC",
+            "d2tcp": "qosforge.api.calculators.d2tcp:SPEC",
+            "ear": "qosforge.api.calculators.ear:SPEC",
+            "dcqcn": "qosforge.api.calculators.dcqcn:SPEC",
+            "tbtcp": "qosforge.api.calculators.tbtcp:SPEC",
+            "fastlane": "qosforge.api.calculators.fastlane:SPEC",
+        },
+    ),
     # ``qosforge --help`` lists them sorted by name.
-    COMMANDS: _group(COMMANDS, {
-        "compile": "qosforge.cli.compile:compile_command",
-        "explain": "qosforge.cli.compile:explain_command",
-        "lint": "qosforge.cli.lint:lint_command",
-        "whatif": "qosforge.cli.whatif:whatif_group",
-        "fit": "qosforge.cli.groups:fit_group",
-        "profiles": "qosforge.cli.profiles:profiles_group",
-        "schema": "qosforge.cli.compile:schema_command",
-        "simulate": "qosforge.cli.simulate:simulate_command",
-        "init": "qosforge.cli.init:init_command",
-        "sweep": "qosforge.cli.sweep:sweep_group",
-        "push": "qosforge.cli.push:push_command",
-        "diff": "qosforge.cli.diff:diff_command",
-        "watch": "qosforge.cli.watch:watch_command",
-        "check": "qosforge.cli.check:check_group",
-    }),
+    COMMANDS: _group(
+        COMMANDS,
+        {
+            "compile": "qosforge.cli.compile:compile_command",
+            "explain": "qosforge.cli.compile:explain_command",
+            "lint": "qosforge.cli.lint:lint_command",
+            "whatif": "qosforge.cli.whatif:whatif_group",
+            "fit": "qosforge.cli.groups:fit_group",
+            "profiles": "qosforge.cli.profiles:profiles_group",
+            "schema": "qosforge.cli.compile:schema_command",
+            "simulate": "qosforge.cli.simulate:simulate_command",
+            "init": "qosforge.cli.init:init_command",
+            "sweep": "qosforge.cli.sweep:sweep_group",
+            "push": "qosforge.cli.push:push_command",
+            "diff": "qosforge.cli.diff:diff_command",
+            "watch": "qosforge.cli.watch:watch_command",
+            "check": "qosforge.cli.check:check_group",
+        },
+    ),
 }
 
 
@@ -148,14 +166,17 @@ class Reference:
 
     @property
     def place(self) -> str:
-        return f"entry point {self.name!r} of {self.entry_point.group} ({self.distribution}: {self.value})"
+        group = self.entry_point.group
+        return f"entry point {self.name!r} of {group} ({self.distribution}: {self.value})"
 
 
 @functools.cache
 def _installed(group: str) -> tuple[Reference, ...]:
     found = []
     for entry_point in entry_points(group=group):
-        distribution = entry_point.dist.name if entry_point.dist is not None else "unknown distribution"
+        distribution = (
+            entry_point.dist.name if entry_point.dist is not None else "unknown distribution"
+        )
         if distribution == BUILTIN_DISTRIBUTION:
             continue  # a qosforge install that declares its built-ins as metadata lists them above
         found.append(Reference(entry_point.name, entry_point, distribution))
@@ -166,7 +187,9 @@ def references(group: str) -> tuple[Reference, ...]:
     """Every unit of ``group`` (a member of :data:`GROUPS`), the built-ins first; nothing is
     imported. Two units of one name are refused."""
     if group not in BUILTINS:
-        raise ValueError(f"{group!r} is not a qosforge entry-point group (one of {', '.join(GROUPS)})")
+        raise ValueError(
+            f"{group!r} is not a qosforge entry-point group (one of {', '.join(GROUPS)})"
+        )
     builtins = tuple(Reference(ep.name, ep, BUILTIN_DISTRIBUTION) for ep in BUILTINS[group])
     seen: dict[str, Reference] = {}
     for reference in (*builtins, *_installed(group)):

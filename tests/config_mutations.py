@@ -13,30 +13,36 @@ Mutation = Callable[[Config], None]
 
 def set_field(table: str, key: str, field: str, value: Any) -> Mutation:
     """``table|key.field = value`` (the table and key created when missing)."""
+
     def mutate(config: Config) -> None:
         config.setdefault(table, {}).setdefault(key, {})[field] = value
+
     return mutate
 
 
 def drop(table: str, key: str, field: str | None = None) -> Mutation:
     """Remove ``table|key`` (or only its ``field``)."""
+
     def mutate(config: Config) -> None:
         if field is None:
             del config[table][key]
         else:
             del config[table][key][field]
+
     return mutate
 
 
 def rekey(table: str, old: str, new: str) -> Mutation:
     def mutate(config: Config) -> None:
         config[table][new] = config[table].pop(old)
+
     return mutate
 
 
 def rename_table(old: str, new: str) -> Mutation:
     def mutate(config: Config) -> None:
         config[new] = config.pop(old)
+
     return mutate
 
 
@@ -44,4 +50,5 @@ def all_of(*mutations: Mutation) -> Mutation:
     def mutate(config: Config) -> None:
         for mutation in mutations:
             mutation(config)
+
     return mutate

@@ -51,12 +51,25 @@ def gnmi_connection(request: ConnectionRequest) -> GnmiConnection:
     from qosforge.deliver.devices import GnmiConnection, parse_timeout
 
     if request.address and request.inventory:
-        raise QosforgeError("give --address or --inventory, not both", place="--address", hint="one device: --address; a fabric: --inventory")
+        raise QosforgeError(
+            "give --address or --inventory, not both",
+            place="--address",
+            hint="one device: --address; a fabric: --inventory",
+        )
     if request.insecure and (request.tls_ca or request.tls_cert or request.skip_verify):
-        raise QosforgeError("--insecure turns TLS off; TLS options make no sense with it", place="--insecure", hint="drop --insecure, or the TLS options")
+        raise QosforgeError(
+            "--insecure turns TLS off; TLS options make no sense with it",
+            place="--insecure",
+            hint="drop --insecure, or the TLS options",
+        )
     return GnmiConnection(
-        tls_ca=request.tls_ca, tls_cert=request.tls_cert, tls_key=request.tls_key, skip_verify=request.skip_verify,
-        insecure=request.insecure, username=request.username, timeout_s=parse_timeout(request.timeout, "--timeout"),
+        tls_ca=request.tls_ca,
+        tls_cert=request.tls_cert,
+        tls_key=request.tls_key,
+        skip_verify=request.skip_verify,
+        insecure=request.insecure,
+        username=request.username,
+        timeout_s=parse_timeout(request.timeout, "--timeout"),
     )
 
 
@@ -92,8 +105,11 @@ class DeliveryPlan:
 
     def plaintext_password_warnings(self) -> tuple[str, ...]:
         """Devices a password would reach in plaintext (``--insecure`` with a username)."""
-        return tuple(f"{device.name} ({device.address}): --insecure sends the password in plaintext"
-                     for device, _ in self.pairs if device.connection.insecure and device.connection.username)
+        return tuple(
+            f"{device.name} ({device.address}): --insecure sends the password in plaintext"
+            for device, _ in self.pairs
+            if device.connection.insecure and device.connection.username
+        )
 
 
 @dataclass(frozen=True)
@@ -114,8 +130,13 @@ def delivery_target(name: str | None) -> tuple[str, Delivery]:
     return chosen, delivery
 
 
-def _compiled(intent: Path, switches: Sequence[str], approximations: tuple[str, ...],
-              inventory: dict[str, str | None] | None, target: str) -> dict[str, dict[str, Any]]:
+def _compiled(
+    intent: Path,
+    switches: Sequence[str],
+    approximations: tuple[str, ...],
+    inventory: dict[str, str | None] | None,
+    target: str,
+) -> dict[str, dict[str, Any]]:
     """The intent's documents of ``switches`` for ``target``; ``inventory`` (switch -> where the
     inventory defines it) when the names came from an inventory rather than --switch."""
     import json
@@ -129,17 +150,30 @@ def _compiled(intent: Path, switches: Sequence[str], approximations: tuple[str, 
             return
         shown = ", ".join(known[:8]) + (" ..." if len(known) > 8 else "")
         others = [name for name in switches if name in known]
-        pick = " ".join(f"--switch {name}" for name in others[:3]) if others else f"--switch {known[0]}"
+        pick = (
+            " ".join(f"--switch {name}" for name in others[:3])
+            if others
+            else f"--switch {known[0]}"
+        )
         raise QosforgeError(
-            f"the inventory names {', '.join(repr(m) for m in missing)}, which {intent} does not have (its switches: {shown})",
+            f"the inventory names {', '.join(repr(m) for m in missing)}, which {intent} does not "
+            f"have (its switches: {shown})",
             place=inventory.get(missing[0]) or "--inventory",
-            hint=f"act only on switches of the intent with {pick}{' ...' if len(others) > 3 else ''}, or fix the inventory",
+            hint=f"act only on switches of the intent with {pick}"
+            f"{' ...' if len(others) > 3 else ''}, or fix the inventory",
         )
 
-    compiled = compile_fabric(str(intent), tuple(switches), approximations, (target,),
-                              check_switches if inventory is not None else None)
+    compiled = compile_fabric(
+        str(intent),
+        tuple(switches),
+        approximations,
+        (target,),
+        check_switches if inventory is not None else None,
+    )
     fabric = compiled.fabric
-    return {f.switch: json.loads(f.text) for f in get_target(target).render(fabric.for_target(target))}
+    return {
+        f.switch: json.loads(f.text) for f in get_target(target).render(fabric.for_target(target))
+    }
 
 
 def read_config(path: Path, target: str) -> dict[str, Any]:
@@ -158,20 +192,37 @@ def compiled_switch_of(path: Path) -> str | None:
         recorded = load_manifest(folder.parent)
     except QosforgeError:
         return None  # an unreadable manifest proves nothing either
-    return folder.name if any(entry.switch == folder.name and entry.path.startswith(f"{folder.name}/") for entry in recorded) else None
+    return (
+        folder.name
+        if any(
+            entry.switch == folder.name and entry.path.startswith(f"{folder.name}/")
+            for entry in recorded
+        )
+        else None
+    )
 
 
 def _config_switch(path: Path, switches: tuple[str, ...], config_file: str) -> str:
     """The device ``--config FILE`` is for: its compiled switch folder's switch, or ``--switch``."""
     compiled = compiled_switch_of(path)
     if len(switches) > 1:
-        raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{config_file}) or one --switch")
+        raise QosforgeError(
+            "one --config FILE for several switches",
+            place="--config",
+            hint=f"give the compile output folder (with <switch>/{config_file}) or one --switch",
+        )
     if compiled is not None and switches and switches[0] != compiled:
-        raise QosforgeError(f"{path} was compiled for switch {compiled}, not {switches[0]}", place="--switch",
-                            hint=f"give --switch {compiled}, or the {config_file} compiled for {switches[0]}")
+        raise QosforgeError(
+            f"{path} was compiled for switch {compiled}, not {switches[0]}",
+            place="--switch",
+            hint=f"give --switch {compiled}, or the {config_file} compiled for {switches[0]}",
+        )
     if compiled is None and not switches:
-        raise QosforgeError(f"{path} is not in a compiled switch folder, so the device it is for is unknown", place="--config",
-                            hint="name it with --switch NAME (e.g. --switch leaf1)")
+        raise QosforgeError(
+            f"{path} is not in a compiled switch folder, so the device it is for is unknown",
+            place="--config",
+            hint="name it with --switch NAME (e.g. --switch leaf1)",
+        )
     return compiled or switches[0]
 
 
@@ -179,36 +230,61 @@ def _listed(names: Sequence[str]) -> str:
     return f"{', '.join(list(names)[:8])}{' ...' if len(names) > 8 else ''}"
 
 
-def _inventory_devices(request: DeliveryRequest, inventory: Path, config_file: str) -> tuple[dict[str, Device], list[str]]:
+def _inventory_devices(
+    request: DeliveryRequest, inventory: Path, config_file: str
+) -> tuple[dict[str, Device], list[str]]:
     from qosforge.deliver.devices import load_inventory
 
     devices = {d.name: d for d in load_inventory(inventory, gnmi_connection(request.connection))}
     unknown = [s for s in request.switches if s not in devices]
     if unknown:
-        raise QosforgeError(f"switch(es) {', '.join(unknown)} not in the inventory {inventory}", place="--switch",
-                            hint=f"inventory switches: {_listed(list(devices))}; or add them to the inventory")
+        raise QosforgeError(
+            f"switch(es) {', '.join(unknown)} not in the inventory {inventory}",
+            place="--switch",
+            hint=f"inventory switches: {_listed(list(devices))}; or add them to the inventory",
+        )
     names = list(request.switches) or list(devices)
     config = request.config
     if config is not None and not config.is_dir():
         names = [_config_switch(config, request.switches, config_file)]
         if names[0] not in devices:
-            raise QosforgeError(f"switch {names[0]} (of --config {config}) is not in the inventory {inventory}", place="--config",
-                                hint=f"inventory switches: {_listed(list(devices))}")
+            raise QosforgeError(
+                f"switch {names[0]} (of --config {config}) is not in the inventory {inventory}",
+                place="--config",
+                hint=f"inventory switches: {_listed(list(devices))}",
+            )
     return devices, names
 
 
-def _address_device(request: DeliveryRequest, config_file: str) -> tuple[dict[str, Device], list[str]]:
+def _address_device(
+    request: DeliveryRequest, config_file: str
+) -> tuple[dict[str, Device], list[str]]:
     from qosforge.deliver.devices import Device, parse_address
 
     config, address = request.config, request.connection.address
-    names = [_config_switch(config, request.switches, config_file)] if config is not None and not config.is_dir() else list(request.switches)
+    names = (
+        [_config_switch(config, request.switches, config_file)]
+        if config is not None and not config.is_dir()
+        else list(request.switches)
+    )
     if len(names) != 1:
-        raise QosforgeError("name one switch (--switch NAME) for --address, or use --inventory", place="--switch", hint="e.g. --switch leaf1 --address 10.0.0.1:9339")
+        raise QosforgeError(
+            "name one switch (--switch NAME) for --address, or use --inventory",
+            place="--switch",
+            hint="e.g. --switch leaf1 --address 10.0.0.1:9339",
+        )
     if address is None and not request.dry_run:
         # diff has no --dry-run: what it would compare with is push --dry-run's document.
-        without_device = ("or --dry-run to see the document without a device" if request.action == "push"
-                          else "to see the intended document without a device: qosforge push ... --dry-run")
-        raise QosforgeError("no device address", place="--address", hint=f"give --address HOST:PORT or --inventory FILE ({without_device})")
+        without_device = (
+            "or --dry-run to see the document without a device"
+            if request.action == "push"
+            else "to see the intended document without a device: qosforge push ... --dry-run"
+        )
+        raise QosforgeError(
+            "no device address",
+            place="--address",
+            hint=f"give --address HOST:PORT or --inventory FILE ({without_device})",
+        )
     host, port = parse_address(address, "--address") if address else ("-", 0)
     return {names[0]: Device(names[0], host, port, gnmi_connection(request.connection))}, names
 
@@ -221,13 +297,21 @@ def plan_delivery(request: DeliveryRequest) -> DeliveryPlan:
     config_file, backup_file = delivery.config_file, delivery.backup_file
     intent, config, inventory = request.intent, request.config, request.connection.inventory
     if (intent is None) == (config is None):
-        raise QosforgeError("give either INTENT (with --switch or --inventory) or --config FILE", place="arguments", hint="see --help")
+        raise QosforgeError(
+            "give either INTENT (with --switch or --inventory) or --config FILE",
+            place="arguments",
+            hint="see --help",
+        )
     if inventory is not None:
         devices, names = _inventory_devices(request, inventory, config_file)
     else:
         devices, names = _address_device(request, config_file)
     if intent is not None:
-        from_inventory = {n: devices[n].defined_at for n in names} if inventory is not None and not request.switches else None
+        from_inventory = (
+            {n: devices[n].defined_at for n in names}
+            if inventory is not None and not request.switches
+            else None
+        )
         documents = _compiled(intent, names, request.approximations, from_inventory, target_name)
         sources = {n: f"{intent} (switch {n})" for n in names}
         backups = {n: Path.cwd() / f"{n}.{backup_file}" for n in names}
@@ -235,14 +319,26 @@ def plan_delivery(request: DeliveryRequest) -> DeliveryPlan:
         assert config is not None
         files = {n: (config / n / config_file if config.is_dir() else config) for n in names}
         if not config.is_dir() and len(names) > 1:
-            raise QosforgeError("one --config FILE for several switches", place="--config", hint=f"give the compile output folder (with <switch>/{config_file}) or one --switch")
+            raise QosforgeError(
+                "one --config FILE for several switches",
+                place="--config",
+                hint=f"give the compile output folder (with <switch>/{config_file}) "
+                "or one --switch",
+            )
         documents = {n: read_config(path, target_name) for n, path in files.items()}
         sources = {n: str(path) for n, path in files.items()}
         # pushing a backup back must not overwrite it with the state it replaces
-        backups = {n: path.parent / (backup_file if path.name != backup_file else f"previous.{backup_file}") for n, path in files.items()}
+        backups = {
+            n: path.parent
+            / (backup_file if path.name != backup_file else f"previous.{backup_file}")
+            for n, path in files.items()
+        }
     if request.action == "push" and request.backup is not None:
         chosen = request.backup
-        backups = {n: (chosen / f"{n}.{backup_file}" if len(names) > 1 or chosen.is_dir() else chosen) for n in names}
+        backups = {
+            n: (chosen / f"{n}.{backup_file}" if len(names) > 1 or chosen.is_dir() else chosen)
+            for n in names
+        }
     pairs = tuple((devices[n], Intended(n, documents[n], sources[n], backups[n])) for n in names)
     return DeliveryPlan(target_name, pairs, request.dry_run)
 
@@ -254,7 +350,9 @@ def set_request_texts(plan: DeliveryPlan) -> tuple[str, ...]:
     return tuple(request_text(set_request(intended.document)) for _, intended in plan.pairs)
 
 
-def deliver(plan: DeliveryPlan, action: Literal["push", "diff"], password: str | None) -> DeliveryResult:
+def deliver(
+    plan: DeliveryPlan, action: Literal["push", "diff"], password: str | None
+) -> DeliveryResult:
     """Push to (or compare with) every device of ``plan``; each is tried, a device that cannot be
     used is an outcome with its error, and the worst exit code wins."""
     from qosforge.deliver.session import Outcome, diff, push
@@ -267,7 +365,13 @@ def deliver(plan: DeliveryPlan, action: Literal["push", "diff"], password: str |
             outcomes.append(act(device, intended, password, revision))
         except QosforgeError as error:
             outcomes.append(Outcome(device.name, device.address, None, error=error.one_line()))
-    code = UNUSABLE if any(o.error for o in outcomes) else DIFFERENT if any(not o.in_sync for o in outcomes) else IN_SYNC
+    code = (
+        UNUSABLE
+        if any(o.error for o in outcomes)
+        else DIFFERENT
+        if any(not o.in_sync for o in outcomes)
+        else IN_SYNC
+    )
     return DeliveryResult(tuple(outcomes), code)
 
 

@@ -48,24 +48,35 @@ def explain(request: ExplainRequest) -> ExplainResult:
     from qosforge.backends.registry import get_target, require_phase, targets_supporting
 
     if request.switch is not None and request.host is not None:
-        raise ExplainUsageError("--switch and --host explain different things: give --switch NAME (a config_db value) or --host KIND "
-                                "(a host setting), not both")
+        raise ExplainUsageError(
+            "--switch and --host explain different things: give --switch NAME (a config_db value) "
+            "or --host KIND (a host setting), not both"
+        )
     if request.switch is None and request.host is None:
-        raise ExplainUsageError("give --switch NAME (a config_db value) or --host KIND (a host setting)")
+        raise ExplainUsageError(
+            "give --switch NAME (a config_db value) or --host KIND (a host setting)"
+        )
     subject_kind = "host" if request.host is not None else "switch"
     subject = request.host if request.host is not None else request.switch
     assert subject is not None  # one of switch / host, checked above
     target_name = request.target
     if target_name is None:  # the first target that explains this kind of subject
-        target_name = next(name for name in targets_supporting("explain")
-                           if (e := get_target(name).explain) is not None and e.subject == subject_kind)
+        target_name = next(
+            name
+            for name in targets_supporting("explain")
+            if (e := get_target(name).explain) is not None and e.subject == subject_kind
+        )
     explainer = require_phase(target_name, "explain").explain
     assert explainer is not None  # require_phase refuses a target without the phase
     if explainer.subject != subject_kind:
-        raise ExplainUsageError(f"target '{target_name}' explains a {explainer.subject}'s values: "
-                                f"give --{explainer.subject}, not --{subject_kind}")
+        raise ExplainUsageError(
+            f"target '{target_name}' explains a {explainer.subject}'s values: "
+            f"give --{explainer.subject}, not --{subject_kind}"
+        )
     switches = (subject,) if subject_kind == "switch" else ()
-    fabric = compile_fabric(request.intent_path, switches, request.approximations, (target_name,)).fabric
+    fabric = compile_fabric(
+        request.intent_path, switches, request.approximations, (target_name,)
+    ).fabric
     explanation = explainer.explain(fabric.for_target(target_name), subject, request.value_path)
     return ExplainResult(subject, target_name, explanation)
 

@@ -59,29 +59,53 @@ def _dscps(text: str, place: str) -> tuple[int, ...]:
     for part in text.split(","):
         low, _, high = part.strip().partition("-")
         if not low.isdigit() or (high and not high.isdigit()):
-            raise QosforgeError(f"DSCP list {text!r} is not numbers like 26 or 0,10 or 8-15", place=place, hint="write DSCPs as 26, 0,10 or 8-15")
+            raise QosforgeError(
+                f"DSCP list {text!r} is not numbers like 26 or 0,10 or 8-15",
+                place=place,
+                hint="write DSCPs as 26, 0,10 or 8-15",
+            )
         values += range(int(low), int(high or low) + 1)
     if not values or any(value > 63 for value in values):
-        raise QosforgeError(f"DSCP list {text!r} has values outside 0..63", place=place, hint="DSCP is a 6-bit field: 0..63")
+        raise QosforgeError(
+            f"DSCP list {text!r} has values outside 0..63",
+            place=place,
+            hint="DSCP is a 6-bit field: 0..63",
+        )
     return tuple(values)
 
 
 def parse_class(text: str) -> ClassSpec:
-    """``NAME:TRANSPORT:DSCPS[:lossless]``, e.g. ``rdma:dcqcn:26:lossless`` or ``web:dctcp:0,10``."""
+    """``NAME:TRANSPORT:DSCPS[:lossless]``: ``rdma:dcqcn:26:lossless``, ``web:dctcp:0,10``."""
     place = f"--class {text}"
     parts = text.split(":")
     if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] != "lossless"):
-        raise QosforgeError("expected NAME:TRANSPORT:DSCPS[:lossless]", place=place, hint="e.g. --class rdma:dcqcn:26:lossless --class web:dctcp:0,10")
+        raise QosforgeError(
+            "expected NAME:TRANSPORT:DSCPS[:lossless]",
+            place=place,
+            hint="e.g. --class rdma:dcqcn:26:lossless --class web:dctcp:0,10",
+        )
     name, transport, dscps = parts[:3]
     if not _CLASS_NAME.match(name):
-        raise QosforgeError(f"class name {name!r} must start with a letter and use letters, digits, '_' or '-' (at most 24)", place=place, hint="e.g. rdma")
+        raise QosforgeError(
+            f"class name {name!r} must start with a letter and use letters, digits, '_' or '-' "
+            "(at most 24)",
+            place=place,
+            hint="e.g. rdma",
+        )
     if transport not in _transports():
         from qosforge.compiler.intent import transport_hint
 
         raise QosforgeError(f"unknown transport {transport!r}", place=place, hint=transport_hint())
     from qosforge.compiler.intent import ClassSpec
 
-    return ClassSpec.model_validate({"name": name, "transport": transport, "dscp": list(_dscps(dscps, place)), "lossless": len(parts) == 4})
+    return ClassSpec.model_validate(
+        {
+            "name": name,
+            "transport": transport,
+            "dscp": list(_dscps(dscps, place)),
+            "lossless": len(parts) == 4,
+        }
+    )
 
 
 def _rate_text(bps: float) -> str:
@@ -97,7 +121,11 @@ def profile_speed(profile: str) -> str:
 
     ports = load_vendor_profile(profile).ports
     if not ports.value:
-        raise QosforgeError(f"vendor profile {profile!r} does not state its port speed", place="--profile", hint="pass --speed, e.g. --speed 100G")
+        raise QosforgeError(
+            f"vendor profile {profile!r} does not state its port speed",
+            place="--profile",
+            hint="pass --speed, e.g. --speed 100G",
+        )
     return _rate_text(ports.value[0].speed_bps)
 
 
@@ -128,7 +156,15 @@ def _flow(items: list[Any]) -> CommentedSeq:
     return seq
 
 
-def build_intent_document(name: str, profile: str, leaves: int, spines: int, hosts_per_leaf: int, speed: str, classes: list[ClassSpec]) -> CommentedMap:
+def build_intent_document(
+    name: str,
+    profile: str,
+    leaves: int,
+    spines: int,
+    hosts_per_leaf: int,
+    speed: str,
+    classes: list[ClassSpec],
+) -> CommentedMap:
     """The starter intent as a commented YAML tree (comments: the intent model's descriptions)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -139,17 +175,29 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
         node.fa.set_flow_style()
         return node
 
-    link_fields = f"{_described(LinkSpec, 'speed', 'speed')} {_described(LinkSpec, 'cable', 'cable')}"
+    link_fields = (
+        f"{_described(LinkSpec, 'speed', 'speed')} {_described(LinkSpec, 'cable', 'cable')}"
+    )
 
-    leaf_spine = _commented([
-        ("spines", spines, "spine switches"),
-        ("leaves", leaves, "leaf switches, each linked to every spine"),
-        ("hosts_per_leaf", hosts_per_leaf, "host ports per leaf"),
-        ("host_link", link(HOST_CABLE), f"leaf-to-host links. {link_fields}"),
-        ("fabric_link", link(FABRIC_CABLE), "leaf-to-spine links (40m: SONiC's leaf-router cable default)"),
-        ("link_latency", LINK_LATENCY, _described(LeafSpine, "link_latency", "") + " Measure yours."),
-        ("leaf_profile", profile, _described(LeafSpine, "leaf_profile", "")),
-    ])
+    leaf_spine = _commented(
+        [
+            ("spines", spines, "spine switches"),
+            ("leaves", leaves, "leaf switches, each linked to every spine"),
+            ("hosts_per_leaf", hosts_per_leaf, "host ports per leaf"),
+            ("host_link", link(HOST_CABLE), f"leaf-to-host links. {link_fields}"),
+            (
+                "fabric_link",
+                link(FABRIC_CABLE),
+                "leaf-to-spine links (40m: SONiC's leaf-router cable default)",
+            ),
+            (
+                "link_latency",
+                LINK_LATENCY,
+                _described(LeafSpine, "link_latency", "") + " Measure yours.",
+            ),
+            ("leaf_profile", profile, _described(LeafSpine, "leaf_profile", "")),
+        ]
+    )
     class_nodes = CommentedSeq()
     for answer in classes:
         pairs: list[tuple[str, Any, str]] = [
@@ -158,24 +206,63 @@ def build_intent_document(name: str, profile: str, leaves: int, spines: int, hos
             ("dscp", _flow(list(answer.dscp)), "DSCPs of this class (0..63)"),
         ]
         if answer.lossless:
-            pairs.append(("lossless", True, "PFC-protected: gets a lossless priority, headroom and the watchdog"))
+            pairs.append(
+                (
+                    "lossless",
+                    True,
+                    "PFC-protected: gets a lossless priority, headroom and the watchdog",
+                )
+            )
         pairs.append(("weight", answer.weight, _described(ClassSpec, "weight", "")))
         class_nodes.append(_commented(pairs))
-    design = _commented([
-        ("congested_ports", Design.model_fields["congested_ports"].default, _described(Design, "congested_ports", "")),
-        ("pfc_watchdog", Design.model_fields["pfc_watchdog"].default, "SONiC PFC watchdog on lossless queues"),
-    ])
-    document = _commented([
-        ("apiVersion", "qosforge/v1", "intent format version"),
-        ("kind", "Fabric", "one fabric per file"),
-        ("metadata", _commented([("name", name, "fabric name (report, file headers)")]), "about this fabric"),
-        ("topology", _commented([("leaf_spine", leaf_spine, "a generated leaf-spine fabric; or list 'switches' explicitly")]), "switches, ports, links"),
-        ("classes", class_nodes, "traffic classes: transport, DSCPs, lossless"),
-        ("design", design, "the models' design point"),
-        ("targets", _flow(list(Intent.model_fields["targets"].default_factory())), "backends to render: sonic, sai, openconfig"),  # type: ignore[call-arg,misc]
-    ])
+    design = _commented(
+        [
+            (
+                "congested_ports",
+                Design.model_fields["congested_ports"].default,
+                _described(Design, "congested_ports", ""),
+            ),
+            (
+                "pfc_watchdog",
+                Design.model_fields["pfc_watchdog"].default,
+                "SONiC PFC watchdog on lossless queues",
+            ),
+        ]
+    )
+    document = _commented(
+        [
+            ("apiVersion", "qosforge/v1", "intent format version"),
+            ("kind", "Fabric", "one fabric per file"),
+            (
+                "metadata",
+                _commented([("name", name, "fabric name (report, file headers)")]),
+                "about this fabric",
+            ),
+            (
+                "topology",
+                _commented(
+                    [
+                        (
+                            "leaf_spine",
+                            leaf_spine,
+                            "a generated leaf-spine fabric; or list 'switches' explicitly",
+                        )
+                    ]
+                ),
+                "switches, ports, links",
+            ),
+            ("classes", class_nodes, "traffic classes: transport, DSCPs, lossless"),
+            ("design", design, "the models' design point"),
+            (
+                "targets",
+                _flow(list(Intent.model_fields["targets"].default_factory())),
+                "backends to render: sonic, sai, openconfig",
+            ),  # type: ignore[call-arg,misc]
+        ]
+    )
     document.yaml_set_start_comment(
-        "qosforge intent written by 'qosforge init'. Compile it with: qosforge compile FILE -o out\n"
+        "qosforge intent written by 'qosforge init'. "
+        "Compile it with: qosforge compile FILE -o out\n"
         "Every field: 'qosforge schema'; examples: examples/*.yaml in the qosforge repository."
     )
     return document
@@ -206,8 +293,11 @@ def check_compiles(text: str) -> None:
             compile_intent(intent, source_map)
         except QosforgeError as error:
             where = (error.place or "").replace(str(path), "the starter intent")
-            raise QosforgeError(f"the starter intent would not compile: {where}: {error.message}", place="qosforge init",
-                                hint=error.hint or "change the flags named above") from None
+            raise QosforgeError(
+                f"the starter intent would not compile: {where}: {error.message}",
+                place="qosforge init",
+                hint=error.hint or "change the flags named above",
+            ) from None
 
 
 def check_speed(text: str) -> str:
@@ -261,8 +351,12 @@ def starter_intent_text(request: InitRequest) -> str:
     """The starter intent's YAML, compiled once so that a file that would not compile is refused."""
     check_profile(request.profile)
     document = build_intent_document(
-        name=metadata_name(request.output), profile=request.profile, leaves=request.leaves, spines=request.spines,
-        hosts_per_leaf=request.hosts_per_leaf, speed=check_speed(request.speed or profile_speed(request.profile)),
+        name=metadata_name(request.output),
+        profile=request.profile,
+        leaves=request.leaves,
+        spines=request.spines,
+        hosts_per_leaf=request.hosts_per_leaf,
+        speed=check_speed(request.speed or profile_speed(request.profile)),
         classes=[parse_class(text) for text in request.classes],
     )
     text = intent_text(document)
@@ -275,12 +369,29 @@ def write_starter_intent(request: InitRequest) -> InitResult:
     from qosforge.files import write_text_atomically
 
     if request.output.exists() and not request.force:
-        raise QosforgeError("the file exists and is kept", place=str(request.output), hint="pass --force to overwrite it, or choose another -o")
+        raise QosforgeError(
+            "the file exists and is kept",
+            place=str(request.output),
+            hint="pass --force to overwrite it, or choose another -o",
+        )
     text = starter_intent_text(request)
     write_text_atomically(request.output, text)
     return InitResult(request.output, text)
 
 
-__all__ = ["DEFAULT_CLASSES", "DEFAULT_HOSTS_PER_LEAF", "DEFAULT_LEAVES", "DEFAULT_PROFILE", "DEFAULT_SPINES", "InitRequest",
-           "InitResult", "build_intent_document", "check_profile", "check_speed", "parse_class", "profile_speed",
-           "starter_intent_text", "write_starter_intent"]
+__all__ = [
+    "DEFAULT_CLASSES",
+    "DEFAULT_HOSTS_PER_LEAF",
+    "DEFAULT_LEAVES",
+    "DEFAULT_PROFILE",
+    "DEFAULT_SPINES",
+    "InitRequest",
+    "InitResult",
+    "build_intent_document",
+    "check_profile",
+    "check_speed",
+    "parse_class",
+    "profile_speed",
+    "starter_intent_text",
+    "write_starter_intent",
+]

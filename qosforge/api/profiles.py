@@ -22,7 +22,7 @@ def list_profiles() -> tuple[VendorProfile, ...]:
 
 
 def show_profile(name: str) -> VendorProfile:
-    """Profile ``name`` (or an alias); an unknown name is a one-line error listing the known ones."""
+    """Profile ``name`` (or an alias); an unknown name is a one-line error naming known ones."""
     from qosforge.vendor_profiles import load_vendor_profile
 
     return load_vendor_profile(name)

@@ -77,7 +77,8 @@ class SimulateRequest:
 
 @dataclass(frozen=True)
 class ScenarioInput:
-    """What a scenario's builder gets: the request, checked and parsed where every scenario shares it."""
+    """What a scenario's builder gets: the request, checked and parsed where every scenario
+    shares it."""
 
     request: SimulateRequest
     reporter: Reporter
@@ -127,7 +128,9 @@ def assumptions(items: tuple[str, ...]) -> dict[str, str]:
     result = {}
     for item in items:
         if "=" not in item:
-            raise QosforgeError(f"{item!r} is not FIELD=VALUE", place="--assume", hint="e.g. --assume red.steps=8")
+            raise QosforgeError(
+                f"{item!r} is not FIELD=VALUE", place="--assume", hint="e.g. --assume red.steps=8"
+            )
         key, value = item.split("=", 1)
         result[key.strip()] = value.strip()
     return result
@@ -139,12 +142,23 @@ def check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> No
     if packets > MAX_LINE_RATE_PACKETS:
         longest = MAX_LINE_RATE_PACKETS * 8 * packet_bytes / line_rate_bps
         raise QosforgeError(
-            f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')} is {packets:,.0f} packets of {packet_bytes} B, "
+            f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')} is "
+            f"{packets:,.0f} packets of {packet_bytes} B, "
             f"more than the {MAX_LINE_RATE_PACKETS:,} a run may simulate",
             place="--duration",
-            hint=f"simulate at most {format_value(longest, 's')} at this rate; steady state is usually reached within a few hundred RTTs",
+            hint=f"simulate at most {format_value(longest, 's')} at this rate; steady state is "
+            "usually reached within a few hundred RTTs",
         )
 
 
-__all__ = ["MAX_LINE_RATE_PACKETS", "MAX_PACKET_BYTES", "PlotData", "ScenarioInput", "SimulateRequest", "SimulationOutcome", "assumptions",
-           "check_work", "parse_flag"]
+__all__ = [
+    "MAX_LINE_RATE_PACKETS",
+    "MAX_PACKET_BYTES",
+    "PlotData",
+    "ScenarioInput",
+    "SimulateRequest",
+    "SimulationOutcome",
+    "assumptions",
+    "check_work",
+    "parse_flag",
+]

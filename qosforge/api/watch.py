@@ -68,8 +68,11 @@ class WatchPlan:
         return any(device.connection.username for device in self.devices)
 
     def plaintext_password_warnings(self) -> tuple[str, ...]:
-        return tuple(f"{device.name} ({device.address}): --insecure sends the password in plaintext"
-                     for device in self.devices if device.connection.insecure)
+        return tuple(
+            f"{device.name} ({device.address}): --insecure sends the password in plaintext"
+            for device in self.devices
+            if device.connection.insecure
+        )
 
 
 @dataclass(frozen=True)
@@ -109,21 +112,35 @@ def _devices(request: WatchRequest, known: list[str]) -> tuple[Device, ...]:
         inventory = {d.name: d for d in load_inventory(inventory_path, connect)}
         missing = [s for s in switches if s not in inventory]
         if missing:
-            raise QosforgeError(f"switch(es) {', '.join(missing)} not in the inventory {inventory_path}", place="--switch",
-                                hint=f"inventory switches: {', '.join(list(inventory)[:8])}")
+            raise QosforgeError(
+                f"switch(es) {', '.join(missing)} not in the inventory {inventory_path}",
+                place="--switch",
+                hint=f"inventory switches: {', '.join(list(inventory)[:8])}",
+            )
         devices = [inventory[s] for s in (switches or list(inventory))]
     else:
         if len(switches) != 1:
-            raise QosforgeError("name one switch (--switch NAME) for --address, or use --inventory", place="--switch",
-                                hint="e.g. --switch leaf1 --address 10.0.0.1:9339")
+            raise QosforgeError(
+                "name one switch (--switch NAME) for --address, or use --inventory",
+                place="--switch",
+                hint="e.g. --switch leaf1 --address 10.0.0.1:9339",
+            )
         if not address:
-            raise QosforgeError("no device address", place="--address", hint="give --address HOST:PORT or --inventory FILE")
+            raise QosforgeError(
+                "no device address",
+                place="--address",
+                hint="give --address HOST:PORT or --inventory FILE",
+            )
         host, port = parse_address(address, "--address")
         devices = [Device(switches[0], host, port, connect)]
     unknown = [d.name for d in devices if d.name not in known]
     if unknown:
-        raise QosforgeError(f"{', '.join(unknown)} not in the compiled report (its switches: {', '.join(known[:8])}{' ...' if len(known) > 8 else ''})",
-                            place=str(request.output_dir), hint="watch a switch the output folder was compiled for, or compile it")
+        raise QosforgeError(
+            f"{', '.join(unknown)} not in the compiled report (its switches: "
+            f"{', '.join(known[:8])}{' ...' if len(known) > 8 else ''})",
+            place=str(request.output_dir),
+            hint="watch a switch the output folder was compiled for, or compile it",
+        )
     return tuple(devices)
 
 
@@ -134,9 +151,15 @@ def _fraction(text: str) -> float:
     try:
         value = parse_fraction(text)
     except UnitError as error:
-        raise QosforgeError(error.message, place="--max-pause", hint=error.hint or "write e.g. 50%") from None
+        raise QosforgeError(
+            error.message, place="--max-pause", hint=error.hint or "write e.g. 50%"
+        ) from None
     if value <= 0:
-        raise QosforgeError(f"{text!r} would flag any pause at all", place="--max-pause", hint="write a share above 0%, e.g. 50%")
+        raise QosforgeError(
+            f"{text!r} would flag any pause at all",
+            place="--max-pause",
+            hint="write a share above 0%, e.g. 50%",
+        )
     return value
 
 
@@ -152,7 +175,11 @@ def _check_rules(disabled: frozenset[str]) -> None:
     known = {r.id for r in RULES}
     unknown = sorted(disabled - known)
     if unknown:
-        raise QosforgeError(f"unknown rule(s) {', '.join(unknown)}", place="--disable", hint=f"watch's rules: {', '.join(sorted(known))}")
+        raise QosforgeError(
+            f"unknown rule(s) {', '.join(unknown)}",
+            place="--disable",
+            hint=f"watch's rules: {', '.join(sorted(known))}",
+        )
 
 
 def prepare_watch(request: WatchRequest) -> WatchPlan:
@@ -166,14 +193,22 @@ def prepare_watch(request: WatchRequest) -> WatchPlan:
     assert interval_s is not None
     duration_s = _seconds(request.duration, "--duration")
     thresholds = Thresholds(max_pause_fraction=_fraction(request.max_pause))
-    disabled = frozenset(r.strip() for item in request.disable for r in item.split(",") if r.strip())
+    disabled = frozenset(
+        r.strip() for item in request.disable for r in item.split(",") if r.strip()
+    )
     _check_rules(disabled)
     if request.once and request.duration:
-        raise QosforgeError("--once takes one snapshot; --duration is for streaming", place="--duration", hint="drop one of them")
+        raise QosforgeError(
+            "--once takes one snapshot; --duration is for streaming",
+            place="--duration",
+            hint="drop one of them",
+        )
     return WatchPlan(request, expectations, devices, interval_s, duration_s, thresholds, disabled)
 
 
-def run_watch(plan: WatchPlan, password: str | None, live_view: LiveViewFactory | None = None) -> WatchResult:
+def run_watch(
+    plan: WatchPlan, password: str | None, live_view: LiveViewFactory | None = None
+) -> WatchResult:
     """Read every device (one snapshot with ``once``, else stream each in its own thread until
     the duration ends or Ctrl-C) and judge what was read against the predictions."""
     from qosforge.lint.findings import Severity, exit_code, sort_key
@@ -183,24 +218,57 @@ def run_watch(plan: WatchPlan, password: str | None, live_view: LiveViewFactory 
     request, devices = plan.request, plan.devices
     wanted = tuple(request.families) or ("sonic", "openconfig")
     observations = {d.name: Observation(d.name, once=request.once) for d in devices}
-    status: dict[str, dict[str, Any]] = {d.name: {"name": d.name, "address": d.address, "error": None, "unavailable": {}, "samples": 0} for d in devices}
+    status: dict[str, dict[str, Any]] = {
+        d.name: {
+            "name": d.name,
+            "address": d.address,
+            "error": None,
+            "unavailable": {},
+            "samples": 0,
+        }
+        for d in devices
+    }
     started = time.monotonic()
     if request.once:
         for device in devices:
             _read_once(device, password, wanted, observations[device.name], status[device.name])
     else:
-        _read_stream(list(devices), password, wanted, plan.interval_s, plan.duration_s, observations, status, plan.expectations, live_view)
+        _read_stream(
+            list(devices),
+            password,
+            wanted,
+            plan.interval_s,
+            plan.duration_s,
+            observations,
+            status,
+            plan.expectations,
+            live_view,
+        )
     watched_s = time.monotonic() - started
     findings = []
     for device in devices:
         if status[device.name]["error"] is None:
-            findings.extend(evaluate(plan.expectations[device.name], observations[device.name], plan.thresholds, plan.disabled, _where))
+            findings.extend(
+                evaluate(
+                    plan.expectations[device.name],
+                    observations[device.name],
+                    plan.thresholds,
+                    plan.disabled,
+                    _where,
+                )
+            )
     findings.sort(key=sort_key)
     fail_on = Severity(request.fail_on)
     unusable = sum(1 for item in status.values() if item["error"])
     code = EXIT_BAD_INPUT if unusable else exit_code(findings, fail_on, 0)
-    return WatchResult(tuple(findings), tuple(status.values()), unusable, "once" if request.once else f"streamed {watched_s:.1f} s",
-                       fail_on, code)
+    return WatchResult(
+        tuple(findings),
+        tuple(status.values()),
+        unusable,
+        "once" if request.once else f"streamed {watched_s:.1f} s",
+        fail_on,
+        code,
+    )
 
 
 def _where(counter: Any) -> str:
@@ -214,7 +282,13 @@ def _where(counter: Any) -> str:
     return text + (f" (FLEX_COUNTER_TABLE group {', '.join(groups)})" if groups else "")
 
 
-def _read_once(device: Any, password: str | None, wanted: tuple[str, ...], observation: Any, status: dict[str, Any]) -> None:
+def _read_once(
+    device: Any,
+    password: str | None,
+    wanted: tuple[str, ...],
+    observation: Any,
+    status: dict[str, Any],
+) -> None:
     from qosforge.deliver.gnmi import GnmiSession
     from qosforge.deliver.watch import families, snapshot
 
@@ -230,9 +304,17 @@ def _read_once(device: Any, password: str | None, wanted: tuple[str, ...], obser
     status["unavailable"] = {s.name: s.unavailable for s in states if s.unavailable}
 
 
-def _read_stream(devices: list[Any], password: str | None, wanted: tuple[str, ...], interval_s: float, duration_s: float | None,
-                 observations: dict[str, Any], status: dict[str, dict[str, Any]], expectations: dict[str, Any],
-                 live_view: LiveViewFactory | None) -> None:
+def _read_stream(
+    devices: list[Any],
+    password: str | None,
+    wanted: tuple[str, ...],
+    interval_s: float,
+    duration_s: float | None,
+    observations: dict[str, Any],
+    status: dict[str, dict[str, Any]],
+    expectations: dict[str, Any],
+    live_view: LiveViewFactory | None,
+) -> None:
     """Stream every device in its own thread until --duration or Ctrl-C; the live view (if any)
     redraws on this thread."""
     from qosforge.deliver.gnmi import GnmiSession
@@ -253,7 +335,9 @@ def _read_stream(devices: list[Any], password: str | None, wanted: tuple[str, ..
                         status[name]["samples"] += len(samples)
 
                 stream(session, states, interval_s, deliver, stop)
-                status[name]["unavailable"] = {s.name: s.unavailable for s in states if s.unavailable}
+                status[name]["unavailable"] = {
+                    s.name: s.unavailable for s in states if s.unavailable
+                }
         except QosforgeError as error:
             status[name]["error"] = error.one_line()
 
@@ -266,7 +350,9 @@ def _read_stream(devices: list[Any], password: str | None, wanted: tuple[str, ..
         view = live_view(expectations, observations, lock)
         view.start()
     try:
-        while any(t.is_alive() for t in threads) and (deadline is None or time.monotonic() < deadline):
+        while any(t.is_alive() for t in threads) and (
+            deadline is None or time.monotonic() < deadline
+        ):
             time.sleep(0.05)
             if view is not None:
                 view.refresh()
@@ -280,9 +366,17 @@ def _read_stream(devices: list[Any], password: str | None, wanted: tuple[str, ..
             view.stop()
 
 
-def render_watch(result: WatchResult, output_format: Literal["text", "json", "sarif"], output_dir: str) -> str:
+def render_watch(
+    result: WatchResult, output_format: Literal["text", "json", "sarif"], output_dir: str
+) -> str:
     """The findings in one of watch's formats (lint's text lines, JSON summary, SARIF 2.1.0)."""
-    findings, switches, fail_on, unusable, how = list(result.findings), list(result.switches), result.fail_on, result.unusable, result.how
+    findings, switches, fail_on, unusable, how = (
+        list(result.findings),
+        list(result.switches),
+        result.fail_on,
+        result.unusable,
+        result.how,
+    )
     from qosforge.lint.findings import exit_code, summary_json
     from qosforge.lint.formats import Report
     from qosforge.lint.formats.text import _line
@@ -291,26 +385,79 @@ def render_watch(result: WatchResult, output_format: Literal["text", "json", "sa
     if output_format == "sarif":
         from qosforge.lint.formats.sarif import report_sarif
 
-        report = Report(findings=findings, files=[output_dir], unusable=[], skipped=[], fail_on=fail_on)
-        return json.dumps(report_sarif(report, rules=list(RULES), tool="qosforge watch"), indent=2) + "\n"
+        report = Report(
+            findings=findings, files=[output_dir], unusable=[], skipped=[], fail_on=fail_on
+        )
+        return (
+            json.dumps(report_sarif(report, rules=list(RULES), tool="qosforge watch"), indent=2)
+            + "\n"
+        )
     if output_format == "json":
-        summary = summary_json(findings, files=len(switches), unusable=[], skipped=[], profile=None, intent=None, fail_on=fail_on, fixed={})
-        summary = {k: v for k, v in summary.items() if k not in ("files", "profile", "intent", "skipped", "unusable", "fixed")}
-        summary.update({"switches": len(switches), "how": how, "exit_code": EXIT_BAD_INPUT if unusable else exit_code(findings, fail_on, 0)})
-        return json.dumps({"findings": [f.to_json() for f in findings], "summary": summary,
-                           "switches": switches}, indent=2) + "\n"
+        summary = summary_json(
+            findings,
+            files=len(switches),
+            unusable=[],
+            skipped=[],
+            profile=None,
+            intent=None,
+            fail_on=fail_on,
+            fixed={},
+        )
+        summary = {
+            k: v
+            for k, v in summary.items()
+            if k not in ("files", "profile", "intent", "skipped", "unusable", "fixed")
+        }
+        summary.update(
+            {
+                "switches": len(switches),
+                "how": how,
+                "exit_code": EXIT_BAD_INPUT if unusable else exit_code(findings, fail_on, 0),
+            }
+        )
+        return (
+            json.dumps(
+                {
+                    "findings": [f.to_json() for f in findings],
+                    "summary": summary,
+                    "switches": switches,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     lines = [_line(f) for f in findings]
-    counts = {level: sum(1 for f in findings if f.severity.value == level) for level in ("error", "warning", "info")}
+    counts = {
+        level: sum(1 for f in findings if f.severity.value == level)
+        for level in ("error", "warning", "info")
+    }
     read = len(switches) - unusable
     if read == 0:
-        # Findings of zero switches are no result: never a "0 error(s)" a reader could take for a pass.
-        lines.append(f"nothing checked: none of the {len(switches)} switch(es) could be read (the errors above)")
+        # Findings of zero switches are no result: never a "0 error(s)" a reader could take for
+        # a pass.
+        lines.append(
+            f"nothing checked: none of the {len(switches)} switch(es) could be read "
+            "(the errors above)"
+        )
     else:
-        lines.append(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) on "
-                     f"{read} switch(es) ({how}; predictions from {output_dir})"
-                     + (f"; {unusable} switch(es) could not be read (the errors above)" if unusable else ""))
+        lines.append(
+            f"{counts['error']} error(s), {counts['warning']} warning(s), "
+            f"{counts['info']} note(s) on "
+            f"{read} switch(es) ({how}; predictions from {output_dir})"
+            + (f"; {unusable} switch(es) could not be read (the errors above)" if unusable else "")
+        )
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Counter", "CounterKey", "LiveView", "LiveViewFactory", "WatchPlan", "WatchRequest", "WatchResult", "prepare_watch",
-           "render_watch", "run_watch"]
+__all__ = [
+    "Counter",
+    "CounterKey",
+    "LiveView",
+    "LiveViewFactory",
+    "WatchPlan",
+    "WatchRequest",
+    "WatchResult",
+    "prepare_watch",
+    "render_watch",
+    "run_watch",
+]

@@ -17,7 +17,11 @@ def test_a_switch_value_is_explained_by_the_sonic_target() -> None:
     result = explain(ExplainRequest(intent_path=ROCE, value_path=XOFF, switch="leaf1"))
     # SONiC's own headroom table for a Spectrum at 100G over 40 m (sonic-swss
     # cfgmgr/buffer_headroom_mellanox.lua), not a number of ours.
-    assert (result.subject, result.target, result.explanation.rendered) == ("leaf1", "sonic", "53248")
+    assert (result.subject, result.target, result.explanation.rendered) == (
+        "leaf1",
+        "sonic",
+        "53248",
+    )
     assert result.explanation.model == "sonic_headroom[mellanox]"
 
 
@@ -26,13 +30,17 @@ def test_switch_and_host_together_or_neither_are_refused() -> None:
         explain(ExplainRequest(intent_path=ROCE, value_path=XOFF, switch="leaf1", host="nic"))
     with pytest.raises(ExplainUsageError, match="give --switch NAME"):
         explain(ExplainRequest(intent_path=ROCE, value_path=XOFF))
-    with pytest.raises(ExplainUsageError, match="target 'sonic' explains a switch's values: give --switch, not --host"):
+    with pytest.raises(
+        ExplainUsageError,
+        match="target 'sonic' explains a switch's values: give --switch, not --host",
+    ):
         explain(ExplainRequest(intent_path=ROCE, value_path=XOFF, host="nic", target="sonic"))
 
 
 def test_explain_loads_no_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
     printed, loaded = run_isolated(
         "from qosforge.api.explain import ExplainRequest, explain\n"
-        f"print(explain(ExplainRequest(intent_path={ROCE!r}, value_path={XOFF!r}, switch='leaf1')).explanation.rendered)"
+        f"request = ExplainRequest(intent_path={ROCE!r}, value_path={XOFF!r}, switch='leaf1')\n"
+        "print(explain(request).explanation.rendered)"
     )
     assert printed == ["53248"] and loaded == []

@@ -13,8 +13,14 @@ from qosforge.errors import QosforgeError
 
 
 def test_the_starter_is_written_and_compiles_to_its_request(tmp_path: Path) -> None:
-    request = InitRequest(output=tmp_path / "pod.yaml", profile="mellanox-spectrum-2", leaves=3, spines=2, hosts_per_leaf=4,
-                          classes=("rdma:dcqcn:26:lossless", "web:dctcp:0,10"))
+    request = InitRequest(
+        output=tmp_path / "pod.yaml",
+        profile="mellanox-spectrum-2",
+        leaves=3,
+        spines=2,
+        hosts_per_leaf=4,
+        classes=("rdma:dcqcn:26:lossless", "web:dctcp:0,10"),
+    )
     result = write_starter_intent(request)
     assert result.output.read_text() == result.text
     document = YAML(typ="safe").load(result.text)
@@ -23,7 +29,10 @@ def test_the_starter_is_written_and_compiles_to_its_request(tmp_path: Path) -> N
     assert document["topology"]["leaf_spine"]["host_link"]["speed"] == "200G"
     fabric = compile_fabric(str(result.output)).fabric
     assert len(fabric.switches) == 3 + 2
-    assert sorted((c.name, c.lossless) for c in fabric.switches[0].classes) == [("rdma", True), ("web", False)]
+    assert sorted((c.name, c.lossless) for c in fabric.switches[0].classes) == [
+        ("rdma", True),
+        ("web", False),
+    ]
 
 
 def test_an_existing_file_is_kept_unless_forced(tmp_path: Path) -> None:
@@ -35,12 +44,17 @@ def test_an_existing_file_is_kept_unless_forced(tmp_path: Path) -> None:
     assert write_starter_intent(InitRequest(output=output, force=True)).output.read_text() != "mine"
 
 
-@pytest.mark.parametrize(("request_fields", "place"), [
-    ({"classes": ("rdma:nope:26",)}, "--class rdma:nope:26"),
-    ({"speed": "fast"}, "--speed"),
-    ({"profile": "broadcom-trident9"}, None),
-])
-def test_bad_answers_are_refused_naming_the_flag(tmp_path: Path, request_fields: dict[str, object], place: str | None) -> None:
+@pytest.mark.parametrize(
+    ("request_fields", "place"),
+    [
+        ({"classes": ("rdma:nope:26",)}, "--class rdma:nope:26"),
+        ({"speed": "fast"}, "--speed"),
+        ({"profile": "broadcom-trident9"}, None),
+    ],
+)
+def test_bad_answers_are_refused_naming_the_flag(
+    tmp_path: Path, request_fields: dict[str, object], place: str | None
+) -> None:
     with pytest.raises(QosforgeError) as raised:
         starter_intent_text(InitRequest(output=tmp_path / "f.yaml", **request_fields))  # type: ignore[arg-type]
     if place is not None:

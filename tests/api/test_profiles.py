@@ -13,7 +13,11 @@ def test_the_summary_is_the_profiles_sourced_values() -> None:
     assert [p.name for p in profiles] == sorted(p.name for p in profiles)
     trident2 = profile_summary(show_profile("td2"))  # an alias names the same profile
     # SONiC's Trident II pools: 61,376 cells of 208 B (sonic-buildimage td2 buffers), 8 RED steps.
-    assert (trident2["buffer_bytes"], trident2["cell_bytes"], trident2["red_steps"]) == (61376 * 208, 208, 8)
+    assert (trident2["buffer_bytes"], trident2["cell_bytes"], trident2["red_steps"]) == (
+        61376 * 208,
+        208,
+        8,
+    )
     assert trident2["name"] == "broadcom-trident2" and trident2["mmu_count"] == 1
 
 

@@ -12,5 +12,7 @@ def test_the_schema_lists_every_registered_transport_and_requires_the_intents_bl
     schema = intent_schema()
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert {"apiVersion", "kind", "metadata", "topology", "classes"} <= set(schema["required"])
-    assert tuple(schema["$defs"]["ClassSpec"]["properties"]["transport"]["enum"]) == transport_names()
+    assert (
+        tuple(schema["$defs"]["ClassSpec"]["properties"]["transport"]["enum"]) == transport_names()
+    )
     assert json.loads(intent_schema_text()) == schema and intent_schema_text().endswith("}\n")

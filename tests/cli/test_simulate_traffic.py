@@ -149,7 +149,7 @@ def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
 def test_a_failed_plot_leaves_no_time_series(run_cli: Run, tmp_path: Path) -> None:
     traffic = _file(tmp_path, INCAST)
     series = tmp_path / "ts.csv"
-    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(series), "--plot", "/proc/q.png")
+    code, _out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(series), "--plot", "/proc/q.png")
     assert code == 2 and "/proc/q.png" in err and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]
 
@@ -162,7 +162,7 @@ def test_ctrl_c_during_the_plot_exits_130_and_leaves_nothing(run_cli: Run, tmp_p
 
     monkeypatch.setattr(simulate_plots, "plot_traffic", interrupted)
     traffic = _file(tmp_path, INCAST)
-    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(tmp_path / "ts.csv"),
+    code, _out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "200us", "--timeseries", str(tmp_path / "ts.csv"),
                              "--plot", str(tmp_path / "q.png"))
     assert (code, err.strip()) == (130, "error: interrupted")  # click ends the ^C line first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["traffic.yaml"]

@@ -11,9 +11,9 @@ import pytest
 
 from qosforge.backends.sai import SaiOperation, SaiProgram, SaiValidationError, program_to_json
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.helper.compiled import CompiledSwitch, compile_for_softswitch
 from qosforge.softswitch.config import SoftswitchConfigError, load_switch_json, load_switch_program
 from qosforge.softswitch.engine.build import classify
+from qosforge.softswitch.helper.compiled import CompiledSwitch, compile_for_softswitch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -18,14 +18,30 @@ class ToyccBlock(BaseModel):
 
 def _marking(inputs: MarkingInputs) -> Marking:
     assert isinstance(inputs.parameters, ToyccBlock)
-    k = derived_constant(inputs.parameters.k, "B", quantity="threshold_bytes", formula="intent toycc.k",
-                         source="toy plugin transport")
-    return Marking(values=(k,), min_bytes=k, max_bytes=k, probability_percent=full_percent(100.0, "probability_percent"),
-                   ecn_threshold_bytes=k.value)
+    k = derived_constant(
+        inputs.parameters.k,
+        "B",
+        quantity="threshold_bytes",
+        formula="intent toycc.k",
+        source="toy plugin transport",
+    )
+    return Marking(
+        values=(k,),
+        min_bytes=k,
+        max_bytes=k,
+        probability_percent=full_percent(100.0, "probability_percent"),
+        ecn_threshold_bytes=k.value,
+    )
 
 
 TOYCC = TransportSpec(
-    name="toycc", paper="Toy (a plugin's transport)", host=HostSettings(congestion_control="toycc", ecn=True),
-    marking=_marking, marking_model=DCTCP_STEP, block="toycc", parameters=ToyccBlock, marking_fields=("k", "k"),
+    name="toycc",
+    paper="Toy (a plugin's transport)",
+    host=HostSettings(congestion_control="toycc", ecn=True),
+    marking=_marking,
+    marking_model=DCTCP_STEP,
+    block="toycc",
+    parameters=ToyccBlock,
+    marking_fields=("k", "k"),
     flow_kind="dctcp",
 )
