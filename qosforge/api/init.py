@@ -255,9 +255,9 @@ def build_intent_document(
             ("design", design, "the models' design point"),
             (
                 "targets",
-                _flow(list(Intent.model_fields["targets"].default_factory())),
+                _flow(list(Intent.model_fields["targets"].default_factory())),  # type: ignore[call-arg,misc]
                 "backends to render: sonic, sai, openconfig",
-            ),  # type: ignore[call-arg,misc]
+            ),
         ]
     )
     document.yaml_set_start_comment(

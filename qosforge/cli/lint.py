@@ -1,4 +1,4 @@
-"""``qosforge lint FILE...``: lint SONiC config_db files in CI (issue 7; docs/architecture.md §7).
+"""``qosforge lint FILE...``: lint SONiC config_db files in CI (docs/architecture.md §7).
 
 Exit codes: 0 clean (nothing at or above ``--fail-on``), 1 findings at or above it, 2 unusable
 input (an unreadable / non-JSON / oversized file, an unknown profile, a bad intent). With several
