@@ -24,11 +24,10 @@ from qosforge.api.simulation import (
     SimulationOutcome,
     assumptions,
     check_work,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS
-from qosforge.units import parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_size_bytes, parse_time_s
 
 
 def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
@@ -61,4 +60,4 @@ def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
 
 
 __all__ = ["MAX_LINE_RATE_PACKETS", "MAX_PACKET_BYTES", "PlotData", "ScenarioInput", "SimulateRequest", "SimulationOutcome", "assumptions",
-           "check_work", "parse_flag", "simulate"]
+           "check_work", "simulate"]

@@ -1,5 +1,5 @@
 """What ``simulate`` and every scenario share: the request, what a scenario's builder gets, its
-outcome, and the parsing of flags every scenario uses (an error names the flag).
+outcome, and the bound on the work a run may do.
 
 It sits below both :mod:`qosforge.api.simulate` (which checks a request and picks its scenario)
 and the scenarios (:mod:`qosforge.api.scenarios`, which build and run it), so neither imports
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from qosforge.api.reporting import Reporter
-from qosforge.errors import QosforgeError, UnitError
+from qosforge.errors import QosforgeError
 from qosforge.units import format_value
 
 #: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
@@ -113,16 +113,6 @@ class SimulationOutcome:
     kind: Literal["scenario", "traffic"] = "scenario"
 
 
-def parse_flag(flag: str, parser: Callable[..., Any], text: str | None, **kwargs: Any) -> Any:
-    """``parser(text)``, its unit error naming ``flag``; None for a flag not given."""
-    if text is None:
-        return None
-    try:
-        return parser(text, **kwargs)
-    except UnitError as error:
-        raise error.with_place(flag) from None
-
-
 def assumptions(items: tuple[str, ...]) -> dict[str, str]:
     """``--assume FIELD=VALUE`` items as a mapping."""
     result = {}
@@ -160,5 +150,4 @@ __all__ = [
     "SimulationOutcome",
     "assumptions",
     "check_work",
-    "parse_flag",
 ]

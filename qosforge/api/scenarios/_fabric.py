@@ -17,10 +17,9 @@ from qosforge.api.simulation import (
     SimulationOutcome,
     assumptions,
     check_work,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_fraction, parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_fraction, parse_size_bytes, parse_time_s
 
 
 @dataclass(frozen=True)

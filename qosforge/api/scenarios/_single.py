@@ -11,10 +11,9 @@ from qosforge.api.simulation import (
     ScenarioInput,
     SimulationOutcome,
     check_work,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import format_value, parse_size_bytes, parse_time_s
+from qosforge.units import format_value, parse_flag, parse_size_bytes, parse_time_s
 
 
 @dataclass(frozen=True)

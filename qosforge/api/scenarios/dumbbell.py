@@ -8,9 +8,9 @@ from typing import Any
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import TRANSPORTS
-from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
 
 
 def _percent_as_fraction(percent: float | None) -> float | None:

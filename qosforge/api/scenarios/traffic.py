@@ -20,10 +20,9 @@ from qosforge.api.simulation import (
     SimulationOutcome,
     assumptions,
     check_work,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_time_s
+from qosforge.units import parse_flag, parse_time_s
 
 #: Without --measure or --duration: 10 ms (thousands of RTTs on a datacenter fabric).
 DEFAULT_DURATION_S = 10e-3

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from qosforge.api.scenarios import SCENARIOS, refuse_unread, register, scenario_docs, unregister
 from qosforge.api.scenarios._framework import FlagSpec, Scenario
 from qosforge.api.scenarios._single import prepare, run_single
-from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_rate_bps
+from qosforge.units import parse_flag, parse_rate_bps
 
 
 def _run(inp: ScenarioInput) -> SimulationOutcome:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from qosforge.api.scenarios._framework import FlagSpec, Scenario
 from qosforge.api.scenarios._single import prepare, run_single
-from qosforge.api.simulation import ScenarioInput, SimulationOutcome, parse_flag
-from qosforge.units import parse_rate_bps
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
+from qosforge.units import parse_flag, parse_rate_bps
 
 
 def _run(inp: ScenarioInput) -> SimulationOutcome:
