@@ -26,8 +26,21 @@ from qosforge.api.simulation import (
     check_work,
 )
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.traffic.spec import MAX_FLOWS
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
 from qosforge.units import parse_flag, parse_size_bytes, parse_time_s
+
+
+def engine_needs_compiling() -> bool:
+    """Whether numba still has to compile the engine (no cache for the current sources), so a
+    caller can say a first run takes minutes."""
+    from qosforge.softswitch import engine
+
+    cache = Path(engine.__file__).parent / "__pycache__"
+    try:
+        fresh = (cache / "engine.digest").read_text() == engine.engine_digest()
+    except (OSError, AttributeError):
+        return False  # an engine without this cache layout: nothing to announce
+    return not fresh or not any(cache.glob("*.nbi"))
 
 
 def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
@@ -59,5 +72,16 @@ def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
     return scenario.run(ScenarioInput(request, reporter, packet, rto_min_s, serve))
 
 
-__all__ = ["MAX_LINE_RATE_PACKETS", "MAX_PACKET_BYTES", "PlotData", "ScenarioInput", "SimulateRequest", "SimulationOutcome", "assumptions",
-           "check_work", "simulate"]
+__all__ = [
+    "MAX_LINE_RATE_PACKETS",
+    "MAX_PACKET_BYTES",
+    "MAX_SEED",
+    "PlotData",
+    "ScenarioInput",
+    "SimulateRequest",
+    "SimulationOutcome",
+    "assumptions",
+    "check_work",
+    "engine_needs_compiling",
+    "simulate",
+]

@@ -121,7 +121,7 @@ def test_a_profile_without_red_quantisation_runs_the_named_linear_approximation(
 def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
     import qosforge.cli.simulate as simulate_cli
 
-    monkeypatch.setattr(simulate_cli, "_kernel_needs_compiling", lambda: True)
+    monkeypatch.setattr(simulate_cli, "engine_needs_compiling", lambda: True)
     argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
     monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
     code, _, err = run_cli(*argv)
