@@ -65,7 +65,7 @@ def test_the_long_lines_list_only_holds_files_that_need_it() -> None:
         if max(map(len, (ROOT / path).read_text().splitlines()), default=0) <= 100
     ]
     assert not within, (
-        f"remove these lines from {LONG_LINES.name}: "
+        f"remove these lines from {LONG_LINES.name} (python tools/ruff_long_lines.py does): "
         f"no line of theirs is over 100 characters now: {within}"
     )
 
