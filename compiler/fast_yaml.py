@@ -145,7 +145,9 @@ class EventReader:
         """The document ends here and no other follows."""
         import yaml
 
-        if not isinstance(self.next(), yaml.DocumentEndEvent) or not isinstance(self.next(), yaml.StreamEndEvent):
+        if not isinstance(self.next(), yaml.DocumentEndEvent):
+            raise Unsupported
+        if not isinstance(self.next(), yaml.StreamEndEvent):
             raise Unsupported
 
     def key(self, event: Any) -> str:
@@ -173,7 +175,9 @@ class EventReader:
             text = event.value
             if text not in self._plain:
                 tag = self._parser.resolve(yaml.ScalarNode, text, event.implicit)
-                self._plain[text] = text if tag == _STR else _core_scalar(tag, text) if tag in _CORE_SCALARS else _unsupported()
+                if tag != _STR and tag not in _CORE_SCALARS:
+                    raise Unsupported
+                self._plain[text] = text if tag == _STR else _core_scalar(tag, text)
             return self._plain[text]
         if event.tag is not None:
             raise Unsupported
@@ -191,10 +195,6 @@ class EventReader:
                 result[key] = self.value(self.next())
             return result
         raise Unsupported
-
-
-def _unsupported() -> Any:
-    raise Unsupported
 
 
 def fast_load(text: str) -> Any | None:

@@ -16,10 +16,17 @@ def check_certificates(path: Path, flag: str, place: str | None = None) -> None:
     try:
         ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT).load_verify_locations(cafile=str(path))
     except ssl.SSLError:
-        raise QosforgeError(f"{path} holds no PEM certificate", place=_where(place, flag),
-                            hint=f"give {flag} a PEM file starting with -----BEGIN CERTIFICATE-----") from None
+        raise QosforgeError(
+            f"{path} holds no PEM certificate",
+            place=_where(place, flag),
+            hint=f"give {flag} a PEM file starting with -----BEGIN CERTIFICATE-----",
+        ) from None
     except OSError as error:
-        raise QosforgeError(f"cannot read {path}: {error.strerror}", place=_where(place, flag), hint="give a readable PEM file") from None
+        raise QosforgeError(
+            f"cannot read {path}: {error.strerror}",
+            place=_where(place, flag),
+            hint="give a readable PEM file",
+        ) from None
 
 
 def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> None:
@@ -28,15 +35,27 @@ def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> No
     try:
         # The password callback refuses an encrypted key instead of prompting on the terminal
         # (gRPC cannot decrypt one either).
-        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(certificate), str(key), password=_no_password)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(certificate), str(key), password=_no_password)
     except ssl.SSLError as error:
         if getattr(error, "reason", None) == "KEY_VALUES_MISMATCH":
-            raise QosforgeError(f"the key {key} does not belong to the certificate {certificate}", place=_where(place, "--tls-key"),
-                                hint="give the private key the certificate was issued for") from None
-        raise QosforgeError(f"{key} holds no unencrypted PEM private key", place=_where(place, "--tls-key"),
-                            hint="give a PEM key (-----BEGIN PRIVATE KEY-----); decrypt an encrypted one with openssl pkey") from None
+            raise QosforgeError(
+                f"the key {key} does not belong to the certificate {certificate}",
+                place=_where(place, "--tls-key"),
+                hint="give the private key the certificate was issued for",
+            ) from None
+        raise QosforgeError(
+            f"{key} holds no unencrypted PEM private key",
+            place=_where(place, "--tls-key"),
+            hint="give a PEM key (-----BEGIN PRIVATE KEY-----); decrypt an encrypted one with "
+                 "openssl pkey",
+        ) from None
     except OSError as error:
-        raise QosforgeError(f"cannot read {key}: {error.strerror}", place=_where(place, "--tls-key"), hint="give a readable PEM file") from None
+        raise QosforgeError(
+            f"cannot read {key}: {error.strerror}",
+            place=_where(place, "--tls-key"),
+            hint="give a readable PEM file",
+        ) from None
 
 
 def _no_password() -> str:

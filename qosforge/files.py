@@ -75,7 +75,9 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
         raise QosforgeError(f"folder {str(parent)!r} {what}", place=flag, hint="create the folder first, or choose another path")
 
 
-def write_text_atomically(path: Path, text: str, *, create_parents: bool = False, now: bool = False) -> None:
+def write_text_atomically(
+    path: Path, text: str, *, create_parents: bool = False, now: bool = False
+) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`write_atomically`."""
     write_atomically(path, _text_writer(text), create_parents=create_parents, now=now)
 
@@ -87,7 +89,9 @@ def _text_writer(text: str) -> Callable[[Path], None]:
     return write
 
 
-def write_atomically(path: Path, writer: Callable[[Path], None], *, create_parents: bool = False, now: bool = False) -> None:
+def write_atomically(
+    path: Path, writer: Callable[[Path], None], *, create_parents: bool = False, now: bool = False
+) -> None:
     """Let ``writer`` fill a temporary sibling of ``path``, then rename it into place (inside
     :func:`all_or_nothing`: when the block ends, unless ``now``, for a record of something already
     done that must stay whatever follows, such as a device's configuration before a push).
@@ -103,7 +107,9 @@ def write_atomically(path: Path, writer: Callable[[Path], None], *, create_paren
         raise
 
 
-def _write_atomically(path: Path, writer: Callable[[Path], None], create_parents: bool, staged: _Staged | None) -> None:
+def _write_atomically(
+    path: Path, writer: Callable[[Path], None], create_parents: bool, staged: _Staged | None
+) -> None:
     if create_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     if _is_special_file(path):
@@ -148,7 +154,9 @@ class _Staged:
         self.files.clear()
 
 
-_STAGED: contextvars.ContextVar[_Staged | None] = contextvars.ContextVar("qosforge_staged_outputs", default=None)
+_STAGED: contextvars.ContextVar[_Staged | None] = contextvars.ContextVar(
+    "qosforge_staged_outputs", default=None
+)
 
 
 @contextlib.contextmanager

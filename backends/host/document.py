@@ -114,8 +114,11 @@ def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocumen
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise QosforgeError(f"{path} is not JSON ({error})", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
     except RecursionError:  # Python's json parser recurses once per [ or {
-        raise QosforgeError(f"{path} is nested too deeply to be a host settings document", place=flag,
-                            hint="give a host_settings.json that compile --target host wrote (it is 4 levels deep)") from None
+        raise QosforgeError(
+            f"{path} is nested too deeply to be a host settings document",
+            place=flag,
+            hint="give a host_settings.json that compile --target host wrote (it is 4 levels deep)",
+        ) from None
     try:
         return HostSettingsDocument.model_validate(data)
     except ValidationError as error:

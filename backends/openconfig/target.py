@@ -48,7 +48,11 @@ def read_config(path: Path) -> dict[str, Any]:
         raise QosforgeError(f"cannot read: {error.strerror}", place=str(path), hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         what = "nested too deeply" if isinstance(error, RecursionError) else error
-        raise QosforgeError(f"not JSON: {what}", place=str(path), hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig") from None
+        raise QosforgeError(
+            f"not JSON: {what}",
+            place=str(path),
+            hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig",
+        ) from None
     try:
         validate_openconfig(document)
     except ModelViolation as violation:

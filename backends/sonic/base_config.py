@@ -34,8 +34,11 @@ def _read(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         raise BaseConfigError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}", place=place, hint="give the switch's running config: sonic-cfggen -d --print-data > config_db.json") from None
     except RecursionError:  # Python's json parser recurses once per [ or {
-        raise BaseConfigError("nested too deeply to be a config_db.json", place=place,
-                              hint="give the switch's running config: sonic-cfggen -d --print-data > config_db.json") from None
+        raise BaseConfigError(
+            "nested too deeply to be a config_db.json",
+            place=place,
+            hint="give the switch's running config: sonic-cfggen -d --print-data > config_db.json",
+        ) from None
     config = check_base_config(document, place)
     _refuse_dynamic_buffer_model(config, place)
     return config

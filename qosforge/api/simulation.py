@@ -126,16 +126,27 @@ def assumptions(items: tuple[str, ...]) -> dict[str, str]:
     return result
 
 
-def check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:
+def check_work(
+    duration_s: float, line_rate_bps: float, packet_bytes: int, *, place: str = "--duration"
+) -> None:
     """Refuse runs that would not finish in reasonable time (the bound is stated in the error)."""
     packets = duration_s * line_rate_bps / (8 * packet_bytes)
+    what = f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')}"
+    check_packets(packets, duration_s, what, packet_bytes, place=place)
+
+
+def check_packets(
+    packets: float, duration_s: float, what: str, packet_bytes: int, *, place: str
+) -> None:
+    """Refuse a run of more than :data:`MAX_LINE_RATE_PACKETS` packets: ``what`` says whose
+    (``10 ms at 400 Gb/s``), ``place`` the flag that sized it; the hint scales ``duration_s``
+    down in proportion."""
     if packets > MAX_LINE_RATE_PACKETS:
-        longest = MAX_LINE_RATE_PACKETS * 8 * packet_bytes / line_rate_bps
+        longest = duration_s * MAX_LINE_RATE_PACKETS / packets
         raise QosforgeError(
-            f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')} is "
-            f"{packets:,.0f} packets of {packet_bytes} B, "
-            f"more than the {MAX_LINE_RATE_PACKETS:,} a run may simulate",
-            place="--duration",
+            f"{what} is {packets:,.0f} packets of {packet_bytes} B, more than the "
+            f"{MAX_LINE_RATE_PACKETS:,} a run may simulate",
+            place=place,
             hint=f"simulate at most {format_value(longest, 's')} at this rate; steady state is "
             "usually reached within a few hundred RTTs",
         )
@@ -149,5 +160,6 @@ __all__ = [
     "SimulateRequest",
     "SimulationOutcome",
     "assumptions",
+    "check_packets",
     "check_work",
 ]

@@ -60,9 +60,13 @@ class ServeOptions:
         try:
             served = serve_simulation(scenario, switches, self.host, self.port, server_credentials=self._server_credentials(),
                                       credentials=credentials)
-        except RuntimeError as error:  # grpc: the address is taken or not this machine's (TLS and host checked before)
-            raise QosforgeError(f"cannot listen: {error}", place="--serve-gnmi",
-                                hint="pick a free port (0 picks one per switch) on an address of this machine") from None
+        # grpc: the address is taken or not this machine's (TLS and host are checked before)
+        except RuntimeError as error:
+            raise QosforgeError(
+                f"cannot listen: {error}",
+                place="--serve-gnmi",
+                hint="pick a free port (0 picks one per switch) on an address of this machine",
+            ) from None
         kind = "plaintext" if self.connection.insecure else "TLS"
         for endpoint in served.endpoints:
             host = f"[{self.host}]" if ":" in self.host else self.host
@@ -165,15 +169,20 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
 
 
 def _check_listen_address(host: str) -> None:
-    """The host must name an address of this machine's resolver (gRPC says only "Failed to bind")."""
+    """The host must name an address this machine's resolver knows (gRPC says only "Failed to
+    bind")."""
     import socket
 
     try:
         socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
         reason = error.strerror if isinstance(error, socket.gaierror) else str(error)
-        raise QosforgeError(f"cannot resolve host {host!r} ({reason})", place="--serve-gnmi",
-                            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:50051") from None
+        raise QosforgeError(
+            f"cannot resolve host {host!r} ({reason})",
+            place="--serve-gnmi",
+            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or "
+                 "0.0.0.0:50051",
+        ) from None
 
 
 __all__ = ["ServeOptions", "serve_options", "serve_settings"]

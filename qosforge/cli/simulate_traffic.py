@@ -48,6 +48,11 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
                + (f" (mean FCT {sum(f['fct_s'] for f in finished) / len(finished) * 1e3:.3f} ms)" if finished else "")
                + f"; {retransmissions} retransmissions; drops {report['drops']}, marks {report['marks']}, "
                f"PFC XOFF sent {report['pfc_xoff_sent']}")
+    effective = report.get("seed_effective", True)
+    seeds = f"seed {report['seed']}" + ("" if effective else " (no effect on this run)")
+    if report.get("traffic_seed") is not None:
+        seeds += f"; the file's seed {report['traffic_seed']} draws its random start times"
+    click.echo(seeds)
 
 
 def _rate(bps: float) -> str:

@@ -73,6 +73,16 @@ def failed_fabric(fabric: Fabric, intent: Path, fail_links: tuple[str, ...]) -> 
     from qosforge.compiler.loader import load_intent
     from qosforge.compiler.topology import resolve_topology
 
+    if not any(entry.lossless for switch in fabric.switches for entry in switch.ir.classes):
+        # The dependency graph only has lossless buffers (PFC pauses nothing else): without one the
+        # check below would say "no cyclic buffer dependency", true but not the reason.
+        raise QosforgeError(
+            "the intent has no lossless class: PFC pauses no queue, so no buffer waits on another "
+            "and nothing can deadlock",
+            place="INTENT",
+            hint="the deadlock scenario needs a class with lossless: true (e.g. "
+                 "examples/roce-pod.yaml)",
+        )
     cables = tuple(failed_cable(fabric, text) for text in fail_links)
     if len({frozenset(c) for c in cables}) < len(cables):
         raise QosforgeError("the same link is named twice", place="--fail-link", hint="name each failed link once")

@@ -258,15 +258,19 @@ class _FlowTally:
     def add(self, placed: PlacedEntry) -> None:
         self.flows += placed.entry.count
         if self.flows > MAX_FLOWS:
-            raise QosforgeError(f"the entries up to here make at least {self.flows:,} flows, more than the {MAX_FLOWS:,} a run carries",
-                                place=placed.place, hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count")
+            raise QosforgeError(
+                f"the entries up to here make at least {self.flows:,} flows, more than the "
+                f"{MAX_FLOWS:,} a run carries",
+                place=placed.place,
+                hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count",
+            )
 
 
 def _load_yaml(name: str, text: str) -> TrafficFile:
     """libyaml's event stream (compiler/fast_yaml.py EventReader), entry by entry with each
     field's line, for the common case; ruamel.yaml's round-trip loader (pure Python, ~20x
     slower) for what that path does not read the same way and for YAML errors, which it places."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     from qosforge.compiler.fast_yaml import EventReader, Unsupported
 
@@ -333,8 +337,11 @@ def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
 
 
 def _not_a_mapping(name: str) -> QosforgeError:
-    return QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
-                         hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+    return QosforgeError(
+        "a traffic file is a YAML mapping with apiVersion, kind and flows",
+        place=f"{name}:1",
+        hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)",
+    )
 
 
 def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocument:
@@ -346,9 +353,14 @@ def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocumen
         first = error.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
         place = line_of(field) if field in top else f"{name}:1"
-        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
-        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+        hint = {
+            "apiVersion": "write apiVersion: qosforge/v1",
+            "kind": "write kind: Traffic",
+            "flows": "list the flows under 'flows:'",
+            "seed": "a whole number 0..4294967295",
+        }.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+        where = f"{place}: {field}" if field else place
+        raise QosforgeError(_message(first), place=where, hint=hint) from None
 
 
 def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:

@@ -149,3 +149,32 @@ def test_a_refused_patch_removes_the_earlier_one(tmp_path: Path, run_cli: Run) -
     assert (out / "aurora720" / "gcu-patch.json").is_file()
     code, _, err = run_cli("compile", str(EXAMPLE), "--target", "sonic", "-o", str(out), "--base", str(refused), "-q")
     assert code == 0 and "no gcu-patch.json" in err and not (out / "aurora720" / "gcu-patch.json").exists()
+
+
+def test_the_readme_example_running_config_gets_a_wred_only_patch(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    """examples/running/roce-pod-leaf1.json (the README's --base example): leaf1 as SONiC prints
+    it, an earlier tcp ECN threshold in place; the patch is those two thresholds and nothing else
+    (a compile change that touches other tables makes this example stale: refresh its QoS tables)."""
+    examples = EXAMPLE.parent
+    running = json.loads((examples / "running" / "roce-pod-leaf1.json").read_text())
+    code, _, err = run_cli(
+        "compile",
+        str(examples / "roce-pod.yaml"),
+        "--switch",
+        "leaf1",
+        "--base",
+        str(examples / "running" / "roce-pod-leaf1.json"),
+        "-o",
+        str(tmp_path / "out"),
+        "-q",
+    )
+    assert code == 0, err
+    patch = json.loads((tmp_path / "out" / "leaf1" / "gcu-patch.json").read_text())
+    assert patch == [
+        {"op": "replace", "path": "/WRED_PROFILE/tcp_100G/green_max_threshold", "value": "64500"},
+        {"op": "replace", "path": "/WRED_PROFILE/tcp_100G/green_min_threshold", "value": "64500"},
+    ]
+    compiled = json.loads((tmp_path / "out" / "leaf1" / "config_db.json").read_text())
+    assert jsonpatch.apply_patch(running, patch) == {**running, **compiled}

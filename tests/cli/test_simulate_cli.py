@@ -224,3 +224,11 @@ def test_the_wire_rate_is_not_above_the_link_by_a_boundary_packet() -> None:
     assert without_boundary_packet(10.00002, 10e9, 1500, 0.2) == 10.0
     assert without_boundary_packet(9.99997, 10e9, 1500, 0.2) == 9.99997
     assert without_boundary_packet(10.001, 10e9, 1500, 0.2) == 10.001
+
+
+
+def test_the_help_examples_carry_no_flags_they_do_not_need(run_cli: Run) -> None:
+    code, out, _ = run_cli("simulate", "--help")
+    assert code == 0
+    storm = next(line for line in out.splitlines() if "--scenario pause-storm" in line)
+    assert storm.strip() == "qosforge simulate examples/roce-pod.yaml --scenario pause-storm"

@@ -156,7 +156,18 @@ def test_bad_input_and_unreachable_device(roce_out: Path, tmp_path: Path, run_cl
 
 
 def test_a_switch_that_could_not_be_read_is_no_pass(roce_out: Path, run_cli: Run) -> None:
-    code, out, err = run_cli("watch", str(roce_out), "--switch", "leaf1", "--address", "127.0.0.1:9", "--insecure", "--once", "--timeout", "2s")
+    code, out, err = run_cli(
+        "watch",
+        str(roce_out),
+        "--switch",
+        "leaf1",
+        "--address",
+        "127.0.0.1:9",
+        "--insecure",
+        "--once",
+        "--timeout",
+        "2s",
+    )
     assert code == 2 and "leaf1 (127.0.0.1:9)" in err
     assert "0 error(s)" not in out
     assert out == "nothing checked: none of the 1 switch(es) could be read (the errors above)\n"
@@ -165,7 +176,19 @@ def test_a_switch_that_could_not_be_read_is_no_pass(roce_out: Path, run_cli: Run
 def test_a_ca_file_that_is_not_pem_is_named(roce_out: Path, tmp_path: Path, run_cli: Run) -> None:
     ca = tmp_path / "ca.pem"
     ca.write_text("not a certificate\n")
-    code, _, err = run_cli("watch", str(roce_out), "--switch", "leaf1", "--address", "127.0.0.1:9", "--tls-ca", str(ca), "--once", "--timeout", "2s")
+    code, _, err = run_cli(
+        "watch",
+        str(roce_out),
+        "--switch",
+        "leaf1",
+        "--address",
+        "127.0.0.1:9",
+        "--tls-ca",
+        str(ca),
+        "--once",
+        "--timeout",
+        "2s",
+    )
     assert code == 2
     assert f"error: leaf1 (127.0.0.1:9): --tls-ca: {ca} holds no PEM certificate" in err, err
     assert "handshaker" not in err

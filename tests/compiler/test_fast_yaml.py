@@ -51,18 +51,37 @@ def _events(text: str) -> object:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True), st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4), min_size=1, max_size=5))
+@given(
+    st.dictionaries(
+        st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True),
+        st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4),
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_the_event_reader_loads_scalars_as_ruamel_yaml_does(document: dict[str, list[str]]) -> None:
-    text = "".join(f"{key}: {values[0]}\n{key}_list:\n" + "".join(f"  - {v}\n" for v in values) + f"{key}_map:\n  k: {values[-1]}\n"
-                   for key, values in document.items())
+    text = "".join(
+        f"{key}: {values[0]}\n{key}_list:\n"
+        + "".join(f"  - {v}\n" for v in values)
+        + f"{key}_map:\n  k: {values[-1]}\n"
+        for key, values in document.items()
+    )
     expected = _round_trip(text)
     assert _events(text) == expected
     assert [isinstance(v, bool) for v in _events(text).values()] == [isinstance(v, bool) for v in expected.values()]  # type: ignore[attr-defined]
 
 
 def test_the_event_reader_refuses_what_fast_load_refuses() -> None:
-    for text in ("a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 12\n", "a: 2020-01-01\n", "%YAML 1.1\n---\na: yes\n", "a: 1\n---\nb: 2\n",
-                 "a: !custom x\n", "a: &x 1\nb: *x\n"):
+    for text in (
+        "a: 1\na: 2\n",
+        "<<: {a: 1}\n",
+        "a: !!str 12\n",
+        "a: 2020-01-01\n",
+        "%YAML 1.1\n---\na: yes\n",
+        "a: 1\n---\nb: 2\n",
+        "a: !custom x\n",
+        "a: &x 1\nb: *x\n",
+    ):
         with pytest.raises(Unsupported):
             _events(text)
     with pytest.raises(yaml.YAMLError):

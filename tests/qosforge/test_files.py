@@ -59,7 +59,9 @@ def test_all_or_nothing_renames_every_file_at_the_end(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("failure", [OSError(5, "I/O error"), KeyboardInterrupt()])
-def test_all_or_nothing_leaves_nothing_when_the_run_fails(tmp_path: Path, failure: BaseException) -> None:
+def test_all_or_nothing_leaves_nothing_when_the_run_fails(
+    tmp_path: Path, failure: BaseException
+) -> None:
     (tmp_path / "old.csv").write_text("before")
     with pytest.raises(type(failure)), all_or_nothing():
         write_text_atomically(tmp_path / "old.csv", "new")
@@ -69,8 +71,13 @@ def test_all_or_nothing_leaves_nothing_when_the_run_fails(tmp_path: Path, failur
     assert (tmp_path / "old.csv").read_text() == "before"
 
 
-def test_all_or_nothing_keeps_the_files_of_a_chosen_exit_and_what_must_be_written_now(tmp_path: Path) -> None:
-    with pytest.raises(SystemExit), all_or_nothing(keep=lambda error: isinstance(error, SystemExit) and error.code == 1):
+def test_all_or_nothing_keeps_the_files_of_a_chosen_exit_and_what_must_be_written_now(
+    tmp_path: Path,
+) -> None:
+    with (
+        pytest.raises(SystemExit),
+        all_or_nothing(keep=lambda error: isinstance(error, SystemExit) and error.code == 1),
+    ):
         write_text_atomically(tmp_path / "kept.json", "1")
         raise SystemExit(1)
     assert (tmp_path / "kept.json").read_text() == "1"

@@ -19,7 +19,7 @@ from qosforge.api.simulation import (
     ScenarioInput,
     SimulationOutcome,
     assumptions,
-    check_work,
+    check_packets,
 )
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_flag, parse_time_s
@@ -28,6 +28,8 @@ from qosforge.units import parse_flag, parse_time_s
 DEFAULT_DURATION_S = 10e-3
 DEFAULT_SAMPLE_S = 100e-6
 TIMESERIES_SUFFIXES = (".csv", ".parquet")
+#: A --timeseries beyond this many rows (~50 MB of CSV) is announced with its size before the run.
+SERIES_ROWS_NOTED = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,15 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
-    check_work(window.end_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), packet)
+    check_packets(
+        offered_packets(fabric.ports, traffic.flows, window.end_s),
+        window.end_s,
+        f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} "
+        f"flow{'' if len(traffic.flows) == 1 else 's'}",
+        packet,
+        place="--measure" if options.measure is not None else "--duration",
+    )
+    _note_series_rows(reporter, options, window, len(traffic.monitors))
     with reporter.progress(f"simulating {format_value(window.end_s, 's')} of {len(traffic.flows)} flows on {len(fabric.switches)} switches"):
         sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s,
                                    series=options.timeseries is not None or options.plot is not None)
@@ -122,6 +132,8 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
         "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
+        # The file's own seed draws its random staggers in place of --seed (user_traffic.py).
+        "traffic_seed": traffic_file.seed,
         "seed_effective": _seed_matters(fabric, traffic, traffic_file), "throughput_basis": "payload",
         "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches}),
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
@@ -130,6 +142,51 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
     return report, sampled.series
+
+
+def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
+    """Packets the flows can put on the wire by ``end_s``, the run's work: each sending host port
+    at most at its line rate from its first flow's start, a sized flow no more than its size, an
+    open-loop flow no more than its rate (a flow crosses several hops, but so does a line-rate
+    packet of :func:`~qosforge.api.simulation.check_work`, the bound this one refines)."""
+    flows_of: dict[int, list[Any]] = {}
+    for flow in flows:
+        flows_of.setdefault(flow.spec.src_port, []).append(flow.spec)
+    total = 0.0
+    for port, specs in flows_of.items():
+        line_bps = ports[port].speed_bps
+        first_start_s = min(spec.start_s for spec in specs)
+        smallest_packet = min(spec.packet_bytes for spec in specs)
+        line_packets = max(0.0, end_s - first_start_s) * line_bps / (8 * smallest_packet)
+        asked = 0.0
+        for spec in specs:
+            active_s = max(0.0, end_s - spec.start_s)
+            open_loop_bps = spec.rate_pps * 8 * spec.packet_bytes
+            bps = min(open_loop_bps, line_bps) if spec.rate_pps > 0 else line_bps
+            packets = active_s * bps / (8 * spec.packet_bytes)
+            asked += packets if spec.size_packets < 0 else min(packets, spec.size_packets)
+        total += min(asked, line_packets)
+    return total
+
+
+def _note_series_rows(
+    reporter: Reporter, options: TrafficOptions, window: Any, queues: int
+) -> None:
+    """A time series of very many rows is asked for by a --sample far finer than the queues
+    change; say how many before the run writes them."""
+    if options.timeseries is None or options.sample_s is None:
+        return
+    samples = math.floor(window.length_s / window.sample_s * (1 + 1e-12)) + 1
+    rows = samples * queues
+    if rows > SERIES_ROWS_NOTED:
+        from qosforge.units import format_value
+
+        reporter.note(
+            f"warning: --sample {format_value(window.sample_s, 's')} over "
+            f"{format_value(window.length_s, 's')} makes "
+            f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. "
+            "--sample 100us)"
+        )
 
 
 def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
@@ -143,9 +200,28 @@ def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
 
 def existing_traffic_path(text: str) -> Path:
     """``--traffic``'s file, refused at the flag when it does not exist (a run and a sweep alike)."""
+    import stat
+
     path = Path(text)
-    if not path.is_file():
-        raise QosforgeError(f"no such file: {path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
+    hint = "give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')"
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise QosforgeError(f"no such file: {path}", place="--traffic", hint=hint) from None
+    except OSError as error:
+        message = f"cannot read {path}: {error.strerror}"
+        raise QosforgeError(message, place="--traffic", hint=hint) from None
+    if not stat.S_ISREG(mode):
+        # A FIFO or a device would be read until it ends (/dev/zero never does).
+        kinds = {
+            stat.S_ISDIR: "a folder",
+            stat.S_ISFIFO: "a FIFO (named pipe)",
+            stat.S_ISCHR: "a character device",
+            stat.S_ISBLK: "a block device",
+            stat.S_ISSOCK: "a socket",
+        }
+        kind = next((name for test, name in kinds.items() if test(mode)), "not a regular file")
+        raise QosforgeError(f"{path} is {kind}, not a file", place="--traffic", hint=hint)
     return path
 
 

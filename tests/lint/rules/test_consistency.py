@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from qosforge.lint.engine import Linter
 from qosforge.lint.findings import Severity
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -173,3 +174,59 @@ def test_lossy_class_beside_a_lossless_tc_of_sonics_pair(load_named: Callable[[s
     assert (finding.table, finding.key, finding.field) == ("PORT_QOS_MAP", "Ethernet0", "pfc_enable")
     assert "TC 4 carries lossy traffic (DSCP 24) beside lossless TC 3 on Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message
     assert finding.values == {"lossy_tc": 4, "lossless_tc": 3, "ports": 4}
+
+
+def test_a_config_of_another_asic_is_a_warning(
+    load_named: Callable[[str], Config], lint_config: Callable[..., Any]
+) -> None:
+    config = load_named("mellanox_whole.json")
+    config["DEVICE_METADATA"]["localhost"]["hwsku"] = "ACS-MSN3700"  # a Spectrum-2 (GCU's spc2)
+    assert "asic-mismatch" not in {
+        f.rule for f in lint_config(config, profile="mellanox-spectrum-2")
+    }
+    [finding] = [
+        f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"
+    ]
+    assert (finding.table, finding.key, finding.field, finding.severity) == (
+        "DEVICE_METADATA",
+        "localhost",
+        "hwsku",
+        Severity.WARNING,
+    )
+    assert finding.message == (
+        "HWSKU ACS-MSN3700 is a Spectrum-2 switch, but the file is linted against vendor profile "
+        "broadcom-trident2 (Broadcom Trident II (BCM56850))"
+    )
+    # An HWSKU GCU does not know: the vendor its platform names.
+    config["DEVICE_METADATA"]["localhost"]["hwsku"] = "Custom-Box"
+    [finding] = [
+        f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"
+    ]
+    assert "platform x86_64-mlnx_msn3700-r0 says a mellanox switch" in finding.message
+
+
+def test_a_compiled_config_linted_against_another_intents_asic_is_a_warning(tmp_path: Path) -> None:
+    """The README's sequence that once passed silently: a Trident II fabric's leaf1 linted with
+    a Spectrum-2 intent (examples/roce-pod.yaml)."""
+    from qosforge.cli import main
+
+    examples = Path(__file__).resolve().parents[3] / "examples"
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "compile",
+                str(examples / "tlt-simulation.yaml"),
+                "-o",
+                str(tmp_path / "out"),
+                "-q",
+                "--target",
+                "sonic",
+            ]
+        )
+    linter = Linter(intent=examples / "roce-pod.yaml")
+    report = linter.lint_path(tmp_path / "out" / "leaf1" / "config_db.json")
+    [finding] = [f for f in report.findings if f.rule == "asic-mismatch"]
+    assert finding.message.startswith(
+        "qosforge compiled this file for switch leaf1 with vendor profile broadcom-trident2"
+    )
+    assert finding.message.endswith("linted against vendor profile mellanox-spectrum-2 (NVIDIA (Mellanox) Spectrum-2)")

@@ -27,6 +27,8 @@ STABLE_IDS = {
     # issue 25: hosts and switches agree (lint --hosts)
     "host-pfc-not-lossless", "host-pfc-missing", "host-dscp-priority", "host-cnp-dscp", "host-cc-ignores-ecn",
     "host-attachment-port", "host-trust-pcp", "host-cnp-lossless", "host-kernel-cc",
+    # a config linted against another ASIC's profile
+    "asic-mismatch",
 }
 #: The checks.py rule ids before issue 11 split it: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {

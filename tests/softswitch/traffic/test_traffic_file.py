@@ -196,14 +196,22 @@ def test_staggered_starts_lie_in_the_window(tmp_path_factory: pytest.TempPathFac
 
 def test_the_flow_cap_is_checked_while_reading(tmp_path: Path) -> None:
     # The second entry takes the file past MAX_FLOWS; the YAML error after it is never reached.
-    path = _write(tmp_path, HEAD + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n  - {{src: [\n")
+    path = _write(
+        tmp_path,
+        HEAD
+        + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n  - {{src: [\n",
+    )
     with pytest.raises(QosforgeError) as raised:
         load_traffic(path)
     assert raised.value.one_line().startswith(f"{path}:5: the entries up to here make at least {MAX_FLOWS + 1:,} flows")
 
 
-def test_a_file_of_more_entries_than_flows_a_run_carries_fails_at_the_entry_past_the_cap(tmp_path: Path) -> None:
-    path = _write(tmp_path, HEAD + "  - {src: 0, dst: 1, class: a}\n" * (MAX_FLOWS + 1) + "  - {src: [\n")
+def test_a_file_of_more_entries_than_flows_a_run_carries_fails_at_the_entry_past_the_cap(
+    tmp_path: Path,
+) -> None:
+    path = _write(
+        tmp_path, HEAD + "  - {src: 0, dst: 1, class: a}\n" * (MAX_FLOWS + 1) + "  - {src: [\n"
+    )
     with pytest.raises(QosforgeError) as raised:
         load_traffic(path)
     assert raised.value.place == f"{path}:{3 + MAX_FLOWS + 1}"
@@ -222,7 +230,10 @@ def test_the_cap_holds_for_csv_and_yaml_alike(tmp_path: Path, name: str) -> None
         text = "src,dst,class,count\n" + f"0,1,a,{MAX_FLOWS}\n0,2,a,1\n"
         line = 3
     else:
-        text = HEAD + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n"
+        text = (
+            HEAD
+            + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n  - {{src: 0, dst: 2, class: a}}\n"
+        )
         line = 5
     path = _write(tmp_path, text, name)
     with pytest.raises(QosforgeError, match="more than the 50,000 a run carries") as raised:
@@ -231,19 +242,37 @@ def test_the_cap_holds_for_csv_and_yaml_alike(tmp_path: Path, name: str) -> None
 
 
 @settings(max_examples=40, deadline=None)
-@given(entries=st.lists(st.tuples(_NAME, st.integers(0, 500), st.sampled_from(["1", "[2, x]", "'3'", "null", "true", "1e3"]),
-                                   st.sampled_from(["dscp: 26", "class: bulk", "class: '7'", "dscp: 0x1A"]),
-                                   st.sampled_from(["", "size: 64kB", "start: 5us", "transport: dctcp", "rate: 1G", "pattern: cbr"])),
-                        min_size=1, max_size=6))
-def test_libyaml_events_read_a_file_as_ruamel_yaml_does(entries: list[tuple[str, int, str, str, str]]) -> None:
+@given(
+    entries=st.lists(
+        st.tuples(
+            _NAME,
+            st.integers(0, 500),
+            st.sampled_from(["1", "[2, x]", "'3'", "null", "true", "1e3"]),
+            st.sampled_from(["dscp: 26", "class: bulk", "class: '7'", "dscp: 0x1A"]),
+            st.sampled_from(
+                ["", "size: 64kB", "start: 5us", "transport: dctcp", "rate: 1G", "pattern: cbr"]
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_libyaml_events_read_a_file_as_ruamel_yaml_does(
+    entries: list[tuple[str, int, str, str, str]],
+) -> None:
     """The fast reader (libyaml events) and the ruamel.yaml path give the same entries, places
     and errors, in block and flow style."""
     lines = [HEAD]
     for index, (group, src, dst, klass, extra) in enumerate(entries):
         if index % 2:
-            lines.append(f"  - {{group: {group}, src: {src}, dst: {dst}, {klass}{', ' + extra if extra else ''}}}\n")
+            lines.append(
+                f"  - {{group: {group}, src: {src}, dst: {dst}, {klass}{', ' + extra if extra else ''}}}\n"
+            )
         else:
-            lines.append(f"  - group: {group}\n    src: {src}\n    dst: {dst}\n    {klass}\n" + (f"    {extra}\n" if extra else ""))
+            lines.append(
+                f"  - group: {group}\n    src: {src}\n    dst: {dst}\n    {klass}\n"
+                + (f"    {extra}\n" if extra else "")
+            )
     text = "".join(lines)
 
     def outcome(load: Any) -> object:
@@ -255,7 +284,9 @@ def test_libyaml_events_read_a_file_as_ruamel_yaml_does(entries: list[tuple[str,
     assert outcome(traffic_file._load_yaml) == outcome(traffic_file._load_yaml_ruamel)
 
 
-def test_plain_files_never_take_the_slow_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_files_never_take_the_slow_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def slow(name: str, text: str) -> object:
         raise AssertionError("read by ruamel.yaml")
 
@@ -264,7 +295,9 @@ def test_plain_files_never_take_the_slow_path(tmp_path: Path, monkeypatch: pytes
         assert load_traffic(example).entries
 
 
-def test_anchors_and_aliases_are_read_by_ruamel_yaml(tmp_path: Path) -> None:  # the event reader steps aside
+def test_anchors_and_aliases_are_read_by_ruamel_yaml(
+    tmp_path: Path,
+) -> None:  # the event reader steps aside
     path = _write(tmp_path, HEAD + "  - &e {src: 0, dst: 1, class: a}\n  - *e\n")
     traffic = load_traffic(path)
     assert len(traffic.entries) == 2 and traffic.entries[0].entry == traffic.entries[1].entry
