@@ -16,16 +16,18 @@ its plugins and pytest its plugins):
 - ``qosforge.commands``: a :class:`click.Command`, one ``qosforge`` subcommand
   (docs/extending/command.md).
 
-The built-in units are declared here, in :data:`BUILTINS`, as the same
-:class:`~importlib.metadata.EntryPoint` objects a plugin's metadata yields, and loaded by the
-same function (:func:`load`); a plugin's units follow the built-ins, in (distribution, name)
-order. The built-ins are listed here rather than in pyproject.toml's ``[project.entry-points]``
-because their order is meaningful (the intent schema's transport enum, the rules' output order,
-``--help``) and installed metadata guarantees none, and because metadata changes only on a
-reinstall: a source checkout whose installed metadata predates a new built-in would silently
-miss it. Each registry (transports, targets, rules, scenarios, calculators, commands) reads its
-group through :func:`references` (names only, nothing imported: calculators and commands stay
-lazy) or :func:`load`.
+The built-in units are declared here, in :data:`BUILTINS`, as the same :class:`Reference` a
+plugin's entry point becomes, and loaded by the same function (:func:`load_one`, which resolves
+``module:attribute`` as :meth:`importlib.metadata.EntryPoint.load` does); a plugin's units
+follow the built-ins, in (distribution, name) order. Installed metadata is read (and
+:mod:`importlib.metadata` imported, ~25 ms) only when a group's full list is asked for, not to
+run a built-in command. The built-ins are listed here rather than in pyproject.toml's
+``[project.entry-points]`` because their order is meaningful (the intent schema's transport
+enum, the rules' output order, ``--help``) and installed metadata guarantees none, and because
+metadata changes only on a reinstall: a source checkout whose installed metadata predates a new
+built-in would silently miss it. Each registry (transports, targets, rules, scenarios,
+calculators, commands) reads its group through :func:`references` (names only, nothing imported:
+calculators and commands stay lazy) or :func:`load`.
 
 A reference that cannot be imported, or that names a built-in's name again, is a one-line
 :class:`~qosforge.errors.QosforgeError` naming the distribution and the entry point.
@@ -34,9 +36,9 @@ A reference that cannot be imported, or that names a built-in's name again, is a
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
 from typing import TypeVar
 
 from qosforge.errors import QosforgeError
@@ -55,12 +57,36 @@ GROUPS = (TRANSPORTS, TARGETS, LINT_RULES, SCENARIOS, CALCULATORS, COMMANDS)
 BUILTIN_DISTRIBUTION = "qosforge"
 
 
-def _group(group: str, references: dict[str, str]) -> tuple[EntryPoint, ...]:
-    return tuple(EntryPoint(name, value, group) for name, value in references.items())
+@dataclass(frozen=True)
+class Reference:
+    """One unit of a group: its name, where it lives (``module:attribute``, or a module) and
+    which distribution declared it."""
+
+    name: str
+    value: str
+    group: str
+    distribution: str = "qosforge"
+
+    @property
+    def place(self) -> str:
+        return f"entry point {self.name!r} of {self.group} ({self.distribution}: {self.value})"
+
+    def load(self) -> object:
+        """The module, or the attribute of it, that ``value`` names (as
+        :meth:`importlib.metadata.EntryPoint.load` resolves it)."""
+        module_name, _, attribute = self.value.partition(":")
+        unit: object = importlib.import_module(module_name.strip())
+        for part in filter(None, attribute.strip().split(".")):
+            unit = getattr(unit, part)
+        return unit
+
+
+def _group(group: str, references: dict[str, str]) -> tuple[Reference, ...]:
+    return tuple(Reference(name, value, group) for name, value in references.items())
 
 
 #: The built-in units of every group, in their order (see the module docstring).
-BUILTINS: dict[str, tuple[EntryPoint, ...]] = {
+BUILTINS: dict[str, tuple[Reference, ...]] = {
     # The order of the intent schema's ``transport:`` enum.
     TRANSPORTS: _group(
         TRANSPORTS,
@@ -151,27 +177,10 @@ BUILTINS: dict[str, tuple[EntryPoint, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Reference:
-    """One unit of a group: its name, where it lives and which distribution declared it."""
-
-    name: str
-    entry_point: EntryPoint
-    distribution: str
-
-    @property
-    def value(self) -> str:
-        """``module:attribute`` (or ``module``)."""
-        return self.entry_point.value
-
-    @property
-    def place(self) -> str:
-        group = self.entry_point.group
-        return f"entry point {self.name!r} of {group} ({self.distribution}: {self.value})"
-
-
 @functools.cache
 def _installed(group: str) -> tuple[Reference, ...]:
+    from importlib.metadata import entry_points
+
     found = []
     for entry_point in entry_points(group=group):
         distribution = (
@@ -179,7 +188,7 @@ def _installed(group: str) -> tuple[Reference, ...]:
         )
         if distribution == BUILTIN_DISTRIBUTION:
             continue  # a qosforge install that declares its built-ins as metadata lists them above
-        found.append(Reference(entry_point.name, entry_point, distribution))
+        found.append(Reference(entry_point.name, entry_point.value, group, distribution))
     return tuple(sorted(found, key=lambda ref: (ref.distribution, ref.name)))
 
 
@@ -190,9 +199,8 @@ def references(group: str) -> tuple[Reference, ...]:
         raise ValueError(
             f"{group!r} is not a qosforge entry-point group (one of {', '.join(GROUPS)})"
         )
-    builtins = tuple(Reference(ep.name, ep, BUILTIN_DISTRIBUTION) for ep in BUILTINS[group])
     seen: dict[str, Reference] = {}
-    for reference in (*builtins, *_installed(group)):
+    for reference in (*BUILTINS[group], *_installed(group)):
         if reference.name in seen:
             raise QosforgeError(
                 f"{reference.place} reuses the name of {seen[reference.name].place}",
@@ -211,26 +219,26 @@ def load_one(reference: Reference, kind: type[Unit]) -> Unit:
     """Import what ``reference`` names (a module, or an attribute of one) and check it is a
     ``kind``; a plugin that fails either way is a one-line error naming it."""
     try:
-        unit = reference.entry_point.load()
+        unit = reference.load()
     except (ImportError, AttributeError) as error:
         if reference.distribution == BUILTIN_DISTRIBUTION:
             raise  # a broken built-in is a qosforge bug, not user input
         raise QosforgeError(
             f"cannot load {reference.place}: {type(error).__name__}: {error}",
-            place=reference.entry_point.group,
+            place=reference.group,
             hint=f"fix or uninstall the plugin distribution {reference.distribution!r}",
         ) from error
     unit_name = getattr(unit, "name", reference.name)
     if isinstance(unit_name, str) and unit_name != reference.name:
         raise QosforgeError(
             f"{reference.place} names a unit called {unit_name!r}",
-            place=reference.entry_point.group,
+            place=reference.group,
             hint=f"name the entry point {unit_name!r}, as its unit",
         )
     if not isinstance(unit, kind):
         raise QosforgeError(
             f"{reference.place} names a {type(unit).__name__}, not a {kind.__name__}",
-            place=reference.entry_point.group,
+            place=reference.group,
             hint=f"point the entry point at the unit's {kind.__name__}",
         )
     return unit
@@ -244,6 +252,11 @@ def load(group: str, kind: type[Unit]) -> Iterator[tuple[Reference, Unit]]:
 
 
 def find(group: str, name: str) -> Reference | None:
+    """The unit ``name`` of ``group``: a built-in without reading installed metadata (no plugin
+    may reuse its name), else a plugin's."""
+    builtin = next((reference for reference in BUILTINS[group] if reference.name == name), None)
+    if builtin is not None:
+        return builtin
     return next((reference for reference in references(group) if reference.name == name), None)
 
 

@@ -33,17 +33,26 @@ class _Commands(HelpWhenBareGroup):
     broken plugin is reported by :func:`main` as one line, and each imported only when it runs or
     help lists it."""
 
+    listed_all = False
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._read_entry_points()
         return super().list_commands(ctx)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        self._read_entry_points()
+        # A built-in command runs without reading installed metadata; other names need the list.
+        builtin = {ref.name: ref.value for ref in plugins.BUILTINS[plugins.COMMANDS]}
+        if cmd_name in builtin:
+            self.lazy_subcommands.setdefault(cmd_name, builtin[cmd_name])
+        else:
+            self._read_entry_points()
         return super().get_command(ctx, cmd_name)
 
     def _read_entry_points(self) -> None:
-        if not self.lazy_subcommands:
-            self.lazy_subcommands = {ref.name: ref.value for ref in plugins.references(plugins.COMMANDS)}
+        if not self.listed_all:
+            references = plugins.references(plugins.COMMANDS)
+            self.lazy_subcommands = {ref.name: ref.value for ref in references}
+            self.listed_all = True
 
     def _load(self, cmd_name: str) -> click.Command:
         reference = plugins.find(plugins.COMMANDS, cmd_name)
