@@ -197,10 +197,6 @@ class EventReader:
         raise Unsupported
 
 
-def _unsupported() -> Any:
-    raise Unsupported
-
-
 def fast_load(text: str) -> Any | None:
     """The single document of ``text`` as plain dicts, lists and scalars, or ``None``."""
     if not _LOADER:

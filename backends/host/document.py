@@ -104,10 +104,6 @@ class HostSettingsDocument(_Strict):
     values: list[dict[str, Any]] = Field(default_factory=list)
     manual: list[dict[str, Any]] = Field(default_factory=list)
 
-    def class_of(self, dscp: int) -> ClassDoc | None:
-        return next((c for c in self.classes if dscp in c.dscp), None)
-
-
 def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocument:
     """Read and validate a host settings document; a bad file is a one-line error naming the
     file, the field and the fix."""

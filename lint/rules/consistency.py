@@ -126,8 +126,8 @@ def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
 @rule(
     "dscp-conflict", W, "consistency", "a DSCP means one class on every port",
     rationale="DSCP_TO_TC_MAP is one map per name (sonic-yang-models sonic-dscp-tc-map.yang); when ports bind different maps, a DSCP that maps to "
-         "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
-         "in two classes').",
+         "different TCs puts the same traffic in two classes depending on the ingress port; a DSCP must mean "
+         "one class on the whole switch.",
     fix="use one DSCP map, or make the maps agree on the listed DSCPs",
 )
 def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:

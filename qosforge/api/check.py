@@ -248,6 +248,7 @@ __all__ = [
     "EXIT_NOT_PROVEN",
     "DeadlockOutcome",
     "DeadlockRequest",
+    "DependencyCycle",
     "check_deadlock",
     "class_summary",
     "verdict_of",

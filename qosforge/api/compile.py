@@ -23,6 +23,8 @@ from qosforge.api.reporting import Reporter
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from qosforge.compiler.intent import Intent
     from qosforge.compiler.loader import SourceMap
     from qosforge.ir.model import FabricIR
@@ -87,8 +89,12 @@ def check_report_choice(verbose: bool, quiet: bool) -> None:
 
 
 def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximations: tuple[str, ...] = (),
-                   targets: tuple[str, ...] = ()) -> CompiledIntent:
-    """Load and compile the intent at ``intent_path`` (for ``targets``, default the intent's)."""
+                   targets: tuple[str, ...] = (),
+                   check_switches: Callable[[tuple[str, ...]], None] | None = None) -> CompiledIntent:
+    """Load and compile the intent at ``intent_path`` (for ``targets``, default the intent's).
+
+    ``check_switches`` is given the intent's switch names before anything is compiled (a caller
+    whose switch names come from elsewhere, such as an inventory, refuses unknown ones there)."""
     from qosforge.backends.registry import approximation_names
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
@@ -98,6 +104,10 @@ def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximati
         if name not in known:
             raise QosforgeError(f"{name!r} is not an approximation any target offers", place="--accept-approximation", hint=f"one of: {', '.join(known)}")
     intent, source_map = load_intent(Path(intent_path))
+    if check_switches is not None:
+        from qosforge.compiler.topology import resolve_topology
+
+        check_switches(tuple(switch.name for switch in resolve_topology(intent, source_map).switches))
     fabric = compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
     return CompiledIntent(fabric, intent, source_map)
 
@@ -153,6 +163,13 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
                           unpatched=tuple(unpatched))
 
 
+def print_report_tables(fabric: FabricIR, console: Console) -> None:
+    """``compile --verbose``: every switch's tables (classes, headroom, pools, gaps) on ``console``."""
+    from qosforge.backends.report import render_report_table
+
+    render_report_table(fabric, console)
+
+
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
     """The selected targets that patch a running config (``--base``); refused when none does."""
     from qosforge.backends.registry import get_target, targets_supporting
@@ -166,4 +183,4 @@ def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
 
 
 __all__ = ["CompileOutcome", "CompileRequest", "CompileUsageError", "CompiledIntent", "RenderingProgress", "check_report_choice",
-           "compile_fabric", "compile_to_folder"]
+           "compile_fabric", "compile_to_folder", "print_report_tables"]

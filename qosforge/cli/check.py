@@ -17,8 +17,7 @@ import click
 from qosforge.cli._lazy import HelpWhenBareGroup
 
 if TYPE_CHECKING:
-    from qosforge.api.check import DeadlockOutcome
-    from qosforge.compiler.deadlock.explain import DependencyCycle
+    from qosforge.api.check import DeadlockOutcome, DependencyCycle
 
 
 @click.group("check", cls=HelpWhenBareGroup)

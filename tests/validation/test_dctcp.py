@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 
 from qosforge.models.dctcp import dctcp_queue_sawtooth
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
-from qosforge.softswitch.scenarios import incast_flows
+from qosforge.softswitch.helper.compiled import CompiledSwitch
+from qosforge.softswitch.helper.single_switch import incast_flows
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import RunSpec
 

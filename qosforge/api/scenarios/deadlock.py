@@ -17,7 +17,7 @@ from qosforge.api.scenarios._fabric import (
 )
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, check_work
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, check_work
 from qosforge.errors import QosforgeError
 
 

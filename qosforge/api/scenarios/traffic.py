@@ -14,16 +14,15 @@ from typing import Any
 from qosforge.api.reporting import Reporter
 from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
-from qosforge.api.simulate import (
+from qosforge.api.simulation import (
     PlotData,
     ScenarioInput,
     SimulationOutcome,
     assumptions,
     check_packets,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_time_s
+from qosforge.units import parse_flag, parse_time_s
 
 #: Without --measure or --duration: 10 ms (thousands of RTTs on a datacenter fabric).
 DEFAULT_DURATION_S = 10e-3
@@ -180,7 +179,7 @@ def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
     """Packets the flows can put on the wire by ``end_s``, the run's work: each sending host port
     at most at its line rate from its first flow's start, a sized flow no more than its size, an
     open-loop flow no more than its rate (a flow crosses several hops, but so does a line-rate
-    packet of :func:`~qosforge.api.simulate.check_work`, the bound this one refines)."""
+    packet of :func:`~qosforge.api.simulation.check_work`, the bound this one refines)."""
     flows_of: dict[int, list[Any]] = {}
     for flow in flows:
         flows_of.setdefault(flow.spec.src_port, []).append(flow.spec)
