@@ -24,8 +24,9 @@ from qosforge.softswitch.helper.fabric_scenarios import (
     class_flow_spec,
     fabric_traffic,
 )
+from qosforge.softswitch.traffic.collectives import collective_dependencies, collective_steps, step_dependencies
 from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, FlowKind, FlowSpec
-from qosforge.softswitch.traffic.traffic_file import PlacedEntry, TrafficFile, stagger_offsets_s
+from qosforge.softswitch.traffic.traffic_file import PlacedCollective, PlacedEntry, TrafficFile, stagger_offsets_s
 
 #: ``transport:`` names as ``--transport`` takes them -> the engine's flow kinds.
 _TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES
@@ -44,6 +45,9 @@ class UserFlow:
     class_name: str
     dscp: int
     size_bytes: int | None
+    collective: str | None = None
+    """The collective (its group) this flow is a step of; None for other flows."""
+    src_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,7 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
     monitors: dict[tuple[int, int], str] = {}
     ports = fabric.ports
     draw_seed = traffic.seed if traffic.seed is not None else seed
+    flow_entry: list[int] = []  # the entry each flow comes from
     for index, placed in enumerate(traffic.entries):
         entry = placed.entry
         entry_class = _class_of(fabric, placed)
@@ -195,12 +200,84 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
                 if entry.dscp is not None:
                     spec = _with_dscp(spec, entry.dscp)
                 flows.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, size))
+                flow_entry.append(index)
                 n += 1
             for port in _ecmp_ports(fabric, src_port, dst_port):
                 tc = ports[port].dscp_to_tc[dscp]
                 monitors.setdefault((port, ports[port].tc_to_queue[tc]), built.entry.name)
+    if any(placed.entry.step is not None for placed in traffic.entries):
+        flows = _chain_steps(flows, flow_entry, traffic)
+    for placed_collective in traffic.collectives:
+        flows += _collective_flows(fabric, placed_collective, delays, monitors, base=len(flows))
     ordered = sorted(monitors)
     return UserTraffic(tuple(flows), tuple(ordered), tuple(monitors[m] for m in ordered))
+
+
+def _chain_steps(flows: list[UserFlow], flow_entry: list[int], traffic: TrafficFile) -> list[UserFlow]:
+    """Flows of per-step entries (a collective's trace): within a group, a host's flows of a step
+    wait for the flows of the group's previous step the host sent or received (collectives.py)."""
+    from dataclasses import replace
+
+    by_group: dict[str, list[int]] = {}
+    for index, flow in enumerate(flows):
+        step = traffic.entries[flow_entry[index]].entry.step
+        if step is not None:
+            by_group.setdefault(flow.group, []).append(index)
+    chained = list(flows)
+    for members in by_group.values():
+        keyed = [(int(traffic.entries[flow_entry[i]].entry.step or 0), str(flows[i].src), str(flows[i].dst)) for i in members]
+        for index, after in zip(members, step_dependencies(keyed), strict=True):
+            if after:
+                spec = replace(chained[index].spec, after=tuple(members[a] for a in after))
+                chained[index] = replace(chained[index], spec=spec)
+    return chained
+
+
+def _collective_flows(fabric: Fabric, placed: PlacedCollective, delays: AckPathDelays, monitors: dict[tuple[int, int], str], *,
+                      base: int) -> list[UserFlow]:
+    """A collective's steps as flows (softswitch/traffic/collectives.py), each waiting for the
+    previous step of its rank; ``base`` is the index of its first flow in the run."""
+    from dataclasses import replace
+
+    entry = placed.entry
+    ranks = _host_set(fabric, entry.hosts, f"{placed.place_of('hosts')}: hosts")
+    if len(ranks) < 2 or len(set(ranks)) != len(ranks):
+        raise QosforgeError(f"a collective needs at least 2 distinct hosts, not {len(ranks)} ({len(set(ranks))} distinct)",
+                            place=f"{placed.place_of('hosts')}: hosts", hint="list each rank's host once, in ring order")
+    if entry.size_bytes < len(ranks):
+        raise QosforgeError(f"{entry.size_bytes} B cannot be cut into {len(ranks)} chunks", place=f"{placed.place_of('size')}: size",
+                            hint="a message of at least one byte per rank")
+    steps = collective_steps(entry.collective, len(ranks), entry.size_bytes, entry.iterations)
+    if base + len(steps) > MAX_FLOWS:
+        raise QosforgeError(f"the collective makes {len(steps):,} flows, more than the {MAX_FLOWS:,} a run carries", place=placed.place,
+                            hint="fewer iterations or ranks")
+    as_entry = PlacedEntry(_ClassQuery(entry.class_name, entry.dscp), placed.place, placed.field_places)  # type: ignore[arg-type]
+    entry_class = _class_of(fabric, as_entry)
+    transport = _TRANSPORTS[entry.transport] if entry.transport else None
+    try:
+        built: FabricTraffic = fabric_traffic(fabric, entry_class.name, transport, None)
+    except QosforgeError as error:
+        raise error.with_place(placed.place) from None
+    dscp = entry.dscp if entry.dscp is not None else built.entry.dscp[0]
+    ports = fabric.ports
+    out: list[UserFlow] = []
+    for step, after in zip(steps, collective_dependencies(steps), strict=True):
+        src_port, dst_port = fabric.host_ports[ranks[step.src]], fabric.host_ports[ranks[step.dst]]
+        spec = class_flow_spec(fabric, built, src_port, dst_port, step.size_bytes, entry.start_s, delays)
+        spec = replace(spec, after=tuple(base + a for a in after), dscp=dscp)
+        out.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, step.size_bytes,
+                            collective=entry.group, src_rank=step.src))
+        for port in _ecmp_ports(fabric, src_port, dst_port):
+            monitors.setdefault((port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]), built.entry.name)
+    return out
+
+
+@dataclass(frozen=True)
+class _ClassQuery:
+    """The class fields of a collective entry, as :func:`_class_of` reads them from a flow entry."""
+
+    class_name: str | None
+    dscp: int | None
 
 
 def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from qosforge.errors import QosforgeError, UnitError
+from qosforge.softswitch.traffic.collectives import CollectiveKind
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
 from qosforge.units import parse_rate_bps, parse_size_bytes, parse_time_s
 
@@ -40,7 +41,10 @@ MAX_TRAFFIC_BYTES = 16_000_000
 #: the names ``--transport`` takes; tests/softswitch/traffic/test_spec.py keeps the two equal).
 TransportChoice = Literal["tcp", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 LONG_LIVED = "long-lived"
-FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern")
+FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern",
+          "step")
+#: The fields of a ``collectives:`` entry.
+COLLECTIVE_FIELDS = ("group", "collective", "hosts", "size", "iterations", "class", "dscp", "transport", "start")
 
 
 def _text(value: Any) -> Any:
@@ -86,6 +90,8 @@ class TrafficEntry(BaseModel):
     stagger: Literal["even", "random"] = "even"
     rate: Quantity | None = None
     pattern: Literal["cbr", "poisson"] | None = None
+    step: int | None = Field(default=None, ge=0, le=MAX_FLOWS, description="Step of a per-step trace (a collective's CSV export): "
+                             "a host's flows of a step start when every flow of the group's previous step it sent or received has finished.")
 
     @field_validator("size")
     @classmethod
@@ -126,6 +132,14 @@ class TrafficEntry(BaseModel):
             raise ValueError("'rate' makes an open-loop source, which runs no transport: drop 'transport' or 'rate'")
         return self
 
+    @model_validator(mode="after")
+    def _step_finishes(self) -> TrafficEntry:
+        if self.step is not None and (self.size == LONG_LIVED or self.rate is not None):
+            raise ValueError("a flow with a 'step' must finish for the next step to start: give it a size and no rate")
+        if self.step is not None and self.start_window is not None:
+            raise ValueError("a flow with a 'step' after the first starts when the step before it finishes: drop 'start_window'")
+        return self
+
     @property
     def size_bytes(self) -> int | None:
         return None if self.size == LONG_LIVED else int(parse_size_bytes(self.size))
@@ -143,13 +157,65 @@ class TrafficEntry(BaseModel):
         return None if self.rate is None else parse_rate_bps(self.rate)
 
 
+class CollectiveEntry(BaseModel):
+    """A collective over ``hosts`` (the ranks, in ring order): its steps as flows that wait for
+    the previous step (softswitch/traffic/collectives.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    group: str = Field(min_length=1, description="Name of the collective in the results (its job completion time).")
+    collective: CollectiveKind
+    hosts: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="The ranks, in ring order.")
+    size: Quantity = Field(description="Message size M: each of 2(N-1) ring all-reduce steps moves M/N bytes per rank.")
+    iterations: int = Field(default=1, ge=1, le=10_000)
+    class_name: str | None = Field(default=None, alias="class", min_length=1)
+    dscp: int | None = Field(default=None, ge=0, le=63)
+    transport: TransportChoice | None = None
+    start: Quantity = "0s"
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str) -> str:
+        size = _unit(parse_size_bytes, value)
+        if size < 1 or size != int(size):
+            raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
+        return value
+
+    @field_validator("start")
+    @classmethod
+    def _start(cls, value: str) -> str:
+        _unit(parse_time_s, value, allow_zero=True)
+        return value
+
+    @model_validator(mode="after")
+    def _one_class(self) -> CollectiveEntry:
+        if (self.class_name is None) == (self.dscp is None):
+            raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+        return self
+
+    @property
+    def size_bytes(self) -> int:
+        return int(parse_size_bytes(self.size))
+
+    @property
+    def start_s(self) -> float:
+        return parse_time_s(self.start, allow_zero=True)
+
+
 class TrafficDocument(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
     kind: Literal["Traffic"]
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-    flows: list[Any] = Field(min_length=1)
+    flows: list[Any] = Field(default_factory=list)
+    collectives: list[Any] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> TrafficDocument:
+        if not self.flows and not self.collectives:
+            raise ValueError("list the traffic under 'flows:' or 'collectives:' (or both)")
+        return self
 
 
 @dataclass(frozen=True)
@@ -165,10 +231,21 @@ class PlacedEntry:
 
 
 @dataclass(frozen=True)
+class PlacedCollective:
+    entry: CollectiveEntry
+    place: str
+    field_places: dict[str, str]
+
+    def place_of(self, field: str) -> str:
+        return self.field_places.get(field, self.place)
+
+
+@dataclass(frozen=True)
 class TrafficFile:
     path: str
     seed: int | None
     entries: tuple[PlacedEntry, ...]
+    collectives: tuple[PlacedCollective, ...] = ()
 
 
 def _hint(error: Mapping[str, Any], field: str) -> str:
@@ -273,16 +350,43 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
                 "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
         raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
-    flows = root["flows"]
-    if not isinstance(flows, CommentedSeq):
-        raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
-    entries = []
-    for index, raw in enumerate(flows):
-        place = f"{name}:{flows.lc.item(index)[0] + 1}"
-        field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
-        plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
-        entries.append(_entry(plain, place, field_places))
-    return TrafficFile(name, document.seed, tuple(entries))
+    placed: dict[str, list[tuple[Any, str, dict[str, str]]]] = {}
+    for key in ("flows", "collectives"):
+        listed = root.get(key)
+        placed[key] = []
+        if listed is None:
+            continue
+        if not isinstance(listed, CommentedSeq):
+            raise QosforgeError(f"'{key}' must be a list of entries", place=line_of(root, key), hint="write each entry on a line starting with '- '")
+        for index, raw in enumerate(listed):
+            place = f"{name}:{listed.lc.item(index)[0] + 1}"
+            field_places = {str(k): line_of(raw, k) for k in raw} if isinstance(raw, CommentedMap) else {}
+            plain = {str(k): (list(v) if isinstance(v, CommentedSeq) else v) for k, v in raw.items()} if isinstance(raw, CommentedMap) else raw
+            placed[key].append((plain, place, field_places))
+    entries = tuple(_entry(plain, place, places) for plain, place, places in placed["flows"])
+    collectives = tuple(_collective(plain, place, places) for plain, place, places in placed["collectives"])
+    return TrafficFile(name, document.seed, entries, collectives)
+
+
+def _collective(raw: Any, place: str, field_places: dict[str, str]) -> PlacedCollective:
+    if not isinstance(raw, dict):
+        raise QosforgeError(f"a collective entry must be a mapping (got {type(raw).__name__})", place=place,
+                            hint="e.g. {group: allreduce, collective: ring-allreduce, hosts: [0, 1, 2, 3], size: 64MB, class: rdma}")
+    try:
+        entry = CollectiveEntry.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        where = field_places.get(field, place)
+        if first["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(field, COLLECTIVE_FIELDS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"the fields of a collective are: {', '.join(COLLECTIVE_FIELDS)}"
+        elif first["type"] == "missing":
+            hint = "a collective needs 'group', 'collective', 'hosts', 'size' and a 'class' or 'dscp'"
+        else:
+            hint = _hint(first, field)
+        raise QosforgeError(_message(first), place=f"{where}: {field}" if field else where, hint=hint) from None
+    return PlacedCollective(entry, place, field_places)
 
 
 def _cell(value: str) -> Any:
@@ -334,7 +438,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
                 continue
             if column in ("src", "dst"):
                 raw[column] = [int(token) if token.isdigit() else token for token in cell.split()]
-            elif column in ("count", "dscp"):
+            elif column in ("count", "dscp", "step"):
                 raw[column] = int(cell) if cell.lstrip("-").isdigit() else cell
             else:
                 raw[column] = cell
@@ -361,4 +465,5 @@ def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: i
     return [min(x, math.nextafter(window, 0.0)) for x in offsets]
 
 
-__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic", "stagger_offsets_s"]
+__all__ = ["LONG_LIVED", "CollectiveEntry", "PlacedCollective", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic",
+           "stagger_offsets_s"]
