@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from qosforge.softswitch.engine.host_nic import push_event
 from qosforge.softswitch.engine.jit import World, compiled
-from qosforge.softswitch.engine.layout import EV_GEN, FF_FINISH, FF_START, W_DEP_NEXT, W_DEP_PTR, W_DEP_WAIT, W_FLF
+from qosforge.softswitch.engine.layout import (
+    EV_GEN,
+    FF_FINISH,
+    FF_START,
+    W_DEP_NEXT,
+    W_DEP_PTR,
+    W_DEP_WAIT,
+    W_FLF,
+)
 
 
 @compiled

@@ -24,9 +24,18 @@ from qosforge.softswitch.helper.fabric_scenarios import (
     class_flow_spec,
     fabric_traffic,
 )
-from qosforge.softswitch.traffic.collectives import collective_dependencies, collective_steps, step_dependencies
+from qosforge.softswitch.traffic.collectives import (
+    collective_dependencies,
+    collective_steps,
+    step_dependencies,
+)
 from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, FlowKind, FlowSpec
-from qosforge.softswitch.traffic.traffic_file import PlacedCollective, PlacedEntry, TrafficFile, stagger_offsets_s
+from qosforge.softswitch.traffic.traffic_file import (
+    PlacedCollective,
+    PlacedEntry,
+    TrafficFile,
+    stagger_offsets_s,
+)
 
 #: ``transport:`` names as ``--transport`` takes them -> the engine's flow kinds.
 _TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES

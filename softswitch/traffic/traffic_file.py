@@ -375,7 +375,8 @@ def _collective(raw: Any, place: str, field_places: dict[str, str]) -> PlacedCol
     try:
         entry = CollectiveEntry.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
+        # A misspelt field also leaves the right one missing: name the misspelling.
+        first = next((e for e in error.errors() if e["type"] == "extra_forbidden"), error.errors()[0])
         field = str(first["loc"][0]) if first["loc"] else ""
         where = field_places.get(field, place)
         if first["type"] == "extra_forbidden":
