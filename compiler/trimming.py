@@ -61,20 +61,46 @@ def trim_scheduler_name(rate_bps: float) -> str:
     return f"scheduler_{TRIM_CLASS_NAME}_{speed}"
 
 
-def plan_trimming(trim: TrimSpec, buffers: BufferPlan, profile: VendorProfile, speeds_bps: list[float]) -> TrimPlan:
+def plan_trimming(
+    trim: TrimSpec, buffers: BufferPlan, profile: VendorProfile, speeds_bps: list[float]
+) -> TrimPlan:
     """The trimmed classes' profile, the trim queue's profile and shapers, and the switch setting."""
     lossy = next(p for p in buffers.profiles if p.name == EGRESS_LOSSY_PROFILE)
-    trimmed = BufferProfileIR(EGRESS_LOSSY_TRIM_PROFILE, lossy.pool, lossy.reserved_bytes, dynamic_th=lossy.dynamic_th,
-                              discard_action="trim")
-    queue_profile = BufferProfileIR(EGRESS_TRIM_PROFILE, EGRESS_LOSSY_POOL, lossy.reserved_bytes,
-                                    dynamic_th=_trim_queue_dynamic_th(profile, buffers))
-    schedulers = tuple(SchedulerIR(trim_scheduler_name(rate), "STRICT", max_rate_bytes_per_s=_rate_cap(rate, buffers))
-                       for rate in sorted(set(speeds_bps)))
+    trimmed = BufferProfileIR(
+        EGRESS_LOSSY_TRIM_PROFILE,
+        lossy.pool,
+        lossy.reserved_bytes,
+        dynamic_th=lossy.dynamic_th,
+        discard_action="trim",
+    )
+    queue_profile = BufferProfileIR(
+        EGRESS_TRIM_PROFILE,
+        EGRESS_LOSSY_POOL,
+        lossy.reserved_bytes,
+        dynamic_th=_trim_queue_dynamic_th(profile, buffers),
+    )
+    schedulers = tuple(
+        SchedulerIR(
+            trim_scheduler_name(rate), "STRICT", max_rate_bytes_per_s=_rate_cap(rate, buffers)
+        )
+        for rate in sorted(set(speeds_bps))
+    )
     assert isinstance(trim.dscp, int)  # from-tc is refused when the class plan is made
-    size = derived_constant(trim.size, "B", quantity="trim_size_bytes", formula="intent classes[].trim.size",
-                            source=f"operator-given; {profile.name} accepts {profile.packet_trim_size.source}")
-    trimming = TrimmingIR(size_bytes=size, dscp=trim.dscp, tc=None, queue=TRIM_TC if trim.queue == "static" else None,
-                          trim_queue=TRIM_TC, source=SOURCE_TRIMMING)
+    size = derived_constant(
+        trim.size,
+        "B",
+        quantity="trim_size_bytes",
+        formula="intent classes[].trim.size",
+        source=f"operator-given; {profile.name} accepts {profile.packet_trim_size.source}",
+    )
+    trimming = TrimmingIR(
+        size_bytes=size,
+        dscp=trim.dscp,
+        tc=None,
+        queue=TRIM_TC if trim.queue == "static" else None,
+        trim_queue=TRIM_TC,
+        source=SOURCE_TRIMMING,
+    )
     return TrimPlan((trimmed, queue_profile), schedulers, trimming)
 
 
@@ -84,8 +110,12 @@ def _rate_cap(rate_bps: float, buffers: BufferPlan) -> Derived:
     provenance = Provenance(
         model="fastlane_notification_budget",
         inputs=budget.provenance.inputs,
-        derivations=(*budget.provenance.derivations,
-                     Derivation("trim_queue_max_rate_bytes_per_s", "notification_rate_cap_bps/8", SOURCE_CAPS)),
+        derivations=(
+            *budget.provenance.derivations,
+            Derivation(
+                "trim_queue_max_rate_bytes_per_s", "notification_rate_cap_bps/8", SOURCE_CAPS
+            ),
+        ),
     )
     return Derived(cap_bytes_per_s, "B/s", provenance, "trim_queue_max_rate_bytes_per_s")
 
@@ -98,22 +128,38 @@ def _trim_queue_dynamic_th(profile: VendorProfile, buffers: BufferPlan) -> Deriv
     if not allowed.low <= exponent <= allowed.high or exponent in allowed.special:
         raise InfeasibleDesignError(
             f"the trim queue's dynamic_th {exponent} (FastLane's {cap:.0%} buffer cap) is outside what {profile.name} accepts",
-            place="classes.trim", hint="use a vendor profile whose dynamic_th range includes it")
+            place="classes.trim",
+            hint="use a vendor profile whose dynamic_th range includes it",
+        )
     alpha = 2.0**exponent
     return Derived(
-        value=float(exponent), unit="1", quantity="dynamic_th",
+        value=float(exponent),
+        unit="1",
+        quantity="dynamic_th",
         provenance=Provenance(
             model="trim_queue_buffer_cap",
-            inputs=(input_value("buffer_cap_fraction", cap, "1"), input_value("mmu_shared_bytes", buffers.mmu_shared_bytes.value, "B")),
+            inputs=(
+                input_value("buffer_cap_fraction", cap, "1"),
+                input_value("mmu_shared_bytes", buffers.mmu_shared_bytes.value, "B"),
+            ),
             derivations=(
                 Derivation("buffer_cap_fraction", f"{cap:g}", SOURCE_CAPS),
-                Derivation("dynamic_th", f"floor(log2(cap/(1-cap))) = {exponent}: alpha = {alpha:g}, "
-                           f"one congested trim queue holds alpha/(1+alpha) = {alpha / (1 + alpha):.2%} <= {cap:.0%}",
-                           f"{SOURCE_CAPS}; {SOURCE_DT_SHARE}"),
+                Derivation(
+                    "dynamic_th",
+                    f"floor(log2(cap/(1-cap))) = {exponent}: alpha = {alpha:g}, "
+                    f"one congested trim queue holds alpha/(1+alpha) = {alpha / (1 + alpha):.2%} <= {cap:.0%}",
+                    f"{SOURCE_CAPS}; {SOURCE_DT_SHARE}",
+                ),
             ),
         ),
     )
 
 
-__all__ = ["EGRESS_LOSSY_TRIM_PROFILE", "EGRESS_TRIM_PROFILE", "FASTLANE_BANDWIDTH_CAP_FRACTION", "TrimPlan", "plan_trimming",
-           "trim_scheduler_name"]
+__all__ = [
+    "EGRESS_LOSSY_TRIM_PROFILE",
+    "EGRESS_TRIM_PROFILE",
+    "FASTLANE_BANDWIDTH_CAP_FRACTION",
+    "TrimPlan",
+    "plan_trimming",
+    "trim_scheduler_name",
+]

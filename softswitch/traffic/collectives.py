@@ -28,7 +28,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 CollectiveKind = Literal["ring-allreduce", "all-to-all", "all-gather", "reduce-scatter"]
-COLLECTIVE_KINDS: tuple[CollectiveKind, ...] = ("ring-allreduce", "all-to-all", "all-gather", "reduce-scatter")
+COLLECTIVE_KINDS: tuple[CollectiveKind, ...] = (
+    "ring-allreduce",
+    "all-to-all",
+    "all-gather",
+    "reduce-scatter",
+)
 SOURCE_COLLECTIVES = (
     "NVIDIA NCCL documentation, 'Collective Operations' (ring algorithms); Patarasuk & Yuan, "
     "'Bandwidth optimal all-reduce algorithms for clusters of workstations', JPDC 69(2) 2009, §3"
@@ -46,12 +51,16 @@ class StepFlow:
     size_bytes: int
 
 
-def collective_steps(kind: CollectiveKind, ranks: int, message_bytes: int, iterations: int = 1) -> tuple[StepFlow, ...]:
+def collective_steps(
+    kind: CollectiveKind, ranks: int, message_bytes: int, iterations: int = 1
+) -> tuple[StepFlow, ...]:
     """The flows of ``iterations`` runs of the collective, in (iteration, step, rank) order."""
     if ranks < 2:
         raise ValueError(f"a collective needs at least 2 ranks, not {ranks}")
     if message_bytes < ranks:
-        raise ValueError(f"a message of {message_bytes} B cannot be cut into {ranks} chunks of at least 1 B")
+        raise ValueError(
+            f"a message of {message_bytes} B cannot be cut into {ranks} chunks of at least 1 B"
+        )
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     chunk = math.ceil(message_bytes / ranks)
@@ -66,7 +75,9 @@ def collective_steps(kind: CollectiveKind, ranks: int, message_bytes: int, itera
     return tuple(flows)
 
 
-def step_dependencies(steps: Sequence[tuple[int, Hashable, Hashable]]) -> tuple[tuple[int, ...], ...]:
+def step_dependencies(
+    steps: Sequence[tuple[int, Hashable, Hashable]],
+) -> tuple[tuple[int, ...], ...]:
     """For flows given as (order, src, dst), where ``order`` numbers the steps in the order they
     run: the indices of the flows each must wait for, those of the nearest earlier step in which
     its sender took part (sent or received). The first step a host takes part in waits for
@@ -103,5 +114,13 @@ def bytes_sent_per_rank(flows: Sequence[StepFlow], ranks: int) -> list[int]:
     return sent
 
 
-__all__ = ["COLLECTIVE_KINDS", "SOURCE_COLLECTIVES", "CollectiveKind", "StepFlow", "bytes_sent_per_rank", "collective_dependencies",
-           "collective_steps", "step_dependencies"]
+__all__ = [
+    "COLLECTIVE_KINDS",
+    "SOURCE_COLLECTIVES",
+    "CollectiveKind",
+    "StepFlow",
+    "bytes_sent_per_rank",
+    "collective_dependencies",
+    "collective_steps",
+    "step_dependencies",
+]

@@ -16,14 +16,18 @@ from qosforge.softswitch.traffic.collectives import collective_dependencies, col
 Run = Callable[..., tuple[int, str, str]]
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = str(ROOT / "tests" / "validation" / "fabrics" / "lossless-watchdog.yaml")
-RING = ("apiVersion: qosforge/v1\nkind: Traffic\ncollectives:\n"
-        "  - {group: ar, collective: ring-allreduce, hosts: [0, 2, 4, 1], size: 400kB, class: rdma}\n")
+RING = (
+    "apiVersion: qosforge/v1\nkind: Traffic\ncollectives:\n"
+    "  - {group: ar, collective: ring-allreduce, hosts: [0, 2, 4, 1], size: 400kB, class: rdma}\n"
+)
 
 
 def _run(run_cli: Run, tmp_path: Path, text: str, name: str) -> dict[str, Any]:
     path = tmp_path / name
     path.write_text(text)
-    code, out, err = run_cli("simulate", SMALL, "--traffic", str(path), "--duration", "3ms", "--format", "json")
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", str(path), "--duration", "3ms", "--format", "json"
+    )
     assert code == 0, err
     report: dict[str, Any] = json.loads(out)
     return report
@@ -37,7 +41,11 @@ def _run_module(*argv: str) -> tuple[int, str, str]:
     from qosforge.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exited:
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.raises(SystemExit) as exited,
+    ):
         main(list(argv))
     return int(exited.value.code or 0), out.getvalue(), err.getvalue()
 
@@ -60,9 +68,16 @@ def test_each_step_starts_when_the_flows_it_waits_for_finish(ring: dict[str, Any
             assert flow["start_s"] == 0.0
 
 
-def test_job_completion_time_is_the_slowest_rank_and_above_the_wire_bound(ring: dict[str, Any]) -> None:
+def test_job_completion_time_is_the_slowest_rank_and_above_the_wire_bound(
+    ring: dict[str, Any],
+) -> None:
     (job,) = ring["collectives"]
-    assert (job["collective"], job["ranks"], job["flows"], job["unfinished_flows"]) == ("ring-allreduce", 4, 24, 0)
+    assert (job["collective"], job["ranks"], job["flows"], job["unfinished_flows"]) == (
+        "ring-allreduce",
+        4,
+        24,
+        0,
+    )
     finishes = [f["start_s"] + f["fct_s"] for f in ring["flows"]]
     assert job["jct_s"] == pytest.approx(max(finishes))
     # 2(N-1) = 6 steps of 100 kB, each at most at the 40G host link rate.
@@ -71,7 +86,9 @@ def test_job_completion_time_is_the_slowest_rank_and_above_the_wire_bound(ring: 
     assert job["slowest_rank"] == slowest["src"]
 
 
-def test_a_per_step_csv_trace_runs_the_same_job(run_cli: Run, tmp_path: Path, ring: dict[str, Any]) -> None:
+def test_a_per_step_csv_trace_runs_the_same_job(
+    run_cli: Run, tmp_path: Path, ring: dict[str, Any]
+) -> None:
     order = [0, 2, 4, 1]
     rows = ["group,src,dst,size,class,step"]
     for step in collective_steps("ring-allreduce", 4, 400_000):
@@ -84,18 +101,39 @@ def test_a_per_step_csv_trace_runs_the_same_job(run_cli: Run, tmp_path: Path, ri
 
 def test_a_step_of_a_long_lived_flow_is_refused(run_cli: Run, tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
-    path.write_text("apiVersion: qosforge/v1\nkind: Traffic\nflows:\n  - {group: g, src: 0, dst: 1, class: rdma, step: 0}\n")
+    path.write_text(
+        "apiVersion: qosforge/v1\nkind: Traffic\nflows:\n  - {group: g, src: 0, dst: 1, class: rdma, step: 0}\n"
+    )
     code, _, err = run_cli("simulate", SMALL, "--traffic", str(path), "--duration", "1ms")
-    assert code == 2 and "bad.yaml:4" in err and "'step' must finish" in err and "Traceback" not in err
+    assert (
+        code == 2 and "bad.yaml:4" in err and "'step' must finish" in err and "Traceback" not in err
+    )
 
 
-@pytest.mark.parametrize(("entry", "fragment"), [
-    ("{group: x, collective: ring-allreduce, hosts: [0], size: 1MB, class: rdma}", "at least 2 distinct hosts"),
-    ("{group: x, collective: ring-allreduce, hosts: [0, 1], size: 1MB}", "exactly one of 'class'"),
-    ("{group: x, collective: broadcast, hosts: [0, 1], size: 1MB, class: rdma}", "ring-allreduce"),
-    ("{group: x, collective: all-to-all, host: [0, 1], size: 1MB, class: rdma}", "did you mean 'hosts'"),
-])
-def test_bad_collectives_name_the_line_and_the_fix(run_cli: Run, tmp_path: Path, entry: str, fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("entry", "fragment"),
+    [
+        (
+            "{group: x, collective: ring-allreduce, hosts: [0], size: 1MB, class: rdma}",
+            "at least 2 distinct hosts",
+        ),
+        (
+            "{group: x, collective: ring-allreduce, hosts: [0, 1], size: 1MB}",
+            "exactly one of 'class'",
+        ),
+        (
+            "{group: x, collective: broadcast, hosts: [0, 1], size: 1MB, class: rdma}",
+            "ring-allreduce",
+        ),
+        (
+            "{group: x, collective: all-to-all, host: [0, 1], size: 1MB, class: rdma}",
+            "did you mean 'hosts'",
+        ),
+    ],
+)
+def test_bad_collectives_name_the_line_and_the_fix(
+    run_cli: Run, tmp_path: Path, entry: str, fragment: str
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(f"apiVersion: qosforge/v1\nkind: Traffic\ncollectives:\n  - {entry}\n")
     code, _, err = run_cli("simulate", SMALL, "--traffic", str(path), "--duration", "1ms")

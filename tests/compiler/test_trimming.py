@@ -54,7 +54,12 @@ def test_trimmed_class_gets_the_trim_profile_and_the_trim_queue(write_intent: Wr
     switch = compile_text(write_intent, SPECTRUM4).switches[0]
     trimming = switch.trimming
     assert trimming is not None
-    assert (trimming.size_bytes.value, trimming.dscp, trimming.queue, trimming.tc) == (256.0, 11, 7, None)
+    assert (trimming.size_bytes.value, trimming.dscp, trimming.queue, trimming.tc) == (
+        256.0,
+        11,
+        7,
+        None,
+    )
     queues = {q.class_name: q for q in switch.ports[0].queues}
     assert queues["rdma"].buffer_profile == EGRESS_LOSSY_TRIM_PROFILE
     assert queues["tcp"].buffer_profile == "egress_lossy_profile"
@@ -62,7 +67,9 @@ def test_trimmed_class_gets_the_trim_profile_and_the_trim_queue(write_intent: Wr
     profiles = {p.name: p for p in switch.buffer_profiles}
     assert profiles[EGRESS_LOSSY_TRIM_PROFILE].discard_action == "trim"
     # Only the trimmed class's profile trims; every other profile drops.
-    assert [p.name for p in switch.buffer_profiles if p.discard_action == "trim"] == [EGRESS_LOSSY_TRIM_PROFILE]
+    assert [p.name for p in switch.buffer_profiles if p.discard_action == "trim"] == [
+        EGRESS_LOSSY_TRIM_PROFILE
+    ]
     # The trimmed packets' DSCP maps to the trim TC, so the next hop queues them there too.
     assert dict(switch.maps.dscp_to_tc)[11] == 7
     assert [c.name for c in switch.control_classes if c.name == "trim"] == ["trim"]
@@ -99,14 +106,24 @@ def test_a_profile_without_trimming_refuses_naming_the_asic(write_intent: Writer
     assert "packet_trimming" in line
 
 
-@pytest.mark.parametrize(("size", "fragment"), [("128B", "not 128 B"), ("2kB", "not 2000 B"), ("258B", "not 258 B")])
-def test_trim_size_outside_what_the_asic_accepts_is_refused(write_intent: Writer, size: str, fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("size", "fragment"), [("128B", "not 128 B"), ("2kB", "not 2000 B"), ("258B", "not 258 B")]
+)
+def test_trim_size_outside_what_the_asic_accepts_is_refused(
+    write_intent: Writer, size: str, fragment: str
+) -> None:
     line = error_line(write_intent, SPECTRUM4.replace("size: 256B", f"size: {size}"))
-    assert "classes[0].trim.size" in line and "256..1024 B in steps of 4 B" in line and fragment in line
+    assert (
+        "classes[0].trim.size" in line
+        and "256..1024 B in steps of 4 B" in line
+        and fragment in line
+    )
 
 
 def test_trimming_a_lossless_class_is_refused(write_intent: Writer) -> None:
-    text = SPECTRUM4.replace("transport: irn\n    dscp: [26]", "transport: dcqcn\n    dscp: [26]\n    lossless: true")
+    text = SPECTRUM4.replace(
+        "transport: irn\n    dscp: [26]", "transport: dcqcn\n    dscp: [26]\n    lossless: true"
+    )
     line = error_line(write_intent, text)
     assert "trim" in line and "lossless" in line and "PFC" in line
 
@@ -117,19 +134,25 @@ def test_trim_dscp_of_another_class_is_refused(write_intent: Writer) -> None:
 
 
 def test_two_trimmed_classes_must_agree(write_intent: Writer) -> None:
-    text = SPECTRUM4.replace("    dscp: [10]\n", "    dscp: [10]\n    trim: {size: 512B, dscp: 11}\n")
+    text = SPECTRUM4.replace(
+        "    dscp: [10]\n", "    dscp: [10]\n    trim: {size: 512B, dscp: 11}\n"
+    )
     line = error_line(write_intent, text)
     assert "classes[1].trim" in line and "one trimming setting" in line
 
 
 def test_from_tc_needs_a_tc_and_is_refused_without_tc_to_dscp_maps(write_intent: Writer) -> None:
-    assert "needs 'tc'" in error_line(write_intent, SPECTRUM4.replace("dscp: 11}", "dscp: from-tc}"))
+    assert "needs 'tc'" in error_line(
+        write_intent, SPECTRUM4.replace("dscp: 11}", "dscp: from-tc}")
+    )
     line = error_line(write_intent, SPECTRUM4.replace("dscp: 11}", "dscp: from-tc, tc: 7}"))
     assert "classes[0].trim.dscp" in line and "TC_TO_DSCP_MAP" in line
 
 
 def test_without_trim_nothing_changes(write_intent: Writer) -> None:
-    switch = compile_text(write_intent, SPECTRUM4.replace("    trim: {size: 256B, dscp: 11}\n", "")).switches[0]
+    switch = compile_text(
+        write_intent, SPECTRUM4.replace("    trim: {size: 256B, dscp: 11}\n", "")
+    ).switches[0]
     assert switch.trimming is None
     assert all(p.discard_action == "drop" for p in switch.buffer_profiles)
     assert "trim" not in {q.class_name for q in switch.ports[0].queues}

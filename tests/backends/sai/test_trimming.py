@@ -34,33 +34,66 @@ def test_switch_trim_attributes_and_the_profile_action(program: SaiProgram) -> N
         "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE": "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC",
         "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX": 7,
     }
-    actions = {oid: o.attributes.get("SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION")
-               for oid, o in objects.items() if o.object_type == "SAI_OBJECT_TYPE_BUFFER_PROFILE"}
-    assert {oid for oid, action in actions.items() if action is not None} == {"buffer_profile:egress_lossy_trim_profile"}
-    assert actions["buffer_profile:egress_lossy_trim_profile"] == "SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM"
+    actions = {
+        oid: o.attributes.get("SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION")
+        for oid, o in objects.items()
+        if o.object_type == "SAI_OBJECT_TYPE_BUFFER_PROFILE"
+    }
+    assert {oid for oid, action in actions.items() if action is not None} == {
+        "buffer_profile:egress_lossy_trim_profile"
+    }
+    assert (
+        actions["buffer_profile:egress_lossy_trim_profile"]
+        == "SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM"
+    )
     # The trimming profile is bound to the trimmed class's queue (1) only.
-    bound = {oid for oid, o in objects.items() if o.attributes.get("SAI_QUEUE_ATTR_BUFFER_PROFILE_ID") == "buffer_profile:egress_lossy_trim_profile"}
+    bound = {
+        oid
+        for oid, o in objects.items()
+        if o.attributes.get("SAI_QUEUE_ATTR_BUFFER_PROFILE_ID")
+        == "buffer_profile:egress_lossy_trim_profile"
+    }
     assert bound and all(oid.endswith(":1") for oid in bound)
 
 
 def _with(program: SaiProgram, name: str, value: object) -> SaiProgram:
-    operations = [op for op in program.operations if not (op.object_id == SWITCH_ID and op.attributes[0][0] == name)]
+    operations = [
+        op
+        for op in program.operations
+        if not (op.object_id == SWITCH_ID and op.attributes[0][0] == name)
+    ]
     operations.append(SaiOperation("set", "SAI_OBJECT_TYPE_SWITCH", SWITCH_ID, ((name, value),)))  # type: ignore[arg-type]
     return dataclasses.replace(program, operations=tuple(operations))
 
 
 def test_the_metadata_catches_a_queue_index_in_dynamic_mode(program: SaiProgram) -> None:
-    operations = [op for op in program.operations if op.attributes and op.attributes[0][0] != "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX"]
-    dynamic = _with(dataclasses.replace(program, operations=tuple(operations)), "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE",
-                    "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC")
+    operations = [
+        op
+        for op in program.operations
+        if op.attributes and op.attributes[0][0] != "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX"
+    ]
+    dynamic = _with(
+        dataclasses.replace(program, operations=tuple(operations)),
+        "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE",
+        "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC",
+    )
     assert check_program(dynamic) == []
     with_index = _with(dynamic, "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX", 7)
     assert [v.rule for v in check_program(with_index)] == ["validonly-not-met"]
 
 
-@pytest.mark.parametrize(("name", "value", "rule"), [
-    ("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE", 256, "out-of-range"),
-    ("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_AUTO", "bad-enum"),
-])
-def test_the_metadata_catches_bad_values(program: SaiProgram, name: str, value: object, rule: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "value", "rule"),
+    [
+        ("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE", 256, "out-of-range"),
+        (
+            "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE",
+            "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_AUTO",
+            "bad-enum",
+        ),
+    ],
+)
+def test_the_metadata_catches_bad_values(
+    program: SaiProgram, name: str, value: object, rule: str
+) -> None:
     assert rule in {v.rule for v in check_program(_with(program, name, value))}

@@ -29,7 +29,9 @@ def test_ring_allreduce_is_reduce_scatter_then_all_gather() -> None:
     assert bytes_sent_per_rank(flows, n) == [2 * (n - 1) * m // n] * n
     rs = collective_steps("reduce-scatter", n, m)
     ag = collective_steps("all-gather", n, m)
-    assert len(rs) == len(ag) == (n - 1) * n and bytes_sent_per_rank(rs, n) == [(n - 1) * m // n] * n
+    assert (
+        len(rs) == len(ag) == (n - 1) * n and bytes_sent_per_rank(rs, n) == [(n - 1) * m // n] * n
+    )
 
 
 def test_all_to_all_sends_each_peer_one_chunk() -> None:
@@ -51,8 +53,13 @@ def test_ring_step_waits_for_own_send_and_the_chunk_it_forwards() -> None:
         if flow.iteration == 0 and flow.step == 0:
             assert after[i] == ()
             continue
-        iteration, step = (flow.iteration, flow.step - 1) if flow.step else (flow.iteration - 1, last)
-        expected = {index[(iteration, step, flow.src)], index[(iteration, step, (flow.src - 1) % n)]}
+        iteration, step = (
+            (flow.iteration, flow.step - 1) if flow.step else (flow.iteration - 1, last)
+        )
+        expected = {
+            index[(iteration, step, flow.src)],
+            index[(iteration, step, (flow.src - 1) % n)],
+        }
         assert set(after[i]) == expected
 
 
@@ -69,8 +76,15 @@ def test_impossible_collectives_are_refused(ranks: int, size: int) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(kind=st.sampled_from(COLLECTIVE_KINDS), ranks=st.integers(2, 12), size=st.integers(12, 10**7), iterations=st.integers(1, 3))
-def test_every_rank_sends_equally_and_waits_only_on_the_previous_step(kind: CollectiveKind, ranks: int, size: int, iterations: int) -> None:
+@given(
+    kind=st.sampled_from(COLLECTIVE_KINDS),
+    ranks=st.integers(2, 12),
+    size=st.integers(12, 10**7),
+    iterations=st.integers(1, 3),
+)
+def test_every_rank_sends_equally_and_waits_only_on_the_previous_step(
+    kind: CollectiveKind, ranks: int, size: int, iterations: int
+) -> None:
     flows = collective_steps(kind, ranks, size, iterations)
     sent = bytes_sent_per_rank(flows, ranks)
     assert len(set(sent)) == 1

@@ -19,10 +19,20 @@ def _load(tmp_path: Path, text: str, name: str = "t.yaml"):  # type: ignore[no-u
 
 
 def test_collectives_alone_make_a_traffic_file(tmp_path: Path) -> None:
-    traffic = _load(tmp_path, HEAD + "collectives:\n  - {group: ar, collective: all-to-all, hosts: [0, 1, 2], size: 3MB, iterations: 2, dscp: 26}\n")
+    traffic = _load(
+        tmp_path,
+        HEAD
+        + "collectives:\n  - {group: ar, collective: all-to-all, hosts: [0, 1, 2], size: 3MB, iterations: 2, dscp: 26}\n",
+    )
     assert traffic.entries == () and len(traffic.collectives) == 1
     entry = traffic.collectives[0].entry
-    assert (entry.collective, entry.hosts, entry.size_bytes, entry.iterations, entry.dscp) == ("all-to-all", (0, 1, 2), 3_000_000, 2, 26)
+    assert (entry.collective, entry.hosts, entry.size_bytes, entry.iterations, entry.dscp) == (
+        "all-to-all",
+        (0, 1, 2),
+        3_000_000,
+        2,
+        26,
+    )
     assert traffic.collectives[0].place.endswith("t.yaml:4")
 
 
@@ -33,14 +43,19 @@ def test_neither_flows_nor_collectives_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_csv_trace_reads_the_step_column(tmp_path: Path) -> None:
-    traffic = _load(tmp_path, "group,src,dst,size,class,step\nar,0,1,1MB,rdma,0\nar,1,0,1MB,rdma,1\n", "t.csv")
+    traffic = _load(
+        tmp_path, "group,src,dst,size,class,step\nar,0,1,1MB,rdma,0\nar,1,0,1MB,rdma,1\n", "t.csv"
+    )
     assert [e.entry.step for e in traffic.entries] == [0, 1]
 
 
-@pytest.mark.parametrize(("row", "fragment"), [
-    ("ar,0,1,,rdma,0", "'step' must finish"),
-    ("ar,0,1,1MB,rdma,-1", "greater than or equal to 0"),
-])
+@pytest.mark.parametrize(
+    ("row", "fragment"),
+    [
+        ("ar,0,1,,rdma,0", "'step' must finish"),
+        ("ar,0,1,1MB,rdma,-1", "greater than or equal to 0"),
+    ],
+)
 def test_bad_steps_are_refused_at_their_row(tmp_path: Path, row: str, fragment: str) -> None:
     with pytest.raises(QosforgeError) as caught:
         _load(tmp_path, f"group,src,dst,size,class,step\n{row}\n", "t.csv")
