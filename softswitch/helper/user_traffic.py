@@ -130,7 +130,7 @@ def _pairs(placed: PlacedEntry, src: list[int], dst: list[int]) -> list[tuple[in
     return pairs
 
 
-def _class_of(fabric: Fabric, placed: PlacedEntry) -> ClassIR:
+def _class_of(fabric: Fabric, placed: PlacedEntry | PlacedCollective) -> ClassIR:
     entry, switch = placed.entry, fabric.switches[0]
     if entry.class_name is not None:
         for candidate in switch.ir.classes:
@@ -178,12 +178,7 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
     flow_entry: list[int] = []  # the entry each flow comes from
     for index, placed in enumerate(traffic.entries):
         entry = placed.entry
-        entry_class = _class_of(fabric, placed)
-        transport = _TRANSPORTS[entry.transport] if entry.transport else None
-        try:
-            built: FabricTraffic = fabric_traffic(fabric, entry_class.name, transport, None)
-        except QosforgeError as error:
-            raise error.with_place(placed.place) from None
+        built = _built(fabric, placed)
         src = _host_set(fabric, entry.src, f"{placed.place_of('src')}: src")
         dst = _host_set(fabric, entry.dst, f"{placed.place_of('dst')}: dst")
         pairs = _pairs(placed, src, dst)
@@ -211,9 +206,7 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
                 flows.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, size))
                 flow_entry.append(index)
                 n += 1
-            for port in _ecmp_ports(fabric, src_port, dst_port):
-                tc = ports[port].dscp_to_tc[dscp]
-                monitors.setdefault((port, ports[port].tc_to_queue[tc]), built.entry.name)
+            _monitor(fabric, monitors, src_port, dst_port, dscp, built.entry.name)
     if any(placed.entry.step is not None for placed in traffic.entries):
         flows = _chain_steps(flows, flow_entry, traffic)
     for placed_collective in traffic.collectives:
@@ -260,15 +253,8 @@ def _collective_flows(fabric: Fabric, placed: PlacedCollective, delays: AckPathD
     if base + len(steps) > MAX_FLOWS:
         raise QosforgeError(f"the collective makes {len(steps):,} flows, more than the {MAX_FLOWS:,} a run carries", place=placed.place,
                             hint="fewer iterations or ranks")
-    as_entry = PlacedEntry(_ClassQuery(entry.class_name, entry.dscp), placed.place, placed.field_places)  # type: ignore[arg-type]
-    entry_class = _class_of(fabric, as_entry)
-    transport = _TRANSPORTS[entry.transport] if entry.transport else None
-    try:
-        built: FabricTraffic = fabric_traffic(fabric, entry_class.name, transport, None)
-    except QosforgeError as error:
-        raise error.with_place(placed.place) from None
+    built = _built(fabric, placed)
     dscp = entry.dscp if entry.dscp is not None else built.entry.dscp[0]
-    ports = fabric.ports
     out: list[UserFlow] = []
     for step, after in zip(steps, collective_dependencies(steps), strict=True):
         src_port, dst_port = fabric.host_ports[ranks[step.src]], fabric.host_ports[ranks[step.dst]]
@@ -276,17 +262,26 @@ def _collective_flows(fabric: Fabric, placed: PlacedCollective, delays: AckPathD
         spec = replace(spec, after=tuple(base + a for a in after), dscp=dscp)
         out.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, step.size_bytes,
                             collective=entry.group, src_rank=step.src))
-        for port in _ecmp_ports(fabric, src_port, dst_port):
-            monitors.setdefault((port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]), built.entry.name)
+        _monitor(fabric, monitors, src_port, dst_port, dscp, built.entry.name)
     return out
 
 
-@dataclass(frozen=True)
-class _ClassQuery:
-    """The class fields of a collective entry, as :func:`_class_of` reads them from a flow entry."""
 
-    class_name: str | None
-    dscp: int | None
+def _built(fabric: Fabric, placed: PlacedEntry | PlacedCollective) -> FabricTraffic:
+    """The entry's class on the fabric, as the fabric scenarios build it, with its transport."""
+    entry_class = _class_of(fabric, placed)
+    transport = _TRANSPORTS[placed.entry.transport] if placed.entry.transport else None
+    try:
+        return fabric_traffic(fabric, entry_class.name, transport, None)
+    except QosforgeError as error:
+        raise error.with_place(placed.place) from None
+
+
+def _monitor(fabric: Fabric, monitors: dict[tuple[int, int], str], src_port: int, dst_port: int, dscp: int, class_name: str) -> None:
+    """Sample every egress queue the flow's DSCP can take on its way (each ECMP member)."""
+    ports = fabric.ports
+    for port in _ecmp_ports(fabric, src_port, dst_port):
+        monitors.setdefault((port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]), class_name)
 
 
 def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -71,6 +71,23 @@ def _host_tokens(value: Any) -> Any:
     return value
 
 
+def _whole_bytes(value: str) -> str:
+    size = _unit(parse_size_bytes, value)
+    if size < 1 or size != int(size):
+        raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
+    return value
+
+
+def _a_time(value: str) -> str:
+    _unit(parse_time_s, value, allow_zero=True)
+    return value
+
+
+def _one_class(class_name: str | None, dscp: int | None) -> None:
+    if (class_name is None) == (dscp is None):
+        raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+
+
 class TrafficEntry(BaseModel):
     """One entry of the file: flows from every host of ``src`` to the hosts of ``dst``."""
 
@@ -96,17 +113,12 @@ class TrafficEntry(BaseModel):
     @field_validator("size")
     @classmethod
     def _size(cls, value: str) -> str:
-        if value != LONG_LIVED:
-            size = _unit(parse_size_bytes, value)
-            if size < 1 or size != int(size):
-                raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
-        return value
+        return value if value == LONG_LIVED else _whole_bytes(value)
 
     @field_validator("start")
     @classmethod
     def _start(cls, value: str) -> str:
-        _unit(parse_time_s, value, allow_zero=True)
-        return value
+        return _a_time(value)
 
     @field_validator("start_window")
     @classmethod
@@ -124,8 +136,7 @@ class TrafficEntry(BaseModel):
 
     @model_validator(mode="after")
     def _one_class(self) -> TrafficEntry:
-        if (self.class_name is None) == (self.dscp is None):
-            raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+        _one_class(self.class_name, self.dscp)
         if self.pattern is not None and self.rate is None:
             raise ValueError("'pattern' shapes an open-loop source: give its 'rate' too (e.g. rate: 1G), or drop 'pattern'")
         if self.rate is not None and self.transport is not None:
@@ -175,22 +186,17 @@ class CollectiveEntry(BaseModel):
 
     @field_validator("size")
     @classmethod
-    def _size(cls, value: str) -> str:
-        size = _unit(parse_size_bytes, value)
-        if size < 1 or size != int(size):
-            raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
-        return value
+    def _message_size(cls, value: str) -> str:
+        return _whole_bytes(value)
 
     @field_validator("start")
     @classmethod
-    def _start(cls, value: str) -> str:
-        _unit(parse_time_s, value, allow_zero=True)
-        return value
+    def _start_time(cls, value: str) -> str:
+        return _a_time(value)
 
     @model_validator(mode="after")
-    def _one_class(self) -> CollectiveEntry:
-        if (self.class_name is None) == (self.dscp is None):
-            raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+    def _class_or_dscp(self) -> CollectiveEntry:
+        _one_class(self.class_name, self.dscp)
         return self
 
     @property
@@ -218,11 +224,14 @@ class TrafficDocument(BaseModel):
         return self
 
 
+EntryT = TypeVar("EntryT", "TrafficEntry", "CollectiveEntry")
+
+
 @dataclass(frozen=True)
-class PlacedEntry:
+class Placed(Generic[EntryT]):
     """An entry and where each of its fields is written (``FILE:LINE``), for the fabric's errors."""
 
-    entry: TrafficEntry
+    entry: EntryT
     place: str
     field_places: dict[str, str]
 
@@ -230,14 +239,8 @@ class PlacedEntry:
         return self.field_places.get(field, self.place)
 
 
-@dataclass(frozen=True)
-class PlacedCollective:
-    entry: CollectiveEntry
-    place: str
-    field_places: dict[str, str]
-
-    def place_of(self, field: str) -> str:
-        return self.field_places.get(field, self.place)
+PlacedEntry = Placed[TrafficEntry]
+PlacedCollective = Placed[CollectiveEntry]
 
 
 @dataclass(frozen=True)
@@ -345,10 +348,13 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         document = TrafficDocument.model_validate({str(k): v for k, v in root.items()})
     except ValidationError as error:
         first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
+        # No flows and no collectives is the document's error: point at the (empty) list given.
+        empty = next((key for key in ("flows", "collectives") if key in root), "")
+        field = str(first["loc"][0]) if first["loc"] else empty
         place = line_of(root, field) if field in root else f"{name}:1"
         hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+                "flows": "list the flows under 'flows:' (or collectives under 'collectives:')", "seed": "a whole number 0..4294967295",
+                "collectives": "list the collectives under 'collectives:'"}.get(field, "the top-level fields are apiVersion, kind, seed, flows, collectives")
         raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
     placed: dict[str, list[tuple[Any, str, dict[str, str]]]] = {}
     for key in ("flows", "collectives"):
