@@ -103,6 +103,10 @@ class FlowSpec:
     DSCP, as a host configured from the same plan does."""
     cnp_host_priority: int | None = None
     """DCQCN: the priority the receiver's NIC sends CNPs on (None: the switch's TC for the CNP DSCP)."""
+    after: tuple[int, ...] = ()
+    """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
+    of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
+    not at ``start_s``. Empty: it starts at ``start_s``."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:

@@ -96,6 +96,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     --timeseries only once the run succeeded (the CLI draws --plot after it)."""
     from qosforge.files import PLOT_SUFFIXES
     from qosforge.softswitch.helper.traffic_report import (
+        collectives_json,
         flows_json,
         groups_json,
         ports_json,
@@ -151,6 +152,9 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         **counters, "marks": sampled.result.counters["marks"], "flows": flows, "groups": groups,
         "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
     }
+    collectives = collectives_json(traffic, traffic_file, sampled, window)
+    if collectives:
+        report["collectives"] = collectives
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
     return report, sampled.series
