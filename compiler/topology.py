@@ -18,13 +18,14 @@ physically impossible and refused at its field.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
 from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, Routing, SwitchTier, resolve_routing
 from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
 from qosforge.units import format_time
 
@@ -74,7 +75,9 @@ class ResolvedSwitch:
     profile: str
     ports: tuple[ResolvedPort, ...]
     role: str
-    """'leaf', 'spine' or 'switch' (explicit topologies)."""
+    """'leaf', 'spine', 'super-spine' or 'switch' (explicit topologies)."""
+    pod: int = 0
+    """The pod of a Clos leaf or spine (its spines share the pod's ASN, RFC 7938 §5.2.1)."""
 
     @property
     def signature(self) -> tuple[str, tuple[tuple[float, float], ...]]:
@@ -90,6 +93,8 @@ class ResolvedTopology:
     """The links of the longest host-to-host path, one way, host to host."""
     latency_derived_from_wire: bool = False
     """Whether the link latencies were derived from the wire because the intent gave none."""
+    routing: Routing = field(default=SHORTEST_PATH_ROUTING)
+    """The routing model whose converged routes the fabric forwards on (compiler/routing.py)."""
 
     def rtt_s(self, mtu_bytes: float) -> float:
         propagation = 2.0 * sum(self.path_link_latencies_s)
@@ -103,6 +108,14 @@ class ResolvedTopology:
 
 
 def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
+    """Every switch with its ports, the longest host path and the routing model over them."""
+    resolved = _resolve_switches(intent, source_map)
+    generated = intent.topology.switches is None
+    tiers = [SwitchTier(s.name, s.role, s.pod) for s in resolved.switches]
+    return replace(resolved, routing=resolve_routing(intent.topology.routing, generated, tiers, source_map))
+
+
+def _resolve_switches(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     if intent.topology.leaf_spine is not None:
         spec = intent.topology.leaf_spine
         latency = generator_latencies(spec.link_latency, {"host_link": spec.host_link, "fabric_link": spec.fabric_link},

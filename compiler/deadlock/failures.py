@@ -98,6 +98,11 @@ class _Baseline:
         self.alive = np.ones(links.n_links, dtype=bool)
         blocks = route_blocks(links, self.alive)
         self.hops = np.vstack([b.hops for b in blocks]).astype(np.float32) if blocks else np.zeros((0, links.n_switches), np.float32)
+        if links.bgp is not None:
+            converged = [b.converged for b in blocks]
+            self.accepted = _stacked([c.accepted for c in converged], (0, links.n_links), np.bool_)
+            self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches), np.int64)
+            self.path_id = _stacked([c.path_id for c in converged], (0, links.n_switches), np.int64)
         self.candidates = candidate_turns(links)
         self.used = used_turns(links, self.alive, self.candidates)
         first, second = self.candidates
@@ -109,6 +114,8 @@ class _Baseline:
 
     def changed_destinations(self, dead: IntArray) -> BoolArray:
         """Destinations (rows) toward which some end of a dead link loses every next hop."""
+        if self.links.bgp is not None:
+            return self._changed_bgp(dead)
         links, hops = self.links, self.hops
         lost: dict[int, np.ndarray] = {}
         for link in dead:
@@ -120,6 +127,31 @@ class _Baseline:
             out = self.outbound[switch]
             next_hops = (hops[:, links.head[out]] == hops[:, switch:switch + 1] - 1).sum(axis=1)
             changed |= (count > 0) & (count == next_hops)
+        return changed
+
+    def _changed_bgp(self, dead: IntArray) -> BoolArray:
+        """Destinations (rows) toward which the AS path some switch advertises changes: the tail
+        of a dead link loses its best path and no surviving offer with the same AS path takes its
+        place. Where every advertisement stays, every switch's offers are its old ones less the
+        dead sessions, so its routes are a subset of its old routes and the graph a subgraph of G."""
+        links = self.links
+        changed = np.zeros(self.destinations.size, dtype=bool)
+        down = np.zeros(links.n_links, dtype=bool)
+        down[dead] = True
+        for link in dead:
+            switch = int(links.tail[link])
+            rows = np.flatnonzero(self.best_link[:, switch] == link)
+            if rows.size == 0:
+                continue
+            out = self.outbound[switch]
+            out = out[~down[out]]
+            # The new best path: the lowest neighbour, then the lowest link, still offering.
+            out = out[np.lexsort((out, links.head[out]))]
+            offers = self.accepted[np.ix_(rows, out)]
+            has_offer = offers.any(axis=1)
+            new_best = out[np.argmax(offers, axis=1)] if out.size else np.zeros(rows.size, dtype=np.int64)
+            same = has_offer & (self.path_id[rows, links.head[new_best]] == self.path_id[rows, links.head[link]])
+            changed[rows[~same]] = True
         return changed
 
     def new_turns_go_forward(self, rows: BoolArray, alive: BoolArray) -> tuple[bool, list[tuple[str, str]], int]:
@@ -136,6 +168,12 @@ class _Baseline:
         assert self.rank is not None
         forward = bool(np.all(self.rank[first[fresh]] < self.rank[second[fresh]]))
         return forward, pairs[:SHOWN_PARTITIONS], len(pairs)
+
+
+def _stacked(parts: list[np.ndarray | None], empty: tuple[int, int], dtype: type) -> np.ndarray:
+    """Rows of the blocks' eBGP arrays, one array (every block of an eBGP fabric has them)."""
+    present = [part for part in parts if part is not None]
+    return np.vstack(present) if present else np.zeros(empty, dtype=dtype)
 
 
 def failure_sets(n_cables: int, fail_links: int) -> Iterator[tuple[int, ...]]:

@@ -107,7 +107,7 @@ def turns_in_block(block: RouteBlock, first: IntArray, second: IntArray) -> Bool
 def route_blocks(links: FabricLinks, alive: BoolArray, destinations: IntArray | None = None) -> list[RouteBlock]:
     """The routes toward every host-facing switch (or ``destinations``), a block at a time."""
     targets = links.hosts() if destinations is None else destinations
-    graph = links.switch_graph(alive, reverse=True)
+    graph = None if links.bgp is not None else links.switch_graph(alive, reverse=True)
     return [route_block(links, targets[start:start + DESTINATIONS_PER_BLOCK], alive, graph)
             for start in range(0, targets.size, DESTINATIONS_PER_BLOCK)]
 

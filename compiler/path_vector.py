@@ -1,0 +1,195 @@
+"""The converged routes toward a block of destination switches, under either routing model
+(:mod:`qosforge.compiler.routing`): one implementation that the deadlock analysis
+(compiler/deadlock/routes.py) and the software switch's forwarding tables
+(softswitch/helper/topology.py) both call, so the two cannot disagree.
+
+Inputs are arrays over directed links (``tail`` transmits, ``head`` receives) and the result is
+per (destination, switch) and per (destination, link), vectorised over the block.
+
+**shortest-path**: hop distances by scipy's compiled breadth-first search from the destination
+over the reversed links; a link u->v is a next hop toward t when hops(u) = hops(v) + 1.
+
+**ebgp-rfc7938**: a path-vector fixpoint, computed round by round in AS-path length. Each
+switch prefers the shortest AS path it is offered (every eBGP hop adds one ASN, so the length is
+the switch hops), which makes the converged state unique: ranking by length rules out the
+dispute wheels that can keep BGP from converging (Griffin, Shepherd and Wilfong, "The Stable
+Paths Problem and Interdomain Routing", IEEE/ACM ToN 10(2) 2002, §6), and a round settles every
+switch whose best path has that length. In round k a switch still without a route takes the
+offers of its neighbours settled in round k-1 over links that are up, drops those whose AS path
+holds its own ASN more than ``allowas_in`` times (RFC 4271 §9.1.2 loop detection), and picks
+its best path among the rest: the neighbour with the lowest switch index (its router ID, as
+SONiC numbers loopbacks in switch order; FRR breaks a tie by router ID with ``bgp bestpath
+compare-routerid``), then the lowest link. That path, with its own ASN prepended, is what it
+advertises. Its ECMP group is every offer of length k (``multipath_relax``) or every offer whose
+AS path equals the best's (without it: FRR's rule for eBGP multipath). Paths are compared
+exactly: each advertised path gets an id from its ASN and the id of the path it extends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from qosforge.compiler.routing import BgpSettings
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+#: Hop count standing for "unreachable" in the int16 copy the comparisons use (half the range,
+#: so adding a hop cannot overflow).
+UNREACHABLE = np.int16(np.iinfo(np.int16).max // 2)
+
+
+@dataclass(frozen=True)
+class Converged:
+    """The routes toward ``destinations`` (rows)."""
+
+    hops: FloatArray
+    """(destination, switch): switch hops along the installed routes (inf: no route)."""
+    on_route: BoolArray
+    """(destination, link): the link is in its tail's ECMP group toward the destination."""
+    accepted: BoolArray | None = None
+    """(destination, link), eBGP: the tail accepted the head's offer and it is as short as its best."""
+    best_link: IntArray | None = None
+    """(destination, switch), eBGP: the link its best path leaves on (-1: none, or the destination)."""
+    path_id: IntArray | None = None
+    """(destination, switch), eBGP: an id of the AS path it advertises (equal ids, equal paths)."""
+
+
+class LinkArrays(Protocol):
+    """The directed links the routes run over (compiler/deadlock/links.py ``FabricLinks``, or the
+    software switch's engine ports)."""
+
+    @property
+    def n_switches(self) -> int: ...
+
+    @property
+    def tail(self) -> IntArray: ...
+
+    @property
+    def head(self) -> IntArray: ...
+
+
+def converged_routes(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings | None,
+                     reversed_graph: csr_matrix | None = None) -> Converged:
+    """The converged routes toward ``destinations`` over the links that are ``alive``: eBGP's
+    when ``bgp`` is given, else every shortest path (``reversed_graph``: the alive links as
+    a head -> tail adjacency, if already built)."""
+    if bgp is not None:
+        return _ebgp(links, destinations, alive, bgp)
+    return _shortest(links, destinations, alive, reversed_graph)
+
+
+def reversed_switch_graph(links: LinkArrays, alive: BoolArray) -> csr_matrix:
+    """head -> tail adjacency over the links that are up (parallel links count once)."""
+    from scipy.sparse import csr_matrix
+
+    ones = np.ones(int(alive.sum()), dtype=np.float64)
+    graph = csr_matrix((ones, (links.head[alive], links.tail[alive])), shape=(links.n_switches, links.n_switches))
+    graph.data[:] = 1.0  # duplicates were summed: a parallel link is still one hop
+    return graph
+
+
+def _shortest(links: LinkArrays, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None) -> Converged:
+    if destinations.size == 0:
+        return Converged(np.zeros((0, links.n_switches)), np.zeros((0, links.tail.size), dtype=bool))
+    from scipy.sparse.csgraph import shortest_path
+
+    graph = reversed_switch_graph(links, alive) if reversed_graph is None else reversed_graph
+    hops = np.asarray(shortest_path(graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64)
+    # int16 comparisons: a quarter of the memory traffic of float64 on (destination x link) arrays.
+    small = np.where(np.isfinite(hops), hops, UNREACHABLE).astype(np.int16)
+    head_hops = small[:, links.head]
+    on_route = (head_hops < UNREACHABLE) & (small[:, links.tail] == head_hops + np.int16(1))
+    on_route &= alive[None, :]
+    return Converged(hops, on_route)
+
+
+def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings) -> Converged:
+    n_rows, n_switches, tail, head = destinations.size, links.n_switches, links.tail, links.head
+    rows = np.arange(n_rows)
+    hops = np.full((n_rows, n_switches), UNREACHABLE, dtype=np.int16)
+    hops[rows, destinations] = 0
+    # The next switch of each best path (the destination points at itself, so chains stay in range).
+    best_next = np.full((n_rows, n_switches), -1, dtype=np.int64)
+    best_next[rows, destinations] = destinations
+    best_link = np.full((n_rows, n_switches), -1, dtype=np.int64)
+    path_id = np.full((n_rows, n_switches), -1, dtype=np.int64)
+    path_id[rows, destinations] = _intern(bgp.asn[destinations], np.full(n_rows, -1, dtype=np.int64), 0)
+    next_id = int(path_id.max()) + 1 if n_rows else 0
+    accepted = np.zeros((n_rows, tail.size), dtype=bool)
+    _, asn_group, group_size = np.unique(bgp.asn, return_inverse=True, return_counts=True)
+    shared = group_size[asn_group.reshape(-1)] > 1
+    live = np.flatnonzero(alive)
+    for length in range(1, n_switches):
+        offered = hops[:, head[live]] == length - 1
+        offered &= hops[:, tail[live]] == UNREACHABLE
+        row, position = np.nonzero(offered)
+        if row.size == 0:
+            break
+        link = live[position]
+        keep = _loop_free(row, link, length, tail, head, best_next, bgp, shared)
+        row, link = row[keep], link[keep]
+        if row.size == 0:
+            break
+        accepted[row, link] = True
+        switch, neighbour = tail[link], head[link]
+        order = np.lexsort((link, neighbour, switch, row))
+        row, link, switch, neighbour = row[order], link[order], switch[order], neighbour[order]
+        first = np.ones(row.size, dtype=bool)
+        first[1:] = (row[1:] != row[:-1]) | (switch[1:] != switch[:-1])
+        row, link, switch, neighbour = row[first], link[first], switch[first], neighbour[first]
+        hops[row, switch] = length
+        best_next[row, switch] = neighbour
+        best_link[row, switch] = link
+        path_id[row, switch] = _intern(bgp.asn[switch], path_id[row, neighbour], next_id)
+        next_id = int(path_id[row, switch].max()) + 1
+    on_route = accepted.copy()
+    if not bgp.multipath_relax:
+        row, link = np.nonzero(accepted)
+        best = best_link[row, tail[link]]
+        differs = path_id[row, head[link]] != path_id[row, head[best]]
+        on_route[row[differs], link[differs]] = False
+    distances = np.where(hops == UNREACHABLE, np.inf, hops.astype(np.float64))
+    return Converged(distances, on_route, accepted, best_link, path_id)
+
+
+def _loop_free(row: IntArray, link: IntArray, length: int, tail: IntArray, head: IntArray, best_next: IntArray,
+               bgp: BgpSettings, shared: BoolArray) -> BoolArray:
+    """Which offers (row, link) the receiving switch (the link's tail) accepts: its ASN appears
+    at most ``allowas_in`` times in the offered AS path, the ``length`` switches from the head
+    along the best-path chain to the destination. Only switches whose ASN another switch shares
+    need the walk: a switch not yet routed is on no settled chain."""
+    keep = np.ones(row.size, dtype=bool)
+    check = np.flatnonzero(shared[tail[link]])
+    if check.size == 0:
+        return keep
+    own = bgp.asn[tail[link[check]]]
+    at = head[link[check]]
+    chain_rows = row[check]
+    count = np.zeros(check.size, dtype=np.int64)
+    for _ in range(length):
+        count += bgp.asn[at] == own
+        at = best_next[chain_rows, at]
+    keep[check] = count <= bgp.allowas_in
+    return keep
+
+
+def _intern(asn: IntArray, rest: IntArray, first_id: int) -> IntArray:
+    """Ids of the AS paths ``[asn] + rest`` (``rest``: the id of the path extended, -1 for
+    none): equal pairs get equal ids, numbered from ``first_id``."""
+    if asn.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, inverse = np.unique(np.stack([asn, rest]), axis=1, return_inverse=True)
+    return first_id + inverse.reshape(-1).astype(np.int64)
+
+
+__all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "converged_routes",
+           "reversed_switch_graph"]
