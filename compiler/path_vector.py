@@ -77,13 +77,31 @@ class LinkArrays(Protocol):
     def head(self) -> IntArray: ...
 
 
+@dataclass(frozen=True)
+class LinkOrder:
+    """Orders of a fabric's links the eBGP rounds use, computed once per fabric."""
+
+    rank: IntArray
+    """Each link's place in (receiving switch, neighbour, link) order: a switch's best offer is
+    its first in this order (lowest router ID, then lowest link)."""
+    by_head: IntArray
+    """The links grouped by the switch they lead to (whose offers they carry), stable."""
+
+    @classmethod
+    def of(cls, links: LinkArrays) -> LinkOrder:
+        n_links = links.tail.size
+        rank = np.empty(n_links, dtype=np.int64)
+        rank[np.lexsort((np.arange(n_links), links.head, links.tail))] = np.arange(n_links)
+        return cls(rank, np.argsort(links.head, kind="stable").astype(np.int64))
+
+
 def converged_routes(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings | None,
-                     reversed_graph: csr_matrix | None = None) -> Converged:
+                     reversed_graph: csr_matrix | None = None, order: LinkOrder | None = None) -> Converged:
     """The converged routes toward ``destinations`` over the links that are ``alive``: eBGP's
     when ``bgp`` is given, else every shortest path (``reversed_graph``: the alive links as
-    a head -> tail adjacency, if already built)."""
+    a head -> tail adjacency, if already built; ``order``: :meth:`LinkOrder.of` the links, if kept)."""
     if bgp is not None:
-        return _ebgp(links, destinations, alive, bgp)
+        return _ebgp(links, destinations, alive, bgp, LinkOrder.of(links) if order is None else order)
     return _shortest(links, destinations, alive, reversed_graph)
 
 
@@ -112,8 +130,9 @@ def _shortest(links: LinkArrays, destinations: IntArray, alive: BoolArray, rever
     return Converged(hops, on_route)
 
 
-def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings) -> Converged:
+def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings, link_order: LinkOrder) -> Converged:
     n_rows, n_switches, tail, head = destinations.size, links.n_switches, links.tail, links.head
+    n_links = tail.size
     rows = np.arange(n_rows)
     hops = np.full((n_rows, n_switches), UNREACHABLE, dtype=np.int16)
     hops[rows, destinations] = 0
@@ -122,35 +141,43 @@ def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpS
     best_next[rows, destinations] = destinations
     best_link = np.full((n_rows, n_switches), -1, dtype=np.int64)
     path_id = np.full((n_rows, n_switches), -1, dtype=np.int64)
-    path_id[rows, destinations] = _intern(bgp.asn[destinations], np.full(n_rows, -1, dtype=np.int64), 0)
-    next_id = int(path_id.max()) + 1 if n_rows else 0
-    accepted = np.zeros((n_rows, tail.size), dtype=bool)
-    _, asn_group, group_size = np.unique(bgp.asn, return_inverse=True, return_counts=True)
-    shared = group_size[asn_group.reshape(-1)] > 1
-    live = np.flatnonzero(alive)
+    asn_index, shared, n_asns = bgp.asn_index, bgp.shared, bgp.n_asns
+    path_id[rows, destinations] = asn_index[destinations]
+    next_id = n_asns
+    accepted = np.zeros((n_rows, n_links), dtype=bool)
+    rank = link_order.rank
+    inbound = link_order.by_head[alive[link_order.by_head]]
+    starts = np.searchsorted(head[inbound], np.arange(n_switches + 1))
+    frontier_rows, frontier = rows, destinations.astype(np.int64)
     for length in range(1, n_switches):
-        offered = hops[:, head[live]] == length - 1
-        offered &= hops[:, tail[live]] == UNREACHABLE
-        row, position = np.nonzero(offered)
-        if row.size == 0:
+        # Every offer of the switches settled last round, over their links that are up.
+        counts = starts[frontier + 1] - starts[frontier]
+        total = int(counts.sum())
+        if total == 0:
             break
-        link = live[position]
+        row = np.repeat(frontier_rows, counts)
+        offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        link = inbound[np.repeat(starts[frontier], counts) + offset]
+        unsettled = hops[row, tail[link]] == UNREACHABLE
+        row, link = row[unsettled], link[unsettled]
         keep = _loop_free(row, link, length, tail, head, best_next, bgp, shared)
         row, link = row[keep], link[keep]
         if row.size == 0:
             break
         accepted[row, link] = True
-        switch, neighbour = tail[link], head[link]
-        order = np.lexsort((link, neighbour, switch, row))
-        row, link, switch, neighbour = row[order], link[order], switch[order], neighbour[order]
+        order = np.argsort(row * n_links + rank[link], kind="stable")
+        row, link = row[order], link[order]
+        switch = tail[link]
         first = np.ones(row.size, dtype=bool)
         first[1:] = (row[1:] != row[:-1]) | (switch[1:] != switch[:-1])
-        row, link, switch, neighbour = row[first], link[first], switch[first], neighbour[first]
+        row, link, switch = row[first], link[first], switch[first]
+        neighbour = head[link]
         hops[row, switch] = length
         best_next[row, switch] = neighbour
         best_link[row, switch] = link
-        path_id[row, switch] = _intern(bgp.asn[switch], path_id[row, neighbour], next_id)
+        path_id[row, switch] = _intern(asn_index[switch], path_id[row, neighbour], n_asns, next_id)
         next_id = int(path_id[row, switch].max()) + 1
+        frontier_rows, frontier = row, switch
     on_route = accepted.copy()
     if not bgp.multipath_relax:
         row, link = np.nonzero(accepted)
@@ -182,14 +209,15 @@ def _loop_free(row: IntArray, link: IntArray, length: int, tail: IntArray, head:
     return keep
 
 
-def _intern(asn: IntArray, rest: IntArray, first_id: int) -> IntArray:
-    """Ids of the AS paths ``[asn] + rest`` (``rest``: the id of the path extended, -1 for
-    none): equal pairs get equal ids, numbered from ``first_id``."""
-    if asn.size == 0:
+def _intern(asn_index: IntArray, rest: IntArray, n_asns: int, first_id: int) -> IntArray:
+    """Ids of the AS paths ``[asn] + rest`` (``asn_index``: the ASN's place among the fabric's
+    ASNs; ``rest``: the id of the path it extends): equal pairs get equal ids, numbered from
+    ``first_id``. One int64 key per pair (ids stay below 2**40, ASNs below 2**22 switches)."""
+    if asn_index.size == 0:
         return np.zeros(0, dtype=np.int64)
-    _, inverse = np.unique(np.stack([asn, rest]), axis=1, return_inverse=True)
+    _, inverse = np.unique(rest * n_asns + asn_index, return_inverse=True)
     return first_id + inverse.reshape(-1).astype(np.int64)
 
 
-__all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "converged_routes",
+__all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "LinkOrder", "converged_routes",
            "reversed_switch_graph"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +46,26 @@ class BgpSettings:
     """Per switch: its ASN."""
     allowas_in: int
     multipath_relax: bool
+
+    @cached_property
+    def _groups(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], int]:
+        values, index, size = np.unique(self.asn, return_inverse=True, return_counts=True)
+        index = index.reshape(-1).astype(np.int64)
+        return index, size[index] > 1, int(values.size)
+
+    @property
+    def asn_index(self) -> npt.NDArray[np.int64]:
+        """Per switch: its ASN's place among the distinct ASNs."""
+        return self._groups[0]
+
+    @property
+    def shared(self) -> npt.NDArray[np.bool_]:
+        """Per switch: whether another switch has its ASN (only those can see it in a path)."""
+        return self._groups[1]
+
+    @property
+    def n_asns(self) -> int:
+        return self._groups[2]
 
 
 @dataclass(frozen=True)
@@ -77,9 +98,11 @@ class Routing:
         """One line: ``ebgp-rfc7938 (..., the default of generated topologies)``."""
         if not self.is_bgp:
             return f"{self.model} (fewest switch hops, ECMP; {self.chosen_by})"
-        shared = len(self.asns) - len({asn for _, asn in self.asns})
-        knobs = [f"{len({asn for _, asn in self.asns}):,} ASNs over {len(self.asns):,} switches"
-                 + (f" ({shared:,} share a tier's ASN)" if shared else ""),
+        members: dict[int, int] = {}
+        for _, asn in self.asns:
+            members[asn] = members.get(asn, 0) + 1
+        tiers = sum(1 for count in members.values() if count > 1)
+        knobs = [f"{len(members):,} ASNs for {len(self.asns):,} switches" + (f", {tiers:,} shared by a tier" if tiers else ""),
                  "multipath-relax" if self.multipath_relax else "multipath over identical AS paths only"]
         if self.allowas_in:
             knobs.append(f"allowas-in {self.allowas_in}")

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from qosforge.compiler.deadlock.explain import SHOWN_IN_ERROR, DependencyCycle, explain_cycles
-from qosforge.compiler.deadlock.graph import cycles, dependency_graph
+from qosforge.compiler.deadlock.graph import DESTINATIONS_PER_BLOCK, cycles, dependency_graph
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, fabric_links
+from qosforge.compiler.deadlock.routes import route_block
 from qosforge.compiler.intent import Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, plan_classes
@@ -93,4 +96,28 @@ def check_deadlock_free(intent: Intent, topology: ResolvedTopology, source_map: 
         raise source_map.error(("classes", classes[0].index, "lossless"), message, hint)
 
 
-__all__ = ["LosslessClass", "check_deadlock_free", "class_plan", "deadlock_message", "fabric_cycles", "lossless_classes"]
+def check_routes_reach_every_host(topology: ResolvedTopology, source_map: SourceMap) -> None:
+    """Refuse an eBGP fabric whose healthy routes leave some host-facing switch without a route
+    to another: an ASN plan that puts two leaves (or a leaf and a spine) in one AS makes each drop
+    the other's prefix (RFC 4271 §9.1.2) unless allowas_in lets it through (RFC 7938 §5.2.2 reuses
+    leaf ASNs that way). Shortest paths reach every connected switch (the topology checks that)."""
+    if not topology.routing.is_bgp:
+        return
+    links = fabric_links(topology)
+    hosts = links.hosts()
+    for start in range(0, hosts.size, DESTINATIONS_PER_BLOCK):
+        block = route_block(links, hosts[start:start + DESTINATIONS_PER_BLOCK], links.alive())
+        cut = ~np.isfinite(block.hops[:, hosts])
+        if cut.any():
+            row, column = (int(i) for i in np.argwhere(cut)[0])
+            source, destination = links.switch_names[int(hosts[column])], links.switch_names[int(block.destinations[row])]
+            asns = dict(topology.routing.asns)
+            raise source_map.error(("topology", "routing", "asn"),
+                                   f"under eBGP {source} has no route to the hosts of {destination} on the healthy fabric: every path "
+                                   f"to it crosses a switch of an ASN already on the path ({source} is AS {asns[source]}, "
+                                   f"{destination} AS {asns[destination]}; {int(cut.sum()):,} switch pairs cut off)",
+                                   "give each leaf its own ASN and each tier of spines one (RFC 7938 §5.2.1), or set allowas_in "
+                                   "where leaves share an ASN on purpose (RFC 7938 §5.2.2)")
+
+
+__all__ = ["LosslessClass", "check_deadlock_free", "check_routes_reach_every_host", "class_plan", "deadlock_message", "fabric_cycles", "lossless_classes"]

@@ -104,7 +104,7 @@ class _Baseline:
             self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches), np.int64)
             self.path_id = _stacked([c.path_id for c in converged], (0, links.n_switches), np.int64)
         self.candidates = candidate_turns(links)
-        self.used = used_turns(links, self.alive, self.candidates)
+        self.used = used_turns(links, self.alive, self.candidates, blocks)
         first, second = self.candidates
         self.graph = TurnGraph(links.n_links, first[self.used], second[self.used])
         # A failure can only close a cycle with a dependency G lacks: test only those candidates.

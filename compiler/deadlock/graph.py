@@ -112,11 +112,13 @@ def route_blocks(links: FabricLinks, alive: BoolArray, destinations: IntArray | 
             for start in range(0, targets.size, DESTINATIONS_PER_BLOCK)]
 
 
-def used_turns(links: FabricLinks, alive: BoolArray, candidates: tuple[IntArray, IntArray]) -> BoolArray:
-    """Which ``candidates`` the fabric's routes over the links that are ``alive`` use."""
+def used_turns(links: FabricLinks, alive: BoolArray, candidates: tuple[IntArray, IntArray],
+               blocks: list[RouteBlock] | None = None) -> BoolArray:
+    """Which ``candidates`` the fabric's routes over the links that are ``alive`` use
+    (``blocks``: those routes, if already computed)."""
     first, second = candidates
     used = np.zeros(first.size, dtype=bool)
-    for block in route_blocks(links, alive):
+    for block in route_blocks(links, alive) if blocks is None else blocks:
         used |= turns_in_block(block, first, second)
     return used
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from qosforge.compiler.path_vector import LinkOrder
 from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, BgpSettings, Routing
 from qosforge.compiler.topology import ResolvedTopology
 
@@ -51,6 +52,11 @@ class FabricLinks:
     def bgp(self) -> BgpSettings | None:
         """The eBGP settings over these switches (None: shortest paths)."""
         return self.routing.bgp(self.switch_names)
+
+    @cached_property
+    def order(self) -> LinkOrder:
+        """The link orders the eBGP rounds use (computed once, reused for every failure)."""
+        return LinkOrder.of(self)
 
     @property
     def n_switches(self) -> int:

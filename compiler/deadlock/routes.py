@@ -46,7 +46,7 @@ def route_block(links: FabricLinks, destinations: IntArray, alive: BoolArray, re
     """The ECMP routes toward ``destinations`` over the links that are ``alive``, under the
     fabric's routing model (``reversed_graph``: the alive links' :meth:`FabricLinks.switch_graph`
     with ``reverse``, if built; shortest-path only)."""
-    converged = converged_routes(links, destinations, alive, links.bgp, reversed_graph)
+    converged = converged_routes(links, destinations, alive, links.bgp, reversed_graph, links.order if links.bgp is not None else None)
     on_route = converged.on_route
     reached = links.has_hosts[None, :] & np.isfinite(converged.hops)
     reached[np.arange(destinations.size), destinations] = False  # a switch's own hosts send locally

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from qosforge.compiler.deadlock.check import LosslessClass
     from qosforge.compiler.deadlock.explain import DependencyCycle
     from qosforge.compiler.deadlock.failures import SweepResult
+    from qosforge.compiler.routing import Routing
 
 EXIT_CYCLE = 1
 #: What one failure set is called (the plural adds an s).
@@ -154,9 +155,23 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     summary = [class_summary(c, result, healthy, fail_links) for c in classes]
     render = _report_json if output_format == "json" else _report_text
     report = render(intent, classes, links.n_switches, links.n_cables, healthy, result, summary)
+    report = _with_routing(report, links.routing, result)
     click.echo(json.dumps(report, indent=2) if isinstance(report, dict) else report, nl=isinstance(report, dict))
     found = bool(healthy) or bool(result is not None and result.deadlocks)
     return EXIT_CYCLE if found else 0
+
+
+def _with_routing(report: dict[str, Any] | str, routing: Routing, result: SweepResult | None) -> dict[str, Any] | str:
+    """The report with the routing model its verdicts assume: a JSON key, or a text line after
+    the heading (and, where eBGP cut hosts off, why a failure there cannot close a cycle)."""
+    if isinstance(report, dict):
+        return {**report, "routing": routing.to_json()}
+    heading, _, rest = report.partition("\n")
+    lines = [heading, f"routing: {routing.describe()}"]
+    if routing.is_bgp and result is not None and result.partitions:
+        lines.append("  (a switch drops a path that already crossed its ASN, RFC 4271 §9.1.2: where shortest paths would bounce "
+                     "through a leaf, eBGP cuts hosts off; topology.routing.model: shortest-path, or allowas_in, checks those routes)")
+    return "\n".join(lines) + "\n" + rest
 
 
 __all__ = ["check_group", "class_summary", "deadlock_command"]

@@ -47,15 +47,16 @@ kind: Fabric
 metadata: {{name: ring}}
 topology:
   switches:
-{switches}classes:
+{switches}{routing}classes:
   - {{name: rdma, transport: {transport}, dscp: [26], lossless: {lossless}}}
   - {{name: bulk, transport: dctcp, dscp: [10]}}
 """
 
 
-def ring_intent(n: int, lossless: bool = True) -> str:
+def ring_intent(n: int, lossless: bool = True, routing: str = "") -> str:
     """An explicit ring of ``n`` switches ``sw1..swN``: Ethernet8 to the next, Ethernet12 from the
-    previous, two hosts each; class ``rdma`` (DCQCN, or IRN when lossy) on DSCP 26."""
+    previous, two hosts each; class ``rdma`` (DCQCN, or IRN when lossy) on DSCP 26; ``routing``:
+    the ``topology.routing`` mapping in flow style (default: none, the explicit default)."""
     switches = "".join(
         f"""    - name: sw{i + 1}
       profile: broadcom-trident2
@@ -66,7 +67,8 @@ def ring_intent(n: int, lossless: bool = True) -> str:
 """
         for i in range(n)
     )
-    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(), transport="dcqcn" if lossless else "irn")
+    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(), transport="dcqcn" if lossless else "irn",
+                            routing=f"  routing: {routing}\n" if routing else "")
 
 
 @pytest.fixture(scope="session")
