@@ -60,7 +60,8 @@ class Converged:
     best_link: IntArray | None = None
     """(destination, switch), eBGP: the link its best path leaves on (-1: none, or the destination)."""
     path_id: IntArray | None = None
-    """(destination, switch), eBGP: an id of the AS path it advertises (equal ids, equal paths)."""
+    """(destination, switch), eBGP without multipath relax: an id of the AS path it advertises
+    (equal ids, equal paths); with it, :func:`same_as_path` compares paths where needed."""
 
 
 class LinkArrays(Protocol):
@@ -133,69 +134,107 @@ def _shortest(links: LinkArrays, destinations: IntArray, alive: BoolArray, rever
 def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings, link_order: LinkOrder) -> Converged:
     n_rows, n_switches, tail, head = destinations.size, links.n_switches, links.tail, links.head
     n_links = tail.size
-    rows = np.arange(n_rows)
-    hops = np.full((n_rows, n_switches), UNREACHABLE, dtype=np.int16)
-    hops[rows, destinations] = 0
+    # (row, switch) and (row, link) arrays are used flat: one index per entry, cheaper to gather.
+    cells = n_rows * n_switches
+    start = np.arange(n_rows) * n_switches + destinations
+    hops = np.full(cells, UNREACHABLE, dtype=np.int16)
+    hops[start] = 0
     # The next switch of each best path (the destination points at itself, so chains stay in range).
-    best_next = np.full((n_rows, n_switches), -1, dtype=np.int64)
-    best_next[rows, destinations] = destinations
-    best_link = np.full((n_rows, n_switches), -1, dtype=np.int64)
-    path_id = np.full((n_rows, n_switches), -1, dtype=np.int64)
-    asn_index, shared, n_asns = bgp.asn_index, bgp.shared, bgp.n_asns
-    path_id[rows, destinations] = asn_index[destinations]
-    next_id = n_asns
-    accepted = np.zeros((n_rows, n_links), dtype=bool)
-    rank = link_order.rank
+    best_next = np.full(cells, -1, dtype=np.int64)
+    best_next[start] = destinations
+    best_link = np.full(cells, -1, dtype=np.int64)
+    path_id = None
+    if not bgp.multipath_relax:
+        path_id = np.full(cells, -1, dtype=np.int64)
+        path_id[start] = bgp.asn_index[destinations]
+    next_id = bgp.n_asns
+    # The shared ASNs each advertised path holds, as bits (when they fit a word and a single copy
+    # already refuses: allowas_in 0); otherwise the chain is walked.
+    masks = np.zeros(cells, dtype=np.uint64) if bgp.group_bit is not None and bgp.allowas_in == 0 else None
+    if masks is not None:
+        masks[start] = bgp.group_bit[destinations]
+    accepted = np.zeros(n_rows * n_links, dtype=bool)
+    best_rank = np.full(cells, n_links, dtype=np.int64)
+    by_rank = np.argsort(link_order.rank)
     inbound = link_order.by_head[alive[link_order.by_head]]
     starts = np.searchsorted(head[inbound], np.arange(n_switches + 1))
-    frontier_rows, frontier = rows, destinations.astype(np.int64)
+    frontier = start
     for length in range(1, n_switches):
         # Every offer of the switches settled last round, over their links that are up.
-        counts = starts[frontier + 1] - starts[frontier]
+        row, switch = np.divmod(frontier, n_switches)
+        counts = starts[switch + 1] - starts[switch]
         total = int(counts.sum())
         if total == 0:
             break
-        row = np.repeat(frontier_rows, counts)
-        offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        link = inbound[np.repeat(starts[frontier], counts) + offset]
-        unsettled = hops[row, tail[link]] == UNREACHABLE
-        row, link = row[unsettled], link[unsettled]
-        keep = _loop_free(row, link, length, tail, head, best_next, bgp, shared)
-        row, link = row[keep], link[keep]
-        if row.size == 0:
+        first = np.repeat(starts[switch] - (np.cumsum(counts) - counts), counts)
+        link = inbound[first + np.arange(total)]
+        row = np.repeat(row, counts)
+        receiver = row * n_switches + tail[link]
+        sender = row * n_switches + head[link]
+        open_ = hops[receiver] == UNREACHABLE
+        if masks is not None:
+            assert bgp.group_bit is not None
+            open_ &= (masks[sender] & bgp.group_bit[tail[link]]) == 0
+        receiver, sender, link, row = receiver[open_], sender[open_], link[open_], row[open_]
+        if masks is None and receiver.size:
+            keep = _loop_free(row, link, length, tail, head, best_next.reshape(n_rows, n_switches), bgp)
+            receiver, sender, link, row = receiver[keep], sender[keep], link[keep], row[keep]
+        if receiver.size == 0:
             break
-        accepted[row, link] = True
-        order = np.argsort(row * n_links + rank[link], kind="stable")
-        row, link = row[order], link[order]
-        switch = tail[link]
-        first = np.ones(row.size, dtype=bool)
-        first[1:] = (row[1:] != row[:-1]) | (switch[1:] != switch[:-1])
-        row, link, switch = row[first], link[first], switch[first]
-        neighbour = head[link]
-        hops[row, switch] = length
-        best_next[row, switch] = neighbour
-        best_link[row, switch] = link
-        path_id[row, switch] = _intern(asn_index[switch], path_id[row, neighbour], n_asns, next_id)
-        next_id = int(path_id[row, switch].max()) + 1
-        frontier_rows, frontier = row, switch
-    on_route = accepted.copy()
-    if not bgp.multipath_relax:
-        row, link = np.nonzero(accepted)
-        best = best_link[row, tail[link]]
-        differs = path_id[row, head[link]] != path_id[row, head[best]]
+        accepted[row * n_links + link] = True
+        # The best offer: the lowest (neighbour, link) in rank order, per receiving switch.
+        np.minimum.at(best_rank, receiver, link_order.rank[link])
+        settled = np.unique(receiver)
+        chosen = by_rank[best_rank[settled]]
+        neighbour = settled - tail[chosen] + head[chosen]
+        hops[settled] = length
+        best_next[settled] = head[chosen]
+        best_link[settled] = chosen
+        if masks is not None:
+            assert bgp.group_bit is not None
+            masks[settled] = masks[neighbour] | bgp.group_bit[tail[chosen]]
+        if path_id is not None:
+            path_id[settled] = _intern(bgp.asn_index[tail[chosen]], path_id[neighbour], bgp.n_asns, next_id)
+            next_id = int(path_id[settled].max()) + 1
+        frontier = settled
+    accepted_rows = accepted.reshape(n_rows, n_links)
+    on_route = accepted_rows
+    if path_id is not None:
+        on_route = accepted_rows.copy()
+        row, link = np.nonzero(accepted_rows)
+        best = best_link[row * n_switches + tail[link]]
+        differs = path_id[row * n_switches + head[link]] != path_id[row * n_switches + head[best]]
         on_route[row[differs], link[differs]] = False
-    distances = np.where(hops == UNREACHABLE, np.inf, hops.astype(np.float64))
-    return Converged(distances, on_route, accepted, best_link, path_id)
+    grid = hops.reshape(n_rows, n_switches)
+    distances = np.where(grid == UNREACHABLE, np.inf, grid.astype(np.float64))
+    ids = None if path_id is None else path_id.reshape(n_rows, n_switches)
+    return Converged(distances, on_route, accepted_rows, best_link.reshape(n_rows, n_switches), ids)
+
+
+def same_as_path(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntArray, first: IntArray, second: IntArray) -> BoolArray:
+    """Whether switches ``first`` and ``second`` advertise the same AS path toward row ``rows``'s
+    destination, by walking both best-path chains (``best_link``: (row, switch), -1 at the end)."""
+    same = asn[first] == asn[second]
+    a, b = first.copy(), second.copy()
+    while True:
+        next_a, next_b = best_link[rows, a], best_link[rows, b]
+        going = (next_a >= 0) & (next_b >= 0)
+        same &= (next_a >= 0) == (next_b >= 0)
+        if not going.any():
+            return same
+        a = np.where(going, head[np.maximum(next_a, 0)], a)
+        b = np.where(going, head[np.maximum(next_b, 0)], b)
+        same &= ~going | (asn[a] == asn[b])
 
 
 def _loop_free(row: IntArray, link: IntArray, length: int, tail: IntArray, head: IntArray, best_next: IntArray,
-               bgp: BgpSettings, shared: BoolArray) -> BoolArray:
+               bgp: BgpSettings) -> BoolArray:
     """Which offers (row, link) the receiving switch (the link's tail) accepts: its ASN appears
     at most ``allowas_in`` times in the offered AS path, the ``length`` switches from the head
     along the best-path chain to the destination. Only switches whose ASN another switch shares
     need the walk: a switch not yet routed is on no settled chain."""
     keep = np.ones(row.size, dtype=bool)
-    check = np.flatnonzero(shared[tail[link]])
+    check = np.flatnonzero(bgp.shared[tail[link]])
     if check.size == 0:
         return keep
     own = bgp.asn[tail[link[check]]]
@@ -220,4 +259,4 @@ def _intern(asn_index: IntArray, rest: IntArray, n_asns: int, first_id: int) -> 
 
 
 __all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "LinkOrder", "converged_routes",
-           "reversed_switch_graph"]
+           "reversed_switch_graph", "same_as_path"]

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from qosforge.compiler.intent import RoutingSpec
+from qosforge.compiler.intent import Intent, RoutingSpec
 from qosforge.compiler.loader import SourceMap
 
 EBGP = "ebgp-rfc7938"
@@ -66,6 +66,18 @@ class BgpSettings:
     @property
     def n_asns(self) -> int:
         return self._groups[2]
+
+    @cached_property
+    def group_bit(self) -> npt.NDArray[np.uint64] | None:
+        """Per switch: one bit for its ASN when other switches share it (0 for a switch of its
+        own ASN, which no settled path can hold), or None past 64 shared ASNs."""
+        index, shared, _ = self._groups
+        groups = np.unique(index[shared])
+        if groups.size > 64:
+            return None
+        position = np.searchsorted(groups, index)
+        bits = np.left_shift(np.uint64(1), np.minimum(position, 63).astype(np.uint64))
+        return np.where(shared, bits, np.uint64(0)).astype(np.uint64)
 
 
 @dataclass(frozen=True)
@@ -167,6 +179,13 @@ def _tier_plan(spec: RoutingSpec, switches: Sequence[SwitchTier], place: tuple[s
     return plan
 
 
+def with_model(intent: Intent, model: str) -> Intent:
+    """``intent`` routed by ``model`` instead of its own (``check deadlock --routing``): the
+    verdict under the other model, with the intent's ASNs and knobs where the model uses them."""
+    routing = intent.topology.routing.model_copy(update={"model": model})
+    return intent.model_copy(update={"topology": intent.topology.model_copy(update={"routing": routing})})
+
+
 def resolve_routing(spec: RoutingSpec, generated: bool, switches: Sequence[SwitchTier], source_map: SourceMap) -> Routing:
     """The intent's ``topology.routing`` over the resolved switches: the model and, for eBGP, the
     ASN of every switch (the generators' plan, then the operator's tier ASNs and overrides)."""
@@ -200,4 +219,4 @@ def resolve_routing(spec: RoutingSpec, generated: bool, switches: Sequence[Switc
 
 
 __all__ = ["EBGP", "PRIVATE_ASN_16", "PRIVATE_ASN_32", "SHORTEST_PATH", "SHORTEST_PATH_ROUTING", "BgpSettings", "Routing",
-           "SwitchTier", "resolve_routing"]
+           "SwitchTier", "resolve_routing", "with_model"]

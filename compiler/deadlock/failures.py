@@ -40,6 +40,7 @@ from qosforge.compiler.deadlock.graph import (
 )
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, IntArray
 from qosforge.compiler.deadlock.routes import route_block
+from qosforge.compiler.path_vector import same_as_path
 
 #: Pairs of switches named for a failure that cuts hosts off (the count is always given).
 SHOWN_PARTITIONS = 3
@@ -102,7 +103,6 @@ class _Baseline:
             converged = [b.converged for b in blocks]
             self.accepted = _stacked([c.accepted for c in converged], (0, links.n_links), np.bool_)
             self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches), np.int64)
-            self.path_id = _stacked([c.path_id for c in converged], (0, links.n_switches), np.int64)
         self.candidates = candidate_turns(links)
         self.used = used_turns(links, self.alive, self.candidates, blocks)
         first, second = self.candidates
@@ -150,7 +150,9 @@ class _Baseline:
             offers = self.accepted[np.ix_(rows, out)]
             has_offer = offers.any(axis=1)
             new_best = out[np.argmax(offers, axis=1)] if out.size else np.zeros(rows.size, dtype=np.int64)
-            same = has_offer & (self.path_id[rows, links.head[new_best]] == self.path_id[rows, links.head[link]])
+            assert links.bgp is not None
+            same = has_offer & same_as_path(self.best_link, links.head, links.bgp.asn, rows, links.head[new_best],
+                                            np.full(rows.size, links.head[link]))
             changed[rows[~same]] = True
         return changed
 

@@ -114,15 +114,20 @@ def _report_text(intent: str, classes: tuple[LosslessClass, ...], switches: int,
 @click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
               metavar="SECONDS", help="Stop the failure sweep after this many seconds (the rest are not proven).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float, output_format: str) -> int:
+@click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]), default=None,
+              help="Check the routes of this routing model instead of the intent's topology.routing.model.")
+def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float, output_format: str,
+                     routing_model: str | None = None) -> int:
     """Find cyclic buffer dependencies of the lossless classes (PFC deadlock) on the fabric's ECMP
-    shortest-path routes, healthy and under every set of --fail-links failed links.
+    routes (the intent's routing model, or --routing), healthy and under every set of
+    --fail-links failed links.
 
     \b
     Exit codes: 0 no cycle found, 1 a cycle, 2 unusable input.
     \b
     Examples:
       qosforge check deadlock examples/roce-pod.yaml --fail-links 1
+      qosforge check deadlock examples/roce-pod.yaml --fail-links 2 --routing shortest-path
       qosforge check deadlock fabric.yaml --fail-links 2 --time-limit 300 --format json
     """
     from qosforge.cli.progress import progress
@@ -136,7 +141,15 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     if not Path(intent).is_file():
         raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/roce-pod.yaml")
     loaded, source_map = load_intent(Path(intent))
+    if routing_model is not None:
+        from qosforge.compiler.routing import with_model
+
+        loaded = with_model(loaded, routing_model)
     topology = resolve_topology(loaded, source_map)
+    if routing_model is not None:
+        from dataclasses import replace
+
+        topology = replace(topology, routing=replace(topology.routing, chosen_by="--routing"))
     classes = lossless_classes(loaded, class_plan(loaded, topology, source_map))
     if not classes:
         click.echo(json.dumps({"intent": intent, "classes": [], "summary": []}, indent=2) if output_format == "json"
