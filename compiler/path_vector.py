@@ -227,6 +227,20 @@ def same_as_path(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntAr
         same &= ~going | (asn[a] == asn[b])
 
 
+def holds_asn(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntArray, start: IntArray, own: np.int64) -> BoolArray:
+    """Whether the AS path switch ``start`` advertises toward row ``rows``'s destination (its
+    own ASN, then its best-path chain's) holds ASN ``own``."""
+    held = asn[start] == own
+    at = start.copy()
+    while True:
+        step = best_link[rows, at]
+        going = step >= 0
+        if not going.any():
+            return held
+        at = np.where(going, head[np.maximum(step, 0)], at)
+        held |= going & (asn[at] == own)
+
+
 def _loop_free(row: IntArray, link: IntArray, length: int, tail: IntArray, head: IntArray, best_next: IntArray,
                bgp: BgpSettings) -> BoolArray:
     """Which offers (row, link) the receiving switch (the link's tail) accepts: its ASN appears
@@ -259,4 +273,4 @@ def _intern(asn_index: IntArray, rest: IntArray, n_asns: int, first_id: int) -> 
 
 
 __all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "LinkOrder", "converged_routes",
-           "reversed_switch_graph", "same_as_path"]
+           "holds_asn", "reversed_switch_graph", "same_as_path"]
