@@ -207,16 +207,15 @@ class _Baseline:
         AS path lacks ``switch``'s ASN, which it would take once its shorter ones are gone."""
         links, bgp = self.links, self.links.bgp
         assert bgp is not None
-        offered = np.zeros(rows.size, dtype=bool)
-        own = bgp.asn[switch]
-        for link in self.outbound[switch]:
-            if down[link]:
-                continue
-            neighbour = int(links.head[link])
-            routed = np.isfinite(self.hops[rows, neighbour])
-            clean = ~holds_asn(self.best_link, links.head, bgp.asn, rows, np.full(rows.size, neighbour), own)
-            offered |= routed & clean
-        return offered
+        out = self.outbound[switch]
+        neighbours = links.head[out[~down[out]]]
+        if neighbours.size == 0:
+            return np.zeros(rows.size, dtype=bool)
+        row = np.repeat(rows, neighbours.size)
+        neighbour = np.tile(neighbours, rows.size)
+        routed = np.isfinite(self.hops[row, neighbour])
+        clean = ~holds_asn(self.best_link, links.head, bgp.asn, row, neighbour, bgp.asn[switch])
+        return np.any((routed & clean).reshape(rows.size, neighbours.size), axis=1)
 
     def new_turns_go_forward(self, rows: BoolArray, alive: BoolArray) -> tuple[bool, list[tuple[str, str]], int]:
         """Whether every dependency the recomputed destinations add goes forward in G's order;
