@@ -2,8 +2,8 @@
 
 Runs ``qosforge simulate INTENT --scenario deadlock`` in-process on roce-pod's fabric routed by
 shortest paths (under its own eBGP the bounce is not installed: those failures cut the leaves
-off, docs/deadlock.md "Routing models") with leaf1-spine1 and leaf2-spine2 down (the double failure ``qosforge check deadlock --fail-links 2``
-reports first), the same line-rate traffic every time (the routes that close the graph's two
+off, docs/deadlock.md "Routing models") with leaf1-spine1 and leaf2-spine2 down (the double
+failure ``qosforge check deadlock --fail-links 2 --routing shortest-path`` reports first), the same line-rate traffic every time (the routes that close the graph's two
 cycles, 16 flows per leaf pair), and prints one row per case:
 
 * ``healthy`` and ``one failure`` (leaf1-spine1 only): the same flows on a fabric without the
@@ -47,8 +47,9 @@ from qosforge.softswitch.simulation import simulate_fabric_observed
 ROOT = Path(__file__).resolve().parents[1]
 #: examples/roce-pod.yaml with ``topology.routing: {model: shortest-path}`` (written per run).
 ROCE_POD = Path(tempfile.mkdtemp(prefix="bench-deadlock-")) / "roce-pod-shortest-path.yaml"
+_NIC = "    host_nic: nvidia-connectx-6dx\n"
 ROCE_POD.write_text((ROOT / "examples" / "roce-pod.yaml").read_text().replace(
-    "    host_nic: nvidia-connectx-6dx\n", "    host_nic: nvidia-connectx-6dx\n  routing: {model: shortest-path}\n", 1))
+    _NIC, _NIC + "  routing: {model: shortest-path}\n", 1))
 WATCHDOG_POD = ROOT / "tests" / "validation" / "fabrics" / "deadlock-pod.yaml"
 BOUNCE = ("leaf1-spine1", "leaf2-spine2")
 

@@ -78,7 +78,8 @@ class _Wiring:
             self.link(spec.leaves_per_pod + j, self.super_link, f"{super_spine_name(spine * self.per_plane + j)}:{self.port(pod)}")
             for j in range(self.per_plane)
         ]
-        return ResolvedSwitch(spine_name(pod, spine), spec.spine_profile or spec.leaf_profile, tuple(ports), "spine", pod)
+        profile = spec.spine_profile or spec.leaf_profile
+        return ResolvedSwitch(spine_name(pod, spine), profile, tuple(ports), "spine", pod)
 
     def super_spine(self, index: int) -> ResolvedSwitch:
         spec = self.spec

@@ -56,9 +56,10 @@ class Converged:
     on_route: BoolArray
     """(destination, link): the link is in its tail's ECMP group toward the destination."""
     accepted: BoolArray | None = None
-    """(destination, link), eBGP: the tail accepted the head's offer and it is as short as its best."""
+    """(destination, link), eBGP: the tail accepted the head's offer, as short as its best."""
     best_link: IntArray | None = None
-    """(destination, switch), eBGP: the link its best path leaves on (-1: none, or the destination)."""
+    """(destination, switch), eBGP: the link its best path leaves on (-1: none, or the
+    destination)."""
     path_id: IntArray | None = None
     """(destination, switch), eBGP without multipath relax: an id of the AS path it advertises
     (equal ids, equal paths); with it, :func:`same_as_path` compares paths where needed."""
@@ -96,13 +97,22 @@ class LinkOrder:
         return cls(rank, np.argsort(links.head, kind="stable").astype(np.int64))
 
 
-def converged_routes(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings | None,
-                     reversed_graph: csr_matrix | None = None, order: LinkOrder | None = None) -> Converged:
+def converged_routes(
+    links: LinkArrays,
+    destinations: IntArray,
+    alive: BoolArray,
+    bgp: BgpSettings | None,
+    reversed_graph: csr_matrix | None = None,
+    order: LinkOrder | None = None,
+) -> Converged:
     """The converged routes toward ``destinations`` over the links that are ``alive``: eBGP's
     when ``bgp`` is given, else every shortest path (``reversed_graph``: the alive links as
-    a head -> tail adjacency, if already built; ``order``: :meth:`LinkOrder.of` the links, if kept)."""
+    a head -> tail adjacency, if already built; ``order``: :meth:`LinkOrder.of` the links, if
+    kept)."""
     if bgp is not None:
-        return _ebgp(links, destinations, alive, bgp, LinkOrder.of(links) if order is None else order)
+        return _ebgp(
+            links, destinations, alive, bgp, LinkOrder.of(links) if order is None else order
+        )
     return _shortest(links, destinations, alive, reversed_graph)
 
 
@@ -111,18 +121,26 @@ def reversed_switch_graph(links: LinkArrays, alive: BoolArray) -> csr_matrix:
     from scipy.sparse import csr_matrix
 
     ones = np.ones(int(alive.sum()), dtype=np.float64)
-    graph = csr_matrix((ones, (links.head[alive], links.tail[alive])), shape=(links.n_switches, links.n_switches))
+    graph = csr_matrix(
+        (ones, (links.head[alive], links.tail[alive])), shape=(links.n_switches, links.n_switches)
+    )
     graph.data[:] = 1.0  # duplicates were summed: a parallel link is still one hop
     return graph
 
 
-def _shortest(links: LinkArrays, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None) -> Converged:
+def _shortest(
+    links: LinkArrays, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None
+) -> Converged:
     if destinations.size == 0:
-        return Converged(np.zeros((0, links.n_switches)), np.zeros((0, links.tail.size), dtype=bool))
+        return Converged(
+            np.zeros((0, links.n_switches)), np.zeros((0, links.tail.size), dtype=bool)
+        )
     from scipy.sparse.csgraph import shortest_path
 
     graph = reversed_switch_graph(links, alive) if reversed_graph is None else reversed_graph
-    hops = np.asarray(shortest_path(graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64)
+    hops = np.asarray(
+        shortest_path(graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64
+    )
     # int16 comparisons: a quarter of the memory traffic of float64 on (destination x link) arrays.
     small = np.where(np.isfinite(hops), hops, UNREACHABLE).astype(np.int16)
     head_hops = small[:, links.head]
@@ -131,7 +149,13 @@ def _shortest(links: LinkArrays, destinations: IntArray, alive: BoolArray, rever
     return Converged(hops, on_route)
 
 
-def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpSettings, link_order: LinkOrder) -> Converged:
+def _ebgp(
+    links: LinkArrays,
+    destinations: IntArray,
+    alive: BoolArray,
+    bgp: BgpSettings,
+    link_order: LinkOrder,
+) -> Converged:
     n_rows, n_switches, tail, head = destinations.size, links.n_switches, links.tail, links.head
     n_links = tail.size
     # (row, switch) and (row, link) arrays are used flat: one index per entry, cheaper to gather.
@@ -150,9 +174,10 @@ def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpS
     next_id = bgp.n_asns
     # The shared ASNs each advertised path holds, as bits (when they fit a word and a single copy
     # already refuses: allowas_in 0); otherwise the chain is walked.
-    masks = np.zeros(cells, dtype=np.uint64) if bgp.group_bit is not None and bgp.allowas_in == 0 else None
-    if masks is not None:
-        masks[start] = bgp.group_bit[destinations]
+    group_bit = bgp.group_bit if bgp.allowas_in == 0 else None
+    masks = None if group_bit is None else np.zeros(cells, dtype=np.uint64)
+    if masks is not None and group_bit is not None:
+        masks[start] = group_bit[destinations]
     accepted = np.zeros(n_rows * n_links, dtype=bool)
     best_rank = np.full(cells, n_links, dtype=np.int64)
     by_rank = np.argsort(link_order.rank)
@@ -172,12 +197,13 @@ def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpS
         receiver = row * n_switches + tail[link]
         sender = row * n_switches + head[link]
         open_ = hops[receiver] == UNREACHABLE
-        if masks is not None:
-            assert bgp.group_bit is not None
-            open_ &= (masks[sender] & bgp.group_bit[tail[link]]) == 0
+        if masks is not None and group_bit is not None:
+            open_ &= (masks[sender] & group_bit[tail[link]]) == 0
         receiver, sender, link, row = receiver[open_], sender[open_], link[open_], row[open_]
         if masks is None and receiver.size:
-            keep = _loop_free(row, link, length, tail, head, best_next.reshape(n_rows, n_switches), bgp)
+            keep = _loop_free(
+                row, link, length, tail, head, best_next.reshape(n_rows, n_switches), bgp
+            )
             receiver, sender, link, row = receiver[keep], sender[keep], link[keep], row[keep]
         if receiver.size == 0:
             break
@@ -190,11 +216,12 @@ def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpS
         hops[settled] = length
         best_next[settled] = head[chosen]
         best_link[settled] = chosen
-        if masks is not None:
-            assert bgp.group_bit is not None
-            masks[settled] = masks[neighbour] | bgp.group_bit[tail[chosen]]
+        if masks is not None and group_bit is not None:
+            masks[settled] = masks[neighbour] | group_bit[tail[chosen]]
         if path_id is not None:
-            path_id[settled] = _intern(bgp.asn_index[tail[chosen]], path_id[neighbour], bgp.n_asns, next_id)
+            path_id[settled] = _intern(
+                bgp.asn_index[tail[chosen]], path_id[neighbour], bgp.n_asns, next_id
+            )
             next_id = int(path_id[settled].max()) + 1
         frontier = settled
     accepted_rows = accepted.reshape(n_rows, n_links)
@@ -211,7 +238,14 @@ def _ebgp(links: LinkArrays, destinations: IntArray, alive: BoolArray, bgp: BgpS
     return Converged(distances, on_route, accepted_rows, best_link.reshape(n_rows, n_switches), ids)
 
 
-def same_as_path(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntArray, first: IntArray, second: IntArray) -> BoolArray:
+def same_as_path(
+    best_link: IntArray,
+    head: IntArray,
+    asn: IntArray,
+    rows: IntArray,
+    first: IntArray,
+    second: IntArray,
+) -> BoolArray:
     """Whether switches ``first`` and ``second`` advertise the same AS path toward row ``rows``'s
     destination, by walking both best-path chains (``best_link``: (row, switch), -1 at the end)."""
     same = asn[first] == asn[second]
@@ -221,13 +255,20 @@ def same_as_path(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntAr
         going = (next_a >= 0) & (next_b >= 0)
         same &= (next_a >= 0) == (next_b >= 0)
         if not going.any():
-            return same
+            return np.asarray(same, dtype=bool)
         a = np.where(going, head[np.maximum(next_a, 0)], a)
         b = np.where(going, head[np.maximum(next_b, 0)], b)
         same &= ~going | (asn[a] == asn[b])
 
 
-def holds_asn(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntArray, start: IntArray, own: np.int64) -> BoolArray:
+def holds_asn(
+    best_link: IntArray,
+    head: IntArray,
+    asn: IntArray,
+    rows: IntArray,
+    start: IntArray,
+    own: np.int64,
+) -> BoolArray:
     """Whether the AS path switch ``start`` advertises toward row ``rows``'s destination (its
     own ASN, then its best-path chain's) holds ASN ``own``."""
     held = asn[start] == own
@@ -236,13 +277,20 @@ def holds_asn(best_link: IntArray, head: IntArray, asn: IntArray, rows: IntArray
         step = best_link[rows, at]
         going = step >= 0
         if not going.any():
-            return held
+            return np.asarray(held, dtype=bool)
         at = np.where(going, head[np.maximum(step, 0)], at)
         held |= going & (asn[at] == own)
 
 
-def _loop_free(row: IntArray, link: IntArray, length: int, tail: IntArray, head: IntArray, best_next: IntArray,
-               bgp: BgpSettings) -> BoolArray:
+def _loop_free(
+    row: IntArray,
+    link: IntArray,
+    length: int,
+    tail: IntArray,
+    head: IntArray,
+    best_next: IntArray,
+    bgp: BgpSettings,
+) -> BoolArray:
     """Which offers (row, link) the receiving switch (the link's tail) accepts: its ASN appears
     at most ``allowas_in`` times in the offered AS path, the ``length`` switches from the head
     along the best-path chain to the destination. Only switches whose ASN another switch shares
@@ -269,8 +317,19 @@ def _intern(asn_index: IntArray, rest: IntArray, n_asns: int, first_id: int) -> 
     if asn_index.size == 0:
         return np.zeros(0, dtype=np.int64)
     _, inverse = np.unique(rest * n_asns + asn_index, return_inverse=True)
-    return first_id + inverse.reshape(-1).astype(np.int64)
+    return np.asarray(first_id + inverse.reshape(-1), dtype=np.int64)
 
 
-__all__ = ["UNREACHABLE", "BoolArray", "Converged", "FloatArray", "IntArray", "LinkArrays", "LinkOrder", "converged_routes",
-           "holds_asn", "reversed_switch_graph", "same_as_path"]
+__all__ = [
+    "UNREACHABLE",
+    "BoolArray",
+    "Converged",
+    "FloatArray",
+    "IntArray",
+    "LinkArrays",
+    "LinkOrder",
+    "converged_routes",
+    "holds_asn",
+    "reversed_switch_graph",
+    "same_as_path",
+]

@@ -103,7 +103,9 @@ class Routing:
             return None
         given = dict(self.asns)
         spare = iter(range(PRIVATE_ASN_32[1], PRIVATE_ASN_32[0], -1))
-        asn = np.array([given[name] if name in given else next(spare) for name in switch_names], dtype=np.int64)
+        asn = np.array(
+            [given[name] if name in given else next(spare) for name in switch_names], dtype=np.int64
+        )
         return BgpSettings(asn, self.allowas_in, self.multipath_relax)
 
     def describe(self) -> str:
@@ -114,15 +116,23 @@ class Routing:
         for _, asn in self.asns:
             members[asn] = members.get(asn, 0) + 1
         tiers = sum(1 for count in members.values() if count > 1)
-        knobs = [f"{len(members):,} ASNs for {len(self.asns):,} switches" + (f", {tiers:,} shared by a tier" if tiers else ""),
-                 "multipath-relax" if self.multipath_relax else "multipath over identical AS paths only"]
+        knobs = [
+            f"{len(members):,} ASNs for {len(self.asns):,} switches"
+            + (f", {tiers:,} shared by a tier" if tiers else ""),
+            "multipath-relax" if self.multipath_relax else "multipath over identical AS paths only",
+        ]
         if self.allowas_in:
             knobs.append(f"allowas-in {self.allowas_in}")
         return f"{self.model} (AS-path loop detection, {', '.join(knobs)}; {self.chosen_by})"
 
     def to_json(self) -> dict[str, object]:
-        return {"model": self.model, "chosen_by": self.chosen_by, "allowas_in": self.allowas_in,
-                "multipath_relax": self.multipath_relax, "asns": dict(self.asns)}
+        return {
+            "model": self.model,
+            "chosen_by": self.chosen_by,
+            "allowas_in": self.allowas_in,
+            "multipath_relax": self.multipath_relax,
+            "asns": dict(self.asns),
+        }
 
 
 #: The model of a topology built by hand in code (tests, the software switch without an intent).
@@ -146,7 +156,9 @@ def _default_plan(switches: Sequence[SwitchTier]) -> dict[str, int]:
     pods = sorted({s.pod for s in switches if s.role == "spine"})
     has_super = any(s.role == "super-spine" for s in switches)
     needed = len(leaves) + len(pods) + int(has_super)
-    low, high = PRIVATE_ASN_16 if needed <= PRIVATE_ASN_16[1] - PRIVATE_ASN_16[0] + 1 else PRIVATE_ASN_32
+    low, high = (
+        PRIVATE_ASN_16 if needed <= PRIVATE_ASN_16[1] - PRIVATE_ASN_16[0] + 1 else PRIVATE_ASN_32
+    )
     plan = {leaf.name: low + i for i, leaf in enumerate(leaves)}
     top_taken = int(has_super)
     pod_asn = {pod: high - top_taken - i for i, pod in enumerate(pods)}
@@ -158,19 +170,30 @@ def _default_plan(switches: Sequence[SwitchTier]) -> dict[str, int]:
     return plan
 
 
-def _tier_plan(spec: RoutingSpec, switches: Sequence[SwitchTier], place: tuple[str | int, ...], source_map: SourceMap) -> dict[str, int]:
+def _tier_plan(
+    spec: RoutingSpec,
+    switches: Sequence[SwitchTier],
+    place: tuple[str | int, ...],
+    source_map: SourceMap,
+) -> dict[str, int]:
     plan = _default_plan(switches)
     given = spec.asn
     has_super = any(s.role == "super-spine" for s in switches)
     if given.super_spine is not None and not has_super:
-        raise source_map.error((*place, "asn", "super_spine"), "a leaf_spine has no super-spines",
-                               "give the spines' shared ASN as asn.spine, or drop super_spine")
+        raise source_map.error(
+            (*place, "asn", "super_spine"),
+            "a leaf_spine has no super-spines",
+            "give the spines' shared ASN as asn.spine, or drop super_spine",
+        )
     leaves = [s for s in switches if s.role == "leaf"]
     if given.leaf is not None:
         plan.update({leaf.name: given.leaf + i for i, leaf in enumerate(leaves)})
         if given.leaf + len(leaves) - 1 > PRIVATE_ASN_32[1]:
-            raise source_map.error((*place, "asn", "leaf"), f"{len(leaves):,} leaves counted up from {given.leaf} pass ASN {PRIVATE_ASN_32[1]}",
-                                   "start the leaves lower (each leaf takes the next ASN)")
+            raise source_map.error(
+                (*place, "asn", "leaf"),
+                f"{len(leaves):,} leaves counted up from {given.leaf} pass ASN {PRIVATE_ASN_32[1]}",
+                "start the leaves lower (each leaf takes the next ASN)",
+            )
     for switch in switches:
         if switch.role == "spine" and given.spine is not None:
             plan[switch.name] = given.spine + switch.pod
@@ -183,40 +206,72 @@ def with_model(intent: Intent, model: str) -> Intent:
     """``intent`` routed by ``model`` instead of its own (``check deadlock --routing``): the
     verdict under the other model, with the intent's ASNs and knobs where the model uses them."""
     routing = intent.topology.routing.model_copy(update={"model": model})
-    return intent.model_copy(update={"topology": intent.topology.model_copy(update={"routing": routing})})
+    return intent.model_copy(
+        update={"topology": intent.topology.model_copy(update={"routing": routing})}
+    )
 
 
-def resolve_routing(spec: RoutingSpec, generated: bool, switches: Sequence[SwitchTier], source_map: SourceMap) -> Routing:
+def resolve_routing(
+    spec: RoutingSpec, generated: bool, switches: Sequence[SwitchTier], source_map: SourceMap
+) -> Routing:
     """The intent's ``topology.routing`` over the resolved switches: the model and, for eBGP, the
     ASN of every switch (the generators' plan, then the operator's tier ASNs and overrides)."""
     place: tuple[str | int, ...] = ("topology", "routing")
     model = spec.model or (EBGP if generated else SHORTEST_PATH)
-    chosen_by = ("the intent's topology.routing.model" if spec.model is not None
-                 else "the default of generated topologies" if generated else "the default of explicit topologies")
+    chosen_by = (
+        "the intent's topology.routing.model"
+        if spec.model is not None
+        else "the default of generated topologies"
+        if generated
+        else "the default of explicit topologies"
+    )
     if model == SHORTEST_PATH:
         return Routing(SHORTEST_PATH, chosen_by=chosen_by)
     names = {s.name for s in switches}
     for name in spec.asn.switches:
         if name not in names:
-            raise source_map.error((*place, "asn", "switches", name), f"no switch '{name}' in the topology",
-                                   f"name switches of the fabric, e.g. {', '.join(sorted(names)[:3])}")
+            raise source_map.error(
+                (*place, "asn", "switches", name),
+                f"no switch '{name}' in the topology",
+                f"name switches of the fabric, e.g. {', '.join(sorted(names)[:3])}",
+            )
     if generated:
         plan = _tier_plan(spec, switches, place, source_map)
     else:
-        tiers = [key for key in ("super_spine", "spine", "leaf") if getattr(spec.asn, key) is not None]
+        tiers = [
+            key for key in ("super_spine", "spine", "leaf") if getattr(spec.asn, key) is not None
+        ]
         if tiers:
-            raise source_map.error((*place, "asn", tiers[0]), f"asn.{tiers[0]} numbers a generated fabric's tier; an explicit topology has none",
-                                   "give every switch its ASN under asn.switches")
+            raise source_map.error(
+                (*place, "asn", tiers[0]),
+                f"asn.{tiers[0]} numbers a generated fabric's tier; an explicit topology has none",
+                "give every switch its ASN under asn.switches",
+            )
         missing = [s.name for s in switches if s.name not in spec.asn.switches]
         if missing:
-            raise source_map.error((*place, "asn"), f"eBGP needs every switch's ASN; {len(missing)} have none ({', '.join(missing[:4])})",
-                                   "list each switch under asn.switches (RFC 7938 §5.2.1: spines of a tier share one, each leaf its own), "
-                                   "or use model: shortest-path")
+            raise source_map.error(
+                (*place, "asn"),
+                f"eBGP needs every switch's ASN; {len(missing)} have none "
+                f"({', '.join(missing[:4])})",
+                "list each switch under asn.switches (RFC 7938 §5.2.1: spines of a tier share one, "
+                "each leaf its own), "
+                "or use model: shortest-path",
+            )
         plan = {}
     plan.update(spec.asn.switches)
     asns = tuple((s.name, plan[s.name]) for s in switches)
     return Routing(EBGP, asns, spec.allowas_in, spec.multipath_relax, chosen_by)
 
 
-__all__ = ["EBGP", "PRIVATE_ASN_16", "PRIVATE_ASN_32", "SHORTEST_PATH", "SHORTEST_PATH_ROUTING", "BgpSettings", "Routing",
-           "SwitchTier", "resolve_routing", "with_model"]
+__all__ = [
+    "EBGP",
+    "PRIVATE_ASN_16",
+    "PRIVATE_ASN_32",
+    "SHORTEST_PATH",
+    "SHORTEST_PATH_ROUTING",
+    "BgpSettings",
+    "Routing",
+    "SwitchTier",
+    "resolve_routing",
+    "with_model",
+]

@@ -112,7 +112,8 @@ def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     resolved = _resolve_switches(intent, source_map)
     generated = intent.topology.switches is None
     tiers = [SwitchTier(s.name, s.role, s.pod) for s in resolved.switches]
-    return replace(resolved, routing=resolve_routing(intent.topology.routing, generated, tiers, source_map))
+    routing = resolve_routing(intent.topology.routing, generated, tiers, source_map)
+    return replace(resolved, routing=routing)
 
 
 def _resolve_switches(intent: Intent, source_map: SourceMap) -> ResolvedTopology:

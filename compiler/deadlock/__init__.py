@@ -17,4 +17,5 @@ from qosforge.compiler.deadlock.check import (
 from qosforge.compiler.deadlock.explain import DependencyCycle
 from qosforge.compiler.deadlock.links import FabricLinks, fabric_links
 
-__all__ = ["DependencyCycle", "FabricLinks", "check_deadlock_free", "check_routes_reach_every_host", "fabric_cycles", "fabric_links"]
+__all__ = ["DependencyCycle", "FabricLinks", "check_deadlock_free", "check_routes_reach_every_host",
+           "fabric_cycles", "fabric_links"]

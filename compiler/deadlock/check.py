@@ -110,14 +110,18 @@ def check_routes_reach_every_host(topology: ResolvedTopology, source_map: Source
         cut = ~np.isfinite(block.hops[:, hosts])
         if cut.any():
             row, column = (int(i) for i in np.argwhere(cut)[0])
-            source, destination = links.switch_names[int(hosts[column])], links.switch_names[int(block.destinations[row])]
+            source = links.switch_names[int(hosts[column])]
+            destination = links.switch_names[int(block.destinations[row])]
             asns = dict(topology.routing.asns)
-            raise source_map.error(("topology", "routing", "asn"),
-                                   f"under eBGP {source} has no route to the hosts of {destination} on the healthy fabric: every path "
-                                   f"to it crosses a switch of an ASN already on the path ({source} is AS {asns[source]}, "
-                                   f"{destination} AS {asns[destination]}; {int(cut.sum()):,} switch pairs cut off)",
-                                   "give each leaf its own ASN and each tier of spines one (RFC 7938 §5.2.1), or set allowas_in "
-                                   "where leaves share an ASN on purpose (RFC 7938 §5.2.2)")
+            raise source_map.error(
+                ("topology", "routing", "asn"),
+                f"under eBGP {source} has no route to the hosts of {destination} on the healthy "
+                f"fabric: every path to it crosses a switch of an ASN already on the path ({source} "
+                f"is AS {asns[source]}, {destination} AS {asns[destination]}; "
+                f"{int(cut.sum()):,} switch pairs cut off)",
+                "give each leaf its own ASN and each tier of spines one (RFC 7938 §5.2.1), or set "
+                "allowas_in where leaves share an ASN on purpose (RFC 7938 §5.2.2)")
 
 
-__all__ = ["LosslessClass", "check_deadlock_free", "check_routes_reach_every_host", "class_plan", "deadlock_message", "fabric_cycles", "lossless_classes"]
+__all__ = ["LosslessClass", "check_deadlock_free", "check_routes_reach_every_host", "class_plan",
+           "deadlock_message", "fabric_cycles", "lossless_classes"]

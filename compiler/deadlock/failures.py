@@ -102,7 +102,8 @@ class _Baseline:
         if links.bgp is not None:
             converged = [b.converged for b in blocks]
             self.accepted = _stacked([c.accepted for c in converged], (0, links.n_links), np.bool_)
-            self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches), np.int64)
+            self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches),
+                                      np.int64)
         self.candidates = candidate_turns(links)
         self.used = used_turns(links, self.alive, self.candidates, blocks)
         first, second = self.candidates
@@ -173,7 +174,8 @@ class _Baseline:
         for rows, switch in withdrawn:
             for neighbour in np.unique(links.tail[self.inbound[switch]]):
                 best = self.best_link[rows, neighbour]
-                recheck.append((rows[(best >= 0) & (links.head[np.maximum(best, 0)] == switch)], int(neighbour)))
+                through = (best >= 0) & (links.head[np.maximum(best, 0)] == switch)
+                recheck.append((rows[through], int(neighbour)))
         for rows, switch in recheck:
             if rows.size:
                 kept, _ = self._keeps_its_path(rows, switch, down, cut)
@@ -199,8 +201,9 @@ class _Baseline:
         has_offer = offers.any(axis=1)
         new_best = out[np.argmax(offers, axis=1)]
         old_best = links.head[self.best_link[rows, switch]]
-        same = has_offer & same_as_path(self.best_link, links.head, bgp.asn, rows, links.head[new_best], old_best)
-        return same, ~has_offer
+        same = has_offer & same_as_path(self.best_link, links.head, bgp.asn, rows,
+                                        links.head[new_best], old_best)
+        return same, np.asarray(~has_offer, dtype=bool)
 
     def _offered_a_longer_path(self, rows: IntArray, switch: int, down: BoolArray) -> BoolArray:
         """Per row: whether a neighbour of ``switch`` (over a link that is up) has a route whose
@@ -215,7 +218,8 @@ class _Baseline:
         neighbour = np.tile(neighbours, rows.size)
         routed = np.isfinite(self.hops[row, neighbour])
         clean = ~holds_asn(self.best_link, links.head, bgp.asn, row, neighbour, bgp.asn[switch])
-        return np.any((routed & clean).reshape(rows.size, neighbours.size), axis=1)
+        offered = (routed & clean).reshape(rows.size, neighbours.size)
+        return np.asarray(np.any(offered, axis=1), dtype=bool)
 
     def new_turns_go_forward(self, rows: BoolArray, alive: BoolArray) -> tuple[bool, list[tuple[str, str]], int]:
         """Whether every dependency the recomputed destinations add goes forward in G's order;

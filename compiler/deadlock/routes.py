@@ -46,12 +46,14 @@ def route_block(links: FabricLinks, destinations: IntArray, alive: BoolArray, re
     """The ECMP routes toward ``destinations`` over the links that are ``alive``, under the
     fabric's routing model (``reversed_graph``: the alive links' :meth:`FabricLinks.switch_graph`
     with ``reverse``, if built; shortest-path only)."""
-    converged = converged_routes(links, destinations, alive, links.bgp, reversed_graph, links.order if links.bgp is not None else None)
+    order = links.order if links.bgp is not None else None
+    converged = converged_routes(links, destinations, alive, links.bgp, reversed_graph, order)
     on_route = converged.on_route
     reached = links.has_hosts[None, :] & np.isfinite(converged.hops)
     reached[np.arange(destinations.size), destinations] = False  # a switch's own hosts send locally
     _reach_hostless(links, on_route, reached)
-    return RouteBlock(destinations, converged.hops, on_route, on_route & reached[:, links.tail], converged)
+    carries = on_route & reached[:, links.tail]
+    return RouteBlock(destinations, converged.hops, on_route, carries, converged)
 
 
 def _reach_hostless(links: FabricLinks, on_route: BoolArray, reached: BoolArray) -> None:

@@ -114,10 +114,11 @@ def _report_text(intent: str, classes: tuple[LosslessClass, ...], switches: int,
 @click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
               metavar="SECONDS", help="Stop the failure sweep after this many seconds (the rest are not proven).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]), default=None,
-              help="Check the routes of this routing model instead of the intent's topology.routing.model.")
-def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float, output_format: str,
-                     routing_model: str | None = None) -> int:
+@click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]),
+              default=None, help="Check the routes of this routing model instead of the intent's "
+                                 "topology.routing.model.")
+def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float,
+                     output_format: str, routing_model: str | None = None) -> int:
     """Find cyclic buffer dependencies of the lossless classes (PFC deadlock) on the fabric's ECMP
     routes (the intent's routing model, or --routing), healthy and under every set of
     --fail-links failed links.
@@ -174,7 +175,8 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     return EXIT_CYCLE if found else 0
 
 
-def _with_routing(report: dict[str, Any] | str, routing: Routing, result: SweepResult | None) -> dict[str, Any] | str:
+def _with_routing(report: dict[str, Any] | str, routing: Routing,
+                  result: SweepResult | None) -> dict[str, Any] | str:
     """The report with the routing model its verdicts assume: a JSON key, or a text line after
     the heading (and, where eBGP cut hosts off, why a failure there cannot close a cycle)."""
     if isinstance(report, dict):
@@ -182,8 +184,9 @@ def _with_routing(report: dict[str, Any] | str, routing: Routing, result: SweepR
     heading, _, rest = report.partition("\n")
     lines = [heading, f"routing: {routing.describe()}"]
     if routing.is_bgp and result is not None and result.partitions:
-        lines.append("  (a switch drops a path that already crossed its ASN, RFC 4271 §9.1.2: where shortest paths would bounce "
-                     "through a leaf, eBGP cuts hosts off; topology.routing.model: shortest-path, or allowas_in, checks those routes)")
+        lines.append("  (a switch drops a path that already crossed its ASN, RFC 4271 §9.1.2: "
+                     "where shortest paths would bounce through a leaf, eBGP cuts hosts off; "
+                     "topology.routing.model: shortest-path, or allowas_in, checks those routes)")
     return "\n".join(lines) + "\n" + rest
 
 

@@ -132,7 +132,8 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
         names = ", ".join(s.ir.name for s in compiled)
         raise QosforgeError(f"the switches {names} are not connected by links among themselves", place="--switch",
                             hint="select switches that form a connected part of the fabric (e.g. a leaf with the spines it links to)")
-    topology = routed_topology(counts, tuple(peers), routing.bgp(tuple(entry.ir.name for entry in compiled)))
+    bgp = routing.bgp(tuple(entry.ir.name for entry in compiled))
+    topology = routed_topology(counts, tuple(peers), bgp)
     host_ports = tuple(p for p, q in enumerate(peers) if q == HOST)
     if not host_ports:
         raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
@@ -141,7 +142,8 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
              for entry in compiled for port in entry.config.ports]
     wires = tuple(delays.wire_s for delays in given)
     forwarding = tuple(delays.forwarding_s for delays in given)
-    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint(), wires, forwarding, routing)
+    design = design or DesignPoint()
+    fabric = Fabric(compiled, topology, (), host_ports, design, wires, forwarding, routing)
     hosts = tuple(HostSite(i, fabric.port_ref(p).switch, fabric.port_ref(p).port) for i, p in enumerate(host_ports))
     return Fabric(compiled, topology, hosts, host_ports, fabric.design, wires, forwarding, routing)
 
@@ -183,7 +185,8 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
     selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
     resolved = resolve_topology(intent, source_map)
     return fabric_from_switches(selected, assume=assume, design=design_point(intent), declared_classes=declared_classes(intent),
-                                link_latencies_s=intent_link_latencies_s(resolved), routing=resolved.routing)
+                                link_latencies_s=intent_link_latencies_s(resolved),
+                                routing=resolved.routing)
 
 
 def failed_cable(fabric: Fabric, text: str) -> tuple[int, int]:
@@ -224,11 +227,12 @@ def with_failed_links(fabric: Fabric, cables: tuple[tuple[int, int], ...]) -> Fa
         for dst in fabric.host_ports:
             if owner[src] != owner[dst] and not topology.routes[owner[src]][dst]:
                 names = " and ".join(f"{fabric.port_ref(a)} - {fabric.port_ref(b)}" for a, b in cables)
-                raise QosforgeError(f"with {names} down, {fabric.port_ref(src).switch} has no route to the hosts of {fabric.port_ref(dst).switch} "
-                                    f"under {fabric.routing.model} routing",
+                source, destination = fabric.port_ref(src).switch, fabric.port_ref(dst).switch
+                raise QosforgeError(f"with {names} down, {source} has no route to the hosts of "
+                                    f"{destination} under {fabric.routing.model} routing",
                                     place="--fail-link", hint="fail links that leave every leaf connected (a cut-off leaf cannot deadlock, it is unreachable)")
-    return Fabric(fabric.switches, topology, fabric.hosts, fabric.host_ports, fabric.design, fabric.link_delays_s, fabric.forwarding_delays_s,
-                  fabric.routing)
+    return Fabric(fabric.switches, topology, fabric.hosts, fabric.host_ports, fabric.design,
+                  fabric.link_delays_s, fabric.forwarding_delays_s, fabric.routing)
 
 
 __all__ = ["Fabric", "LinkDelays", "compile_fabric", "fabric_from_switches", "failed_cable", "intent_link_latencies_s", "with_failed_links"]

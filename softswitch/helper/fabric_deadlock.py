@@ -86,7 +86,8 @@ def failed_fabric(fabric: Fabric, intent: Path, fail_links: tuple[str, ...]) -> 
     if not predicted:
         raise QosforgeError(f"with {' and '.join(names) or 'no link'} down the lossless class has no cyclic buffer dependency: it cannot deadlock here",
                             place="--fail-link", hint="fail links that create a cycle: 'qosforge check deadlock INTENT --fail-links 2' lists them "
-                                                      "(e.g. leaf1-spine1 and leaf2-spine2 of roce-pod routed by shortest-path)")
+                                                      "(e.g. leaf1-spine1 and leaf2-spine2 of roce-pod "
+                                                      "routed by shortest-path)")
     pairs = tuple(dict.fromkeys((route.source, route.destination) for cycle in predicted for route in cycle.routes))
     return DeadlockSetup(failed, names, predicted, pairs)
 

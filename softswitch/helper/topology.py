@@ -36,7 +36,8 @@ def _engine_links(ports_per_switch: tuple[int, ...], peers: tuple[int, ...]) -> 
     return _EnginePorts(len(ports_per_switch), owner[port], owner[peer[port]], port)
 
 
-def routed_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, ...], bgp: BgpSettings | None = None) -> Topology:
+def routed_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, ...],
+                    bgp: BgpSettings | None = None) -> Topology:
     """The routes of every switch to every host: eBGP's when ``bgp`` is given (the fabric's
     ASNs and knobs), else every shortest path in switch hops; the ECMP group of a switch holds
     every egress port the model installs, in port order.
@@ -50,15 +51,18 @@ def routed_topology(ports_per_switch: tuple[int, ...], peers: tuple[int, ...], b
     peer = np.asarray(peers, dtype=np.int64)
     targets = np.unique(owner[peer == HOST]) if peer.size else np.zeros(0, dtype=np.int64)
     routes = converged_routes(links, targets, np.ones(links.port.size, dtype=bool), bgp).on_route
-    leaf_routes: list[list[tuple[int, ...]]] = [[()] * targets.size for _ in range(links.n_switches)]
+    leaf_routes: list[list[tuple[int, ...]]] = [[()] * targets.size
+                                                for _ in range(links.n_switches)]
     row, link = np.nonzero(routes)
     order = np.lexsort((links.port[link], links.tail[link], row))
     row, switch, port = row[order], links.tail[link][order], links.port[link][order]
-    starts = np.flatnonzero(np.r_[True, (row[1:] != row[:-1]) | (switch[1:] != switch[:-1])]) if row.size else row
+    group_start = np.r_[True, (row[1:] != row[:-1]) | (switch[1:] != switch[:-1])]
+    starts = np.flatnonzero(group_start) if row.size else row
     for first, last in zip(starts, (*starts[1:], row.size)[:starts.size], strict=True):
         leaf_routes[int(switch[first])][int(row[first])] = tuple(int(p) for p in port[first:last])
     last_hop = tuple((d,) if p == HOST else () for d, p in enumerate(peers))
-    return Topology(ports_per_switch, peers, tuple(int(t) for t in targets), tuple(tuple(r) for r in leaf_routes), last_hop)
+    return Topology(ports_per_switch, peers, tuple(int(t) for t in targets),
+                    tuple(tuple(r) for r in leaf_routes), last_hop)
 
 
 def first_path(topology: Topology, src_port: int, dst_port: int) -> tuple[int, ...]:

@@ -29,7 +29,9 @@ def _links(edges: list[tuple[int, int]], n: int) -> Links:
     return Links(n, np.array(tail, dtype=np.int64), np.array(head, dtype=np.int64))
 
 
-def referee(links: Links, alive: np.ndarray, destination: int, bgp: BgpSettings) -> tuple[list[float], set[int]]:
+def referee(
+    links: Links, alive: np.ndarray, destination: int, bgp: BgpSettings
+) -> tuple[list[float], set[int]]:
     """(hops per switch, the links on a route) toward ``destination`` by plain path-vector rounds."""
     asn = [int(a) for a in bgp.asn]
     advertised: dict[int, tuple[int, ...]] = {destination: (asn[destination],)}
@@ -40,17 +42,28 @@ def referee(links: Links, alive: np.ndarray, destination: int, bgp: BgpSettings)
         for switch in range(links.n_switches):
             if switch == destination:
                 continue
-            offers = [(len(advertised[int(v)]), int(v), link, advertised[int(v)])
-                      for link, (u, v) in enumerate(zip(links.tail, links.head, strict=True))
-                      if u == switch and alive[link] and int(v) in advertised and advertised[int(v)].count(asn[switch]) <= bgp.allowas_in]
+            offers = [
+                (len(advertised[int(v)]), int(v), link, advertised[int(v)])
+                for link, (u, v) in enumerate(zip(links.tail, links.head, strict=True))
+                if u == switch
+                and alive[link]
+                and int(v) in advertised
+                and advertised[int(v)].count(asn[switch]) <= bgp.allowas_in
+            ]
             if not offers:
                 continue
             best = min(offers)
             fresh[switch] = (asn[switch], *best[3])
-            fresh_routes[switch] = {link for length, _, link, path in offers
-                                    if length == best[0] and (bgp.multipath_relax or path == best[3])}
+            fresh_routes[switch] = {
+                link
+                for length, _, link, path in offers
+                if length == best[0] and (bgp.multipath_relax or path == best[3])
+            }
         if fresh == advertised and fresh_routes == routes:
-            hops = [float(len(advertised[s]) - 1) if s in advertised else np.inf for s in range(links.n_switches)]
+            hops = [
+                float(len(advertised[s]) - 1) if s in advertised else np.inf
+                for s in range(links.n_switches)
+            ]
             return hops, set().union(*routes.values()) if routes else set()
         advertised, routes = fresh, fresh_routes
     raise AssertionError("the referee's BGP did not converge")
@@ -60,10 +73,18 @@ def referee(links: Links, alive: np.ndarray, destination: int, bgp: BgpSettings)
 def fabrics(draw: st.DrawFn) -> tuple[Links, np.ndarray, BgpSettings]:
     n = draw(st.integers(2, 8))
     edges = [(draw(st.integers(0, i - 1)), i) for i in range(1, n)]
-    edges += [(a, b) for a, b in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=8)) if a != b]
+    edges += [
+        (a, b)
+        for a, b in draw(
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=8)
+        )
+        if a != b
+    ]
     links = _links(edges, n)
     # Few ASNs, so switches share them (a tier) and loop detection bites.
-    asn = np.array(draw(st.lists(st.integers(65000, 65000 + n), min_size=n, max_size=n)), dtype=np.int64)
+    asn = np.array(
+        draw(st.lists(st.integers(65000, 65000 + n), min_size=n, max_size=n)), dtype=np.int64
+    )
     dead = draw(st.sets(st.integers(0, len(edges) - 1), max_size=2))
     alive = np.array([i // 2 not in dead for i in range(2 * len(edges))], dtype=bool)
     bgp = BgpSettings(asn, draw(st.integers(0, 2)), draw(st.booleans()))
@@ -83,7 +104,10 @@ def test_the_fixpoint_equals_plain_bgp_rounds(case: tuple[Links, np.ndarray, Bgp
 
 
 def _leaf_spine(leaves: int, spines: int) -> Links:
-    return _links([(leaf, leaves + spine) for leaf in range(leaves) for spine in range(spines)], leaves + spines)
+    return _links(
+        [(leaf, leaves + spine) for leaf in range(leaves) for spine in range(spines)],
+        leaves + spines,
+    )
 
 
 def test_spines_sharing_an_asn_never_route_down_and_up_again() -> None:
@@ -92,7 +116,12 @@ def test_spines_sharing_an_asn_never_route_down_and_up_again() -> None:
     4, whose link to spine 2 is down too, is left without a route. Shortest paths would bounce."""
     links = _leaf_spine(4, 2)
     dead = {(2, 4), (3, 5)}  # leaf3-spine1, leaf4-spine2 (switches 0-3 leaves, 4-5 spines)
-    alive = np.array([(int(a), int(b)) not in dead and (int(b), int(a)) not in dead for a, b in zip(links.tail, links.head, strict=True)])
+    alive = np.array(
+        [
+            (int(a), int(b)) not in dead and (int(b), int(a)) not in dead
+            for a, b in zip(links.tail, links.head, strict=True)
+        ]
+    )
     asn = np.array([65001, 65002, 65003, 65004, 65534, 65534], dtype=np.int64)
     ebgp = converged_routes(links, np.array([2]), alive, BgpSettings(asn, 0, True))
     assert ebgp.hops[0].tolist() == [2, 2, 0, np.inf, np.inf, 1]  # spine1 and leaf4: no route
@@ -113,4 +142,8 @@ def test_without_multipath_relax_only_identical_as_paths_share_the_load() -> Non
     assert set(np.flatnonzero(relaxed.on_route[0] & (links.tail == 0))) == {0, 2}
     assert set(np.flatnonzero(strict.on_route[0] & (links.tail == 0))) == {0}
     same = BgpSettings(np.array([65001, 65010, 65010, 65003], dtype=np.int64), 0, False)
-    assert set(np.flatnonzero(converged_routes(links, np.array([3]), alive, same).on_route[0] & (links.tail == 0))) == {0, 2}
+    assert set(
+        np.flatnonzero(
+            converged_routes(links, np.array([3]), alive, same).on_route[0] & (links.tail == 0)
+        )
+    ) == {0, 2}
