@@ -106,8 +106,8 @@ def compile_intent(
     # Deadlock freedom is the whole fabric's, whichever switches are compiled (compiler/deadlock).
     first_profile = selected[0].profile
     plans[first_profile] = plan_classes(intent, source_map, profiles[first_profile])
-    check_routes_reach_every_host(topology, source_map)
-    check_deadlock_free(intent, topology, source_map, plans[first_profile])
+    healthy_routes = check_routes_reach_every_host(topology, source_map)
+    check_deadlock_free(intent, topology, source_map, plans[first_profile], healthy_routes)
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
     approximations = tuple(sorted(set(intent.approximations) | set(accepted_approximations)))
     compiled: list[SwitchIR] = []

@@ -124,11 +124,13 @@ def used_turns(links: FabricLinks, alive: BoolArray, candidates: tuple[IntArray,
 
 
 def dependency_graph(links: FabricLinks, alive: BoolArray | None = None,
-                     candidates: tuple[IntArray, IntArray] | None = None) -> TurnGraph:
-    """The buffer dependency graph of the fabric's routes over the links that are ``alive``."""
+                     candidates: tuple[IntArray, IntArray] | None = None,
+                     blocks: list[RouteBlock] | None = None) -> TurnGraph:
+    """The buffer dependency graph of the fabric's routes over the links that are ``alive``
+    (``blocks``: those routes, if already computed)."""
     up = np.ones(links.n_links, dtype=bool) if alive is None else alive
     first, second = candidate_turns(links) if candidates is None else candidates
-    used = used_turns(links, up, (first, second))
+    used = used_turns(links, up, (first, second), blocks)
     return TurnGraph(links.n_links, first[used], second[used])
 
 
