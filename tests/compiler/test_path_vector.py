@@ -32,7 +32,8 @@ def _links(edges: list[tuple[int, int]], n: int) -> Links:
 def referee(
     links: Links, alive: np.ndarray, destination: int, bgp: BgpSettings
 ) -> tuple[list[float], set[int]]:
-    """(hops per switch, the links on a route) toward ``destination`` by plain path-vector rounds."""
+    """(hops per switch, the links on a route) toward ``destination``, by plain path-vector
+    rounds."""
     asn = [int(a) for a in bgp.asn]
     advertised: dict[int, tuple[int, ...]] = {destination: (asn[destination],)}
     routes: dict[int, set[int]] = {}
@@ -133,7 +134,8 @@ def test_spines_sharing_an_asn_never_route_down_and_up_again() -> None:
 
 def test_without_multipath_relax_only_identical_as_paths_share_the_load() -> None:
     """Switch 0 reaches 3 over 1 and over 2 (two hops each); 1 and 2 have different ASNs, so the
-    AS paths differ: ECMP over both with multipath-relax, only the best (lowest router ID) without."""
+    AS paths differ: ECMP over both with multipath-relax, only the best (lowest router ID)
+    without."""
     links = _links([(0, 1), (0, 2), (1, 3), (2, 3)], 4)
     asn = np.array([65001, 65010, 65020, 65003], dtype=np.int64)
     alive = np.ones(8, dtype=bool)

@@ -24,9 +24,11 @@ topology:
   - {{name: bulk, transport: dctcp, dscp: [10]}}
 """
 GENERATED = {
-    "leaf_spine": "leaf_spine: {spines: 2, leaves: 3, hosts_per_leaf: 2, host_link: {speed: 100G}, fabric_link: {speed: 100G}, "
+    "leaf_spine": "leaf_spine: {spines: 2, leaves: 3, hosts_per_leaf: 2, host_link: {speed: 100G}, "
+    "fabric_link: {speed: 100G}, "
     "leaf_profile: mellanox-spectrum-2}",
-    "clos": "clos: {pods: 2, leaves_per_pod: 2, spines_per_pod: 2, super_spines: 4, hosts_per_leaf: 2, host_link: {speed: 100G}, "
+    "clos": "clos: {pods: 2, leaves_per_pod: 2, spines_per_pod: 2, super_spines: 4, hosts_per_leaf: 2, "
+    "host_link: {speed: 100G}, "
     "fabric_link: {speed: 100G}, leaf_profile: mellanox-spectrum-2}",
 }
 
@@ -152,8 +154,12 @@ kind: Fabric
 metadata: {name: pair}
 topology:
   switches:
-    - {name: a, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet4, speed: 40G, peer: "b:Ethernet4"}]}
-    - {name: b, profile: broadcom-trident2, ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet4, speed: 40G, peer: "a:Ethernet4"}]}
+    - name: a
+      profile: broadcom-trident2
+      ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet4, speed: 40G, peer: "b:Ethernet4"}]
+    - name: b
+      profile: broadcom-trident2
+      ports: [{name: Ethernet0, speed: 40G, peer: host}, {name: Ethernet4, speed: 40G, peer: "a:Ethernet4"}]
   routing: {model: ebgp-rfc7938, asn: {switches: {a: 65001}}}
 classes:
   - {name: bulk, transport: dctcp, dscp: [10]}

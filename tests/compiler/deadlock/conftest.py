@@ -29,7 +29,8 @@ def topology(edges: list[tuple[int, int]], n_switches: int, hosts: tuple[int, ..
 
 def ebgp(asns: list[int], allowas_in: int = 0, multipath_relax: bool = True) -> Routing:
     """eBGP over switches ``s1..sN`` with these ASNs."""
-    return Routing(EBGP, tuple((f"s{i + 1}", asn) for i, asn in enumerate(asns)), allowas_in, multipath_relax, "the test")
+    named = tuple((f"s{i + 1}", asn) for i, asn in enumerate(asns))
+    return Routing(EBGP, named, allowas_in, multipath_relax, "the test")
 
 
 def ring(n: int) -> ResolvedTopology:
@@ -67,10 +68,12 @@ def ring_intent(n: int, lossless: bool = True, routing: str = "") -> str:
 """
         for i in range(n)
     )
-    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(), transport="dcqcn" if lossless else "irn",
+    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(),
+                            transport="dcqcn" if lossless else "irn",
                             routing=f"  routing: {routing}\n" if routing else "")
 
 
 @pytest.fixture(scope="session")
 def fabrics() -> SimpleNamespace:
-    return SimpleNamespace(topology=topology, ring=ring, leaf_spine=leaf_spine, ring_intent=ring_intent, ebgp=ebgp)
+    return SimpleNamespace(topology=topology, ring=ring, leaf_spine=leaf_spine,
+                           ring_intent=ring_intent, ebgp=ebgp)
