@@ -67,6 +67,9 @@ class CompileOutcome:
     report: dict[str, Any]
     plan: OutputPlan
     output_dir: Path
+    unpatched: tuple[str, ...] = ()
+    """Switches ``--base`` wrote no patch for (GCU would refuse it; the notes say so): the run is
+    incomplete (exit :data:`~qosforge.errors.EXIT_INCOMPLETE`)."""
 
 
 #: Given the number of files to render, a context yielding ``advance()`` (the CLI's progress bar).
@@ -122,6 +125,7 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
             rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
             advance()
     notes: list[str] = []
+    unpatched: list[str] = []
     if request.base_path is not None:
         from qosforge.backends.phases import RenderedText
 
@@ -132,6 +136,8 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
             for result in patcher.patch(Path(request.base_path), own, fabric.for_target(target_name), root):
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
+                if not result.patched:
+                    unpatched.append(result.switch)
     report: dict[str, Any] = tidy(report_to_json(fabric))
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(request.intent_path).read_bytes().decode("utf-8", errors="replace")
@@ -143,7 +149,8 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
-    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root)
+    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root,
+                          unpatched=tuple(unpatched))
 
 
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:

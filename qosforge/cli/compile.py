@@ -44,9 +44,13 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
-                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None, force: bool = False) -> None:
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...],
+                    base_path: str | None = None, force: bool = False) -> int:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
+
+    Exit codes: 0 written, 2 bad input (nothing written), 3 with --base: the configs are
+    written but no gcu-patch.json for a switch whose change GCU would refuse (stderr says why).
 
     The output folder is updated as one step: complete, or untouched when anything fails. A
     manifest (.qosforge-manifest.json) lists what qosforge wrote; a run replaces its own earlier
@@ -75,14 +79,19 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         outcome = compile_to_folder(request, CliReporter(), lambda total: progress("rendering", total=total, units="files"))
     except CompileUsageError as error:
         raise click.UsageError(error.message) from None
+    from qosforge.errors import EXIT_INCOMPLETE, EXIT_OK
+
+    # A --base that wrote no patch for some switch is not a success a script may take for one.
+    code = EXIT_INCOMPLETE if outcome.unpatched else EXIT_OK
     if output_format == "json":
         click.echo(json.dumps(outcome.report, indent=2))
-        return
-    if quiet:
-        return
-    from qosforge.cli.compile_summary import print_compile_summary
+        return code
+    if not quiet:
+        from qosforge.cli.compile_summary import print_compile_summary
 
-    print_compile_summary(outcome.fabric, outcome.report, verbose=verbose, output_dir=outcome.output_dir, plan=outcome.plan)
+        print_compile_summary(outcome.fabric, outcome.report, verbose=verbose,
+                              output_dir=outcome.output_dir, plan=outcome.plan)
+    return code
 
 
 @click.command("explain")

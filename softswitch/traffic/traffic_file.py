@@ -143,13 +143,46 @@ class TrafficEntry(BaseModel):
         return None if self.rate is None else parse_rate_bps(self.rate)
 
 
+def parse_window(text: str, place: str) -> tuple[float, float]:
+    """``START:END`` (e.g. ``4s:5s``, ``0s:10ms``) -> seconds, END after START; an error names
+    ``place`` (``--measure``, or the traffic file's line)."""
+    hint = "e.g. 4s:5s (statistics over 4 s..5 s; the run ends at 5 s)"
+    start_text, colon, end_text = text.partition(":")
+    if not colon or not start_text.strip() or not end_text.strip():
+        raise QosforgeError(f"{text!r} is not START:END", place=place, hint=hint)
+    try:
+        start = parse_time_s(start_text.strip(), allow_zero=True)
+        end = parse_time_s(end_text.strip())
+    except UnitError as error:
+        raise error.with_place(place) from None
+    if not end > start:
+        raise QosforgeError(f"the window ends ({end:g} s) before it starts ({start:g} s)",
+                            place=place, hint=hint)
+    return start, end
+
+
 class TrafficDocument(BaseModel):
+    """The file's top level: the flows, and what the run of them is (its seed, its length and
+    the window its statistics cover), so a file carries the run it was written for. Flags
+    (--seed, --duration, --measure) override these."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
     kind: Literal["Traffic"]
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    duration: Quantity | None = None
+    """How long the run is (``--duration``): statistics over [0, duration]."""
+    measure: str | None = None
+    """The measured window ``START:END`` (``--measure``): the run ends at END."""
     flows: list[Any] = Field(min_length=1)
+
+    @field_validator("duration")
+    @classmethod
+    def _duration(cls, value: str | None) -> str | None:
+        if value is not None:
+            _unit(parse_time_s, value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -169,6 +202,11 @@ class TrafficFile:
     path: str
     seed: int | None
     entries: tuple[PlacedEntry, ...]
+    measure_s: tuple[float, float] | None = None
+    """The run's measured window (START, END) the file gives, from its ``measure`` or ``duration``
+    (``duration: D`` is ``measure: 0s:D``); None where it gives neither (a CSV never does)."""
+    window_text: str | None = None
+    """How the file wrote it (``measure: 4s:5s``), for the report and notes."""
 
 
 def _hint(error: Mapping[str, Any], field: str) -> str:
@@ -271,8 +309,12 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         field = str(first["loc"][0]) if first["loc"] else ""
         place = line_of(root, field) if field in root else f"{name}:1"
         hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
+                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295",
+                "duration": "a time with its unit, e.g. 10ms"}.get(
+                    field, "the top-level fields are apiVersion, kind, seed, duration, measure, "
+                    "flows")
         raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+    measure_s, window_text = _file_window(document, lambda key: line_of(root, key))
     flows = root["flows"]
     if not isinstance(flows, CommentedSeq):
         raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
@@ -282,7 +324,27 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
         plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
         entries.append(_entry(plain, place, field_places))
-    return TrafficFile(name, document.seed, tuple(entries))
+    return TrafficFile(name, document.seed, tuple(entries), measure_s, window_text)
+
+
+def _file_window(document: TrafficDocument,
+                 place_of: Any) -> tuple[tuple[float, float] | None, str | None]:
+    """The window the document gives (its ``measure``, else ``0s:`` its ``duration``): a
+    ``duration`` beside a ``measure`` must be the window's end, as ``--duration`` beside
+    ``--measure`` must."""
+    if document.measure is not None:
+        window = parse_window(document.measure, f"{place_of('measure')}: measure")
+        if document.duration is not None:
+            duration = parse_time_s(document.duration)
+            if not math.isclose(duration, window[1], rel_tol=1e-12):
+                raise QosforgeError(
+                    f"the run ends at the window's end ({window[1]:g} s), not {duration:g} s",
+                    place=f"{place_of('duration')}: duration",
+                    hint="drop duration (measure's END is the run's end)")
+        return window, f"measure: {document.measure}"
+    if document.duration is not None:
+        return (0.0, parse_time_s(document.duration)), f"duration: {document.duration}"
+    return None, None
 
 
 def _cell(value: str) -> Any:
@@ -361,4 +423,5 @@ def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: i
     return [min(x, math.nextafter(window, 0.0)) for x in offsets]
 
 
-__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic", "stagger_offsets_s"]
+__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile",
+           "load_traffic", "parse_window", "stagger_offsets_s"]

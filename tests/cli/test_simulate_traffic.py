@@ -139,6 +139,64 @@ def test_flags_that_do_not_fit_are_refused(run_cli: Run, tmp_path: Path, argv: t
         assert word in err, err
 
 
+def test_a_flow_that_starts_after_the_run_is_named_and_an_idle_group_has_no_jain(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    # Before: the late group reported Jain 1.0 (equal shares of nothing) and not a word was said.
+    traffic = _file(
+        tmp_path,
+        HEAD + "  - {group: early, src: leaf1:Ethernet0, dst: leaf2:Ethernet0, class: tcp}\n"
+        "  - {group: late, src: leaf1:Ethernet4, dst: leaf2:Ethernet4, class: tcp, start: 3600s}\n",
+    )
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", traffic, "--duration", "1ms", "--format", "json"
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    groups = {g["name"]: g for g in report["groups"]}
+    assert groups["late"]["jain_index"] is None and groups["late"]["total_throughput_bps"] == 0
+    assert groups["early"]["jain_index"] == 1.0 and groups["early"]["total_throughput_bps"] > 0
+    assert (
+        "warning: 1 of 2 flows start after the run ends at 0.001 s and send nothing: flow 1 "
+        "(group late, leaf1:Ethernet4 -> leaf2:Ethernet4) at 3600 s" in err
+    )
+    assert (
+        "warning: group 'late' delivered nothing in 0 s .. 0.001 s: Jain's index is undefined"
+        in err
+    )
+    assert len(report["warnings"]) == 2
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--duration", "1ms")
+    late = next(line for line in out.splitlines() if "│ late" in line)
+    assert late.rstrip(" │").endswith("—")
+
+
+def test_the_file_s_window_is_used_unless_a_flag_overrides_it(run_cli: Run, tmp_path: Path) -> None:
+    traffic = _file(
+        tmp_path,
+        HEAD.replace("flows:", "measure: 1ms:2ms\nflows:")
+        + "  - {group: g, src: leaf1:Ethernet0, dst: leaf2:Ethernet0, class: tcp}\n",
+    )
+    code, out, err = run_cli("simulate", SMALL, "--traffic", traffic, "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and (report["measure_start_s"], report["measure_end_s"]) == (0.001, 0.002)
+    assert report["window_from"] == "the traffic file's measure: 1ms:2ms" and "overrides" not in err
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", traffic, "--duration", "3ms", "--format", "json"
+    )
+    report = json.loads(out)
+    assert code == 0 and (report["measure_start_s"], report["measure_end_s"]) == (0.0, 0.003)
+    assert report["window_from"] == "--duration 0.003s"
+    assert "note: --duration 0.003s overrides the traffic file's measure: 1ms:2ms" in err
+    code, out, err = run_cli(
+        "simulate", SMALL, "--traffic", traffic, "--measure", "1ms:2ms", "--format", "json"
+    )
+    assert (
+        code == 0
+        and json.loads(out)["window_from"] == "--measure 1ms:2ms"
+        and "overrides" not in err
+    )
+
+
 def test_measure_and_friends_are_refused_without_traffic(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "65pkt", "--measure", "0s:1ms")
     assert code == 2 and "--measure" in err

@@ -29,6 +29,7 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
         deadlock_summary,
         default_duration_s,
         failed_fabric,
+        replayed_delivery,
         watchdog_interval_s,
     )
     from qosforge.softswitch.helper.fabric_report import fabric_summary
@@ -66,7 +67,9 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
     header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
     keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
-            **deadlock_summary(result, observations, setup, watchdog=options.watchdog, watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes),
+            **deadlock_summary(result, observations, setup, watchdog=options.watchdog,
+                               watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes,
+                               delivered_by=replayed_delivery(built, setup.fabric)),
             "seed_effective": fabric_seed_matters(setup.fabric.configs, setup.fabric.topology, built.flows, seeded_workload=False)}
     return result, keys, header, duration_s, 0.0
 

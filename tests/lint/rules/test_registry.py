@@ -26,6 +26,7 @@ STABLE_IDS = {
     "lossy-tc-in-lossless-pair", "lossless-pg-size-below-xoff",
     # issue 25: hosts and switches agree (lint --hosts)
     "host-pfc-not-lossless", "host-pfc-missing", "host-dscp-priority", "host-cnp-dscp", "host-cc-ignores-ecn",
+    "host-attachment-port", "host-trust-pcp", "host-cnp-lossless", "host-kernel-cc",
 }
 #: The checks.py rule ids before issue 11 split it: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {

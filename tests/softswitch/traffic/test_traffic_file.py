@@ -86,6 +86,62 @@ def test_document_errors_name_the_line(tmp_path: Path, text: str, line: int, wor
     assert word in raised.value.one_line()
 
 
+@pytest.mark.parametrize(
+    ("top", "window", "text"),
+    [
+        ("measure: 4s:5s\n", (4.0, 5.0), "measure: 4s:5s"),
+        ("duration: 10ms\n", (0.0, 0.01), "duration: 10ms"),
+        ("measure: 1ms:3ms\nduration: 3ms\n", (0.001, 0.003), "measure: 1ms:3ms"),
+        ("", None, None),
+    ],
+)
+def test_a_file_carries_its_run_window(
+    tmp_path: Path, top: str, window: tuple[float, float] | None, text: str | None
+) -> None:
+    loaded = load_traffic(
+        _write(
+            tmp_path,
+            "apiVersion: qosforge/v1\nkind: Traffic\n"
+            + top
+            + "flows:\n  - {src: 0, dst: 1, class: a}\n",
+        )
+    )
+    assert (
+        loaded.measure_s == (pytest.approx(window) if window else None)
+        and loaded.window_text == text
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "line", "words"),
+    [
+        ("measure: 5s:4s\n", 3, ["measure", "ends (4 s) before it starts (5 s)"]),
+        ("measure: 4s\n", 3, ["measure", "not START:END"]),
+        (
+            "measure: 1ms:3ms\nduration: 2ms\n",
+            4,
+            ["duration", "window's end (0.003 s), not 0.002 s"],
+        ),
+        ("duration: 10\n", 3, ["duration"]),
+    ],
+)
+def test_a_bad_file_window_names_its_line(
+    tmp_path: Path, top: str, line: int, words: list[str]
+) -> None:
+    path = _write(
+        tmp_path,
+        "apiVersion: qosforge/v1\nkind: Traffic\n"
+        + top
+        + "flows:\n  - {src: 0, dst: 1, class: a}\n",
+    )
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    text = raised.value.one_line()
+    assert text.startswith(f"{path}:{line}"), text
+    for word in words:
+        assert word in text, text
+
+
 def test_csv_rows_and_their_errors(tmp_path: Path) -> None:
     path = _write(tmp_path, "group,src,dst,class,size,start_window\nS1,T1:Ethernet0 T1:Ethernet1,T2:Ethernet0,bulk,,1s\n\nS2,4,5,bulk,64kB,\n", "m.csv")
     traffic = load_traffic(path)
