@@ -18,7 +18,7 @@ from qosforge.compiler.buffers import (
     plan_buffers,
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
-from qosforge.compiler.deadlock import check_deadlock_free
+from qosforge.compiler.deadlock import check_deadlock_free, check_routes_reach_every_host
 from qosforge.compiler.hosts import host_nic_lookup
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
@@ -114,7 +114,8 @@ def compile_intent(
     # Deadlock freedom is the whole fabric's, whichever switches are compiled (compiler/deadlock).
     first_profile = selected[0].profile
     plans[first_profile] = plan_classes(intent, source_map, profiles[first_profile])
-    check_deadlock_free(intent, topology, source_map, plans[first_profile])
+    healthy_routes = check_routes_reach_every_host(topology, source_map)
+    check_deadlock_free(intent, topology, source_map, plans[first_profile], healthy_routes)
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
     approximations = tuple(sorted(set(intent.approximations) | set(accepted_approximations)))
     compiled: list[SwitchIR] = []

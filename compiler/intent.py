@@ -217,6 +217,58 @@ class LinkLatency(_Strict):
                                                                  "(cable at the propagation speed plus phy_delay), its default.")
 
 
+#: An AS number BGP can carry (RFC 6793 four-octet ASNs; 0 and 4294967295 are reserved, RFC 7607
+#: and RFC 7300).
+Asn = Annotated[int, Field(ge=1, le=4_294_967_294)]
+
+
+class AsnPlan(_Strict):
+    """Where the operator gives ASNs: per tier of a generated fabric, or per switch by name."""
+
+    super_spine: Asn | None = Field(
+        default=None,
+        description="The ASN all super-spines of a clos share (RFC 7938 §5.2.1 Tier 1).")
+    spine: Asn | None = Field(
+        default=None, description="The spines' shared ASN (leaf_spine), or pod 1's spines' "
+                                  "(clos: pod p gets spine + p - 1).")
+    leaf: Asn | None = Field(
+        default=None, description="The first leaf's ASN; leaf i gets leaf + i - 1 "
+                                  "(each leaf its own, RFC 7938 §5.2.1).")
+    switches: dict[str, Asn] = Field(
+        default_factory=dict, description="ASN by switch name: every switch of an explicit "
+                                          "topology, or overrides of the tier plan.")
+
+
+class RoutingSpec(_Strict):
+    """How the fabric routes: the routes the deadlock check, failure sweeps and simulator use."""
+
+    model: Literal["ebgp-rfc7938", "shortest-path"] | None = Field(
+        default=None,
+        description="ebgp-rfc7938: eBGP with AS-path loop detection and multipath (the default of "
+                    "leaf_spine and clos); shortest-path: every fewest-hop path (an IGP with ECMP; "
+                    "the default of explicit topologies).")
+    asn: AsnPlan = Field(
+        default_factory=AsnPlan,
+        description="ASNs (ebgp-rfc7938); generators default to RFC 7938 §5.2.1's plan in the "
+                    "private range.")
+    allowas_in: int = Field(
+        default=0, ge=0, le=10,
+        description="Accept routes whose AS path holds the switch's own ASN up to this many "
+                    "times (ebgp-rfc7938).")
+    multipath_relax: bool = Field(
+        default=True,
+        description="ECMP over equally long AS paths through different neighbour ASNs (FRR 'bgp "
+                    "bestpath as-path multipath-relax', set by SONiC); false: only identical AS "
+                    "paths (ebgp-rfc7938).")
+
+    @model_validator(mode="after")
+    def _bgp_knobs(self) -> RoutingSpec:
+        if self.model == "shortest-path" and (self.allowas_in or self.asn != AsnPlan()):
+            raise ValueError("asn and allowas_in are eBGP settings: give them with model: "
+                             "ebgp-rfc7938, or drop them")
+        return self
+
+
 class Topology(_Strict):
     leaf_spine: LeafSpine | None = None
     clos: Clos | None = None
@@ -224,6 +276,9 @@ class Topology(_Strict):
     links: list[LinkLatency] = Field(default_factory=list)
     host_latency: LinkLatencyS | None = Field(default=None, description="One-way latency of host links in an explicit topology, including forwarding; "
                                                                         "at least each host port's wire, its default.")
+    routing: RoutingSpec = Field(
+        default_factory=RoutingSpec,
+        description="The routing protocol's model of the routes (docs/deadlock.md).")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:
@@ -430,6 +485,7 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 __all__ = [
+    "AsnPlan",
     "ClassSpec",
     "D2tcpSpec",
     "DcqcnSpec",
@@ -439,6 +495,7 @@ __all__ = [
     "FastLaneSpec",
     "Intent",
     "LinkSpec",
+    "RoutingSpec",
     "TbtcpSpec",
     "TltSpec",
     "TransportName",
