@@ -41,10 +41,14 @@ EGRESS_LOSSY_TRIM_PROFILE = "egress_lossy_trim_profile"
 #: The trim queue's profile: FastLane's 5 % buffer cap as a dynamic threshold.
 EGRESS_TRIM_PROFILE = "egress_trim_profile"
 SOURCE_TRIMMING = (
-    "SONiC SWITCH_TRIMMING|GLOBAL (sonic-buildimage src/sonic-yang-models/yang-models/sonic-trimming.yang); "
+    "SONiC SWITCH_TRIMMING|GLOBAL (sonic-buildimage "
+    "src/sonic-yang-models/yang-models/sonic-trimming.yang); "
     "SAI SAI_SWITCH_ATTR_PACKET_TRIM_* (SAI inc/saiswitch.h)"
 )
-SOURCE_DT_SHARE = "Choudhury & Hahne, dynamic thresholds: one congested queue settles at alpha/(1+alpha) of the buffer"
+SOURCE_DT_SHARE = (
+    "Choudhury & Hahne, dynamic thresholds: one congested queue settles at alpha/(1+alpha) of "
+    "the buffer"
+)
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ def trim_scheduler_name(rate_bps: float) -> str:
 def plan_trimming(
     trim: TrimSpec, buffers: BufferPlan, profile: VendorProfile, speeds_bps: list[float]
 ) -> TrimPlan:
-    """The trimmed classes' profile, the trim queue's profile and shapers, and the switch setting."""
+    """The trimmed classes' profile, the trim queue's profile and shapers, and the switch
+    setting."""
     lossy = next(p for p in buffers.profiles if p.name == EGRESS_LOSSY_PROFILE)
     trimmed = BufferProfileIR(
         EGRESS_LOSSY_TRIM_PROFILE,
@@ -127,7 +132,8 @@ def _trim_queue_dynamic_th(profile: VendorProfile, buffers: BufferPlan) -> Deriv
     allowed = dynamic_th_range(profile)
     if not allowed.low <= exponent <= allowed.high or exponent in allowed.special:
         raise InfeasibleDesignError(
-            f"the trim queue's dynamic_th {exponent} (FastLane's {cap:.0%} buffer cap) is outside what {profile.name} accepts",
+            f"the trim queue's dynamic_th {exponent} (FastLane's {cap:.0%} buffer cap) is "
+            f"outside what {profile.name} accepts",
             place="classes.trim",
             hint="use a vendor profile whose dynamic_th range includes it",
         )
@@ -147,7 +153,8 @@ def _trim_queue_dynamic_th(profile: VendorProfile, buffers: BufferPlan) -> Deriv
                 Derivation(
                     "dynamic_th",
                     f"floor(log2(cap/(1-cap))) = {exponent}: alpha = {alpha:g}, "
-                    f"one congested trim queue holds alpha/(1+alpha) = {alpha / (1 + alpha):.2%} <= {cap:.0%}",
+                    "one congested trim queue holds alpha/(1+alpha) = "
+                    f"{alpha / (1 + alpha):.2%} <= {cap:.0%}",
                     f"{SOURCE_CAPS}; {SOURCE_DT_SHARE}",
                 ),
             ),
