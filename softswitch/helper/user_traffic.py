@@ -57,7 +57,6 @@ class UserFlow:
     size_bytes: int | None
     collective: str | None = None
     """The collective (its group) this flow is a step of; None for other flows."""
-    src_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -305,7 +304,7 @@ def _collective_flows(fabric: Fabric, placed: PlacedCollective, delays: AckPathD
         spec = class_flow_spec(fabric, built, src_port, dst_port, step.size_bytes, entry.start_s, delays)
         spec = replace(spec, after=tuple(base + a for a in after), dscp=dscp)
         out.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, step.size_bytes,
-                            collective=entry.group, src_rank=step.src))
+                            collective=entry.group))
         _monitor(fabric, monitors, src_port, dst_port, dscp, built.entry.name)
     return out
 

@@ -415,12 +415,12 @@ def _read_events(name: str, reader: Any) -> TrafficFile:
     top: dict[str, Any] = {}
     lines: dict[str, int] = {}
     entries: list[PlacedEntry] = []
+    collectives: list[PlacedCollective] = []
     tally = _FlowTally()
     while not isinstance(event := reader.next(), yaml.MappingEndEvent):
         key = reader.key(event)
-        if key in top or key == "collectives":
-            # ruamel.yaml places a duplicate; collectives (a few entries) are read there too
-            raise Unsupported
+        if key in top:
+            raise Unsupported  # ruamel.yaml places the duplicate
         lines[key] = event.start_mark.line + 1
         value_event = reader.next()
         if key == "flows" and isinstance(value_event, yaml.SequenceStartEvent):
@@ -429,21 +429,32 @@ def _read_events(name: str, reader: Any) -> TrafficFile:
                 placed = _read_entry(name, reader, item)
                 tally.add(placed)
                 entries.append(placed)
+        elif key == "collectives" and isinstance(value_event, yaml.SequenceStartEvent):
+            top[key] = collectives
+            while not isinstance(item := reader.next(), yaml.SequenceEndEvent):
+                collectives.append(_collective(*_read_mapping(name, reader, item)))
         else:
             top[key] = reader.value(value_event)
     reader.end()
     document = _document(name, top, lambda field: f"{name}:{lines[field]}")
-    return _traffic_file(name, document, tuple(entries), lambda key: f"{name}:{lines[key]}")
+    return _traffic_file(
+        name, document, tuple(entries), lambda key: f"{name}:{lines[key]}", tuple(collectives)
+    )
 
 
 def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
+    return _entry(*_read_mapping(name, reader, item))
+
+
+def _read_mapping(name: str, reader: Any, item: Any) -> tuple[Any, str, dict[str, str]]:
+    """One list item of ``flows:`` or ``collectives:``: its value, its line and each field's."""
     import yaml
 
     from qosforge.compiler.fast_yaml import Unsupported
 
     place = f"{name}:{item.start_mark.line + 1}"
     if not isinstance(item, yaml.MappingStartEvent):
-        return _entry(reader.value(item), place, {})
+        return reader.value(item), place, {}
     raw: dict[str, Any] = {}
     field_places: dict[str, str] = {}
     while not isinstance(event := reader.next(), yaml.MappingEndEvent):
@@ -452,7 +463,7 @@ def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
             raise Unsupported
         field_places[key] = f"{name}:{event.start_mark.line + 1}"
         raw[key] = reader.value(reader.next())
-    return _entry(raw, place, field_places)
+    return raw, place, field_places
 
 
 def _not_a_mapping(name: str) -> QosforgeError:
