@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from qosforge.compiler.intent import Intent
     from qosforge.compiler.loader import SourceMap
     from qosforge.ir.model import FabricIR
-    from qosforge.outputs import OutputPlan
+    from qosforge.outputs import OutputPlan, OutputSpool, SpooledFile
 
 
 class CompileUsageError(QosforgeError):
@@ -101,6 +101,21 @@ def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximati
 
 def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress = _no_progress) -> CompileOutcome:
     """Compile, render and (with ``base_path``) patch every selected switch, then write the folder."""
+    from qosforge.outputs import OutputSpool
+
+    root = Path(request.output_dir)
+    if root.exists() and not root.is_dir():
+        raise QosforgeError(f"{request.output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
+    with reporter.progress(f"compiling {request.intent_path}"):
+        compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)
+    with OutputSpool(root) as spool:
+        return _render_and_write(request, reporter, rendering, compiled, spool if request.base_path is None else None)
+
+
+def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress, compiled: CompiledIntent,
+                      spool: OutputSpool | None) -> CompileOutcome:
+    """Render every file (into ``spool`` as it comes, when given: --base patches need the texts),
+    patch, and write the folder."""
     from qosforge.backends.registry import get_target
     from qosforge.backends.report import report_to_json
     from qosforge.compiler.rendering import render_fabric_targets
@@ -108,18 +123,14 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     from qosforge.presentation import tidy
 
     root = Path(request.output_dir)
-    if root.exists() and not root.is_dir():
-        raise QosforgeError(f"{request.output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
-    with reporter.progress(f"compiling {request.intent_path}"):
-        compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)
     fabric = compiled.fabric
     patchers = _patchers(fabric.targets) if request.base_path is not None else ()
-
-    rendered: list[RenderedFile] = []
+    rendered: list[RenderedFile | SpooledFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
     with rendering(work) as advance:
         for target_name, output in render_fabric_targets(fabric, compiled.intent, compiled.source_map):
-            rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
+            item = RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text)
+            rendered.append(item if spool is None else spool.keep(item))
             advance()
     notes: list[str] = []
     if request.base_path is not None:
@@ -128,7 +139,8 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
         for target_name in patchers:
             patcher = get_target(target_name).patch
             assert patcher is not None  # _patchers keeps only the targets that own the phase
-            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text) for item in rendered if item.target == target_name)
+            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text)
+                        for item in rendered if isinstance(item, RenderedFile) and item.target == target_name)
             for result in patcher.patch(Path(request.base_path), own, fabric.for_target(target_name), root):
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
