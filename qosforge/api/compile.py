@@ -61,12 +61,15 @@ class CompiledIntent:
 
 @dataclass(frozen=True)
 class CompileOutcome:
-    """``report``: the report.json document (floats presentable); ``plan``: what the folder got."""
+    """``report``: the report.json document (floats presentable), ``report_text`` its text as the
+    file holds it (``--format json`` prints it: encoding 100 MB of report again cost seconds);
+    ``plan``: what the folder got."""
 
     fabric: FabricIR
     report: dict[str, Any]
     plan: OutputPlan
     output_dir: Path
+    report_text: str
 
 
 #: Given the number of files to render, a context yielding ``advance()`` (the CLI's progress bar).
@@ -145,7 +148,8 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
     report: dict[str, Any] = tidy(report_to_json(fabric))
-    rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
+    report_text = json.dumps(report, indent=2, sort_keys=False) + "\n"
+    rendered.append(RenderedFile("report.json", None, None, report_text))
     intent_text = Path(request.intent_path).read_bytes().decode("utf-8", errors="replace")
     run = RunRequest(intent=intent_key(Path(request.intent_path), root), intent_sha256=sha256_text(intent_text),
                      switches=tuple(request.switches) or None, targets=tuple(fabric.targets), replace_other_intents=request.force)
@@ -155,7 +159,7 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
     notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
-    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root)
+    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root, report_text=report_text)
 
 
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
