@@ -37,17 +37,20 @@ def _cpu_and_rss(argv: list[str]) -> tuple[float, float]:
 
 def main() -> None:
     parser = OneLineParser(__doc__)
-    parser.add_argument("--runs", type=positive_int, default=3, help="paired runs of each case (default 3)")
+    parser.add_argument("--runs", type=positive_int, default=3,
+                        help="paired runs of each case (default 3)")
     parser.add_argument("--duration", default="3s", help="simulated time (default 3s)")
     args = parser.parse_args()
     qosforge = str(Path(sys.executable).with_name("qosforge"))
-    base = [qosforge, "simulate", str(EXAMPLES / "dctcp-fig17.yaml"), "--traffic", str(EXAMPLES / "dctcp-fig17.traffic.yaml"),
+    base = [qosforge, "simulate", str(EXAMPLES / "dctcp-fig17.yaml"),
+            "--traffic", str(EXAMPLES / "dctcp-fig17.traffic.yaml"),
             "--duration", args.duration, "--format", "json"]
     results: dict[str, list[tuple[float, float]]] = {"none": [], "csv": [], "parquet": []}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):
             for case in results:
-                extra = [] if case == "none" else ["--timeseries", str(Path(folder) / f"series.{case}")]
+                series = Path(folder) / f"series.{case}"
+                extra = [] if case == "none" else ["--timeseries", str(series)]
                 results[case].append(_cpu_and_rss(base + extra))
                 for leftover in Path(folder).iterdir():
                     leftover.unlink()
@@ -57,7 +60,8 @@ def main() -> None:
     for case, runs in results.items():
         cpu = statistics.median(c for c, _ in runs)
         verdict = "" if case == "none" else (" ok" if cpu <= TARGET * without else " MISSED")
-        print(f"| {case} | {cpu:.2f} | {cpu / without:.2f}{verdict} | {max(r for _, r in runs):.0f} |")
+        rss = max(r for _, r in runs)
+        print(f"| {case} | {cpu:.2f} | {cpu / without:.2f}{verdict} | {rss:.0f} |")
 
 
 if __name__ == "__main__":

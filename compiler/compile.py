@@ -67,6 +67,10 @@ _DESIGN_INPUTS = {
 }
 
 
+#: A port's priority groups and queues (compile.py _port_parts).
+_PortParts = tuple[tuple[PriorityGroupIR, ...], tuple[QueueIR, ...]]
+
+
 @dataclass(frozen=True)
 class _SwitchTemplate:
     """Everything about a switch that depends only on its signature."""
@@ -77,7 +81,7 @@ class _SwitchTemplate:
     classes: tuple[ClassIR, ...]
     queue_wred: dict[tuple[float, int], str | None]
     buffer_bytes: Derived
-    port_parts: dict[tuple[float, float], tuple[tuple[PriorityGroupIR, ...], tuple[QueueIR, ...]]] = field(default_factory=dict)
+    port_parts: dict[tuple[float, float], _PortParts] = field(default_factory=dict)
     """Each (speed, cable) port kind's priority groups and queues, built for its first port and
     shared (frozen IR) by the rest: a 10,000-switch fabric has a few kinds but 300,000 ports."""
 
@@ -409,13 +413,15 @@ def _scheduler(planned: PlannedClass) -> SchedulerIR:
     return SchedulerIR(_scheduler_name(planned), "DWRR", weight=weight)
 
 
-def _port_parts(plan: ClassPlan, template: _SwitchTemplate, kind: tuple[float, float]) -> tuple[tuple[PriorityGroupIR, ...], tuple[QueueIR, ...]]:
+def _port_parts(plan: ClassPlan, template: _SwitchTemplate, kind: tuple[float, float],
+                ) -> _PortParts:
     """A port's priority groups and queues, which depend only on its (speed, cable) kind."""
     speed_bps = kind[0]
     groups = [PriorityGroupIR(0, INGRESS_LOSSY_PROFILE, False)]
     if plan.lossless_priorities:
         headroom = template.buffer_plan.headroom_by_port_kind[kind]
-        groups += [PriorityGroupIR(tc, headroom.profile_name, True) for tc in plan.lossless_priorities]
+        groups += [PriorityGroupIR(tc, headroom.profile_name, True)
+                   for tc in plan.lossless_priorities]
     queues = tuple(
         QueueIR(
             index=c.queue,
@@ -441,7 +447,8 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         if parts is None:
             parts = template.port_parts[kind] = _port_parts(plan, template, kind)
         nic = host_nic(switch.name, port.name) if port.peer == "host" else None
-        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, *parts, lossless_tcs, host_nic=nic))
+        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, *parts,
+                            lossless_tcs, host_nic=nic))
     maps = QosMapsIR(
         dscp_to_tc=plan.dscp_to_tc,
         dscp_to_color=plan.dscp_to_color,  # type: ignore[arg-type]

@@ -328,7 +328,8 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
     return _host_path(switches, host_ports, start, end, links[::-1], derived)
 
 
-def _twin_representatives(edge: npt.NDArray[np.int64], link_port: dict[tuple[int, int], ResolvedPort]) -> npt.NDArray[np.int64]:
+def _twin_representatives(edge: npt.NDArray[np.int64],
+                          link_port: dict[tuple[int, int], ResolvedPort]) -> npt.NDArray[np.int64]:
     """The first of ``edge`` (in order) of each set of switches with the same neighbours (the
     leaves of a pod). Twins u, v are as far from every other switch, and from each other both
     ways, so the first row reaching the largest distance, and its first column, are a

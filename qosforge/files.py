@@ -122,7 +122,8 @@ def _mode_for(path: Path) -> int:
         return default_file_mode()
 
 
-def replace_directory_contents(root: Path, writes: Mapping[str, str | Path], removals: Iterable[str]) -> None:
+def replace_directory_contents(root: Path, writes: Mapping[str, str | Path],
+                               removals: Iterable[str]) -> None:
     """Make folder ``root`` hold ``writes`` (relative path -> text, or a finished file on the
     same file system that is moved in by rename) and lose ``removals``, as one step: either
     every change is visible or none is.

@@ -82,7 +82,8 @@ class OutputSpool:
 
     def __enter__(self) -> OutputSpool:
         if self._parent.is_dir():
-            self._folder = Path(tempfile.mkdtemp(prefix=f".{self._name}.qosforge-spool-", dir=self._parent))
+            prefix = f".{self._name}.qosforge-spool-"
+            self._folder = Path(tempfile.mkdtemp(prefix=prefix, dir=self._parent))
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -167,7 +168,10 @@ def load_manifest(root: Path) -> tuple[OutputFile, ...]:
 
 
 def plan_outputs(
-    root: Path, previous: tuple[OutputFile, ...], rendered: tuple[RenderedFile | SpooledFile, ...], request: RunRequest,
+    root: Path,
+    previous: tuple[OutputFile, ...],
+    rendered: tuple[RenderedFile | SpooledFile, ...],
+    request: RunRequest,
     switch_names: frozenset[str],
 ) -> OutputPlan:
     """Decide what to write and remove; ``switch_names`` are the switches the fabric has now."""
@@ -179,7 +183,8 @@ def plan_outputs(
             writes[item.path], digest = item.spooled, item.sha256
         else:
             writes[item.path], digest = item.text, sha256_text(item.text)
-        manifest[item.path] = OutputFile(item.path, request.intent, item.switch, item.target, digest)
+        manifest[item.path] = OutputFile(item.path, request.intent, item.switch, item.target,
+                                         digest)
     removals: list[str] = []
     kept_modified: list[str] = []
     replaced_modified: list[str] = []

@@ -86,8 +86,9 @@ class _PausedQueues:
         """Flat indices into ``pfct`` of each pair's running pause start, then its closed
         paused seconds (softswitch/engine/pfc_time.py): what :meth:`so_far` reads at a sample."""
         pairs = (self.port, self.priority)
-        return np.concatenate([np.ravel_multi_index((*pairs, np.full_like(self.port, field)), pfct.shape)
-                               for field in (L.PT_RECEIVED_SINCE, L.PT_RECEIVED_S)])
+        fields = (L.PT_RECEIVED_SINCE, L.PT_RECEIVED_S)
+        return np.concatenate([np.ravel_multi_index((*pairs, np.full_like(self.port, field)),
+                                                    pfct.shape) for field in fields])
 
     def so_far(self, read: np.ndarray, monitors: int, now: np.ndarray, warmup: float) -> np.ndarray:
         """[samples, monitors] seconds each monitored queue has been paused by its peer since
@@ -136,8 +137,9 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
     paused_queues = _PausedQueues.of(run.monitors, prio_queue)
     # Each sample is two gathers of flat cells (bytes then packets of every monitored queue; the
     # PFC times _PausedQueues reads); the series are derived from them after the run.
+    fields = (L.QI_BYTES, L.QI_PKTS)
     queue_cells = np.concatenate([np.ravel_multi_index((ports, queues, np.full_like(ports, field)),
-                                                       qi.shape) for field in (L.QI_BYTES, L.QI_PKTS)])
+                                                       qi.shape) for field in fields])
     pause_cells = paused_queues.cells(pfct)
     qi_flat, pfct_flat = _flat(qi), _flat(pfct)
     times: list[float] = []
@@ -163,7 +165,8 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
     queue_values = queue_read[:n].astype(np.float64)
     paused = np.diff(so_far, axis=0, prepend=np.zeros((1, monitors)))
     queue_bytes = np.ascontiguousarray(queue_values[:, :monitors])
-    sampled = QueueSeries(time_s, queue_bytes, np.ascontiguousarray(queue_values[:, monitors:]), paused)
+    queue_packets = np.ascontiguousarray(queue_values[:, monitors:])
+    sampled = QueueSeries(time_s, queue_bytes, queue_packets, paused)
     return SampledRun(result, sampled, _flow_counters(world), world[L.W_MONS][:, L.MS_MAX_BYTES].copy())
 
 

@@ -112,11 +112,13 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     with reporter.progress(f"compiling {request.intent_path}"):
         compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)
     with OutputSpool(root) as spool:
-        return _render_and_write(request, reporter, rendering, compiled, spool if request.base_path is None else None)
+        texts_kept = request.base_path is not None  # --base patches read the rendered texts
+        chosen = None if texts_kept else spool
+        return _render_and_write(request, reporter, rendering, compiled, chosen)
 
 
-def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress, compiled: CompiledIntent,
-                      spool: OutputSpool | None) -> CompileOutcome:
+def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress,
+                      compiled: CompiledIntent, spool: OutputSpool | None) -> CompileOutcome:
     """Render every file (into ``spool`` as it comes, when given: --base patches need the texts),
     patch, and write the folder."""
     from qosforge.backends.registry import get_target
@@ -132,7 +134,8 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
     with rendering(work) as advance:
         for target_name, output in render_fabric_targets(fabric, compiled.intent, compiled.source_map):
-            item = RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text)
+            path = f"{output.switch}/{output.file_name}"
+            item = RenderedFile(path, output.switch, target_name, output.text)
             rendered.append(item if spool is None else spool.keep(item))
             advance()
     notes: list[str] = []
@@ -143,7 +146,8 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
             patcher = get_target(target_name).patch
             assert patcher is not None  # _patchers keeps only the targets that own the phase
             own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text)
-                        for item in rendered if isinstance(item, RenderedFile) and item.target == target_name)
+                        for item in rendered
+                        if isinstance(item, RenderedFile) and item.target == target_name)
             for result in patcher.patch(Path(request.base_path), own, fabric.for_target(target_name), root):
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
@@ -159,7 +163,8 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
     notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
-    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root, report_text=report_text)
+    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root,
+                          report_text=report_text)
 
 
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:

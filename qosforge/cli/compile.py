@@ -76,7 +76,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     except CompileUsageError as error:
         raise click.UsageError(error.message) from None
     if output_format == "json":
-        click.echo(outcome.report_text, nl=False)  # report.json's text: json.dumps(report, indent=2) + newline
+        # report.json's text: json.dumps(report, indent=2) and a newline, as printed before.
+        click.echo(outcome.report_text, nl=False)
         return
     if quiet:
         return

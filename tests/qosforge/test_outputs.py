@@ -92,19 +92,22 @@ def test_an_absolute_intent_of_an_earlier_manifest_reads_as_relative(tmp_path: P
 
 
 def _folder(root: Path) -> dict[str, str]:
-    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in sorted(root.rglob("*")) if path.is_file()}
+    files = (path for path in sorted(root.rglob("*")) if path.is_file())
+    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in files}
 
 
 @pytest.mark.parametrize("existing", [False, True])
 def test_spooled_files_land_as_texts_do_and_the_spool_goes(tmp_path: Path, existing: bool) -> None:
     texts = {"a/config_db.json": '{"x": "é"}\n', "b/sai.json": "{}\n", "report.json": "{}\n"}
-    rendered = [RenderedFile(path, path.split("/")[0] if "/" in path else None, "sonic", text) for path, text in texts.items()]
+    rendered = [RenderedFile(path, path.split("/")[0] if "/" in path else None, "sonic", text)
+                for path, text in texts.items()]
     request = RunRequest("fabric.yaml", "h", None, ("sonic",))
     in_memory, spooled = tmp_path / "memory" / "out", tmp_path / "spool" / "out"
     for root in (in_memory, spooled):
         root.parent.mkdir()
         if existing:  # replaced files: a hard link of the old tree must not be written through
-            write_outputs(root, tuple(RenderedFile(r.path, r.switch, r.target, "old\n") for r in rendered), request, frozenset({"a", "b"}))
+            old = tuple(RenderedFile(r.path, r.switch, r.target, "old\n") for r in rendered)
+            write_outputs(root, old, request, frozenset({"a", "b"}))
     memory_plan = write_outputs(in_memory, tuple(rendered), request, frozenset({"a", "b"}))
     with OutputSpool(spooled) as spool:
         kept = tuple(spool.keep(item) for item in rendered)
