@@ -239,14 +239,16 @@ def _fabric_graphs(draw: st.DrawFn) -> tuple[ResolvedSwitch, ...]:
     """Random fabrics where some host-facing switches share their neighbours (leaves of a pod),
     every link with its own latency and speed, so a different pair gives a different path."""
     count = draw(st.integers(3, 9))
-    pair = st.tuples(st.integers(0, count - 1), st.integers(0, count - 1)).filter(lambda p: p[0] < p[1])
+    index = st.integers(0, count - 1)
+    pair = st.tuples(index, index).filter(lambda p: p[0] < p[1])
     links = draw(st.sets(pair, min_size=1, max_size=14))
     twins = draw(st.lists(st.integers(0, count - 1), max_size=3))  # copy these switches' neighbours
     edges = [(a, b) for a, b in sorted(links)]
     for source in twins:
         twin = count
         count += 1
-        edges += [(twin, b if a == source else a) for a, b in edges if source in (a, b) and twin not in (a, b)]
+        edges += [(twin, b if a == source else a) for a, b in edges
+                  if source in (a, b) and twin not in (a, b)]
     hosts = draw(st.sets(st.integers(0, count - 1), min_size=1))
     ports: dict[int, list[ResolvedPort]] = {i: [] for i in range(count)}
     for number, (a, b) in enumerate(edges):
@@ -256,13 +258,15 @@ def _fabric_graphs(draw: st.DrawFn) -> tuple[ResolvedSwitch, ...]:
         ports[a].append(ResolvedPort(a_port, speed, 1.0, f"s{b}:{b_port}", latency))
         ports[b].append(ResolvedPort(b_port, speed, 1.0, f"s{a}:{a_port}", latency))
     for i in hosts:
-        ports[i].append(ResolvedPort(f"Ethernet{len(ports[i])}", 100e9, 1.0, "host", 2e-6 + i * 1e-9))
+        host_latency = 2e-6 + i * 1e-9
+        ports[i].append(ResolvedPort(f"Ethernet{len(ports[i])}", 100e9, 1.0, "host", host_latency))
     return tuple(ResolvedSwitch(f"s{i}", "p", tuple(ports[i]), "switch") for i in range(count))
 
 
 @settings(max_examples=80, deadline=None)
 @given(_fabric_graphs())
-def test_searching_from_one_twin_finds_what_searching_from_all_finds(switches: tuple[ResolvedSwitch, ...]) -> None:
+def test_searching_from_one_twin_finds_what_searching_from_all_finds(
+        switches: tuple[ResolvedSwitch, ...]) -> None:
     import qosforge.compiler.topology as module
 
     source_map = SourceMap(file="fabric.yaml", text="topology:\n  switches: []\n")
