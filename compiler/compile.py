@@ -8,7 +8,7 @@ keeps large generated fabrics linear in the number of distinct switch kinds, not
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from qosforge.compiler.buffers import (
     EGRESS_LOSSLESS_PROFILE,
@@ -74,6 +74,10 @@ _DESIGN_INPUTS = {
 }
 
 
+#: A port's priority groups and queues (compile.py _port_parts).
+_PortParts = tuple[tuple[PriorityGroupIR, ...], tuple[QueueIR, ...]]
+
+
 @dataclass(frozen=True)
 class _SwitchTemplate:
     """Everything about a switch that depends only on its signature."""
@@ -85,6 +89,9 @@ class _SwitchTemplate:
     queue_wred: dict[tuple[float, int], str | None]
     buffer_bytes: Derived
     trim: TrimPlan | None = None
+    port_parts: dict[tuple[float, float], _PortParts] = field(default_factory=dict)
+    """Each (speed, cable) port kind's priority groups and queues, built for its first port and
+    shared (frozen IR) by the rest: a 10,000-switch fabric has a few kinds but 300,000 ports."""
 
 
 def compile_intent(
@@ -424,29 +431,42 @@ def _scheduler(planned: PlannedClass) -> SchedulerIR:
     return SchedulerIR(_scheduler_name(planned), "DWRR", weight=weight)
 
 
+def _port_parts(plan: ClassPlan, template: _SwitchTemplate, kind: tuple[float, float],
+                ) -> _PortParts:
+    """A port's priority groups and queues, which depend only on its (speed, cable) kind."""
+    speed_bps = kind[0]
+    groups = [PriorityGroupIR(0, INGRESS_LOSSY_PROFILE, False)]
+    if plan.lossless_priorities:
+        headroom = template.buffer_plan.headroom_by_port_kind[kind]
+        groups += [PriorityGroupIR(tc, headroom.profile_name, True)
+                   for tc in plan.lossless_priorities]
+    queues = tuple(
+        QueueIR(
+            index=c.queue,
+            class_name=c.name,
+            scheduler=_queue_scheduler(c, template, speed_bps),
+            buffer_profile=_queue_profile(c, plan, template),
+            wred_profile=template.queue_wred.get((speed_bps, c.queue)),
+            lossless=c.lossless,
+        )
+        for c in plan.classes
+    )
+    return tuple(groups), queues
+
+
 def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, plan: ClassPlan, template: _SwitchTemplate,
               host_nic: Callable[[str, str], str]) -> SwitchIR:
     lossless_tcs = plan.lossless_priorities
     buffer_plan = template.buffer_plan
     ports: list[PortIR] = []
     for port in switch.ports:
-        groups = [PriorityGroupIR(0, INGRESS_LOSSY_PROFILE, False)]
-        if lossless_tcs:
-            headroom = buffer_plan.headroom_by_port_kind[(port.speed_bps, port.cable_m)]
-            groups += [PriorityGroupIR(tc, headroom.profile_name, True) for tc in lossless_tcs]
-        queues = tuple(
-            QueueIR(
-                index=c.queue,
-                class_name=c.name,
-                scheduler=_queue_scheduler(c, template, port.speed_bps),
-                buffer_profile=_queue_profile(c, plan, template),
-                wred_profile=template.queue_wred.get((port.speed_bps, c.queue)),
-                lossless=c.lossless,
-            )
-            for c in plan.classes
-        )
+        kind = (port.speed_bps, port.cable_m)
+        parts = template.port_parts.get(kind)
+        if parts is None:
+            parts = template.port_parts[kind] = _port_parts(plan, template, kind)
         nic = host_nic(switch.name, port.name) if port.peer == "host" else None
-        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, tuple(groups), queues, lossless_tcs, host_nic=nic))
+        ports.append(PortIR(port.name, port.speed_bps, port.cable_m, port.peer, *parts,
+                            lossless_tcs, host_nic=nic))
     maps = QosMapsIR(
         dscp_to_tc=plan.dscp_to_tc,
         dscp_to_color=plan.dscp_to_color,  # type: ignore[arg-type]

@@ -252,7 +252,8 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
     columns = np.array([v for _, v in link_port], dtype=np.int64)
     graph = csr_matrix((np.ones(rows.size), (rows, columns)), shape=(len(switches), len(switches)))
     best_hops, best_pair = -1.0, (int(edge[0]), int(edge[0]))
-    for chunk in np.array_split(edge, max(1, edge.size // 256)):
+    sources = _twin_representatives(edge, link_port)
+    for chunk in np.array_split(sources, max(1, sources.size // 256)):
         hops = shortest_path(graph, directed=False, unweighted=True, indices=chunk)[:, edge]
         if np.isinf(hops).any():
             row, column = np.argwhere(np.isinf(hops))[0]
@@ -270,6 +271,22 @@ def _longest_host_path(switches: tuple[ResolvedSwitch, ...], source_map: SourceM
         links.append(link_port.get((parent, node)) or link_port[(node, parent)])
         node = parent
     return _host_path(switches, host_ports, start, end, links[::-1], derived)
+
+
+def _twin_representatives(edge: npt.NDArray[np.int64],
+                          link_port: dict[tuple[int, int], ResolvedPort]) -> npt.NDArray[np.int64]:
+    """The first of ``edge`` (in order) of each set of switches with the same neighbours (the
+    leaves of a pod). Twins u, v are as far from every other switch, and from each other both
+    ways, so the first row reaching the largest distance, and its first column, are a
+    representative's: one search per set, not per leaf, finds the same pair."""
+    neighbours: dict[int, set[int]] = {}
+    for u, v in link_port:
+        neighbours.setdefault(u, set()).add(v)
+        neighbours.setdefault(v, set()).add(u)
+    first: dict[frozenset[int], int] = {}
+    for node in edge.tolist():
+        first.setdefault(frozenset(neighbours.get(node, ())), node)
+    return np.array(sorted(first.values()), dtype=np.int64)
 
 
 def _host_path(switches: tuple[ResolvedSwitch, ...], host_ports: list[list[ResolvedPort]], start: int, end: int,

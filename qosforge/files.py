@@ -219,9 +219,11 @@ def _mode_for(path: Path) -> int:
         return default_file_mode()
 
 
-def replace_directory_contents(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
-    """Make folder ``root`` hold ``writes`` (relative path -> text) and lose ``removals``, as one
-    step: either every change is visible or none is.
+def replace_directory_contents(root: Path, writes: Mapping[str, str | Path],
+                               removals: Iterable[str]) -> None:
+    """Make folder ``root`` hold ``writes`` (relative path -> text, or a finished file on the
+    same file system that is moved in by rename) and lose ``removals``, as one step: either
+    every change is visible or none is.
 
     The new state is built in a sibling folder (existing files hard-linked, so building it costs
     no copies and leaves ``root`` untouched), then exchanged with ``root`` in one
@@ -288,13 +290,16 @@ def _mirror(source: Path, destination: Path) -> None:
                 shutil.copy2(origin, target_folder / name)
 
 
-def _apply(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
-    for relative, text in writes.items():
+def _apply(root: Path, writes: Mapping[str, str | Path], removals: Iterable[str]) -> None:
+    for relative, content in writes.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = _mode_for(path)
-        path.unlink(missing_ok=True)  # never write through a hard link into the live tree
-        path.write_text(text, encoding="utf-8")
+        if isinstance(content, Path):
+            os.replace(content, path)  # replaces the link itself, never writes through it
+        else:
+            path.unlink(missing_ok=True)  # never write through a hard link into the live tree
+            path.write_text(content, encoding="utf-8")
         os.chmod(path, mode)
     _remove(root, removals)
 
@@ -310,10 +315,18 @@ def _remove(root: Path, removals: Iterable[str]) -> None:
                 (root / folder).rmdir()
 
 
-def _update_in_place(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
-    for relative, text in writes.items():
-        # Not staged by all_or_nothing: the folder's removals follow at once, so its files do too.
-        _write_atomically(root / relative, _text_writer(text), True, None)
+def _update_in_place(root: Path, writes: Mapping[str, str | Path], removals: Iterable[str]) -> None:
+    for relative, content in writes.items():
+        if isinstance(content, Path):
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            mode = _mode_for(path)
+            os.replace(content, path)  # one rename: as atomic as write_text_atomically
+            os.chmod(path, mode)
+        else:
+            # Not staged by all_or_nothing: the folder's removals follow at once, so its files
+            # do too.
+            _write_atomically(root / relative, _text_writer(content), True, None)
     _remove(root, removals)
 
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,6 +56,51 @@ class RenderedFile:
 
 
 @dataclass(frozen=True)
+class SpooledFile:
+    """A rendered file already written to an :class:`OutputSpool` (``spooled``), with the
+    ``sha256`` of its text: a 10,000-switch SAI compile renders ~3 GB of text, which is then
+    never held in memory at once; the output folder takes the file by a rename."""
+
+    path: str
+    switch: str | None
+    target: str | None
+    spooled: Path
+    sha256: str
+
+
+class OutputSpool:
+    """A folder beside the output folder (so the finished files move in by rename, never copied)
+    that holds rendered files until :func:`write_outputs`; removed on exit, whatever happened.
+    Where the output folder's parent does not exist yet, files stay in memory (nothing is
+    created before the compile succeeded)."""
+
+    def __init__(self, root: Path) -> None:
+        self._parent = Path(os.path.abspath(root)).parent
+        self._name = Path(os.path.abspath(root)).name
+        self._folder: Path | None = None
+        self._count = 0
+
+    def __enter__(self) -> OutputSpool:
+        if self._parent.is_dir():
+            prefix = f".{self._name}.qosforge-spool-"
+            self._folder = Path(tempfile.mkdtemp(prefix=prefix, dir=self._parent))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+
+    def keep(self, item: RenderedFile) -> RenderedFile | SpooledFile:
+        """``item`` written to the spool (its text let go), or itself where there is no spool."""
+        if self._folder is None:
+            return item
+        spooled = self._folder / str(self._count)
+        self._count += 1
+        spooled.write_text(item.text, encoding="utf-8")  # as the output folder's writer writes it
+        return SpooledFile(item.path, item.switch, item.target, spooled, sha256_text(item.text))
+
+
+@dataclass(frozen=True)
 class RunRequest:
     """What one compile was asked for. ``switches`` is ``None`` for the whole fabric."""
 
@@ -67,7 +114,8 @@ class RunRequest:
 
 @dataclass(frozen=True)
 class OutputPlan:
-    writes: dict[str, str]
+    writes: dict[str, str | Path]
+    """Relative path -> the text, or the spooled file (:class:`SpooledFile`) that holds it."""
     removals: tuple[str, ...]
     kept_modified: tuple[str, ...]
     """Files qosforge wrote earlier and would remove, but that were changed since: left alone."""
@@ -120,14 +168,23 @@ def load_manifest(root: Path) -> tuple[OutputFile, ...]:
 
 
 def plan_outputs(
-    root: Path, previous: tuple[OutputFile, ...], rendered: tuple[RenderedFile, ...], request: RunRequest, switch_names: frozenset[str]
+    root: Path,
+    previous: tuple[OutputFile, ...],
+    rendered: tuple[RenderedFile | SpooledFile, ...],
+    request: RunRequest,
+    switch_names: frozenset[str],
 ) -> OutputPlan:
     """Decide what to write and remove; ``switch_names`` are the switches the fabric has now."""
     _refuse_other_intents(root, previous, request)
-    writes = {item.path: item.text for item in rendered}
-    manifest = {
-        item.path: OutputFile(item.path, request.intent, item.switch, item.target, sha256_text(item.text)) for item in rendered
-    }
+    writes: dict[str, str | Path] = {}
+    manifest: dict[str, OutputFile] = {}
+    for item in rendered:
+        if isinstance(item, SpooledFile):
+            writes[item.path], digest = item.spooled, item.sha256
+        else:
+            writes[item.path], digest = item.text, sha256_text(item.text)
+        manifest[item.path] = OutputFile(item.path, request.intent, item.switch, item.target,
+                                         digest)
     removals: list[str] = []
     kept_modified: list[str] = []
     replaced_modified: list[str] = []
@@ -193,12 +250,13 @@ def manifest_text(plan: OutputPlan, request: RunRequest) -> str:
     return json.dumps(payload, indent=2) + "\n"
 
 
-def write_outputs(root: Path, rendered: tuple[RenderedFile, ...], request: RunRequest, switch_names: frozenset[str]) -> OutputPlan:
+def write_outputs(root: Path, rendered: tuple[RenderedFile | SpooledFile, ...], request: RunRequest,
+                  switch_names: frozenset[str]) -> OutputPlan:
     """Apply a compile's output to ``root`` as one step; returns what was done."""
     from qosforge.files import replace_directory_contents
 
     plan = plan_outputs(root, load_manifest(root), rendered, request, switch_names)
-    writes: Mapping[str, str] = {**plan.writes, MANIFEST_NAME: manifest_text(plan, request)}
+    writes: Mapping[str, str | Path] = {**plan.writes, MANIFEST_NAME: manifest_text(plan, request)}
     replace_directory_contents(root, writes, plan.removals)
     return plan
 
@@ -208,8 +266,10 @@ __all__ = [
     "MANIFEST_NAME",
     "OutputFile",
     "OutputPlan",
+    "OutputSpool",
     "RenderedFile",
     "RunRequest",
+    "SpooledFile",
     "intent_key",
     "load_manifest",
     "plan_outputs",

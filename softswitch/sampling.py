@@ -14,6 +14,7 @@ the run's measured window: warm-up = its start, end = the run's end.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,16 +82,36 @@ class _PausedQueues:
         columns = np.array(rows, dtype=np.int64).reshape(-1, 3)
         return cls(columns[:, 0], columns[:, 1], columns[:, 2])
 
-    def so_far(self, pfct: np.ndarray, monitors: int, now: float, warmup: float) -> np.ndarray:
-        """Seconds each monitored queue has been paused by its peer since the warm-up, up to
-        ``now``: the closed pauses plus the one running (softswitch/engine/pfc_time.py), the most
-        over the priorities that pause it."""
-        out = np.zeros(monitors)
-        if self.monitor.size:
-            since = pfct[self.port, self.priority, L.PT_RECEIVED_SINCE]
-            running = np.where(since >= 0.0, np.maximum(now - np.maximum(since, warmup), 0.0), 0.0)
-            np.maximum.at(out, self.monitor, pfct[self.port, self.priority, L.PT_RECEIVED_S] + running)
+    def cells(self, pfct: np.ndarray) -> np.ndarray:
+        """Flat indices into ``pfct`` of each pair's running pause start, then its closed
+        paused seconds (softswitch/engine/pfc_time.py): what :meth:`so_far` reads at a sample."""
+        pairs = (self.port, self.priority)
+        fields = (L.PT_RECEIVED_SINCE, L.PT_RECEIVED_S)
+        return np.concatenate([np.ravel_multi_index((*pairs, np.full_like(self.port, field)),
+                                                    pfct.shape) for field in fields])
+
+    def so_far(self, read: np.ndarray, monitors: int, now: np.ndarray, warmup: float) -> np.ndarray:
+        """[samples, monitors] seconds each monitored queue has been paused by its peer since
+        the warm-up, up to each sample time ``now``, from the ``cells`` ``read`` at the samples:
+        the closed pauses plus the one running, the most over the priorities that pause it."""
+        out = np.zeros((len(now), monitors))
+        pairs = self.monitor.size
+        if pairs:
+            since, closed = read[:, :pairs], read[:, pairs:]
+            started = np.maximum(since, warmup)
+            running = np.where(since >= 0.0, np.maximum(now[:, None] - started, 0.0), 0.0)
+            paused = closed + running
+            for pair, monitor in enumerate(self.monitor.tolist()):
+                np.maximum(out[:, monitor], paused[:, pair], out=out[:, monitor])
         return out
+
+
+def _flat(array: np.ndarray) -> np.ndarray:
+    """A 1-D view of a world array (the engine allocates them C-contiguous), for ``np.take``."""
+    flat = array.reshape(-1)
+    if not np.shares_memory(flat, array):
+        raise AssertionError("world arrays are C-contiguous: a flat view must share their memory")
+    return flat
 
 
 def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flows: tuple[FlowSpec, ...], run: RunSpec, *,
@@ -114,28 +135,38 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
     ports = np.array([port for port, _ in run.monitors], dtype=np.int64)
     queues = np.array([queue for _, queue in run.monitors], dtype=np.int64)
     paused_queues = _PausedQueues.of(run.monitors, prio_queue)
+    # Each sample is two gathers of flat cells (bytes then packets of every monitored queue; the
+    # PFC times _PausedQueues reads); the series are derived from them after the run.
+    fields = (L.QI_BYTES, L.QI_PKTS)
+    queue_cells = np.concatenate([np.ravel_multi_index((ports, queues, np.full_like(ports, field)),
+                                                       qi.shape) for field in fields])
+    pause_cells = paused_queues.cells(pfct)
+    qi_flat, pfct_flat = _flat(qi), _flat(pfct)
     times: list[float] = []
     # The engine adds the interval to its next sample time: rounding may give one sample more.
     rows = samples + 1
-    queue_bytes = np.zeros((rows, len(ports)))
-    queue_packets = np.zeros((rows, len(ports)))
-    paused = np.zeros((rows, len(ports)))
+    queue_read = np.zeros((rows, queue_cells.size), dtype=qi.dtype)
+    pause_read = np.zeros((rows, pause_cells.size), dtype=pfct.dtype)
     # Up to just before the window: the engine takes no sample there (kernel _sample).
     segmented.advance(math.nextafter(warmup, -math.inf))
-    before = np.zeros(len(ports))
+    start, start_cpu = time.perf_counter(), time.process_time()
     while stf[L.STF_NEXT_SAMPLE] <= end and len(times) < rows:
         at = float(stf[L.STF_NEXT_SAMPLE])
-        segmented.advance(at)
+        segmented.advance(at, timed=False)
         row = len(times)
         times.append(at)
-        queue_bytes[row] = qi[ports, queues, L.QI_BYTES]
-        queue_packets[row] = qi[ports, queues, L.QI_PKTS]
-        so_far = paused_queues.so_far(pfct, len(ports), at, warmup)
-        paused[row] = so_far - before
-        before = so_far
+        np.take(qi_flat, queue_cells, out=queue_read[row])
+        np.take(pfct_flat, pause_cells, out=pause_read[row])
+    segmented.add_loop_time(time.perf_counter() - start, time.process_time() - start_cpu)
     result = segmented.result()
-    n = len(times)
-    sampled = QueueSeries(np.array(times), queue_bytes[:n], queue_packets[:n], paused[:n])
+    n, monitors = len(times), len(ports)
+    time_s = np.array(times)
+    so_far = paused_queues.so_far(pause_read[:n], monitors, time_s, warmup)
+    queue_values = queue_read[:n].astype(np.float64)
+    paused = np.diff(so_far, axis=0, prepend=np.zeros((1, monitors)))
+    queue_bytes = np.ascontiguousarray(queue_values[:, :monitors])
+    queue_packets = np.ascontiguousarray(queue_values[:, monitors:])
+    sampled = QueueSeries(time_s, queue_bytes, queue_packets, paused)
     return SampledRun(result, sampled, _flow_counters(world), world[L.W_MONS][:, L.MS_MAX_BYTES].copy())
 
 

@@ -55,22 +55,25 @@ class OperationsKey:
         return isinstance(other, OperationsKey) and self._hash == other._hash and (self.operations is other.operations or self.operations == other.operations)
 
 
-_RECENT: dict[int, tuple[SaiProgram, OperationsKey]] = {}
+_RECENT: dict[int, tuple[tuple[SaiOperation, ...], OperationsKey]] = {}
 #: One key object per distinct operations tuple: equal programs get the *same* key, so every memo
 #: lookup after the first is an identity check instead of a walk over the operations.
 _CANONICAL: BoundedMemo[OperationsKey] = BoundedMemo()
 
 
 def operations_key(program: SaiProgram) -> OperationsKey:
-    """The key of ``program.operations``, shared by the steps that handle the same program."""
-    recent = _RECENT.get(id(program))
-    if recent is not None and recent[0] is program:
+    """The key of ``program.operations``, shared by the steps that handle the same program and
+    by the programs that share one operations tuple (a kind's switches: fabric.py renames them
+    with ``replace``, which keeps the tuple), so the tuple is hashed once per kind."""
+    operations = program.operations
+    recent = _RECENT.get(id(operations))
+    if recent is not None and recent[0] is operations:
         return recent[1]
-    fresh = OperationsKey(program.operations)
+    fresh = OperationsKey(operations)
     key = _CANONICAL.get(fresh, lambda: fresh)
     if len(_RECENT) >= 4:
         del _RECENT[next(iter(_RECENT))]
-    _RECENT[id(program)] = (program, key)  # the program is held, so its id stays its own
+    _RECENT[id(operations)] = (operations, key)  # the tuple is held, so its id stays its own
     return key
 
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from qosforge.compiler.intent import Intent
     from qosforge.compiler.loader import SourceMap
     from qosforge.ir.model import FabricIR
-    from qosforge.outputs import OutputPlan
+    from qosforge.outputs import OutputPlan, OutputSpool, SpooledFile
 
 
 class CompileUsageError(QosforgeError):
@@ -63,12 +63,16 @@ class CompiledIntent:
 
 @dataclass(frozen=True)
 class CompileOutcome:
-    """``report``: the report.json document (floats presentable); ``plan``: what the folder got."""
+    """``report``: the report.json document (floats presentable), ``report_text`` its text as the
+    file holds it (``--format json`` prints it: encoding 100 MB of report again cost seconds);
+    ``plan``: what the folder got."""
 
     fabric: FabricIR
     report: dict[str, Any]
     plan: OutputPlan
     output_dir: Path
+    report_text: str
+    """report.json's text (``--format json`` prints it as written)."""
     unpatched: tuple[str, ...] = ()
     """Switches ``--base`` wrote no patch for (GCU would refuse it; the notes say so): the run is
     incomplete (exit :data:`~qosforge.errors.EXIT_INCOMPLETE`)."""
@@ -114,6 +118,23 @@ def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximati
 
 def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress = _no_progress) -> CompileOutcome:
     """Compile, render and (with ``base_path``) patch every selected switch, then write the folder."""
+    from qosforge.outputs import OutputSpool
+
+    root = Path(request.output_dir)
+    if root.exists() and not root.is_dir():
+        raise QosforgeError(f"{request.output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
+    with reporter.progress(f"compiling {request.intent_path}"):
+        compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)
+    with OutputSpool(root) as spool:
+        texts_kept = request.base_path is not None  # --base patches read the rendered texts
+        chosen = None if texts_kept else spool
+        return _render_and_write(request, reporter, rendering, compiled, chosen)
+
+
+def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress,
+                      compiled: CompiledIntent, spool: OutputSpool | None) -> CompileOutcome:
+    """Render every file (into ``spool`` as it comes, when given: --base patches need the texts),
+    patch, and write the folder."""
     from qosforge.backends.registry import get_target
     from qosforge.backends.report import report_to_json
     from qosforge.compiler.rendering import render_fabric_targets
@@ -121,18 +142,15 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     from qosforge.presentation import tidy
 
     root = Path(request.output_dir)
-    if root.exists() and not root.is_dir():
-        raise QosforgeError(f"{request.output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
-    with reporter.progress(f"compiling {request.intent_path}"):
-        compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)
     fabric = compiled.fabric
     patchers = _patchers(fabric.targets) if request.base_path is not None else ()
-
-    rendered: list[RenderedFile] = []
+    rendered: list[RenderedFile | SpooledFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
     with rendering(work) as advance:
         for target_name, output in render_fabric_targets(fabric, compiled.intent, compiled.source_map):
-            rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
+            path = f"{output.switch}/{output.file_name}"
+            item = RenderedFile(path, output.switch, target_name, output.text)
+            rendered.append(item if spool is None else spool.keep(item))
             advance()
     notes: list[str] = []
     unpatched: list[str] = []
@@ -142,14 +160,17 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
         for target_name in patchers:
             patcher = get_target(target_name).patch
             assert patcher is not None  # _patchers keeps only the targets that own the phase
-            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text) for item in rendered if item.target == target_name)
+            own = tuple(RenderedText(item.switch, item.path.rsplit("/", 1)[-1], item.text)
+                        for item in rendered
+                        if isinstance(item, RenderedFile) and item.target == target_name)
             for result in patcher.patch(Path(request.base_path), own, fabric.for_target(target_name), root):
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
                 if not result.patched:
                     unpatched.append(result.switch)
     report: dict[str, Any] = tidy(report_to_json(fabric))
-    rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
+    report_text = json.dumps(report, indent=2, sort_keys=False) + "\n"
+    rendered.append(RenderedFile("report.json", None, None, report_text))
     intent_text = Path(request.intent_path).read_bytes().decode("utf-8", errors="replace")
     run = RunRequest(intent=intent_key(Path(request.intent_path), root), intent_sha256=sha256_text(intent_text),
                      switches=tuple(request.switches) or None, targets=tuple(fabric.targets), replace_other_intents=request.force)
@@ -160,7 +181,7 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
     return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root,
-                          unpatched=tuple(unpatched))
+                          report_text=report_text, unpatched=tuple(unpatched))
 
 
 def print_report_tables(fabric: FabricIR, console: Console) -> None:

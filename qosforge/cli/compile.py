@@ -76,7 +76,8 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     # A --base that wrote no patch for some switch is not a success a script may take for one.
     code = EXIT_INCOMPLETE if outcome.unpatched else EXIT_OK
     if output_format == "json":
-        click.echo(json.dumps(outcome.report, indent=2))
+        # report.json's text: json.dumps(report, indent=2) and a newline, as printed before.
+        click.echo(outcome.report_text, nl=False)
         return code
     if not quiet:
         from qosforge.cli.compile_summary import print_compile_summary

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import numpy as np
-
 from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.user_traffic import UserTraffic
@@ -126,22 +124,4 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
     return out
 
 
-def series_columns(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> dict[str, np.ndarray]:
-    """The time series as long-format columns: one row per (sample, monitored queue)."""
-    series = sampled.series
-    samples, monitors = series.queue_bytes.shape
-    refs = [fabric.port_ref(port) for port, _ in traffic.monitors]
-    return {
-        # The engine's sample times are sums of the interval (0.03 is 0.02999999999999988 after
-        # 300 additions of 100 us); to the picosecond they are the interval's multiples again.
-        "time_s": np.repeat(np.round(series.time_s, 12), monitors),
-        "switch": np.array([ref.switch for ref in refs] * samples, dtype=object),
-        "port": np.array([ref.port for ref in refs] * samples, dtype=object),
-        "queue": np.array([queue for _, queue in traffic.monitors] * samples, dtype=np.int64),
-        "queue_bytes": series.queue_bytes.reshape(-1),
-        "queue_packets": series.queue_packets.reshape(-1),
-        "paused_s": series.paused_s.reshape(-1),
-    }
-
-
-__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic", "series_columns"]
+__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic"]

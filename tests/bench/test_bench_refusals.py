@@ -28,6 +28,7 @@ def _run(script: str, *argv: str) -> tuple[int, str, str]:
         ("bench_softswitch.py", ["0"], "positive"),
         ("bench_softswitch.py", ["abc"], "'abc'"),
         ("bench_startup.py", ["--runs", "0"], "--runs"),
+        ("bench_timeseries.py", ["--runs", "0"], "--runs"),
         ("bench_startup.py", ["--only", "nosuch"], "--only 'nosuch'"),
         ("engine_fingerprint.py", ["--only", "nosuch"], "--only 'nosuch'"),
         ("engine_ab.py", ["nosuch.so", "A.so"], "nosuch.so: no such file"),

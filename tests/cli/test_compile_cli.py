@@ -32,6 +32,7 @@ def test_examples_compile_to_valid_config_db(example: Path, tmp_path: Path, run_
         assert check_config_db(config) == []
         assert all(isinstance(v, str) for table in config.values() for entry in table.values() for v in entry.values())
     assert json.loads((tmp_path / "report.json").read_text()) == report
+    assert (tmp_path / "report.json").read_text(encoding="utf-8") == out  # the same bytes, printed
 
 
 def test_failed_compile_writes_nothing(tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]) -> None:

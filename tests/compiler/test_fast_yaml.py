@@ -32,7 +32,8 @@ def test_scalars_load_as_ruamel_yaml_loads_them(document: dict[str, list[str]]) 
 
 
 def test_what_it_does_not_reproduce_goes_to_ruamel_yaml() -> None:
-    for text in ("a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 12\n", "a: 2020-01-01\n", "%YAML 1.1\n---\na: yes\n", "a: [1\n", "a: 1\n---\nb: 2\n", "a: !custom x\n"):
+    for text in ("a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 12\n", "a: 2020-01-01\n", "%YAML 1.1\n---\na: yes\n", "a: [1\n", "a: 1\n---\nb: 2\n",
+                 "a: !custom x\n", "a: &x [1]\nb: *x\n", "a: &y 1\n"):
         assert fast_load(text) is None, text
 
 

@@ -11,6 +11,8 @@ from qosforge.compiler.loader import IntentError, SourceMap, load_intent
 from qosforge.compiler.topology import (
     ACK_WIRE_BYTES,
     PROPAGATION_M_PER_S,
+    ResolvedPort,
+    ResolvedSwitch,
     generator_latencies,
     resolve_topology,
     wire_delay_s,
@@ -227,3 +229,56 @@ def test_a_two_switch_intent_compiles_without_scipy() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('scipy')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+# --- the search from one switch per set of same-neighbour switches (twins) ---
+
+
+@st.composite
+def _fabric_graphs(draw: st.DrawFn) -> tuple[ResolvedSwitch, ...]:
+    """Random fabrics where some host-facing switches share their neighbours (leaves of a pod),
+    every link with its own latency and speed, so a different pair gives a different path."""
+    count = draw(st.integers(3, 9))
+    index = st.integers(0, count - 1)
+    pair = st.tuples(index, index).filter(lambda p: p[0] < p[1])
+    links = draw(st.sets(pair, min_size=1, max_size=14))
+    twins = draw(st.lists(st.integers(0, count - 1), max_size=3))  # copy these switches' neighbours
+    edges = [(a, b) for a, b in sorted(links)]
+    for source in twins:
+        twin = count
+        count += 1
+        edges += [(twin, b if a == source else a) for a, b in edges
+                  if source in (a, b) and twin not in (a, b)]
+    hosts = draw(st.sets(st.integers(0, count - 1), min_size=1))
+    ports: dict[int, list[ResolvedPort]] = {i: [] for i in range(count)}
+    for number, (a, b) in enumerate(edges):
+        latency = 1e-6 * (1 + number)
+        speed = float(draw(st.sampled_from([25e9, 100e9, 400e9])))
+        a_port, b_port = f"Ethernet{len(ports[a])}", f"Ethernet{len(ports[b])}"
+        ports[a].append(ResolvedPort(a_port, speed, 1.0, f"s{b}:{b_port}", latency))
+        ports[b].append(ResolvedPort(b_port, speed, 1.0, f"s{a}:{a_port}", latency))
+    for i in hosts:
+        host_latency = 2e-6 + i * 1e-9
+        ports[i].append(ResolvedPort(f"Ethernet{len(ports[i])}", 100e9, 1.0, "host", host_latency))
+    return tuple(ResolvedSwitch(f"s{i}", "p", tuple(ports[i]), "switch") for i in range(count))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_fabric_graphs())
+def test_searching_from_one_twin_finds_what_searching_from_all_finds(
+        switches: tuple[ResolvedSwitch, ...]) -> None:
+    import qosforge.compiler.topology as module
+
+    source_map = SourceMap(file="fabric.yaml", text="topology:\n  switches: []\n")
+
+    def outcome() -> object:
+        try:
+            return module._longest_host_path(switches, source_map, True, search=True)
+        except IntentError as error:
+            return str(error)
+
+    reduced = outcome()
+    with pytest.MonkeyPatch.context() as patch:
+        # The search from every host-facing switch, as before the reduction.
+        patch.setattr(module, "_twin_representatives", lambda edge, link_port: edge)
+        assert outcome() == reduced

@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 
 from qosforge.errors import QosforgeError
-from qosforge.outputs import OutputFile, RenderedFile, RunRequest, plan_outputs, sha256_text
+from qosforge.outputs import (
+    OutputFile,
+    OutputSpool,
+    RenderedFile,
+    RunRequest,
+    SpooledFile,
+    plan_outputs,
+    sha256_text,
+    write_outputs,
+)
 
 INTENT = "/fabric.yaml"
 
@@ -80,3 +89,41 @@ def test_an_absolute_intent_of_an_earlier_manifest_reads_as_relative(tmp_path: P
     (root / MANIFEST_NAME).write_text(json.dumps({"format": MANIFEST_FORMAT, "files": [entry]}))
     # Recorded before intents were keyed relative to the output folder's parent: still the same intent.
     assert [e.intent for e in load_manifest(root)] == ["intents/fabric.yaml"] == [intent_key(tmp_path / "intents" / "fabric.yaml", root)]
+
+
+def _folder(root: Path) -> dict[str, str]:
+    files = (path for path in sorted(root.rglob("*")) if path.is_file())
+    return {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in files}
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_spooled_files_land_as_texts_do_and_the_spool_goes(tmp_path: Path, existing: bool) -> None:
+    texts = {"a/config_db.json": '{"x": "é"}\n', "b/sai.json": "{}\n", "report.json": "{}\n"}
+    rendered = [RenderedFile(path, path.split("/")[0] if "/" in path else None, "sonic", text)
+                for path, text in texts.items()]
+    request = RunRequest("fabric.yaml", "h", None, ("sonic",))
+    in_memory, spooled = tmp_path / "memory" / "out", tmp_path / "spool" / "out"
+    for root in (in_memory, spooled):
+        root.parent.mkdir()
+        if existing:  # replaced files: a hard link of the old tree must not be written through
+            old = tuple(RenderedFile(r.path, r.switch, r.target, "old\n") for r in rendered)
+            write_outputs(root, old, request, frozenset({"a", "b"}))
+    memory_plan = write_outputs(in_memory, tuple(rendered), request, frozenset({"a", "b"}))
+    with OutputSpool(spooled) as spool:
+        kept = tuple(spool.keep(item) for item in rendered)
+        assert all(isinstance(item, SpooledFile) for item in kept)
+        spools = [item.name for item in spooled.parent.iterdir() if item.name != "out"]
+        assert spools[0].startswith(".out.qosforge-spool-")
+        spool_plan = write_outputs(spooled, kept, request, frozenset({"a", "b"}))
+    assert _folder(spooled) == _folder(in_memory)
+    assert _folder(spooled)["a/config_db.json"] == texts["a/config_db.json"]
+    assert spool_plan.manifest == memory_plan.manifest
+    assert [item.name for item in spooled.parent.iterdir()] == ["out"]  # the spool is gone
+
+
+def test_without_a_parent_folder_nothing_is_spooled_or_created(tmp_path: Path) -> None:
+    root = tmp_path / "missing" / "out"
+    with OutputSpool(root) as spool:
+        item = RenderedFile("report.json", None, None, "{}\n")
+        assert spool.keep(item) is item
+    assert not (tmp_path / "missing").exists()

@@ -282,26 +282,9 @@ def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> 
 
 
 def _write_timeseries(path: Path, fabric: Any, traffic: Any, sampled: Any) -> None:
-    from qosforge.files import write_atomically
-    from qosforge.softswitch.helper.traffic_report import series_columns
+    from qosforge.softswitch.helper.series_file import write_series
 
-    columns = series_columns(fabric, traffic, sampled)
-    if path.suffix.lower() == ".parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.table({name: pa.array(values.tolist() if values.dtype == object else values) for name, values in columns.items()})
-        write_atomically(path, lambda temporary: pq.write_table(table, temporary))
-        return
-    import csv
-
-    def write_csv(temporary: Any) -> None:
-        with open(temporary, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(list(columns))
-            writer.writerows(zip(*(values.tolist() for values in columns.values()), strict=True))
-
-    write_atomically(path, write_csv)
+    write_series(path, fabric, traffic, sampled)
 
 
 def run(inp: ScenarioInput) -> SimulationOutcome:
