@@ -61,7 +61,7 @@ def series_table(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> A
     monitor = pa.array(np.tile(np.arange(monitors, dtype=np.int64), samples))
     return pa.table(
         {
-            "time_s": pa.array(np.repeat(sample_times_s(series.time_s), monitors)),
+            "time_s": pa.array(np.repeat(series.time_s, monitors)),
             "switch": pa.array([ref.switch for ref in refs], pa.string()).take(monitor),
             "port": pa.array([ref.port for ref in refs], pa.string()).take(monitor),
             "queue": pa.array(
@@ -72,12 +72,6 @@ def series_table(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> A
             "paused_s": pa.array(series.paused_s.reshape(-1)),
         }
     )
-
-
-def sample_times_s(time_s: Any) -> Any:
-    """The engine's sample times are sums of the interval (0.03 is 0.02999999999999988 after
-    300 additions of 100 us); to the picosecond they are the interval's multiples again."""
-    return np.round(time_s, 12)
 
 
 class _Rows:
@@ -92,7 +86,7 @@ class _Rows:
         refs = [fabric.port_ref(port) for port, _ in traffic.monitors]
         # time_s; switch,port,queue as one piece per monitored queue (csv's own quoting); the
         # three numbers as one piece per distinct (bytes, packets, paused): a queue takes few.
-        self._times = pa.array(_reprs(sample_times_s(series.time_s).tolist()), pa.string())
+        self._times = pa.array(_reprs(series.time_s.tolist()), pa.string())
         self._queues = pa.array(
             [
                 _csv_line((ref.switch, ref.port, queue))[:-2]
