@@ -25,6 +25,7 @@ import numpy as np
 
 from qosforge.compiler.deadlock import DependencyCycle
 from qosforge.errors import QosforgeError
+from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.fabric_metrics import PortRef
 from qosforge.softswitch.helper.fabric import Fabric, failed_cable, with_failed_links
@@ -124,7 +125,9 @@ def deadlock_run(setup: DeadlockSetup, traffic: FabricTraffic, *, flows: int | N
         # ECN-capable as the class's RoCEv2 senders are (DCQCN marks ECT, DCQCN SIGCOMM 2015 §3.1): line-rate
         # senders whose reaction point is off. A non-ECT open-loop probe (a traffic file's `rate:`) would be
         # dropped by the class's WRED curve instead of marked, and the buffers would never fill.
-        specs = tuple(replace(spec, ect=True, rate_pps=fabric.ports[spec.src_port].speed_bps / (8.0 * spec.packet_bytes)) for spec in specs)
+        # Line rate counts each frame's line time (models/ethernet.py): back to back on the wire.
+        specs = tuple(replace(spec, ect=True, rate_pps=fabric.ports[spec.src_port].speed_bps / (8.0 * wire_bytes(spec.packet_bytes)))
+                      for spec in specs)
     first = setup.predicted[0]
     # Monitor the egress that fills the first predicted buffer: the first hop the cycle pauses.
     origin = fabric.topology.peers[fabric.port_index(_ref(first.buffers[0]))]
