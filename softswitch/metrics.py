@@ -305,6 +305,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         # non-ECT packets, a full chip, the PFC watchdog), only the causes that occurred.
         "lossless_drops_by_reason": {name: n for name, n in result.lossless_drops_by_reason.items() if n},
         "pfc_xoff_sent": result.counters["pfc_xoff_sent"],
+        "cnps_sent": result.counters["cnps"],
         "host_drops": result.counters["host_drops"],
         "flows_finished": fct["count"],
         "fct_mean_s": fct["mean_s"],
