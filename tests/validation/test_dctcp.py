@@ -22,8 +22,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from qosforge.models.ethernet import wire_bytes
 from qosforge.models.dctcp import dctcp_queue_sawtooth
+from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
 from qosforge.softswitch.scenarios import incast_flows

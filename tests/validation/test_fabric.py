@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from qosforge.models.ethernet import wire_bytes
 from qosforge.models.dctcp import dctcp_queue_sawtooth
+from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.config import PortConfig
 from qosforge.softswitch.engine.build import classify_ports
 from qosforge.softswitch.helper.fabric import Fabric, compile_fabric
