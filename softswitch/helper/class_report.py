@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from qosforge.ir.model import SwitchIR
 from qosforge.softswitch.config import PortConfig, SwitchConfig
+from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import ClassQueue, SimulationResult, class_drops
 from qosforge.softswitch.traffic.spec import FlowSpec
 
@@ -60,6 +61,17 @@ def port_classes(ir: SwitchIR, port: PortConfig) -> tuple[ClassQueue, ...]:
     return tuple(classes)
 
 
+def all_port_classes(fabric: Fabric) -> list[tuple[int, tuple[ClassQueue, ...]]]:
+    """Every engine port of a fabric with its switch's classes there."""
+    ports = []
+    port = 0
+    for switch in fabric.switches:
+        for config_port in switch.config.ports:
+            ports.append((port, port_classes(switch.ir, config_port)))
+            port += 1
+    return ports
+
+
 def switch_class_drops(result: SimulationResult, ir: SwitchIR, config: SwitchConfig, first_port: int,
                        reasons: Sequence[str] | None = None) -> dict[str, dict[str, object]]:
     """Each class's drops at one switch, whose ports start at engine port ``first_port``."""
@@ -67,4 +79,4 @@ def switch_class_drops(result: SimulationResult, ir: SwitchIR, config: SwitchCon
     return class_drops(result.drops, ports) if reasons is None else class_drops(result.drops, ports, reasons)
 
 
-__all__ = ["flow_ect", "port_classes", "switch_class_drops"]
+__all__ = ["all_port_classes", "flow_ect", "port_classes", "switch_class_drops"]

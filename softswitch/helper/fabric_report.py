@@ -9,7 +9,7 @@ import numpy as np
 
 from qosforge.softswitch.config import PortConfig, SwitchConfig
 from qosforge.softswitch.fabric_metrics import pause_depth
-from qosforge.softswitch.helper.class_report import port_classes
+from qosforge.softswitch.helper.class_report import all_port_classes, port_classes
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import (
     REASONS_WITH_WATCHDOG,
@@ -165,16 +165,6 @@ GOODPUT_SCOPE = {
 }
 
 
-def _all_port_classes(fabric: Fabric) -> list[tuple[int, tuple[ClassQueue, ...]]]:
-    ports = []
-    port = 0
-    for switch in fabric.switches:
-        for config_port in switch.config.ports:
-            ports.append((port, port_classes(switch.ir, config_port)))
-            port += 1
-    return ports
-
-
 def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenario: str) -> dict[str, object]:
     """The keys a fabric run adds to (or, for ``drops_by_reason``, widens in) the single-switch
     JSON (docs/softswitch.md)."""
@@ -189,7 +179,7 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
         **headroom_summary(uses),
         # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
         "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
-        "drops_by_class": class_drops(result.drops, _all_port_classes(fabric), REASONS_WITH_WATCHDOG),
+        "drops_by_class": class_drops(result.drops, all_port_classes(fabric), REASONS_WITH_WATCHDOG),
         "goodput_scope": GOODPUT_SCOPE[scenario],
         "fct_p50_s": fct["p50_s"],
         "flow_completion": fct,
