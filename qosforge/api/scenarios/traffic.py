@@ -91,6 +91,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     """Compile, run and report: (report, the sampled series ``--plot`` draws); writes
     --timeseries only once the run succeeded (the CLI draws --plot after it)."""
     from qosforge.files import PLOT_SUFFIXES
+    from qosforge.softswitch.helper.class_report import all_port_classes, flow_ect
     from qosforge.softswitch.helper.traffic_report import (
         flows_json,
         groups_json,
@@ -98,8 +99,12 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         run_user_traffic,
     )
     from qosforge.softswitch.helper.user_traffic import user_traffic
-    from qosforge.softswitch.helper.class_report import all_port_classes, flow_ect
-    from qosforge.softswitch.metrics import REASONS_WITH_WATCHDOG, THROUGHPUT_BASIS, class_drops, summary
+    from qosforge.softswitch.metrics import (
+        REASONS_WITH_WATCHDOG,
+        THROUGHPUT_BASIS,
+        class_drops,
+        summary,
+    )
     from qosforge.softswitch.traffic.traffic_file import load_traffic
     from qosforge.units import format_value
 
