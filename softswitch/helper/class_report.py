@@ -4,12 +4,15 @@ drops by cause (softswitch/metrics.py class_drops)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from qosforge.ir.model import SwitchIR
-from qosforge.softswitch.config import PortConfig, SwitchConfig
-from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import ClassQueue, SimulationResult, class_drops
-from qosforge.softswitch.traffic.spec import FlowSpec
+
+if TYPE_CHECKING:  # the dumbbell imports this module too, and needs neither the IR nor the fabric
+    from qosforge.ir.model import SwitchIR
+    from qosforge.softswitch.config import PortConfig, SwitchConfig
+    from qosforge.softswitch.helper.fabric import Fabric
+    from qosforge.softswitch.traffic.spec import FlowSpec
 
 #: Why a flow's packets are (or are not) ECN-capable, by transport and ECT bit.
 _ECT_WHY: dict[tuple[str, bool], str] = {
