@@ -25,7 +25,8 @@ import numpy as np
 
 #: Preamble (7 B) and SFD (1 B), IEEE Std 802.3 clause 3.2.1-3.2.2.
 PREAMBLE_SFD_BYTES = 8
-#: Destination address 6 B + source address 6 B + Length/Type 2 B, IEEE Std 802.3 clause 3.2.3-3.2.6.
+#: Destination address 6 B + source address 6 B + Length/Type 2 B,
+#: IEEE Std 802.3 clause 3.2.3-3.2.6.
 MAC_HEADER_BYTES = 14
 #: Frame check sequence (CRC-32), IEEE Std 802.3 clause 3.2.9.
 FCS_BYTES = 4
@@ -44,7 +45,8 @@ PFC_FRAME_BYTES = MIN_FRAME_BYTES
 def frame_bytes(ip_bytes: Any, tagged: Any = False) -> Any:
     """The Ethernet frame (MAC header through FCS, padded to minFrameSize) carrying an IP datagram
     of ``ip_bytes``; 4 B more when 802.1Q-tagged (vectorised)."""
-    frame = np.asarray(ip_bytes) + MAC_HEADER_BYTES + FCS_BYTES + VLAN_TAG_BYTES * np.asarray(tagged, dtype=np.int64)
+    tag = VLAN_TAG_BYTES * np.asarray(tagged, dtype=np.int64)
+    frame = np.asarray(ip_bytes) + MAC_HEADER_BYTES + FCS_BYTES + tag
     result = np.maximum(frame, MIN_FRAME_BYTES)
     return result.item() if result.ndim == 0 else result
 
@@ -55,7 +57,9 @@ def wire_bytes(ip_bytes: Any, tagged: Any = False) -> Any:
     return frame_bytes(ip_bytes, tagged) + PER_FRAME_GAP_BYTES
 
 
-def payload_rate_bound_bps(rate_bps: Any, ip_bytes: Any, header_bytes: Any, tagged: Any = False) -> Any:
+def payload_rate_bound_bps(
+    rate_bps: Any, ip_bytes: Any, header_bytes: Any, tagged: Any = False
+) -> Any:
     """The most application payload a link of ``rate_bps`` can carry in back-to-back datagrams of
     ``ip_bytes``, each with ``header_bytes`` of L3/L4 headers: R * (ip - header) / wire_bytes."""
     payload = np.asarray(ip_bytes) - np.asarray(header_bytes)

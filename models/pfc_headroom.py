@@ -43,13 +43,13 @@ from typing import Any
 import numpy as np
 
 from qosforge.errors import ModelInputError
-from qosforge.models.ethernet import PER_FRAME_GAP_BYTES, wire_bytes
 from qosforge.models._checks import (
     as_float_array,
     require_in_range,
     require_non_negative,
     require_positive,
 )
+from qosforge.models.ethernet import PER_FRAME_GAP_BYTES, wire_bytes
 from qosforge.models.sonic_headroom import SonicAsicTable, SonicHeadroom, sonic_headroom
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
@@ -101,7 +101,9 @@ class PfcHeadroom:
     rate_bps: Any = quantity("bps", "line rate R")
     cable_m: Any = quantity("m", "cable length L")
     trigger_frame_bytes: Any = quantity("B", "lossless frame that crossed XOFF")
-    frames_in_flight_bytes: Any = quantity("B", "line time of a max frame at each end (local + peer)")
+    frames_in_flight_bytes: Any = quantity(
+        "B", "line time of a max frame at each end (local + peer)"
+    )
     pfc_frame_bytes: Any = quantity("B", "PFC frame line time (frame + preamble/SFD + gap)")
     cable_bytes: Any = quantity("B", "cable round trip at line rate")
     peer_response_bytes: Any = quantity("B", "peer PAUSE reaction time at line rate")
@@ -296,10 +298,13 @@ def pfc_headroom(
                 Derivation(
                     "frames_in_flight_bytes",
                     "2*wire_bytes(max_frame_bytes) (local frame delays the PFC frame; peer finishes"
-                    " its frame; each with MAC header, FCS, preamble/SFD and IFG, models/ethernet.py)",
+                    " its frame; each with MAC header, FCS, preamble/SFD and IFG,"
+                    " models/ethernet.py)",
                     SOURCE_FRAME,
                 ),
-                Derivation("pfc_frame_bytes", "64 B PFC frame + 20 B preamble/SFD and IFG", SOURCE_FRAME),
+                Derivation(
+                    "pfc_frame_bytes", "64 B PFC frame + 20 B preamble/SFD and IFG", SOURCE_FRAME
+                ),
                 Derivation("cable_bytes", "2*(L/v+phy_delay)*R/8", SOURCE_CABLE),
                 Derivation("peer_response_bytes", peer_formula, peer_source),
                 Derivation(

@@ -86,7 +86,8 @@ class SimulationResult:
 
     @property
     def ip_bps(self) -> float:
-        """The same packets counted whole as IP datagrams (headers in, Ethernet framing out), in bits/s."""
+        """The same packets counted whole as IP datagrams (headers in, Ethernet framing out),
+        in bits/s."""
         return self.counters["delivered_bytes"] * 8.0 / self.measured_s
 
     @property
@@ -110,7 +111,8 @@ class SimulationResult:
 #: against the dynamic/static threshold), WRED, the ingress PG's limit, a lossless PG's headroom
 #: overflow, the chip's whole buffer full.
 _REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
-#: Fabric runs also report drops by the PFC watchdog's recovery (single-switch JSON keeps the five above).
+#: Fabric runs also report drops by the PFC watchdog's recovery (single-switch JSON keeps the
+#: five above).
 REASONS_WITH_WATCHDOG = (*_REASONS, "pfc_watchdog")
 
 
@@ -219,10 +221,12 @@ __all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile", 
 
 #: What each throughput of a report counts (the ``throughput_basis`` field of every JSON report).
 THROUGHPUT_BASIS = {
-    "goodput_gbps": "application payload delivered (each packet once; IP, TCP/UDP/BTH headers removed)",
+    "goodput_gbps": "application payload delivered "
+                    "(each packet once; IP, TCP/UDP/BTH headers removed)",
     "ip_gbps": "the same packets as IP datagrams (headers counted, Ethernet framing not)",
-    "wire_gbps": "L1 line time of the same packets: Ethernet frame (MAC header, FCS, 802.1Q tag if tagged, "
-                 "padding to 64 B) + preamble/SFD 8 B + inter-frame gap 12 B (IEEE 802.3 clauses 3, 4.4.2)",
+    "wire_gbps": "L1 line time of the same packets: Ethernet frame (MAC header, FCS, "
+                 "802.1Q tag if tagged, padding to 64 B) + preamble/SFD 8 B + inter-frame gap 12 B "
+                 "(IEEE 802.3 clauses 3, 4.4.2)",
 }
 
 
@@ -236,7 +240,13 @@ class ClassQueue:
     queue: int
 
 
-def class_drops(drops: np.ndarray, ports: Iterable[tuple[int, Sequence[ClassQueue]]], reasons: Sequence[str] = _REASONS) -> dict[str, dict[str, object]]:
+def lossless_causes(result: SimulationResult) -> dict[str, int]:
+    """The causes a lossless class's packets were dropped for, only those that occurred."""
+    return {name: n for name, n in result.lossless_drops_by_reason.items() if n}
+
+
+def class_drops(drops: np.ndarray, ports: Iterable[tuple[int, Sequence[ClassQueue]]],
+                reasons: Sequence[str] = _REASONS) -> dict[str, dict[str, object]]:
     """Drops per class over the given switch ports: ``drops`` is the run's [port, queue, reason]
     array, ``ports`` each port index with its classes. Every class is listed (0 drops too), with
     ``lossless``, its total and each non-zero cause; classes sharing a queue are reported
@@ -256,7 +266,8 @@ def class_drops(drops: np.ndarray, ports: Iterable[tuple[int, Sequence[ClassQueu
                     continue
                 name, is_lossless = f"queue {queue}", False
             else:
-                name, is_lossless = "+".join(c.name for c in members), any(c.lossless for c in members)
+                name = "+".join(c.name for c in members)
+                is_lossless = any(c.lossless for c in members)
             totals[name] = totals.get(name, np.zeros(len(reasons), dtype=np.int64)) + counts
             lossless[name] = lossless.get(name, False) or is_lossless
     return {name: {"lossless": lossless[name], "drops": int(counts.sum()),
@@ -303,7 +314,7 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "lossless_drops": result.counters["lossless_drops"],
         # Lossless-class losses by cause (any cause: headroom overflow, WRED on a lossless class's
         # non-ECT packets, a full chip, the PFC watchdog), only the causes that occurred.
-        "lossless_drops_by_reason": {name: n for name, n in result.lossless_drops_by_reason.items() if n},
+        "lossless_drops_by_reason": lossless_causes(result),
         "pfc_xoff_sent": result.counters["pfc_xoff_sent"],
         "cnps_sent": result.counters["cnps"],
         "host_drops": result.counters["host_drops"],
@@ -318,4 +329,5 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     return out
 
 
-__all__ += ["REASONS_WITH_WATCHDOG", "THROUGHPUT_BASIS", "ClassQueue", "class_drops", "summary"]
+__all__ += ["REASONS_WITH_WATCHDOG", "THROUGHPUT_BASIS", "ClassQueue", "class_drops",
+            "lossless_causes", "summary"]

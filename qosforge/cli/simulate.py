@@ -219,7 +219,8 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     for key, value in report.items():
         if key == "flow_ect":
             # Which flows are ECN-capable, one group a line part; the reasons are in --format json.
-            text = "; ".join(f"flows {g['flows']} {g['transport']} {'ECT' if g['ect'] else 'not ECT'}" for g in value)
+            text = "; ".join(f"flows {g['flows']} {g['transport']} "
+                             f"{'ECT' if g['ect'] else 'not ECT'}" for g in value)
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
         elif key == "waiting_buffers" and len(value) > 3:

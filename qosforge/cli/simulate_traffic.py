@@ -51,8 +51,10 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
     # Every drop by class and cause; a lossless class's losses say so.
     for name, entry in report.get("drops_by_class", {}).items():
         if entry["drops"]:
-            causes = ", ".join(f"{cause} {count}" for cause, count in entry.items() if cause not in ("lossless", "drops"))
-            click.echo(f"  drops in {name}{' (a lossless class: lossless losses)' if entry['lossless'] else ''}: {causes}")
+            causes = ", ".join(f"{cause} {count}" for cause, count in entry.items()
+                               if cause not in ("lossless", "drops"))
+            kind = " (a lossless class: lossless losses)" if entry["lossless"] else ""
+            click.echo(f"  drops in {name}{kind}: {causes}")
 
 
 def _rate(bps: float) -> str:

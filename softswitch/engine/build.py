@@ -485,7 +485,8 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_TLT] = 2 if flow.all_important else int(flow.tlt)
         fli[f, L.FL_ECT] = int(flow.ect)
         fli[f, L.FL_VLAN] = int(flow.vlan_tagged)
-        fli[f, L.FL_DCQCN_OFF] = (0 if flow.dcqcn_reaction_point else 1) | (0 if flow.dcqcn_notification_point else 2)
+        rp_off = 0 if flow.dcqcn_reaction_point else 1
+        fli[f, L.FL_DCQCN_OFF] = rp_off | (0 if flow.dcqcn_notification_point else 2)
         fli[f, L.FL_SIZE] = flow.size_packets
         fli[f, L.FL_PKT_BYTES] = flow.packet_bytes
         fli[f, L.FL_LAST_BYTES] = flow.packet_bytes if flow.last_packet_bytes is None else flow.last_packet_bytes

@@ -14,21 +14,22 @@ if TYPE_CHECKING:  # the dumbbell imports this module too, and needs neither the
     from qosforge.softswitch.helper.fabric import Fabric
     from qosforge.softswitch.traffic.spec import FlowSpec
 
+_OPEN_LOOP_NOT_ECT = ("an open-loop UDP source sets no ECN codepoint (RFC 3168 §5 leaves ECT to "
+                      "the sender): WRED's drop curve applies where the profile enables it")
+_OPEN_LOOP_ECT = ("this scenario's open-loop source stands in for an ECN-capable sender (as RoCEv2 "
+                  "NICs mark ECT, DCQCN §3.1), so WRED marks it instead of dropping")
 #: Why a flow's packets are (or are not) ECN-capable, by transport and ECT bit.
 _ECT_WHY: dict[tuple[str, bool], str] = {
     ("dctcp", True): "DCTCP negotiates ECN and sets ECT(0) on data (RFC 8257 §3.1)",
     ("tcp-ecn", True): "TCP with ECN negotiated sets ECT on data (RFC 3168 §6.1)",
     ("tbtcp", True): "TBTCP reacts to CE marks (ECN negotiated, RFC 3168 §6.1)",
     ("dcqcn", True): "RoCEv2 NICs running DCQCN send data ECT (DCQCN, SIGCOMM 2015 §3.1)",
-    ("newreno", False): "TCP without ECN negotiated: not ECT, so WRED drops instead of marking (RFC 3168 §6.1.1)",
-    ("poisson", False): "an open-loop UDP source sets no ECN codepoint (RFC 3168 §5 leaves ECT to the sender): "
-                        "WRED's drop curve applies where the profile enables it",
-    ("cbr", False): "an open-loop UDP source sets no ECN codepoint (RFC 3168 §5 leaves ECT to the sender): "
-                    "WRED's drop curve applies where the profile enables it",
-    ("poisson", True): "this scenario's open-loop source stands in for an ECN-capable sender (as RoCEv2 NICs "
-                       "mark ECT, DCQCN §3.1), so WRED marks it instead of dropping",
-    ("cbr", True): "this scenario's open-loop source stands in for an ECN-capable sender (as RoCEv2 NICs "
-                   "mark ECT, DCQCN §3.1), so WRED marks it instead of dropping",
+    ("newreno", False): "TCP without ECN negotiated: not ECT, so WRED drops instead of marking "
+                        "(RFC 3168 §6.1.1)",
+    ("poisson", False): _OPEN_LOOP_NOT_ECT,
+    ("cbr", False): _OPEN_LOOP_NOT_ECT,
+    ("poisson", True): _OPEN_LOOP_ECT,
+    ("cbr", True): _OPEN_LOOP_ECT,
 }
 
 
@@ -59,8 +60,9 @@ def flow_ect(flows: Sequence[FlowSpec]) -> list[dict[str, object]]:
 def port_classes(ir: SwitchIR, port: PortConfig) -> tuple[ClassQueue, ...]:
     """The switch's classes (and control classes, lossy) on ``port``: the queue each one's TC
     maps to there (the port's TC_TO_QUEUE map)."""
-    classes = [ClassQueue(c.name, c.lossless, port.tc_to_queue[c.traffic_class]) for c in ir.classes]
-    classes += [ClassQueue(c.name, False, port.tc_to_queue[c.traffic_class]) for c in ir.control_classes]
+    queue_of = port.tc_to_queue
+    classes = [ClassQueue(c.name, c.lossless, queue_of[c.traffic_class]) for c in ir.classes]
+    classes += [ClassQueue(c.name, False, queue_of[c.traffic_class]) for c in ir.control_classes]
     return tuple(classes)
 
 
@@ -75,11 +77,11 @@ def all_port_classes(fabric: Fabric) -> list[tuple[int, tuple[ClassQueue, ...]]]
     return ports
 
 
-def switch_class_drops(result: SimulationResult, ir: SwitchIR, config: SwitchConfig, first_port: int,
-                       reasons: Sequence[str] | None = None) -> dict[str, dict[str, object]]:
+def switch_class_drops(result: SimulationResult, ir: SwitchIR, config: SwitchConfig,
+                       first_port: int) -> dict[str, dict[str, object]]:
     """Each class's drops at one switch, whose ports start at engine port ``first_port``."""
     ports = [(first_port + i, port_classes(ir, port)) for i, port in enumerate(config.ports)]
-    return class_drops(result.drops, ports) if reasons is None else class_drops(result.drops, ports, reasons)
+    return class_drops(result.drops, ports)
 
 
 __all__ = ["all_port_classes", "flow_ect", "port_classes", "switch_class_drops"]

@@ -17,6 +17,7 @@ from qosforge.softswitch.metrics import (
     SimulationResult,
     class_drops,
     histogram_percentile,
+    lossless_causes,
 )
 
 
@@ -133,14 +134,17 @@ def switch_reports(result: SimulationResult, fabric: Fabric, uses: list[Headroom
                     "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
                     "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
                     "drops_by_reason": _by_reason(result.drops[port].sum(axis=0)),
-                    "drops_by_class": class_drops(result.drops, [(port, on_port)], REASONS_WITH_WATCHDOG),
+                    "drops_by_class": class_drops(result.drops, [(port, on_port)],
+                                                  REASONS_WITH_WATCHDOG),
                 })
             port += 1
         peak = None if result.switch_peak_cells is None else float(result.switch_peak_cells[index] * cell)
         reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name,
                         "buffer_bytes": float(switch.config.asic.capacity_cells * cell),
-                        "buffer_peak_bytes": peak, "ports": ports, "drops_by_reason": _by_reason(drops),
-                        "drops_by_class": class_drops(result.drops, switch_classes, REASONS_WITH_WATCHDOG)})
+                        "buffer_peak_bytes": peak, "ports": ports,
+                        "drops_by_reason": _by_reason(drops),
+                        "drops_by_class": class_drops(result.drops, switch_classes,
+                                                      REASONS_WITH_WATCHDOG)})
     return reports
 
 
@@ -175,11 +179,12 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
     return {
         "switches": switch_reports(result, fabric, uses),
         "lossless_drops": result.counters["lossless_drops"],
-        "lossless_drops_by_reason": {name: n for name, n in result.lossless_drops_by_reason.items() if n},
+        "lossless_drops_by_reason": lossless_causes(result),
         **headroom_summary(uses),
         # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
         "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
-        "drops_by_class": class_drops(result.drops, all_port_classes(fabric), REASONS_WITH_WATCHDOG),
+        "drops_by_class": class_drops(result.drops, all_port_classes(fabric),
+                                      REASONS_WITH_WATCHDOG),
         "goodput_scope": GOODPUT_SCOPE[scenario],
         "fct_p50_s": fct["p50_s"],
         "flow_completion": fct,

@@ -35,13 +35,16 @@ from qosforge.softswitch.traffic.spec import (
     TransportParams,
 )
 
-#: The priority of a frame nothing assigns one to: 0 (IEEE 802.1Q-2018 §6.9.3; Linux skb->priority).
+#: The priority of a frame nothing assigns one to: 0 (IEEE 802.1Q-2018 §6.9.3;
+#: Linux skb->priority).
 PCP_DEFAULT_PRIORITY = 0
 
 
 def host_settings(document: HostSettingsDocument) -> HostSettings:
     """The settings the world build gives every simulated host NIC."""
-    return HostSettings(nic=NicSettings(trust=document.qos.trust, pfc_priorities=frozenset(document.qos.pfc_priorities)))
+    qos = document.qos
+    nic = NicSettings(trust=qos.trust, pfc_priorities=frozenset(qos.pfc_priorities))
+    return HostSettings(nic=nic)
 
 
 def flow_priority(document: HostSettingsDocument, dscp: int) -> int:
@@ -52,7 +55,8 @@ def flow_priority(document: HostSettingsDocument, dscp: int) -> int:
 
 
 def apply_host_settings(document: HostSettingsDocument, config: SwitchConfig, flows: tuple[FlowSpec, ...],
-                        params: TransportParams) -> tuple[tuple[FlowSpec, ...], TransportParams, HostSettings]:
+                        params: TransportParams
+                        ) -> tuple[tuple[FlowSpec, ...], TransportParams, HostSettings]:
     """The flows as the document's hosts send them (priority, tag, DCQCN points, CNP DSCP and
     priority), the transport parameters of its DCQCN, and the NICs' settings."""
     switches = sorted({attachment.switch for attachment in document.attachments})
@@ -66,8 +70,10 @@ def apply_host_settings(document: HostSettingsDocument, config: SwitchConfig, fl
                             hint="use the host kind rendered for these hosts' speed (hosts/<kind>/host_settings.json)")
     dcqcn = document.qos.dcqcn
     if dcqcn is None and any(flow.kind == "dcqcn" for flow in flows):
-        raise QosforgeError("the document's NIC runs no DCQCN (no qos.dcqcn), but the simulated class is RoCE with DCQCN",
-                            place="--hosts: qos.dcqcn", hint="render the hosts with a DCQCN NIC (host_nic: nvidia-connectx-6dx)")
+        raise QosforgeError("the document's NIC runs no DCQCN (no qos.dcqcn), "
+                            "but the simulated class is RoCE with DCQCN",
+                            place="--hosts: qos.dcqcn",
+                            hint="render hosts with a DCQCN NIC (host_nic: nvidia-connectx-6dx)")
     cnp = document.qos.cnp
     adjusted = []
     for flow in flows:

@@ -178,7 +178,8 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> tu
               "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches))}
     if not plan.reports_flow_size:
         del header["flow_size_bytes"]
-    keys = {**fabric_summary(result, fabric, built.origin, options.scenario), "flow_ect": flow_ect(built.flows),
+    keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
+            "flow_ect": flow_ect(built.flows),
             "seed_effective": fabric_seed_matters(fabric.configs, fabric.topology, built.flows, seeded_workload=plan.seeded_workload)}
     return result, keys, header, duration_s, warmup_s
 

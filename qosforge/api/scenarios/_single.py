@@ -51,7 +51,8 @@ def without_boundary_packet(wire_gbps: float, line_rate_bps: float, packet_bytes
     from qosforge.models.ethernet import wire_bytes
 
     excess_bps = wire_gbps * 1e9 - line_rate_bps
-    return line_rate_bps / 1e9 if 0.0 < excess_bps <= wire_bytes(packet_bytes, True) * 8.0 / measured_s else wire_gbps
+    boundary_bps = wire_bytes(packet_bytes, True) * 8.0 / measured_s
+    return line_rate_bps / 1e9 if 0.0 < excess_bps <= boundary_bps else wire_gbps
 
 
 def run_single(inp: ScenarioInput, single: SingleRun, config: Any, flow_specs: Any, run: Any, header: dict[str, Any], line_rate_bps: float,

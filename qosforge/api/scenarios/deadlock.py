@@ -66,7 +66,8 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
                                                         duration_s / OBSERVATIONS, observer)
     header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
-    keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"), "flow_ect": flow_ect(built.flows),
+    keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
+            "flow_ect": flow_ect(built.flows),
             **deadlock_summary(result, observations, setup, watchdog=options.watchdog, watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes),
             "seed_effective": fabric_seed_matters(setup.fabric.configs, setup.fabric.topology, built.flows, seeded_workload=False)}
     return result, keys, header, duration_s, 0.0

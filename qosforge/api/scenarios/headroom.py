@@ -50,7 +50,8 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         # On the wire: the queue holds the lossless datagrams only, each a frame with its preamble
         # and gap (models/ethernet.py), so a receiver link full of them is at its line rate.
         frame = built.lossless_frame_bytes
-        line_bytes = float(outcome.result.dequeued_bytes[receiver, queue]) * wire_bytes(frame) / frame
+        datagram_bytes = float(outcome.result.dequeued_bytes[receiver, queue])
+        line_bytes = datagram_bytes * wire_bytes(frame) / frame
         received_bps = line_bytes * 8.0 / outcome.result.measured_s
         outcome.report["receiver_lossless_gbps"] = received_bps / 1e9
         outcome.report["headroom"] = _headroom_rows(built, outcome.result)

@@ -134,10 +134,13 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
         **counters,
         # Each flow's throughput_bps is payload, as the run's goodput_gbps.
-        "throughput_basis": {**THROUGHPUT_BASIS, "flows": "payload: each flow's application payload delivered in the window"},
+        "throughput_basis": {**THROUGHPUT_BASIS,
+                             "flows": "payload: each flow's application payload delivered"},
         "marks": sampled.result.counters["marks"],
-        "drops_by_class": class_drops(sampled.result.drops, all_port_classes(fabric), REASONS_WITH_WATCHDOG),
-        "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)), "flows": flows, "groups": groups_json(flows), "ports": ports_json(fabric, traffic, sampled),
+        "drops_by_class": class_drops(sampled.result.drops, all_port_classes(fabric),
+                                      REASONS_WITH_WATCHDOG),
+        "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)),
+        "flows": flows, "groups": groups_json(flows), "ports": ports_json(fabric, traffic, sampled),
     }
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
