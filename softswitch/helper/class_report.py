@@ -14,10 +14,14 @@ if TYPE_CHECKING:  # the dumbbell imports this module too, and needs neither the
     from qosforge.softswitch.helper.fabric import Fabric
     from qosforge.softswitch.traffic.spec import FlowSpec
 
-_OPEN_LOOP_NOT_ECT = ("an open-loop UDP source sets no ECN codepoint (RFC 3168 §5 leaves ECT to "
-                      "the sender): WRED's drop curve applies where the profile enables it")
-_OPEN_LOOP_ECT = ("this scenario's open-loop source stands in for an ECN-capable sender (as RoCEv2 "
-                  "NICs mark ECT, DCQCN §3.1), so WRED marks it instead of dropping")
+_OPEN_LOOP_NOT_ECT = (
+    "an open-loop UDP source sets no ECN codepoint (RFC 3168 §5 leaves ECT to "
+    "the sender): WRED's drop curve applies where the profile enables it"
+)
+_OPEN_LOOP_ECT = (
+    "this scenario's open-loop source stands in for an ECN-capable sender (as RoCEv2 "
+    "NICs mark ECT, DCQCN §3.1), so WRED marks it instead of dropping"
+)
 #: Why a flow's packets are (or are not) ECN-capable, by transport and ECT bit.
 _ECT_WHY: dict[tuple[str, bool], str] = {
     ("dctcp", True): "DCTCP negotiates ECN and sets ECT(0) on data (RFC 8257 §3.1)",
@@ -25,7 +29,7 @@ _ECT_WHY: dict[tuple[str, bool], str] = {
     ("tbtcp", True): "TBTCP reacts to CE marks (ECN negotiated, RFC 3168 §6.1)",
     ("dcqcn", True): "RoCEv2 NICs running DCQCN send data ECT (DCQCN, SIGCOMM 2015 §3.1)",
     ("newreno", False): "TCP without ECN negotiated: not ECT, so WRED drops instead of marking "
-                        "(RFC 3168 §6.1.1)",
+    "(RFC 3168 §6.1.1)",
     ("poisson", False): _OPEN_LOOP_NOT_ECT,
     ("cbr", False): _OPEN_LOOP_NOT_ECT,
     ("poisson", True): _OPEN_LOOP_ECT,
@@ -52,9 +56,16 @@ def flow_ect(flows: Sequence[FlowSpec]) -> list[dict[str, object]]:
     groups: dict[tuple[str, int, bool], list[int]] = {}
     for index, flow in enumerate(flows):
         groups.setdefault((flow.kind, flow.dscp, flow.ect), []).append(index)
-    return [{"flows": _ranges(indexes), "transport": kind, "dscp": dscp, "ect": ect,
-             "why": _ECT_WHY.get((kind, ect), "as the scenario sets it")}
-            for (kind, dscp, ect), indexes in groups.items()]
+    return [
+        {
+            "flows": _ranges(indexes),
+            "transport": kind,
+            "dscp": dscp,
+            "ect": ect,
+            "why": _ECT_WHY.get((kind, ect), "as the scenario sets it"),
+        }
+        for (kind, dscp, ect), indexes in groups.items()
+    ]
 
 
 def port_classes(ir: SwitchIR, port: PortConfig) -> tuple[ClassQueue, ...]:
@@ -77,8 +88,9 @@ def all_port_classes(fabric: Fabric) -> list[tuple[int, tuple[ClassQueue, ...]]]
     return ports
 
 
-def switch_class_drops(result: SimulationResult, ir: SwitchIR, config: SwitchConfig,
-                       first_port: int) -> dict[str, dict[str, object]]:
+def switch_class_drops(
+    result: SimulationResult, ir: SwitchIR, config: SwitchConfig, first_port: int
+) -> dict[str, dict[str, object]]:
     """Each class's drops at one switch, whose ports start at engine port ``first_port``."""
     ports = [(first_port + i, port_classes(ir, port)) for i, port in enumerate(config.ports)]
     return class_drops(result.drops, ports)

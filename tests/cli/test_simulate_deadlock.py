@@ -37,7 +37,8 @@ def test_the_deadlock_is_reported_with_the_graphs_cycles_and_the_watchdogs_cost(
     # the lossless class's losses, named with their cause.
     assert report["drops"] == watchdog["drops"] == report["lossless_drops"]
     assert report["lossless_drops_by_reason"] == {"pfc_watchdog": watchdog["drops"]}
-    assert report["drops_by_class"]["rdma"]["lossless"] is True and report["drops_by_class"]["rdma"]["pfc_watchdog"] == watchdog["drops"]
+    rdma = report["drops_by_class"]["rdma"]
+    assert rdma["lossless"] is True and rdma["pfc_watchdog"] == watchdog["drops"]
 
 
 def test_the_table_names_the_deadlock(run_cli: Run) -> None:

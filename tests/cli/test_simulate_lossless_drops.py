@@ -21,10 +21,14 @@ flows:
 """
 
 
-def test_open_loop_traffic_dropped_by_a_lossless_class_wred_is_a_lossless_loss(run_cli: Run, tmp_path: Path) -> None:
+def test_open_loop_traffic_dropped_by_a_lossless_class_wred_is_a_lossless_loss(
+    run_cli: Run, tmp_path: Path
+) -> None:
     traffic = tmp_path / "traffic.yaml"
     traffic.write_text(OPEN_LOOP_INCAST)
-    code, out, err = run_cli("simulate", POD, "--traffic", str(traffic), "--measure", "1ms:3ms", "--format", "json")
+    code, out, err = run_cli(
+        "simulate", POD, "--traffic", str(traffic), "--measure", "1ms:3ms", "--format", "json"
+    )
     assert code == 0, err
     report: dict[str, Any] = json.loads(out)
     assert report["drops"] > 0 and report["drops_by_reason"]["wred"] == report["drops"]

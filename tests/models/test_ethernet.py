@@ -20,7 +20,9 @@ def test_a_1500_byte_datagram_is_a_1518_byte_frame_and_1538_bytes_of_line_time()
 def test_small_datagrams_are_padded_to_the_64_byte_minimum_frame() -> None:
     assert frame_bytes(46) == 64 and wire_bytes(46) == 84  # the smallest unpadded frame
     assert frame_bytes(20) == 64 and wire_bytes(20) == 84  # padded
-    assert frame_bytes(42, True) == 64 and frame_bytes(43, True) == 65  # a tagged frame keeps the 64 B minimum
+    assert (
+        frame_bytes(42, True) == 64 and frame_bytes(43, True) == 65
+    )  # a tagged frame keeps the 64 B minimum
 
 
 def test_the_payload_bound_of_four_tcp_flows_into_100g() -> None:
@@ -36,14 +38,20 @@ def test_vectorised_like_the_scalar() -> None:
 
 
 @given(st.integers(min_value=1, max_value=9216), st.booleans())
-def test_line_time_is_never_below_the_datagram_plus_38_and_never_below_84(size: int, tagged: bool) -> None:
+def test_line_time_is_never_below_the_datagram_plus_38_and_never_below_84(
+    size: int, tagged: bool
+) -> None:
     line = wire_bytes(size, tagged)
     assert line >= size + 38 + (4 if tagged else 0) and line >= 84
     assert line - frame_bytes(size, tagged) == 20
 
 
 @given(st.integers(min_value=64, max_value=9216), st.integers(min_value=1, max_value=63))
-def test_the_payload_bound_is_below_the_line_rate_and_grows_with_the_packet(size: int, header: int) -> None:
+def test_the_payload_bound_is_below_the_line_rate_and_grows_with_the_packet(
+    size: int, header: int
+) -> None:
     rate = 10e9
     assert payload_rate_bound_bps(rate, size, header) < rate
-    assert payload_rate_bound_bps(rate, size + 1, header) > payload_rate_bound_bps(rate, size, header)
+    assert payload_rate_bound_bps(rate, size + 1, header) > payload_rate_bound_bps(
+        rate, size, header
+    )

@@ -77,7 +77,8 @@ def test_queue_oscillates_around_k_at_full_utilisation(example: str, load_exampl
     depth = result.monitors[0]
     q_max, amplitude = dctcp_prediction(threshold, bdp, FLOWS)
     # Line time: each datagram leaves as a frame with preamble and gap (models/ethernet.py).
-    line_bytes = result.dequeued_bytes[receiver, classification.queue] * wire_bytes(PACKET_BYTES) / PACKET_BYTES
+    datagram_bytes = result.dequeued_bytes[receiver, classification.queue]
+    line_bytes = datagram_bytes * wire_bytes(PACKET_BYTES) / PACKET_BYTES
     utilisation = line_bytes * 8.0 / rate_bps / result.measured_s
     assert utilisation >= 0.99, utilisation
     assert abs(depth.p99_packets - q_max) <= max(3.0, 0.15 * q_max), (depth.p99_packets, q_max)

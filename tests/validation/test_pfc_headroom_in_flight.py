@@ -12,7 +12,8 @@ gap 12 B (IEEE 802.3 clauses 3.1.1, 4.4.2):
   preamble and gap), crosses the cable, 3 m at 5 ns/m = 15 ns (IEEE 802.3 Table 29-3), and the
   sender stops starting frames after 394 pause quanta = 394 x 512 bit / R = 2017.28 ns (IEEE
   802.3 Annex 31B.3.7, 100G);
-- the frame it is sending completes, (1024 + 38) B / R = 84.96 ns, and crosses the cable back, 15 ns.
+- the frame it is sending completes, (1024 + 38) B / R = 84.96 ns, and crosses the cable back,
+  15 ns.
 Frames of 84.96 ns arriving back to back in that span: at most floor(span / 84.96 ns) + 1, plus
 the trigger frame itself where it was admitted to headroom, each ceil(1024 / 144) = 8 cells.
 """

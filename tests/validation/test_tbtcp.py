@@ -50,6 +50,7 @@ def test_steady_queue_is_beta_n_above_the_marking_start(load_example: Callable[[
     assert abs((measured - curve.min_bytes) - (model.queue_bytes - curve.min_bytes)) <= interval, (measured, model.queue_bytes, interval)
     assert result.counters["drops"] == 0 and result.counters["timeouts"] == 0
     # Line time: each datagram leaves as a frame with preamble and gap (models/ethernet.py).
-    line_bytes = result.dequeued_bytes[receiver, classification.queue] * wire_bytes(PACKET_BYTES) / PACKET_BYTES
+    datagram_bytes = result.dequeued_bytes[receiver, classification.queue]
+    line_bytes = datagram_bytes * wire_bytes(PACKET_BYTES) / PACKET_BYTES
     utilisation = line_bytes * 8.0 / rate_bps / result.measured_s
     assert utilisation >= 0.99

@@ -23,7 +23,8 @@ def test_line_rate_lossless_senders_each_receive_port_mtu_frames() -> None:
     for flow in lossless:
         assert flow.kind == "cbr" and flow.ect and flow.dscp == 26 and flow.packet_bytes == 1024
         # Line rate: back-to-back frames, each 1024 + 38 B of line time (IEEE 802.3 framing).
-        assert flow.rate_pps * (flow.packet_bytes + 38) * 8 == pytest.approx(config.ports[flow.src_port].speed_bps)
+        line_bps = config.ports[flow.src_port].speed_bps
+        assert flow.rate_pps * (flow.packet_bytes + 38) * 8 == pytest.approx(line_bps)
     assert [f.dst_port for f in reverse] == list(built.senders)
     assert {f.src_port for f in reverse}.isdisjoint({built.receiver, *built.senders})
     assert all(f.kind == "dctcp" and f.dscp in (0, 10) and f.packet_bytes == 9100 for f in reverse)

@@ -66,8 +66,9 @@ def test_long_lived_flows_share_one_bottleneck_at_its_line_rate(which: str, entr
                                                                 request: pytest.FixtureRequest) -> None:
     """Symmetric long-lived DCTCP flows into one 40G host port (one switch: 4 senders; the fabric:
     one sender on each of two leaves, each alone on its leaf's uplinks): their payload throughputs
-    sum to the line rate times the payload share of a 1500 B packet's line time (1448/1538: IPv4 +
-    TCP with timestamps, 52 B, in a 1518 B frame with preamble/SFD and gap, IEEE 802.3), within 2 % (DCTCP keeps the queue from running dry, DCTCP §3.4), and split
+    sum to the line rate times the payload share of a 1500 B packet's line time (1448/1538:
+    IPv4 + TCP with timestamps, 52 B, in a 1518 B frame with preamble/SFD and gap, IEEE 802.3),
+    within 2 % (DCTCP keeps the queue from running dry, DCTCP §3.4), and split
     evenly (Jain ≥ 0.99). (Two senders behind one leaf's uplinks are not symmetric: their bursts
     meet and are marked there too, so a seed's ECMP choice can give them less.)"""
     fabric: Fabric = request.getfixturevalue(which)
