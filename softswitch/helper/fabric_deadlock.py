@@ -94,7 +94,7 @@ def failed_fabric(fabric: Fabric, intent: Path, fail_links: tuple[str, ...]) -> 
 
 def _line_rate_pps(fabric: Fabric, spec: FlowSpec) -> float:
     """Back-to-back frames on the sender's link: each takes its line time (models/ethernet.py)."""
-    return fabric.ports[spec.src_port].speed_bps / (8.0 * wire_bytes(spec.packet_bytes))
+    return float(fabric.ports[spec.src_port].speed_bps / (8.0 * wire_bytes(spec.packet_bytes)))
 
 
 def deadlock_run(setup: DeadlockSetup, traffic: FabricTraffic, *, flows: int | None, duration_s: float, seed: int, watchdog: bool) -> FabricRun:
