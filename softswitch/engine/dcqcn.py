@@ -178,7 +178,8 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     if w[W_QI][nic, fli[f, FL_PRIO], QI_PKTS] >= 2:
         # The NIC is paused or busy: the rate limiter waits for it rather than queueing more.
         fli[f, FL_GEN_PENDING] = 1
-        push_event(w, now + _line_time(w, f, fli[f, FL_PKT_BYTES]) / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
+        gap = _line_time(w, f, fli[f, FL_PKT_BYTES]) / flf[f, FF_LINE]
+        push_event(w, now + gap, EV_GEN, f, 0, 0.0)
         return
     flags = 0
     if fli[f, FL_TLT] == 1:
@@ -286,7 +287,8 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     delay = flf[f, FF_ACK_DELAY]
     # The notification point answers CE with a CNP at most once per interval per flow (DCQCN
     # §3.1), unless the receiver's NIC disables it on the flow's priority (FL_DCQCN_OFF bit 1).
-    if flags & F_CE and not fli[f, FL_DCQCN_OFF] & 2 and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
+    notify = flags & F_CE and not fli[f, FL_DCQCN_OFF] & 2
+    if notify and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
         flf[f, FF_LAST_CNP] = now
         count_measured(w, now, C_CNP)
         if fli[f, FL_CNP_Q] >= 0:

@@ -354,7 +354,8 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
 
 
 @compiled
-def _refuse(w: World, now: float, packet: int, port: int, queue: int, reason: int, held: bool) -> None:
+def _refuse(w: World, now: float, packet: int, port: int, queue: int, reason: int,
+            held: bool) -> None:
     if held:
         _discard_admitted(w, now, packet, port, queue, reason)
     else:
@@ -375,7 +376,8 @@ def forwarded(w: World, now: float, packet: int) -> None:
 
 
 @compiled
-def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int, reason: int) -> None:
+def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int,
+                      reason: int) -> None:
     """The drop of a packet the switch holds (deadlock recovery's, or a refusal at its egress
     queue after the forwarding latency): its cells leave the buffer as a departure's would (which
     may send XON upstream), then it counts as a drop for ``reason``."""
@@ -451,7 +453,9 @@ def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
         if not (mask >> priority) & 1:
             continue
         if port >= n_ports and not (w[W_TXI][port, TXI_PFC_RX] >> priority) & 1:
-            continue  # a host NIC without PFC on this priority ignores the PAUSE (IEEE 802.1Q-2018 §36.1.3.2)
+            # A host NIC without PFC on this priority ignores the PAUSE
+            # (IEEE 802.1Q-2018 §36.1.3.2).
+            continue
         if now >= warmup:
             w[W_PORTSTAT][port, priority, PSC_PFC_RX] += 1
         pfcs[port, priority, PS_RECEIVED] = on

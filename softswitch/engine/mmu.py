@@ -173,7 +173,8 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     NIC, or the upstream switch's egress port): it waits for the frame the port is sending (MAC
     Control frames do not pre-empt, IEEE 802.3 Clause 31), is serialised, crosses the cable, and
     a PAUSE takes effect after the peer's reaction time (Annex 31B.3.7). The frame is a 64 B MAC
-    Control frame and takes its preamble/SFD and inter-frame gap of line time too (models/ethernet.py)."""
+    Control frame and takes its preamble/SFD and inter-frame gap of line time too
+    (models/ethernet.py)."""
     txf, prmf = w[W_TXF], w[W_PRMF]
     peer = w[W_LINK][port, LK_FEEDER]
     for priority in range(8):
@@ -183,7 +184,8 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
                 w[W_PORTSTAT][port, priority, PSC_PFC_TX] += 1
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
-    arrive = start + (prmf[PRM_PFC_FRAME] + PER_FRAME_GAP_BYTES) / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
+    serialise = (prmf[PRM_PFC_FRAME] + PER_FRAME_GAP_BYTES) / txf[port, TXF_RATE]
+    arrive = start + serialise + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
     schedule(w, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
     count_measured(w, now, C_PFC_XOFF if on == 1 else C_PFC_XON)
 
@@ -214,10 +216,12 @@ def charge_pg(w: World, now: float, in_port: int, pg: int, cells: int, headroom:
             send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
     else:
         occupancy, reserved = gi[in_port, pg, GI_OCC], gi[in_port, pg, GI_RES]
-        po[pool, PO_USED] += shared_part(occupancy + cells, reserved) - shared_part(occupancy, reserved)
+        grown = shared_part(occupancy + cells, reserved) - shared_part(occupancy, reserved)
+        po[pool, PO_USED] += grown
         gi[in_port, pg, GI_OCC] = occupancy + cells
         # "on reaching its shared limit send PFC XOFF" for the priorities mapped to the PG.
-        if gi[in_port, pg, GI_XOFF] > 0 and gi[in_port, pg, GI_STATE] == 0 and _pg_limit_reached(w, in_port, pg):
+        lossless_open = gi[in_port, pg, GI_XOFF] > 0 and gi[in_port, pg, GI_STATE] == 0
+        if lossless_open and _pg_limit_reached(w, in_port, pg):
             gi[in_port, pg, GI_STATE] = 1
             send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
     return ACC_PG
@@ -242,7 +246,8 @@ def charge_queue(w: World, out_port: int, queue: int, cells: int) -> int:
 @compiled
 def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: int, cells: int, bits: int) -> None:
     """Free a departing (or dropped) packet's cells from what ``bits`` says it was charged to (its
-    egress queue, its PG) and send XON when its PG has drained (SAI inc/saibuffer.h SAI_BUFFER_PROFILE_ATTR_XON_TH: headroom empty
+    egress queue, its PG) and send XON when its PG has drained (SAI inc/saibuffer.h
+    SAI_BUFFER_PROFILE_ATTR_XON_TH: headroom empty
     and usage <= max(XON_TH, limit - XON_OFFSET_TH))."""
     gi, gf, qi, po = w[W_GI], w[W_GF], w[W_QI], w[W_PO]
     if bits & ACC_QUEUE:
@@ -250,7 +255,8 @@ def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: i
         if bits & ACC_QUEUE_POOL:
             qpool = qi[out_port, queue, QI_POOL]
             reserved = qi[out_port, queue, QI_RES]
-            po[qpool, PO_USED] -= shared_part(occupancy, reserved) - shared_part(occupancy - cells, reserved)
+            shrunk = shared_part(occupancy, reserved) - shared_part(occupancy - cells, reserved)
+            po[qpool, PO_USED] -= shrunk
         qi[out_port, queue, QI_CELLS] = occupancy - cells
     if not bits & ACC_PG:
         return

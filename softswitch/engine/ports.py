@@ -259,4 +259,5 @@ def host_send(w: World, now: float, nic: int, priority: int, packet: int) -> Non
     start_transmission(w, now, nic)
 
 
-__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue", "start_transmission", "wire_bytes"]
+__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue",
+           "start_transmission", "wire_bytes"]
