@@ -15,8 +15,10 @@ once as unavailable, never derives it from something else.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol, TypeVar
 
 
 class Scope(StrEnum):
@@ -144,4 +146,20 @@ class Sample:
     """The path the value came from, as the family writes it (for messages and provenance)."""
 
 
-__all__ = ["PFC_PRIORITIES", "SPECS", "Counter", "CounterKey", "CounterSpec", "Kind", "Sample", "Scope"]
+class ReadsCounter(Protocol):
+    """A family's path to one counter (backends/sonic/telemetry.py, backends/openconfig/telemetry.py)."""
+
+    @property
+    def counter(self) -> Counter: ...
+
+
+FamilyPath = TypeVar("FamilyPath", bound=ReadsCounter)
+
+
+def paths_of(paths: Iterable[FamilyPath], counter: Counter) -> tuple[FamilyPath, ...]:
+    """Every one of a family's ``paths`` that reads ``counter`` (empty: the family does not
+    publish it)."""
+    return tuple(path for path in paths if path.counter is counter)
+
+
+__all__ = ["PFC_PRIORITIES", "SPECS", "Counter", "CounterKey", "CounterSpec", "Kind", "ReadsCounter", "Sample", "Scope", "paths_of"]

@@ -100,6 +100,8 @@ class PatchResult:
     switch: str
     files: tuple[tuple[str, str], ...]
     notes: tuple[str, ...] = ()
+    patched: bool = True
+    """False where the patch was not written (the notes say why and how to deploy instead)."""
 
 
 @dataclass(frozen=True)

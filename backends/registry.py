@@ -11,7 +11,8 @@ by name (:func:`require_phase`). A value the renderer cannot carry is raised as
 :class:`~qosforge.backends.phases.RenderValueError` (switch, IR path), which the compiler places
 at the intent field behind it. The intent schema, the CLI's ``--target`` choices, the compiler's
 capability step and every command's phase all read this registry, so adding a backend is one
-folder with a ``target`` module and one line in :data:`BACKEND_MODULES` (docs/extending/target.md);
+folder with a ``target`` module and one entry in the ``qosforge.targets`` entry-point group
+(qosforge/plugins.py for a built-in, a plugin's own metadata otherwise; docs/extending/target.md);
 the compiler imports no backend but this registry (an import-linter contract in pyproject.toml).
 
 Target modules stay light (the IR and plain data): renderers are imported when a target renders.
@@ -20,10 +21,10 @@ Target modules stay light (the IR and plain data): renderers are imported when a
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from qosforge import plugins
 from qosforge.backends.phases import (
     Delivery,
     Explainer,
@@ -33,14 +34,6 @@ from qosforge.backends.phases import (
     RenderValueError,
 )
 from qosforge.ir import SwitchIR
-
-#: One line per backend: the module that defines its ``TARGET``.
-BACKEND_MODULES = (
-    "qosforge.backends.sonic.target",
-    "qosforge.backends.sai.target",
-    "qosforge.backends.openconfig.target",
-    "qosforge.backends.host.target",
-)
 
 
 @dataclass(frozen=True)
@@ -114,18 +107,15 @@ PHASES: dict[str, str] = {
 }
 
 
-#: Targets registered at run time (:func:`register_target`), after the :data:`BACKEND_MODULES` ones.
+#: Targets registered at run time (:func:`register_target`: a test's own), after the entry points'.
 _EXTRA: dict[str, Target] = {}
 
 
 @functools.cache
 def _builtin_targets() -> dict[str, Target]:
     registered: dict[str, Target] = {}
-    for module_name in BACKEND_MODULES:
-        target: Target = importlib.import_module(module_name).TARGET
-        if target.name in registered:
-            raise RuntimeError(f"target {target.name!r} registered twice ({module_name})")
-        registered[target.name] = target
+    for reference, target in plugins.load(plugins.TARGETS, Target):
+        registered[reference.name] = target
     return registered
 
 
@@ -134,7 +124,7 @@ def _targets() -> dict[str, Target]:
 
 
 def register_target(target: Target) -> None:
-    """Add a target from outside :data:`BACKEND_MODULES` (a plugin, or a test's own target)."""
+    """Add a target at run time (a test's own); a plugin declares it as an entry point."""
     if target.name in _targets():
         raise RuntimeError(f"target {target.name!r} registered twice")
     _EXTRA[target.name] = target
@@ -184,7 +174,6 @@ def render_targets(targets: Iterable[str], switches_for: Callable[[str], tuple[S
 
 
 __all__ = [
-    "BACKEND_MODULES",
     "PHASES",
     "Approximation",
     "CapabilityRefusal",

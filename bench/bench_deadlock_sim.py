@@ -36,6 +36,7 @@ from qosforge.softswitch.helper.fabric_deadlock import (
     deadlock_run,
     deadlock_summary,
     failed_fabric,
+    replayed_delivery,
     watchdog_interval_s,
 )
 from qosforge.softswitch.helper.fabric_scenarios import fabric_traffic
@@ -58,7 +59,8 @@ def case(intent: Path, failed: tuple[str, ...], duration_s: float, watchdog: boo
     result, observations = simulate_fabric_observed(setup.fabric.configs, setup.fabric.topology, built.flows, built.run,
                                                     duration_s / OBSERVATIONS, DeadlockObserver(setup.fabric.topology))
     report = deadlock_summary(result, observations, setup, watchdog=watchdog, watchdog_s=watchdog_interval_s(setup.fabric, traffic),
-                              packet_bytes=traffic.packet_bytes)
+                              packet_bytes=traffic.packet_bytes,
+                              delivered_by=replayed_delivery(built, setup.fabric))
     return {**report, "wall_s": result.wall_seconds, "cpu_s": result.cpu_seconds}
 
 

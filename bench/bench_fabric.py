@@ -77,7 +77,7 @@ def run_single(duration_s: float, hosts: int) -> dict[str, object]:
     """The fabric's hosts on one switch: each host its own 'site', so destinations are uniform
     over the other hosts as in the fabric (where they are uniform over the other leaves')."""
     from qosforge.compiler.topology import ACK_WIRE_BYTES
-    from qosforge.softswitch.compiled import compile_for_softswitch
+    from qosforge.softswitch.helper.compiled import compile_for_softswitch
     from qosforge.softswitch.simulation import simulate
     from qosforge.softswitch.traffic.fabric_workloads import HostSite, all_to_all_arrivals
     from qosforge.softswitch.traffic.flow_sizes import WEB_SEARCH

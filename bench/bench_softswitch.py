@@ -38,7 +38,7 @@ LOAD = 0.9
 
 def scenario(duration_s: float) -> tuple[Any, tuple[Any, ...], Any]:
     """The bench's switch config, flows and run spec for ``duration_s`` of simulated time."""
-    from qosforge.softswitch.compiled import compile_for_softswitch
+    from qosforge.softswitch.helper.compiled import compile_for_softswitch
 
     switch = compile_for_softswitch(EXAMPLE, None)
     flows, run = traffic(switch.ir, switch.config, duration_s)

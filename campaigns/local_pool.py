@@ -1,6 +1,6 @@
 """Local workers: processes forked from the warmed-up ``sweep`` process, one point at a time each.
 
-Why not a Dask ``LocalCluster`` (what ``sweep`` used before, issue 22): its workers are spawned,
+Why not a Dask ``LocalCluster``: its workers are spawned,
 so each starts a fresh interpreter, imports Dask and qosforge and loads the engine's core before
 its first point. Measured on the 2-core bench machine: 1.9 s to start one worker and 3.9 s for
 two, then 0.5-1.2 s more for each worker's first point; 16 workers on a 16-core machine spent

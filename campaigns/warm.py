@@ -3,7 +3,7 @@ modules their points import lazily (the engine's compiled numba core among them)
 
 ``qosforge`` keeps its CLI fast by importing a command's machinery only when the command runs;
 in a campaign that cost would be paid again in every worker, on its first point (1-1.4 s on the
-bench machine, issue 22). Imported here, in the parent, it is paid once: workers forked
+2-core bench machine, bench/bench_campaigns.py). Imported here, in the parent, it is paid once: workers forked
 afterwards share the loaded modules copy-on-write. The lists are the modules a point of each
 command imports (its application-layer function and what that imports lazily); `tests/campaigns/test_warm.py` runs a
 point of every kind after :func:`warm_up` and fails if any qosforge module is still imported.
@@ -20,7 +20,7 @@ from qosforge.campaigns.point import PointSpec
 #: ``qosforge.softswitch.engine.core`` loads the ahead-of-time compiled event core.
 _SIMULATE = (
     "qosforge.api.simulate", "qosforge.api.scenarios", "qosforge.api.reporting", "qosforge.presentation", "qosforge.softswitch.engine.core", "qosforge.softswitch.simulation",
-    "qosforge.softswitch.scenarios", "qosforge.softswitch.metrics", "qosforge.softswitch.randomness",
+    "qosforge.softswitch.metrics", "qosforge.softswitch.randomness",
     "qosforge.softswitch.helper.single_switch", "qosforge.models.tbtcp", "qosforge.fitting.red_model",
     "qosforge.softswitch.helper.class_report",
 )

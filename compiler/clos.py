@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import Clos, LinkSpec
-from qosforge.compiler.topology import ResolvedPort, ResolvedSwitch, ResolvedTopology
+from qosforge.compiler.resolved import ResolvedPort, ResolvedSwitch, ResolvedTopology
 
 
 def leaf_name(pod: int, leaf: int) -> str:

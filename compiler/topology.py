@@ -23,83 +23,21 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from qosforge.compiler.clos import resolve_clos
 from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
 from qosforge.compiler.loader import SourceMap
-from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
+from qosforge.compiler.resolved import ACK_WIRE_BYTES as ACK_WIRE_BYTES
+from qosforge.compiler.resolved import PROPAGATION_M_PER_S as PROPAGATION_M_PER_S
+from qosforge.compiler.resolved import ResolvedPort as ResolvedPort
+from qosforge.compiler.resolved import ResolvedSwitch as ResolvedSwitch
+from qosforge.compiler.resolved import ResolvedTopology as ResolvedTopology
+from qosforge.compiler.resolved import wire_delay_s as wire_delay_s
 from qosforge.units import format_time
 
-#: Signal propagation in fibre and twinax: 5 ns/m (IEEE 802.3 Table 29-3), the one value the
-#: compiler's wire, the physical headroom model and the software switch's links share (SONiC's
-#: Mellanox headroom script, reproduced bit for bit in models/sonic_headroom.py, uses 1.98e8 m/s).
-PROPAGATION_M_PER_S = DEFAULT_PROPAGATION_SPEED_MPS
-#: A TCP ACK on the wire: 64 B minimum Ethernet frame + 20 B preamble and inter-frame gap.
-ACK_WIRE_BYTES = 84.0
 #: No vendor profile states a port-to-port forwarding latency with a public source, so a latency
 #: derived from the topology is the wire alone; the RTT derivation names this.
 FORWARDING_LATENCY_UNKNOWN = ("the switch's forwarding latency is unknown (no vendor profile states a sourced port-to-port "
                               "latency): the link latency is taken as the wire alone; give link_latency to include it")
-
-
-def wire_delay_s(cable_m: float, phy_delay_s: float = 0.0) -> float:
-    """One-way wire delay: the cable at the propagation speed plus the PHY stages."""
-    return cable_m / PROPAGATION_M_PER_S + phy_delay_s
-
-
-@dataclass(frozen=True)
-class ResolvedPort:
-    name: str
-    speed_bps: float
-    cable_m: float
-    peer: str | None
-    """'host', 'switch:port', or None when unconnected."""
-    latency_s: float
-    """One-way latency of the port's link including the receiving switch's forwarding."""
-    phy_delay_s: float = 0.0
-    """One-way delay of the link's PHY stages (gearbox, retimer, FEC): part of the wire."""
-
-    @property
-    def wire_delay_s(self) -> float:
-        """What a frame (data or PFC) spends between the two MACs: cable + PHY."""
-        return wire_delay_s(self.cable_m, self.phy_delay_s)
-
-    @property
-    def forwarding_delay_s(self) -> float:
-        """The part of the latency spent inside the receiving switch (or host), never negative."""
-        return max(self.latency_s - self.wire_delay_s, 0.0)
-
-
-@dataclass(frozen=True)
-class ResolvedSwitch:
-    name: str
-    profile: str
-    ports: tuple[ResolvedPort, ...]
-    role: str
-    """'leaf', 'spine' or 'switch' (explicit topologies)."""
-
-    @property
-    def signature(self) -> tuple[str, tuple[tuple[float, float], ...]]:
-        """Switches with equal signatures get identical plans (shared across the fabric)."""
-        return self.profile, tuple((p.speed_bps, p.cable_m) for p in self.ports)
-
-
-@dataclass(frozen=True)
-class ResolvedTopology:
-    switches: tuple[ResolvedSwitch, ...]
-    path_link_latencies_s: tuple[float, ...]
-    path_link_speeds_bps: tuple[float, ...]
-    """The links of the longest host-to-host path, one way, host to host."""
-    latency_derived_from_wire: bool = False
-    """Whether the link latencies were derived from the wire because the intent gave none."""
-
-    def rtt_s(self, mtu_bytes: float) -> float:
-        propagation = 2.0 * sum(self.path_link_latencies_s)
-        data_serialisation = sum(mtu_bytes * 8.0 / speed for speed in self.path_link_speeds_bps)
-        ack_serialisation = sum(ACK_WIRE_BYTES * 8.0 / speed for speed in self.path_link_speeds_bps)
-        return propagation + data_serialisation + ack_serialisation
-
-    @property
-    def hops(self) -> int:
-        return len(self.path_link_latencies_s)
 
 
 def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
@@ -109,9 +47,6 @@ def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
                                       ("topology", "leaf_spine"), source_map)
         return _leaf_spine(spec, latency)
     if intent.topology.clos is not None:
-        # compiler/clos.py builds on this module's types, so it is imported here, not at the top.
-        from qosforge.compiler.clos import resolve_clos
-
         clos = intent.topology.clos
         links = {"host_link": clos.host_link, "fabric_link": clos.fabric_link, "super_link": clos.super_link or clos.fabric_link}
         return resolve_clos(clos, generator_latencies(clos.link_latency, links, ("topology", "clos"), source_map))

@@ -65,7 +65,9 @@ def push(device: Device, intended: Intended, password: str | None, revision: str
     with session:
         current = session.get_qos()
         # --backup DIR names a folder for a fabric's backups: made on first use, like -o folders
-        write_text_atomically(intended.backup_path, json.dumps(current, indent=2) + "\n", create_parents=True)
+        # now: the device is about to change, so its backup stays even if a later device fails
+        backup = json.dumps(current, indent=2) + "\n"
+        write_text_atomically(intended.backup_path, backup, create_parents=True, now=True)
         session.set_qos(intended.document)
         differences = compare(intended.document, session.get_qos())
     return Outcome(device.name, device.address, not differences, differences, warnings=warnings, backup=intended.backup_path)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 
 # Loaded on first use: the software switch needs only red_model, not the fitting machinery
-# (`qosforge simulate` starts faster without it, issue 14).
+# (`qosforge simulate` starts faster without it: bench/bench_startup.py).
 __getattr__ = lazy_exports(__name__, {
     "RedFit": "least_squares", "fit_red_batch": "least_squares", "RedStepModel": "red_model",
     "red_model_from_profile": "red_model", "TargetCurve": "targets", "function_target": "targets",

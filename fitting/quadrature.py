@@ -31,15 +31,6 @@ class Sampled:
     values: FloatArray
     weights: FloatArray
 
-    def integral(self) -> FloatArray:
-        """∫ f over each interval, shape (sets, intervals)."""
-        return np.asarray(np.einsum("skn,skn->sk", self.weights, self.values), dtype=np.float64)
-
-    def integral_of_square(self) -> FloatArray:
-        """∫ f² over each interval, shape (sets, intervals)."""
-        squares = np.einsum("skn,skn,skn->sk", self.weights, self.values, self.values)
-        return np.asarray(squares, dtype=np.float64)
-
 
 def sample_intervals(target: TargetCurve, edges_bytes: FloatArray, rows: slice) -> Sampled:
     """Sample ``target`` for parameter sets ``rows`` on the intervals between consecutive

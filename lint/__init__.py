@@ -1,4 +1,4 @@
-"""``qosforge lint``: CI lint of SONiC config_db files (issue 7; docs/architecture.md §1, §7).
+"""``qosforge lint``: CI lint of SONiC config_db files (docs/architecture.md §1, §7).
 
 config_db -> typed values close to the IR (:mod:`qosforge.backends.sonic.parse`) -> rules
 (:mod:`qosforge.lint.rules`): encoding and schema (backends/sonic/checks.py), consistency,

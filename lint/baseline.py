@@ -37,7 +37,7 @@ def read_baseline(path: Path) -> frozenset[Fingerprint]:
     except OSError as error:
         raise QosforgeError(f"cannot read the baseline ({error.strerror})", place=str(path),
                             hint="write one with --write-baseline FILE") from None
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise QosforgeError(f"not a qosforge lint baseline ({error})", place=str(path),
                             hint="write one with --write-baseline FILE") from None
 

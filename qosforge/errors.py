@@ -12,8 +12,14 @@ import re
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
+#: The command ran on good input but did not deliver all it was asked for, and says what is
+#: missing: ``check deadlock`` stopped before proving the fabric deadlock-free, ``compile --base``
+#: wrote no patch for a switch GCU would refuse it on.
+EXIT_INCOMPLETE = 3
 #: An unexpected exception: a qosforge bug (``EX_SOFTWARE`` in BSD sysexits.h).
 EXIT_BUG = 70
+#: Interrupted (Ctrl-C): 128 + SIGINT, the status a shell gives a process SIGINT ended.
+EXIT_INTERRUPTED = 130
 
 #: What the user can do about the common operating-system errors (errno names).
 _OS_ERROR_HINTS = {

@@ -9,17 +9,25 @@ not ask for.
   with a suffix the writer supports; checked before any work is done.
 * :func:`replace_directory_contents`: a whole output folder, complete or untouched (staged beside
   it, then swapped in; see :mod:`qosforge.outputs` for what a compile writes and removes).
+* :func:`all_or_nothing`: every file written with :func:`write_atomically` inside it stays under
+  its temporary name until the block ends, then all are renamed into place; a block that raises
+  (an error, or Ctrl-C wherever it lands) leaves none of them. The CLI runs each command in one,
+  so ``--timeseries ts.csv --plot bad.png`` writes neither file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import os
 import shutil
+import signal
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from qosforge.errors import QosforgeError
@@ -67,29 +75,41 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
         raise QosforgeError(f"folder {str(parent)!r} {what}", place=flag, hint="create the folder first, or choose another path")
 
 
-def write_text_atomically(path: Path, text: str, *, create_parents: bool = False) -> None:
+def write_text_atomically(
+    path: Path, text: str, *, create_parents: bool = False, now: bool = False
+) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`write_atomically`."""
+    write_atomically(path, _text_writer(text), create_parents=create_parents, now=now)
+
+
+def _text_writer(text: str) -> Callable[[Path], None]:
     def write(temporary: Path) -> None:
         temporary.write_text(text, encoding="utf-8")
 
-    write_atomically(path, write, create_parents=create_parents)
+    return write
 
 
-def write_atomically(path: Path, writer: Callable[[Path], None], *, create_parents: bool = False) -> None:
-    """Let ``writer`` fill a temporary sibling of ``path``, then rename it into place.
+def write_atomically(
+    path: Path, writer: Callable[[Path], None], *, create_parents: bool = False, now: bool = False
+) -> None:
+    """Let ``writer`` fill a temporary sibling of ``path``, then rename it into place (inside
+    :func:`all_or_nothing`: when the block ends, unless ``now``, for a record of something already
+    done that must stay whatever follows, such as a device's configuration before a push).
 
     The temporary file keeps ``path``'s suffix so format-sniffing writers (matplotlib) behave.
     Missing parent folders are an error unless ``create_parents`` (an output tree the tool owns).
     """
     try:
-        _write_atomically(path, writer, create_parents)
+        _write_atomically(path, writer, create_parents, None if now else _STAGED.get())
     except OSError as error:
         if error.filename is None:  # raised by write/close: say which file
             raise OSError(error.errno, error.strerror, str(path)) from error
         raise
 
 
-def _write_atomically(path: Path, writer: Callable[[Path], None], create_parents: bool) -> None:
+def _write_atomically(
+    path: Path, writer: Callable[[Path], None], create_parents: bool, staged: _Staged | None
+) -> None:
     if create_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     if _is_special_file(path):
@@ -101,10 +121,87 @@ def _write_atomically(path: Path, writer: Callable[[Path], None], create_parents
     try:
         writer(temporary)
         os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
+        if staged is None:
+            os.replace(temporary, path)
+        else:
+            staged.add(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+@dataclass
+class _Staged:
+    """Files written inside :func:`all_or_nothing`: (temporary, final path), in writing order."""
+
+    files: list[tuple[Path, Path]] = field(default_factory=list)
+
+    def add(self, temporary: Path, path: Path) -> None:
+        final = Path(os.path.abspath(path))
+        for earlier, target in [item for item in self.files if item[1] == final]:
+            earlier.unlink(missing_ok=True)  # written twice in one run: the last version wins
+            self.files.remove((earlier, target))
+        self.files.append((temporary, final))
+
+    def discard(self) -> None:
+        for temporary, _ in self.files:
+            temporary.unlink(missing_ok=True)
+        self.files.clear()
+
+    def commit(self) -> None:
+        for temporary, path in self.files:
+            os.replace(temporary, path)
+        self.files.clear()
+
+
+_STAGED: contextvars.ContextVar[_Staged | None] = contextvars.ContextVar(
+    "qosforge_staged_outputs", default=None
+)
+
+
+@contextlib.contextmanager
+def all_or_nothing(keep: Callable[[BaseException], bool] = lambda _: False) -> Iterator[None]:
+    """Hold every file :func:`write_atomically` writes in this block under its temporary name and
+    rename them all into place when the block ends; when it raises, remove them instead, unless
+    ``keep(exception)`` says the exception ends a run that succeeded (a command's chosen exit).
+
+    Ctrl-C cannot land between two of the renames: one that arrives before they start discards the
+    files, one during them is raised (KeyboardInterrupt) after the last.
+    """
+    staged = _Staged()
+    token = _STAGED.set(staged)
+    try:
+        yield
+    except BaseException as error:
+        if keep(error):
+            _commit(staged)
+        else:
+            staged.discard()
+        raise
+    else:
+        _commit(staged)
+    finally:
+        staged.discard()  # a failed rename: the rest never appear
+        _STAGED.reset(token)
+
+
+def _commit(staged: _Staged) -> None:
+    if not staged.files:
+        return
+    if threading.current_thread() is not threading.main_thread():
+        staged.commit()
+        return
+    # Python raises KeyboardInterrupt from its SIGINT handler at the next bytecode, which could be
+    # between two renames; a handler that only records the interrupt keeps the set whole.
+    interrupted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: interrupted.append(number))
+    try:
+        if not interrupted:
+            staged.commit()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def _is_special_file(path: Path) -> bool:
@@ -215,7 +312,8 @@ def _remove(root: Path, removals: Iterable[str]) -> None:
 
 def _update_in_place(root: Path, writes: Mapping[str, str], removals: Iterable[str]) -> None:
     for relative, text in writes.items():
-        write_text_atomically(root / relative, text, create_parents=True)
+        # Not staged by all_or_nothing: the folder's removals follow at once, so its files do too.
+        _write_atomically(root / relative, _text_writer(text), True, None)
     _remove(root, removals)
 
 
@@ -249,6 +347,7 @@ def _exchange(first: Path, second: Path) -> None:
 
 __all__ = [
     "PLOT_SUFFIXES",
+    "all_or_nothing",
     "check_output_file",
     "current_umask",
     "default_file_mode",

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from typing import Any
 
 from qosforge.errors import UnitError
 
@@ -269,3 +271,14 @@ def format_time(value_s: float) -> str:
         if abs(value_s) >= scale:
             return f"{value_s / scale:.4g} {symbol}"
     return f"{value_s / 1e-9:.4g} ns"
+
+
+def parse_flag(flag: str, parser: Callable[..., Any], text: str | None, **kwargs: Any) -> Any:
+    """``parser(text, **kwargs)`` (one of this module's parsers), its unit error placed at
+    ``flag``; None for a flag not given."""
+    if text is None:
+        return None
+    try:
+        return parser(text, **kwargs)
+    except UnitError as error:
+        raise error.with_place(flag) from None

@@ -21,7 +21,7 @@ from qosforge.softswitch.asic import AsicModel, asic_from_profile
 if TYPE_CHECKING:
     # The SAI backend (and through it the vendor profiles' pydantic schemas and the IR) is
     # imported where a program is loaded: the flag-configured dumbbell builds these dataclasses
-    # directly, and `qosforge simulate` starts ~0.25 s faster without them (issue 14).
+    # directly, and `qosforge simulate` starts ~0.25 s faster without them (bench/bench_startup.py).
     from qosforge.backends.sai import SaiObject, SaiProgram
     from qosforge.backends.sai.program import SaiValue
 

@@ -9,21 +9,24 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def jain_index(values: Sequence[float] | np.ndarray) -> float:
+def jain_index(values: Sequence[float] | np.ndarray) -> float | None:
     """Jain's fairness index (Σx)² / (n·Σx²) (Jain, Chiu, Hawe, "A Quantitative Measure of
     Fairness and Discrimination for Resource Allocation in Shared Computer Systems", DEC-TR-301,
     1984, §3; as ns-3's examples/tcp/dctcp-example.cc PrintFairness computes it): 1 when every
-    flow got the same, 1/n when one flow got everything. 1.0 for flows that all got nothing
-    (equal shares of zero)."""
+    flow got the same, 1/n when one flow got everything. None when no flow got anything: the
+    index is 0/0 there, undefined (no allocation to be fair or unfair about), not 1."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         raise ValueError("Jain's index of no flows")
     if np.any(x < 0) or not np.all(np.isfinite(x)):
         raise ValueError("throughputs must be finite and >= 0")
-    squares = float(np.sum(x * x))
-    if squares == 0.0:
-        return 1.0
-    return min(float(np.sum(x)) ** 2 / (x.size * squares), 1.0)
+    peak = float(x.max())
+    if peak == 0.0:
+        return None
+    # The index does not change with the unit: relative to the largest share, squares neither
+    # underflow (a denormal rate) nor overflow.
+    x = x / peak
+    return min(float(np.sum(x)) ** 2 / (x.size * float(np.sum(x * x))), 1.0)
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,8 @@ class GroupStats:
     mean_throughput_bps: float
     min_throughput_bps: float
     max_throughput_bps: float
-    jain_index: float
+    jain_index: float | None
+    """None for a group that got nothing in the window (:func:`jain_index`)."""
 
 
 def group_stats(names: Sequence[str], throughput_bps: Sequence[float] | np.ndarray) -> tuple[GroupStats, ...]:

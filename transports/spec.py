@@ -140,7 +140,8 @@ def register(spec: TransportSpec) -> TransportSpec:
     is built once from the registry then (compiler/intent.py seals it)."""
     if _SEALED:
         raise RuntimeError(f"transport {spec.name!r} registered after {_SEALED[0]} built the intent schema from the registry; "
-                           "register it in transports/__init__.py (or import its module before qosforge.compiler)")
+                           "declare it in the qosforge.transports entry-point group (qosforge/plugins.py), "
+                           "or register it before qosforge.compiler is imported")
     if spec.name in _REGISTRY:
         raise ValueError(f"transport {spec.name!r} is registered twice")
     if spec.block is not None and spec.parameters is None:

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from qosforge.errors import QosforgeError
 
@@ -17,6 +17,8 @@ DOCUMENT_FORMAT = "qosforge.host-settings/1"
 
 
 Priority = Annotated[int, Field(ge=0, le=7)]
+#: The six-bit DSCP field (RFC 2474 §3).
+Dscp = Annotated[int, Field(ge=0, le=63)]
 
 
 class _Strict(BaseModel):
@@ -44,9 +46,18 @@ class DcqcnDoc(_Strict):
 class QosDoc(_Strict):
     trust: Literal["dscp", "pcp"]
     dscp_to_priority: dict[str, Priority]
+    """DSCP (as JSON object keys are: text) -> the NIC's priority."""
     pfc_priorities: list[Priority]
     cnp: CnpDoc | None = None
     dcqcn: DcqcnDoc | None = None
+
+    @field_validator("dscp_to_priority")
+    @classmethod
+    def _dscps(cls, value: dict[str, int]) -> dict[str, int]:
+        bad = [key for key in value if not (key.isdigit() and int(key) <= 63)]
+        if bad:
+            raise ValueError(f"DSCP {bad[0]!r} is not a DSCP (0-63, RFC 2474 §3)")
+        return value
 
     def priority_of(self, dscp: int) -> int:
         """The NIC's priority for ``dscp``: the document's mapping, else mlnx_qos's default DSCP >> 3."""
@@ -61,7 +72,7 @@ class KernelDoc(_Strict):
 class ClassDoc(_Strict):
     name: str
     transport: str
-    dscp: list[int] = Field(min_length=1)
+    dscp: list[Dscp] = Field(min_length=1)
     priority: int = Field(ge=0, le=7)
     lossless: bool
     congestion_control: str | None = None
@@ -87,13 +98,11 @@ class HostSettingsDocument(_Strict):
     attachments: list[AttachmentDoc] = Field(default_factory=list)
     qos: QosDoc
     kernel: KernelDoc
-    classes: list[ClassDoc]
+    classes: list[ClassDoc] = Field(min_length=1)
+    """What the hosts send: a document without a class leaves nothing of DSCP, ECN or congestion
+    control to check, so it is refused rather than passed."""
     values: list[dict[str, Any]] = Field(default_factory=list)
     manual: list[dict[str, Any]] = Field(default_factory=list)
-
-    def class_of(self, dscp: int) -> ClassDoc | None:
-        return next((c for c in self.classes if dscp in c.dscp), None)
-
 
 def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocument:
     """Read and validate a host settings document; a bad file is a one-line error naming the
@@ -104,6 +113,12 @@ def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocumen
         raise QosforgeError(f"no such file: {path}", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise QosforgeError(f"{path} is not JSON ({error})", place=flag, hint="give a host_settings.json that compile --target host wrote") from None
+    except RecursionError:  # Python's json parser recurses once per [ or {
+        raise QosforgeError(
+            f"{path} is nested too deeply to be a host settings document",
+            place=flag,
+            hint="give a host_settings.json that compile --target host wrote (it is 4 levels deep)",
+        ) from None
     try:
         return HostSettingsDocument.model_validate(data)
     except ValidationError as error:

@@ -48,10 +48,14 @@ def render_nic_script(kind: HostKind) -> str:
     commands = [v for v in kind.values if v.form in ("mlnx_qos", "sysfs", "configfs")]
     if not commands:
         lines.append(f"# {kind.nic.name}: no NIC command is rendered (see host_settings.json 'manual').")
+    source = None
     for value in commands:
         if value.form == "configfs":
             lines.append('[ -n "$RDMA_DEV" ] || { echo "nic-setup.sh: RDMA_DEVICE is needed for the rdma_cm settings" >&2; exit 2; }')
-        lines.append(f"# {value.name} = {value.value} {value.unit}".rstrip() + f"  ({value.knob_source})")
+        # A run of values from one source (the DSCP map's 64 entries) names it once.
+        cited = f"  ({value.knob_source})" if value.knob_source != source else ""
+        source = value.knob_source
+        lines.append(f"# {value.name} = {value.value} {value.unit}".rstrip() + cited)
         lines.append(value.apply)
     manual = [v for v in kind.values if v.form == "manual" and not v.name.startswith("class.")]
     for value in manual:

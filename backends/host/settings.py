@@ -13,6 +13,7 @@ the operator, never written into a command.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -47,6 +48,28 @@ SRC_CONFIGFS = "Linux Documentation/ABI/testing/configfs-rdma_cm (default_roce_m
 SRC_TOS = "RFC 2474 §3: the DSCP is the upper six bits of the IPv4 TOS / IPv6 Traffic Class octet (TOS = DSCP·4); the low two bits are ECN (RFC 3168 §5)"
 SRC_PLAN = "qosforge plan (compiler/plan.py): PFC priority = the class's traffic class; the switch's DSCP_TO_TC map"
 SRC_DEFAULT_MAP = "mlnx_qos default DSCP-to-priority mapping: priority = DSCP >> 3 (the eight DSCPs 8p..8p+7 on priority p)"
+SRC_ECT = (
+    "RFC 3168 §5 (ECT(0) is ECN field 10), §6.1.1.1 (a router marks CE only on ECN-capable packets "
+    "and drops the others "
+    "it would mark); §6.1.2 likewise for the IPv6 Traffic Class"
+)
+SRC_CABLE_LEN = (
+    "Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c (xoff from cable_len, speed "
+    "and MTU), "
+    "en_dcbnl.c (cable length set through dcbnl, MLX5E_MAX_CABLE_LENGTH 1000 m); mlnx_qos "
+    "--cable_len"
+)
+SRC_TCP_CONG_MODULE = (
+    "Linux net/ipv4/tcp_cong.c tcp_set_default_congestion_control -> tcp_ca_find_autoload: "
+    'request_module("tcp_%s") for a caller with CAP_NET_ADMIN when the algorithm is not loaded'
+)
+#: The low two bits of a TOS octet that mark the packet ECN-capable, ECT(0) (RFC 3168 §5).
+ECT0 = 0b10
+#: The longest cable the mlx5 driver sizes headroom for (en_dcbnl.c MLX5E_MAX_CABLE_LENGTH).
+MLX5_MAX_CABLE_M = 1000
+#: Congestion controls a mainline kernel usually builds in (CONFIG_TCP_CONG_CUBIC=y is the default;
+#: reno is always there); the others are modules tcp_<name>.
+BUILT_IN_CONGESTION_CONTROLS = frozenset({"cubic", "reno"})
 
 
 @dataclass(frozen=True)
@@ -130,8 +153,10 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
     cnp = next((c for c in switch.control_classes if c.name == "cnp"), None)
     cnp_dscp = cnp.dscp[0] if cnp is not None else None
     cnp_priority = tc_of.get(cnp_dscp, cnp.traffic_class) if cnp is not None and cnp_dscp is not None else None
-    dscps = sorted({d for c in host_classes for d in c.dscp} | ({cnp_dscp} if cnp_dscp is not None else set()))
-    dscp_to_priority = tuple((d, tc_of.get(d, 0)) for d in dscps)
+    # Every DSCP, not only the classes': with trust dscp the NIC puts a DSCP no class uses on its
+    # default priority DSCP >> 3 (24..31 on 3, a lossless priority here), where the switch sends
+    # it to the TC its DSCP_TO_TC map gives (qos_config.j2's AZURE map: TC 0 for unlisted DSCPs).
+    dscp_to_priority = tuple((d, tc_of.get(d, 0)) for d in range(64))
     rdma = [c for c in host_classes if _rdma(c)]
     rp_priorities = tuple(sorted({c.priority for c in rdma}))
     tcp_cc = _kernel_cc(host_classes)
@@ -182,6 +207,43 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
     nic_value("mlnx_qos.pfc", bits, "per priority 0..7", "mlnx_qos", f'mlnx_qos -i "$IFACE" --pfc {bits}', SRC_MLNX_QOS,
               _plan_value(len(port.pfc_priorities), "priorities", "pfc_priorities",
                           f"PFC on the switch port's lossless priorities {list(port.pfc_priorities)} (PORT_QOS_MAP pfc_enable)"))
+    if port.pfc_priorities:
+        cable_m = math.ceil(port.cable_m)
+        derived = _plan_value(
+            cable_m,
+            "m",
+            "cable_len",
+            f"the intent's host cable of {port.cable_m:g} m, rounded up to whole meters: the NIC "
+            "sizes its receive headroom for it (xoff = (301 + 2.16·len[m])·speed[Gb/s] + "
+            "2.72·MTU[B])",
+            SRC_CABLE_LEN,
+        )
+        if cable_m <= MLX5_MAX_CABLE_M:
+            nic_value(
+                "mlnx_qos.cable_len",
+                cable_m,
+                "m",
+                "mlnx_qos",
+                f'mlnx_qos -i "$IFACE" --cable_len={cable_m}',
+                f"{SRC_MLNX_QOS}; {SRC_CABLE_LEN}",
+                derived,
+            )
+        else:
+            values.append(
+                HostValue(
+                    "mlnx_qos.cable_len",
+                    cable_m,
+                    "m",
+                    "manual",
+                    "",
+                    SRC_CABLE_LEN,
+                    derived,
+                    f"the mlx5 driver accepts at most {MLX5_MAX_CABLE_M} m "
+                    "(MLX5E_MAX_CABLE_LENGTH): the NIC's headroom "
+                    "cannot cover this cable; shorten it or size the NIC's buffers by hand "
+                    "(mlnx_qos --buffer_size)",
+                )
+            )
     for dscp, priority in dscp_to_priority:
         if priority == dscp >> 3:
             continue  # the NIC's default mapping already agrees (only differences are rendered)
@@ -191,14 +253,29 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
     rdma = [c for c in classes if _rdma(c)]
     if rdma:
         roce = rdma[0]
-        tos = roce.dscp[0] << 2
+        tos = roce.dscp[0] << 2 | ECT0
         nic_value("rdma_cm.default_roce_mode", "RoCE v2", "", "configfs",
                   'mkdir -p /sys/kernel/config/rdma_cm/"$RDMA_DEV" && echo "RoCE v2" > /sys/kernel/config/rdma_cm/"$RDMA_DEV"/ports/1/default_roce_mode',
                   SRC_CONFIGFS, _plan_value(2, "", "roce_mode", "DCQCN runs over RoCEv2 (routable UDP/IP, ECN in the IP header)", "DCQCN §2 (RoCEv2)"))
-        nic_value("rdma_cm.default_roce_tos", tos, "TOS octet", "configfs",
-                  f'echo {tos} > /sys/kernel/config/rdma_cm/"$RDMA_DEV"/ports/1/default_roce_tos', f"{SRC_CONFIGFS}; {SRC_TOS}",
-                  _plan_value(tos, "TOS octet", "roce_tos", f"DSCP {roce.dscp[0]} of class '{roce.name}' << 2", SRC_TOS),
-                  "applies to rdma_cm connections that do not set their TOS (rdma_set_option overrides it); the ECN bits are the NIC's")
+        nic_value(
+            "rdma_cm.default_roce_tos",
+            tos,
+            "TOS octet",
+            "configfs",
+            f'echo {tos} > /sys/kernel/config/rdma_cm/"$RDMA_DEV"/ports/1/default_roce_tos',
+            f"{SRC_CONFIGFS}; {SRC_TOS}",
+            _plan_value(
+                tos,
+                "TOS octet",
+                "roce_tos",
+                f"DSCP {roce.dscp[0]} of class '{roce.name}' << 2 | ECT(0) (0b10)",
+                f"{SRC_TOS}; {SRC_ECT}",
+            ),
+            "applies to rdma_cm connections that do not set their TOS (rdma_set_option overrides "
+            "it); its ECN bits are ECT(0), "
+            "so the switches mark CE instead of dropping whichever way the NIC's firmware treats "
+            "them",
+        )
         for priority in rp_priorities:
             nic_value(f"ecn.roce_rp.enable.{priority}", 1, "", "sysfs", f'echo 1 > /sys/class/net/"$IFACE"/ecn/roce_rp/enable/{priority}', SRC_MLNX_ECN,
                       _plan_value(priority, "priority", "rp_priority", f"class '{rdma[0].name}' sends on priority {priority}: its senders react to CNPs there"))
@@ -224,11 +301,27 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
                                 _plan_value(tcp_ecn, "", "tcp_ecn", f"classes {', '.join(repr(c.name) for c in ecn_tcp)} are ECN-marked by the switches: "
                                                                     "senders must negotiate ECN (RFC 3168 §6.1.1)", "RFC 3168 §6.1.1; " + SRC_RFC8257)))
     if tcp_cc is not None:
-        values.append(HostValue("net.ipv4.tcp_congestion_control", tcp_cc, "", "sysctl", f"net.ipv4.tcp_congestion_control = {tcp_cc}",
-                                f"{SRC_IP_SYSCTL} tcp_congestion_control; {SRC_DCTCP_DOC}",
-                                _plan_value(0, "", "tcp_congestion_control", f"every ECN-marked TCP class runs {tcp_cc}", SRC_RFC8257),
-                                "the default for new connections: other TCP traffic on the host runs it too unless its application sets "
-                                "TCP_CONGESTION (tcp(7)) or its route sets congctl (ip-route(8))"))
+        values.append(
+            HostValue(
+                "net.ipv4.tcp_congestion_control",
+                tcp_cc,
+                "",
+                "sysctl",
+                f"net.ipv4.tcp_congestion_control = {tcp_cc}",
+                f"{SRC_IP_SYSCTL} tcp_congestion_control; {SRC_DCTCP_DOC}",
+                _plan_value(
+                    0,
+                    "",
+                    "tcp_congestion_control",
+                    f"every ECN-marked TCP class runs {tcp_cc}",
+                    SRC_RFC8257,
+                ),
+                "the default for new connections: other TCP traffic on the host runs it too unless "
+                "its application sets "
+                "TCP_CONGESTION (tcp(7)) or its route sets congctl (ip-route(8))"
+                + _module_note(tcp_cc),
+            )
+        )
     for c in ecn_tcp:
         if c.congestion_control is not None and c.congestion_control != tcp_cc:
             source = SRC_RFC8257 if c.congestion_control in LINUX_CONGESTION_CONTROLS else transport(c.transport).paper
@@ -240,6 +333,22 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
                                     _plan_value(0, "", "congestion_control", f"class '{c.name}' runs {c.transport}", source),
                                     f"{why} per socket (TCP_CONGESTION, tcp(7)) or per route (congctl, ip-route(8))"))
     return values
+
+
+def _module_note(congestion_control: str) -> str:
+    """Where the algorithm comes from: a module the sysctl loads, which the kernel must have."""
+    if congestion_control in BUILT_IN_CONGESTION_CONTROLS:
+        return ""
+    module = f"tcp_{congestion_control}"
+    return (
+        f"; {congestion_control} is the kernel module {module}: setting the sysctl as root loads "
+        f"it ({SRC_TCP_CONG_MODULE}), "
+        "and fails with 'No such file or directory' where the kernel lacks it. Check first: "
+        f"modprobe {module} && grep -w "
+        f"{congestion_control} /proc/sys/net/ipv4/tcp_available_congestion_control; to load it at "
+        "boot before sysctl runs: "
+        f"echo {module} > /etc/modules-load.d/qosforge.conf"
+    )
 
 
 def _dcqcn_values(model: DcqcnHost, mlx5: bool, unrendered: str) -> list[HostValue]:
@@ -293,7 +402,8 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
             if classes_key is None:
                 classes_key = (switch.maps, switch.control_classes, tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless)
                                                                            for c in switch.classes))
-            key = (port.host_nic, port.speed_bps, port.pfc_priorities, classes_key)
+            cable_m = math.ceil(port.cable_m) if port.pfc_priorities else None
+            key = (port.host_nic, port.speed_bps, port.pfc_priorities, cable_m, classes_key)
             groups.setdefault(key, []).append((switch, port))
     kinds: list[HostKind] = []
     used: dict[str, int] = {}

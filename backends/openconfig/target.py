@@ -46,8 +46,13 @@ def read_config(path: Path) -> dict[str, Any]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise QosforgeError(f"cannot read: {error.strerror}", place=str(path), hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig") from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise QosforgeError(f"not JSON: {error}", place=str(path), hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        what = "nested too deeply" if isinstance(error, RecursionError) else error
+        raise QosforgeError(
+            f"not JSON: {what}",
+            place=str(path),
+            hint=f"give a {FILE_NAME} written by qosforge compile --target openconfig",
+        ) from None
     try:
         validate_openconfig(document)
     except ModelViolation as violation:

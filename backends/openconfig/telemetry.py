@@ -154,10 +154,6 @@ def encode_leaf(sample: Sample, queue_name: str | None = None) -> tuple[tuple[El
     return None
 
 
-def path_of(counter: Counter) -> tuple[OpenConfigCounterPath, ...]:
-    return tuple(p for p in PATHS if p.counter is counter)
-
-
 __all__ = [
     "ETHERNET_COUNTERS",
     "INTERFACE_COUNTERS",
@@ -169,5 +165,4 @@ __all__ = [
     "OpenConfigCounterPath",
     "decode",
     "encode_leaf",
-    "path_of",
 ]

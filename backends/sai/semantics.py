@@ -7,8 +7,6 @@ so qosforge validates them itself. Each rule cites the header text it enforces.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from qosforge.backends.sai.port_binding import port_list
 from qosforge.backends.sai.program import (
     SWITCH_ID,
@@ -20,9 +18,7 @@ from qosforge.backends.sai.program import (
     queue_id,
     scheduler_group_id,
 )
-
-if TYPE_CHECKING:
-    from qosforge.backends.sai.validate import SaiObject, _Walk
+from qosforge.backends.sai.walk import SaiObject, Walk
 
 #: Key fields -> value fields each map type uses (SAI inc/saiqosmap.h type comments;
 #: confirmed by orchagent's handlers for the non-color maps, sonic-swss orchagent/qosorch.cpp).
@@ -63,7 +59,7 @@ def _int(obj: SaiObject, name: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _check_wred(walk: _Walk, obj: SaiObject) -> None:
+def _check_wred(walk: Walk, obj: SaiObject) -> None:
     for name, value in obj.attributes.items():
         if name.endswith(_PERCENT_SUFFIXES) and isinstance(value, int) and value > 100:
             walk.flag("out-of-range", name, f"{name}={value}: probabilities are percentages 0..100 (saiwred.h 'Percentage 0 ~ 100')", "use 0..100")
@@ -79,7 +75,7 @@ def _check_wred(walk: _Walk, obj: SaiObject) -> None:
             walk.flag("threshold-32-and-64", name, f"{name} and {name}_64 are both set; SAI does not say which wins (SAI inc/saiwred.h)", "set only one form: the 32-bit one below 2^32 bytes, else _64")
 
 
-def _check_scheduler(walk: _Walk, obj: SaiObject) -> None:
+def _check_scheduler(walk: Walk, obj: SaiObject) -> None:
     weight = _int(obj, "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT")
     if weight is not None and weight == 0:
         walk.flag("out-of-range", "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT", "SAI_SCHEDULER_ATTR_SCHEDULING_WEIGHT=0: saischeduler.h 'Range [0 - 255], 0-invalid weight'", "use 1..255")
@@ -88,7 +84,7 @@ def _check_scheduler(walk: _Walk, obj: SaiObject) -> None:
         walk.flag("min-gt-max", "SAI_SCHEDULER_ATTR_MIN_BANDWIDTH_RATE", f"guaranteed rate {low} B/s exceeds the maximum rate {high} B/s", "make MIN_BANDWIDTH_RATE <= MAX_BANDWIDTH_RATE")
 
 
-def _check_qos_map(walk: _Walk, program: SaiProgram, obj: SaiObject) -> None:
+def _check_qos_map(walk: Walk, program: SaiProgram, obj: SaiObject) -> None:
     map_type = obj.attributes.get("SAI_QOS_MAP_ATTR_TYPE")
     entries = obj.attributes.get("SAI_QOS_MAP_ATTR_MAP_TO_VALUE_LIST", ())
     name = "SAI_QOS_MAP_ATTR_MAP_TO_VALUE_LIST"
@@ -125,7 +121,7 @@ def _expected_map_type(attribute: str) -> str | None:
     return None
 
 
-def _check_bindings(walk: _Walk, op: SaiOperation) -> None:
+def _check_bindings(walk: Walk, op: SaiOperation) -> None:
     for name, value in op.attributes:
         expected = _expected_map_type(name)
         if expected is None or not isinstance(value, str) or value not in walk.objects:
@@ -135,14 +131,14 @@ def _check_bindings(walk: _Walk, op: SaiOperation) -> None:
             walk.flag("map-type-mismatch", name, f"{name} binds {value}, a {actual} map; it needs a {expected} map", f"bind a QoS map created with SAI_QOS_MAP_ATTR_TYPE={expected}")
 
 
-def _pool_type(walk: _Walk, profile_id: object) -> object:
+def _pool_type(walk: Walk, profile_id: object) -> object:
     profile = walk.objects.get(profile_id) if isinstance(profile_id, str) else None
     pool_id = profile.attributes.get("SAI_BUFFER_PROFILE_ATTR_POOL_ID") if profile else None
     pool = walk.objects.get(pool_id) if isinstance(pool_id, str) else None
     return pool.attributes.get("SAI_BUFFER_POOL_ATTR_TYPE") if pool else None
 
 
-def _check_buffer_direction(walk: _Walk, op: SaiOperation) -> None:
+def _check_buffer_direction(walk: Walk, op: SaiOperation) -> None:
     wanted = {
         "SAI_INGRESS_PRIORITY_GROUP_ATTR_BUFFER_PROFILE": "SAI_BUFFER_POOL_TYPE_INGRESS",
         "SAI_QUEUE_ATTR_BUFFER_PROFILE_ID": "SAI_BUFFER_POOL_TYPE_EGRESS",
@@ -154,7 +150,7 @@ def _check_buffer_direction(walk: _Walk, op: SaiOperation) -> None:
                 walk.flag("buffer-pool-direction", name, f"{name}={value} draws from a {pool_type} pool; it needs {wanted[name]}", "bind a profile of a pool of the right direction")
 
 
-def _check_buffer_objects(walk: _Walk, obj: SaiObject) -> None:
+def _check_buffer_objects(walk: Walk, obj: SaiObject) -> None:
     if obj.object_type == "SAI_OBJECT_TYPE_BUFFER_POOL":
         size, xoff = _int(obj, "SAI_BUFFER_POOL_ATTR_SIZE"), _int(obj, "SAI_BUFFER_POOL_ATTR_XOFF_SIZE")
         if xoff:
@@ -169,7 +165,7 @@ def _check_buffer_objects(walk: _Walk, obj: SaiObject) -> None:
             walk.flag("xoff-on-egress", "SAI_BUFFER_PROFILE_ATTR_XOFF_TH", "XOFF_TH is 'Valid only for ingress PG' (saibuffer.h) but the profile's pool is egress", "put lossless PG profiles in an ingress pool")
 
 
-def _check_interval_maps(walk: _Walk, op: SaiOperation) -> None:
+def _check_interval_maps(walk: Walk, op: SaiOperation) -> None:
     for name, value in op.attributes:
         if name.endswith(("_PFC_TC_DLD_INTERVAL", "_PFC_TC_DLR_INTERVAL")) and isinstance(value, tuple):
             for entry in value:
@@ -177,7 +173,7 @@ def _check_interval_maps(walk: _Walk, op: SaiOperation) -> None:
                     walk.flag("out-of-range", name, f"{name} maps TC {entry.key} to {entry.value} ms; TCs are 0..7 and intervals positive", "use TC 0..7 and a positive interval in milliseconds")
 
 
-def check_operation(walk: _Walk, program: SaiProgram, op: SaiOperation) -> None:
+def check_operation(walk: Walk, program: SaiProgram, op: SaiOperation) -> None:
     """Semantic checks after an operation passed the generic metadata checks."""
     obj = walk.objects.get(op.object_id)
     if obj is None:
@@ -197,13 +193,13 @@ def check_operation(walk: _Walk, program: SaiProgram, op: SaiOperation) -> None:
     _check_interval_maps(walk, op)
 
 
-def _expect_list(walk: _Walk, name: str, got: object, expected: tuple[str, ...], what: str) -> None:
+def _expect_list(walk: Walk, name: str, got: object, expected: tuple[str, ...], what: str) -> None:
     if got != expected:
         count = len(got) if isinstance(got, tuple) else 0
         walk.flag("discovery-mismatch", name, f"{name} answers {count} object(s) where the switch inventory has {len(expected)} {what}", "regenerate the program for this switch; saiplayer refuses lists of another length (sonic-sairedis saiplayer/)")
 
 
-def _check_discovery_get(walk: _Walk, program: SaiProgram, op: SaiOperation) -> None:
+def _check_discovery_get(walk: Walk, program: SaiProgram, op: SaiOperation) -> None:
     inventory = program.inventory
     if op.object_id == SWITCH_ID:
         for name, value in op.attributes:
@@ -234,7 +230,7 @@ def _check_discovery_get(walk: _Walk, program: SaiProgram, op: SaiOperation) -> 
                 _expect_list(walk, name, value, children, "children")
 
 
-def check_discovery(walk: _Walk, program: SaiProgram) -> None:
+def check_discovery(walk: Walk, program: SaiProgram) -> None:
     """Programs that set pre-existing objects must have discovered the switch's port list."""
     switch = walk.objects[SWITCH_ID]
     touches_ports = any(o.discovered and o.object_type != "SAI_OBJECT_TYPE_SWITCH" for o in walk.objects.values())

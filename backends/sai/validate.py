@@ -16,7 +16,6 @@ software switch configures itself from.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from qosforge.backends.sai.memo import BoundedMemo, operations_key
 from qosforge.backends.sai.metadata import (
@@ -29,12 +28,13 @@ from qosforge.backends.sai.metadata import (
 from qosforge.backends.sai.program import (
     SWITCH_ID,
     MapListEntry,
-    PortContext,
     QosMapEntry,
     SaiOperation,
     SaiProgram,
     SaiValue,
 )
+from qosforge.backends.sai.semantics import check_discovery, check_operation
+from qosforge.backends.sai.walk import SaiObject, SaiViolation, Walk
 from qosforge.errors import QosforgeError
 
 #: Symbolic-id prefixes of objects the switch creates itself (program.py).
@@ -50,51 +50,11 @@ class SaiValidationError(QosforgeError):
     """A SAI operation that SAI (or the QoS semantics behind it) would reject."""
 
 
-@dataclass(frozen=True)
-class SaiViolation:
-    rule: str
-    operation_index: int
-    operation: SaiOperation
-    attribute: str | None
-    message: str
-    hint: str
-
-    @property
-    def where(self) -> str:
-        return f"operation {self.operation_index} ({self.operation.describe()})"
-
-    def describe(self) -> str:
-        return f"{self.where}: {self.message}"
-
-
-@dataclass
-class SaiObject:
-    """One object's type and attribute values as the program leaves it."""
-
-    object_type: str
-    attributes: dict[str, SaiValue] = field(default_factory=dict)
-    discovered: bool = False
-
-
-@dataclass
-class _Walk:
-    metadata: SaiMetadata
-    objects: dict[str, SaiObject]
-    found: list[SaiViolation]
-    ports: dict[str, PortContext] = field(default_factory=dict)
-    index: int = 0
-    operation: SaiOperation | None = None
-
-    def flag(self, rule: str, attribute: str | None, message: str, hint: str) -> None:
-        assert self.operation is not None
-        self.found.append(SaiViolation(rule, self.index, self.operation, attribute, message, hint))
-
-
 def _type_of_discovered(object_id: str) -> str | None:
     return DISCOVERED_PREFIXES.get(object_id.split(":", 1)[0])
 
 
-def _check_scalar(walk: _Walk, meta: AttributeMetadata, value: SaiValue) -> None:
+def _check_scalar(walk: Walk, meta: AttributeMetadata, value: SaiValue) -> None:
     name = meta.name
     if meta.enum is not None:
         values = walk.metadata.enums.get(meta.enum)
@@ -117,7 +77,7 @@ def _check_scalar(walk: _Walk, meta: AttributeMetadata, value: SaiValue) -> None
             walk.flag("out-of-range", name, f"{name}={value} does not fit SAI type {meta.value_type} ({low_high[0]}..{low_high[1]})", hint)
 
 
-def _check_reference(walk: _Walk, meta: AttributeMetadata, value: object, *, discovering: bool) -> None:
+def _check_reference(walk: Walk, meta: AttributeMetadata, value: object, *, discovering: bool) -> None:
     name = meta.name
     if value is None:
         if not meta.allow_null:
@@ -140,7 +100,7 @@ def _check_reference(walk: _Walk, meta: AttributeMetadata, value: object, *, dis
         walk.flag("wrong-object-type", name, f"{name}={value} is a {target.object_type}, but the attribute takes {', '.join(meta.object_types)}", f"reference an object of type {', '.join(meta.object_types)}")
 
 
-def _check_value(walk: _Walk, meta: AttributeMetadata, value: SaiValue, *, discovering: bool = False) -> None:
+def _check_value(walk: Walk, meta: AttributeMetadata, value: SaiValue, *, discovering: bool = False) -> None:
     kind = meta.value_type
     if kind == "OBJECT_ID":
         _check_reference(walk, meta, value, discovering=discovering)
@@ -176,7 +136,7 @@ def _holds(meta: SaiMetadata, conditions: tuple[Condition, ...], values: Mapping
     return any(c.holds(_effective(meta, c.attribute, values)) for c in conditions)
 
 
-def _check_attribute_known(walk: _Walk, op: SaiOperation, name: str) -> AttributeMetadata | None:
+def _check_attribute_known(walk: Walk, op: SaiOperation, name: str) -> AttributeMetadata | None:
     meta = walk.metadata.attribute(name)
     if meta is None or meta.object_type != op.object_type:
         candidates = [a.name for a in walk.metadata.attributes_of(op.object_type)]
@@ -188,7 +148,7 @@ def _check_attribute_known(walk: _Walk, op: SaiOperation, name: str) -> Attribut
     return meta
 
 
-def _check_validonly(walk: _Walk, obj: SaiObject, names: list[str]) -> None:
+def _check_validonly(walk: Walk, obj: SaiObject, names: list[str]) -> None:
     for name in names:
         meta = walk.metadata.attributes[name]
         if meta.valid_only and not _holds(walk.metadata, meta.valid_only, obj.attributes):
@@ -196,7 +156,7 @@ def _check_validonly(walk: _Walk, obj: SaiObject, names: list[str]) -> None:
             walk.flag("validonly-not-met", name, f"{name} has no effect unless {needed} (@validonly)", f"set {meta.valid_only[0].attribute} accordingly, or drop {name}")
 
 
-def _create(walk: _Walk, op: SaiOperation) -> None:
+def _create(walk: Walk, op: SaiOperation) -> None:
     if op.object_id in walk.objects:
         walk.flag("duplicate-object", None, f"{op.object_id} already exists", "give every created object its own id")
         return
@@ -229,7 +189,7 @@ def _create(walk: _Walk, op: SaiOperation) -> None:
     _check_validonly(walk, obj, list(values))
 
 
-def _set(walk: _Walk, op: SaiOperation) -> SaiObject | None:
+def _set(walk: Walk, op: SaiOperation) -> SaiObject | None:
     obj = walk.objects.get(op.object_id)
     if obj is None:
         walk.flag("dangling-reference", None, f"{op.object_id} is set before it is created or discovered", "create or discover the object first")
@@ -254,7 +214,7 @@ def _set(walk: _Walk, op: SaiOperation) -> SaiObject | None:
     return obj
 
 
-def _get(walk: _Walk, op: SaiOperation) -> None:
+def _get(walk: Walk, op: SaiOperation) -> None:
     obj = walk.objects.get(op.object_id)
     if obj is None:
         walk.flag("dangling-reference", None, f"{op.object_id} is read before it is created or discovered", "discover the switch's port list first")
@@ -267,10 +227,8 @@ def _get(walk: _Walk, op: SaiOperation) -> None:
         obj.attributes[name] = value
 
 
-def _walk(program: SaiProgram) -> _Walk:
-    from qosforge.backends.sai.semantics import check_discovery, check_operation
-
-    walk = _Walk(sai_metadata(), {SWITCH_ID: SaiObject("SAI_OBJECT_TYPE_SWITCH", discovered=True)}, [], {p.object_id: p for p in program.ports})
+def _walk(program: SaiProgram) -> Walk:
+    walk = Walk(sai_metadata(), {SWITCH_ID: SaiObject("SAI_OBJECT_TYPE_SWITCH", discovered=True)}, [], {p.object_id: p for p in program.ports})
     for index, op in enumerate(program.operations):
         walk.index, walk.operation = index, op
         before = len(walk.found)

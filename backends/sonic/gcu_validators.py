@@ -18,10 +18,16 @@ the running config (old) and the patched one (target), and runs
     (``/BUFFER_PROFILE/<name>``) may be added, removed or replaced; a field only as its
     scenarios allow (``dynamic_th`` and ``xoff`` replace, ``packet_discard_action``), matched on
     the last path token; a whole-table ``add /BUFFER_PROFILE`` matches no field and is refused;
-  - an ASIC GCU cannot name (``get_asic_name`` -> ``unknown``) fails every scenario.
+  - an ASIC GCU cannot name (``get_asic_name`` -> ``unknown``) fails every scenario;
+  - each scenario names, per ASIC, the first SONiC branch that allows it (``platforms``:
+    ``"20191100"``; empty: never). GCU takes the branch from the image's ``build_version`` (the
+    last eight-digit part of ``SONiC.20220532.29``-style versions, /etc/sonic/sonic_version.yml)
+    and refuses a scenario on an older branch; a version without such a part (a master build) is
+    not checked.
 
-SONiC branch versions are not checked here (the running image's version is not in config_db):
-the verdict is the most GCU can accept, on its newest branch.
+A running config_db does not carry the image's version: where its ``DEVICE_METADATA|localhost``
+has a ``build_version`` (copied from ``show version``), it is checked as GCU does; otherwise the
+verdict is GCU's on a new enough branch, and :func:`required_branch` says which branch that is.
 """
 
 from __future__ import annotations
@@ -33,6 +39,22 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
+#: gcu_field_operation_validators.conf.json (commit 691b1bbc): the first SONiC branch (YYYYMM00)
+#: of each ASIC on which "PFCWD enable/disable" and "Dynamic threshold tuning" are allowed.
+_RDMA_BRANCHES: Mapping[str, str] = {
+    "spc1": "20181100", "spc2": "20191100", "spc3": "20220500", "spc4": "20221100",
+    "spc5": "20241200", "spc6": "20260500", "td2": "20181100", "th": "20181100", "th2": "20181100",
+    "th3": "20240500", "th4": "20240500", "th5": "20240500", "th6": "20251100", "td3": "20201200",
+    "td4": "20241100", "q2c+": "20241100", "j2c+": "20220500", "q3d": "20251100",
+    "cisco-8000": "20201200", "marvell-teralynx": "20241100",
+}
+#: The same file's "PG headroom modification": later on Broadcom, never on Trident2 (empty) nor
+#: Teralynx (absent).
+_XOFF_BRANCHES: Mapping[str, str] = {
+    **{asic: branch for asic, branch in _RDMA_BRANCHES.items() if asic != "marvell-teralynx"},
+    "spc1": "20191100", "td2": "", "th": "20221100", "th2": "20221100", "td3": "20221100",
+}
+
 #: gu_common.py validate_field_operation: removals GCU refuses on every platform.
 _ILLEGAL_REMOVALS = ("/PFC_WD/GLOBAL/POLL_INTERVAL", "/PFC_WD/GLOBAL")
 
@@ -42,24 +64,32 @@ class _Scenario:
     name: str
     fields: tuple[str, ...]
     operations: tuple[str, ...]
-    asics: frozenset[str]
-    """GCU ASIC names whose platform entry is non-empty (an empty string fails the check)."""
+    platforms: Mapping[str, str]
+    """GCU ASIC name -> the first SONiC branch that allows the scenario (empty or absent: none)."""
 
 
-_EVERY_RDMA_ASIC = frozenset({"cisco-8000", "j2c+", "marvell-teralynx", "q2c+", "q3d", "spc1", "spc2", "spc3", "spc4", "spc5",
-                              "spc6", "td2", "td3", "td4", "th", "th2", "th3", "th4", "th5", "th6"})
 #: gcu_field_operation_validators.conf.json ``tables.<table>.validator_data.rdma_config_update_validator``.
 _SCENARIOS: Mapping[str, tuple[_Scenario, ...]] = {
-    "PFC_WD": (_Scenario("PFCWD enable/disable", ("restoration_time", "detection_time", "action", "global/poll_interval",
-                                                   "pfc_stat_history", ""), ("remove", "add", "replace"), _EVERY_RDMA_ASIC),),
-    "BUFFER_POOL": (_Scenario("Shared/headroom pool size changes", (), (), frozenset()),),
+    "PFC_WD": (_Scenario("PFCWD enable/disable",
+                         ("restoration_time", "detection_time", "action", "global/poll_interval",
+                          "pfc_stat_history", ""),
+                         ("remove", "add", "replace"), _RDMA_BRANCHES),),
+    "BUFFER_POOL": (_Scenario("Shared/headroom pool size changes", (), (), {}),),
     "BUFFER_PROFILE": (
-        _Scenario("Dynamic threshold tuning", ("dynamic_th",), ("replace",), _EVERY_RDMA_ASIC),
-        _Scenario("PG headroom modification", ("xoff",), ("replace",), _EVERY_RDMA_ASIC - {"td2", "marvell-teralynx"}),
+        _Scenario("Dynamic threshold tuning", ("dynamic_th",), ("replace",), _RDMA_BRANCHES),
+        _Scenario("PG headroom modification", ("xoff",), ("replace",), _XOFF_BRANCHES),
         _Scenario("Packet trimming eligibility modification", ("packet_discard_action",), ("add", "replace"),
-                  frozenset({"spc4", "spc5", "spc6", "th5", "th6"})),
+                  {"spc4": "20241200", "spc5": "20241200", "spc6": "20260500", "th5": "20241200",
+                   "th6": "20251100"}),
     ),
 }
+
+
+def branch_of(build_version: str) -> str | None:
+    """The SONiC branch GCU reads from an image's ``build_version``: its last part of exactly eight
+    digits (field_operation_validators.py rdma_config_update_validator_common), or None."""
+    found = [part for part in build_version.split(".") if len(part) == 8 and part.isdigit()]
+    return found[-1] if found else None
 
 
 @dataclass(frozen=True)
@@ -84,48 +114,98 @@ def _cleaned_fields(element: Mapping[str, Any], *, remove_port: bool) -> list[st
     return [cleaned]
 
 
-def _scenario_refusal(table: str, element: Mapping[str, Any], asic: str | None, *, exact: bool, remove_port: bool) -> str | None:
+def _scenarios(table: str, element: Mapping[str, Any], *, exact: bool,
+               remove_port: bool) -> list[tuple[str, _Scenario | None]]:
+    """Each cleaned field of ``element`` with the scenario it falls under (None: none)."""
+    out = []
+    for field in _cleaned_fields(element, remove_port=remove_port):
+        candidate = field if exact else field.split("/")[-1]
+        out.append((field, next((s for s in _SCENARIOS[table] if candidate in s.fields), None)))
+    return out
+
+
+def _scenario_refusal(table: str, element: Mapping[str, Any], asic: str | None, branch: str | None,
+                      *, exact: bool, remove_port: bool) -> str | None:
     """rdma_config_update_validator_common: None when allowed, else why not."""
     if asic is None:
         return "GCU knows no ASIC for this HWSKU (get_asic_name: unknown), so every scenario fails"
-    for field in _cleaned_fields(element, remove_port=remove_port):
-        candidate = field if exact else field.split("/")[-1]
-        scenario = next((s for s in _SCENARIOS[table] if candidate in s.fields), None)
+    for field, scenario in _scenarios(table, element, exact=exact, remove_port=remove_port):
         if scenario is None:
             allowed = ", ".join(f for s in _SCENARIOS[table] for f in s.fields if f) or "none"
             return f"{table} field {field or '(whole entry)'!r} is not one GCU lets change (fields it allows: {allowed})"
-        if asic not in scenario.asics:
+        first = scenario.platforms.get(asic)
+        if not first:
             return f"{scenario.name!r} is not allowed on ASIC {asic}"
         if element["op"] not in scenario.operations:
             return f"{scenario.name!r} allows only {', '.join(scenario.operations)}, not {element['op']}"
+        if branch is not None and branch < first:  # GCU compares the eight digits as text
+            return (f"{scenario.name!r} on ASIC {asic} needs SONiC branch {first} or later; "
+                    f"the running image is branch {branch}")
     return None
 
 
-def _refusal(element: Mapping[str, Any], asic: str | None) -> str | None:
+def _validated(element: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
+    """(table, exact field match, ports removed) of the validator that checks ``element``'s
+    fields (a whole BUFFER_PROFILE table too: its profile names match no field), or None where
+    none does (a whole BUFFER_PROFILE entry, a table without a validator)."""
+    parts = jsonpointer.JsonPointer(element["path"]).parts
+    if parts[0] in ("PFC_WD", "BUFFER_POOL"):
+        return parts[0], True, True
+    if parts[0] == "BUFFER_PROFILE" and len(parts) != 2:
+        return parts[0], False, False
+    return None
+
+
+def _refusal(element: Mapping[str, Any], asic: str | None, branch: str | None) -> str | None:
     op, path = element["op"], element["path"]
     if op == "remove" and path in _ILLEGAL_REMOVALS:
         return "GCU never removes it (gu_common.py illegal_operations_to_fields_map)"
-    table = jsonpointer.JsonPointer(path).parts[0]
-    if table in ("PFC_WD", "BUFFER_POOL"):
-        return _scenario_refusal(table, element, asic, exact=True, remove_port=True)
-    if table == "BUFFER_PROFILE":
-        if len(jsonpointer.JsonPointer(path).parts) == 2:  # a whole profile: add/remove/replace pass
-            return None if op in ("add", "remove", "replace") else f"a whole profile may be added, removed or replaced, not {op}"
-        return _scenario_refusal(table, element, asic, exact=False, remove_port=False)
-    return None
+    parts = jsonpointer.JsonPointer(path).parts
+    if parts[0] == "BUFFER_PROFILE" and len(parts) == 2:  # a whole profile: add/remove/replace pass
+        if op in ("add", "remove", "replace"):
+            return None
+        return f"a whole profile may be added, removed or replaced, not {op}"
+    validated = _validated(element)
+    if validated is None:
+        return None
+    table, exact, remove_port = validated
+    return _scenario_refusal(table, element, asic, branch, exact=exact, remove_port=remove_port)
 
 
-def gcu_refusals(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]], asic: str | None) -> list[Refusal]:
+def _gcu_diff(running: Mapping[str, Any],
+              patch: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """GCU's own diff of the running config to the patched one (what its validators see)."""
+    target = jsonpatch.apply_patch(running, list(patch))
+    return list(jsonpatch.JsonPatch.from_diff(dict(running), target))
+
+
+def gcu_refusals(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]], asic: str | None,
+                 branch: str | None = None) -> list[Refusal]:
     """The operations of GCU's own diff (running -> running + ``patch``) its field-operation
     validators refuse; ``asic`` is GCU's name for the switch's ASIC (``td2``, ``spc2``, ...), None
-    when GCU would not know it."""
-    target = jsonpatch.apply_patch(running, list(patch))
+    when GCU would not know it; ``branch`` the running image's SONiC branch (:func:`branch_of`),
+    None when unknown (not checked)."""
     refusals = []
-    for element in jsonpatch.JsonPatch.from_diff(dict(running), target):
-        reason = _refusal(element, asic)
+    for element in _gcu_diff(running, patch):
+        reason = _refusal(element, asic, branch)
         if reason is not None:
             refusals.append(Refusal(element["op"], element["path"], reason))
     return refusals
 
 
-__all__ = ["Refusal", "gcu_refusals"]
+def required_branch(running: Mapping[str, Any], patch: Sequence[Mapping[str, Any]],
+                    asic: str) -> str | None:
+    """The first SONiC branch on which GCU's validators let ``asic`` apply every operation of the
+    change (the latest of the scenarios it uses), or None where no scenario is used."""
+    firsts = []
+    for element in _gcu_diff(running, patch):
+        validated = _validated(element)
+        if validated is None:
+            continue
+        table, exact, remove_port = validated
+        used = _scenarios(table, element, exact=exact, remove_port=remove_port)
+        firsts += [s.platforms.get(asic) or "" for _, s in used if s is not None]
+    return max(firsts, default=None) or None
+
+
+__all__ = ["Refusal", "branch_of", "gcu_refusals", "required_branch"]

@@ -23,7 +23,8 @@ def gcu_patches(base: Path, rendered: tuple[RenderedText, ...], switches: tuple[
     profiles = {switch.name: load_vendor_profile(switch.vendor_profile) for switch in switches}
     for patch in base_patches(base, configs, profiles, speeds):
         files = ((PATCH_FILE, patch.text),) if patch.text is not None else ()
-        yield PatchResult(patch.switch, files, tuple(base_patch_notes(patch, output_root)))
+        notes = tuple(base_patch_notes(patch, output_root))
+        yield PatchResult(patch.switch, files, notes, patched=patch.text is not None)
 
 
 def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
@@ -42,6 +43,12 @@ def base_patch_notes(patch: BasePatch, root: Path) -> list[str]:
                      f"(sonic-utilities generic_config_updater field-operation validators): {shown}. Deploy {fragment} instead with "
                      f"'sudo config qos clear && sudo config load {fragment} -y' (merges the compiled QoS tables; PFC_WD is updated in place), "
                      "or a 'config reload' of the saved config with these tables replaced (docs/deploy-sonic.md ways 2 and 3)")
+    elif patch.required_branch is not None and patch.branch is None:
+        notes.append(f"note: {patch.switch}: GCU accepts gcu-patch.json on SONiC branch "
+                     f"{patch.required_branch} or later only (sonic-utilities "
+                     "gcu_field_operation_validators.conf.json); the running config does not say "
+                     "its version: check 'show version', or add its build_version to "
+                     "DEVICE_METADATA|localhost in the base to have it checked")
     return notes
 
 

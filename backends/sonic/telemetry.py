@@ -226,11 +226,6 @@ def encode(table_path: Sequence[str], samples: Sequence[Sample]) -> dict[str, di
     return out
 
 
-def path_of(counter: Counter) -> tuple[SonicCounterPath, ...]:
-    """Every place the catalogue reads ``counter`` from (empty: SONiC does not publish it)."""
-    return tuple(p for p in PATHS if p.counter is counter)
-
-
 __all__ = [
     "FLEX_COUNTER_GROUPS",
     "GNMI_TARGET",
@@ -245,5 +240,4 @@ __all__ = [
     "SonicCounterPath",
     "decode",
     "encode",
-    "path_of",
 ]

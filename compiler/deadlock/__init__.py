@@ -1,4 +1,4 @@
-"""Deadlock freedom of the lossless classes (docs/architecture.md §5; issue 26).
+"""Deadlock freedom of the lossless classes (docs/architecture.md §5, docs/deadlock.md).
 
 PFC makes a class lossless by pausing, and pauses can wait on each other around a cycle of
 switch buffers until nothing moves. This package builds the buffer dependency graph of the

@@ -1,39 +1,42 @@
 """The rule registry: every rule ``qosforge lint`` (and ``qosforge watch``) knows, with its stable id.
 
 A rule is declared with its check function (``@rule`` in :mod:`~qosforge.lint.rules.base`), in an
-area module: :mod:`~qosforge.lint.rules.schema` (backends/sonic/checks.py's rules and the
-JSON-level rules), :mod:`~qosforge.lint.rules.consistency`, :mod:`~qosforge.lint.rules.capacity`
-(``--profile``), :mod:`~qosforge.lint.rules.transport` (``--intent``),
-:mod:`~qosforge.lint.rules.hosts` (``--hosts``), then :mod:`~qosforge.lint.rules.internal` and
-``qosforge watch``'s rules (:mod:`qosforge.lint.watch.rules`, checks that run on counters). Any
-other module in this package is an area too: it is imported (so its rules register) after these,
-in name order, so a new rule is one module (docs/extending/rule.md). Registration order is output
-order (docs/rules.md, SARIF's rule list, ``--list-rules``, the rules a skipped group names).
+area module. The area modules are the ``qosforge.lint_rules`` entry-point group
+(qosforge/plugins.py): :mod:`~qosforge.lint.rules.schema` (backends/sonic/checks.py's rules and
+the JSON-level rules), :mod:`~qosforge.lint.rules.consistency`,
+:mod:`~qosforge.lint.rules.capacity` (``--profile``), :mod:`~qosforge.lint.rules.transport`
+(``--intent``), :mod:`~qosforge.lint.rules.hosts` (``--hosts``),
+:mod:`~qosforge.lint.rules.internal`, ``qosforge watch``'s telemetry rules, then any installed
+plugin's modules; importing each registers its rules (docs/extending/rule.md). Registration order
+is output order (docs/rules.md, SARIF's rule list, ``--list-rules``, the rules a skipped group
+names).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import traceback
+from types import ModuleType
 
-# isort: off
-# Import order is registration order (see above): keep it.
-from qosforge.lint.rules.base import CATEGORY_TITLES, REGISTRY, RULE_INFO, Category, Rule, declare, rule
-from qosforge.lint.rules import schema, consistency, capacity, transport, hosts, internal
-from qosforge.lint.watch import rules as _watch_rules
-# isort: on
+from qosforge import plugins
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Skipped, clip
-from qosforge.lint.rules.internal import INTERNAL_ERROR
 
-#: Modules of this package that hold no rules.
-_NOT_AREAS = frozenset({"base", "helpers"})
-for _module in sorted(pkgutil.iter_modules(__path__), key=lambda found: found.name):
-    if _module.name not in _NOT_AREAS:
-        importlib.import_module(f"{__name__}.{_module.name}")  # registers its rules; the known areas are already in
+# The first area of the group (its rules register first); run_rules runs its one-pass checks.
+from qosforge.lint.rules import schema
+from qosforge.lint.rules.base import (
+    CATEGORY_TITLES,
+    REGISTRY,
+    RULE_INFO,
+    Category,
+    Rule,
+    declare,
+    rule,
+)
 
-assert consistency and capacity and transport and hosts and internal and _watch_rules  # imported for their rules
+#: Every area module, in registration order (importing one registers its rules).
+AREAS: tuple[ModuleType, ...] = tuple(module for _, module in plugins.load(plugins.LINT_RULES, ModuleType))
+#: A crash inside a rule becomes a finding of this rule (lint/rules/internal.py).
+INTERNAL_ERROR = REGISTRY["internal-error"]
 
 
 def rules_needing(needs: str) -> tuple[str, ...]:

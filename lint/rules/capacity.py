@@ -127,15 +127,15 @@ def headroom_inputs(ctx: LintContext, port: PortConfig) -> HeadroomInputs | str:
     pattern = parsed.traffic_pattern
     if design is not None:
         model = design.headroom_model
-        lossless_mtu, spp = design.lossless_mtu, design.small_packet_percent
+        lossless_mtu_bytes, spp = design.lossless_mtu, design.small_packet_percent
     else:
         model = "sonic" if ctx.profile.pfc_headroom.sonic is not None else "physical"
-        lossless_mtu = pattern.lossless_mtu_bytes or default_design().lossless_mtu
+        lossless_mtu_bytes = pattern.lossless_mtu_bytes or default_design().lossless_mtu
         spp = pattern.small_packet_percent if pattern.small_packet_percent is not None else \
             default_design().small_packet_percent
     port_mtu = port.mtu_bytes or (design.port_mtu if design is not None else default_design().port_mtu)
     phy_delay = ctx.intent.port_phy_delays_s.get(port.name, 0.0) if ctx.intent is not None else 0.0
-    return HeadroomInputs(model, port.speed_bps, port.cable_m, port_mtu, lossless_mtu, spp,
+    return HeadroomInputs(model, port.speed_bps, port.cable_m, port_mtu, lossless_mtu_bytes, spp,
                           port.lanes or 4, parsed.shared_headroom_pool, phy_delay)
 
 

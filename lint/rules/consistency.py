@@ -6,13 +6,16 @@ SONiC"); the failures below are the ones operators hit in the field (SONiC GitHu
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 from qosforge.backends.sonic.checks import WRED_COLORS, ecn_colors
-from qosforge.backends.sonic.facts import TERALYNX
+from qosforge.backends.sonic.facts import TERALYNX, vendor_from_metadata
+from qosforge.backends.sonic.hwsku import GCU_ASIC_OF_PROFILE, asic_name, gcu_asic_of_hwsku
 from qosforge.backends.sonic.keys import bare_reference
 from qosforge.lint.context import LintContext
 from qosforge.lint.findings import Finding, Severity
@@ -123,8 +126,8 @@ def _ecn_color_disabled(ctx: LintContext) -> Iterator[Finding]:
 @rule(
     "dscp-conflict", W, "consistency", "a DSCP means one class on every port",
     rationale="DSCP_TO_TC_MAP is one map per name (sonic-yang-models sonic-dscp-tc-map.yang); when ports bind different maps, a DSCP that maps to "
-         "different TCs puts the same traffic in two classes depending on the ingress port (issue 7: 'no DSCP "
-         "in two classes').",
+         "different TCs puts the same traffic in two classes depending on the ingress port; a DSCP must mean "
+         "one class on the whole switch.",
     fix="use one DSCP map, or make the maps agree on the listed DSCPs",
 )
 def _dscp_conflict(ctx: LintContext) -> Iterator[Finding]:
@@ -378,3 +381,81 @@ def _lossy_in_lossless_pair(ctx: LintContext) -> Iterator[Finding]:
 
 
 __all__ = ["ENABLE_HONOURING_VENDORS", "SONIC_LOSSLESS_PAIR"]
+
+
+@rule(
+    "asic-mismatch", W, "consistency", "the config is for the ASIC it is linted against",
+    rationale="Buffer pools, headroom and thresholds are sized for one ASIC's buffer (the vendor "
+              "profile's); a config "
+    "written for another ASIC, checked against this profile (from --profile or the intent), passes "
+    "or fails for the "
+    "wrong chip. The config's own ASIC is read from DEVICE_METADATA|localhost (hwsku as SONiC's "
+    "Generic Config Updater "
+    "reads it, sonic-utilities generic_config_updater/field_operation_validators.py get_asic_name; "
+    "else asic_type or platform) or, for a file qosforge "
+    "compile wrote, from the report.json of its output folder (the switch's vendor_profile).",
+    fix="lint the config against its own ASIC (--profile, or the intent it was compiled from), or "
+        "check that the file is this switch's",
+    needs="profile",
+)
+def _asic_mismatch(ctx: LintContext) -> Iterator[Finding]:
+    profile = ctx.profile
+    assert profile is not None
+    localhost = raw_entries(ctx.tables, "DEVICE_METADATA").get("localhost", {})
+    hwsku = localhost.get("hwsku")
+    running = gcu_asic_of_hwsku(hwsku) if isinstance(hwsku, str) else None
+    expected = GCU_ASIC_OF_PROFILE.get(profile.name)
+    against = f"vendor profile {profile.name} ({profile.vendor} {profile.asic})"
+    if running is not None and expected is not None and running != expected:
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            "hwsku",
+            f"HWSKU {hwsku} is a {asic_name(running)} switch, but the file is linted against "
+            f"{against}",
+        )
+        return
+    vendor = vendor_from_metadata(ctx.tables)
+    mine = profile.vendor.lower()
+    other = vendor.vendor if vendor.vendor in ("mellanox", "broadcom", "barefoot") else None
+    if running is None and other is not None and other not in mine:
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            None,
+            f"{vendor.source} says a {vendor.vendor} switch, but the file is linted against "
+            f"{against}",
+        )
+        return
+    compiled = _compiled_profile(ctx)
+    if compiled is not None and compiled[1] != profile.name:
+        yield _asic_mismatch.report(
+            ctx,
+            "DEVICE_METADATA",
+            "localhost",
+            None,
+            f"qosforge compiled this file for switch {compiled[0]} with vendor profile "
+            f"{compiled[1]} "
+            f"({compiled[2]}), but it is linted against {against}",
+        )
+
+
+def _compiled_profile(ctx: LintContext) -> tuple[str, str, str] | None:
+    """(switch, vendor profile, report path) when the file is ``<folder>/<switch>/config_db.json``
+    of a qosforge output folder whose report.json lists that switch."""
+    path = Path(ctx.file)
+    report = path.parent.parent / "report.json"
+
+    def read() -> dict[str, str]:
+        try:
+            document = json.loads(report.read_text(encoding="utf-8"))
+            return {str(s["name"]): str(s["vendor_profile"]) for s in document["switches"]
+                    if isinstance(s, dict) and "name" in s and "vendor_profile" in s}
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return {}
+
+    profiles = ctx.cache.get(("compiled-report", str(report)), read)
+    switch = path.parent.name
+    return (switch, profiles[switch], str(report)) if switch in profiles else None

@@ -10,9 +10,9 @@ the queues' schedulers and WRED profiles. Where they disagree nothing fails loud
 in a lossy queue, PFC never stops the sender, CNPs queue behind data.
 
 The host ports checked are those the document's ``attachments`` name (with ``--intent``, those on the
-file's switch; a document whose hosts attach only to other switches is refused); a document without
-them (or whose ports the config does not have) is checked against every port with a PORT_QOS_MAP
-entry.
+file's switch; a document whose hosts attach only to other switches is refused; a named port the
+config lacks is a finding); a document without attachments is checked against every port with a
+PORT_QOS_MAP entry.
 """
 
 from __future__ import annotations
@@ -53,13 +53,23 @@ def _hosts(ctx: LintContext) -> HostSettingsDocument:
     return ctx.hosts
 
 
-def _host_ports(ctx: LintContext) -> list[PortConfig]:
-    # With --intent the file's switch is known: only that switch's attachments name its host ports.
+def _attached(ctx: LintContext) -> list[str]:
+    """The host ports the document's attachments name (with --intent, those on the file's switch:
+    port names repeat across switches), in the document's order."""
     on_switch = ctx.intent.switch if ctx.intent is not None else None
-    named = {a.port for a in _hosts(ctx).attachments if on_switch is None or a.switch == on_switch}
-    ports = [p for p in ctx.parsed.ports if p.has_qos_entry]
-    chosen = [p for p in ports if p.name in named]
-    return chosen or ports
+    attachments = _hosts(ctx).attachments
+    return list(dict.fromkeys(a.port for a in attachments if on_switch in (None, a.switch)))
+
+
+def _host_ports(ctx: LintContext) -> list[PortConfig]:
+    """The ports the host rules check: those the attachments name that the config has (a named
+    port it lacks is ``host-attachment-port``'s finding, never a reason to check every port,
+    uplinks included); every port with a PORT_QOS_MAP entry when the document names none."""
+    named = _attached(ctx)
+    if named:
+        by_name = {p.name: p for p in ctx.parsed.ports}
+        return [by_name[name] for name in named if name in by_name]
+    return [p for p in ctx.parsed.ports if p.has_qos_entry]
 
 
 def _paused_priorities(port: PortConfig, dscp: int) -> tuple[int | None, tuple[int, ...]]:
@@ -172,6 +182,136 @@ def _cnp_dscp(ctx: LintContext) -> Iterator[Finding]:
                          values={"cnp_dscp": dscp})
 
 
+@rule(
+    "host-attachment-port", E, "hosts", "every port the host document attaches to exists",
+    rationale="The host rules compare a host's settings with the switch port it attaches to (its "
+              "PORT entry and PORT_QOS_MAP, sonic-yang-models sonic-port.yang and "
+              "sonic-port-qos-map.yang). An attachment to a port the config does not have (a "
+              "typo, another switch's config, a renamed port) checks nothing of that host, and "
+              "checking every port instead would hold the uplinks to host settings.",
+    fix="name the switch's host ports in the document's attachments (compile --target host "
+        "writes them), or lint the config of the switch they are on",
+    needs="hosts",
+)
+def _attachment_port(ctx: LintContext) -> Iterator[Finding]:
+    on_switches = {a.switch for a in _hosts(ctx).attachments}
+    if ctx.intent is None and len(on_switches) > 1:
+        # Port names repeat across switches: without --intent, which of them this config is
+        # cannot be told, so a port another switch has is no finding (docs/hosts.md).
+        return
+    have = {p.name for p in ctx.parsed.ports}
+    for name in _attached(ctx):
+        if name not in have:
+            yield _attachment_port.report(
+                ctx, "PORT", name, None,
+                f"host kind {_hosts(ctx).host_kind} attaches to port {name}, which this config "
+                "does not have: nothing of those hosts is checked", values={"port": name})
+
+
+@rule(
+    "host-trust-pcp", E, "hosts", "hosts classify by DSCP where the switch trusts DSCP",
+    rationale="A switch port with a DSCP_TO_TC_MAP classifies by DSCP and pauses the priorities of "
+              "the PG the DSCP lands in (sonic-yang-models sonic-port-qos-map.yang). A NIC that "
+              "trusts PCP (mlnx_qos --trust pcp) ignores its DSCP-to-priority map and sends on "
+              "the priority of the packet's VLAN PCP (untagged: 0), so the priority the switch "
+              "pauses is not the one the host stops (IEEE 802.1Q §36.1.3: PFC pauses a priority).",
+    fix="trust DSCP on the hosts (mlnx_qos --trust dscp; compile --target host renders it)",
+    needs="hosts",
+)
+def _trust_pcp(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    if hosts.qos.trust != "pcp":
+        return
+    for port in _host_ports(ctx):
+        if port.maps.dscp_to_tc:
+            yield _trust_pcp.report(
+                ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                f"host kind {hosts.host_kind} trusts PCP, but {port.name} classifies by DSCP "
+                f"(dscp_to_tc_map {port.map_names.dscp_to_tc or 'global'}): the hosts' priorities "
+                "do not follow their DSCPs, so the switch's PAUSE may not stop the traffic it is "
+                "for", values={"trust": "pcp"})
+
+
+@rule(
+    "host-cnp-lossless", E, "hosts", "CNPs ride a lossy priority",
+    rationale="DCQCN's congestion notifications must reach the sender while the data they slow "
+              "down is queued (DCQCN §3.1: CNPs are sent at high priority; NVIDIA's RoCE defaults "
+              "send them on priority 6, DSCP 48, a lossy strict queue). On a PFC priority, at the "
+              "host or on the switch, CNPs are paused by the very congestion they report, and a "
+              "pause then waits for its own feedback.",
+    fix="send CNPs on a priority and DSCP that neither the hosts nor the switch run PFC on (the "
+        "intent's design.cnp_dscp; mlx5 ecn/roce_np/cnp_802p_prio)",
+    needs="hosts",
+)
+def _cnp_lossless(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    cnp = hosts.qos.cnp
+    if cnp is None or not any(_rdma(c.transport) for c in hosts.classes):
+        return
+    for port in _host_ports(ctx):
+        pg, paused = _paused_priorities(port, cnp.dscp)
+        if cnp.priority in hosts.qos.pfc_priorities:
+            where = f"on priority {cnp.priority}, which the hosts run PFC on"
+        elif paused:
+            where = (f"with DSCP {cnp.dscp}, which {port.name} puts in lossless PG {pg} (pauses "
+                     f"priority {','.join(map(str, paused))})")
+        else:
+            continue
+        yield _cnp_lossless.report(
+            ctx, "PORT_QOS_MAP", port.name, "pfc_enable",
+            f"host kind {hosts.host_kind} sends CNPs {where}: a PAUSE holds the congestion "
+            "notifications back behind the data they should slow down",
+            values={"cnp_dscp": cnp.dscp, "cnp_priority": cnp.priority})
+
+
+@rule(
+    "host-kernel-cc", Severity.WARNING, "hosts",
+    "the kernel's default congestion control is the one ECN-marked TCP classes run",
+    rationale="net.ipv4.tcp_congestion_control is what every TCP socket runs unless the "
+              "application selects another (TCP_CONGESTION, tcp(7)) or the route does (congctl, "
+              "ip-route(8)); a passive open runs the listener's. DCTCP works only when both ends "
+              "run it (RFC 8257 §5; Linux Documentation/networking/dctcp.rst): a host whose "
+              "default is another runs the class's congestion control only where something "
+              "selects it per socket or route.",
+    fix="set net.ipv4.tcp_congestion_control to the class's (the host target's 99-qosforge.conf), "
+        "or select it per socket or route on both ends",
+    needs="hosts",
+)
+def _kernel_cc(ctx: LintContext) -> Iterator[Finding]:
+    hosts = _hosts(ctx)
+    default = hosts.kernel.tcp_congestion_control
+    if default is None:
+        return
+    for klass in hosts.classes:
+        if _rdma(klass.transport) or klass.congestion_control in (None, default):
+            continue
+        for port in _marking_ports(ctx, klass):
+            yield _kernel_cc.report(
+                ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
+                f"class '{klass.name}' runs {klass.congestion_control}, but host kind "
+                f"{hosts.host_kind}'s kernel default is {default}: only sockets or routes that "
+                f"select {klass.congestion_control} run it, on both ends",
+                values={"dscp": klass.dscp[0], "class_cc": str(klass.congestion_control),
+                        "kernel_cc": default})
+
+
+def _marking_queue(ctx: LintContext, port: PortConfig, klass: ClassDoc) -> tuple[int, str] | None:
+    """(queue, WRED profile) where ``port`` ECN-marks ``klass``'s first DSCP, or None."""
+    tc = dict(port.maps.dscp_to_tc).get(klass.dscp[0])
+    if tc is None:
+        return None
+    queue_index = dict(port.maps.tc_to_queue).get(tc, tc)
+    queue = next((q for q in port.queues if q.index == queue_index), None)
+    wred = ctx.parsed.wred(queue.wred_profile) if queue is not None else None
+    if wred is None or not any(curve.mark for curve in wred.curves):
+        return None
+    return queue_index, wred.name
+
+
+def _marking_ports(ctx: LintContext, klass: ClassDoc) -> list[PortConfig]:
+    return [port for port in _host_ports(ctx) if _marking_queue(ctx, port, klass) is not None]
+
+
 def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str | None:
     """Why ``klass``'s senders ignore ECN marks, or None when they react to them."""
     if _rdma(klass.transport):
@@ -181,12 +321,24 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
         if priority not in dcqcn.np_priorities:
             return f"its receivers run no DCQCN notification point on priority {priority} (roce_np enable): no CNP is sent"
         return None
-    cc = klass.congestion_control or hosts.kernel.tcp_congestion_control or KERNEL_DEFAULT_CC
+    # Linux negotiates ECN when the SYN's sender asks (net.ipv4.tcp_ecn = 1, or a congestion
+    # control that needs ECN: tcp_ecn_send_syn, net/ipv4/tcp_output.c) and the listener accepts
+    # (tcp_ecn 1 or 2, or its congestion control needs ECN: tcp_ecn_create_request,
+    # net/ipv4/tcp_input.c). The class's receivers are hosts of this document; their listeners run
+    # the kernel's default congestion control.
+    default = hosts.kernel.tcp_congestion_control or KERNEL_DEFAULT_CC
+    cc = klass.congestion_control or default
+    tcp_ecn = hosts.kernel.tcp_ecn
+    shown_ecn = tcp_ecn if tcp_ecn is not None else "2 (default)"
     if cc not in ECN_REACTING:
         return f"its senders run {cc}, which does not react to ECN marks"
-    if not ECN_REACTING[cc] and hosts.kernel.tcp_ecn != 1:
-        return (f"its senders run {cc} with net.ipv4.tcp_ecn = {hosts.kernel.tcp_ecn if hosts.kernel.tcp_ecn is not None else '2 (default)'}: "
+    if not ECN_REACTING[cc] and tcp_ecn != 1:
+        return (f"its senders run {cc} with net.ipv4.tcp_ecn = {shown_ecn}: "
                 "they do not request ECN, send Not-ECT packets, and the queue drops instead of marking")
+    if tcp_ecn == 0 and not ECN_REACTING.get(default, False):
+        return (f"its receivers refuse ECN (net.ipv4.tcp_ecn = 0, listeners on the kernel default "
+                f"{default}): no connection negotiates ECN, so even {cc} senders send Not-ECT "
+                "packets and the queue drops instead of marking")
     return None
 
 
@@ -197,27 +349,25 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
          "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
          "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
          "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
-    fix="run the class's congestion control on its senders (the host target's 99-qosforge.conf and nic-setup.sh)",
+    fix="run the class's congestion control on its senders and receivers, with a net.ipv4.tcp_ecn "
+        "that lets them negotiate ECN (the host target's 99-qosforge.conf and nic-setup.sh)",
     needs="hosts",
 )
 def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:
     hosts = _hosts(ctx)
     for port in _host_ports(ctx):
         for klass in hosts.classes:
+            marking = _marking_queue(ctx, port, klass)
+            if marking is None:
+                continue
+            queue_index, wred = marking
             dscp = klass.dscp[0]
-            tc = dict(port.maps.dscp_to_tc).get(dscp)
-            if tc is None:
-                continue
-            queue_index = dict(port.maps.tc_to_queue).get(tc, tc)
-            queue = next((q for q in port.queues if q.index == queue_index), None)
-            wred = ctx.parsed.wred(queue.wred_profile) if queue is not None else None
-            if wred is None or not any(curve.mark for curve in wred.curves):
-                continue
             reason = _reacts(hosts, klass, hosts.qos.priority_of(dscp))
             if reason is not None:
                 yield _cc_ignores_ecn.report(ctx, "PORT_QOS_MAP", port.name, "dscp_to_tc_map",
                                  f"class '{klass.name}' (DSCP {dscp}) is ECN-marked in queue {queue_index} of {port.name} "
-                                 f"(WRED {wred.name}), but {reason}", values={"dscp": dscp, "queue": queue_index})
+                                 f"(WRED {wred}), but {reason}",
+                                 values={"dscp": dscp, "queue": queue_index})
 
 
 __all__: list[str] = []

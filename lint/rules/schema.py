@@ -142,8 +142,8 @@ def sonic_findings(ctx: LintContext) -> Iterator[Finding]:
     "duplicate-key", E, "encoding", "no key twice in one JSON object",
     rationale="JSON objects with repeated keys load without error: Python's json.load (sonic-cfggen, "
         "config reload) keeps the last value and drops the others silently, so a DSCP mapped twice in "
-        "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (issue 7: 'no DSCP in "
-        "two classes'; the SONiC YANG models (sonic-buildimage src/sonic-yang-models/yang-models) map encoding).",
+        "DSCP_TO_TC_MAP is in two classes in the file but in one on the switch (the SONiC YANG models, "
+        "sonic-buildimage src/sonic-yang-models/yang-models, map it as one value per key).",
     fix="keep one occurrence of the key with the value you mean (--fix refuses such a file: which "
         "occurrence is meant is not mechanical, and keeping one would silently drop the other's data)",
 )

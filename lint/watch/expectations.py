@@ -181,6 +181,8 @@ def load_expectations(output_dir: Path) -> dict[str, SwitchExpectation]:
         raise ExpectationError(f"cannot read: {error.strerror}", place=str(path), hint="check the path and its permissions") from None
     except (UnicodeDecodeError, ValueError) as error:
         raise _fail(path, "", f"not JSON: {error}") from None
+    except RecursionError:  # Python's json parser recurses once per [ or {
+        raise _fail(path, "", "nested too deeply to be a qosforge report") from None
     if not isinstance(document, dict) or document.get("schema") != REPORT_SCHEMA:
         raise _fail(path, "schema", f"not a qosforge report (expected schema {REPORT_SCHEMA!r})")
     switches = _get(document, "switches", path, "", list)

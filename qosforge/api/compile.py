@@ -23,6 +23,8 @@ from qosforge.api.reporting import Reporter
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from qosforge.compiler.intent import Intent
     from qosforge.compiler.loader import SourceMap
     from qosforge.ir.model import FabricIR
@@ -67,6 +69,9 @@ class CompileOutcome:
     report: dict[str, Any]
     plan: OutputPlan
     output_dir: Path
+    unpatched: tuple[str, ...] = ()
+    """Switches ``--base`` wrote no patch for (GCU would refuse it; the notes say so): the run is
+    incomplete (exit :data:`~qosforge.errors.EXIT_INCOMPLETE`)."""
 
 
 #: Given the number of files to render, a context yielding ``advance()`` (the CLI's progress bar).
@@ -84,8 +89,12 @@ def check_report_choice(verbose: bool, quiet: bool) -> None:
 
 
 def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximations: tuple[str, ...] = (),
-                   targets: tuple[str, ...] = ()) -> CompiledIntent:
-    """Load and compile the intent at ``intent_path`` (for ``targets``, default the intent's)."""
+                   targets: tuple[str, ...] = (),
+                   check_switches: Callable[[tuple[str, ...]], None] | None = None) -> CompiledIntent:
+    """Load and compile the intent at ``intent_path`` (for ``targets``, default the intent's).
+
+    ``check_switches`` is given the intent's switch names before anything is compiled (a caller
+    whose switch names come from elsewhere, such as an inventory, refuses unknown ones there)."""
     from qosforge.backends.registry import approximation_names
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
@@ -95,6 +104,10 @@ def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximati
         if name not in known:
             raise QosforgeError(f"{name!r} is not an approximation any target offers", place="--accept-approximation", hint=f"one of: {', '.join(known)}")
     intent, source_map = load_intent(Path(intent_path))
+    if check_switches is not None:
+        from qosforge.compiler.topology import resolve_topology
+
+        check_switches(tuple(switch.name for switch in resolve_topology(intent, source_map).switches))
     fabric = compile_intent(intent, source_map, switches=switches, accepted_approximations=approximations, targets=targets or None)
     return CompiledIntent(fabric, intent, source_map)
 
@@ -122,6 +135,7 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
             rendered.append(RenderedFile(f"{output.switch}/{output.file_name}", output.switch, target_name, output.text))
             advance()
     notes: list[str] = []
+    unpatched: list[str] = []
     if request.base_path is not None:
         from qosforge.backends.phases import RenderedText
 
@@ -132,6 +146,8 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
             for result in patcher.patch(Path(request.base_path), own, fabric.for_target(target_name), root):
                 rendered.extend(RenderedFile(f"{result.switch}/{name}", result.switch, target_name, text) for name, text in result.files)
                 notes.extend(result.notes)
+                if not result.patched:
+                    unpatched.append(result.switch)
     report: dict[str, Any] = tidy(report_to_json(fabric))
     rendered.append(RenderedFile("report.json", None, None, json.dumps(report, indent=2, sort_keys=False) + "\n"))
     intent_text = Path(request.intent_path).read_bytes().decode("utf-8", errors="replace")
@@ -143,7 +159,15 @@ def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: Re
     notes.extend(f"warning: {text}" for text in dict.fromkeys(text for switch in fabric.switches for cls in switch.classes for text in cls.warnings))
     for note in notes:  # said whatever the report's form: what --base could not deliver
         reporter.note(note)
-    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root)
+    return CompileOutcome(fabric=fabric, report=report, plan=plan, output_dir=root,
+                          unpatched=tuple(unpatched))
+
+
+def print_report_tables(fabric: FabricIR, console: Console) -> None:
+    """``compile --verbose``: every switch's tables (classes, headroom, pools, gaps) on ``console``."""
+    from qosforge.backends.report import render_report_table
+
+    render_report_table(fabric, console)
 
 
 def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
@@ -159,4 +183,4 @@ def _patchers(targets: tuple[str, ...]) -> tuple[str, ...]:
 
 
 __all__ = ["CompileOutcome", "CompileRequest", "CompileUsageError", "CompiledIntent", "RenderingProgress", "check_report_choice",
-           "compile_fabric", "compile_to_folder"]
+           "compile_fabric", "compile_to_folder", "print_report_tables"]

@@ -303,7 +303,8 @@ def _fit_red(request: FitRedRequest) -> FitRedOutcome:
         port_buffer_bytes=port_buffer,
         port_buffer_source=port_buffer_source,
         axes=axes,
-        notes=tuple(_notes(result, model)),
+        notes=tuple(_notes(result, model))
+        + _limit_note(result, port_buffer if request.optimize_t_max else None, model),
     )
 
 
@@ -314,6 +315,29 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list):
         return [_finite(item) for item in value]
     return value
+
+
+def _limit_note(
+    result: TbtcpRedFit, limit_bytes: float | None, model: RedStepModel
+) -> tuple[str, ...]:
+    """--optimize-t-max that ended at the port buffer: say why, so the buffer is not read as a
+    tuned value. Above t_max the chip marks every packet (TBTCP §6.2), a residual of (1 − p/r)²
+    per kB; TBTCP's curve is at most 0.5/r, so that tail fits worse than any programmed step and
+    the error keeps falling as t_max grows, up to the limit (docs/fitting.md "Optimising t_max")."""
+    if limit_bytes is None:
+        return ()
+    cell = model.threshold_granularity_bytes or 0.0
+    if float(result.t_max_bytes) < limit_bytes - cell - 1e-9:
+        return ()
+    return (
+        f"t_max is the port buffer ({limit_bytes:,.0f} B), the end of the search: above t_max the "
+        "chip marks every packet, "
+        f"which TBTCP's target (p/r at most {0.5 / float(result.window_reduction_r):.3g} at r = "
+        f"{float(result.window_reduction_r):g}) fits worse than any step, so the error falls all "
+        "the way to the limit; "
+        "this is no tuned t_max. Choose one by hand where the queue should stop (TBTCP §6.2 uses "
+        "550 kB)",
+    )
 
 
 def _notes(result: TbtcpRedFit, model: RedStepModel) -> list[str]:

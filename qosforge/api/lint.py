@@ -5,7 +5,7 @@ conflict), lints every file or merged group (in processes, qosforge/lint/paralle
 fixed copies and the baseline asked for, and returns the run's :class:`~qosforge.lint.formats.Report`
 with the exit code (0 clean, 1 findings at or above ``fail_on``, 2 unusable input; docs/rules.md).
 Rendering the report (text, JSON, SARIF, GitHub annotations) is the caller's: qosforge/cli/lint.py
-picks the format, qosforge.lint.formats renders it.
+picks the format and prints :func:`render_report`'s text (qosforge.lint.formats renders it).
 """
 
 from __future__ import annotations
@@ -197,4 +197,26 @@ def lint(request: LintRequest, reporter: Reporter, *, counter: Counter = _uncoun
     return LintOutcome(report=run, exit_code=code)
 
 
-__all__ = ["STDIN", "Counter", "LintOutcome", "LintRequest", "LintUsageError", "check_lint_target", "lint", "merge_groups"]
+ReportFormat = Literal["text", "json", "sarif", "github"]
+
+
+def render_report(report: Report, output_format: ReportFormat) -> str:
+    """The report in one of lint's formats (docs/rules.md: SARIF 2.1.0, GitHub annotations)."""
+    from qosforge.lint.formats import github, sarif, text
+    from qosforge.lint.formats import json as json_format
+
+    renderer = {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}
+    return renderer[output_format](report)
+
+
+def rules_listing(output_format: Literal["text", "json"]) -> str:
+    """``--list-rules``: every registered rule (id, severity, category, title; JSON with all fields)."""
+    import json
+
+    from qosforge.lint.docs import rules_json, rules_text
+
+    return json.dumps(rules_json(), indent=2) + "\n" if output_format == "json" else rules_text()
+
+
+__all__ = ["STDIN", "Counter", "LintOutcome", "LintRequest", "LintUsageError", "ReportFormat", "check_lint_target", "lint",
+           "merge_groups", "render_report", "rules_listing"]

@@ -5,155 +5,46 @@ here with qosforge.units so an error names the flag), which of them were typed, 
 :func:`simulate` checks what every scenario shares, refuses a typed flag the scenario does not
 read (the registry's table, :mod:`qosforge.api.scenarios`), and runs the scenario's builder. The
 outcome is the report (the keys ``--format json`` prints) and what ``--plot`` draws; rendering
-it is the CLI's (qosforge/cli/simulate.py).
+it is the CLI's (qosforge/cli/simulate.py). The request and outcome types live in
+:mod:`qosforge.api.simulation`, below this module and the scenarios, and are exported here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 from qosforge.api.reporting import Reporter
-from qosforge.errors import QosforgeError, UnitError
-from qosforge.softswitch.traffic.spec import MAX_FLOWS
-from qosforge.units import format_value, parse_size_bytes, parse_time_s
-
-#: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
-#: engine's ~1.5 M events/s (bench/bench_softswitch.py) and a few events per packet, 100 M packets
-#: are several minutes of wall time, beyond which a run is a batch job, not a command.
-MAX_LINE_RATE_PACKETS = 100_000_000
-#: Largest frame the engine models (jumbo frames, 9216 B on most datacenter ASICs).
-MAX_PACKET_BYTES = 9216
-
-
-@dataclass(frozen=True)
-class SimulateRequest:
-    """Every flag of ``qosforge simulate`` as given (None: not given), plus which were typed.
-
-    ``typed``: the request fields the user typed (a sweep point: those whose value is not the
-    flag's default); a typed flag the scenario does not read is refused. ``operator_typed``: those
-    a person typed, whom notes such as "--seed has no effect" are for (empty for a sweep point:
-    the sweep says it once). ``serve``: given the scenario's name, the gNMI serving settings
-    (an object with ``run(Scenario, switch IRs)``) or None. ``extra``: the values of flags that a
-    registered scenario adds (``Scenario.flags``)."""
-
-    scenario: str | None = None
-    intent: str | None = None
-    traffic_path: str | None = None
-    measure_text: str | None = None
-    sample_text: str | None = None
-    timeseries_path: str | None = None
-    switch_names: tuple[str, ...] = ()
-    class_name: str | None = None
-    port_name: str | None = None
-    flows: int | None = None
-    load_text: str | None = None
-    flow_size_dist: str | None = None
-    fail_links: tuple[str, ...] = ()
-    no_watchdog: bool = False
-    stall_text: str | None = None
-    transport: str | None = None
-    bandwidth: str = "10G"
-    rtt: str = "100us"
-    buffer_text: str = "1000pkt"
-    ecn_threshold: str | None = None
-    red_min: str | None = None
-    red_max: str | None = None
-    red_pmax: str | None = None
-    packet_text: str | None = None
-    flow_size: str | None = None
-    beta: float = 0.1
-    window_r: float = 4.0
-    rto_min: str | None = None
-    duration: str | None = None
-    warmup: str | None = None
-    seed: int = 1
-    assumptions: tuple[str, ...] = ()
-    hosts_path: str | None = None
-    plot_path: str | None = None
-    typed: frozenset[str] = frozenset()
-    operator_typed: frozenset[str] = frozenset()
-    serve: Callable[[str], Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+from qosforge.api.scenarios import SCENARIOS, TRAFFIC, refuse_unread
+from qosforge.api.simulation import (
+    MAX_LINE_RATE_PACKETS,
+    MAX_PACKET_BYTES,
+    PlotData,
+    ScenarioInput,
+    SimulateRequest,
+    SimulationOutcome,
+    assumptions,
+    check_work,
+)
+from qosforge.errors import QosforgeError
+from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
+from qosforge.units import parse_flag, parse_size_bytes, parse_time_s
 
 
-@dataclass(frozen=True)
-class ScenarioInput:
-    """What a scenario's builder gets: the request, checked and parsed where every scenario shares it."""
+def engine_needs_compiling() -> bool:
+    """Whether numba still has to compile the engine (no cache for the current sources), so a
+    caller can say a first run takes minutes."""
+    from qosforge.softswitch import engine
 
-    request: SimulateRequest
-    reporter: Reporter
-    packet_bytes: float
-    """``--packet`` or 1500 B (a scenario on an intent uses ``packet_given`` to tell them apart)."""
-    rto_min_s: float | None
-    serve: Any
-
-    @property
-    def packet_given(self) -> int | None:
-        return int(self.packet_bytes) if self.request.packet_text else None
-
-
-@dataclass(frozen=True)
-class PlotData:
-    """What ``--plot`` draws: the monitored queues (one label each) and, for the deadlock
-    scenario, the delivered throughput under them."""
-
-    title: str
-    labels: tuple[str, ...]
-    throughput: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class SimulationOutcome:
-    """``report``: the keys ``--format json`` prints, in order. ``result``: the engine's
-    SimulationResult (None for the traffic run, which writes its own plot and time series)."""
-
-    report: dict[str, Any]
-    result: Any = None
-    plot: PlotData | None = None
-    kind: Literal["scenario", "traffic"] = "scenario"
-
-
-def parse_flag(flag: str, parser: Callable[..., Any], text: str | None, **kwargs: Any) -> Any:
-    """``parser(text)``, its unit error naming ``flag``; None for a flag not given."""
-    if text is None:
-        return None
+    cache = Path(engine.__file__).parent / "__pycache__"
     try:
-        return parser(text, **kwargs)
-    except UnitError as error:
-        raise error.with_place(flag) from None
-
-
-def assumptions(items: tuple[str, ...]) -> dict[str, str]:
-    """``--assume FIELD=VALUE`` items as a mapping."""
-    result = {}
-    for item in items:
-        if "=" not in item:
-            raise QosforgeError(f"{item!r} is not FIELD=VALUE", place="--assume", hint="e.g. --assume red.steps=8")
-        key, value = item.split("=", 1)
-        result[key.strip()] = value.strip()
-    return result
-
-
-def check_work(duration_s: float, line_rate_bps: float, packet_bytes: int) -> None:
-    """Refuse runs that would not finish in reasonable time (the bound is stated in the error)."""
-    packets = duration_s * line_rate_bps / (8 * packet_bytes)
-    if packets > MAX_LINE_RATE_PACKETS:
-        longest = MAX_LINE_RATE_PACKETS * 8 * packet_bytes / line_rate_bps
-        raise QosforgeError(
-            f"{format_value(duration_s, 's')} at {format_value(line_rate_bps, 'bps')} is {packets:,.0f} packets of {packet_bytes} B, "
-            f"more than the {MAX_LINE_RATE_PACKETS:,} a run may simulate",
-            place="--duration",
-            hint=f"simulate at most {format_value(longest, 's')} at this rate; steady state is usually reached within a few hundred RTTs",
-        )
+        fresh = (cache / "engine.digest").read_text() == engine.engine_digest()
+    except (OSError, AttributeError):
+        return False  # an engine without this cache layout: nothing to announce
+    return not fresh or not any(cache.glob("*.nbi"))
 
 
 def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
     """Check the request, refuse flags its scenario ignores, and run the scenario."""
-    from qosforge.api.scenarios import SCENARIOS, TRAFFIC, refuse_unread
-
     if request.traffic_path is not None:
         if request.scenario is not None:
             raise QosforgeError("the traffic file is the scenario", place="--scenario", hint="drop --scenario, or drop --traffic")
@@ -181,5 +72,16 @@ def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
     return scenario.run(ScenarioInput(request, reporter, packet, rto_min_s, serve))
 
 
-__all__ = ["MAX_LINE_RATE_PACKETS", "MAX_PACKET_BYTES", "PlotData", "ScenarioInput", "SimulateRequest", "SimulationOutcome", "assumptions",
-           "check_work", "parse_flag", "simulate"]
+__all__ = [
+    "MAX_LINE_RATE_PACKETS",
+    "MAX_PACKET_BYTES",
+    "MAX_SEED",
+    "PlotData",
+    "ScenarioInput",
+    "SimulateRequest",
+    "SimulationOutcome",
+    "assumptions",
+    "check_work",
+    "engine_needs_compiling",
+    "simulate",
+]

@@ -3,9 +3,13 @@
 Errors the user can fix (:class:`qosforge.errors.QosforgeError`, click usage errors and
 operating-system errors such as a full disk or a missing directory) are printed as one line on
 stderr with exit code 2; no traceback is shown unless ``QOSFORGE_DEBUG=1``. Exit code 70 is kept
-for qosforge bugs.
+for qosforge bugs, 130 (128 + SIGINT, as shells report it) for Ctrl-C wherever it lands.
 
-Subcommands are imported on first use (:mod:`qosforge.cli._lazy`) so ``--help``, ``--version``
+A command's output files are written all or nothing (:func:`qosforge.files.all_or_nothing`): a
+run that fails or is interrupted leaves none of them.
+
+Subcommands are the ``qosforge.commands`` entry points, imported on first use
+(:mod:`qosforge.cli._lazy`) so ``--help``, ``--version``
 and light commands do not load numpy, pydantic, numba or matplotlib.
 """
 
@@ -16,32 +20,48 @@ import sys
 
 import click
 
+from qosforge import plugins
 from qosforge._version import __version__
 from qosforge.cli._lazy import HelpWhenBareGroup
-from qosforge.errors import EXIT_BAD_INPUT, EXIT_BUG, QosforgeError, os_error_line
+from qosforge.errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, QosforgeError, os_error_line
+from qosforge.files import all_or_nothing
 
-#: Every subcommand as "module:attribute", imported only when it runs or help lists it.
-SUBCOMMANDS = {
-    "compile": "qosforge.cli.compile:compile_command",
-    "explain": "qosforge.cli.compile:explain_command",
-    "lint": "qosforge.cli.lint:lint_command",
-    "whatif": "qosforge.cli.whatif:whatif_group",
-    "fit": "qosforge.cli.groups:fit_group",
-    "profiles": "qosforge.cli.profiles:profiles_group",
-    "schema": "qosforge.cli.compile:schema_command",
-    "simulate": "qosforge.cli.simulate:simulate_command",
-    "init": "qosforge.cli.init:init_command",
-    "sweep": "qosforge.cli.sweep:sweep_group",
-    "push": "qosforge.cli.push:push_command",
-    "diff": "qosforge.cli.diff:diff_command",
-    "watch": "qosforge.cli.watch:watch_command",
-    "check": "qosforge.cli.check:check_group",
-}
+
+class _Commands(HelpWhenBareGroup):
+    """The ``qosforge`` group: its subcommands are the ``qosforge.commands`` entry-point group
+    (qosforge/plugins.py: the built-ins, then any installed plugin's), read on first use so that a
+    broken plugin is reported by :func:`main` as one line, and each imported only when it runs or
+    help lists it."""
+
+    listed_all = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._read_entry_points()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        # A built-in command runs without reading installed metadata; other names need the list.
+        builtin = {ref.name: ref.value for ref in plugins.BUILTINS[plugins.COMMANDS]}
+        if cmd_name in builtin:
+            self.lazy_subcommands.setdefault(cmd_name, builtin[cmd_name])
+        else:
+            self._read_entry_points()
+        return super().get_command(ctx, cmd_name)
+
+    def _read_entry_points(self) -> None:
+        if not self.listed_all:
+            references = plugins.references(plugins.COMMANDS)
+            self.lazy_subcommands = {ref.name: ref.value for ref in references}
+            self.listed_all = True
+
+    def _load(self, cmd_name: str) -> click.Command:
+        reference = plugins.find(plugins.COMMANDS, cmd_name)
+        assert reference is not None  # get_command asks only for listed names
+        return plugins.load_one(reference, click.Command)
 
 
 @click.group(
-    cls=HelpWhenBareGroup,
-    lazy_subcommands=SUBCOMMANDS,
+    cls=_Commands,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, prog_name="qosforge", package_name="qosforge")
@@ -56,6 +76,23 @@ def _print_error(text: str) -> None:
     click.echo(f"error: {' '.join(text.split())}", err=True)
 
 
+def _finished(error: BaseException) -> bool:
+    """A command that ended by choosing its exit code (findings: 1) succeeded: keep its files;
+    bad input, a bug or an interrupt do not."""
+    if isinstance(error, click.exceptions.Exit):
+        code: object = error.exit_code
+    elif isinstance(error, SystemExit):
+        code = error.code
+    else:
+        return False
+    return code not in (EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED)
+
+
+def _interrupted() -> None:
+    _print_error("interrupted")
+    sys.exit(EXIT_INTERRUPTED)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, map user errors to one line and exit code 2."""
     # gRPC's C core logs TLS handshake failures itself (ssl_transport_security.cc) before push/diff
@@ -63,7 +100,15 @@ def main(argv: list[str] | None = None) -> None:
     # own setting wins (debugging a device).
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     try:
-        exit_code = cli.main(args=argv, prog_name="qosforge", standalone_mode=False)
+        with all_or_nothing(keep=_finished):
+            exit_code = cli.main(args=argv, prog_name="qosforge", standalone_mode=False)
+    except KeyboardInterrupt:
+        _interrupted()
+    except click.exceptions.Abort as abort:
+        if isinstance(abort.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            _interrupted()
+        _print_error("aborted")
+        sys.exit(EXIT_BAD_INPUT)
     except QosforgeError as error:
         _print_error(error.one_line())
         sys.exit(EXIT_BAD_INPUT)
@@ -73,9 +118,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as error:
         _print_error(error.format_message())
-        sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Abort:
-        _print_error("aborted")
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.Exit as exit_request:
         sys.exit(exit_request.exit_code)
@@ -100,4 +142,4 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
 
-__all__ = ["SUBCOMMANDS", "cli", "main"]
+__all__ = ["cli", "main"]

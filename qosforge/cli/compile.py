@@ -9,19 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
-from qosforge.backends.registry import approximation_names, target_names
+from qosforge.api.registry import approximation_names, target_names
 from qosforge.cli.options import OutputPath, RegistryChoice
-
-
-def _compile(intent_path: str, switches: tuple[str, ...], approximations: tuple[str, ...], targets: tuple[str, ...] = ()) -> Any:
-    from qosforge.api.compile import compile_fabric
-
-    return compile_fabric(intent_path, switches, approximations, targets).fabric
-
 
 _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
@@ -44,9 +36,13 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
-                    verbose: bool, quiet: bool, approximations: tuple[str, ...], base_path: str | None = None, force: bool = False) -> None:
+                    verbose: bool, quiet: bool, approximations: tuple[str, ...],
+                    base_path: str | None = None, force: bool = False) -> int:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
+
+    Exit codes: 0 written, 2 bad input (nothing written), 3 with --base: the configs are
+    written but no gcu-patch.json for a switch whose change GCU would refuse (stderr says why).
 
     The output folder is updated as one step: complete, or untouched when anything fails. A
     manifest (.qosforge-manifest.json) lists what qosforge wrote; a run replaces its own earlier
@@ -75,14 +71,19 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
         outcome = compile_to_folder(request, CliReporter(), lambda total: progress("rendering", total=total, units="files"))
     except CompileUsageError as error:
         raise click.UsageError(error.message) from None
+    from qosforge.errors import EXIT_INCOMPLETE, EXIT_OK
+
+    # A --base that wrote no patch for some switch is not a success a script may take for one.
+    code = EXIT_INCOMPLETE if outcome.unpatched else EXIT_OK
     if output_format == "json":
         click.echo(json.dumps(outcome.report, indent=2))
-        return
-    if quiet:
-        return
-    from qosforge.cli.compile_summary import print_compile_summary
+        return code
+    if not quiet:
+        from qosforge.cli.compile_summary import print_compile_summary
 
-    print_compile_summary(outcome.fabric, outcome.report, verbose=verbose, output_dir=outcome.output_dir, plan=outcome.plan)
+        print_compile_summary(outcome.fabric, outcome.report, verbose=verbose,
+                              output_dir=outcome.output_dir, plan=outcome.plan)
+    return code
 
 
 @click.command("explain")
@@ -98,26 +99,16 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
 def explain_command(intent: str, switch_name: str | None, value_path: str, output_format: str, approximations: tuple[str, ...],
                     host_kind: str | None = None, target_name: str | None = None) -> None:
     """Show how a config_db value (or, with --host, a host setting) was derived: model, formula, inputs, paper section."""
-    from qosforge.backends.registry import get_target, require_phase, targets_supporting
+    from qosforge.api.explain import ExplainRequest, ExplainUsageError, explain
     from qosforge.provenance import to_jsonable
 
-    if switch_name is not None and host_kind is not None:
-        raise click.UsageError("--switch and --host explain different things: give --switch NAME (a config_db value) or --host KIND "
-                               "(a host setting), not both")
-    if switch_name is None and host_kind is None:
-        raise click.UsageError("give --switch NAME (a config_db value) or --host KIND (a host setting)")
-    subject_kind = "host" if host_kind is not None else "switch"
-    subject = host_kind if host_kind is not None else switch_name
-    assert subject is not None  # one of --switch / --host, checked above
-    if target_name is None:  # the first target that explains this kind of subject
-        target_name = next(name for name in targets_supporting("explain") if (e := get_target(name).explain) is not None and e.subject == subject_kind)
-    explainer = require_phase(target_name, "explain").explain
-    assert explainer is not None  # require_phase refuses a target without the phase
-    if explainer.subject != subject_kind:
-        raise click.UsageError(f"target '{target_name}' explains a {explainer.subject}'s values: give --{explainer.subject}, not --{subject_kind}")
-    fabric = _compile(intent, (subject,) if subject_kind == "switch" else (), approximations, (target_name,))
-    explanation = explainer.explain(fabric.for_target(target_name), subject, value_path)
-    switch_name = subject
+    request = ExplainRequest(intent_path=intent, value_path=value_path, switch=switch_name, host=host_kind, target=target_name,
+                             approximations=approximations)
+    try:
+        result = explain(request)
+    except ExplainUsageError as error:
+        raise click.UsageError(error.message) from None
+    explanation, switch_name = result.explanation, result.subject
     if output_format == "json":
         from qosforge.presentation import tidy
 
@@ -154,10 +145,10 @@ def explain_command(intent: str, switch_name: str | None, value_path: str, outpu
 @click.option("-o", "--output", "output_path", default=None, type=OutputPath("intent.schema.json", dir_okay=False), help="Write to a file instead of stdout.")
 def schema_command(output_path: str | None) -> None:
     """Print the JSON Schema of the intent file (for editors and CI validation)."""
-    from qosforge.compiler.intent import intent_json_schema
+    from qosforge.api.schema import intent_schema_text
     from qosforge.files import write_text_atomically
 
-    text = json.dumps(intent_json_schema(), indent=2) + "\n"
+    text = intent_schema_text()
     if output_path is None:
         click.echo(text, nl=False)
     else:

@@ -145,9 +145,9 @@ def print_compile_summary(fabric: FabricIR, report: dict[str, Any], *, verbose: 
 
     console = Console(highlight=False, markup=False, width=output_width(110))
     if verbose:
-        from qosforge.backends.report import render_report_table
+        from qosforge.api.compile import print_report_tables
 
-        render_report_table(fabric, console)
+        print_report_tables(fabric, console)
     else:
         render_summary(report, console)
     written = [path for path in plan.writes if path != "report.json"]

@@ -1,5 +1,6 @@
 """``qosforge diff``: read /qos from devices over gNMI and report drift from the intended
-rendering, path by path (configuration leaves only, module prefixes normalised)."""
+rendering, path by path (configuration leaves only, module prefixes normalised;
+:mod:`qosforge.api.delivery`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 
 import click
 
-from qosforge.cli._gnmi import gnmi_options, resolve, run
+from qosforge.api.delivery import deliver, plan_delivery
+from qosforge.cli._gnmi import delivery_request, gnmi_options, password_for, render
 
 
 @click.command("diff")
@@ -23,8 +25,5 @@ def diff_command(**params: Any) -> None:
       qosforge diff examples/openconfig-fabric.yaml --inventory fabric-inventory.yaml --format json
       qosforge diff --config out/leaf1/openconfig.json --address 10.0.0.1:9339 --tls-ca ca.pem
     """
-    from qosforge.deliver.session import diff
-
-    params["dry_run"] = False
-    pairs, password, as_json = resolve(params, push=False)
-    run(pairs, diff, password, as_json, "read", params)
+    plan = plan_delivery(delivery_request(params, "diff"))
+    render(deliver(plan, "diff", password_for(plan)), params["output_format"] == "json", "read")

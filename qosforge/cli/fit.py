@@ -103,7 +103,9 @@ _MAX_TABLE_ROWS = 40
     "--optimize-t-max",
     "optimize_t_max",
     is_flag=True,
-    help="Also choose t_max, minimising the error up to the port buffer.",
+    help="Also choose t_max, minimising the error up to the port buffer with every packet marked "
+         "above t_max; "
+    "for TBTCP's curve (at most 0.5/r) that is always the port buffer (docs/fitting.md).",
 )
 @click.option(
     "--port-buffer",

@@ -1,4 +1,4 @@
-"""``qosforge lint FILE...``: lint SONiC config_db files in CI (issue 7; docs/architecture.md §7).
+"""``qosforge lint FILE...``: lint SONiC config_db files in CI (docs/architecture.md §7).
 
 Exit codes: 0 clean (nothing at or above ``--fail-on``), 1 findings at or above it, 2 unusable
 input (an unreadable / non-JSON / oversized file, an unknown profile, a bad intent). With several
@@ -10,12 +10,12 @@ flags into its request and renders the report in the format asked for.
 
 from __future__ import annotations
 
-import json
 import sys
+from typing import cast
 
 import click
 
-from qosforge.backends.registry import target_names
+from qosforge.api.registry import target_names
 from qosforge.cli.options import OutputPath, RegistryChoice
 
 _EPILOG = """\b
@@ -46,12 +46,9 @@ def _robust_output() -> None:
 
 
 def _list_rules(output_format: str) -> None:
-    from qosforge.lint.docs import rules_json, rules_text
+    from qosforge.api.lint import rules_listing
 
-    if output_format == "json":
-        click.echo(json.dumps(rules_json(), indent=2))
-    else:
-        click.echo(rules_text(), nl=False)
+    click.echo(rules_listing("json" if output_format == "json" else "text"), nl=False)
 
 
 @click.command("lint", epilog=_EPILOG)
@@ -99,7 +96,14 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
     with --profile / --intent, buffer capacity, PFC headroom and ECN thresholds against the models.
     """
     _robust_output()
-    from qosforge.api.lint import LintRequest, LintUsageError, check_lint_target, lint
+    from qosforge.api.lint import (
+        LintRequest,
+        LintUsageError,
+        ReportFormat,
+        check_lint_target,
+        lint,
+        render_report,
+    )
 
     check_lint_target(target_name)  # refused before any file is read when the target has no lint phase
     if list_rules:
@@ -107,8 +111,6 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
         return 0
     from qosforge.cli.progress import progress
     from qosforge.cli.reporter import CliReporter
-    from qosforge.lint.formats import github, sarif, text
-    from qosforge.lint.formats import json as json_format
 
     request = LintRequest(files=files, profile=profile, intent=intent, hosts=hosts, switch=switch,
                           fail_on="warning" if fail_on == "warning" else "error", fix=fix, output=output,
@@ -118,8 +120,7 @@ def lint_command(files: tuple[str, ...], profile: str | None, intent: str | None
         outcome = lint(request, CliReporter(), counter=progress)
     except LintUsageError as error:
         raise click.UsageError(error.message) from None
-    renderer = {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}
-    click.echo(renderer[output_format](outcome.report), nl=False)
+    click.echo(render_report(outcome.report, cast(ReportFormat, output_format)), nl=False)  # one of click.Choice's
     return outcome.exit_code
 
 

@@ -1,8 +1,7 @@
 """``qosforge profiles list | show NAME``: the bundled vendor profiles and each value's source.
 
-Human output is a rich table; ``--format json`` is stable (docs/architecture.md §7): ``list`` prints a JSON
-array of profile summaries, ``show`` one object with every field as ``{value, source, note}``
-(sizes in bytes, speeds in bits per second, ``null`` for ``unknown``) plus the ``sources`` list.
+Human output is a rich table; ``--format json`` prints the stable documents of
+:mod:`qosforge.api.profiles`.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from qosforge.units import format_bytes, format_rate
 if TYPE_CHECKING:  # the profile schema (pydantic) is imported when a command runs
     from rich.console import Console
 
-    from qosforge.vendor_profiles import BreakoutMode, PortGroup, VendorProfile
+    from qosforge.vendor_profiles import BreakoutMode, PortGroup
 
 _FORMAT = click.option(
     "--format",
@@ -67,22 +66,6 @@ def _value_text(field: str, value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _summary(profile: VendorProfile) -> dict[str, Any]:
-    return {
-        "name": profile.name,
-        "vendor": profile.vendor,
-        "asic": profile.asic,
-        "aliases": list(profile.aliases),
-        "description": profile.description,
-        "buffer_bytes": profile.buffer_bytes.value,
-        "mmu_count": profile.mmu_count.value,
-        "cell_bytes": profile.cell_bytes.value,
-        "red_steps": profile.red.steps.value,
-        "sonic_asic_table": profile.pfc_headroom.sonic.name if profile.pfc_headroom.sonic else None,
-        "unknown_fields": profile.unknown_fields(),
-    }
-
-
 @click.group("profiles", cls=HelpWhenBareGroup)
 def profiles_group() -> None:
     """Bundled vendor (ASIC) profiles: buffer, cells, ports, RED quantisation, capabilities."""
@@ -99,11 +82,11 @@ def list_command(output_format: str) -> None:
     """
     from rich.table import Table
 
-    from qosforge.vendor_profiles import list_vendor_profiles
+    from qosforge.api.profiles import list_profiles, profile_summary
 
-    profiles = list_vendor_profiles()
+    profiles = list_profiles()
     if output_format == "json":
-        click.echo(json.dumps([_summary(profile) for profile in profiles], indent=2))
+        click.echo(json.dumps([profile_summary(profile) for profile in profiles], indent=2))
         return
     table = Table(title="vendor profiles", title_justify="left")
     table.add_column("name", no_wrap=True)
@@ -138,11 +121,12 @@ def show_command(name: str, output_format: str) -> None:
     """
     from rich.table import Table
 
-    from qosforge.vendor_profiles import SOURCED_FIELDS, load_vendor_profile
+    from qosforge.api.profiles import profile_document, show_profile
+    from qosforge.vendor_profiles import SOURCED_FIELDS
 
-    profile = load_vendor_profile(name)
+    profile = show_profile(name)
     if output_format == "json":
-        click.echo(json.dumps(profile.model_dump(mode="json"), indent=2))
+        click.echo(json.dumps(profile_document(profile), indent=2))
         return
     console = _console()
     aliases = f" (aliases: {', '.join(profile.aliases)})" if profile.aliases else ""

@@ -1,7 +1,8 @@
 """``qosforge push``: deliver the OpenConfig rendering to devices over gNMI (docs/openconfig.md).
 
 Capabilities -> Get /qos (saved as a backup, so ``push --config BACKUP`` restores it) -> one Set
-replacing /qos (the device applies all or nothing) -> Get and compare.
+replacing /qos (the device applies all or nothing) -> Get and compare
+(:mod:`qosforge.api.delivery`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from typing import Any
 
 import click
 
-from qosforge.cli._gnmi import BACKUP_FILE, gnmi_options, resolve, run
+from qosforge.api.delivery import deliver, plan_delivery, set_request_texts
+from qosforge.cli._gnmi import BACKUP_FILE, delivery_request, gnmi_options, password_for, render
 from qosforge.cli.options import OutputPath
 
 
@@ -30,13 +32,10 @@ def push_command(**params: Any) -> None:
       qosforge push --config out/leaf1/openconfig.json --address 10.0.0.1:9339 --dry-run
       qosforge push examples/openconfig-fabric.yaml --inventory fabric-inventory.yaml
     """
-    from qosforge.deliver.gnmi import request_text, set_request
-    from qosforge.deliver.session import push
-
-    pairs, password, as_json = resolve(params, push=True)
-    if params["dry_run"]:
-        for device, intended in pairs:
+    plan = plan_delivery(delivery_request(params, "push"))
+    if plan.dry_run:
+        for (device, intended), text in zip(plan.pairs, set_request_texts(plan), strict=True):
             click.echo(f"# SetRequest for {device.name} ({device.address if device.port else 'no address'}) from {intended.source}; dry run: no connection opened")
-            click.echo(request_text(set_request(intended.document)))
+            click.echo(text)
         return
-    run(pairs, push, password, as_json, "applied", params)
+    render(deliver(plan, "push", password_for(plan)), params["output_format"] == "json", "applied")

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import click
 
-from qosforge.errors import QosforgeError
+from qosforge.errors import EXIT_INTERRUPTED, QosforgeError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,8 +60,13 @@ class ServeOptions:
         try:
             served = serve_simulation(scenario, switches, self.host, self.port, server_credentials=self._server_credentials(),
                                       credentials=credentials)
-        except RuntimeError as error:  # grpc: the address cannot be bound
-            raise QosforgeError(f"cannot listen: {error}", place="--serve-gnmi", hint="pick a free port (0 picks one per switch)") from None
+        # grpc: the address is taken or not this machine's (TLS and host are checked before)
+        except RuntimeError as error:
+            raise QosforgeError(
+                f"cannot listen: {error}",
+                place="--serve-gnmi",
+                hint="pick a free port (0 picks one per switch) on an address of this machine",
+            ) from None
         kind = "plaintext" if self.connection.insecure else "TLS"
         for endpoint in served.endpoints:
             host = f"[{self.host}]" if ":" in self.host else self.host
@@ -89,7 +94,7 @@ class ServeOptions:
         progress = served.live.progress()
         if not progress.done:
             click.echo(f"interrupted at simulated time {progress.time_s:.6g} s of {scenario.run.duration_s:g} s: no report", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         return served.live.result()
 
     def _server_credentials(self) -> Any:
@@ -146,6 +151,13 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
         tls_key=Path(params["tls_key"]) if params["tls_key"] else None,
         insecure=params["insecure"], username=params["username"],
     )
+    _check_listen_address(host)
+    if connection.tls_cert is not None and connection.tls_key is not None:
+        from qosforge.deliver.tls import check_certificates, check_key_pair
+
+        check_key_pair(connection.tls_cert, connection.tls_key)
+        if connection.tls_ca is not None:
+            check_certificates(connection.tls_ca, "--tls-ca")
     serve_for = None
     if params["serve_for"] is not None:
         try:
@@ -154,6 +166,23 @@ def serve_settings(params: dict[str, Any], scenario: str) -> ServeOptions | None
             raise QosforgeError(str(getattr(error, "message", error)), place="--serve-for", hint="e.g. 30s") from None
     password = ask_password() if params["username"] else None
     return ServeOptions(host, port, connection, password, serve_for)
+
+
+def _check_listen_address(host: str) -> None:
+    """The host must name an address this machine's resolver knows (gRPC says only "Failed to
+    bind")."""
+    import socket
+
+    try:
+        socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else str(error)
+        raise QosforgeError(
+            f"cannot resolve host {host!r} ({reason})",
+            place="--serve-gnmi",
+            hint="give an address of this machine, e.g. 127.0.0.1:50051, [::1]:50051 or "
+                 "0.0.0.0:50051",
+        ) from None
 
 
 __all__ = ["ServeOptions", "serve_options", "serve_settings"]

@@ -20,12 +20,16 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from qosforge.api.scenarios._single import without_boundary_packet as _without_boundary_packet  # noqa: F401 (its old name, read by tests)
-from qosforge.api.simulate import MAX_LINE_RATE_PACKETS, MAX_PACKET_BYTES, SimulateRequest
+from qosforge.api.simulate import (
+    MAX_LINE_RATE_PACKETS,
+    MAX_PACKET_BYTES,
+    MAX_SEED,
+    SimulateRequest,
+    engine_needs_compiling,
+)
 from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.reporter import CliReporter
 from qosforge.cli.serve_gnmi import serve_options, serve_settings
-from qosforge.softswitch.traffic.spec import MAX_SEED
 from qosforge.units import format_value
 
 if TYPE_CHECKING:
@@ -58,7 +62,7 @@ _DOC = """Run a scenario on the bundled software switch and report queue, goodpu
       qosforge simulate --scenario dumbbell --flows 10 --transport dctcp --speed 10G \\
           --rtt 100us --ecn-threshold 65pkt --queue-limit 1000pkt --duration 0.3s --warmup 0.1s --format json
       qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
-      qosforge simulate examples/roce-pod.yaml --scenario pause-storm --assume red.steps=1024 --assume red.step_offset=0
+      qosforge simulate examples/roce-pod.yaml --scenario pause-storm
       qosforge simulate examples/roce-pod.yaml --scenario deadlock --fail-link leaf1-spine1 --fail-link leaf2-spine2 --no-watchdog
     """
 
@@ -67,22 +71,12 @@ class _CliReporter(CliReporter):
     """Notes on stderr through click; progress and the one-off "compiling the kernel" only on a terminal."""
 
     def engine_starting(self) -> None:
-        if _kernel_needs_compiling():
+        if engine_needs_compiling():
             from qosforge.cli.progress import announce
 
             announce("compiling the software switch's kernel once (numba; about 1-2 minutes on 2 cores, cached for later runs)")
 
 
-def _kernel_needs_compiling() -> bool:
-    """Whether numba still has to compile the engine (no cache for the current sources)."""
-    from qosforge.softswitch import engine
-
-    cache = Path(engine.__file__).parent / "__pycache__"
-    try:
-        fresh = (cache / "engine.digest").read_text() == engine.engine_digest()
-    except (OSError, AttributeError):
-        return False  # an engine without this cache layout: nothing to announce
-    return not fresh or not any(cache.glob("*.nbi"))
 
 
 def _plot(path: Path, result: Any, title: str, labels: tuple[str, ...], throughput: Mapping[str, Any] | None = None) -> None:

@@ -24,13 +24,15 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
     from rich.table import Table
 
     console = Console(highlight=False, markup=False)
-    window = f"{report['measure_start_s']:g} s .. {report['measure_end_s']:g} s"
+    window = (f"{report['measure_start_s']:g} s .. {report['measure_end_s']:g} s "
+              f"({report['window_from']})")
     groups = Table(title=f"groups over {window} (payload throughput)")
     for column in ("group", "flows", "mean", "min", "max", "total", "Jain"):
         groups.add_column(column, justify="left" if column == "group" else "right")
     for group in report["groups"]:
         groups.add_row(group["name"], str(group["flows"]), *(_rate(group[k]) for k in ("mean_throughput_bps", "min_throughput_bps", "max_throughput_bps", "total_throughput_bps")),
-                       f"{group['jain_index']:.4f}")
+                       # None: nothing delivered, Jain's index undefined (flow_metrics.jain_index)
+                       "—" if group["jain_index"] is None else f"{group['jain_index']:.4f}")
     console.print(groups)
     ports = Table(title="queues (sampled every " + f"{report['sample_s'] * 1e6:g} us)")
     for column in ("switch:port", "queue", "class", "mean", "max", "mean delay", "PFC paused"):
@@ -55,6 +57,11 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
                                if cause not in ("lossless", "drops"))
             kind = " (a lossless class: lossless losses)" if entry["lossless"] else ""
             click.echo(f"  drops in {name}{kind}: {causes}")
+    effective = report.get("seed_effective", True)
+    seeds = f"seed {report['seed']}" + ("" if effective else " (no effect on this run)")
+    if report.get("traffic_seed") is not None:
+        seeds += f"; the file's seed {report['traffic_seed']} draws its random start times"
+    click.echo(seeds)
 
 
 def _rate(bps: float) -> str:

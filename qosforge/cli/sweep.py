@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from qosforge.cli.options import OutputPath
+from qosforge.errors import EXIT_INTERRUPTED
 
 _RESERVED = frozenset({"--workers", "--scheduler", "--out", "--parquet", "--plot", "--dashboard", "--seeds", "--set", "-h", "--help"})
 
@@ -99,7 +100,7 @@ def _run(path: tuple[str, ...], flags: list[Any], options: dict[str, Any]) -> No
         report = run_campaign(campaign, outputs, cluster)
     except KeyboardInterrupt:
         click.echo(f"sweep: interrupted; finished rows are in {outputs.out}, re-run the same command to resume", err=True)
-        raise click.exceptions.Exit(130) from None
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     from qosforge.campaigns.seeds import seed_lines
 
     for line in [*report.lines(outputs.out), *seed_lines(campaign.points, report.rows, seed_typed=options.get("target_seed") is not None,

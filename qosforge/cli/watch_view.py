@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from qosforge.backends.counters import Counter, CounterKey
+from qosforge.api.watch import Counter, CounterKey
 
 MAX_ROWS = 40
 

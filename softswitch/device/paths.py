@@ -123,17 +123,32 @@ def exact(wanted: Request) -> bool:
     return all(name not in ("*", "...") and all(value != "*" for _, value in keys) for name, keys in wanted.elems)
 
 
+ListKey = tuple[str, str, int, str]
+"""Where a list is in the published tree: origin, target, depth and element name."""
+
+
 class LeafIndex:
     """Leaves by every path prefix, so an exact request finds its subtree by lookup instead of
-    matching every leaf (watch's SONiC request names one path per priority group: hundreds)."""
+    matching every leaf (watch's SONiC request names one path per priority group: hundreds).
+
+    A lookup needs every list's keys: a request that leaves a key out (the gNMI path
+    conventions' "omitted key", every entry of the list) is matched leaf by leaf, as Get does,
+    so that Get and Subscribe select the same leaves."""
 
     def __init__(self, leaves: list[Leaf]) -> None:
         self.leaves = leaves
         self._by_prefix: dict[tuple[str, str, tuple[Elem, ...]], list[int]] = {}
+        self._list_keys: dict[ListKey, frozenset[str]] = {}
+        """The key names of each list the leaves pass through."""
         for position, leaf in enumerate(leaves):
             origin = leaf.origin or "openconfig"
             for length in range(len(leaf.elems) + 1):
                 self._by_prefix.setdefault((origin, leaf.target, leaf.elems[:length]), []).append(position)
+            for depth, (name, keys) in enumerate(leaf.elems):
+                if keys:
+                    where = (origin, leaf.target, depth, name)
+                    names = frozenset(key for key, _ in keys)
+                    self._list_keys[where] = self._list_keys.get(where, frozenset()) | names
 
     def refreshed(self, leaves: list[Leaf]) -> LeafIndex:
         """The same paths, in the same order, with new values: shares this index's lookup table
@@ -141,10 +156,20 @@ class LeafIndex:
         index = LeafIndex.__new__(LeafIndex)
         index.leaves = leaves
         index._by_prefix = self._by_prefix
+        index._list_keys = self._list_keys
         return index
 
+    def _keys_given(self, wanted: Request) -> bool:
+        """Whether ``wanted`` gives every key of every list it passes through."""
+        origin = wanted.origin or "openconfig"
+        for depth, (name, keys) in enumerate(wanted.elems):
+            needed = self._list_keys.get((origin, wanted.target, depth, name))
+            if needed is not None and not needed <= {key for key, _ in keys}:
+                return False
+        return True
+
     def positions(self, wanted: Request) -> list[int]:
-        if exact(wanted):
+        if exact(wanted) and self._keys_given(wanted):
             key = (wanted.origin or "openconfig", wanted.target, tuple((name, tuple(sorted(keys))) for name, keys in wanted.elems))
             return self._by_prefix.get(key, [])
         return [i for i, leaf in enumerate(self.leaves) if wanted.selects(leaf)]

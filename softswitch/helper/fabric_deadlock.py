@@ -18,6 +18,7 @@ and what it dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -74,6 +75,16 @@ def failed_fabric(fabric: Fabric, intent: Path, fail_links: tuple[str, ...]) -> 
     from qosforge.compiler.loader import load_intent
     from qosforge.compiler.topology import resolve_topology
 
+    if not any(entry.lossless for switch in fabric.switches for entry in switch.ir.classes):
+        # The dependency graph only has lossless buffers (PFC pauses nothing else): without one the
+        # check below would say "no cyclic buffer dependency", true but not the reason.
+        raise QosforgeError(
+            "the intent has no lossless class: PFC pauses no queue, so no buffer waits on another "
+            "and nothing can deadlock",
+            place="INTENT",
+            hint="the deadlock scenario needs a class with lossless: true (e.g. "
+                 "examples/roce-pod.yaml)",
+        )
     cables = tuple(failed_cable(fabric, text) for text in fail_links)
     if len({frozenset(c) for c in cables}) < len(cables):
         raise QosforgeError("the same link is named twice", place="--fail-link", hint="name each failed link once")
@@ -182,10 +193,28 @@ def _cycle_json(fabric: Fabric, cycle: StuckCycle, predicted: tuple[DependencyCy
             "deadlocked_at_s": cycle.since_s, "predicted": any(_same_cycle(buffers, p.buffers) for p in predicted)}
 
 
+def replayed_delivery(built: FabricRun, fabric: Fabric) -> Callable[[float], int]:
+    """Bytes the receivers of ``built``'s run have by a given time, read from the same run
+    replayed from the start up to that time (its seed and events are the same, stop or no stop:
+    softswitch/simulation.py SegmentedRun), so an instant between two observations is exact."""
+    from qosforge.softswitch.simulation import SegmentedRun
+
+    def delivered_by(time_s: float) -> int:
+        replay = SegmentedRun(fabric.configs, fabric.topology, built.flows, built.run)
+        replay.advance(time_s)
+        return int(replay.world[L.W_CNT][L.C_DELIVERED_BYTES])
+
+    return delivered_by
+
+
 def deadlock_summary(result: SimulationResult, observations: list[Observation], setup: DeadlockSetup, *, watchdog: bool,
-                     watchdog_s: tuple[float, float], packet_bytes: int) -> dict[str, object]:
+                     watchdog_s: tuple[float, float], packet_bytes: int,
+                     delivered_by: Callable[[float], int]) -> dict[str, object]:
     """The scenario's JSON keys: the graph's cycles, the deadlock the switches reached, the
-    throughput over time, and what the PFC watchdog did about it."""
+    throughput over time, and what the PFC watchdog did about it. ``delivered_by(t)``: bytes
+    delivered by time ``t`` (:func:`replayed_delivery`), for the throughput before the deadlock
+    over exactly [0, time to deadlock]: the observations' grid (the run's length over
+    :data:`OBSERVATIONS`) rarely has a point there."""
     fabric = setup.fabric
     times = np.array([0.0, *(o.time_s for o in observations)])
     delivered = np.array([0, *(o.delivered_bytes for o in observations)], dtype=np.float64)
@@ -218,8 +247,12 @@ def deadlock_summary(result: SimulationResult, observations: list[Observation], 
                 again_at = None if again is None else min(c.since_s for c in again.cycles)
     end = times[-1]
     interval_s = float(times[1] - times[0]) if times.size > 1 else 0.0
+    if onset is None:
+        before_gbps = float(delivered[-1] * 8.0 / end / 1e9) if end > 0 else None
+    else:
+        before_gbps = delivered_by(onset) * 8.0 / onset / 1e9 if onset > 0 else None
     keys["throughput_gbps"] = {
-        "before_deadlock": _mean(gbps, times, 0.0, onset if onset is not None else end),
+        "before_deadlock": before_gbps,
         # From when the last cycle stuck (before it, traffic around the others may still flow) to the
         # start of the observation in which the watchdog fired (that one already carries traffic again).
         "deadlocked": None if all_stuck is None else _mean(gbps, times, all_stuck, end if fired_at is None else fired_at - interval_s),
@@ -256,5 +289,6 @@ __all__ = [
     "deadlock_summary",
     "default_duration_s",
     "failed_fabric",
+    "replayed_delivery",
     "watchdog_interval_s",
 ]

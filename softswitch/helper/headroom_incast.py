@@ -50,7 +50,7 @@ class HeadroomIncast:
     senders: tuple[int, ...]
     """Switch ports of the lossless senders (the priority groups that reach XOFF)."""
     reverse_sources: tuple[int, ...]
-    lossless_frame_bytes: int
+    lossless_mtu_bytes: int
     reverse_frame_bytes: int
 
 
@@ -78,11 +78,11 @@ def headroom_incast(intent: Path, switch_name: str | None, class_name: str | Non
         raise QosforgeError(f"{senders} senders need {2 * senders + 1} ports (a receiver, the senders and one host sending to each); "
                             f"switch {compiled.ir.name} has {len(config.ports)}", place="--flows",
                             hint=f"use 1 to {len(others) // 2} senders")
-    lossless_frame = int(compiled.design.lossless_mtu_bytes)
+    lossless_mtu_bytes = int(compiled.design.lossless_mtu_bytes)
     reverse_frame = int(compiled.design.port_mtu_bytes)
     sending, reverse = tuple(others[:senders]), tuple(others[senders:2 * senders])
-    flows = [FlowSpec(kind="cbr", src_port=s, dst_port=receiver, dscp=entry.dscp[0], packet_bytes=lossless_frame,
-                      rate_pps=config.ports[s].speed_bps / 8.0 / wire_bytes(lossless_frame))
+    flows = [FlowSpec(kind="cbr", src_port=s, dst_port=receiver, dscp=entry.dscp[0], packet_bytes=lossless_mtu_bytes,
+                      rate_pps=config.ports[s].speed_bps / 8.0 / wire_bytes(lossless_mtu_bytes))
              for s in sending]
     kind = host_transport(lossy)
     for source, sender in zip(reverse, sending, strict=True):
@@ -92,7 +92,7 @@ def headroom_incast(intent: Path, switch_name: str | None, class_name: str | Non
                               ect=kind != "newreno", ack_delay_s=max(lossy.rtt_s.value - forward, forward)))
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     run = RunSpec(duration_s=duration_s, seed=seed, monitors=((receiver, queue),), pfc_watchdog=True)
-    return HeadroomIncast(compiled, entry, tuple(flows), run, receiver, sending, reverse, lossless_frame, reverse_frame)
+    return HeadroomIncast(compiled, entry, tuple(flows), run, receiver, sending, reverse, lossless_mtu_bytes, reverse_frame)
 
 
 __all__ = ["DEFAULT_SENDERS", "HeadroomIncast", "headroom_incast"]

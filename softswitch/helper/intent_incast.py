@@ -37,7 +37,7 @@ def intent_incast(intent: Path, switch_name: str | None, class_name: str | None,
         host_transport,
         tbtcp_host_settings,
     )
-    from qosforge.softswitch.scenarios import incast_flows
+    from qosforge.softswitch.helper.single_switch import incast_flows
     from qosforge.softswitch.traffic.spec import HEADER_BYTES, TransportParams, packets_for_payload
 
     if not intent.is_file():

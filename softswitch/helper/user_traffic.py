@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from qosforge.compiler.intent import expand_port_names
+from qosforge.compiler.plan import DEFAULT_CLASS_NAME
 from qosforge.errors import QosforgeError
-from qosforge.ir import ClassIR
+from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.fabric_metrics import PortRef
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.fabric_scenarios import (
@@ -128,9 +129,52 @@ def _class_of(fabric: Fabric, placed: PlacedEntry) -> ClassIR:
     for candidate in switch.ir.classes:
         if entry.dscp in candidate.dscp or entry.dscp in candidate.important_dscp:
             return candidate
-    # A class has one ClassIR per port speed: name each once.
-    used = ", ".join(dict.fromkeys(f"{c.name} {list(c.dscp)}" for c in switch.ir.classes if c.dscp))
-    raise QosforgeError(f"no class of the intent carries DSCP {entry.dscp}", place=f"{placed.place_of('dscp')}: dscp", hint=f"DSCPs by class: {used}")
+    assert entry.dscp is not None
+    return _implicit_class(switch.ir, entry.dscp)
+
+
+def _implicit_class(switch: SwitchIR, dscp: int) -> ClassIR:
+    """The class compile puts a DSCP no intent class lists in: the one on the TC the switch's
+    DSCP_TO_TC map gives it (unlisted DSCPs: TC 0, compiler/plan.py's implicit ``default`` class;
+    ``design.cnp_dscp``: the ``cnp`` control class). Its hosts run plain TCP, as the plan's
+    implicit classes do (PlannedClass.transport), unless the entry gives ``transport:`` or
+    ``rate:``; lossy, so 1500 B frames. The fabric-wide figures (RTT, BDP) are the first class's:
+    a flow uses none of the class's marking parameters, which the switch's queue holds."""
+    from dataclasses import replace
+
+    tc = dict(switch.maps.dscp_to_tc).get(dscp, 0)
+    for candidate in switch.classes:
+        if candidate.traffic_class == tc:
+            return candidate
+    control = next((c for c in switch.control_classes if c.traffic_class == tc), None)
+    queue = control.queue if control is not None else dict(switch.maps.tc_to_queue).get(tc, tc)
+    carrier = next((c for c in switch.classes if not c.lossless), switch.classes[0])
+    return replace(
+        carrier,
+        name=control.name if control is not None else DEFAULT_CLASS_NAME,
+        transport="tcp",
+        traffic_class=tc,
+        queue=queue,
+        priority_group=0,
+        lossless=False,
+        dscp=(dscp,),
+        important_dscp=(),
+        marking=(),
+        tlt_threshold_bytes=None,
+        tlt_flows_without_important_loss=None,
+        host_settings=(),
+        model_marking=(),
+        warnings=(),
+    )
+
+
+def _implicit_traffic(fabric: Fabric, entry: ClassIR, transport: FlowKind | None) -> FabricTraffic:
+    from qosforge.softswitch.helper.compiled import host_transport
+    from qosforge.softswitch.helper.fabric_scenarios import DEFAULT_PACKET_BYTES
+
+    kind = transport or host_transport(entry)
+    cnp_dscp = fabric.switches[0].cnp_dscp
+    return FabricTraffic(entry, kind, DEFAULT_PACKET_BYTES, cnp_dscp, None, "dscp")
 
 
 def _ecmp_ports(fabric: Fabric, src_port: int, dst_port: int) -> list[int]:
@@ -167,7 +211,11 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
         entry_class = _class_of(fabric, placed)
         transport = _TRANSPORTS[entry.transport] if entry.transport else None
         try:
-            built: FabricTraffic = fabric_traffic(fabric, entry_class.name, transport, None)
+            built: FabricTraffic = (
+                fabric_traffic(fabric, entry_class.name, transport, None)
+                if entry_class in fabric.switches[0].ir.classes
+                else _implicit_traffic(fabric, entry_class, transport)
+            )
         except QosforgeError as error:
             raise error.with_place(placed.place) from None
         src = _host_set(fabric, entry.src, f"{placed.place_of('src')}: src")

@@ -143,13 +143,46 @@ class TrafficEntry(BaseModel):
         return None if self.rate is None else parse_rate_bps(self.rate)
 
 
+def parse_window(text: str, place: str) -> tuple[float, float]:
+    """``START:END`` (e.g. ``4s:5s``, ``0s:10ms``) -> seconds, END after START; an error names
+    ``place`` (``--measure``, or the traffic file's line)."""
+    hint = "e.g. 4s:5s (statistics over 4 s..5 s; the run ends at 5 s)"
+    start_text, colon, end_text = text.partition(":")
+    if not colon or not start_text.strip() or not end_text.strip():
+        raise QosforgeError(f"{text!r} is not START:END", place=place, hint=hint)
+    try:
+        start = parse_time_s(start_text.strip(), allow_zero=True)
+        end = parse_time_s(end_text.strip())
+    except UnitError as error:
+        raise error.with_place(place) from None
+    if not end > start:
+        raise QosforgeError(f"the window ends ({end:g} s) before it starts ({start:g} s)",
+                            place=place, hint=hint)
+    return start, end
+
+
 class TrafficDocument(BaseModel):
+    """The file's top level: the flows, and what the run of them is (its seed, its length and
+    the window its statistics cover), so a file carries the run it was written for. Flags
+    (--seed, --duration, --measure) override these."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
     kind: Literal["Traffic"]
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    duration: Quantity | None = None
+    """How long the run is (``--duration``): statistics over [0, duration]."""
+    measure: str | None = None
+    """The measured window ``START:END`` (``--measure``): the run ends at END."""
     flows: list[Any] = Field(min_length=1)
+
+    @field_validator("duration")
+    @classmethod
+    def _duration(cls, value: str | None) -> str | None:
+        if value is not None:
+            _unit(parse_time_s, value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -169,6 +202,11 @@ class TrafficFile:
     path: str
     seed: int | None
     entries: tuple[PlacedEntry, ...]
+    measure_s: tuple[float, float] | None = None
+    """The run's measured window (START, END) the file gives, from its ``measure`` or ``duration``
+    (``duration: D`` is ``measure: 0s:D``); None where it gives neither (a CSV never does)."""
+    window_text: str | None = None
+    """How the file wrote it (``measure: 4s:5s``), for the report and notes."""
 
 
 def _hint(error: Mapping[str, Any], field: str) -> str:
@@ -196,6 +234,8 @@ def _hint(error: Mapping[str, Any], field: str) -> str:
 
 
 def _message(error: Mapping[str, Any]) -> str:
+    if error["type"] == "extra_forbidden" and error["loc"]:
+        return f"unknown field {str(error['loc'][0])!r}"
     cause = error.get("ctx", {}).get("error")
     if isinstance(cause, UnitError):
         return cause.message + (f" ({cause.hint})" if cause.hint else "")
@@ -210,7 +250,9 @@ def _entry(raw: Any, place: str, field_places: dict[str, str]) -> PlacedEntry:
     try:
         entry = TrafficEntry.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
+        # An unknown field first: a misspelt 'sorce' also leaves 'src' missing, and the spelling
+        # is the mistake to name.
+        first = min(error.errors(), key=lambda e: e["type"] != "extra_forbidden")
         field = str(first["loc"][0]) if first["loc"] else ""
         where = field_places.get(field, place)
         raise QosforgeError(_message(first), place=f"{where}: {field}" if field else where, hint=_hint(first, field)) from None
@@ -242,7 +284,125 @@ def load_traffic(path: Path) -> TrafficFile:
     return _load_yaml(str(path), text)
 
 
+class _FlowTally:
+    """The flow cap, checked entry by entry as the file is read: every entry makes at least
+    ``count`` flows (one per pair, and it has at least one pair), so a file whose entries already
+    ask for more than :data:`MAX_FLOWS` is refused at the entry that crosses it, before the rest
+    is read (the exact total is the fabric's, softswitch/helper/user_traffic.py)."""
+
+    def __init__(self) -> None:
+        self.flows = 0
+
+    def add(self, placed: PlacedEntry) -> None:
+        self.flows += placed.entry.count
+        if self.flows > MAX_FLOWS:
+            raise QosforgeError(
+                f"the entries up to here make at least {self.flows:,} flows, more than the "
+                f"{MAX_FLOWS:,} a run carries",
+                place=placed.place,
+                hint="the engine keeps ~3 kB per flow: fewer entries, pairs or a smaller count",
+            )
+
+
 def _load_yaml(name: str, text: str) -> TrafficFile:
+    """libyaml's event stream (compiler/fast_yaml.py EventReader), entry by entry with each
+    field's line, for the common case; ruamel.yaml's round-trip loader (pure Python, ~20x
+    slower) for what that path does not read the same way and for YAML errors, which it places."""
+    import yaml  # type: ignore[import-untyped]
+
+    from qosforge.compiler.fast_yaml import EventReader, Unsupported
+
+    try:
+        reader = EventReader(text)
+    except Unsupported:
+        return _load_yaml_ruamel(name, text)
+    try:
+        return _read_events(name, reader)
+    except (Unsupported, yaml.YAMLError, RecursionError):
+        return _load_yaml_ruamel(name, text)
+    finally:
+        reader.close()
+
+
+def _read_events(name: str, reader: Any) -> TrafficFile:
+    import yaml
+
+    from qosforge.compiler.fast_yaml import Unsupported
+
+    root = reader.start()
+    if not isinstance(root, yaml.MappingStartEvent):
+        raise _not_a_mapping(name)
+    top: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    entries: list[PlacedEntry] = []
+    tally = _FlowTally()
+    while not isinstance(event := reader.next(), yaml.MappingEndEvent):
+        key = reader.key(event)
+        if key in top:
+            raise Unsupported  # ruamel.yaml places the duplicate
+        lines[key] = event.start_mark.line + 1
+        value_event = reader.next()
+        if key == "flows" and isinstance(value_event, yaml.SequenceStartEvent):
+            top[key] = entries
+            while not isinstance(item := reader.next(), yaml.SequenceEndEvent):
+                placed = _read_entry(name, reader, item)
+                tally.add(placed)
+                entries.append(placed)
+        else:
+            top[key] = reader.value(value_event)
+    reader.end()
+    document = _document(name, top, lambda field: f"{name}:{lines[field]}")
+    return _traffic_file(name, document, tuple(entries), lambda key: f"{name}:{lines[key]}")
+
+
+def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
+    import yaml
+
+    from qosforge.compiler.fast_yaml import Unsupported
+
+    place = f"{name}:{item.start_mark.line + 1}"
+    if not isinstance(item, yaml.MappingStartEvent):
+        return _entry(reader.value(item), place, {})
+    raw: dict[str, Any] = {}
+    field_places: dict[str, str] = {}
+    while not isinstance(event := reader.next(), yaml.MappingEndEvent):
+        key = reader.key(event)
+        if key in raw:
+            raise Unsupported
+        field_places[key] = f"{name}:{event.start_mark.line + 1}"
+        raw[key] = reader.value(reader.next())
+    return _entry(raw, place, field_places)
+
+
+def _not_a_mapping(name: str) -> QosforgeError:
+    return QosforgeError(
+        "a traffic file is a YAML mapping with apiVersion, kind and flows",
+        place=f"{name}:1",
+        hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)",
+    )
+
+
+def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocument:
+    """The top-level fields (``flows`` checked for presence and length only: its entries are
+    read one by one)."""
+    try:
+        return TrafficDocument.model_validate(dict(top))
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        place = line_of(field) if field in top else f"{name}:1"
+        hint = {
+            "apiVersion": "write apiVersion: qosforge/v1",
+            "kind": "write kind: Traffic",
+            "flows": "list the flows under 'flows:'",
+            "seed": "a whole number 0..4294967295",
+            "duration": "a time with its unit, e.g. 10ms",
+        }.get(field, "the top-level fields are apiVersion, kind, seed, duration, measure, flows")
+        where = f"{place}: {field}" if field else place
+        raise QosforgeError(_message(first), place=where, hint=hint) from None
+
+
+def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -258,31 +418,52 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
     except YAMLError as error:
         raise QosforgeError(f"not valid YAML: {error}", place=name, hint="check the file's YAML syntax") from None
     if not isinstance(root, CommentedMap):
-        raise QosforgeError("a traffic file is a YAML mapping with apiVersion, kind and flows", place=f"{name}:1",
-                            hint="start with 'apiVersion: qosforge/v1', 'kind: Traffic', 'flows:' (docs/softswitch.md)")
+        raise _not_a_mapping(name)
 
     def line_of(node: Any, key: Any) -> str:
         return f"{name}:{node.lc.key(key)[0] + 1}"
 
-    try:
-        document = TrafficDocument.model_validate({str(k): v for k, v in root.items()})
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        place = line_of(root, field) if field in root else f"{name}:1"
-        hint = {"apiVersion": "write apiVersion: qosforge/v1", "kind": "write kind: Traffic",
-                "flows": "list the flows under 'flows:'", "seed": "a whole number 0..4294967295"}.get(field, "the top-level fields are apiVersion, kind, seed, flows")
-        raise QosforgeError(_message(first), place=f"{place}: {field}" if field else place, hint=hint) from None
+    top = {str(k): v for k, v in root.items()}
+    document = _document(name, top, lambda field: line_of(root, field))
     flows = root["flows"]
     if not isinstance(flows, CommentedSeq):
         raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
     entries = []
+    tally = _FlowTally()
     for index, raw in enumerate(flows):
         place = f"{name}:{flows.lc.item(index)[0] + 1}"
         field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
         plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
-        entries.append(_entry(plain, place, field_places))
-    return TrafficFile(name, document.seed, tuple(entries))
+        placed = _entry(plain, place, field_places)
+        tally.add(placed)
+        entries.append(placed)
+    return _traffic_file(name, document, tuple(entries), lambda key: line_of(root, key))
+
+
+def _traffic_file(name: str, document: TrafficDocument, entries: tuple[PlacedEntry, ...],
+                  place_of: Any) -> TrafficFile:
+    measure_s, window_text = _file_window(document, place_of)
+    return TrafficFile(name, document.seed, entries, measure_s, window_text)
+
+
+def _file_window(document: TrafficDocument,
+                 place_of: Any) -> tuple[tuple[float, float] | None, str | None]:
+    """The window the document gives (its ``measure``, else ``0s:`` its ``duration``): a
+    ``duration`` beside a ``measure`` must be the window's end, as ``--duration`` beside
+    ``--measure`` must."""
+    if document.measure is not None:
+        window = parse_window(document.measure, f"{place_of('measure')}: measure")
+        if document.duration is not None:
+            duration = parse_time_s(document.duration)
+            if not math.isclose(duration, window[1], rel_tol=1e-12):
+                raise QosforgeError(
+                    f"the run ends at the window's end ({window[1]:g} s), not {duration:g} s",
+                    place=f"{place_of('duration')}: duration",
+                    hint="drop duration (measure's END is the run's end)")
+        return window, f"measure: {document.measure}"
+    if document.duration is not None:
+        return (0.0, parse_time_s(document.duration)), f"duration: {document.duration}"
+    return None, None
 
 
 def _cell(value: str) -> Any:
@@ -321,6 +502,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
     if len(set(header)) != len(header):
         raise QosforgeError("a column is named twice", place=f"{name}:1", hint="name each column once")
     entries = []
+    tally = _FlowTally()
     for number, row in zip(row_lines[1:], rows[1:], strict=True):
         if not any(cell.strip() for cell in row):
             continue
@@ -338,7 +520,9 @@ def _load_csv(name: str, text: str) -> TrafficFile:
                 raw[column] = int(cell) if cell.lstrip("-").isdigit() else cell
             else:
                 raw[column] = cell
-        entries.append(_entry(raw, place, {column: place for column in header}))
+        placed = _entry(raw, place, {column: place for column in header})
+        tally.add(placed)
+        entries.append(placed)
     if not entries:
         raise QosforgeError("the CSV lists no flows", place=f"{name}:2", hint="add one row per flow entry under the header")
     return TrafficFile(name, None, tuple(entries))
@@ -361,4 +545,5 @@ def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: i
     return [min(x, math.nextafter(window, 0.0)) for x in offsets]
 
 
-__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile", "load_traffic", "stagger_offsets_s"]
+__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile",
+           "load_traffic", "parse_window", "stagger_offsets_s"]

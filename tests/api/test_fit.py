@@ -80,6 +80,23 @@ def test_optimising_t_max_up_to_the_profile_buffer() -> None:
     # The chosen t_max is no worse, up to the buffer, than the paper's hand-picked 550 kB.
     fixed = fit_red(FitRedRequest(bdp="180kB", t_min="138kB", t_max="550kB", asic="broadcom-trident", port_buffer="9MB"))
     assert float(outcome.result.error_to_limit_kilobytes) <= float(fixed.result.error_to_limit_kilobytes)
+    # ... and it is the buffer itself: TBTCP's curve (p/r <= 0.5/r) fits the chip's "mark every
+    # packet above t_max" worse than any step, so the search ends at its limit, and says so.
+    assert float(outcome.result.t_max_bytes) == 9e6
+    (note,) = outcome.notes
+    assert note.startswith("t_max is the port buffer (9,000,000 B), the end of the search")
+    assert "p/r at most 0.125 at r = 4" in note
+    assert fixed.notes == ()
+
+
+@pytest.mark.parametrize("r", ["1", "2", "4"])
+@pytest.mark.parametrize("port_buffer", ["300kB", "1MB", "20MB"])
+def test_for_tbtcps_curve_the_best_t_max_is_always_the_limit(r: str, port_buffer: str) -> None:
+    outcome = fit_red(
+        FitRedRequest(bdp="180kB", t_min="138kB", r=r, port_buffer=port_buffer, optimize_t_max=True)
+    )
+    assert float(outcome.result.t_max_bytes) == pytest.approx(float(outcome.port_buffer_bytes))
+    assert any(note.startswith("t_max is the port buffer") for note in outcome.notes)
 
 
 def test_a_fit_that_rounds_to_zero_carries_its_note() -> None:

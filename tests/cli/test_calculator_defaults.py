@@ -9,7 +9,6 @@ fitted with r = 1 (compile: 4)."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from qosforge.api.calculators import COMMAND_MODULES
+from qosforge.api.calculators import calculator, calculator_names
 from qosforge.api.calculators._framework import Param, parse_value
 from qosforge.compiler.intent import D2tcpSpec, Design, FastLaneSpec, LinkSpec, TbtcpSpec
 from qosforge.models.pfc_headroom import pfc_headroom
@@ -72,8 +71,8 @@ CALCULATOR_ONLY = {
 
 def _params() -> list[tuple[str, Param]]:
     found = []
-    for command, module in COMMAND_MODULES.items():
-        spec = importlib.import_module(f"qosforge.api.calculators.{module}").SPEC
+    for command in calculator_names():
+        spec = calculator(command)
         found += [(command, param) for param in spec.params if param.default is not None]
     return found
 

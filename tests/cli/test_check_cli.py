@@ -1,5 +1,6 @@
-"""``qosforge check deadlock``: exit 0 deadlock-free, 1 a cycle, 2 bad input; and ``compile`` and
-``lint --intent`` refusing a fabric whose lossless class can deadlock (one line, exit 2)."""
+"""``qosforge check deadlock``: exit 0 deadlock-free, 1 a cycle, 2 bad input, 3 not proven; and
+``compile`` and ``lint --intent`` refusing a fabric whose lossless class can deadlock (one line,
+exit 2)."""
 
 from __future__ import annotations
 
@@ -80,11 +81,44 @@ def test_the_healthy_diamond_passes_without_failures(run_cli: Run, tmp_path: Pat
     assert out.splitlines()[-1] == "class 'rdma' (PG 3): deadlock-free on the healthy fabric"
 
 
+POD = str(ROOT / "examples" / "roce-pod.yaml")
+
+
 def test_a_stopped_sweep_is_not_a_proof(run_cli: Run, tmp_path: Path) -> None:
-    code, out, _err = run_cli("check", "deadlock", str(ROOT / "examples" / "roce-pod.yaml"), "--fail-links", "2", "--max-failures", "2")
-    assert code == 0
-    assert out.splitlines()[-1] == ("class 'rdma' (PG 3): no cycle under the 2 of 28 failure sets checked "
-                                    "(stopped at the count limit of 2 failure sets): not proven under any double link failure")
+    # Exit 3, not 0: the same fabric exits 1 when the sweep completes (12 of 28 pairs deadlock).
+    code, out, _err = run_cli("check", "deadlock", POD, "--fail-links", "2", "--max-failures", "2")
+    assert code == 3
+    assert out.splitlines()[-1] == (
+        "class 'rdma' (PG 3): no cycle under the 2 of 28 failure sets checked "
+        "(stopped at the count limit of 2 failure sets): not proven under any double link failure")
+    code, out, _err = run_cli("check", "deadlock", POD, "--fail-links", "2", "--time-limit", "1e-9",
+                              "--format", "json")
+    report = json.loads(out)
+    assert code == 3 and report["verdict"] == "not_proven" and report["exit_code"] == 3
+    assert report["failures"]["checked"] < 28 and report["failures"]["complete"] is False
+    assert [item["deadlock_free"] for item in report["summary"]] == [None]
+
+
+def test_a_sweep_skipped_for_a_healthy_cycle_says_why(run_cli: Run, tmp_path: Path) -> None:
+    ring = str(_write(tmp_path, RING))
+    code, out, _err = run_cli("check", "deadlock", ring, "--fail-links", "1", "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "deadlock" and len(report["healthy"]["cycles"]) == 2
+    failures = report["failures"]
+    assert failures["checked"] == 0 and failures["complete"] is False
+    assert failures["skipped"] == ("the healthy fabric already has 2 cyclic buffer "
+                                   "dependency(ies): no failure set was checked")
+    code, out, _err = run_cli("check", "deadlock", ring, "--fail-links", "1")
+    assert code == 1
+    assert "single link failures: not checked: the healthy fabric already has 2 cyclic" in out
+
+
+def test_a_complete_sweep_proves_and_says_so(run_cli: Run, tmp_path: Path) -> None:
+    code, out, _err = run_cli("check", "deadlock", POD, "--fail-links", "1", "--format", "json")
+    report = json.loads(out)
+    failures = report["failures"]
+    assert code == 0 and report["verdict"] == "deadlock_free" and failures["complete"] is True
+    assert failures["skipped"] is None and failures["checked"] == failures["total"] == 8
 
 
 def test_two_failed_uplinks_make_the_roce_pod_bounce_and_deadlock(run_cli: Run) -> None:

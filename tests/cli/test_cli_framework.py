@@ -96,7 +96,7 @@ print(json.dumps(outcomes))
 
 
 def test_console_script_help_for_every_whatif_command() -> None:
-    from qosforge.api.calculators import COMMAND_MODULES
+    from qosforge.api.calculators import calculator_names
 
     # The console path itself (`python -m qosforge`), once; then every command's --help in one
     # fresh interpreter (lazily loaded subcommands, nothing imported beforehand by other tests),
@@ -104,10 +104,10 @@ def test_console_script_help_for_every_whatif_command() -> None:
     completed = subprocess.run([sys.executable, "-m", "qosforge", "whatif", "buffer", "--help"], capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stderr
     assert "--format" in completed.stdout and "--sweep" in completed.stdout
-    completed = subprocess.run([sys.executable, "-c", _HELP_OF_EVERY_WHATIF, json.dumps(list(COMMAND_MODULES))],
+    completed = subprocess.run([sys.executable, "-c", _HELP_OF_EVERY_WHATIF, json.dumps(list(calculator_names()))],
                                capture_output=True, text=True, check=True)
     outcomes = json.loads(completed.stdout)
-    assert list(outcomes) == list(COMMAND_MODULES)
+    assert list(outcomes) == list(calculator_names())
     for name, (code, out, err) in outcomes.items():
         assert code == 0, (name, err)
         assert out.startswith(f"Usage: qosforge whatif {name}") and "--format" in out and "--sweep" in out, name

@@ -29,3 +29,19 @@ def test_lint_and_simulate_refuse_a_bad_host_document(run_cli: Run, tmp_path: Pa
     assert code == 2 and "--hosts" in err and "is not JSON" in err and "Traceback" not in err
     code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "65pkt", "--hosts", str(garbage))
     assert code == 2 and "--hosts: applies to incast, not dumbbell" in err
+
+
+def test_a_hosts_file_nested_too_deeply_is_one_line(run_cli: Run, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    code, out, err = run_cli(
+        "lint",
+        str(ROOT / "tests" / "lint" / "configs" / "mellanox_whole.json"),
+        "--hosts",
+        str(deep),
+    )
+    assert (code, out) == (2, "")
+    assert (
+        err == f"error: --hosts: {deep} is nested too deeply to be a host settings document "
+        "(hint: give a host_settings.json that compile --target host wrote (it is 4 levels deep))\n"
+    )

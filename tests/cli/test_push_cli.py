@@ -64,10 +64,10 @@ def test_model_breaking_payload_is_rejected_and_reported(compiled: Path, start_t
     bad = tmp_path / "leaf1" / "openconfig.json"
     bad.parent.mkdir()
     bad.write_text(json.dumps(document))
-    import qosforge.cli._gnmi as gnmi_cli
+    import qosforge.api.delivery as delivery
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gnmi_cli, "_read_config", lambda path: json.loads(path.read_text()))
+        patch.setattr(delivery, "read_config", lambda path, target: json.loads(path.read_text()))
         code, _out, err = run_cli("push", "--config", str(bad), "--switch", "leaf1", "--address", target.address, "--tls-ca", str(pki.ca))
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err

@@ -27,20 +27,16 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 SKIPPED: dict[str, str] = {
     "qosforge push --config oc-out/leaf1/openconfig.json --address 10.0.0.1:9339 --tls-ca ca.pem --username netops":
         "needs a gNMI device; tests/deliver run push against a gNMI target on 127.0.0.1",
-    "qosforge push examples/openconfig-fabric.yaml --inventory inventory.yaml --dry-run":
-        "needs the operator's inventory file; tests/deliver cover --dry-run and inventories",
-    "qosforge diff examples/openconfig-fabric.yaml --inventory inventory.yaml --format json":
+    "qosforge diff examples/openconfig-fabric.yaml --inventory examples/inventories/openconfig-fabric.yaml --format json":
         "needs gNMI devices; tests/deliver run diff against a gNMI target on 127.0.0.1",
     "qosforge watch roce-out --switch leaf1 --address 10.0.0.1:9339 --tls-ca ca.pem --once --format json":
         "needs a gNMI device; tests/cli/test_watch_cli.py runs watch against a counter-publishing gNMI target on 127.0.0.1",
-    "qosforge watch roce-out --inventory inventory.yaml --interval 1s --duration 10m":
+    "qosforge watch roce-out --inventory examples/inventories/roce-pod.yaml --interval 1s --duration 10m":
         "needs gNMI devices and ten minutes; tests/cli/test_watch_cli.py streams from a gNMI target on 127.0.0.1",
     "qosforge simulate examples/openconfig-fabric.yaml --scenario incast --switch leaf1 --flows 8 --duration 50ms --serve-gnmi 127.0.0.1:50051 --insecure":
         "serves until Ctrl-C; tests/cli/test_simulate_serve.py runs --serve-gnmi with --serve-for",
     "qosforge watch oc-out --switch leaf1 --address 127.0.0.1:50051 --insecure --once":
         "needs the simulation above serving; tests/softswitch/device run clients against a served switch",
-    "qosforge compile fabric.yaml --switch leaf1 --base running.json -o out":
-        "needs a switch's running config_db; tests/cli/test_compile_base.py runs it on a synthetic one",
     "qosforge compile fabric.yaml --base running-configs/ -o out":
         "needs the switches' running configs; tests/cli/test_compile_base.py runs it on synthetic ones",
     "qosforge sweep compile examples/tlt-softswitch.yaml --set design.alpha=1,2,4 --scheduler tcp://HOST:8786 --out alpha.jsonl":

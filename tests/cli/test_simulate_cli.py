@@ -123,7 +123,7 @@ def test_a_profile_without_red_quantisation_runs_the_named_linear_approximation(
 def test_first_run_announces_the_kernel_compilation_on_a_terminal(run_cli: Callable[..., tuple[int, str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
     import qosforge.cli.simulate as simulate_cli
 
-    monkeypatch.setattr(simulate_cli, "_kernel_needs_compiling", lambda: True)
+    monkeypatch.setattr(simulate_cli, "engine_needs_compiling", lambda: True)
     argv = ("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "20pkt", "--duration", "5ms", "--warmup", "1ms", "--format", "json")
     monkeypatch.setenv("QOSFORGE_PROGRESS", "1")
     code, _, err = run_cli(*argv)
@@ -219,10 +219,18 @@ def test_a_short_run_scales_the_default_warmup(run_cli: Run) -> None:
 
 
 def test_the_wire_rate_is_not_above_the_link_by_a_boundary_packet() -> None:
-    from qosforge.cli.simulate import _without_boundary_packet
+    from qosforge.api.scenarios._single import without_boundary_packet
 
     # A 1500 B packet over 0.2 s is 60 kb/s: 10.00002 Gbps on a 10G link is that packet's part
-    # from before the warm-up (the case); more than one packet's worth is left to show.
-    assert _without_boundary_packet(10.00002, 10e9, 1500, 0.2) == 10.0
-    assert _without_boundary_packet(9.99997, 10e9, 1500, 0.2) == 9.99997
-    assert _without_boundary_packet(10.001, 10e9, 1500, 0.2) == 10.001
+    # from before the warm-up; more than one packet's worth is left to show.
+    assert without_boundary_packet(10.00002, 10e9, 1500, 0.2) == 10.0
+    assert without_boundary_packet(9.99997, 10e9, 1500, 0.2) == 9.99997
+    assert without_boundary_packet(10.001, 10e9, 1500, 0.2) == 10.001
+
+
+
+def test_the_help_examples_carry_no_flags_they_do_not_need(run_cli: Run) -> None:
+    code, out, _ = run_cli("simulate", "--help")
+    assert code == 0
+    storm = next(line for line in out.splitlines() if "--scenario pause-storm" in line)
+    assert storm.strip() == "qosforge simulate examples/roce-pod.yaml --scenario pause-storm"

@@ -72,3 +72,17 @@ def test_bad_deadlock_input_exits_2_naming_the_flag(run_cli: Run, argv: list[str
 def test_a_fabric_without_a_lossless_cycle_under_the_failure_says_where_to_look(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", str(SMALL), "--scenario", "deadlock", "--fail-link", "leaf1-spine1", "--duration", "1ms")
     assert code == 2 and "qosforge check deadlock" in err
+
+
+def test_an_intent_without_a_lossless_class_says_so(run_cli: Run) -> None:
+    code, out, err = run_cli(
+        "simulate",
+        str(ROOT / "examples" / "openconfig-fabric.yaml"),
+        "--scenario",
+        "deadlock",
+        "--fail-link",
+        "leaf1-spine1",
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith("error: INTENT: the intent has no lossless class"), err
+    assert "cyclic" not in err

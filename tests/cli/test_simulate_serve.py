@@ -83,3 +83,43 @@ def test_bad_serving_flags_are_one_line_errors(intent: Path, run_cli: Run, extra
 def test_the_dumbbell_is_not_served(run_cli: Run) -> None:
     code, _, err = run_cli("simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--ecn-threshold", "65pkt", "--serve-gnmi", "127.0.0.1:0", "--insecure")
     assert code == 2 and "the dumbbell is configured by flags" in err
+
+
+def test_tls_files_and_hosts_that_cannot_serve_are_named(
+    intent: Path, pki: Pki, tmp_path: Path, run_cli: Run
+) -> None:
+    """gRPC would say "Failed to bind" (key of another certificate, unknown host) and nothing
+    else; each is refused before the run, naming the file or the host."""
+    (tmp_path / "server.pem").write_bytes(pki.server_cert)
+    (tmp_path / "server.key").write_bytes(pki.server_key)
+    tls = ["--tls-cert", str(tmp_path / "server.pem"), "--tls-key", str(tmp_path / "server.key")]
+    code, out, err = run_cli(
+        *_simulate_args(intent),
+        "--serve-gnmi",
+        "127.0.0.1:0",
+        "--tls-cert",
+        str(tmp_path / "server.pem"),
+        "--tls-key",
+        str(pki.client_key),
+    )
+    assert (code, out) == (2, "")
+    certificate = tmp_path / "server.pem"
+    expected = f"error: --tls-key: the key {pki.client_key} does not belong to the certificate"
+    assert err.startswith(f"{expected} {certificate}"), err
+    code, out, err = run_cli(
+        *_simulate_args(intent), "--serve-gnmi", "no-such-host.invalid:50051", *tls
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --serve-gnmi: cannot resolve host 'no-such-host.invalid'"), err
+    assert "free port" not in err
+    code, out, err = run_cli(
+        *_simulate_args(intent),
+        "--serve-gnmi",
+        "127.0.0.1:0",
+        *tls,
+        "--tls-ca",
+        str(tmp_path / "server.key"),
+    )
+    assert (code, out) == (2, "")
+    key = tmp_path / "server.key"
+    assert err.startswith(f"error: --tls-ca: {key} holds no PEM certificate"), err

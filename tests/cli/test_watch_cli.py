@@ -153,3 +153,25 @@ def test_bad_input_and_unreachable_device(roce_out: Path, tmp_path: Path, run_cl
     (tmp_path / "report.json").write_text("{\"schema\": \"qosforge.report/v1\", \"switches\": [{\"name\": 3}]}")
     code, _, err = run_cli("watch", str(tmp_path), "--switch", "leaf1", "--address", "127.0.0.1:9", "--insecure", "--once")
     assert code == 2 and "switches[0].name: expected str" in err
+
+
+def _watch_nothing(run_cli: Run, roce_out: Path, *flags: str) -> tuple[int, str, str]:
+    """One snapshot of leaf1 at an address where nothing listens (port 9, discard)."""
+    return run_cli("watch", str(roce_out), "--switch", "leaf1", "--address", "127.0.0.1:9", *flags,
+                   "--once", "--timeout", "2s")
+
+
+def test_a_switch_that_could_not_be_read_is_no_pass(roce_out: Path, run_cli: Run) -> None:
+    code, out, err = _watch_nothing(run_cli, roce_out, "--insecure")
+    assert code == 2 and "leaf1 (127.0.0.1:9)" in err
+    assert "0 error(s)" not in out
+    assert out == "nothing checked: none of the 1 switch(es) could be read (the errors above)\n"
+
+
+def test_a_ca_file_that_is_not_pem_is_named(roce_out: Path, tmp_path: Path, run_cli: Run) -> None:
+    ca = tmp_path / "ca.pem"
+    ca.write_text("not a certificate\n")
+    code, _, err = _watch_nothing(run_cli, roce_out, "--tls-ca", str(ca))
+    assert code == 2
+    assert f"error: leaf1 (127.0.0.1:9): --tls-ca: {ca} holds no PEM certificate" in err, err
+    assert "handshaker" not in err

@@ -10,6 +10,7 @@ import pytest
 
 from qosforge.errors import QosforgeError
 from qosforge.files import (
+    all_or_nothing,
     check_output_file,
     default_file_mode,
     replace_directory_contents,
@@ -44,3 +45,44 @@ def test_replace_directory_contents_swaps_and_keeps_foreign_files(tmp_path: Path
     assert (root / "mine.txt").read_text() == "keep"
     assert os.stat(root / "mine.txt").st_ino == inode_before  # hard-linked, not copied
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_all_or_nothing_renames_every_file_at_the_end(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.csv", tmp_path / "b.png"
+    with all_or_nothing():
+        write_text_atomically(first, "1")
+        assert not first.exists()  # held under its temporary name until the block ends
+        write_text_atomically(second, "2")
+        write_text_atomically(first, "3")  # written twice: the last version wins
+    assert (first.read_text(), second.read_text()) == ("3", "2")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.png"]
+
+
+@pytest.mark.parametrize("failure", [OSError(5, "I/O error"), KeyboardInterrupt()])
+def test_all_or_nothing_leaves_nothing_when_the_run_fails(
+    tmp_path: Path, failure: BaseException
+) -> None:
+    (tmp_path / "old.csv").write_text("before")
+    with pytest.raises(type(failure)), all_or_nothing():
+        write_text_atomically(tmp_path / "old.csv", "new")
+        write_text_atomically(tmp_path / "new.csv", "new")
+        raise failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+    assert (tmp_path / "old.csv").read_text() == "before"
+
+
+def test_all_or_nothing_keeps_the_files_of_a_chosen_exit_and_what_must_be_written_now(
+    tmp_path: Path,
+) -> None:
+    with (
+        pytest.raises(SystemExit),
+        all_or_nothing(keep=lambda error: isinstance(error, SystemExit) and error.code == 1),
+    ):
+        write_text_atomically(tmp_path / "kept.json", "1")
+        raise SystemExit(1)
+    assert (tmp_path / "kept.json").read_text() == "1"
+    with pytest.raises(RuntimeError), all_or_nothing():
+        write_text_atomically(tmp_path / "backup.json", "device", now=True)
+        assert (tmp_path / "backup.json").read_text() == "device"
+        raise RuntimeError
+    assert (tmp_path / "backup.json").read_text() == "device"

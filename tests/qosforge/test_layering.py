@@ -3,6 +3,7 @@
 grimp, import-linter's graph builder, finds a package's modules by walking its folder, and
 qosforge's subpackages live in top-level folders mapped by ``package-dir``; so the check runs
 over a scratch copy of the Python files laid out as installed (``qosforge/compiler/...``).
+import-linter is in the test extra: without it these tests fail, they are never skipped.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,13 +33,25 @@ def installed_layout(destination: Path) -> Path:
     return destination
 
 
-def test_import_layers_hold(tmp_path: Path) -> None:
-    pytest.importorskip("importlinter")
-    layout = installed_layout(tmp_path / "view")
-    completed = subprocess.run(
+def _lint_imports(layout: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-c", _RUN, str(ROOT / "pyproject.toml")],
         cwd=layout, env={"PYTHONPATH": str(layout), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, check=False, timeout=120,
     )
+
+
+def test_import_layers_hold(tmp_path: Path) -> None:
+    completed = _lint_imports(installed_layout(tmp_path / "view"))
     assert completed.returncode == 0, completed.stdout + completed.stderr
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     assert f"Contracts: {len(contracts)} kept, 0 broken." in completed.stdout
+
+
+def test_a_cli_module_importing_the_compiler_breaks_the_cli_contract(tmp_path: Path) -> None:
+    layout = installed_layout(tmp_path / "view")
+    (layout / "qosforge" / "cli" / "probe.py").write_text("from qosforge.compiler.loader import load_intent\n")
+    completed = _lint_imports(layout)
+    assert completed.returncode == 1
+    assert "the CLI imports only the application layer and the shared base BROKEN" in completed.stdout
+    assert "qosforge.cli.probe -> qosforge.compiler.loader" in completed.stdout
+    assert "Contracts: " in completed.stdout and " kept, 1 broken." in completed.stdout

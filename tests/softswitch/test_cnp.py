@@ -6,8 +6,8 @@ import pytest
 
 from qosforge.compiler.compile import compile_intent
 from qosforge.compiler.loader import load_intent
-from qosforge.softswitch.compiled import CompiledSwitch, load_compiled
-from qosforge.softswitch.scenarios import incast_flows
+from qosforge.softswitch.helper.compiled import CompiledSwitch, load_compiled
+from qosforge.softswitch.helper.single_switch import incast_flows
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 

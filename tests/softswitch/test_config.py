@@ -11,9 +11,9 @@ import pytest
 
 from qosforge.backends.sai import SaiOperation, SaiProgram, SaiValidationError, program_to_json
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.compiled import CompiledSwitch, compile_for_softswitch
 from qosforge.softswitch.config import SoftswitchConfigError, load_switch_json, load_switch_program
 from qosforge.softswitch.engine.build import classify
+from qosforge.softswitch.helper.compiled import CompiledSwitch, compile_for_softswitch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -68,7 +68,7 @@ def test_attributes_the_switch_cannot_model_are_rejected_by_name() -> None:
 
 def test_unknown_red_quantisation_runs_as_the_named_linear_approximation() -> None:
     from qosforge.softswitch.asic import LINEAR_RED_STEPS
-    from qosforge.softswitch.compiled import compile_for_softswitch
+    from qosforge.softswitch.helper.compiled import compile_for_softswitch
 
     linear = compile_for_softswitch(EXAMPLES / "roce-pod.yaml", None)
     assert linear.config.asic.red is not None and linear.config.asic.red.steps == LINEAR_RED_STEPS

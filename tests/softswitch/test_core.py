@@ -13,7 +13,7 @@ from qosforge.softswitch.engine import digest_word
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.aot import WORLD_ARRAYS
 from qosforge.softswitch.engine.build import build_world
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
 
 def test_the_world_the_builder_makes_is_the_one_the_core_was_compiled_for() -> None:
@@ -43,7 +43,7 @@ def test_a_dumbbell_simulation_imports_no_numba_and_no_pydantic() -> None:
         pytest.skip("the engine sources changed since _core was built")
     script = (
         "import sys\n"
-        "from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell\n"
+        "from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell\n"
         "from qosforge.softswitch.simulation import simulate\n"
         "config, flows, run = dumbbell(DumbbellSpec(flows=2, transport='dctcp', bandwidth_bps=1e9, rtt_s=1e-4, buffer_bytes=150000,"
         " ecn_threshold_bytes=30000, duration_s=0.002, warmup_s=0.0))\n"

@@ -7,8 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from qosforge.backends.sai import program_to_json, render_sai_program
-from qosforge.softswitch.compiled import compile_for_softswitch
 from qosforge.softswitch.config import load_switch_json
+from qosforge.softswitch.helper.compiled import compile_for_softswitch
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tlt-softswitch.yaml"
 

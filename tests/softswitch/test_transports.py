@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.compiled import compile_for_softswitch
+from qosforge.softswitch.helper.compiled import compile_for_softswitch
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell, incast_flows
 from qosforge.softswitch.metrics import histogram_percentile, summary
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell, incast_flows
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import RunSpec
 

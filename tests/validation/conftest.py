@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from qosforge.backends.sai import SaiOperation, SaiProgram
-from qosforge.softswitch.compiled import CompiledSwitch, compile_for_softswitch
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
+from qosforge.softswitch.helper.compiled import CompiledSwitch, compile_for_softswitch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

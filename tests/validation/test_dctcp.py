@@ -24,9 +24,9 @@ import pytest
 
 from qosforge.models.dctcp import dctcp_queue_sawtooth
 from qosforge.models.ethernet import wire_bytes
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
-from qosforge.softswitch.scenarios import incast_flows
+from qosforge.softswitch.helper.compiled import CompiledSwitch
+from qosforge.softswitch.helper.single_switch import incast_flows
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import RunSpec
 

@@ -24,9 +24,9 @@ from collections.abc import Callable
 import pytest
 
 from qosforge.models.dynamic_threshold import dynamic_threshold_share
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.config import SwitchConfig
 from qosforge.softswitch.engine.build import classify
+from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 

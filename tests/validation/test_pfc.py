@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 import pytest
 
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.config import SwitchConfig
+from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import FlowSpec, PauseSpec, RunSpec
 

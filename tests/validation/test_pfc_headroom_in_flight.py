@@ -67,7 +67,7 @@ def test_the_scenario_matches_the_hand_calculation_inputs(built: HeadroomIncast)
     for s in built.senders:
         port = config.ports[s]
         assert port.speed_bps == 100e9 and port.cable_delay_s == pytest.approx(CABLE_S)
-    assert config.asic.cell_bytes == 144 and built.lossless_frame_bytes == 1024 and built.reverse_frame_bytes == 9100
+    assert config.asic.cell_bytes == 144 and built.lossless_mtu_bytes == 1024 and built.reverse_frame_bytes == 9100
     # SONiC's Mellanox plugin for 100G on 3 m (host ports) and 40 m (fabric ports), report.json pfc_headroom
     assert {p.xoff_bytes for p in config.profiles if p.xoff_bytes > 0} == {47104, 53248}
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 from qosforge.models.ethernet import wire_bytes
 from qosforge.models.tbtcp import tbtcp_steady_state
-from qosforge.softswitch.compiled import CompiledSwitch, tbtcp_host_settings
 from qosforge.softswitch.engine.build import classify
-from qosforge.softswitch.scenarios import incast_flows
+from qosforge.softswitch.helper.compiled import CompiledSwitch, tbtcp_host_settings
+from qosforge.softswitch.helper.single_switch import incast_flows
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import RunSpec
 

@@ -26,8 +26,8 @@ from collections.abc import Callable
 import pytest
 
 from qosforge.models.tlt import tlt_headroom
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.engine.build import classify
+from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.metrics import SimulationResult
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec

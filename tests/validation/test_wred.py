@@ -30,10 +30,10 @@ import pytest
 from scipy.stats import binomtest
 
 from qosforge.fitting.red_model import step_marking_probability
-from qosforge.softswitch.compiled import CompiledSwitch
 from qosforge.softswitch.config import Curve, SwitchConfig
 from qosforge.softswitch.engine.build import classify
 from qosforge.softswitch.engine.layout import BD_ARRIVALS, BD_DROPS, BD_MARKS
+from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 

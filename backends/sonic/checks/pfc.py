@@ -225,11 +225,6 @@ def _check_lossless_pg(view: ConfigView, port: str, priority: int, pg: int, brok
         broken(f"PFC priority {priority}: BUFFER_PG|{covering.key} profile {profile!r} has no xoff (not lossless)")
 
 
-def _short(key: str) -> str:
-    ports = key.split(",")
-    return key if len(ports) <= 3 else f"{','.join(ports[:3])},... ({len(ports)} ports)"
-
-
 def check_pfc_priority_pg(view: ConfigView, found: list[Violation]) -> None:
     """pfc-priority-lossy-pg: the TC of each PFC priority must land in a lossless PG."""
     for port, entry in view.entries("PORT_QOS_MAP").items():

@@ -1,7 +1,7 @@
 """A what-if calculator declared as data: a model, its inputs as flags with units.
 
-Each calculator is a module in this package exposing ``SPEC: WhatIf`` and listed in
-:data:`qosforge.api.calculators.COMMAND_MODULES`. :func:`qosforge.api.whatif.whatif` parses a
+Each calculator is a module exposing ``SPEC: WhatIf``, named in the ``qosforge.calculators``
+entry-point group (qosforge/plugins.py). :func:`qosforge.api.whatif.whatif` parses a
 request's flag texts with :func:`parse_value` and evaluates ``compute``; the CLI
 (qosforge/cli/whatif/_framework.py) makes one click command per spec and renders the outcome, as
 :mod:`qosforge.api.scenarios` does for simulator scenarios.

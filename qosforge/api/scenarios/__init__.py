@@ -1,37 +1,28 @@
 """The simulator's scenarios: one module per scenario, each exposing ``SCENARIO`` (a
-:class:`~qosforge.api.scenarios._framework.Scenario`), found here by name.
+:class:`~qosforge.api.scenarios._framework.Scenario`), registered from the ``qosforge.scenarios``
+entry-point group (qosforge/plugins.py: the built-ins, then any installed plugin's).
 
-Adding a scenario is adding a module to this package (and its test): ``qosforge simulate``'s
-``--scenario`` choices and flags, the refusal of flags a scenario does not read and the table in
-docs/softswitch.md all come from :data:`SCENARIOS` (docs/extending/scenario.md). Modules whose
-name starts with ``_`` (and ``flags``) are shared parts, not scenarios. A scenario defined
-elsewhere (a test's) joins with :func:`register`.
+Adding a scenario is a module (in this package, or a plugin's), its entry point and its test:
+``qosforge simulate``'s ``--scenario`` choices and flags, the refusal of flags a scenario does not
+read and the table in docs/softswitch.md all come from :data:`SCENARIOS`
+(docs/extending/scenario.md). Modules whose name starts with ``_`` (and ``flags``) are shared
+parts, not scenarios. A scenario defined at run time (a test's) joins with :func:`register`.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import TYPE_CHECKING
 
+from qosforge import plugins
 from qosforge.api.scenarios._framework import FlagSpec, Scenario, docs_table, refusal
 from qosforge.api.scenarios.flags import LEADING, REFUSAL_ORDER
 
 if TYPE_CHECKING:
     from qosforge.api.scenarios._fabric import FabricPlan
 
-_SHARED = frozenset({"flags"})
-
 
 def _discover() -> dict[str, Scenario]:
-    found: list[Scenario] = []
-    for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name.startswith("_") or module_info.name in _SHARED:
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        scenario = getattr(module, "SCENARIO", None)
-        if isinstance(scenario, Scenario):
-            found.append(scenario)
+    found = [scenario for _, scenario in plugins.load(plugins.SCENARIOS, Scenario)]
     return {scenario.name: scenario for scenario in sorted(found, key=lambda s: (s.order, s.name))}
 
 

@@ -11,16 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from qosforge.api.reporting import Reporter, StderrReporter
-from qosforge.api.simulate import (
+from qosforge.api.simulation import (
     PlotData,
     ScenarioInput,
     SimulationOutcome,
     assumptions,
     check_work,
-    parse_flag,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_fraction, parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_fraction, parse_size_bytes, parse_time_s
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
-    from qosforge.api.simulate import ScenarioInput, SimulationOutcome
+    from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 
 FlagKind = Literal["text", "int", "float", "switch", "path", "choice", "seed", "output"]
 

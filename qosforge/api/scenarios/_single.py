@@ -6,9 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from qosforge.api.simulate import PlotData, ScenarioInput, SimulationOutcome, check_work, parse_flag
+from qosforge.api.simulation import (
+    PlotData,
+    ScenarioInput,
+    SimulationOutcome,
+    check_work,
+)
 from qosforge.errors import QosforgeError
-from qosforge.units import format_value, parse_size_bytes, parse_time_s
+from qosforge.units import format_value, parse_flag, parse_size_bytes, parse_time_s
 
 
 @dataclass(frozen=True)

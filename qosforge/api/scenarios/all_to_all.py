@@ -14,7 +14,7 @@ from qosforge.api.scenarios._fabric import (
 )
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
 
 DEFAULT_LOAD = 0.6

@@ -17,7 +17,7 @@ from qosforge.api.scenarios._fabric import (
 )
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, check_work
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, check_work
 from qosforge.errors import QosforgeError
 
 
@@ -30,6 +30,7 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
         deadlock_summary,
         default_duration_s,
         failed_fabric,
+        replayed_delivery,
         watchdog_interval_s,
     )
     from qosforge.softswitch.helper.fabric_report import fabric_summary
@@ -68,7 +69,9 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
     keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
             "flow_ect": flow_ect(built.flows),
-            **deadlock_summary(result, observations, setup, watchdog=options.watchdog, watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes),
+            **deadlock_summary(result, observations, setup, watchdog=options.watchdog,
+                               watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes,
+                               delivered_by=replayed_delivery(built, setup.fabric)),
             "seed_effective": fabric_seed_matters(setup.fabric.configs, setup.fabric.topology, built.flows, seeded_workload=False)}
     return result, keys, header, duration_s, 0.0
 

@@ -8,9 +8,9 @@ from typing import Any
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import TRANSPORTS
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
 
 
 def _percent_as_fraction(percent: float | None) -> float | None:
@@ -36,7 +36,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         # Without a marking threshold the queue never marks and the run is loss-based TCP.
         raise QosforgeError(f"{transport} reacts to ECN marks, but the bottleneck marks nothing", place="--ecn-threshold",
                             hint="give --ecn-threshold K (e.g. 65pkt, DCTCP §3.4) or a RED curve with --red-min/--red-max/--red-pmax")
-    from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+    from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
     spec = DumbbellSpec(
         flows=single.flows, transport=TRANSPORTS[transport],

@@ -8,7 +8,7 @@ from typing import Any
 from qosforge.api.scenarios._fabric import FabricBuild, FabricPlan, ScenarioDefaults, fabric_outcome
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 
 
 def _build(run: FabricBuild) -> Any:

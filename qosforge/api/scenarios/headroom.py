@@ -17,7 +17,7 @@ from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, assumptions
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, assumptions
 from qosforge.errors import QosforgeError
 
 
@@ -37,11 +37,11 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         "scenario": "headroom", "intent": request.intent, "switch": compiled.ir.name, "class": built.entry.name,
         "transport": "cbr (line rate, no congestion control)", "receiver_port": config.ports[built.receiver].name,
         "sender_ports": [config.ports[s].name for s in built.senders], "flows": senders,
-        "packet_bytes": built.lossless_frame_bytes, "reverse_frame_bytes": built.reverse_frame_bytes,
+        "packet_bytes": built.lossless_mtu_bytes, "reverse_frame_bytes": built.reverse_frame_bytes,
         "vendor_profile": config.asic.name,
         "approximations": announce_approximations(inp.reporter, (compiled.ir,), (config.asic,))}
     outcome = run_single(inp, single, config, built.flows, built.run, header, config.ports[built.receiver].speed_bps,
-                         built.lossless_frame_bytes, compiled.ir)
+                         built.lossless_mtu_bytes, compiled.ir)
     if outcome.result is not None:
         # wire_gbps and goodput_gbps count every host, the port-MTU flows towards the senders too.
         from qosforge.models.ethernet import wire_bytes

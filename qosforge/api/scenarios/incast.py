@@ -10,7 +10,7 @@ from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD, TRANSPORTS
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, assumptions
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome, assumptions
 from qosforge.errors import QosforgeError
 
 

@@ -15,7 +15,7 @@ from qosforge.api.scenarios._fabric import (
 )
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
 
 #: The stall starts after this warm-up and the run goes on this long after it.

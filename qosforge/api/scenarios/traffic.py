@@ -14,21 +14,22 @@ from typing import Any
 from qosforge.api.reporting import Reporter
 from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
-from qosforge.api.simulate import (
+from qosforge.api.simulation import (
     PlotData,
     ScenarioInput,
     SimulationOutcome,
     assumptions,
-    check_work,
-    parse_flag,
+    check_packets,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_time_s
+from qosforge.units import parse_flag, parse_time_s
 
 #: Without --measure or --duration: 10 ms (thousands of RTTs on a datacenter fabric).
 DEFAULT_DURATION_S = 10e-3
 DEFAULT_SAMPLE_S = 100e-6
 TIMESERIES_SUFFIXES = (".csv", ".parquet")
+#: A --timeseries beyond this many rows (~50 MB of CSV) is announced with its size before the run.
+SERIES_ROWS_NOTED = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -48,22 +49,14 @@ class TrafficOptions:
 
 def parse_measure(text: str) -> tuple[float, float]:
     """``START:END`` (e.g. ``4s:5s``, ``0s:10ms``) -> seconds; END after START."""
-    from qosforge.errors import UnitError
-    from qosforge.units import parse_time_s
+    from qosforge.softswitch.traffic.traffic_file import parse_window
 
-    start_text, colon, end_text = text.partition(":")
-    if not colon or not start_text.strip() or not end_text.strip():
-        raise QosforgeError(f"{text!r} is not START:END", place="--measure", hint="e.g. --measure 4s:5s (statistics over 4 s..5 s; the run ends at 5 s)")
-    try:
-        start, end = parse_time_s(start_text.strip(), allow_zero=True), parse_time_s(end_text.strip())
-    except UnitError as error:
-        raise error.with_place("--measure") from None
-    if not end > start:
-        raise QosforgeError(f"the window ends ({end:g} s) before it starts ({start:g} s)", place="--measure", hint="e.g. --measure 4s:5s")
-    return start, end
+    return parse_window(text, "--measure")
 
 
-def _window(options: TrafficOptions) -> Any:
+def _window(options: TrafficOptions, traffic_file: Any, reporter: Reporter) -> tuple[Any, str]:
+    """The run's window and where it came from: the flags (--measure, --duration) override the
+    traffic file's ``measure``/``duration``, which overrides the 10 ms default."""
     from qosforge.softswitch.helper.traffic_report import Window
 
     if options.measure is not None:
@@ -71,13 +64,24 @@ def _window(options: TrafficOptions) -> Any:
         if options.duration_s is not None and not math.isclose(options.duration_s, end, rel_tol=1e-12):
             raise QosforgeError(f"the run ends at the window's end ({end:g} s), not {options.duration_s:g} s", place="--duration",
                                 hint="drop --duration (the window's END is the run's end)")
+        source = f"--measure {options.measure}"
+    elif options.duration_s is not None:
+        start, end = 0.0, options.duration_s
+        source = f"--duration {options.duration_s:g}s"
+    elif traffic_file.measure_s is not None:
+        (start, end) = traffic_file.measure_s
+        source = f"the traffic file's {traffic_file.window_text}"
     else:
-        start, end = 0.0, options.duration_s if options.duration_s is not None else DEFAULT_DURATION_S
+        start, end, source = 0.0, DEFAULT_DURATION_S, f"the default {DEFAULT_DURATION_S:g} s"
+    from_file = source.startswith("the traffic file")
+    overridden = not from_file and traffic_file.measure_s not in (None, (start, end))
+    if overridden:
+        reporter.note(f"note: {source} overrides the traffic file's {traffic_file.window_text}")
     sample = options.sample_s if options.sample_s is not None else min(DEFAULT_SAMPLE_S, end - start)
     if sample > end - start:
         raise QosforgeError(f"a sample every {sample:g} s is longer than the {end - start:g} s window", place="--sample",
                             hint="sample more often than the window is long, e.g. --sample 100us")
-    return Window(start, end, sample)
+    return Window(start, end, sample), source
 
 
 def _check_output(path: str | None, flag: str, suffixes: tuple[str, ...]) -> None:
@@ -113,22 +117,40 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     _check_output(options.timeseries, "--timeseries", TIMESERIES_SUFFIXES)
     _check_output(options.plot, "--plot", PLOT_SUFFIXES)
     traffic_path = existing_traffic_path(options.traffic)
-    window = _window(options)
     traffic_file = load_traffic(traffic_path)
+    window, window_source = _window(options, traffic_file, reporter)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
+    warnings = late_flows(traffic, window)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
-    check_work(window.end_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), packet)
+    check_packets(
+        offered_packets(fabric.ports, traffic.flows, window.end_s),
+        window.end_s,
+        f"{format_value(window.end_s, 's')} of the file's {len(traffic.flows):,} "
+        f"flow{'' if len(traffic.flows) == 1 else 's'}",
+        packet,
+        place="--measure" if options.measure is not None else "--duration",
+    )
+    _note_series_rows(reporter, options, window, len(traffic.monitors))
     with reporter.progress(f"simulating {format_value(window.end_s, 's')} of {len(traffic.flows)} flows on {len(fabric.switches)} switches"):
         sampled = run_user_traffic(fabric, traffic, window, seed=options.seed, rto_min_s=options.rto_min_s,
                                    series=options.timeseries is not None or options.plot is not None)
     flows = flows_json(traffic, sampled, window)
+    groups = groups_json(flows)
+    warnings += [f"group '{group['name']}' delivered nothing in {window.start_s:g} s .. "
+                 f"{window.end_s:g} s: Jain's index is undefined (reported null, not 1)"
+                 for group in groups if group["jain_index"] is None]
+    for warning in warnings:
+        reporter.note(f"warning: {warning}")
     counters = {key: value for key, value in summary(sampled.result).items()
                 if not key.startswith("queue_") and key not in ("mark_fraction", "drop_fraction")}
     report: dict[str, Any] = {
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
         "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
+        "window_from": window_source,
+        # The file's own seed draws its random staggers in place of --seed (user_traffic.py).
+        "traffic_seed": traffic_file.seed,
         "seed_effective": _seed_matters(fabric, traffic, traffic_file),
         "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches}),
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
@@ -140,11 +162,76 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "drops_by_class": class_drops(sampled.result.drops, all_port_classes(fabric),
                                       REASONS_WITH_WATCHDOG),
         "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)),
-        "flows": flows, "groups": groups_json(flows), "ports": ports_json(fabric, traffic, sampled),
+        "flows": flows, "groups": groups,
+        "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
     }
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
     return report, sampled.series
+
+
+#: Late flows named one by one in a warning; more are counted.
+NAMED_LATE_FLOWS = 3
+
+
+def late_flows(traffic: Any, window: Any) -> list[str]:
+    """A warning for the flows that start when the run has ended (they send nothing, and their
+    zeros would read as starved flows), naming them."""
+    flows = traffic.flows
+    late = [(index, flow) for index, flow in enumerate(flows) if flow.spec.start_s >= window.end_s]
+    if not late:
+        return []
+    named = "; ".join(f"flow {index} (group {flow.group}, {flow.src} -> {flow.dst}) at "
+                      f"{flow.spec.start_s:g} s" for index, flow in late[:NAMED_LATE_FLOWS])
+    more = f"; and {len(late) - NAMED_LATE_FLOWS} more" if len(late) > NAMED_LATE_FLOWS else ""
+    return [f"{len(late)} of {len(flows)} flows start after the run ends at {window.end_s:g} s and "
+            f"send nothing: {named}{more} (give the window they run in: --measure START:END, or "
+            "measure: in the traffic file)"]
+
+
+def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
+    """Packets the flows can put on the wire by ``end_s``, the run's work: each sending host port
+    at most at its line rate from its first flow's start, a sized flow no more than its size, an
+    open-loop flow no more than its rate (a flow crosses several hops, but so does a line-rate
+    packet of :func:`~qosforge.api.simulation.check_work`, the bound this one refines)."""
+    flows_of: dict[int, list[Any]] = {}
+    for flow in flows:
+        flows_of.setdefault(flow.spec.src_port, []).append(flow.spec)
+    total = 0.0
+    for port, specs in flows_of.items():
+        line_bps = ports[port].speed_bps
+        first_start_s = min(spec.start_s for spec in specs)
+        smallest_packet = min(spec.packet_bytes for spec in specs)
+        line_packets = max(0.0, end_s - first_start_s) * line_bps / (8 * smallest_packet)
+        asked = 0.0
+        for spec in specs:
+            active_s = max(0.0, end_s - spec.start_s)
+            open_loop_bps = spec.rate_pps * 8 * spec.packet_bytes
+            bps = min(open_loop_bps, line_bps) if spec.rate_pps > 0 else line_bps
+            packets = active_s * bps / (8 * spec.packet_bytes)
+            asked += packets if spec.size_packets < 0 else min(packets, spec.size_packets)
+        total += min(asked, line_packets)
+    return total
+
+
+def _note_series_rows(
+    reporter: Reporter, options: TrafficOptions, window: Any, queues: int
+) -> None:
+    """A time series of very many rows is asked for by a --sample far finer than the queues
+    change; say how many before the run writes them."""
+    if options.timeseries is None or options.sample_s is None:
+        return
+    samples = math.floor(window.length_s / window.sample_s * (1 + 1e-12)) + 1
+    rows = samples * queues
+    if rows > SERIES_ROWS_NOTED:
+        from qosforge.units import format_value
+
+        reporter.note(
+            f"warning: --sample {format_value(window.sample_s, 's')} over "
+            f"{format_value(window.length_s, 's')} makes "
+            f"{samples:,} samples of {queues} queues: {rows:,} rows in {options.timeseries} (e.g. "
+            "--sample 100us)"
+        )
 
 
 def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
@@ -158,9 +245,28 @@ def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
 
 def existing_traffic_path(text: str) -> Path:
     """``--traffic``'s file, refused at the flag when it does not exist (a run and a sweep alike)."""
+    import stat
+
     path = Path(text)
-    if not path.is_file():
-        raise QosforgeError(f"no such file: {path}", place="--traffic", hint="give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')")
+    hint = "give a traffic YAML or CSV (docs/softswitch.md 'Your own traffic')"
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise QosforgeError(f"no such file: {path}", place="--traffic", hint=hint) from None
+    except OSError as error:
+        message = f"cannot read {path}: {error.strerror}"
+        raise QosforgeError(message, place="--traffic", hint=hint) from None
+    if not stat.S_ISREG(mode):
+        # A FIFO or a device would be read until it ends (/dev/zero never does).
+        kinds = {
+            stat.S_ISDIR: "a folder",
+            stat.S_ISFIFO: "a FIFO (named pipe)",
+            stat.S_ISCHR: "a character device",
+            stat.S_ISBLK: "a block device",
+            stat.S_ISSOCK: "a socket",
+        }
+        kind = next((name for test, name in kinds.items() if test(mode)), "not a regular file")
+        raise QosforgeError(f"{path} is {kind}, not a file", place="--traffic", hint=hint)
     return path
 
 

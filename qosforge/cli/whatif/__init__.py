@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from qosforge.api.calculators import COMMAND_MODULES
+from qosforge.api.calculators import calculator_names
 from qosforge.cli._lazy import HelpWhenBareGroup
 
 
@@ -23,7 +23,7 @@ class _WhatIfGroup(HelpWhenBareGroup):
         return build_command(calculator(cmd_name))
 
 
-@click.group("whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in COMMAND_MODULES})
+@click.group("whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in calculator_names()})
 def whatif_group() -> None:
     """What-if capacity calculations from the transport and buffer models.
 
@@ -32,4 +32,4 @@ def whatif_group() -> None:
     """
 
 
-__all__ = ["COMMAND_MODULES", "whatif_group"]
+__all__ = ["whatif_group"]

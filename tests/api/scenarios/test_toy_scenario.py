@@ -3,7 +3,7 @@ a ``--scenario`` choice with its own flag, has the flags it does not read refuse
 generated docs table, and runs on the engine through ``qosforge simulate``.
 
 The toy is a point-to-point link: ``--flows`` NewReno flows over one link of ``--toy-rate`` (its
-own flag), built with the software switch's dumbbell (softswitch/scenarios.py)."""
+own flag), built with the software switch's dumbbell (softswitch/helper/single_switch.py)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from click.testing import CliRunner
 from qosforge.api.scenarios import SCENARIOS, refuse_unread, register, scenario_docs, unregister
 from qosforge.api.scenarios._framework import FlagSpec, Scenario
 from qosforge.api.scenarios._single import prepare, run_single
-from qosforge.api.simulate import ScenarioInput, SimulationOutcome, parse_flag
+from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_rate_bps
+from qosforge.units import parse_flag, parse_rate_bps
 
 
 def _run(inp: ScenarioInput) -> SimulationOutcome:
-    from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+    from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
     single = prepare(inp)
     rate_bps = parse_flag("--toy-rate", parse_rate_bps, inp.request.extra.get("toy_rate") or "1G")
@@ -94,7 +94,7 @@ def test_the_toy_runs_on_the_engine_through_the_cli(toy: Scenario) -> None:
     report = json.loads(out)
     assert report["scenario"] == "toy-link" and report["flows"] == 2 and report["bandwidth_bps"] == 1e9
     # Two long-lived NewReno flows keep a 1G bottleneck busy: the receiver's wire rate is the link's
-    # rate, and never above it (softswitch/scenarios.py dumbbell).
+    # rate, and never above it (softswitch/helper/single_switch.py dumbbell).
     assert 0.9 <= report["wire_gbps"] <= 1.0
 
 

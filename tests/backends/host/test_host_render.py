@@ -61,7 +61,11 @@ def test_roce_pod_values_follow_the_plan_and_the_dcqcn_model() -> None:
     assert values["ecn.roce_rp.rpg_ai_rate"].value == 100 and values["ecn.roce_rp.rpg_ai_rate"].unit == "Mbit/s"
     assert values["ecn.roce_rp.rpg_hai_rate"].value == 500
     assert values["ecn.roce_rp.rpg_time_reset"].value == 55 and values["ecn.roce_np.min_time_between_cnps"].value == 50
-    assert values["rdma_cm.default_roce_tos"].value == 26 * 4
+    # DSCP 26 in the upper six bits, ECT(0) (0b10) in the ECN field (RFC 3168 §5): 106.
+    assert values["rdma_cm.default_roce_tos"].value == 26 << 2 | 0b10 == 106
+    # The NIC's headroom for the intent's host cable (roce-pod: 3 m), else the NIC's default.
+    cable = values["mlnx_qos.cable_len"]
+    assert cable.apply == 'mlnx_qos -i "$IFACE" --cable_len=3' and cable.value == 3
     assert values["mlnx_qos.pfc"].apply.endswith("--pfc 0,0,0,1,0,0,0,0")
     assert values["ecn.roce_np.cnp_dscp"].apply.startswith("echo 48 ")
     # Knobs whose encoding is not public are listed, never written into a command.
@@ -70,6 +74,39 @@ def test_roce_pod_values_follow_the_plan_and_the_dcqcn_model() -> None:
     # Only DSCPs whose switch priority differs from the NIC default (DSCP >> 3) get a dscp2prio line.
     rendered = {name for name in values if name.startswith("mlnx_qos.dscp2prio.")}
     assert rendered == {f"mlnx_qos.dscp2prio.{d}" for d, p in kind.dscp_to_priority if p != d >> 3}
+    # Every DSCP as the switch maps it: those no class uses go to lossy priority 0 (TC 0),
+    # not to the NIC default DSCP >> 3, which puts 24..31 on lossless priority 3.
+    assert len(kind.dscp_to_priority) == 64
+    third = {d: p for d, p in kind.dscp_to_priority if d in range(24, 32)}
+    assert third == {24: 0, 25: 0, 26: 3, 27: 0, 28: 0, 29: 0, 30: 0, 31: 0}
+    assert values["mlnx_qos.dscp2prio.24"].apply == 'mlnx_qos -i "$IFACE" --dscp2prio set,24,0'
+
+
+def test_the_sysctl_file_says_tcp_dctcp_must_be_loadable() -> None:
+    from qosforge.backends.host.render import render_sysctl
+
+    text = render_sysctl(_kinds("tlt-simulation")["linux-kernel-40G"])
+    assert "net.ipv4.tcp_congestion_control = dctcp" in text
+    assert "modprobe tcp_dctcp" in text and "/etc/modules-load.d/qosforge.conf" in text
+    assert "tcp_ca_find_autoload" in text
+
+
+def test_a_host_cable_longer_than_the_driver_takes_is_left_to_the_operator() -> None:
+    import dataclasses
+
+    from qosforge.backends.host.settings import derive_host_kind
+
+    kind = _kinds("roce-pod")["nvidia-connectx-6dx-100G"]
+    switch = next(
+        s
+        for s in _fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host")
+        if s.name == kind.attachments[0][0]
+    )
+    port = next(p for p in switch.ports if p.name == kind.attachments[0][1])
+    long = derive_host_kind("long", switch, dataclasses.replace(port, cable_m=1500.0), ())
+    cable = long.value("mlnx_qos.cable_len")
+    assert cable is not None and (cable.form, cable.value) == ("manual", 1500)
+    assert "at most 1000 m" in cable.note
 
 
 def test_kernel_only_hosts_list_nic_values_for_manual_configuration() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import oc_config_validate.models.interfaces as interface_bindings
 import pytest
 
-from qosforge.backends.counters import Counter, CounterKey, Sample
+from qosforge.backends.counters import Counter, CounterKey, Sample, paths_of
 from qosforge.backends.openconfig import telemetry
 from qosforge.backends.openconfig.model import new_root
 
@@ -54,4 +54,4 @@ def test_interface_counters() -> None:
 
 def test_openconfig_has_no_pfc_or_priority_groups() -> None:
     for counter in (Counter.PFC_RX_PACKETS, Counter.PG_HEADROOM_WATERMARK_BYTES, Counter.PFCWD_STATUS, Counter.PG_DROPPED_PACKETS):
-        assert telemetry.path_of(counter) == ()
+        assert paths_of(telemetry.PATHS, counter) == ()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,36 +13,14 @@ from qosforge.backends.sonic import RULES, check_config_db, qos_subset, render_c
 from qosforge.backends.sonic.checks import contiguous_ranges, ecn_colors
 from qosforge.ir import SwitchIR
 
-Config = dict[str, Any]
-Mutation = Callable[[Config], None]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from config_mutations import Config, Mutation, drop, rekey, rename_table, set_field
+
 BUFFER_B = 42_000_000  # the fixture's ASIC buffer
 
 
-def _set(table: str, key: str, field: str, value: Any) -> Mutation:
-    def mutate(config: Config) -> None:
-        config.setdefault(table, {}).setdefault(key, {})[field] = value
-    return mutate
 
 
-def _drop(table: str, key: str, field: str | None = None) -> Mutation:
-    def mutate(config: Config) -> None:
-        if field is None:
-            del config[table][key]
-        else:
-            del config[table][key][field]
-    return mutate
-
-
-def _rename_table(old: str, new: str) -> Mutation:
-    def mutate(config: Config) -> None:
-        config[new] = config.pop(old)
-    return mutate
-
-
-def _rekey(table: str, old: str, new: str) -> Mutation:
-    def mutate(config: Config) -> None:
-        config[table][new] = config[table].pop(old)
-    return mutate
 
 
 def _both(*mutations: Mutation) -> Mutation:
@@ -60,111 +39,111 @@ def _replace_table(table: str, value: Any) -> Mutation:
 # (rule, mutation, expected table) — each mutation breaks exactly the named requirement.
 CASES: list[tuple[str, str, Mutation, str]] = [
     ("structure", "table is a list", _replace_table("SCHEDULER", ["x"]), "SCHEDULER"),
-    ("value-not-string", "integer size", _set("BUFFER_POOL", "egress_lossy_pool", "size", 30000000), "BUFFER_POOL"),
-    ("value-not-string", "JSON boolean", _set("WRED_PROFILE", "tlt_drop", "wred_green_enable", True), "WRED_PROFILE"),
+    ("value-not-string", "integer size", set_field("BUFFER_POOL", "egress_lossy_pool", "size", 30000000), "BUFFER_POOL"),
+    ("value-not-string", "JSON boolean", set_field("WRED_PROFILE", "tlt_drop", "wred_green_enable", True), "WRED_PROFILE"),
     ("unknown-table", "PFC_PRIORITY_TO_QUEUE_MAP trap",
-     _rename_table("MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_QUEUE_MAP"), "PFC_PRIORITY_TO_QUEUE_MAP"),
-    ("unknown-field", "max_headroom_size on a pool", _set("BUFFER_POOL", "egress_lossy_pool", "max_headroom_size", "0"), "BUFFER_POOL"),
-    ("unknown-field", "BIG_RED_SWITCH", _set("PFC_WD", "GLOBAL", "BIG_RED_SWITCH", "enable"), "PFC_WD"),
-    ("missing-field", "profile without size", _drop("BUFFER_PROFILE", "egress_lossy", "size"), "BUFFER_PROFILE"),
-    ("missing-field", "PFC_WD port without detection_time", _drop("PFC_WD", "Ethernet0", "detection_time"), "PFC_WD"),
-    ("bad-key", "PG 8-9", _rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|8-9"), "BUFFER_PG"),
-    ("bad-key", "queue 16", _rekey("BUFFER_QUEUE", "Ethernet0|3", "Ethernet0|16"), "BUFFER_QUEUE"),
-    ("bad-key", "backwards PG range", _rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|2-1"), "BUFFER_PG"),
-    ("bad-key", "QUEUE index not N or N-M", _rekey("QUEUE", "Ethernet0|0", "Ethernet0|q0"), "QUEUE"),
-    ("multi-port-key", "comma-joined ports", _rekey("BUFFER_QUEUE", "Ethernet0|0-2", "Ethernet0,Ethernet8|0-2"), "BUFFER_QUEUE"),
+     rename_table("MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_QUEUE_MAP"), "PFC_PRIORITY_TO_QUEUE_MAP"),
+    ("unknown-field", "max_headroom_size on a pool", set_field("BUFFER_POOL", "egress_lossy_pool", "max_headroom_size", "0"), "BUFFER_POOL"),
+    ("unknown-field", "BIG_RED_SWITCH", set_field("PFC_WD", "GLOBAL", "BIG_RED_SWITCH", "enable"), "PFC_WD"),
+    ("missing-field", "profile without size", drop("BUFFER_PROFILE", "egress_lossy", "size"), "BUFFER_PROFILE"),
+    ("missing-field", "PFC_WD port without detection_time", drop("PFC_WD", "Ethernet0", "detection_time"), "PFC_WD"),
+    ("bad-key", "PG 8-9", rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|8-9"), "BUFFER_PG"),
+    ("bad-key", "queue 16", rekey("BUFFER_QUEUE", "Ethernet0|3", "Ethernet0|16"), "BUFFER_QUEUE"),
+    ("bad-key", "backwards PG range", rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|2-1"), "BUFFER_PG"),
+    ("bad-key", "QUEUE index not N or N-M", rekey("QUEUE", "Ethernet0|0", "Ethernet0|q0"), "QUEUE"),
+    ("multi-port-key", "comma-joined ports", rekey("BUFFER_QUEUE", "Ethernet0|0-2", "Ethernet0,Ethernet8|0-2"), "BUFFER_QUEUE"),
     ("bracket-reference", "[BUFFER_POOL|name]",
-     _set("BUFFER_PROFILE", "egress_lossy", "pool", "[BUFFER_POOL|egress_lossy_pool]"), "BUFFER_PROFILE"),
-    ("dangling-reference", "missing scheduler", _set("QUEUE", "Ethernet0|0", "scheduler", "nope"), "QUEUE"),
-    ("dangling-reference", "NULL queue profile", _set("BUFFER_QUEUE", "Ethernet0|3", "profile", "NULL"), "BUFFER_QUEUE"),
-    ("dangling-reference", "port absent from PORT", _set("PORT", "Ethernet4", "speed", "100000"), "BUFFER_PG"),
-    ("bad-integer", "size with unit", _set("BUFFER_POOL", "egress_lossy_pool", "size", "30MB"), "BUFFER_POOL"),
+     set_field("BUFFER_PROFILE", "egress_lossy", "pool", "[BUFFER_POOL|egress_lossy_pool]"), "BUFFER_PROFILE"),
+    ("dangling-reference", "missing scheduler", set_field("QUEUE", "Ethernet0|0", "scheduler", "nope"), "QUEUE"),
+    ("dangling-reference", "NULL queue profile", set_field("BUFFER_QUEUE", "Ethernet0|3", "profile", "NULL"), "BUFFER_QUEUE"),
+    ("dangling-reference", "port absent from PORT", set_field("PORT", "Ethernet4", "speed", "100000"), "BUFFER_PG"),
+    ("bad-integer", "size with unit", set_field("BUFFER_POOL", "egress_lossy_pool", "size", "30MB"), "BUFFER_POOL"),
     ("integer-whitespace", "size with a leading space (SONiC's Arista 7060X6 template)",
-     _set("BUFFER_POOL", "egress_lossy_pool", "size", " 166912"), "BUFFER_POOL"),
-    ("out-of-range", "dynamic_th 8", _set("BUFFER_PROFILE", "egress_lossy", "dynamic_th", "8"), "BUFFER_PROFILE"),
-    ("out-of-range", "weight 0", _set("SCHEDULER", "sched_lossy", "weight", "0"), "SCHEDULER"),
-    ("out-of-range", "drop probability 101", _set("WRED_PROFILE", "tlt_drop", "green_drop_probability", "101"), "WRED_PROFILE"),
-    ("out-of-range", "detection_time 50", _set("PFC_WD", "Ethernet0", "detection_time", "50"), "PFC_WD"),
-    ("out-of-range", "restoration_time 60001", _set("PFC_WD", "Ethernet0", "restoration_time", "60001"), "PFC_WD"),
-    ("out-of-range", "POLL_INTERVAL 1001", _set("PFC_WD", "GLOBAL", "POLL_INTERVAL", "1001"), "PFC_WD"),
-    ("out-of-range", "DSCP 64", _set("DSCP_TO_TC_MAP", "AZURE", "64", "0"), "DSCP_TO_TC_MAP"),
-    ("out-of-range", "TC 16", _set("DSCP_TO_TC_MAP", "AZURE", "0", "16"), "DSCP_TO_TC_MAP"),
-    ("out-of-range", "PG 8 in TC->PG", _set("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "0", "8"), "TC_TO_PRIORITY_GROUP_MAP"),
-    ("bad-enum", "ecn_on", _set("WRED_PROFILE", "tlt_drop", "ecn", "ecn_on"), "WRED_PROFILE"),
-    ("bad-enum", "scheduler type", _set("SCHEDULER", "sched_lossy", "type", "WFQ"), "SCHEDULER"),
-    ("bad-boolean", "'True'", _set("WRED_PROFILE", "tlt_drop", "wred_green_enable", "True"), "WRED_PROFILE"),
-    ("bad-pattern", "WRED name with a dot", _rekey("WRED_PROFILE", "tlt_drop", "wred.1"), "WRED_PROFILE"),
-    ("bad-pattern", "pfc_enable with a space", _set("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3, 4"), "PORT_QOS_MAP"),
-    ("bad-pattern", "cable length '5'", _set("CABLE_LENGTH", "AZURE", "Ethernet0", "5"), "CABLE_LENGTH"),
+     set_field("BUFFER_POOL", "egress_lossy_pool", "size", " 166912"), "BUFFER_POOL"),
+    ("out-of-range", "dynamic_th 8", set_field("BUFFER_PROFILE", "egress_lossy", "dynamic_th", "8"), "BUFFER_PROFILE"),
+    ("out-of-range", "weight 0", set_field("SCHEDULER", "sched_lossy", "weight", "0"), "SCHEDULER"),
+    ("out-of-range", "drop probability 101", set_field("WRED_PROFILE", "tlt_drop", "green_drop_probability", "101"), "WRED_PROFILE"),
+    ("out-of-range", "detection_time 50", set_field("PFC_WD", "Ethernet0", "detection_time", "50"), "PFC_WD"),
+    ("out-of-range", "restoration_time 60001", set_field("PFC_WD", "Ethernet0", "restoration_time", "60001"), "PFC_WD"),
+    ("out-of-range", "POLL_INTERVAL 1001", set_field("PFC_WD", "GLOBAL", "POLL_INTERVAL", "1001"), "PFC_WD"),
+    ("out-of-range", "DSCP 64", set_field("DSCP_TO_TC_MAP", "AZURE", "64", "0"), "DSCP_TO_TC_MAP"),
+    ("out-of-range", "TC 16", set_field("DSCP_TO_TC_MAP", "AZURE", "0", "16"), "DSCP_TO_TC_MAP"),
+    ("out-of-range", "PG 8 in TC->PG", set_field("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "0", "8"), "TC_TO_PRIORITY_GROUP_MAP"),
+    ("bad-enum", "ecn_on", set_field("WRED_PROFILE", "tlt_drop", "ecn", "ecn_on"), "WRED_PROFILE"),
+    ("bad-enum", "scheduler type", set_field("SCHEDULER", "sched_lossy", "type", "WFQ"), "SCHEDULER"),
+    ("bad-boolean", "'True'", set_field("WRED_PROFILE", "tlt_drop", "wred_green_enable", "True"), "WRED_PROFILE"),
+    ("bad-pattern", "WRED name with a dot", rekey("WRED_PROFILE", "tlt_drop", "wred.1"), "WRED_PROFILE"),
+    ("bad-pattern", "pfc_enable with a space", set_field("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3, 4"), "PORT_QOS_MAP"),
+    ("bad-pattern", "cable length '5'", set_field("CABLE_LENGTH", "AZURE", "Ethernet0", "5"), "CABLE_LENGTH"),
     ("wred-threshold-overflow", "threshold 2^31",
-     _both(_set("WRED_PROFILE", "tlt_drop", "green_max_threshold", str(2**31))), "WRED_PROFILE"),
-    ("wred-min-gt-max", "green min > max", _set("WRED_PROFILE", "tlt_drop", "green_min_threshold", "400001"), "WRED_PROFILE"),
+     _both(set_field("WRED_PROFILE", "tlt_drop", "green_max_threshold", str(2**31))), "WRED_PROFILE"),
+    ("wred-min-gt-max", "green min > max", set_field("WRED_PROFILE", "tlt_drop", "green_min_threshold", "400001"), "WRED_PROFILE"),
     ("wred-color-consistency", "yellow thresholds, yellow inactive",
-     _set("WRED_PROFILE", "tlt_drop", "yellow_min_threshold", "1000"), "WRED_PROFILE"),
+     set_field("WRED_PROFILE", "tlt_drop", "yellow_min_threshold", "1000"), "WRED_PROFILE"),
     ("wred-color-consistency", "red enabled without thresholds",
-     _set("WRED_PROFILE", "tlt_drop", "wred_red_enable", "true"), "WRED_PROFILE"),
+     set_field("WRED_PROFILE", "tlt_drop", "wred_red_enable", "true"), "WRED_PROFILE"),
     ("threshold-mode", "both dynamic_th and static_th",
-     _set("BUFFER_PROFILE", "egress_lossy", "static_th", "1000"), "BUFFER_PROFILE"),
-    ("threshold-mode", "neither", _drop("BUFFER_PROFILE", "egress_lossy", "dynamic_th"), "BUFFER_PROFILE"),
+     set_field("BUFFER_PROFILE", "egress_lossy", "static_th", "1000"), "BUFFER_PROFILE"),
+    ("threshold-mode", "neither", drop("BUFFER_PROFILE", "egress_lossy", "dynamic_th"), "BUFFER_PROFILE"),
     ("threshold-mode-pool", "static_th on a dynamic pool (dynamic model)",
-     _both(_set("DEVICE_METADATA", "localhost", "buffer_model", "dynamic"),
-           _drop("BUFFER_PROFILE", "egress_lossy", "dynamic_th"),
-           _set("BUFFER_PROFILE", "egress_lossy", "static_th", "1000")), "BUFFER_PROFILE"),
-    ("scheduler-priority", "priority field", _set("SCHEDULER", "sched_lossy", "priority", "3"), "SCHEDULER"),
-    ("scheduler-rates", "pir without cir", _set("SCHEDULER", "sched_lossy", "pir", "1000"), "SCHEDULER"),
+     _both(set_field("DEVICE_METADATA", "localhost", "buffer_model", "dynamic"),
+           drop("BUFFER_PROFILE", "egress_lossy", "dynamic_th"),
+           set_field("BUFFER_PROFILE", "egress_lossy", "static_th", "1000")), "BUFFER_PROFILE"),
+    ("scheduler-priority", "priority field", set_field("SCHEDULER", "sched_lossy", "priority", "3"), "SCHEDULER"),
+    ("scheduler-rates", "pir without cir", set_field("SCHEDULER", "sched_lossy", "pir", "1000"), "SCHEDULER"),
     ("scheduler-rates", "pir < cir",
-     _both(_set("SCHEDULER", "sched_lossy", "cir", "2000"), _set("SCHEDULER", "sched_lossy", "pir", "1000")), "SCHEDULER"),
+     _both(set_field("SCHEDULER", "sched_lossy", "cir", "2000"), set_field("SCHEDULER", "sched_lossy", "pir", "1000")), "SCHEDULER"),
     ("scheduler-rates", "pbs < cbs",
-     _both(_set("SCHEDULER", "sched_lossy", "cir", "1000"), _set("SCHEDULER", "sched_lossy", "pir", "1000"),
-           _set("SCHEDULER", "sched_lossy", "cbs", "500"), _set("SCHEDULER", "sched_lossy", "pbs", "100")), "SCHEDULER"),
-    ("pfcwd-placement", "POLL_INTERVAL on a port", _set("PFC_WD", "Ethernet0", "POLL_INTERVAL", "200"), "PFC_WD"),
-    ("pfcwd-placement", "action on GLOBAL", _set("PFC_WD", "GLOBAL", "action", "drop"), "PFC_WD"),
-    ("pfcwd-poll-interval", "detection < poll", _set("PFC_WD", "GLOBAL", "POLL_INTERVAL", "300"), "PFC_WD"),
+     _both(set_field("SCHEDULER", "sched_lossy", "cir", "1000"), set_field("SCHEDULER", "sched_lossy", "pir", "1000"),
+           set_field("SCHEDULER", "sched_lossy", "cbs", "500"), set_field("SCHEDULER", "sched_lossy", "pbs", "100")), "SCHEDULER"),
+    ("pfcwd-placement", "POLL_INTERVAL on a port", set_field("PFC_WD", "Ethernet0", "POLL_INTERVAL", "200"), "PFC_WD"),
+    ("pfcwd-placement", "action on GLOBAL", set_field("PFC_WD", "GLOBAL", "action", "drop"), "PFC_WD"),
+    ("pfcwd-poll-interval", "detection < poll", set_field("PFC_WD", "GLOBAL", "POLL_INTERVAL", "300"), "PFC_WD"),
     ("pfcwd-priorities", "watchdog on a non-PFC priority",
-     _set("PORT_QOS_MAP", "Ethernet0", "pfcwd_sw_enable", "3,4"), "PORT_QOS_MAP"),
+     set_field("PORT_QOS_MAP", "Ethernet0", "pfcwd_sw_enable", "3,4"), "PORT_QOS_MAP"),
     ("lossless-pool-name", "xoff profile on another ingress pool",
-     _both(_set("BUFFER_POOL", "ingress_other", "type", "ingress"), _set("BUFFER_POOL", "ingress_other", "mode", "dynamic"),
-           _set("BUFFER_POOL", "ingress_other", "size", "1000"),
-           _set("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "pool", "ingress_other")), "BUFFER_PROFILE"),
-    ("profile-direction", "egress profile on a PG", _set("BUFFER_PG", "Ethernet0|0", "profile", "egress_lossy"), "BUFFER_PG"),
+     _both(set_field("BUFFER_POOL", "ingress_other", "type", "ingress"), set_field("BUFFER_POOL", "ingress_other", "mode", "dynamic"),
+           set_field("BUFFER_POOL", "ingress_other", "size", "1000"),
+           set_field("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "pool", "ingress_other")), "BUFFER_PROFILE"),
+    ("profile-direction", "egress profile on a PG", set_field("BUFFER_PG", "Ethernet0|0", "profile", "egress_lossy"), "BUFFER_PG"),
     ("profile-direction", "ingress profile on a queue",
-     _set("BUFFER_QUEUE", "Ethernet0|0-2", "profile", "ingress_lossy"), "BUFFER_QUEUE"),
-    ("overlapping-keys", "PG 0 and 0-1", _set("BUFFER_PG", "Ethernet0|0-1", "profile", "ingress_lossy"), "BUFFER_PG"),
-    ("dscp-map-incomplete", "DSCP 63 missing", _drop("DSCP_TO_TC_MAP", "AZURE", "63"), "DSCP_TO_TC_MAP"),
-    ("port-qos-global", "tc_to_queue_map on global", _set("PORT_QOS_MAP", "global", "tc_to_queue_map", "AZURE"), "PORT_QOS_MAP"),
+     set_field("BUFFER_QUEUE", "Ethernet0|0-2", "profile", "ingress_lossy"), "BUFFER_QUEUE"),
+    ("overlapping-keys", "PG 0 and 0-1", set_field("BUFFER_PG", "Ethernet0|0-1", "profile", "ingress_lossy"), "BUFFER_PG"),
+    ("dscp-map-incomplete", "DSCP 63 missing", drop("DSCP_TO_TC_MAP", "AZURE", "63"), "DSCP_TO_TC_MAP"),
+    ("port-qos-global", "tc_to_queue_map on global", set_field("PORT_QOS_MAP", "global", "tc_to_queue_map", "AZURE"), "PORT_QOS_MAP"),
     # With cable 0m buffermgrd leaves the port's PGs to the operator (cfgmgr/buffermgr.cpp).
     ("lossless-chain", "no lossless PG on a 0m port",
-     _both(_drop("BUFFER_PG", "Ethernet0|3"), _set("CABLE_LENGTH", "AZURE", "Ethernet0", "0m")), "PORT_QOS_MAP"),
-    ("lossless-chain", "lossless PG without xoff", _set("BUFFER_PG", "Ethernet0|3", "profile", "ingress_lossy"), "PORT_QOS_MAP"),
-    ("lossless-chain", "no lossless egress queue", _drop("BUFFER_QUEUE", "Ethernet0|3"), "PORT_QOS_MAP"),
-    ("lossless-chain", "tc_to_pg_map unbound", _drop("PORT_QOS_MAP", "Ethernet0", "tc_to_pg_map"), "PORT_QOS_MAP"),
+     _both(drop("BUFFER_PG", "Ethernet0|3"), set_field("CABLE_LENGTH", "AZURE", "Ethernet0", "0m")), "PORT_QOS_MAP"),
+    ("lossless-chain", "lossless PG without xoff", set_field("BUFFER_PG", "Ethernet0|3", "profile", "ingress_lossy"), "PORT_QOS_MAP"),
+    ("lossless-chain", "no lossless egress queue", drop("BUFFER_QUEUE", "Ethernet0|3"), "PORT_QOS_MAP"),
+    ("lossless-chain", "tc_to_pg_map unbound", drop("PORT_QOS_MAP", "Ethernet0", "tc_to_pg_map"), "PORT_QOS_MAP"),
     ("lossless-chain", "TC of the lossless PG sent to another queue",
-     _set("TC_TO_QUEUE_MAP", "AZURE", "3", "2"), "PORT_QOS_MAP"),
-    ("lossless-chain", "no DSCP reaches the lossless TC", _set("DSCP_TO_TC_MAP", "AZURE", "26", "0"), "PORT_QOS_MAP"),
-    ("lossless-chain", "no CABLE_LENGTH", _drop("CABLE_LENGTH", "AZURE", "Ethernet0"), "PORT_QOS_MAP"),
-    ("lossless-chain", "lossless PG without PFC", _set("BUFFER_PG", "Ethernet0|5", "profile", "pg_lossless_100000_5m_profile"), "BUFFER_PG"),
+     set_field("TC_TO_QUEUE_MAP", "AZURE", "3", "2"), "PORT_QOS_MAP"),
+    ("lossless-chain", "no DSCP reaches the lossless TC", set_field("DSCP_TO_TC_MAP", "AZURE", "26", "0"), "PORT_QOS_MAP"),
+    ("lossless-chain", "no CABLE_LENGTH", drop("CABLE_LENGTH", "AZURE", "Ethernet0"), "PORT_QOS_MAP"),
+    ("lossless-chain", "lossless PG without PFC", set_field("BUFFER_PG", "Ethernet0|5", "profile", "pg_lossless_100000_5m_profile"), "BUFFER_PG"),
     ("pool-size", "traditional pool without size",
-     _both(_drop("BUFFER_POOL", "egress_lossy_pool", "size"), _set("DEVICE_METADATA", "localhost", "hwsku", "x")),
+     _both(drop("BUFFER_POOL", "egress_lossy_pool", "size"), set_field("DEVICE_METADATA", "localhost", "hwsku", "x")),
      "BUFFER_POOL"),
-    ("pool-size", "percentage with size", _set("BUFFER_POOL", "egress_lossy_pool", "percentage", "50"), "BUFFER_POOL"),
+    ("pool-size", "percentage with size", set_field("BUFFER_POOL", "egress_lossy_pool", "percentage", "50"), "BUFFER_POOL"),
     ("null-profile", "NULL PG profile in the traditional model",
-     _both(_set("BUFFER_PG", "Ethernet0|3", "profile", "NULL"),
-           _set("DEVICE_METADATA", "localhost", "buffer_model", "traditional")), "BUFFER_PG"),
+     _both(set_field("BUFFER_PG", "Ethernet0|3", "profile", "NULL"),
+           set_field("DEVICE_METADATA", "localhost", "buffer_model", "traditional")), "BUFFER_PG"),
     ("pfc-priority-lossy-pg", "PFC priority's TC mapped to a lossy PG",
-     _set("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "3", "1"), "PORT_QOS_MAP"),
+     set_field("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "3", "1"), "PORT_QOS_MAP"),
     ("lossless-queue-without-pfc", "lossless PG on a port without PFC",
-     _drop("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "BUFFER_PG"),
+     drop("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "BUFFER_PG"),
     ("pool-overcommit", "ingress pools exceed the buffer",
-     _set("BUFFER_POOL", "ingress_lossless_pool", "size", "41000000"), "BUFFER_POOL"),
+     set_field("BUFFER_POOL", "ingress_lossless_pool", "size", "41000000"), "BUFFER_POOL"),
     ("traditional-pg-overwrite", "custom lossless profile name",
-     _both(_set("BUFFER_PROFILE", "my_lossless", "pool", "ingress_lossless_pool"),
-           _set("BUFFER_PROFILE", "my_lossless", "size", "67584"),
-           _set("BUFFER_PROFILE", "my_lossless", "dynamic_th", "0"),
-           _set("BUFFER_PROFILE", "my_lossless", "xoff", "48128"),
-           _set("BUFFER_PG", "Ethernet0|3", "profile", "my_lossless")), "BUFFER_PG"),
+     _both(set_field("BUFFER_PROFILE", "my_lossless", "pool", "ingress_lossless_pool"),
+           set_field("BUFFER_PROFILE", "my_lossless", "size", "67584"),
+           set_field("BUFFER_PROFILE", "my_lossless", "dynamic_th", "0"),
+           set_field("BUFFER_PROFILE", "my_lossless", "xoff", "48128"),
+           set_field("BUFFER_PG", "Ethernet0|3", "profile", "my_lossless")), "BUFFER_PG"),
     ("traditional-pg-overwrite", "profile named for another cable",
-     _set("BUFFER_PG", "Ethernet0|3", "profile", "pg_lossless_100000_40m_profile"), "BUFFER_PG"),
-    ("single-entry", "two CABLE_LENGTH entries", _set("CABLE_LENGTH", "OTHER", "Ethernet0", "5m"), "CABLE_LENGTH"),
+     set_field("BUFFER_PG", "Ethernet0|3", "profile", "pg_lossless_100000_40m_profile"), "BUFFER_PG"),
+    ("single-entry", "two CABLE_LENGTH entries", set_field("CABLE_LENGTH", "OTHER", "Ethernet0", "5m"), "CABLE_LENGTH"),
 ]
 
 

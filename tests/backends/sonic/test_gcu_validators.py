@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from qosforge.backends.sonic.gcu_validators import gcu_refusals
+from qosforge.backends.sonic.gcu_validators import branch_of, gcu_refusals, required_branch
 from qosforge.backends.sonic.hwsku import gcu_asic_of_hwsku
 
 POOL = {"size": "10875072", "type": "ingress", "mode": "dynamic"}
@@ -92,3 +92,57 @@ def test_tables_without_validators_pass() -> None:
 def test_hwsku_lookup_is_gcus(hwsku: str, asic: str | None) -> None:
     # Mellanox HWSKUs match exactly (ignoring case), Broadcom ones by containment (get_asic_name).
     assert gcu_asic_of_hwsku(hwsku) == asic
+
+
+@pytest.mark.parametrize(
+    ("build_version", "branch"),
+    [
+        ("SONiC.20191130.52", "20191130"),
+        ("20220532.29", "20220532"),
+        ("SONiC.master.123456-abcdef", None),
+        ("", None),
+        (
+            "SONiC.20181130.85.20191130",
+            "20191130",
+        ),  # the last eight-digit part, as GCU's loop keeps it
+    ],
+)
+def test_the_branch_is_read_as_gcu_reads_it(build_version: str, branch: str | None) -> None:
+    assert branch_of(build_version) == branch
+
+
+def test_scenarios_need_their_first_branch_where_the_branch_is_known() -> None:
+    # PG headroom (xoff) on Tomahawk: from 20221100; dynamic_th on Spectrum-2: from 20191100
+    # (gcu_field_operation_validators.conf.json).
+    running = _running()
+    running["BUFFER_PROFILE"]["ingress_lossy_profile"]["xoff"] = "1000"
+    xoff = [
+        {"op": "replace", "path": "/BUFFER_PROFILE/ingress_lossy_profile/xoff", "value": "2000"}
+    ]
+    [refusal] = gcu_refusals(running, xoff, "th", "20220500")
+    assert (
+        "needs SONiC branch 20221100 or later; the running image is branch 20220500"
+        in refusal.reason
+    )
+    assert (
+        gcu_refusals(running, xoff, "th", "20221100") == []
+        and gcu_refusals(running, xoff, "th", None) == []
+    )
+    assert required_branch(running, xoff, "th") == "20221100"
+    dynamic = [
+        {"op": "replace", "path": "/BUFFER_PROFILE/ingress_lossy_profile/dynamic_th", "value": "1"}
+    ]
+    assert required_branch(running, dynamic, "spc2") == "20191100"
+    assert [r.path for r in gcu_refusals(running, dynamic, "spc2", "20181100")] == [
+        "/BUFFER_PROFILE/ingress_lossy_profile/dynamic_th"
+    ]
+    # Both at once: the later of the two; a change no validator checks needs no branch.
+    assert required_branch(running, xoff + dynamic, "spc1") == "20191100"
+    wred = [
+        {
+            "op": "replace",
+            "path": "/WRED_PROFILE/AZURE_LOSSLESS/green_min_threshold",
+            "value": "2097152",
+        }
+    ]
+    assert required_branch(running, wred, "spc1") is None

@@ -6,37 +6,18 @@ applied to a clean test config, and must be caught by the named rule.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from qosforge.lint.engine import Linter
 from qosforge.lint.findings import Severity
 
-Config = dict[str, Any]
-Mutation = Callable[[Config], None]
-
-
-def _set(table: str, key: str, field: str, value: Any) -> Mutation:
-    def mutate(config: Config) -> None:
-        config.setdefault(table, {}).setdefault(key, {})[field] = value
-    return mutate
-
-
-def _drop(table: str, key: str, field: str | None = None) -> Mutation:
-    def mutate(config: Config) -> None:
-        if field is None:
-            del config[table][key]
-        else:
-            del config[table][key][field]
-    return mutate
-
-
-def _all(*mutations: Mutation) -> Mutation:
-    def mutate(config: Config) -> None:
-        for mutation in mutations:
-            mutation(config)
-    return mutate
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from config_mutations import Config, Mutation, all_of, drop, set_field
 
 
 def _breakout_port(config: Config) -> None:
@@ -58,50 +39,50 @@ def _second_dscp_map(config: Config) -> None:
 
 PAIN_POINTS: list[tuple[str, str, Mutation, str]] = [
     ("SONiC#480 lossless PG without headroom", "mellanox_whole.json",
-     _set("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "xoff", "0"), "lossless-pg-zero-headroom"),
-    ("swss#465 cable length not set", "mellanox_whole.json", _drop("CABLE_LENGTH", "AZURE", "Ethernet0"),
+     set_field("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "xoff", "0"), "lossless-pg-zero-headroom"),
+    ("swss#465 cable length not set", "mellanox_whole.json", drop("CABLE_LENGTH", "AZURE", "Ethernet0"),
      "lossless-chain"),
     ("SONiC#223 breakout ports without CABLE_LENGTH", "mellanox_whole.json", _breakout_port, "lossless-chain"),
     ("buildimage#23354 breakout ports without admin_status", "mellanox_whole.json", _breakout_port,
      "port-admin-status"),
     ("buildimage#4545 WRED profile with colors disabled", "mellanox_whole.json",
-     _all(*(_set("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
-          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-inactive"),
+     all_of(*(set_field("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
+          set_field("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-inactive"),
     ("... and thresholds for disabled colors", "mellanox_whole.json",
-     _all(*(_set("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
-          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-color-consistency"),
+     all_of(*(set_field("WRED_PROFILE", "AZURE_LOSSLESS", f"wred_{c}_enable", "false") for c in ("green", "yellow", "red")),
+          set_field("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_none")), "wred-color-consistency"),
     ("buildimage#4545 ecn marks green but green is disabled (a Broadcom switch)", "mellanox_whole.json",
-     _all(_set("WRED_PROFILE", "AZURE_LOSSLESS", "wred_green_enable", "false"),
-          _set("DEVICE_METADATA", "localhost", "asic_type", "broadcom")), "ecn-color-disabled"),
+     all_of(set_field("WRED_PROFILE", "AZURE_LOSSLESS", "wred_green_enable", "false"),
+          set_field("DEVICE_METADATA", "localhost", "asic_type", "broadcom")), "ecn-color-disabled"),
     ("utilities#579 WRED min > max", "mellanox_whole.json",
-     _set("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000"), "wred-min-gt-max"),
+     set_field("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000"), "wred-min-gt-max"),
     ("mgmt#26163 thresholds on a color that is off", "mellanox_whole.json",
-     _all(_set("WRED_PROFILE", "AZURE_LOSSLESS", "wred_yellow_enable", "false"),
-          _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_green_red")), "wred-color-consistency"),
+     all_of(set_field("WRED_PROFILE", "AZURE_LOSSLESS", "wred_yellow_enable", "false"),
+          set_field("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_green_red")), "wred-color-consistency"),
     ("buildimage#10342 NULL PG profile (traditional model)", "mellanox_whole.json",
-     _set("BUFFER_PG", "Ethernet4|3-4", "profile", "NULL"), "null-profile"),
+     set_field("BUFFER_PG", "Ethernet4|3-4", "profile", "NULL"), "null-profile"),
     ("buildimage#13267 profile without pool", "mellanox_whole.json",
-     _drop("BUFFER_PROFILE", "pg_lossless_100000_40m_profile", "pool"), "missing-field"),
+     drop("BUFFER_PROFILE", "pg_lossless_100000_40m_profile", "pool"), "missing-field"),
     ("buildimage PR#14125 comma-joined ports", "broadcom_traditional.json",
      lambda c: c["BUFFER_QUEUE"].update({"Ethernet0,Ethernet4|7": {"profile": "egress_lossy_profile"}}),
      "multi-port-key"),
     ("swss PR#1975 pool without size (traditional)", "broadcom_traditional.json",
-     _drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
+     drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
     ("swss PR#3387 profiles imply shared headroom, pool has none", "mellanox_whole.json",
-     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "100000"), "shared-headroom-missing"),
+     set_field("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "100000"), "shared-headroom-missing"),
     ("SONiC#480 lossless PG size below xoff, no shared headroom", "mellanox_whole.json",
-     _set("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "lossless-pg-size-below-xoff"),
+     set_field("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "lossless-pg-size-below-xoff"),
     ("issue 7: WRED bound where its colors are enabled", "broadcom_traditional.json",
      lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")],
      "wred-unbound"),
     ("issue 7: no DSCP in two classes (two maps disagree)", "mellanox_whole.json", _second_dscp_map, "dscp-conflict"),
     ("issue 7: lossless PG that pfc_enable misses", "broadcom_traditional.json",
-     _set("PORT_QOS_MAP", "Ethernet8", "pfc_enable", "3"), "lossless-chain"),
+     set_field("PORT_QOS_MAP", "Ethernet8", "pfc_enable", "3"), "lossless-chain"),
     ("issue 7: lossless PG on a port without PORT_QOS_MAP", "broadcom_traditional.json",
-     _drop("PORT_QOS_MAP", "Ethernet8"), "lossless-queue-without-pfc"),
+     drop("PORT_QOS_MAP", "Ethernet8"), "lossless-queue-without-pfc"),
     ("issue 7: lossless chain (no DSCP reaches the lossless TC)", "broadcom_traditional.json",
-     _set("DSCP_TO_TC_MAP", "AZURE", "24", "0"), "lossless-chain"),
-    ("PFC watchdog never started", "broadcom_traditional.json", _drop("PFC_WD", "Ethernet4"), "pfcwd-missing"),
+     set_field("DSCP_TO_TC_MAP", "AZURE", "24", "0"), "lossless-chain"),
+    ("PFC watchdog never started", "broadcom_traditional.json", drop("PFC_WD", "Ethernet4"), "pfcwd-missing"),
 ]
 
 
@@ -165,10 +146,10 @@ def _as_json_types(config: Config) -> Config:
 
 
 @pytest.mark.parametrize(("base", "mutation"), [
-    ("mellanox_whole.json", _set("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000")),
+    ("mellanox_whole.json", set_field("WRED_PROFILE", "AZURE_LOSSLESS", "yellow_min_threshold", "20000000")),
     ("mellanox_whole.json", _second_dscp_map),
     ("broadcom_traditional.json", lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")]),
-    ("broadcom_traditional.json", _set("DSCP_TO_TC_MAP", "AZURE", "24", "0")),
+    ("broadcom_traditional.json", set_field("DSCP_TO_TC_MAP", "AZURE", "24", "0")),
 ], ids=["wred-min-gt-max", "dscp-conflict", "wred-unbound", "lossless-chain"])
 def test_every_rule_sees_the_same_value_whichever_json_type(base: str, mutation: Mutation, load_named: Callable[[str], Config],
                                                             lint_config: Callable[..., Any]) -> None:
@@ -193,3 +174,60 @@ def test_lossy_class_beside_a_lossless_tc_of_sonics_pair(load_named: Callable[[s
     assert (finding.table, finding.key, finding.field) == ("PORT_QOS_MAP", "Ethernet0", "pfc_enable")
     assert "TC 4 carries lossy traffic (DSCP 24) beside lossless TC 3 on Ethernet0, Ethernet4, Ethernet8, Ethernet12" in finding.message
     assert finding.values == {"lossy_tc": 4, "lossless_tc": 3, "ports": 4}
+
+
+def test_a_config_of_another_asic_is_a_warning(
+    load_named: Callable[[str], Config], lint_config: Callable[..., Any]
+) -> None:
+    config = load_named("mellanox_whole.json")
+    config["DEVICE_METADATA"]["localhost"]["hwsku"] = "ACS-MSN3700"  # a Spectrum-2 (GCU's spc2)
+    assert "asic-mismatch" not in {
+        f.rule for f in lint_config(config, profile="mellanox-spectrum-2")
+    }
+    [finding] = [
+        f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"
+    ]
+    assert (finding.table, finding.key, finding.field, finding.severity) == (
+        "DEVICE_METADATA",
+        "localhost",
+        "hwsku",
+        Severity.WARNING,
+    )
+    assert finding.message == (
+        "HWSKU ACS-MSN3700 is a Spectrum-2 switch, but the file is linted against vendor profile "
+        "broadcom-trident2 (Broadcom Trident II (BCM56850))"
+    )
+    # An HWSKU GCU does not know: the vendor its platform names.
+    config["DEVICE_METADATA"]["localhost"]["hwsku"] = "Custom-Box"
+    [finding] = [
+        f for f in lint_config(config, profile="broadcom-trident2") if f.rule == "asic-mismatch"
+    ]
+    assert "platform x86_64-mlnx_msn3700-r0 says a mellanox switch" in finding.message
+
+
+def test_a_compiled_config_linted_against_another_intents_asic_is_a_warning(tmp_path: Path) -> None:
+    """The README's sequence that once passed silently: a Trident II fabric's leaf1 linted with
+    a Spectrum-2 intent (examples/roce-pod.yaml)."""
+    from qosforge.cli import main
+
+    examples = Path(__file__).resolve().parents[3] / "examples"
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "compile",
+                str(examples / "tlt-simulation.yaml"),
+                "-o",
+                str(tmp_path / "out"),
+                "-q",
+                "--target",
+                "sonic",
+            ]
+        )
+    linter = Linter(intent=examples / "roce-pod.yaml")
+    report = linter.lint_path(tmp_path / "out" / "leaf1" / "config_db.json")
+    [finding] = [f for f in report.findings if f.rule == "asic-mismatch"]
+    assert finding.message.startswith(
+        "qosforge compiled this file for switch leaf1 with vendor profile broadcom-trident2"
+    )
+    against = "linted against vendor profile mellanox-spectrum-2 (NVIDIA (Mellanox) Spectrum-2)"
+    assert finding.message.endswith(against)

@@ -17,7 +17,17 @@ from qosforge.compiler.loader import load_intent
 from qosforge.lint.engine import Linter
 
 ROOT = Path(__file__).resolve().parents[3]
-HOST_RULES = ("host-pfc-not-lossless", "host-pfc-missing", "host-dscp-priority", "host-cnp-dscp", "host-cc-ignores-ecn")
+HOST_RULES = (
+    "host-pfc-not-lossless",
+    "host-pfc-missing",
+    "host-dscp-priority",
+    "host-cnp-dscp",
+    "host-cc-ignores-ecn",
+    "host-attachment-port",
+    "host-trust-pcp",
+    "host-cnp-lossless",
+    "host-kernel-cc",
+)
 
 
 def _render(intent_path: Path) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
@@ -54,7 +64,9 @@ def _crafted(document: dict[str, Any], change: str) -> dict[str, Any]:
         doc["qos"]["pfc_priorities"] = [3, 5]
     elif change == "pfc-missing":
         doc["qos"]["pfc_priorities"] = []
-    elif change == "dscp-priority":  # the RoCE class on priority 4 (with its DCQCN there), PFC still on 3
+    elif (
+        change == "dscp-priority"
+    ):  # the RoCE class on priority 4 (with its DCQCN there), PFC still on 3
         doc["qos"]["dscp_to_priority"]["26"] = 4
         doc["qos"]["dcqcn"]["rp_priorities"] = doc["qos"]["dcqcn"]["np_priorities"] = [4]
     elif change == "cnp":
@@ -62,9 +74,19 @@ def _crafted(document: dict[str, Any], change: str) -> dict[str, Any]:
     elif change == "cc":
         doc["kernel"] = {"tcp_congestion_control": "bbr", "tcp_ecn": 2}
         for klass in doc["classes"]:
-            klass["congestion_control"] = None if klass["transport"] == "dctcp" else klass["congestion_control"]
+            klass["congestion_control"] = (
+                None if klass["transport"] == "dctcp" else klass["congestion_control"]
+            )
     elif change == "rp":
         doc["qos"]["dcqcn"]["rp_priorities"] = []
+    elif change == "trust-pcp":
+        doc["qos"]["trust"] = "pcp"
+    elif (
+        change == "cnp-on-pfc"
+    ):  # CNPs on the hosts' lossless priority 3 (DSCP 48 still the switch's strict queue)
+        doc["qos"]["cnp"]["priority"] = 3
+    elif change == "kernel-reno":  # the DCTCP class's sockets get reno unless they select dctcp
+        doc["kernel"] = {"tcp_congestion_control": "reno", "tcp_ecn": 2}
     return doc
 
 
@@ -75,6 +97,9 @@ def _crafted(document: dict[str, Any], change: str) -> dict[str, Any]:
     ("cnp", "host-cnp-dscp", {"cnp_dscp": 46}),
     ("cc", "host-cc-ignores-ecn", {"dscp": 0, "queue": 1}),
     ("rp", "host-cc-ignores-ecn", {"dscp": 26, "queue": 3}),
+    ("trust-pcp", "host-trust-pcp", {"trust": "pcp"}),
+    ("cnp-on-pfc", "host-cnp-lossless", {"cnp_dscp": 48, "cnp_priority": 3}),
+    ("kernel-reno", "host-kernel-cc", {"dscp": 0, "class_cc": "dctcp", "kernel_cc": "reno"}),
 ])
 def test_each_rule_fails_on_its_mismatch(change: str, rule: str, values: dict[str, int], roce_pod: tuple[str, dict[str, Any]],
                                          tmp_path: Path) -> None:
@@ -84,6 +109,84 @@ def test_each_rule_fails_on_its_mismatch(change: str, rule: str, values: dict[st
     [finding] = findings  # one per mismatch, merged over the 16 host ports
     assert {k: finding.values[k] for k in values} == values
     assert finding.values["ports"] == 16 and finding.table == "PORT_QOS_MAP"
+
+
+def test_a_kernel_that_refuses_ecn_is_found_whatever_the_class_says(
+    roce_pod: tuple[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """kernel: cubic with tcp_ecn 0. The class still says dctcp, but a listener on the kernel's
+    cubic with tcp_ecn 0 accepts no ECN (Linux tcp_ecn_create_request), so no connection of the
+    class negotiates ECN and the marking queue drops instead (before: no finding)."""
+    config, document = roce_pod
+    doc = json.loads(json.dumps(document))
+    doc["kernel"] = {"tcp_congestion_control": "cubic", "tcp_ecn": 0}
+    findings = {f.rule: f for f in _host_findings(config, doc, tmp_path)}
+    assert set(findings) == {"host-cc-ignores-ecn", "host-kernel-cc"}
+    assert (
+        findings["host-cc-ignores-ecn"].values["dscp"] == 0
+        and "receivers refuse ECN" in findings["host-cc-ignores-ecn"].message
+    )
+    assert findings["host-kernel-cc"].severity.value == "warning"
+    # With dctcp as the kernel's default, tcp_ecn 0 is fine: dctcp needs ECN and negotiates it.
+    doc["kernel"] = {"tcp_congestion_control": "dctcp", "tcp_ecn": 0}
+    assert _host_findings(config, doc, tmp_path) == []
+
+
+def test_an_attachment_to_a_port_the_config_lacks_is_a_finding_not_every_port(
+    roce_pod: tuple[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    config, document = roce_pod
+    doc = _crafted(document, "pfc-missing")  # would be a finding on each of the 16 host ports
+    doc["attachments"] = [{"switch": "leaf1", "port": "Ethernet200"}]
+    findings = _host_findings(config, doc, tmp_path)
+    assert [(f.rule, f.values["port"]) for f in findings] == [
+        ("host-attachment-port", "Ethernet200")
+    ]
+    # One real port and one typo: the real one is checked, the typo named.
+    doc["attachments"] = [
+        {"switch": "leaf1", "port": "Ethernet0"},
+        {"switch": "leaf1", "port": "Ethernet0x"},
+    ]
+    findings = _host_findings(config, doc, tmp_path)
+    assert sorted(f.rule for f in findings) == ["host-attachment-port", "host-pfc-missing"]
+    assert next(f for f in findings if f.rule == "host-pfc-missing").key == "Ethernet0"
+    # Hosts on two switches and no --intent: a port only the other switch has is not this
+    # config's to miss (port names repeat across switches).
+    doc["attachments"] = [
+        {"switch": "leaf1", "port": "Ethernet0"},
+        {"switch": "leaf2", "port": "Ethernet200"},
+    ]
+    findings = _host_findings(config, doc, tmp_path)
+    assert [f.rule for f in findings] == ["host-pfc-missing"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda doc: doc["classes"][0].update(dscp=[99]),
+            r"classes\.0\.dscp\.0: Input should be less than or equal to 63",
+        ),
+        (
+            lambda doc: doc["qos"]["dscp_to_priority"].update({"99": 3}),
+            r"qos\.dscp_to_priority: .*DSCP '99' is not a DSCP",
+        ),
+        (lambda doc: doc.update(classes=[]), r"classes: List should have at least 1 item"),
+    ],
+)
+def test_a_document_that_cannot_describe_hosts_is_refused(
+    change: Any, message: str, roce_pod: tuple[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    from qosforge.errors import QosforgeError
+
+    _config, document = roce_pod
+    doc = json.loads(json.dumps(document))
+    change(doc)
+    path = tmp_path / "host_settings.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(QosforgeError, match=message) as raised:
+        Linter(hosts=path)
+    assert raised.value.place == "--hosts"
 
 
 def test_with_the_intent_only_the_files_switch_attachments_count(roce_pod: tuple[str, dict[str, Any]], tmp_path: Path) -> None:

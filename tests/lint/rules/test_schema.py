@@ -8,106 +8,73 @@ named rule; the cases SONiC accepts must stay clean.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-Config = dict[str, Any]
-Mutation = Callable[[Config], None]
-
-
-def _set(table: str, key: str, field: str, value: Any) -> Mutation:
-    def mutate(config: Config) -> None:
-        config.setdefault(table, {}).setdefault(key, {})[field] = value
-    return mutate
-
-
-def _drop(table: str, key: str, field: str | None = None) -> Mutation:
-    def mutate(config: Config) -> None:
-        if field is None:
-            del config[table][key]
-        else:
-            del config[table][key][field]
-    return mutate
-
-
-def _rekey(table: str, old: str, new: str) -> Mutation:
-    def mutate(config: Config) -> None:
-        config[table][new] = config[table].pop(old)
-    return mutate
-
-
-def _rename_table(old: str, new: str) -> Mutation:
-    def mutate(config: Config) -> None:
-        config[new] = config.pop(old)
-    return mutate
-
-
-def _all(*mutations: Mutation) -> Mutation:
-    def mutate(config: Config) -> None:
-        for mutation in mutations:
-            mutation(config)
-    return mutate
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from config_mutations import Config, Mutation, all_of, drop, rekey, rename_table, set_field
 
 #: (YANG case, mutation, rule that must catch it)
 YANG_CASES: list[tuple[str, Mutation, str]] = [
-    ("pool as [BUFFER_POOL|name]", _set("BUFFER_PROFILE", "q_lossy_profile", "pool", "[BUFFER_POOL|egress_lossy_pool]"),
+    ("pool as [BUFFER_POOL|name]", set_field("BUFFER_PROFILE", "q_lossy_profile", "pool", "[BUFFER_POOL|egress_lossy_pool]"),
      "bracket-reference"),
-    ("BUFFER_QUEUE|Ethernet0,Ethernet4|0-2", _rekey("BUFFER_QUEUE", "Ethernet0|0-2", "Ethernet0,Ethernet4|0-2"),
+    ("BUFFER_QUEUE|Ethernet0,Ethernet4|0-2", rekey("BUFFER_QUEUE", "Ethernet0|0-2", "Ethernet0,Ethernet4|0-2"),
      "multi-port-key"),
-    ("QUEUE|Ethernet0,Ethernet4|5", _rekey("QUEUE", "Ethernet0|5", "Ethernet0,Ethernet4|5"), "multi-port-key"),
+    ("QUEUE|Ethernet0,Ethernet4|5", rekey("QUEUE", "Ethernet0|5", "Ethernet0,Ethernet4|5"), "multi-port-key"),
     ("DEFAULT_LOSSLESS_BUFFER_PARAMETER.max_headroom_size",
-     _all(_set("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", "default_dynamic_th", "0"),
-          _set("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", "max_headroom_size", "0")), "unknown-field"),
-    ("PFC_WD|GLOBAL.BIG_RED_SWITCH", _set("PFC_WD", "GLOBAL", "BIG_RED_SWITCH", "enable"), "unknown-field"),
-    ("PORT_QOS_MAP.mpls_tc_to_tc_map", _set("PORT_QOS_MAP", "Ethernet0", "mpls_tc_to_tc_map", "AZURE"),
+     all_of(set_field("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", "default_dynamic_th", "0"),
+          set_field("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", "max_headroom_size", "0")), "unknown-field"),
+    ("PFC_WD|GLOBAL.BIG_RED_SWITCH", set_field("PFC_WD", "GLOBAL", "BIG_RED_SWITCH", "enable"), "unknown-field"),
+    ("PORT_QOS_MAP.mpls_tc_to_tc_map", set_field("PORT_QOS_MAP", "Ethernet0", "mpls_tc_to_tc_map", "AZURE"),
      "unknown-field"),
-    ("SCHEDULER.priority (YANG passes, orchagent rejects)", _set("SCHEDULER", "scheduler.0", "priority", "3"),
+    ("SCHEDULER.priority (YANG passes, orchagent rejects)", set_field("SCHEDULER", "scheduler.0", "priority", "3"),
      "scheduler-priority"),
-    ("WRED green_min > green_max", _set("WRED_PROFILE", "AZURE_LOSSLESS", "green_min_threshold", "20000000"),
+    ("WRED green_min > green_max", set_field("WRED_PROFILE", "AZURE_LOSSLESS", "green_min_threshold", "20000000"),
      "wred-min-gt-max"),
-    ("WRED profile name wred.1", _rekey("WRED_PROFILE", "AZURE_LOSSLESS", "wred.1"), "bad-pattern"),
-    ("WRED ecn ecn_on", _set("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_on"), "bad-enum"),
-    ("wred_green_enable True", _set("WRED_PROFILE", "AZURE_LOSSLESS", "wred_green_enable", "True"), "bad-boolean"),
+    ("WRED profile name wred.1", rekey("WRED_PROFILE", "AZURE_LOSSLESS", "wred.1"), "bad-pattern"),
+    ("WRED ecn ecn_on", set_field("WRED_PROFILE", "AZURE_LOSSLESS", "ecn", "ecn_on"), "bad-enum"),
+    ("wred_green_enable True", set_field("WRED_PROFILE", "AZURE_LOSSLESS", "wred_green_enable", "True"), "bad-boolean"),
     ("green_max_threshold 5000000000 (YANG passes, stoi throws)",
-     _set("WRED_PROFILE", "AZURE_LOSSLESS", "green_max_threshold", "5000000000"), "wred-threshold-overflow"),
-    ("BUFFER_PG profile NULL in the traditional model", _set("BUFFER_PG", "Ethernet0|3-4", "profile", "NULL"),
+     set_field("WRED_PROFILE", "AZURE_LOSSLESS", "green_max_threshold", "5000000000"), "wred-threshold-overflow"),
+    ("BUFFER_PG profile NULL in the traditional model", set_field("BUFFER_PG", "Ethernet0|3-4", "profile", "NULL"),
      "null-profile"),
-    ("BUFFER_QUEUE profile NULL", _set("BUFFER_QUEUE", "Ethernet0|3-4", "profile", "NULL"), "dangling-reference"),
+    ("BUFFER_QUEUE profile NULL", set_field("BUFFER_QUEUE", "Ethernet0|3-4", "profile", "NULL"), "dangling-reference"),
     ("table renamed PFC_PRIORITY_TO_QUEUE_MAP",
-     _rename_table("MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_QUEUE_MAP"), "unknown-table"),
-    ("dynamic_th 8", _set("BUFFER_PROFILE", "q_lossy_profile", "dynamic_th", "8"), "out-of-range"),
-    ("both dynamic_th and static_th", _set("BUFFER_PROFILE", "q_lossy_profile", "static_th", "1000"),
+     rename_table("MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_QUEUE_MAP"), "unknown-table"),
+    ("dynamic_th 8", set_field("BUFFER_PROFILE", "q_lossy_profile", "dynamic_th", "8"), "out-of-range"),
+    ("both dynamic_th and static_th", set_field("BUFFER_PROFILE", "q_lossy_profile", "static_th", "1000"),
      "threshold-mode"),
     ("xoff profile on an egress pool used in BUFFER_PG",
-     _set("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "pool", "egress_lossy_pool"), "profile-direction"),
-    ("BUFFER_PROFILE without size", _drop("BUFFER_PROFILE", "q_lossy_profile", "size"), "missing-field"),
-    ("BUFFER_POOL without size (traditional)", _drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
+     set_field("BUFFER_PROFILE", "pg_lossless_100000_5m_profile", "pool", "egress_lossy_pool"), "profile-direction"),
+    ("BUFFER_PROFILE without size", drop("BUFFER_PROFILE", "q_lossy_profile", "size"), "missing-field"),
+    ("BUFFER_POOL without size (traditional)", drop("BUFFER_POOL", "egress_lossy_pool", "size"), "pool-size"),
     ("pool percentage with buffer_model unset",
-     _all(_drop("BUFFER_POOL", "egress_lossy_pool", "size"), _set("BUFFER_POOL", "egress_lossy_pool", "percentage", "50")),
+     all_of(drop("BUFFER_POOL", "egress_lossy_pool", "size"), set_field("BUFFER_POOL", "egress_lossy_pool", "percentage", "50")),
      "pool-size"),
-    ("detection_time 100 < POLL_INTERVAL 200", _set("PFC_WD", "Ethernet0", "detection_time", "100"),
+    ("detection_time 100 < POLL_INTERVAL 200", set_field("PFC_WD", "Ethernet0", "detection_time", "100"),
      "pfcwd-poll-interval"),
-    ("CABLE_LENGTH value 5", _set("CABLE_LENGTH", "AZURE", "Ethernet0", "5"), "bad-pattern"),
-    ("BUFFER_PG|Ethernet0|8-9", _rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|8-9"), "bad-key"),
-    ("BUFFER_PG on a port absent from PORT", _set("BUFFER_PG", "Ethernet400|0", "profile", "ingress_lossy_profile"),
+    ("CABLE_LENGTH value 5", set_field("CABLE_LENGTH", "AZURE", "Ethernet0", "5"), "bad-pattern"),
+    ("BUFFER_PG|Ethernet0|8-9", rekey("BUFFER_PG", "Ethernet0|0", "Ethernet0|8-9"), "bad-key"),
+    ("BUFFER_PG on a port absent from PORT", set_field("BUFFER_PG", "Ethernet400|0", "profile", "ingress_lossy_profile"),
      "dangling-reference"),
-    ("DSCP key 64", _set("DSCP_TO_TC_MAP", "AZURE", "64", "1"), "out-of-range"),
-    ("tc value 16", _set("DSCP_TO_TC_MAP", "AZURE", "1", "16"), "out-of-range"),
-    ('pfc_enable "3, 4"', _set("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3, 4"), "bad-pattern"),
-    ("SCHEDULER pir < cir", _all(_set("SCHEDULER", "scheduler.0", "cir", "2000"),
-                                 _set("SCHEDULER", "scheduler.0", "pir", "1000")), "scheduler-rates"),
-    ("SCHEDULER weight 0", _set("SCHEDULER", "scheduler.0", "weight", "0"), "out-of-range"),
+    ("DSCP key 64", set_field("DSCP_TO_TC_MAP", "AZURE", "64", "1"), "out-of-range"),
+    ("tc value 16", set_field("DSCP_TO_TC_MAP", "AZURE", "1", "16"), "out-of-range"),
+    ('pfc_enable "3, 4"', set_field("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3, 4"), "bad-pattern"),
+    ("SCHEDULER pir < cir", all_of(set_field("SCHEDULER", "scheduler.0", "cir", "2000"),
+                                 set_field("SCHEDULER", "scheduler.0", "pir", "1000")), "scheduler-rates"),
+    ("SCHEDULER weight 0", set_field("SCHEDULER", "scheduler.0", "weight", "0"), "out-of-range"),
     ("PORT_QOS_MAP|global.tc_to_queue_map (YANG passes, orchagent ignores)",
-     _set("PORT_QOS_MAP", "global", "tc_to_queue_map", "AZURE"), "port-qos-global"),
+     set_field("PORT_QOS_MAP", "global", "tc_to_queue_map", "AZURE"), "port-qos-global"),
     # config_db encoding rules (sonic-swss orchagent/orch.cpp, sonic-buildimage src/sonic-yang-mgmt/sonic_yang_ext.py)
-    ("integer size", _set("BUFFER_POOL", "egress_lossy_pool", "size", 30000000), "value-not-string"),
+    ("integer size", set_field("BUFFER_POOL", "egress_lossy_pool", "size", 30000000), "value-not-string"),
     ("profile_list as a JSON array",
-     _set("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", "profile_list", ["egress_lossless_profile"]),
+     set_field("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", "profile_list", ["egress_lossless_profile"]),
      "value-not-string"),
-    ("size with a unit", _set("BUFFER_POOL", "egress_lossy_pool", "size", "30MB"), "bad-integer"),
+    ("size with a unit", set_field("BUFFER_POOL", "egress_lossy_pool", "size", "30MB"), "bad-integer"),
 ]
 
 

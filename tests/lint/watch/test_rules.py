@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from qosforge.backends.counters import Counter, CounterKey, Sample
+from qosforge.backends.counters import Counter, CounterKey, Sample, paths_of
 from qosforge.lint.findings import Finding
 from qosforge.lint.watch.expectations import (
     ClassExpectation,
@@ -233,4 +233,4 @@ def test_every_rule_counter_has_a_family_path(counter: Counter) -> None:
     from qosforge.backends.openconfig import telemetry as oc
     from qosforge.backends.sonic import telemetry as sonic
 
-    assert sonic.path_of(counter) or oc.path_of(counter)
+    assert paths_of(sonic.PATHS, counter) or paths_of(oc.PATHS, counter)

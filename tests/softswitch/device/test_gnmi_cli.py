@@ -110,3 +110,29 @@ def test_gnmi_cli_capabilities_and_a_stream_over_tls(start_served: StartServed, 
     rows = [[part.strip() for part in line.rsplit(",", 2)] for line in output.splitlines() if "/qos/" in line.split(",")[0]]
     counts, stamps = [int(r[1]) for r in rows], [int(r[2]) for r in rows]
     assert 3 <= len(counts) <= 5 and counts == sorted(counts) and stamps == sorted(stamps) and counts[-1] > counts[0]
+
+
+def test_gnmi_cli_subscribe_once_with_an_omitted_key_gets_every_queue(
+    start_served: StartServed,
+) -> None:
+    # The gNMI path conventions' wildcards (openconfig/reference rpc/gnmi/gnmi-path-conventions.md):
+    # queue without [name=...] is every queue, in Subscribe as in Get.
+    _gnmi_cli()
+    served = start_served()
+    assert served.served.live.wait_until(DURATION_S, timeout_s=120)
+    every = "/qos/interfaces/interface[interface-id=Ethernet0]/output/queues/queue/state"
+    seen = _lines(
+        _run("-a", served.address, "-insecure", "-qt", "o", "-dt", "s", "-ts", "raw", "-q", every)
+    )
+    from qosforge.softswitch.device.serve import queue_names
+
+    named = set(queue_names(served.served.devices[0].document).values())
+    # gnmi_cli prints a key's value as a path element: .../queues/queue/storage/state/transmit-pkts
+    by_queue: dict[str, dict[str, str]] = {}
+    for path, (_, value) in seen.items():
+        found = re.search(r"/queues/queue/([^/]+)/state/([^/]+)$", path)
+        assert found is not None, path
+        by_queue.setdefault(found.group(1), {})[found.group(2)] = value
+    assert set(by_queue) == named  # default, storage and bulk: before, only the sync response came
+    _, ours = _ours(served.address, STATE)
+    assert by_queue["storage"] == ours and int(ours["transmit-pkts"]) > 0

@@ -269,3 +269,55 @@ def test_unknown_paths_are_not_found(start_served: StartServed) -> None:
     with pytest.raises(grpc.RpcError) as missing:
         list(_stub(served).Subscribe(iter([request]), timeout=10))
     assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+QUEUES = "/qos/interfaces/interface[interface-id=Ethernet0]/output/queues/queue/state"
+
+
+def _leaf_paths(notifications: list[Any]) -> set[str]:
+    """``QUEUE/LEAF`` of every update: the queue's name (the omitted key) and the leaf."""
+    return {
+        f"{dict(u.path.elem[-3].key)['name']}/{u.path.elem[-1].name}"
+        for n in notifications
+        for u in n.update
+    }
+
+
+def test_an_omitted_list_key_selects_every_entry_in_get_once_poll_and_stream(
+    start_served: StartServed,
+) -> None:
+    # gNMI path conventions (openconfig/reference rpc/gnmi/gnmi-path-conventions.md, wildcards):
+    # a list element without its key selects every entry, in Get and Subscribe alike.
+    served = start_served()
+    _finished(served)
+    stub = _stub(served)
+    got = stub.Get(
+        gnmi_pb2.GetRequest(
+            path=[_path(QUEUES)], type=gnmi_pb2.GetRequest.STATE, encoding=gnmi_pb2.JSON_IETF
+        ),
+        timeout=10,
+    )
+    from qosforge.softswitch.device.serve import queue_names
+
+    named = set(queue_names(served.served.devices[0].document).values())  # default, storage, bulk
+    by_get = _leaf_paths(list(got.notification))
+    assert {path.split("/")[0] for path in by_get} == named and len(by_get) > 3 * len(named)
+    once, last = _once(stub, QUEUES)
+    assert last.sync_response and _leaf_paths(once) == by_get
+    # the same leaves as naming every key explicitly
+    starred, _ = _once(stub, QUEUES.replace("queue/state", "queue[name=*]/state"))
+    assert _leaf_paths(starred) == by_get
+    stream = _collect(stub, gnmi_pb2.Subscription(path=_path(QUEUES), mode=gnmi_pb2.SAMPLE), 2)
+    assert stream[1].sync_response and _leaf_paths([stream[0].update]) == by_get
+    poll = gnmi_pb2.SubscribeRequest(
+        subscribe=gnmi_pb2.SubscriptionList(
+            mode=gnmi_pb2.SubscriptionList.POLL,
+            subscription=[gnmi_pb2.Subscription(path=_path(QUEUES))],
+        )
+    )
+    polled = []
+    for response in stub.Subscribe(iter([poll]), timeout=20):
+        if response.sync_response:
+            break
+        polled.append(response.update)
+    assert _leaf_paths(polled) == by_get

@@ -26,6 +26,7 @@ from qosforge.softswitch.helper.fabric_deadlock import (
     deadlock_run,
     deadlock_summary,
     failed_fabric,
+    replayed_delivery,
     watchdog_interval_s,
 )
 from qosforge.softswitch.helper.fabric_scenarios import FabricRun, fabric_traffic
@@ -49,13 +50,28 @@ def links() -> FabricLinks:
     return fabric_links(resolve_topology(intent, source_map))
 
 
-def _simulate(setup: DeadlockSetup, built: FabricRun, watchdog: bool = False) -> dict[str, object]:
+def _simulate(
+    setup: DeadlockSetup, built: FabricRun, watchdog: bool = False, observations: int = 200
+) -> dict[str, object]:
     observer = DeadlockObserver(setup.fabric.topology)
-    result, observations = simulate_fabric_observed(setup.fabric.configs, setup.fabric.topology, built.flows, built.run,
-                                                    built.run.duration_s / 200, observer)
+    result, observed = simulate_fabric_observed(
+        setup.fabric.configs,
+        setup.fabric.topology,
+        built.flows,
+        built.run,
+        built.run.duration_s / observations,
+        observer,
+    )
     traffic = fabric_traffic(setup.fabric, None, "cbr", None, lossless=True)
-    return deadlock_summary(result, observations, setup, watchdog=watchdog, watchdog_s=watchdog_interval_s(setup.fabric, traffic),
-                            packet_bytes=traffic.packet_bytes)
+    return deadlock_summary(
+        result,
+        observed,
+        setup,
+        watchdog=watchdog,
+        watchdog_s=watchdog_interval_s(setup.fabric, traffic),
+        packet_bytes=traffic.packet_bytes,
+        delivered_by=replayed_delivery(built, setup.fabric),
+    )
 
 
 def _bounce_run(fabric: Fabric, duration_s: float, watchdog: bool) -> tuple[DeadlockSetup, FabricRun]:
@@ -108,6 +124,43 @@ def test_the_simulated_deadlock_is_exactly_the_graphs_cycles(fabric: Fabric, lin
     assert 0.0 < report["time_to_deadlock_s"] < report["deadlock_detected_at_s"] < 3e-3  # type: ignore[operator]
     watchdog = report["pfc_watchdog"]
     assert isinstance(watchdog, dict) and watchdog["enabled"] is False and watchdog["drops"] == 0
+
+
+def test_throughput_before_the_deadlock_is_over_exactly_zero_to_the_time_to_deadlock(
+    fabric: Fabric,
+) -> None:
+    """The same traffic run for 2 ms and 5 ms observes on different grids (duration / 40): the
+    throughput before the deadlock must not depend on where the grid falls, and the bytes it
+    counts must lie between what a 1 us grid saw delivered just before and just after the time to
+    deadlock."""
+    reports = []
+    for duration_s in (2e-3, 5e-3):
+        setup, built = _bounce_run(fabric, duration_s, watchdog=False)
+        reports.append(_simulate(setup, built, observations=40))
+    onsets = {r["time_to_deadlock_s"] for r in reports}
+    assert len(onsets) == 1  # the same events: the same deadlock at the same instant
+    [onset] = onsets
+    assert isinstance(onset, float)
+    short, long = (r["throughput_gbps"]["before_deadlock"] for r in reports)  # type: ignore[index]
+    assert short == pytest.approx(long, rel=1e-12)
+    # The same traffic observed every 1 us a little past the deadlock: its delivered bytes
+    # bracket the ones counted.
+    setup, built = _bounce_run(fabric, onset + 5e-6, watchdog=False)
+    observer = DeadlockObserver(setup.fabric.topology)
+    _result, observed = simulate_fabric_observed(
+        setup.fabric.configs, setup.fabric.topology, built.flows, built.run, 1e-6, observer
+    )
+    before = max((o for o in observed if o.time_s <= onset), key=lambda o: o.time_s)
+    after = min((o for o in observed if o.time_s > onset), key=lambda o: o.time_s)
+    counted_bytes = short * 1e9 * onset / 8.0
+    assert (
+        before.delivered_bytes <= counted_bytes + 1e-3
+        and counted_bytes <= after.delivered_bytes + 1e-3
+    )
+    line_rate_bps = sum(setup.fabric.ports[flow.src_port].speed_bps for flow in built.flows)
+    assert after.delivered_bytes - before.delivered_bytes <= line_rate_bps * 1e-6 / 8.0
+    # Physics: below the senders' line rate, and the fabric carried traffic before it stopped.
+    assert 50.0 < short < line_rate_bps / 1e9
 
 
 @pytest.mark.parametrize("failed", [(), ("leaf1-spine1",), ("leaf2-spine2",)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from qosforge.errors import QosforgeError
+from qosforge.softswitch.traffic import traffic_file
+from qosforge.softswitch.traffic.spec import MAX_FLOWS
 from qosforge.softswitch.traffic.traffic_file import load_traffic, stagger_offsets_s
 
 HEAD = "apiVersion: qosforge/v1\nkind: Traffic\nflows:\n"
@@ -84,6 +87,62 @@ def test_document_errors_name_the_line(tmp_path: Path, text: str, line: int, wor
         load_traffic(path)
     assert raised.value.one_line().startswith(f"{path}:{line}"), raised.value.one_line()
     assert word in raised.value.one_line()
+
+
+@pytest.mark.parametrize(
+    ("top", "window", "text"),
+    [
+        ("measure: 4s:5s\n", (4.0, 5.0), "measure: 4s:5s"),
+        ("duration: 10ms\n", (0.0, 0.01), "duration: 10ms"),
+        ("measure: 1ms:3ms\nduration: 3ms\n", (0.001, 0.003), "measure: 1ms:3ms"),
+        ("", None, None),
+    ],
+)
+def test_a_file_carries_its_run_window(
+    tmp_path: Path, top: str, window: tuple[float, float] | None, text: str | None
+) -> None:
+    loaded = load_traffic(
+        _write(
+            tmp_path,
+            "apiVersion: qosforge/v1\nkind: Traffic\n"
+            + top
+            + "flows:\n  - {src: 0, dst: 1, class: a}\n",
+        )
+    )
+    assert (
+        loaded.measure_s == (pytest.approx(window) if window else None)
+        and loaded.window_text == text
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "line", "words"),
+    [
+        ("measure: 5s:4s\n", 3, ["measure", "ends (4 s) before it starts (5 s)"]),
+        ("measure: 4s\n", 3, ["measure", "not START:END"]),
+        (
+            "measure: 1ms:3ms\nduration: 2ms\n",
+            4,
+            ["duration", "window's end (0.003 s), not 0.002 s"],
+        ),
+        ("duration: 10\n", 3, ["duration"]),
+    ],
+)
+def test_a_bad_file_window_names_its_line(
+    tmp_path: Path, top: str, line: int, words: list[str]
+) -> None:
+    path = _write(
+        tmp_path,
+        "apiVersion: qosforge/v1\nkind: Traffic\n"
+        + top
+        + "flows:\n  - {src: 0, dst: 1, class: a}\n",
+    )
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    text = raised.value.one_line()
+    assert text.startswith(f"{path}:{line}"), text
+    for word in words:
+        assert word in text, text
 
 
 def test_csv_rows_and_their_errors(tmp_path: Path) -> None:
@@ -189,3 +248,118 @@ def test_staggered_starts_lie_in_the_window(tmp_path_factory: pytest.TempPathFac
     assert all(0.0 <= x < window_ms * 1e-3 for x in offsets)
     if stagger == "even":
         assert offsets == sorted(offsets) and len(set(offsets)) == flows
+
+
+def test_the_flow_cap_is_checked_while_reading(tmp_path: Path) -> None:
+    # The second entry takes the file past MAX_FLOWS; the YAML error after it is never reached.
+    path = _write(
+        tmp_path,
+        HEAD
+        + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n"
+        + "  - {src: 0, dst: 2, class: a}\n  - {src: [\n",
+    )
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    expected = f"{path}:5: the entries up to here make at least {MAX_FLOWS + 1:,} flows"
+    assert raised.value.one_line().startswith(expected)
+
+
+def test_a_file_of_more_entries_than_flows_a_run_carries_fails_at_the_entry_past_the_cap(
+    tmp_path: Path,
+) -> None:
+    path = _write(
+        tmp_path, HEAD + "  - {src: 0, dst: 1, class: a}\n" * (MAX_FLOWS + 1) + "  - {src: [\n"
+    )
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    assert raised.value.place == f"{path}:{3 + MAX_FLOWS + 1}"
+
+
+def test_a_misspelt_field_is_named_as_unknown(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEAD + "  - sorce: 0\n    dst: 1\n    class: a\n")
+    with pytest.raises(QosforgeError) as raised:
+        load_traffic(path)
+    expected = f"{path}:4: sorce: unknown field 'sorce' (hint: did you mean 'src'?)"
+    assert raised.value.one_line() == expected
+
+
+@pytest.mark.parametrize("name", ["t.yaml", "t.csv"])
+def test_the_cap_holds_for_csv_and_yaml_alike(tmp_path: Path, name: str) -> None:
+    if name.endswith(".csv"):
+        text = "src,dst,class,count\n" + f"0,1,a,{MAX_FLOWS}\n0,2,a,1\n"
+        line = 3
+    else:
+        text = (
+            HEAD
+            + f"  - {{src: 0, dst: 1, class: a, count: {MAX_FLOWS}}}\n"
+            + "  - {src: 0, dst: 2, class: a}\n"
+        )
+        line = 5
+    path = _write(tmp_path, text, name)
+    with pytest.raises(QosforgeError, match="more than the 50,000 a run carries") as raised:
+        load_traffic(path)
+    assert raised.value.place == f"{path}:{line}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    entries=st.lists(
+        st.tuples(
+            _NAME,
+            st.integers(0, 500),
+            st.sampled_from(["1", "[2, x]", "'3'", "null", "true", "1e3"]),
+            st.sampled_from(["dscp: 26", "class: bulk", "class: '7'", "dscp: 0x1A"]),
+            st.sampled_from(
+                ["", "size: 64kB", "start: 5us", "transport: dctcp", "rate: 1G", "pattern: cbr"]
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_libyaml_events_read_a_file_as_ruamel_yaml_does(
+    entries: list[tuple[str, int, str, str, str]],
+) -> None:
+    """The fast reader (libyaml events) and the ruamel.yaml path give the same entries, places
+    and errors, in block and flow style."""
+    lines = [HEAD]
+    for index, (group, src, dst, klass, extra) in enumerate(entries):
+        if index % 2:
+            lines.append(
+                f"  - {{group: {group}, src: {src}, dst: {dst}, {klass}"
+                f"{', ' + extra if extra else ''}}}\n"
+            )
+        else:
+            lines.append(
+                f"  - group: {group}\n    src: {src}\n    dst: {dst}\n    {klass}\n"
+                + (f"    {extra}\n" if extra else "")
+            )
+    text = "".join(lines)
+
+    def outcome(load: Any) -> object:
+        try:
+            return load("f.yaml", text)
+        except QosforgeError as error:
+            return error.one_line()
+
+    assert outcome(traffic_file._load_yaml) == outcome(traffic_file._load_yaml_ruamel)
+
+
+def test_plain_files_never_take_the_slow_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow(name: str, text: str) -> object:
+        raise AssertionError("read by ruamel.yaml")
+
+    monkeypatch.setattr(traffic_file, "_load_yaml_ruamel", slow)
+    for example in sorted(Path(__file__).parents[3].joinpath("examples").glob("*.traffic.yaml")):
+        assert load_traffic(example).entries
+
+
+def test_anchors_and_aliases_are_read_by_ruamel_yaml(
+    tmp_path: Path,
+) -> None:  # the event reader steps aside
+    path = _write(tmp_path, HEAD + "  - &e {src: 0, dst: 1, class: a}\n  - *e\n")
+    traffic = load_traffic(path)
+    assert len(traffic.entries) == 2 and traffic.entries[0].entry == traffic.entries[1].entry
+    assert traffic.entries[0].entry.src == (0,)

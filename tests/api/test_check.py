@@ -1,0 +1,61 @@
+"""``qosforge.api.check``: the deadlock check as a typed request -> outcome with one of three
+verdicts (deadlock-free, deadlock, not proven) and its exit code, no click."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from qosforge.api.check import EXIT_NOT_PROVEN, DeadlockRequest, check_deadlock, verdict_of
+from qosforge.errors import QosforgeError
+
+ROOT = Path(__file__).resolve().parents[2]
+POD = str(ROOT / "examples" / "roce-pod.yaml")
+
+
+@pytest.mark.parametrize(
+    ("fail_links", "max_failures", "verdict", "code"),
+    [
+        (0, None, "deadlock_free", 0),
+        (1, None, "deadlock_free", 0),
+        (2, None, "deadlock", 1),  # 12 of roce-pod's 28 pairs of failed links bounce into a cycle
+        (
+            2,
+            1,
+            "not_proven",
+            3,
+        ),  # the first pair checked closes no cycle: nothing is proven of the other 27
+    ],
+)
+def test_the_verdict_and_exit_code_follow_what_was_checked(
+    fail_links: int, max_failures: int | None, verdict: str, code: int
+) -> None:
+    outcome = check_deadlock(DeadlockRequest(POD, fail_links, max_failures))
+    assert (outcome.verdict, outcome.exit_code) == (verdict, code)
+    report = outcome.report()
+    assert report["verdict"] == verdict and report["exit_code"] == code
+    if fail_links == 0:
+        assert outcome.result is None and report["failures"]["skipped"].startswith("--fail-links 0")
+    else:
+        assert report["failures"]["skipped"] is None
+
+
+def test_no_cycle_in_an_unfinished_sweep_is_never_a_proof() -> None:
+    assert verdict_of((), 1, None) == "not_proven"
+    assert verdict_of((), 0, None) == "deadlock_free"
+    assert EXIT_NOT_PROVEN not in (0, 1, 2, 70)
+
+
+def test_bad_input_is_a_qosforge_error() -> None:
+    with pytest.raises(QosforgeError, match="no such file"):
+        check_deadlock(DeadlockRequest("missing.yaml"))
+
+
+def test_the_api_loads_no_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
+    printed, loaded = run_isolated(
+        "from qosforge.api.check import DeadlockRequest, check_deadlock\n"
+        f"print(check_deadlock(DeadlockRequest({POD!r}, 2, 1)).verdict)"
+    )
+    assert printed == ["not_proven"] and loaded == []
