@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.metrics import summary
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import simulate
 
 PKT = 1500

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.metrics import summary
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import simulate
 from qosforge.softswitch.traffic.spec import HEADER_BYTES, FlowSpec
 
