@@ -49,7 +49,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         receiver, queue = built.run.monitors[0]  # the lossless class's queue at the receiver (headroom_incast)
         # On the wire: the queue holds the lossless datagrams only, each a frame with its preamble
         # and gap (models/ethernet.py), so a receiver link full of them is at its line rate.
-        frame = built.lossless_frame_bytes
+        frame = built.lossless_mtu_bytes
         datagram_bytes = float(outcome.result.dequeued_bytes[receiver, queue])
         line_bytes = datagram_bytes * wire_bytes(frame) / frame
         received_bps = line_bytes * 8.0 / outcome.result.measured_s
