@@ -49,6 +49,7 @@ F_IMP = 4  # TLT important (Important Data)
 F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
 F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
+F_VLAN = 64  # the frame carries an IEEE 802.1Q tag (4 B more on the wire; models/ethernet.py)
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -119,7 +120,12 @@ FL_CWR = 52  # 1 while the flow is in CWR
 FL_PRR_DELIVERED = 53  # packets delivered since CWR began (RFC 6937 prr_delivered)
 FL_PRR_OUT = 54  # packets sent since CWR began (prr_out)
 FL_PRR_FLIGHT = 55  # packets outstanding when CWR began (RecoverFS)
-FL_COLS = 56
+# 1: the flow's frames are 802.1Q-tagged (its NIC trusts PCP: the priority rides in the tag)
+FL_VLAN = 56
+# DCQCN points its hosts' NICs disable: bit0 the sender's reaction point, bit1 the receiver's
+# notification point
+FL_DCQCN_OFF = 57
+FL_COLS = 58
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -164,7 +170,9 @@ TXI_WAKE = 4  # a shaper wake-up is pending
 TXI_NQ = 5
 TXI_NONEMPTY = 6  # bit q set while queue q holds packets (engine/ports.py: the scheduler skips empty queues)
 TXI_STRICT = 7  # bit q set when queue q is scheduled strict priority (QI_KIND 0)
-TXI_COLS = 8
+# host NIC: bit p set when it honours a PAUSE of priority p (PFC enabled there; simulate --hosts)
+TXI_PFC_RX = 8
+TXI_COLS = 9
 
 # --- queues (per transmit port) -------------------------------------------------------------
 QI_HEAD = 0
@@ -279,7 +287,11 @@ C_MAX_PKTS_ALIVE = 20
 C_DELIVERED_PAYLOAD = 21  # application payload of C_DELIVERED_BYTES (headers removed)
 C_DEADLOCKS = 22  # PFC deadlocks the watchdog declared
 C_WATCHDOG_DROPS = 23  # packets its recovery dropped
-C_COLS = 24
+# line time of C_DELIVERED_BYTES' packets: frames + preamble/SFD + IFG (models/ethernet.py)
+C_DELIVERED_WIRE = 24
+# C_LOSSLESS_BY_REASON + DR_*: a lossless class's packets dropped, by cause
+C_LOSSLESS_BY_REASON = 25
+C_COLS = 31
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit

@@ -123,7 +123,7 @@ def test_physical_mode_is_the_default_and_uses_the_asic_cell() -> None:
         ]
     )
     assert payload["provenance"]["model"] == "pfc_headroom"
-    assert payload["xoff_bytes"] == 417 * 144  # tests/models/test_pfc_headroom.py worked example
+    assert payload["xoff_bytes"] == 418 * 144  # tests/models/test_pfc_headroom.py worked example
     assert payload["size_bytes"] == payload["xoff_bytes"] + payload["xon_bytes"]
 
 
@@ -132,7 +132,7 @@ def test_physical_mode_without_cell_is_byte_granular() -> None:
         ["whatif", "pfc-headroom", "--speed", "100G", "--cable", "40m", "--format", "json"]
     )
     assert payload["cell_occupancy"] == 1.0
-    assert payload["xoff_bytes"] == 50324  # ceil(50323.2 B) with 1-byte cells
+    assert payload["xoff_bytes"] == 50420  # ceil(50419.2 B) with 1-byte cells
 
 
 def test_physical_peer_response_override_for_speeds_outside_the_table(

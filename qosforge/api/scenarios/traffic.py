@@ -95,6 +95,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     """Compile, run and report: (report, the sampled series ``--plot`` draws); writes
     --timeseries only once the run succeeded (the CLI draws --plot after it)."""
     from qosforge.files import PLOT_SUFFIXES
+    from qosforge.softswitch.helper.class_report import all_port_classes, flow_ect
     from qosforge.softswitch.helper.traffic_report import (
         collectives_json,
         flows_json,
@@ -103,7 +104,12 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         run_user_traffic,
     )
     from qosforge.softswitch.helper.user_traffic import user_traffic
-    from qosforge.softswitch.metrics import summary
+    from qosforge.softswitch.metrics import (
+        REASONS_WITH_WATCHDOG,
+        THROUGHPUT_BASIS,
+        class_drops,
+        summary,
+    )
     from qosforge.softswitch.traffic.traffic_file import load_traffic
     from qosforge.units import format_value
 
@@ -146,10 +152,18 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "window_from": window_source,
         # The file's own seed draws its random staggers in place of --seed (user_traffic.py).
         "traffic_seed": traffic_file.seed,
-        "seed_effective": _seed_matters(fabric, traffic, traffic_file), "throughput_basis": "payload",
+        "seed_effective": _seed_matters(fabric, traffic, traffic_file),
         "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches}),
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
-        **counters, "marks": sampled.result.counters["marks"], "flows": flows, "groups": groups,
+        **counters,
+        # Each flow's throughput_bps is payload, as the run's goodput_gbps.
+        "throughput_basis": {**THROUGHPUT_BASIS,
+                             "flows": "payload: each flow's application payload delivered"},
+        "marks": sampled.result.counters["marks"],
+        "drops_by_class": class_drops(sampled.result.drops, all_port_classes(fabric),
+                                      REASONS_WITH_WATCHDOG),
+        "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)),
+        "flows": flows, "groups": groups,
         "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
     }
     collectives = collectives_json(traffic, traffic_file, sampled, window)

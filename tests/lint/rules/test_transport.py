@@ -187,8 +187,8 @@ def test_tlt_not_expressed_does_not_ask_for_what_the_intent_accepts(load_named: 
 def test_tlt_flows_read_dynamic_th_as_the_asic_does(tmp_path: Path, load_named: Callable[[str], Config]) -> None:
     """Spectrum reads dynamic_th 7 as alpha infinity (mlnx_sai/src/mlnx_sai_buffer.c
     sai_buffer_alpha_bounds_t), so one congested port may hold the whole pool B and TLT's headroom is
-    B − K. tlt-flows used to take 2^7 = 128 here (528 flows) while dynamic-th-unlimited, on the
-    same profile, said infinity; both now use the one conversion (608 flows)."""
+    B − K. tlt-flows used to take 2^7 = 128 here (526 flows) while dynamic-th-unlimited, on the
+    same profile, said infinity; both now use the one conversion (606 flows)."""
     from qosforge.lint.engine import Linter
 
     intent = tmp_path / "fabric.yaml"
@@ -207,7 +207,7 @@ def test_tlt_flows_read_dynamic_th_as_the_asic_does(tmp_path: Path, load_named: 
     finding = _only(report.findings, "tlt-flows")
     pool = int(config["BUFFER_POOL"]["egress_lossy_pool"]["size"])  # Spectrum-2: one MMU
     expected = tlt_headroom(pool, float("inf"), 1, k, 1500, allow_infeasible=True)
-    assert finding.values["flows"] == expected.total_flows == (pool - k) // 1500 == 608
+    assert finding.values["flows"] == expected.total_flows == (pool - k) // 1500 == 606
     assert "alpha infinity, dynamic_th 7" in finding.message
-    assert tlt_headroom(pool, 128.0, 1, k, 1500, allow_infeasible=True).total_flows == 528  # the old reading
+    assert tlt_headroom(pool, 128.0, 1, k, 1500, allow_infeasible=True).total_flows == 526  # the old reading
     assert "dynamic-th-unlimited" in {f.rule for f in report.findings}
