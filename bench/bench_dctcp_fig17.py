@@ -14,12 +14,13 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 ``--deviceQueue=1`` (the RED disc sees the whole egress queue, as a switch's WRED does; ns-3's
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
-RED default is gentle), ``--delAck=1`` (qosforge's receivers ACK every packet; ns-3's example
-uses DelAckCount 2) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+RED default is gentle) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
 packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
 and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
-at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). ``--stock`` adds a run of the program with its defaults (those of
+at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). Both simulators' receivers delay ACKs (ns-3's
+TcpSocket defaults, DelAckCount 2 and a 200 ms DelAckTimeout; qosforge's Linux-like hosts,
+softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
 dctcp-example.cc) for reference. Queue thresholds in packets become bytes in the intent as the
 softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
 counts occupancy in whole cells.
@@ -54,7 +55,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
 #: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
 #: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAck=1", "--wred=switch")
+MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
@@ -194,6 +195,7 @@ def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
     return {
         "groups": {g: {"mean_mbps": report[g.lower()]["mean_mbps"], "jain": report[g.lower()]["jain"]} for g in GROUPS},
         "queue_packets": {"T1->T2": report["t1_t2"]["total_mean_packets"], "T2->R1": report["t2_r1"]["total_mean_packets"]},
+        "marks": {"T1->T2": report["t1_t2"]["marks"], "T2->R1": report["t2_r1"]["marks"]},
         "cpu_s": cpu, "wall_s": wall, "argv": ns3_argv(v, stock=stock),
     }
 

@@ -39,6 +39,7 @@ SCENARIOS = (
     Scenario("dctcp K=65", "dctcp", 65),
     Scenario("tcp-ecn K=65", "tcp-ecn", 65),
     Scenario("newreno tail-drop", "newreno", 0),
+    Scenario("cubic tail-drop", "cubic", 0),
     Scenario("newreno tail-drop, ns-3 without SACK", "newreno", 0, ns3_sack=False),
 )
 

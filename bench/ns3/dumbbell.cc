@@ -92,8 +92,9 @@ main(int argc, char* argv[])
     bool sack = true;
     double rtoMinMs = 4.0;
     uint32_t segment = 1448;
+    uint32_t delAck = 0;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("transport", "dctcp, newreno or tcp-ecn", transport);
+    cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
     cmd.AddValue("bandwidth", "every link's rate", bandwidth);
     cmd.AddValue("rttUs", "base round-trip time, microseconds", rttUs);
@@ -104,12 +105,17 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "TCP SACK (RFC 2018)", sack);
     cmd.AddValue("rtoMinMs", "minimum RTO, ms (qosforge: 4 ms)", rtoMinMs);
     cmd.AddValue("segment", "TCP payload per segment, bytes", segment);
+    cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments, 200 ms timeout)", delAck);
     cmd.Parse(argc, argv);
     g_end = duration;
 
     if (transport == "dctcp")
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    }
+    else if (transport == "cubic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpCubic::GetTypeId()));
     }
     else
     {
@@ -120,7 +126,10 @@ main(int argc, char* argv[])
         }
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));  // qosforge ACKs every packet
+    if (delAck > 0)
+    {
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    }
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));  // RFC 6928
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));
