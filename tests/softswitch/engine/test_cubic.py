@@ -33,10 +33,11 @@ def test_k_is_where_the_curve_returns_to_w_max(w_max: float, fraction: float) ->
 
 
 def test_cwnd_follows_the_cubic_curve_after_a_reduction() -> None:
-    """One CUBIC flow on a 100 Mb/s link with a 100 ms RTT (BDP 833 packets, buffer 400): after
-    the last loss, sampled every 10 ms until the next, cwnd must be the RFC's curve through the
-    epoch's W_max and start window (a long RTT keeps CUBIC out of the Reno-friendly region)."""
-    config, flows, run = dumbbell(DumbbellSpec(flows=1, transport="cubic", bandwidth_bps=100e6, rtt_s=0.1, buffer_bytes=400 * PKT,  # type: ignore[arg-type]
+    """Two CUBIC flows share a 100 Mb/s link with a 100 ms RTT (BDP 833 packets, buffer 400
+    packets): in flow 0's longest epoch between two losses, sampled every 10 ms, cwnd must be the
+    RFC's curve through the epoch's W_max and start window (a long RTT keeps CUBIC out of the
+    Reno-friendly region)."""
+    config, flows, run = dumbbell(DumbbellSpec(flows=2, transport="cubic", bandwidth_bps=100e6, rtt_s=0.1, buffer_bytes=400 * PKT,  # type: ignore[arg-type]
                                                duration_s=30.0, warmup_s=0.0))
     segmented = SegmentedRun((config,), single_switch(len(config.ports)), flows, run)
     flf = segmented.world[L.W_FLF]
