@@ -14,7 +14,9 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 ``--deviceQueue=1`` (the RED disc sees the whole egress queue, as a switch's WRED does; ns-3's
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
-RED default is gentle) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+RED default is gentle), ``--delAckTimeoutMs=40`` (the modelled hosts are Linux's, whose
+delayed-ACK timer is TCP_DELACK_MIN, 40 ms; ns-3's DelAckTimeout default is 200 ms, and a flow
+whose window is one segment waits that long for each ACK) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
 packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
 and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
@@ -28,7 +30,8 @@ counts occupancy in whole cells.
 Printed per variant and simulator: per-group mean throughput (payload, Mb/s) and Jain's index,
 mean queue (packets) at T1->T2 and T2->R1 in the measurement window, and CPU seconds of the
 whole process; then the targets: throughput within 10 % per group, Jain >= 0.99, queues within
-20 %, qosforge CPU at least 50x less than ns-3's.
+20 %, CE marks at each bottleneck within 25 % (when the referee recorded them), qosforge CPU at
+least 50x less than ns-3's.
 
 Usage: ``python bench/bench_dctcp_fig17.py [--only NAME] [--seeds 1,2,3] [--stock] [--format table|json]``
 (``--seeds``: qosforge runs once per seed and is compared by the seeds' mean, the lowest Jain);
@@ -55,7 +58,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
 #: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
 #: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
+MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAckTimeoutMs=40", "--wred=switch")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
@@ -63,6 +66,8 @@ GROUPS = ("S1", "S2", "S3")
 TARGET_THROUGHPUT = 0.10
 TARGET_JAIN = 0.99
 TARGET_QUEUE = 0.20
+#: CE marks per bottleneck within 25 % of ns-3's.
+TARGET_MARKS = 0.25
 TARGET_CPU_RATIO = 50.0
 #: Queued packets counted in a window can lift a rate above its link by at most ~0.5 % in 0.2 s.
 WINDOW_SLACK = 0.005
@@ -216,6 +221,7 @@ def run_qosforge(v: Variant, workdir: Path, seed: int = 1) -> dict[str, Any]:
         "groups": {g: {"mean_mbps": groups[g]["mean_throughput_bps"] / 1e6, "jain": groups[g]["jain_index"],
                        "total_mbps": groups[g]["total_throughput_bps"] / 1e6} for g in GROUPS},
         "queue_packets": {"T1->T2": ports[("T1", "Ethernet32")]["mean_queue_packets"], "T2->R1": ports[("T2", r1)]["mean_queue_packets"]},
+        "marks": {"T1->T2": ports[("T1", "Ethernet32")]["marks"], "T2->R1": ports[("T2", r1)]["marks"]},
         "cpu_s": cpu, "wall_s": wall, "packet_events": report.get("packet_events"),
     }
 
@@ -230,6 +236,7 @@ def seed_mean(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "groups": {g: {"mean_mbps": mean([r["groups"][g]["mean_mbps"] for r in runs]), "jain": min(r["groups"][g]["jain"] for r in runs),
                        "total_mbps": mean([r["groups"][g]["total_mbps"] for r in runs])} for g in GROUPS},
         "queue_packets": {port: mean([r["queue_packets"][port] for r in runs]) for port in runs[0]["queue_packets"]},
+        "marks": {port: mean([r["marks"][port] for r in runs]) for port in runs[0]["marks"]},
         "cpu_s": mean([r["cpu_s"] for r in runs]), "wall_s": mean([r["wall_s"] for r in runs]),
         "packet_events": runs[0].get("packet_events"), "seeds": runs,
     }
@@ -266,6 +273,11 @@ def compare(v: Variant, q: dict[str, Any], n: dict[str, Any]) -> dict[str, Any]:
         ours, theirs = q["queue_packets"][port], n["queue_packets"][port]
         checks[f"{port} queue"] = {"qosforge": ours, "ns3": theirs, "error": abs(ours - theirs) / theirs if theirs else math.inf,
                                    "ok": theirs > 0 and abs(ours - theirs) <= TARGET_QUEUE * theirs}
+    if "marks" in n:
+        for port in ("T1->T2", "T2->R1"):
+            ours, theirs = q["marks"][port], n["marks"][port]
+            checks[f"{port} marks"] = {"qosforge": ours, "ns3": theirs, "error": abs(ours - theirs) / theirs if theirs else math.inf,
+                                       "ok": theirs > 0 and abs(ours - theirs) <= TARGET_MARKS * theirs}
     ratio = n["cpu_s"] / q["cpu_s"] if q["cpu_s"] else math.inf
     checks["CPU ratio"] = {"qosforge": q["cpu_s"], "ns3": n["cpu_s"], "ratio": ratio, "ok": ratio >= TARGET_CPU_RATIO}
     checks["physics"] = {"problems": physics(v, q), "ok": not physics(v, q)}

@@ -93,6 +93,7 @@ main(int argc, char* argv[])
     double rtoMinMs = 4.0;
     uint32_t segment = 1448;
     uint32_t delAck = 0;
+    double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -105,7 +106,8 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "TCP SACK (RFC 2018)", sack);
     cmd.AddValue("rtoMinMs", "minimum RTO, ms (qosforge: 4 ms)", rtoMinMs);
     cmd.AddValue("segment", "TCP payload per segment, bytes", segment);
-    cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments, 200 ms timeout)", delAck);
+    cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments)", delAck);
+    cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.Parse(argc, argv);
     g_end = duration;
 
@@ -126,6 +128,7 @@ main(int argc, char* argv[])
         }
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MicroSeconds(delAckTimeoutMs * 1000)));
     if (delAck > 0)
     {
         Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
