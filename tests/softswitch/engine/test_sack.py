@@ -68,7 +68,7 @@ def test_a_tail_loss_is_repaired_by_the_loss_probe_not_the_timeout() -> None:
     cnt = lossy.world[L.W_CNT]
     # The last two segments are dropped: nothing after them makes an ACK, so only a probe
     # (2 SRTT after the last ACK, RFC 8985 §7.2) or the RTO can find them.
-    assert cnt[L.C_DROP] == 2 and clean_done is not None
+    assert cnt[L.C_DROP] == 2 and clean.world[L.W_CNT][L.C_DROP] == 0 and clean_done is not None
     assert lossy_done is not None, "the tail was not repaired within 50 ms"
     assert cnt[L.C_TIMEOUTS] == 0 and cnt[L.C_FAST_RETX] == 1
     min_rtt = lossy.world[L.W_FLF][0, L.FF_MIN_RTT]
