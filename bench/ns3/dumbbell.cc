@@ -93,6 +93,7 @@ main(int argc, char* argv[])
     double rtoMinMs = 4.0;
     uint32_t segment = 1448;
     uint32_t delAck = 0;
+    std::string reno = "ns3";
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
@@ -106,6 +107,8 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "TCP SACK (RFC 2018)", sack);
     cmd.AddValue("rtoMinMs", "minimum RTO, ms (qosforge: 4 ms)", rtoMinMs);
     cmd.AddValue("segment", "TCP payload per segment, bytes", segment);
+    cmd.AddValue("reno", "newreno and tcp-ecn as ns3 (TcpNewReno: +1 MSS per RTT counted per ACK) or linux (TcpLinuxReno: "
+                         "per segment ACKed, as Linux's tcp_cong_avoid_ai and RFC 3465)", reno);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments)", delAck);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.Parse(argc, argv);
@@ -121,7 +124,8 @@ main(int argc, char* argv[])
     }
     else
     {
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", reno == "linux" ? TypeIdValue(TcpLinuxReno::GetTypeId())
+                                                                              : TypeIdValue(TcpNewReno::GetTypeId()));
         if (transport == "tcp-ecn")
         {
             Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
