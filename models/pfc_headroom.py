@@ -19,6 +19,12 @@ bytes at line rate R, each with its source:
 * peer frame: the peer completes the frame it has started (up to one maximum frame);
 * MAC/PHY delay: bytes held in the MAC/PHY pipelines of both ends.
 
+Frames delay the PFC frame by their line time, not their size: each frame (and the PFC frame)
+takes its Ethernet framing, preamble/SFD and inter-frame gap on the wire (models/ethernet.py,
+IEEE 802.3 clauses 3.1.1 and 4.4.2), so a frame of MTU m counts wire_bytes(m) = m + 38 B and the
+PFC frame 64 + 20 B, as the software switch serialises them. The MTUs are IP MTUs (SONiC's PORT
+``mtu`` is the interface MTU; LOSSLESS_TRAFFIC_PATTERN ``mtu`` the lossless packet).
+
 Buffers are allocated in cells, so small packets waste most of a cell: the in-flight bytes are
 scaled by the cell occupancy of the traffic mix (a fraction p of minimum-size packets by count,
 the rest lossless-MTU frames) and rounded up to whole cells. XON is sized so the egress does not
@@ -43,6 +49,7 @@ from qosforge.models._checks import (
     require_non_negative,
     require_positive,
 )
+from qosforge.models.ethernet import PER_FRAME_GAP_BYTES, wire_bytes
 from qosforge.models.sonic_headroom import SonicAsicTable, SonicHeadroom, sonic_headroom
 from qosforge.provenance import Derivation, Provenance, input_value, quantity
 
@@ -94,8 +101,10 @@ class PfcHeadroom:
     rate_bps: Any = quantity("bps", "line rate R")
     cable_m: Any = quantity("m", "cable length L")
     trigger_frame_bytes: Any = quantity("B", "lossless frame that crossed XOFF")
-    frames_in_flight_bytes: Any = quantity("B", "max frame at each end (local + peer)")
-    pfc_frame_bytes: Any = quantity("B", "PFC frame serialisation")
+    frames_in_flight_bytes: Any = quantity(
+        "B", "line time of a max frame at each end (local + peer)"
+    )
+    pfc_frame_bytes: Any = quantity("B", "PFC frame line time (frame + preamble/SFD + gap)")
     cable_bytes: Any = quantity("B", "cable round trip at line rate")
     peer_response_bytes: Any = quantity("B", "peer PAUSE reaction time at line rate")
     mac_phy_delay_bytes: Any = quantity("B", "MAC/PHY delay")
@@ -216,8 +225,9 @@ def pfc_headroom(
         peer_source = "input"
 
     cable = 2.0 * (cable_m / propagation_speed_mps + phy_delay_s) * rate_bps / 8.0
-    frames = 2.0 * max_frame_bytes
-    resume_path = frames + pfc_frame_bytes + cable + peer_response + mac_phy_delay_bytes
+    frames = 2.0 * wire_bytes(max_frame_bytes)
+    pfc_frame_line = pfc_frame_bytes + PER_FRAME_GAP_BYTES
+    resume_path = frames + pfc_frame_line + cable + peer_response + mac_phy_delay_bytes
     in_flight = lossless_frame_bytes + resume_path
     occupancy = cell_occupancy(
         cell_bytes, small_packet_fraction, lossless_frame_bytes, small_packet_bytes
@@ -271,7 +281,7 @@ def pfc_headroom(
         cable_m=shaped(cable_m),
         trigger_frame_bytes=shaped(lossless_frame_bytes),
         frames_in_flight_bytes=shaped(frames),
-        pfc_frame_bytes=shaped(pfc_frame_bytes),
+        pfc_frame_bytes=shaped(pfc_frame_line),
         cable_bytes=shaped(cable),
         peer_response_bytes=shaped(peer_response),
         mac_phy_delay_bytes=shaped(mac_phy_delay_bytes),
@@ -287,10 +297,14 @@ def pfc_headroom(
                 Derivation("trigger_frame_bytes", "lossless_frame_bytes", SOURCE_CELLS),
                 Derivation(
                     "frames_in_flight_bytes",
-                    "2*max_frame_bytes (local frame delays the PFC frame; peer finishes its frame)",
+                    "2*wire_bytes(max_frame_bytes) (local frame delays the PFC frame; peer finishes"
+                    " its frame; each with MAC header, FCS, preamble/SFD and IFG,"
+                    " models/ethernet.py)",
                     SOURCE_FRAME,
                 ),
-                Derivation("pfc_frame_bytes", "64 B PFC frame serialisation", SOURCE_FRAME),
+                Derivation(
+                    "pfc_frame_bytes", "64 B PFC frame + 20 B preamble/SFD and IFG", SOURCE_FRAME
+                ),
                 Derivation("cable_bytes", "2*(L/v+phy_delay)*R/8", SOURCE_CABLE),
                 Derivation("peer_response_bytes", peer_formula, peer_source),
                 Derivation(

@@ -6,7 +6,8 @@ queue's depth, and a fixed-size trace; nothing grows with the simulated duration
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -69,6 +70,9 @@ class SimulationResult:
     """Packets per bin of ``queue_histograms`` (engine/build.py queue_histogram_width)."""
     switch_peak_cells: np.ndarray | None = None
     """[switch] most cells each switch held at once in the measured window."""
+    lossless_drops_by_reason: dict[str, int] = field(default_factory=dict)
+    """Packets of lossless classes (their ingress PG is lossless) dropped, by cause
+    (REASONS_WITH_WATCHDOG names); their sum is ``counters["lossless_drops"]``."""
 
     @property
     def measured_s(self) -> float:
@@ -81,9 +85,17 @@ class SimulationResult:
         return self.counters["delivered_payload_bytes"] * 8.0 / self.measured_s
 
     @property
-    def wire_bps(self) -> float:
-        """The same packets counted whole (the link rate they occupy), in bits/s."""
+    def ip_bps(self) -> float:
+        """The same packets counted whole as IP datagrams (headers in, Ethernet framing out),
+        in bits/s."""
         return self.counters["delivered_bytes"] * 8.0 / self.measured_s
+
+    @property
+    def wire_bps(self) -> float:
+        """The line time the same packets took (L1: Ethernet frames with preamble/SFD and the
+        inter-frame gap, models/ethernet.py), in bits/s: a link carrying them back to back is at
+        its line rate."""
+        return self.counters["delivered_wire_bytes"] * 8.0 / self.measured_s
 
     @cached_property
     def flow_completion(self) -> FlowCompletionStats:
@@ -93,6 +105,15 @@ class SimulationResult:
     @property
     def packet_events_per_second(self) -> float:
         return self.packet_events / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+
+
+#: Drop causes in engine order (layout.DR_*): the egress queue's shared-buffer limit (tail drop
+#: against the dynamic/static threshold), WRED, the ingress PG's limit, a lossless PG's headroom
+#: overflow, the chip's whole buffer full.
+_REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
+#: Fabric runs also report drops by the PFC watchdog's recovery (single-switch JSON keeps the
+#: five above).
+REASONS_WITH_WATCHDOG = (*_REASONS, "pfc_watchdog")
 
 
 _COUNTER_NAMES = {
@@ -113,6 +134,7 @@ _COUNTER_NAMES = {
     "cnps": L.C_CNP,
     "delivered_bytes": L.C_DELIVERED_BYTES,
     "delivered_payload_bytes": L.C_DELIVERED_PAYLOAD,
+    "delivered_wire_bytes": L.C_DELIVERED_WIRE,
     "marks": L.C_MARKS,
     "packets_forwarded": L.C_FORWARDED,
     "ecn_echo_acks": L.C_ECN_ACKS,
@@ -188,15 +210,69 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         queue_histograms=world[L.W_QHIST].copy() if world[L.W_QHIST].shape[0] else None,
         queue_histogram_width=int(world[L.W_PRMI][L.PRI_QHIST_WIDTH]) or 1,
         switch_peak_cells=world[L.W_SWI][:, L.SW_PEAK].copy(),
+        lossless_drops_by_reason={name: int(cnt[L.C_LOSSLESS_BY_REASON + reason])
+                                  for reason, name in enumerate(REASONS_WITH_WATCHDOG)},
     )
 
 
 __all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile", "pause_seconds"]
 
 
-_REASONS = ("egress_threshold", "wred", "ingress_limit", "lossless_headroom", "buffer_full")
-#: Fabric runs also report drops by the PFC watchdog's recovery (single-switch JSON keeps the five above).
-REASONS_WITH_WATCHDOG = (*_REASONS, "pfc_watchdog")
+
+#: What each throughput of a report counts (the ``throughput_basis`` field of every JSON report).
+THROUGHPUT_BASIS = {
+    "goodput_gbps": "application payload delivered "
+                    "(each packet once; IP, TCP/UDP/BTH headers removed)",
+    "ip_gbps": "the same packets as IP datagrams (headers counted, Ethernet framing not)",
+    "wire_gbps": "L1 line time of the same packets: Ethernet frame (MAC header, FCS, "
+                 "802.1Q tag if tagged, padding to 64 B) + preamble/SFD 8 B + inter-frame gap 12 B "
+                 "(IEEE 802.3 clauses 3, 4.4.2)",
+}
+
+
+@dataclass(frozen=True)
+class ClassQueue:
+    """A traffic class as one port carries it: its name, whether it is lossless, and the egress
+    queue its TC maps to on that port (the port's TC_TO_QUEUE map)."""
+
+    name: str
+    lossless: bool
+    queue: int
+
+
+def lossless_causes(result: SimulationResult) -> dict[str, int]:
+    """The causes a lossless class's packets were dropped for, only those that occurred."""
+    return {name: n for name, n in result.lossless_drops_by_reason.items() if n}
+
+
+def class_drops(drops: np.ndarray, ports: Iterable[tuple[int, Sequence[ClassQueue]]],
+                reasons: Sequence[str] = _REASONS) -> dict[str, dict[str, object]]:
+    """Drops per class over the given switch ports: ``drops`` is the run's [port, queue, reason]
+    array, ``ports`` each port index with its classes. Every class is listed (0 drops too), with
+    ``lossless``, its total and each non-zero cause; classes sharing a queue are reported
+    together under their joined names (a queue's drops cannot be told apart by class). Packets on
+    a queue no class maps to are listed as ``queue N``."""
+    totals: dict[str, np.ndarray] = {}
+    lossless: dict[str, bool] = {}
+    for port, classes in ports:
+        by_queue: dict[int, list[ClassQueue]] = {}
+        for cls in classes:
+            by_queue.setdefault(cls.queue, []).append(cls)
+        for queue in range(drops.shape[1]):
+            members = by_queue.get(queue)
+            counts = drops[port, queue, :len(reasons)]
+            if members is None:
+                if not counts.any():
+                    continue
+                name, is_lossless = f"queue {queue}", False
+            else:
+                name = "+".join(c.name for c in members)
+                is_lossless = any(c.lossless for c in members)
+            totals[name] = totals.get(name, np.zeros(len(reasons), dtype=np.int64)) + counts
+            lossless[name] = lossless.get(name, False) or is_lossless
+    return {name: {"lossless": lossless[name], "drops": int(counts.sum()),
+                   **{reason: int(n) for reason, n in zip(reasons, counts, strict=True) if n}}
+            for name, counts in totals.items()}
 
 
 def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
@@ -205,7 +281,8 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     ``mark_fraction`` = CE-marked / enqueued packets of that queue after the warm-up; ``drops``
     counts every packet the switch dropped after the warm-up; ``goodput_gbps`` is the application
     payload of data packets arriving at receivers for the first time (no duplicates, headers
-    removed) per second measured, ``wire_gbps`` the same packets counted whole. ``fct_p99_s`` is
+    removed) per second measured, ``ip_gbps`` the same packets as IP datagrams and ``wire_gbps``
+    the line time they took on the receiver's link (``THROUGHPUT_BASIS``). ``fct_p99_s`` is
     the nearest-rank 99th percentile of the finished flows' completion times (an FCT some flow had).
     """
     depth = result.monitors[monitor]
@@ -223,7 +300,9 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "queue_max_packets": depth.max_packets,
         "queue_samples": depth.samples,
         "goodput_gbps": result.goodput_bps / 1e9,
+        "ip_gbps": result.ip_bps / 1e9,
         "wire_gbps": result.wire_bps / 1e9,
+        "throughput_basis": THROUGHPUT_BASIS,
         "mark_fraction": marked / enqueued if enqueued else 0.0,
         "drop_fraction": dropped_here / arrivals if arrivals else 0.0,
         "drops": result.counters["drops"],
@@ -233,7 +312,11 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
         "fast_retransmits": result.counters["fast_retransmits"],
         "important_drops": result.counters["important_drops"],
         "lossless_drops": result.counters["lossless_drops"],
+        # Lossless-class losses by cause (any cause: headroom overflow, WRED on a lossless class's
+        # non-ECT packets, a full chip, the PFC watchdog), only the causes that occurred.
+        "lossless_drops_by_reason": lossless_causes(result),
         "pfc_xoff_sent": result.counters["pfc_xoff_sent"],
+        "cnps_sent": result.counters["cnps"],
         "host_drops": result.counters["host_drops"],
         "flows_finished": fct["count"],
         "fct_mean_s": fct["mean_s"],
@@ -246,4 +329,5 @@ def summary(result: SimulationResult, monitor: int = 0) -> dict[str, object]:
     return out
 
 
-__all__ += ["REASONS_WITH_WATCHDOG", "summary"]
+__all__ += ["REASONS_WITH_WATCHDOG", "THROUGHPUT_BASIS", "ClassQueue", "class_drops",
+            "lossless_causes", "summary"]

@@ -217,12 +217,19 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in report.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
+        if key == "flow_ect":
+            # Which flows are ECN-capable, one group a line part; the reasons are in --format json.
+            text = "; ".join(f"flows {g['flows']} {g['transport']} "
+                             f"{'ECT' if g['ect'] else 'not ECT'}" for g in value)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
         elif key == "waiting_buffers" and len(value) > 3:
             text = f"{len(value)}: {', '.join(value[:3])}, ... (--format json)"
         elif key == "throughput_timeline":
             text = f"{len(value['gbps'])} points, one every {format_value(value['interval_s'], 's')} (--format json)"
+        elif key == "throughput_basis":
+            # One line; the JSON report spells each basis out in full.
+            text = "goodput: payload; ip: IP datagrams; wire: L1 (frame + preamble/SFD + IFG)"
         elif key == "notes":
             continue  # printed in full under the table
         else:

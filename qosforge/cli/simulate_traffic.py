@@ -48,6 +48,13 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
                + (f" (mean FCT {sum(f['fct_s'] for f in finished) / len(finished) * 1e3:.3f} ms)" if finished else "")
                + f"; {retransmissions} retransmissions; drops {report['drops']}, marks {report['marks']}, "
                f"PFC XOFF sent {report['pfc_xoff_sent']}")
+    # Every drop by class and cause; a lossless class's losses say so.
+    for name, entry in report.get("drops_by_class", {}).items():
+        if entry["drops"]:
+            causes = ", ".join(f"{cause} {count}" for cause, count in entry.items()
+                               if cause not in ("lossless", "drops"))
+            kind = " (a lossless class: lossless losses)" if entry["lossless"] else ""
+            click.echo(f"  drops in {name}{kind}: {causes}")
 
 
 def _rate(bps: float) -> str:

@@ -484,6 +484,9 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         fli[f, L.FL_PRIO] = normal.tc if flow.host_priority is None else flow.host_priority
         fli[f, L.FL_TLT] = 2 if flow.all_important else int(flow.tlt)
         fli[f, L.FL_ECT] = int(flow.ect)
+        fli[f, L.FL_VLAN] = int(flow.vlan_tagged)
+        rp_off = 0 if flow.dcqcn_reaction_point else 1
+        fli[f, L.FL_DCQCN_OFF] = rp_off | (0 if flow.dcqcn_notification_point else 2)
         fli[f, L.FL_SIZE] = flow.size_packets
         fli[f, L.FL_PKT_BYTES] = flow.packet_bytes
         fli[f, L.FL_LAST_BYTES] = flow.packet_bytes if flow.last_packet_bytes is None else flow.last_packet_bytes
@@ -598,6 +601,8 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     txf, txi, qi, qf = _tx_ports(configs, ports, owner, mtu, n_queues, delays, pool_index, wred_index, wred_weights, reserved)
     txf[:n_ports, L.TXF_FWD] = forwarding
     txf[n_ports:, L.TXF_FWD] = forwarding
+    # The host NICs honour PAUSE on the priorities their PFC is enabled on (simulate --hosts).
+    txi[n_ports:, L.TXI_PFC_RX] = sum(1 << priority for priority in run.hosts.nic.pfc_priorities)
     gi, gf, pfc_queue = _priority_groups(configs, ports, owner, n_pgs, pool_index, reserved)
     po = _pools(configs, reserved)
     wri, wrf, wrp = _wred(configs)

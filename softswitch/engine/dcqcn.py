@@ -26,7 +26,7 @@ from qosforge.softswitch.engine.host_nic import (
     push_event,
     send_packet,
 )
-from qosforge.softswitch.engine.jit import World, compiled
+from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     C_CNP,
     C_POOL_EXHAUSTED,
@@ -38,6 +38,7 @@ from qosforge.softswitch.engine.layout import (
     F_CNP,
     F_IMP,
     F_RTX,
+    F_VLAN,
     FF_ACK_DELAY,
     FF_BYTE_CNT,
     FF_BYTES_CTR,
@@ -56,6 +57,7 @@ from qosforge.softswitch.engine.layout import (
     FL_CNP_PRIO,
     FL_CNP_Q,
     FL_DCQCN_ARMED,
+    FL_DCQCN_OFF,
     FL_DONE,
     FL_DST,
     FL_GEN_PENDING,
@@ -72,6 +74,7 @@ from qosforge.softswitch.engine.layout import (
     FL_SNDUNA,
     FL_SRC,
     FL_TLT,
+    FL_VLAN,
     P_BYTES,
     P_CELLS,
     P_COLOR,
@@ -106,7 +109,7 @@ from qosforge.softswitch.engine.layout import (
     W_PRMI,
     W_QI,
 )
-from qosforge.softswitch.engine.ports import alloc_packet, host_send
+from qosforge.softswitch.engine.ports import alloc_packet, host_send, wire_bytes
 from qosforge.softswitch.traffic.spec import DCQCN_RATE_REFERENCE_BPS
 
 
@@ -151,6 +154,14 @@ def _dcqcn_restart_timer(w: World, now: float, f: int) -> None:
     push_event(w, flf[f, FF_DCQCN_NEXT], EV_DCQCN, f, 0, 0.0)
 
 
+@compiled_inline
+def _line_time(w: World, f: int, size: int) -> int:
+    """Bytes of line time of one of the flow's packets: the rate limiter's rate R_C is a rate on
+    the wire (at R_C = line rate the NIC sends back to back), so the pacer spaces whole frames
+    with their preamble and gap (models/ethernet.py), not bare datagrams."""
+    return wire_bytes(size, F_VLAN if w[W_FLI][f, FL_VLAN] == 1 else 0)
+
+
 @compiled
 def dcqcn_generate(w: World, now: float, f: int) -> None:
     fli, flf, prmf = w[W_FLI], w[W_FLF], w[W_PRMF]
@@ -167,7 +178,7 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     if w[W_QI][nic, fli[f, FL_PRIO], QI_PKTS] >= 2:
         # The NIC is paused or busy: the rate limiter waits for it rather than queueing more.
         fli[f, FL_GEN_PENDING] = 1
-        push_event(w, now + fli[f, FL_PKT_BYTES] / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
+        push_event(w, now + _line_time(w, f, fli[f, FL_PKT_BYTES]) / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
         return
     flags = 0
     if fli[f, FL_TLT] == 1:
@@ -182,7 +193,7 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
     size_bytes = data_bytes(w, f, seq)
     if not send_packet(w, now, f, seq, flags, size_bytes):
         fli[f, FL_GEN_PENDING] = 1
-        push_event(w, now + size_bytes / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
+        push_event(w, now + _line_time(w, f, size_bytes) / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
         return
     fli[f, FL_SNDNXT] = seq + 1
     if seq + 1 > fli[f, FL_HIGH]:
@@ -199,7 +210,7 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
         flf[f, FF_BYTE_CNT] += 1.0
         _dcqcn_increase(w, f)
     fli[f, FL_GEN_PENDING] = 1
-    push_event(w, now + size_bytes / flf[f, FF_RATE], EV_GEN, f, 0, 0.0)
+    push_event(w, now + _line_time(w, f, size_bytes) / flf[f, FF_RATE], EV_GEN, f, 0, 0.0)
 
 
 @compiled
@@ -220,7 +231,10 @@ def dcqcn_timer(w: World, now: float, f: int) -> None:
 @compiled
 def dcqcn_cnp(w: World, now: float, f: int) -> None:
     """CNP at the RP (§3.1): R_T <- R_C, R_C <- R_C (1 - alpha/2), alpha <- (1 - g) alpha + g;
-    the stage counters, the byte counter and the timer start over."""
+    the stage counters, the byte counter and the timer start over. A NIC whose reaction point is
+    disabled on the flow's priority (FL_DCQCN_OFF bit 0) ignores the CNP: its rate stays."""
+    if w[W_FLI][f, FL_DCQCN_OFF] & 1:
+        return
     flf, prmf = w[W_FLF], w[W_PRMF]
     g = prmf[PRM_DCQCN_G]
     flf[f, FF_TARGET] = flf[f, FF_RATE]
@@ -233,9 +247,10 @@ def dcqcn_cnp(w: World, now: float, f: int) -> None:
         _dcqcn_restart_timer(w, now, f)
 
 
-#: A RoCEv2 CNP on the wire: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + 16 reserved bytes + ICRC 4
-#: + FCS 4 (InfiniBand Architecture Specification, Annex A17 RoCEv2, CNP format).
-CNP_BYTES = 78
+#: A RoCEv2 CNP as an IP datagram, like every packet of the engine: IPv4 20 + UDP 8 + BTH 12 +
+#: 16 reserved bytes + ICRC 4 (InfiniBand Architecture Specification, Annex A17 RoCEv2, CNP
+#: format); its Ethernet header and FCS (78 B frame) are added on the wire (engine/ports.py).
+CNP_BYTES = 60
 
 
 @compiled
@@ -250,7 +265,8 @@ def _send_cnp(w: World, now: float, f: int) -> None:
     pki[packet, P_BYTES] = CNP_BYTES
     pki[packet, P_CELLS] = int(np.ceil(CNP_BYTES / w[W_PRMF][PRM_CELL] - 1e-9))
     pki[packet, P_SEQ] = 0
-    pki[packet, P_FLAGS] = F_CNP
+    # Tagged as the flow's frames are (the NIC's trust mode applies to its CNPs too).
+    pki[packet, P_FLAGS] = F_CNP | F_VLAN if fli[f, FL_VLAN] == 1 else F_CNP
     pki[packet, P_COLOR] = fli[f, FL_CNP_COLOR]
     pki[packet, P_PG] = fli[f, FL_CNP_PG]
     pki[packet, P_Q] = fli[f, FL_CNP_Q]
@@ -268,7 +284,9 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
     flags = pki[packet, P_FLAGS]
     seq = pki[packet, P_SEQ]
     delay = flf[f, FF_ACK_DELAY]
-    if flags & F_CE and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
+    # The notification point answers CE with a CNP at most once per interval per flow (DCQCN
+    # §3.1), unless the receiver's NIC disables it on the flow's priority (FL_DCQCN_OFF bit 1).
+    if flags & F_CE and not fli[f, FL_DCQCN_OFF] & 2 and now - flf[f, FF_LAST_CNP] >= prmf[PRM_CNP_INTERVAL]:
         flf[f, FF_LAST_CNP] = now
         count_measured(w, now, C_CNP)
         if fli[f, FL_CNP_Q] >= 0:

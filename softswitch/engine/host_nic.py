@@ -18,12 +18,14 @@ from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
     C_DELIVERED_BYTES,
     C_DELIVERED_PAYLOAD,
+    C_DELIVERED_WIRE,
     C_IMPORTANT_SENT,
     C_POOL_EXHAUSTED,
     EV_RTO,
     F_ECT,
     F_IMP,
     F_RTX,
+    F_VLAN,
     FF_RTO,
     FF_RTO_AT,
     FL_COLOR,
@@ -45,6 +47,7 @@ from qosforge.softswitch.engine.layout import (
     FL_SIZE,
     FL_SRC,
     FL_TLT,
+    FL_VLAN,
     P_BYTES,
     P_CELLS,
     P_COLOR,
@@ -68,7 +71,7 @@ from qosforge.softswitch.engine.layout import (
     W_PRMF,
     W_PRMI,
 )
-from qosforge.softswitch.engine.ports import alloc_packet, host_send
+from qosforge.softswitch.engine.ports import alloc_packet, host_send, wire_bytes
 
 # ACK payload flags (the low 6 bits of the event's b; the cumulative ACK is b >> ACK_SHIFT).
 A_ECE = 1
@@ -125,10 +128,12 @@ def push_event(w: World, time: float, kind: int, a: int, b: int, value: float) -
 
 @compiled_inline
 def count_delivered(w: World, f: int, size: int) -> None:
-    """A data packet reached its receiver for the first time: count the wire bytes and the
-    application payload (the packet less its headers)."""
+    """A data packet reached its receiver for the first time: count its bytes (the IP datagram),
+    the line time its frame took (models/ethernet.py) and the application payload (the datagram
+    less its headers)."""
     cnt = w[W_CNT]
     cnt[C_DELIVERED_BYTES] += size
+    cnt[C_DELIVERED_WIRE] += wire_bytes(size, F_VLAN if w[W_FLI][f, FL_VLAN] == 1 else 0)
     cnt[C_DELIVERED_PAYLOAD] += size - w[W_FLI][f, FL_HDR]
     w[W_FLI][f, FL_PAYLOAD_M] += size - w[W_FLI][f, FL_HDR]
 
@@ -156,6 +161,8 @@ def send_packet(w: World, now: float, f: int, seq: int, flags: int, size: int) -
     important = (flags & F_IMP) != 0
     if fli[f, FL_ECT] == 1:
         flags |= F_ECT
+    if fli[f, FL_VLAN] == 1:
+        flags |= F_VLAN
     pki[packet, P_FLOW] = f
     pki[packet, P_BYTES] = size
     pki[packet, P_CELLS] = int(np.ceil(size / w[W_PRMF][PRM_CELL] - 1e-9))

@@ -28,6 +28,7 @@ from qosforge.softswitch.engine.layout import (
     C_ENQ,
     C_EVENTS,
     C_IMPORTANT_DROPS,
+    C_LOSSLESS_BY_REASON,
     C_LOSSLESS_DROPS,
     C_MARKS,
     C_PKT_EVENTS,
@@ -130,6 +131,7 @@ from qosforge.softswitch.engine.layout import (
     TXF_PROP,
     TXI_BUSY,
     TXI_NONEMPTY,
+    TXI_PFC_RX,
     TXI_WAKE,
     W_CLS,
     W_CNT,
@@ -170,7 +172,8 @@ from qosforge.softswitch.engine.mmu import (
     ADMIT_HEADROOM,
     REJECT_INGRESS,
     REJECT_LOSSLESS,
-    charge,
+    charge_pg,
+    charge_queue,
     egress_admission,
     ingress_admission,
     monitor_index,
@@ -189,11 +192,17 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
         cnt[C_DROP] += 1
         w[W_DROP][port, queue, reason] += 1
         w[W_DROPC][port, queue, pki[packet, P_COLOR]] += 1
+        in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
         if reason == DR_LOSSLESS or reason == DR_INGRESS:
-            w[W_PORTSTAT][pki[packet, P_IN], pki[packet, P_PG], PSC_PG_DROPS] += 1
-        if reason == DR_LOSSLESS:
+            w[W_PORTSTAT][in_port, pg, PSC_PG_DROPS] += 1
+        gi = w[W_GI]
+        if gi[in_port, pg, GI_POOL] >= 0 and gi[in_port, pg, GI_XOFF] > 0:
+            # A packet of a lossless class (its ingress PG is lossless) lost for any cause: a
+            # lossless loss, counted with its cause (headroom overflow, WRED, a full chip, the
+            # PFC watchdog's recovery).
             cnt[C_LOSSLESS_DROPS] += 1
-        elif reason == DR_WATCHDOG:
+            cnt[C_LOSSLESS_BY_REASON + reason] += 1
+        if reason == DR_WATCHDOG:
             cnt[C_WATCHDOG_DROPS] += 1
         if pki[packet, P_FLAGS] & F_IMP:
             cnt[C_IMPORTANT_DROPS] += 1
@@ -252,11 +261,17 @@ def route_and_classify(w: World, packet: int) -> int:
 
 @compiled
 def switch_arrival(w: World, now: float, packet: int) -> None:
-    pki, gi, cnt = w[W_PKI], w[W_GI], w[W_CNT]
+    """A packet enters a switch: ingress admission by its PG (SAI inc/saibuffer.h ingress PG
+    profile; PFC headroom for a lossless PG). With no forwarding latency it goes on to its egress
+    queue at once; otherwise the switch holds it, charged to its PG so PFC counts it, while the
+    part of the link's latency that is not wire passes (docs/softswitch.md "Link model"), and it
+    meets its egress queue's admission and WRED/ECN only when it reaches that queue
+    (:func:`forwarded`): a packet still in the forwarding stage is not in the queue those read."""
+    pki = w[W_PKI]
     switch = route_and_classify(w, packet)
     in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
-    cells, color = pki[packet, P_CELLS], pki[packet, P_COLOR]
+    cells = pki[packet, P_CELLS]
     if w[W_QI][out_port, queue, QI_DLR] == 1:
         # PFC deadlock recovery with the drop action: the queue's packets are discarded (SAI
         # inc/saiswitch.h SAI_SWITCH_ATTR_PFC_DLR_PACKET_ACTION, default DROP).
@@ -269,22 +284,60 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     if decision == REJECT_LOSSLESS:
         _drop(w, now, packet, out_port, queue, DR_LOSSLESS)
         return
+    forwarding = w[W_TXF][in_port, TXF_FWD]
+    if forwarding > 0.0:
+        swi = w[W_SWI]
+        if swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
+            _drop(w, now, packet, out_port, queue, DR_BUFFER)
+            return
+        _hold(w, now, packet, switch, decision)
+        schedule(w, now + forwarding, EV_FWD, packet, 0, 0.0)
+        return
+    _enqueue(w, now, packet, switch, decision, False)
+
+
+@compiled
+def _hold(w: World, now: float, packet: int, switch: int, decision: int) -> None:
+    """The switch takes the packet into its buffer: charged to its ingress PG (shared part or
+    headroom, which may send XOFF) and to the chip's total."""
+    pki, gi, swi = w[W_PKI], w[W_GI], w[W_SWI]
+    in_port, pg, cells = pki[packet, P_IN], pki[packet, P_PG], pki[packet, P_CELLS]
+    headroom = 1 if decision == ADMIT_HEADROOM else 0
+    pki[packet, P_HDR] = headroom
+    pki[packet, P_ACC] = charge_pg(w, now, in_port, pg, cells, headroom)
+    swi[switch, SW_TOTAL] += cells
+    if now >= w[W_PRMF][PRM_WARMUP]:
+        # Maxima over the measured window only, like every other statistic of the run.
+        if swi[switch, SW_TOTAL] > swi[switch, SW_PEAK]:
+            swi[switch, SW_PEAK] = swi[switch, SW_TOTAL]
+        pgmax = w[W_PGMAX]
+        if gi[in_port, pg, GI_OCC] > pgmax[in_port, pg, 0]:
+            pgmax[in_port, pg, 0] = gi[in_port, pg, GI_OCC]
+        if gi[in_port, pg, GI_HDR] > pgmax[in_port, pg, 1]:
+            pgmax[in_port, pg, 1] = gi[in_port, pg, GI_HDR]
+
+
+@compiled
+def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held: bool) -> None:
+    """The packet reaches its egress queue: egress admission (the queue's shared-buffer limit),
+    the chip's buffer (unless the switch already ``held`` it), WRED/ECN against the queue as it is
+    now, then it joins the queue. A held packet that is refused gives its PG charge back."""
+    pki, gi, cnt, swi = w[W_PKI], w[W_GI], w[W_CNT], w[W_SWI]
+    in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
+    out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
+    cells, color = pki[packet, P_CELLS], pki[packet, P_COLOR]
     # Lossless traffic is governed by PG accounting and PFC only; the egress limit would turn
     # back-pressure into loss (SONiC's lossless queue profiles are unlimited for this reason).
     lossless = gi[in_port, pg, GI_POOL] >= 0 and gi[in_port, pg, GI_XOFF] > 0
     if not lossless and not egress_admission(w, out_port, queue, cells):
-        _drop(w, now, packet, out_port, queue, DR_EGRESS)
+        _refuse(w, now, packet, out_port, queue, DR_EGRESS, held)
         return
-    swi = w[W_SWI]
-    if swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
-        # The chip is full: a lossless frame lost here is a lossless drop like a headroom overflow.
-        if lossless and now >= w[W_PRMF][PRM_WARMUP]:
-            cnt[C_LOSSLESS_DROPS] += 1
+    if not held and swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
         _drop(w, now, packet, out_port, queue, DR_BUFFER)
         return
     outcome = wred_decision(w, now, out_port, queue, color, pki[packet, P_FLAGS], cells, monitor_index(w, out_port, queue))
     if outcome == 2:
-        _drop(w, now, packet, out_port, queue, DR_WRED)
+        _refuse(w, now, packet, out_port, queue, DR_WRED, held)
         return
     measuring = now >= w[W_PRMF][PRM_WARMUP]
     if outcome == 1:
@@ -292,59 +345,51 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
         if measuring:
             cnt[C_MARKS] += 1
             w[W_MARK][out_port, queue, color] += 1
-    headroom = 1 if decision == ADMIT_HEADROOM else 0
-    pki[packet, P_HDR] = headroom
-    pki[packet, P_ACC] = charge(w, now, in_port, pg, out_port, queue, cells, headroom)
-    swi[switch, SW_TOTAL] += cells
+    if not held:
+        _hold(w, now, packet, switch, decision)
+    pki[packet, P_ACC] |= charge_queue(w, out_port, queue, cells)
     cnt[C_ENQ] += 1
     cnt[C_PKT_EVENTS] += 1
     if measuring:
-        if swi[switch, SW_TOTAL] > swi[switch, SW_PEAK]:
-            swi[switch, SW_PEAK] = swi[switch, SW_TOTAL]
-        # Maxima over the measured window only, like every other statistic of the run.
         w[W_ENQ][out_port, queue] += 1
-        qmax, pgmax, qi = w[W_QMAX], w[W_PGMAX], w[W_QI]
+        qmax, qi = w[W_QMAX], w[W_QI]
         if qi[out_port, queue, QI_CELLS] > qmax[out_port, queue]:
             qmax[out_port, queue] = qi[out_port, queue, QI_CELLS]
-        if gi[in_port, pg, GI_OCC] > pgmax[in_port, pg, 0]:
-            pgmax[in_port, pg, 0] = gi[in_port, pg, GI_OCC]
-        if gi[in_port, pg, GI_HDR] > pgmax[in_port, pg, 1]:
-            pgmax[in_port, pg, 1] = gi[in_port, pg, GI_HDR]
-    # The part of the link's latency that is not wire is the switch's forwarding: the packet
-    # already holds its buffer (and counts towards its PG's XOFF) but reaches its egress queue
-    # only after it, so a PAUSE crosses the wire alone while every RTT the compiler used is kept
-    # (docs/softswitch.md "Link model").
-    forwarding = w[W_TXF][in_port, TXF_FWD]
-    if forwarding > 0.0:
-        schedule(w, now + forwarding, EV_FWD, packet, 0, 0.0)
-        return
     append(w, out_port, queue, packet)
     start_transmission(w, now, out_port)
+
+
+@compiled
+def _refuse(w: World, now: float, packet: int, port: int, queue: int, reason: int, held: bool) -> None:
+    if held:
+        _discard_admitted(w, now, packet, port, queue, reason)
+    else:
+        _drop(w, now, packet, port, queue, reason)
 
 
 @compiled
 def forwarded(w: World, now: float, packet: int) -> None:
-    """A packet admitted ``TXF_FWD`` ago joins its egress queue; if deadlock recovery is
-    discarding that queue meanwhile, it is discarded too, freeing its buffer as a departure
-    would (as :func:`_flush_queue` does for the packets already queued)."""
+    """A packet admitted ``TXF_FWD`` ago reaches its egress queue (:func:`_enqueue`); if deadlock
+    recovery is discarding that queue meanwhile, it is discarded too, freeing its buffer as a
+    departure would (as :func:`_flush_queue` does for the packets already queued)."""
     pki = w[W_PKI]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
     if w[W_QI][out_port, queue, QI_DLR] == 1:
-        _discard_admitted(w, now, packet, out_port, queue)
+        _discard_admitted(w, now, packet, out_port, queue, DR_WATCHDOG)
         return
-    append(w, out_port, queue, packet)
-    start_transmission(w, now, out_port)
+    _enqueue(w, now, packet, w[W_LINK][pki[packet, P_IN], LK_SWITCH], 0, True)
 
 
 @compiled
-def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int) -> None:
-    """Deadlock recovery's drop of a packet the switch holds: its cells leave the buffer as a
-    departure's would (which may send XON upstream), then it counts as a watchdog drop."""
+def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int, reason: int) -> None:
+    """The drop of a packet the switch holds (deadlock recovery's, or a refusal at its egress
+    queue after the forwarding latency): its cells leave the buffer as a departure's would (which
+    may send XON upstream), then it counts as a drop for ``reason``."""
     pki = w[W_PKI]
     cells = pki[packet, P_CELLS]
     w[W_SWI][w[W_LINK][port, LK_SWITCH], SW_TOTAL] -= cells
     release(w, now, pki[packet, P_IN], pki[packet, P_PG], port, queue, cells, pki[packet, P_ACC])
-    _drop(w, now, packet, port, queue, DR_WATCHDOG)
+    _drop(w, now, packet, port, queue, reason)
 
 
 @compiled
@@ -411,9 +456,11 @@ def _pfc_frame(w: World, now: float, port: int, payload: int) -> None:
     for priority in range(8):
         if not (mask >> priority) & 1:
             continue
-        pfcs[port, priority, PS_RECEIVED] = on
+        if port >= n_ports and not (w[W_TXI][port, TXI_PFC_RX] >> priority) & 1:
+            continue  # a host NIC without PFC on this priority ignores the PAUSE (IEEE 802.1Q-2018 §36.1.3.2)
         if now >= warmup:
             w[W_PORTSTAT][port, priority, PSC_PFC_RX] += 1
+        pfcs[port, priority, PS_RECEIVED] = on
         started = pause_time(pfct, port, priority, PT_RECEIVED_SINCE, PT_RECEIVED_S, now, warmup, on)
         if port >= n_ports:
             qi[port, priority, QI_PAUSED] = on
@@ -437,7 +484,7 @@ def _flush_queue(w: World, now: float, port: int, queue: int) -> None:
         following = pki[packet, P_NEXT]
         qi[port, queue, QI_PKTS] -= 1
         qi[port, queue, QI_BYTES] -= pki[packet, P_BYTES]
-        _discard_admitted(w, now, packet, port, queue)
+        _discard_admitted(w, now, packet, port, queue, DR_WATCHDOG)
         packet = following
     qi[port, queue, QI_HEAD] = -1
     qi[port, queue, QI_TAIL] = -1

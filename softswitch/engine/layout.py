@@ -52,6 +52,7 @@ F_IMP = 4  # TLT important (Important Data)
 F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
 F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
+F_VLAN = 64  # the frame carries an IEEE 802.1Q tag (4 B more on the wire; models/ethernet.py)
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -123,26 +124,28 @@ FL_CWR = 52  # 1 while the flow is in CWR
 FL_PRR_DELIVERED = 53  # packets delivered since CWR began (RFC 6937 prr_delivered)
 FL_PRR_OUT = 54  # packets sent since CWR began (prr_out)
 FL_PRR_FLIGHT = 55  # packets outstanding when CWR began (RecoverFS)
+FL_VLAN = 56  # 1: the flow's frames are 802.1Q-tagged (its NIC trusts PCP: the priority rides in the tag)
+FL_DCQCN_OFF = 57  # DCQCN points its hosts' NICs disable: bit0 the sender's reaction point, bit1 the receiver's notification point
 # The receiver's delayed ACKs (engine/window.py; Linux net/ipv4/tcp_input.c __tcp_ack_snd_check):
-FL_DELACK = 56  # full segments per ACK (1: every segment is ACKed at once)
-FL_DELACK_HELD = 57  # segments received and not yet ACKed
-FL_DELACK_ARMED = 58  # 1 while a delayed-ACK timer event is queued
-FL_QUICKACK = 59  # segments still ACKed at once (Linux icsk_ack.quick)
-FL_CE_STATE = 60  # DCTCP receiver: CE state of the last segment (RFC 8257 §3.2)
+FL_DELACK = 58  # full segments per ACK (1: every segment is ACKed at once)
+FL_DELACK_HELD = 59  # segments received and not yet ACKed
+FL_DELACK_ARMED = 60  # 1 while a delayed-ACK timer event is queued
+FL_QUICKACK = 61  # segments still ACKed at once (Linux icsk_ack.quick)
+FL_CE_STATE = 62  # DCTCP receiver: CE state of the last segment (RFC 8257 §3.2)
 # SACK (RFC 2018) and its loss recovery (RFC 6675, RACK-TLP RFC 8985; engine/sack.py). The
 # sender's scoreboard is at most SACK_BLOCKS blocks [start, end) of SACKed segments above
 # snd_una, sorted and disjoint:
-FL_SACK = 61  # 1: the flow's hosts use SACK; 0: NewReno's recovery (RFC 6582)
-FL_SB_N = 62  # blocks held
-FL_SB_START = 63  # FL_SB_START + i: start of block i
-FL_SB_END = 63 + 4  # FL_SB_END + i: end of block i (SACK_BLOCKS = 4 columns each)
-FL_HIGH_RXT = 71  # RFC 6675 HighRxt: every lost segment below it has been retransmitted
-FL_LOST_BELOW = 72  # the unSACKed segments below it are lost (DupThresh or RACK)
-FL_RACK_HIGH = 73  # the highest SACKed segment when the RACK reordering timer was armed
-FL_TLP_ARMED = 74  # 1 while a tail loss probe timer event is queued
-FL_REO_ARMED = 75  # 1 while a RACK reordering timer event is queued
-FL_TLP_OUT = 76  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
-FL_COLS = 77
+FL_SACK = 63  # 1: the flow's hosts use SACK; 0: NewReno's recovery (RFC 6582)
+FL_SB_N = 64  # blocks held
+FL_SB_START = 65  # FL_SB_START + i: start of block i
+FL_SB_END = 65 + 4  # FL_SB_END + i: end of block i (SACK_BLOCKS = 4 columns each)
+FL_HIGH_RXT = 73  # RFC 6675 HighRxt: every lost segment below it has been retransmitted
+FL_LOST_BELOW = 74  # the unSACKed segments below it are lost (DupThresh or RACK)
+FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer was armed
+FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
+FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
+FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
+FL_COLS = 79
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -198,7 +201,8 @@ TXI_WAKE = 4  # a shaper wake-up is pending
 TXI_NQ = 5
 TXI_NONEMPTY = 6  # bit q set while queue q holds packets (engine/ports.py: the scheduler skips empty queues)
 TXI_STRICT = 7  # bit q set when queue q is scheduled strict priority (QI_KIND 0)
-TXI_COLS = 8
+TXI_PFC_RX = 8  # host NIC: bit p set when it honours a PAUSE of priority p (PFC enabled there; simulate --hosts)
+TXI_COLS = 9
 
 # --- queues (per transmit port) -------------------------------------------------------------
 QI_HEAD = 0
@@ -315,7 +319,9 @@ C_MAX_PKTS_ALIVE = 20
 C_DELIVERED_PAYLOAD = 21  # application payload of C_DELIVERED_BYTES (headers removed)
 C_DEADLOCKS = 22  # PFC deadlocks the watchdog declared
 C_WATCHDOG_DROPS = 23  # packets its recovery dropped
-C_COLS = 24
+C_DELIVERED_WIRE = 24  # line time of C_DELIVERED_BYTES' packets: frames + preamble/SFD + IFG (models/ethernet.py)
+C_LOSSLESS_BY_REASON = 25  # C_LOSSLESS_BY_REASON + DR_*: a lossless class's packets dropped, by cause
+C_COLS = 31
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit

@@ -4,12 +4,21 @@ Section numbers refer to the SAI headers (opencomputeproject/SAI inc/) and sonic
 s bytes holds ceil(s/cell) cells, docs/architecture.md §6). Each admitted packet is charged twice, as
 shared-buffer chips do: to its ingress priority group (in the ingress pool, or PG headroom) and
 to its egress queue (in the egress pool); the chip's whole buffer caps the sum of packets held.
+
+The two charges happen at different times when the link's latency includes forwarding
+(engine/kernel.py): the PG is charged when the packet arrives (so PFC sees it at once), the
+egress queue when the packet enters it, after the forwarding latency; egress admission (the
+queue's dynamic/static threshold) and WRED/ECN are decided at that moment, against the packets
+actually in the queue. Shared-buffer ASICs admit the same way, by ingress PG and by egress queue
+(SAI inc/saibuffer.h: ingress PG and queue buffer profiles are separate limits), with the egress
+check made when the packet is enqueued.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from qosforge.models.ethernet import PER_FRAME_GAP_BYTES
 from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
@@ -17,7 +26,6 @@ from qosforge.softswitch.engine.layout import (
     BD_ARRIVALS,
     BD_DROPS,
     BD_MARKS,
-    C_LOSSLESS_DROPS,
     C_PFC_XOFF,
     C_PFC_XON,
     EV_PFC,
@@ -61,7 +69,6 @@ from qosforge.softswitch.engine.layout import (
     TXF_RATE,
     TXF_RESPONSE,
     W_BAND,
-    W_CNT,
     W_GF,
     W_GI,
     W_LINK,
@@ -165,7 +172,8 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
     """PFC frame from switch port ``port`` to the transmitter at the link's other end (the host's
     NIC, or the upstream switch's egress port): it waits for the frame the port is sending (MAC
     Control frames do not pre-empt, IEEE 802.3 Clause 31), is serialised, crosses the cable, and
-    a PAUSE takes effect after the peer's reaction time (Annex 31B.3.7)."""
+    a PAUSE takes effect after the peer's reaction time (Annex 31B.3.7). The frame is a 64 B MAC
+    Control frame and takes its preamble/SFD and inter-frame gap of line time too (models/ethernet.py)."""
     txf, prmf = w[W_TXF], w[W_PRMF]
     peer = w[W_LINK][port, LK_FEEDER]
     for priority in range(8):
@@ -175,39 +183,56 @@ def send_pfc(w: World, now: float, port: int, mask: int, on: int) -> None:
                 w[W_PORTSTAT][port, priority, PSC_PFC_TX] += 1
     start = max(now, txf[port, TXF_BUSY_UNTIL])
     # XON travels the same path, so the peer sees PAUSE and resume in the order they were sent.
-    arrive = start + prmf[PRM_PFC_FRAME] / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
+    arrive = start + (prmf[PRM_PFC_FRAME] + PER_FRAME_GAP_BYTES) / txf[port, TXF_RATE] + txf[port, TXF_PROP] + txf[peer, TXF_RESPONSE]
     schedule(w, arrive, EV_PFC, peer, mask | (on << 8), 0.0)
     count_measured(w, now, C_PFC_XOFF if on == 1 else C_PFC_XON)
 
 
+#: Accounting bits of an admitted packet (P_ACC): charged to its ingress PG, to its egress queue's
+#: buffer profile (pool), and to its egress queue's depth (QI_CELLS, what WRED and the dynamic
+#: threshold read).
+ACC_PG = 1
+ACC_QUEUE_POOL = 2
+ACC_QUEUE = 4
+
+
 @compiled
-def charge(w: World, now: float, in_port: int, pg: int, out_port: int, queue: int, cells: int, headroom: int) -> int:
-    """Account an admitted packet; returns the accounting bits (1 = PG, 2 = queue profile)."""
-    gi, qi, po = w[W_GI], w[W_QI], w[W_PO]
-    bits = 0
+def charge_pg(w: World, now: float, in_port: int, pg: int, cells: int, headroom: int) -> int:
+    """Account an admitted packet to its ingress PG (shared part or headroom) and send XOFF when
+    the PG reaches its limit; returns ACC_PG when the PG has a buffer profile, else 0."""
+    gi, po = w[W_GI], w[W_PO]
     pool = gi[in_port, pg, GI_POOL]
-    if pool >= 0:
-        bits |= 1
-        if headroom == 1:
-            gi[in_port, pg, GI_HDR] += cells
-            if po[pool, PO_HDR_SIZE] > 0:
-                po[pool, PO_HDR_USED] += cells
-            if gi[in_port, pg, GI_STATE] == 0:
-                # The frame did not fit under the shared limit: the limit is reached.
-                gi[in_port, pg, GI_STATE] = 1
-                send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
-        else:
-            occupancy, reserved = gi[in_port, pg, GI_OCC], gi[in_port, pg, GI_RES]
-            po[pool, PO_USED] += shared_part(occupancy + cells, reserved) - shared_part(occupancy, reserved)
-            gi[in_port, pg, GI_OCC] = occupancy + cells
-            # "on reaching its shared limit send PFC XOFF" for the priorities mapped to the PG.
-            if gi[in_port, pg, GI_XOFF] > 0 and gi[in_port, pg, GI_STATE] == 0 and _pg_limit_reached(w, in_port, pg):
-                gi[in_port, pg, GI_STATE] = 1
-                send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
+    if pool < 0:
+        return 0
+    if headroom == 1:
+        gi[in_port, pg, GI_HDR] += cells
+        if po[pool, PO_HDR_SIZE] > 0:
+            po[pool, PO_HDR_USED] += cells
+        if gi[in_port, pg, GI_STATE] == 0:
+            # The frame did not fit under the shared limit: the limit is reached.
+            gi[in_port, pg, GI_STATE] = 1
+            send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
+    else:
+        occupancy, reserved = gi[in_port, pg, GI_OCC], gi[in_port, pg, GI_RES]
+        po[pool, PO_USED] += shared_part(occupancy + cells, reserved) - shared_part(occupancy, reserved)
+        gi[in_port, pg, GI_OCC] = occupancy + cells
+        # "on reaching its shared limit send PFC XOFF" for the priorities mapped to the PG.
+        if gi[in_port, pg, GI_XOFF] > 0 and gi[in_port, pg, GI_STATE] == 0 and _pg_limit_reached(w, in_port, pg):
+            gi[in_port, pg, GI_STATE] = 1
+            send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 1)
+    return ACC_PG
+
+
+@compiled
+def charge_queue(w: World, out_port: int, queue: int, cells: int) -> int:
+    """Account a packet entering its egress queue: the queue's depth (QI_CELLS) and, with a
+    buffer profile, its pool; returns ACC_QUEUE (| ACC_QUEUE_POOL)."""
+    qi, po = w[W_QI], w[W_PO]
+    bits = ACC_QUEUE
     qpool = qi[out_port, queue, QI_POOL]
     occupancy = qi[out_port, queue, QI_CELLS]
     if qpool >= 0:
-        bits |= 2
+        bits |= ACC_QUEUE_POOL
         reserved = qi[out_port, queue, QI_RES]
         po[qpool, PO_USED] += shared_part(occupancy + cells, reserved) - shared_part(occupancy, reserved)
     qi[out_port, queue, QI_CELLS] = occupancy + cells
@@ -216,16 +241,18 @@ def charge(w: World, now: float, in_port: int, pg: int, out_port: int, queue: in
 
 @compiled
 def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: int, cells: int, bits: int) -> None:
-    """Free a departing packet's cells and send XON when its PG has drained (SAI inc/saibuffer.h SAI_BUFFER_PROFILE_ATTR_XON_TH: headroom empty
+    """Free a departing (or dropped) packet's cells from what ``bits`` says it was charged to (its
+    egress queue, its PG) and send XON when its PG has drained (SAI inc/saibuffer.h SAI_BUFFER_PROFILE_ATTR_XON_TH: headroom empty
     and usage <= max(XON_TH, limit - XON_OFFSET_TH))."""
     gi, gf, qi, po = w[W_GI], w[W_GF], w[W_QI], w[W_PO]
-    occupancy = qi[out_port, queue, QI_CELLS]
-    if bits & 2:
-        qpool = qi[out_port, queue, QI_POOL]
-        reserved = qi[out_port, queue, QI_RES]
-        po[qpool, PO_USED] -= shared_part(occupancy, reserved) - shared_part(occupancy - cells, reserved)
-    qi[out_port, queue, QI_CELLS] = occupancy - cells
-    if not bits & 1:
+    if bits & ACC_QUEUE:
+        occupancy = qi[out_port, queue, QI_CELLS]
+        if bits & ACC_QUEUE_POOL:
+            qpool = qi[out_port, queue, QI_POOL]
+            reserved = qi[out_port, queue, QI_RES]
+            po[qpool, PO_USED] -= shared_part(occupancy, reserved) - shared_part(occupancy - cells, reserved)
+        qi[out_port, queue, QI_CELLS] = occupancy - cells
+    if not bits & ACC_PG:
         return
     pool = gi[in_port, pg, GI_POOL]
     # PG accounting is by counters, not per packet: a departure frees headroom first, then the
@@ -332,19 +359,18 @@ def monitor_index(w: World, port: int, queue: int) -> int:
     return -1
 
 
-@compiled
-def count_lossless_drop(w: World) -> None:
-    w[W_CNT][C_LOSSLESS_DROPS] += 1
-
-
 __all__ = [
+    "ACC_PG",
+    "ACC_QUEUE",
+    "ACC_QUEUE_POOL",
     "ADMIT_HEADROOM",
     "ADMIT_SHARED",
     "F_CE",
     "REJECT_EGRESS",
     "REJECT_INGRESS",
     "REJECT_LOSSLESS",
-    "charge",
+    "charge_pg",
+    "charge_queue",
     "egress_admission",
     "ingress_admission",
     "monitor_index",

@@ -6,10 +6,22 @@ queue index first; then DWRR among the others with a quantum proportional to
 SCHEDULING_WEIGHT; a queue with MAX_BANDWIDTH_RATE is shaped by a token bucket (bytes/s, burst
 MAX_BANDWIDTH_BURST_RATE). Queues paused by PFC are skipped. Host NICs serve their eight
 priority queues with equal weights.
+
+A packet (an IP datagram) is serialised as the Ethernet frame that carries it: MAC header, FCS,
+the 802.1Q tag of a tagged frame, padding to the minimum frame, preamble/SFD and the inter-frame
+gap all take line time (models/ethernet.py, IEEE Std 802.3 clauses 3.1.1 and 4.4.2). Buffer
+occupancy, queue bytes, DWRR deficits and shaper tokens still count the datagram.
 """
 
 from __future__ import annotations
 
+from qosforge.models.ethernet import (
+    FCS_BYTES,
+    MAC_HEADER_BYTES,
+    MIN_FRAME_BYTES,
+    PER_FRAME_GAP_BYTES,
+    VLAN_TAG_BYTES,
+)
 from qosforge.softswitch.engine.heap import schedule
 from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
 from qosforge.softswitch.engine.layout import (
@@ -19,10 +31,12 @@ from qosforge.softswitch.engine.layout import (
     C_PKT_EVENTS,
     EV_TX_DONE,
     EV_WAKE,
+    F_VLAN,
     LK_SWITCH,
     P_ACC,
     P_BYTES,
     P_CELLS,
+    P_FLAGS,
     P_IN,
     P_NEXT,
     P_PG,
@@ -95,6 +109,19 @@ def free_packet(w: World, packet: int) -> None:
     w[W_FREE][st[ST_FREE_TOP]] = packet
     st[ST_FREE_TOP] += 1
     st[ST_ALIVE] -= 1
+
+
+@compiled_inline
+def wire_bytes(size: int, flags: int) -> int:
+    """Line time in bytes of a datagram of ``size`` bytes (models/ethernet.py wire_bytes, the
+    same formula for the kernel): frame = datagram + MAC header + FCS (+ 802.1Q tag), at least
+    the minimum frame, plus preamble/SFD and the inter-frame gap."""
+    frame = size + MAC_HEADER_BYTES + FCS_BYTES
+    if flags & F_VLAN:
+        frame += VLAN_TAG_BYTES
+    if frame < MIN_FRAME_BYTES:
+        frame = MIN_FRAME_BYTES
+    return frame + PER_FRAME_GAP_BYTES
 
 
 @compiled_inline
@@ -191,7 +218,7 @@ def start_transmission(w: World, now: float, port: int) -> None:
     qi[port, queue, QI_BYTES] -= size
     if qf[port, queue, QF_SHAPE_RATE] > 0.0:
         qf[port, queue, QF_TOKENS] -= size
-    done = now + size / txf[port, TXF_RATE]
+    done = now + wire_bytes(size, pki[packet, P_FLAGS]) / txf[port, TXF_RATE]
     txi[port, TXI_BUSY] = 1
     txi[port, TXI_CUR] = packet
     txf[port, TXF_BUSY_UNTIL] = done
@@ -232,4 +259,4 @@ def host_send(w: World, now: float, nic: int, priority: int, packet: int) -> Non
     start_transmission(w, now, nic)
 
 
-__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue", "start_transmission"]
+__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue", "start_transmission", "wire_bytes"]

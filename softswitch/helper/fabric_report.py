@@ -9,11 +9,15 @@ import numpy as np
 
 from qosforge.softswitch.config import PortConfig, SwitchConfig
 from qosforge.softswitch.fabric_metrics import pause_depth
+from qosforge.softswitch.helper.class_report import all_port_classes, port_classes
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.metrics import (
     REASONS_WITH_WATCHDOG,
+    ClassQueue,
     SimulationResult,
+    class_drops,
     histogram_percentile,
+    lossless_causes,
 )
 
 
@@ -115,8 +119,11 @@ def switch_reports(result: SimulationResult, fabric: Fabric, uses: list[Headroom
         cell = switch.config.asic.cell_bytes
         ports: list[dict[str, object]] = []
         drops = np.zeros(len(REASONS_WITH_WATCHDOG), dtype=np.int64)
+        switch_classes: list[tuple[int, tuple[ClassQueue, ...]]] = []
         for config_port in switch.config.ports:
             drops += result.drops[port].sum(axis=0)
+            on_port = port_classes(switch.ir, config_port)
+            switch_classes.append((port, on_port))
             if fabric.topology.peers[port] != -2:
                 port_uses = headroom.get((switch.ir.name, config_port.name))
                 ports.append({
@@ -127,12 +134,17 @@ def switch_reports(result: SimulationResult, fabric: Fabric, uses: list[Headroom
                     "pfc_pause_seconds_sent": float(result.pfc_seconds[port, :, 0].sum()),
                     "pfc_pause_seconds_received": float(result.pfc_seconds[port, :, 1].sum()),
                     "drops_by_reason": _by_reason(result.drops[port].sum(axis=0)),
+                    "drops_by_class": class_drops(result.drops, [(port, on_port)],
+                                                  REASONS_WITH_WATCHDOG),
                 })
             port += 1
         peak = None if result.switch_peak_cells is None else float(result.switch_peak_cells[index] * cell)
         reports.append({"name": switch.ir.name, "vendor_profile": switch.config.asic.name,
                         "buffer_bytes": float(switch.config.asic.capacity_cells * cell),
-                        "buffer_peak_bytes": peak, "ports": ports, "drops_by_reason": _by_reason(drops)})
+                        "buffer_peak_bytes": peak, "ports": ports,
+                        "drops_by_reason": _by_reason(drops),
+                        "drops_by_class": class_drops(result.drops, switch_classes,
+                                                      REASONS_WITH_WATCHDOG)})
     return reports
 
 
@@ -167,9 +179,12 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
     return {
         "switches": switch_reports(result, fabric, uses),
         "lossless_drops": result.counters["lossless_drops"],
+        "lossless_drops_by_reason": lossless_causes(result),
         **headroom_summary(uses),
         # Every switch's drops, the PFC watchdog's included (their sum is ``drops``).
         "drops_by_reason": _by_reason(result.drops.sum(axis=(0, 1))),
+        "drops_by_class": class_drops(result.drops, all_port_classes(fabric),
+                                      REASONS_WITH_WATCHDOG),
         "goodput_scope": GOODPUT_SCOPE[scenario],
         "fct_p50_s": fct["p50_s"],
         "flow_completion": fct,

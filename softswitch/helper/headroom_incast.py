@@ -32,6 +32,7 @@ from pathlib import Path
 
 from qosforge.errors import QosforgeError
 from qosforge.ir.model import ClassIR
+from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.helper.compiled import CompiledSwitch
 from qosforge.softswitch.traffic.spec import LOSS_BASED_KINDS, FlowSpec, RunSpec
 
@@ -81,7 +82,7 @@ def headroom_incast(intent: Path, switch_name: str | None, class_name: str | Non
     reverse_frame = int(compiled.design.port_mtu_bytes)
     sending, reverse = tuple(others[:senders]), tuple(others[senders:2 * senders])
     flows = [FlowSpec(kind="cbr", src_port=s, dst_port=receiver, dscp=entry.dscp[0], packet_bytes=lossless_frame,
-                      rate_pps=config.ports[s].speed_bps / 8.0 / lossless_frame)
+                      rate_pps=config.ports[s].speed_bps / 8.0 / wire_bytes(lossless_frame))
              for s in sending]
     kind = host_transport(lossy)
     for source, sender in zip(reverse, sending, strict=True):

@@ -117,6 +117,16 @@ class FlowSpec:
     DSCP, as a host configured from the same plan does."""
     cnp_host_priority: int | None = None
     """DCQCN: the priority the receiver's NIC sends CNPs on (None: the switch's TC for the CNP DSCP)."""
+    vlan_tagged: bool = False
+    """The flow's frames (and its CNPs) carry an IEEE 802.1Q tag, 4 B more on the wire
+    (models/ethernet.py): a NIC that trusts PCP sends its priority in the tag (``simulate
+    --hosts``); hosts classified by DSCP send untagged frames."""
+    dcqcn_reaction_point: bool = True
+    """DCQCN: the sender's NIC runs its reaction point on the flow's priority (mlx5
+    ``ecn/roce_rp/enable/<prio>``); off, CNPs do not slow the flow."""
+    dcqcn_notification_point: bool = True
+    """DCQCN: the receiver's NIC runs its notification point on the flow's priority (mlx5
+    ``ecn/roce_np/enable/<prio>``); off, CE-marked packets raise no CNP."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:
@@ -169,6 +179,28 @@ class TransportParams:
 
 
 @dataclass(frozen=True)
+class NicSettings:
+    """What a host NIC does, as a host settings document configures it (``simulate --hosts``;
+    backends/host/document.py ``qos``). The per-flow consequences (the priority each flow leaves
+    on, its tag, its DCQCN points, its CNPs) are set on the flows (softswitch/helper/hosts.py);
+    the NIC's own state is built from this."""
+
+    trust: Literal["dscp", "pcp"] = "dscp"
+    pfc_priorities: frozenset[int] = frozenset(range(8))
+    """Priorities whose PAUSE the NIC honours (its PFC enable, mlnx_qos ``--pfc``); a PAUSE of
+    another priority is ignored and the NIC keeps sending."""
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """The simulated hosts' settings, read from one host settings document and passed to the
+    world build (RunSpec.hosts). The NIC part is here; the kernel part of the document (TCP
+    congestion control, ECN, rto_min) belongs beside it."""
+
+    nic: NicSettings = field(default_factory=NicSettings)
+
+
+@dataclass(frozen=True)
 class RunSpec:
     duration_s: float
     warmup_s: float = 0.0
@@ -205,3 +237,5 @@ class RunSpec:
     """Sample every switch queue's depth into a histogram (per-port statistics of fabric runs)."""
     queue_histogram_packets: int = 1024
     """Bins of those histograms (one per packet; deeper queues count in the last)."""
+    hosts: HostSettings = field(default_factory=HostSettings)
+    """The hosts' settings (default: NICs that honour PAUSE on every priority)."""

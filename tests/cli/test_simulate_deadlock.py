@@ -33,8 +33,12 @@ def test_the_deadlock_is_reported_with_the_graphs_cycles_and_the_watchdogs_cost(
     watchdog = report["pfc_watchdog"]
     assert watchdog["enabled"] is True and watchdog["drops"] > 0 and report["drops_by_reason"]["pfc_watchdog"] == watchdog["drops"]
     assert report["throughput_gbps"]["after_recovery"] > 0 and len(report["throughput_timeline"]["gbps"]) == 500
-    # No lossless frame is lost to PFC itself: the only drops are the watchdog's.
-    assert report["lossless_drops"] == 0 and report["drops"] == watchdog["drops"]
+    # No lossless frame is lost to PFC itself: the only drops are the watchdog's, and they are
+    # the lossless class's losses, named with their cause.
+    assert report["drops"] == watchdog["drops"] == report["lossless_drops"]
+    assert report["lossless_drops_by_reason"] == {"pfc_watchdog": watchdog["drops"]}
+    rdma = report["drops_by_class"]["rdma"]
+    assert rdma["lossless"] is True and rdma["pfc_watchdog"] == watchdog["drops"]
 
 
 def test_the_table_names_the_deadlock(run_cli: Run) -> None:

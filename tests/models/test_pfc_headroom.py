@@ -40,18 +40,20 @@ def test_worked_example_100g_40m_term_by_term() -> None:
     result = pfc_headroom(100 * G, 40.0, **BASE)
     # cable: 2*40 m / 2e8 m/s = 400 ns at 100 Gb/s = 40000 bits = 5000 B
     assert result.cable_bytes == pytest.approx(5000.0)
-    assert result.frames_in_flight_bytes == 2 * 9100
-    assert result.pfc_frame_bytes == 64
+    # Each 9100 B frame takes 9100 + 14 (MAC header) + 4 (FCS) + 8 (preamble/SFD) + 12 (IFG) B of
+    # line time, the 64 B PFC frame 64 + 20 (IEEE 802.3 clauses 3.1.1, 4.4.2).
+    assert result.frames_in_flight_bytes == 2 * (9100 + 38)
+    assert result.pfc_frame_bytes == 64 + 20
     # IEEE 802.3 Annex 31B.3.7: 394 quanta at 100G, 512 bit times each
     assert result.peer_response_bytes == 394 * 512 / 8 == 25216
     assert result.mac_phy_delay_bytes == pytest.approx(819.2)
-    assert result.in_flight_bytes == pytest.approx(1024 + 18200 + 64 + 5000 + 25216 + 819.2)
+    assert result.in_flight_bytes == pytest.approx(1024 + 18276 + 84 + 5000 + 25216 + 819.2)
     # 64 B -> 1 cell (144 B); 1024 B -> 8 cells (1152 B): (0.5*144 + 0.5*1152)/(0.5*64 + 0.5*1024)
     assert result.cell_occupancy == pytest.approx(648 / 544)
-    # 50323.2 * 648/544 = 59944.3 B -> 417 cells
-    assert result.xoff_bytes == 417 * 144 == 60048
-    # without the 1024 B trigger frame: 49299.2 * 648/544 = 58724.5 B -> 408 cells
-    assert result.xon_bytes == 408 * 144
+    # 50419.2 * 648/544 = 60058.6 B -> 418 cells
+    assert result.xoff_bytes == 418 * 144 == 60192
+    # without the 1024 B trigger frame: 49395.2 * 648/544 = 58838.8 B -> 409 cells
+    assert result.xon_bytes == 409 * 144
     assert result.size_bytes == result.xoff_bytes + result.xon_bytes
 
 

@@ -3,14 +3,18 @@ headroom watermark the software switch records (softswitch/helper/headroom_incas
 examples/roce-pod.yaml's leaf1: 100G host links on 3 m cables, Spectrum-2 144 B cells, 1024 B
 lossless frames, port MTU 9100 B, 8 line-rate lossless senders into Ethernet0).
 
-By hand, at R = 100 Gb/s = 12.5 GB/s, after the frame whose arrival crossed XOFF:
+By hand, at R = 100 Gb/s = 12.5 GB/s, after the frame whose arrival crossed XOFF, every frame
+taking its line time: the datagram + MAC header 14 B + FCS 4 B + preamble/SFD 8 B + inter-frame
+gap 12 B (IEEE 802.3 clauses 3.1.1, 4.4.2):
 - the PFC frame waits for the frame the switch port is sending to the sender (IEEE 802.3
-  Clause 31: MAC Control frames do not pre-empt): 0 .. 9100 B / R = 0 .. 728 ns;
-- it is serialised, 64 B / R = 5.12 ns (IEEE 802.3 clause 4.4.2 minFrameSize), crosses the
-  cable, 3 m at 5 ns/m = 15 ns (IEEE 802.3 Table 29-3), and the sender stops starting frames after
-  394 pause quanta = 394 x 512 bit / R = 2017.28 ns (IEEE 802.3 Annex 31B.3.7, 100G);
-- the frame it is sending completes, 1024 B / R = 81.92 ns, and crosses the cable back, 15 ns.
-Frames of 81.92 ns arriving back to back in that span: at most floor(span / 81.92 ns) + 1, plus
+  Clause 31: MAC Control frames do not pre-empt): 0 .. (9100 + 38) B / R = 0 .. 731.04 ns;
+- it is serialised, (64 + 20) B / R = 6.72 ns (IEEE 802.3 clause 4.4.2 minFrameSize, plus
+  preamble and gap), crosses the cable, 3 m at 5 ns/m = 15 ns (IEEE 802.3 Table 29-3), and the
+  sender stops starting frames after 394 pause quanta = 394 x 512 bit / R = 2017.28 ns (IEEE
+  802.3 Annex 31B.3.7, 100G);
+- the frame it is sending completes, (1024 + 38) B / R = 84.96 ns, and crosses the cable back,
+  15 ns.
+Frames of 84.96 ns arriving back to back in that span: at most floor(span / 84.96 ns) + 1, plus
 the trigger frame itself where it was admitted to headroom, each ceil(1024 / 144) = 8 cells.
 """
 
@@ -31,10 +35,10 @@ from qosforge.softswitch.traffic.spec import FlowSpec
 INTENT = Path(__file__).resolve().parents[2] / "examples" / "roce-pod.yaml"
 RATE_BYTES_PER_S = 100e9 / 8
 CABLE_S = 3 / 2e8
-FRAME_S = 1024 / RATE_BYTES_PER_S
-PFC_FRAME_S = 64 / RATE_BYTES_PER_S
+FRAME_S = (1024 + 38) / RATE_BYTES_PER_S
+PFC_FRAME_S = (64 + 20) / RATE_BYTES_PER_S
 RESPONSE_S = 394 * 512 / 100e9
-PORT_MTU_WAIT_S = 9100 / RATE_BYTES_PER_S
+PORT_MTU_WAIT_S = (9100 + 38) / RATE_BYTES_PER_S
 FRAME_CELL_BYTES = math.ceil(1024 / 144) * 144
 
 
@@ -74,7 +78,7 @@ def test_headroom_watermark_is_the_in_flight_bytes_and_fits_the_compiled_xoff(bu
     assert result.counters["pfc_xoff_sent"] > 100 and result.counters["lossless_drops"] == 0
     bound = arriving_after_xoff_bytes(PORT_MTU_WAIT_S)
     without_wait = arriving_after_xoff_bytes(0.0)
-    assert (bound, without_wait) == (41472, 32256)
+    assert (bound, without_wait) == (40320, 31104)
     # Within the physical bound, and above what arrives without the wait behind a port-MTU frame:
     # the XOFF did queue behind the reverse jumbo frames.
     assert all(without_wait < w <= bound for w in watermarks), watermarks

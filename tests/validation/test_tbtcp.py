@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from qosforge.models.ethernet import wire_bytes
 from qosforge.models.tbtcp import tbtcp_steady_state
 from qosforge.softswitch.compiled import CompiledSwitch, tbtcp_host_settings
 from qosforge.softswitch.engine.build import classify
@@ -48,5 +49,8 @@ def test_steady_queue_is_beta_n_above_the_marking_start(load_example: Callable[[
     interval = (curve.max_bytes - curve.min_bytes) / config.asic.steps
     assert abs((measured - curve.min_bytes) - (model.queue_bytes - curve.min_bytes)) <= interval, (measured, model.queue_bytes, interval)
     assert result.counters["drops"] == 0 and result.counters["timeouts"] == 0
-    utilisation = result.dequeued_bytes[receiver, classification.queue] * 8.0 / rate_bps / result.measured_s
+    # Line time: each datagram leaves as a frame with preamble and gap (models/ethernet.py).
+    datagram_bytes = result.dequeued_bytes[receiver, classification.queue]
+    line_bytes = datagram_bytes * wire_bytes(PACKET_BYTES) / PACKET_BYTES
+    utilisation = line_bytes * 8.0 / rate_bps / result.measured_s
     assert utilisation >= 0.99

@@ -136,6 +136,7 @@ def run_fabric(options: FabricOptions, reporter: Reporter | None = None) -> tupl
 
 
 def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+    from qosforge.softswitch.helper.class_report import flow_ect
     from qosforge.softswitch.helper.fabric import compile_fabric
     from qosforge.softswitch.helper.fabric_report import fabric_summary
     from qosforge.softswitch.helper.fabric_scenarios import fabric_traffic
@@ -178,6 +179,7 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> tu
     if not plan.reports_flow_size:
         del header["flow_size_bytes"]
     keys = {**fabric_summary(result, fabric, built.origin, options.scenario),
+            "flow_ect": flow_ect(built.flows),
             "seed_effective": fabric_seed_matters(fabric.configs, fabric.topology, built.flows, seeded_workload=plan.seeded_workload)}
     return result, keys, header, duration_s, warmup_s
 

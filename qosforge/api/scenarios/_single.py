@@ -46,9 +46,13 @@ def without_boundary_packet(wire_gbps: float, line_rate_bps: float, packet_bytes
     """The receiver's wire rate, never above its link's: a packet delivered just after the warm-up
     began serialising before it, so counting it whole can exceed the line rate by up to one
     packet per measured window (10.00002 Gbps on a 10G link); that excess is the boundary packet's
-    part from before the measurement, not traffic."""
+    part from before the measurement, not traffic. ``wire_gbps`` counts line time, so one packet
+    is its frame's line time (models/ethernet.py wire_bytes)."""
+    from qosforge.models.ethernet import wire_bytes
+
     excess_bps = wire_gbps * 1e9 - line_rate_bps
-    return line_rate_bps / 1e9 if 0.0 < excess_bps <= packet_bytes * 8.0 / measured_s else wire_gbps
+    boundary_bps = wire_bytes(packet_bytes, True) * 8.0 / measured_s
+    return line_rate_bps / 1e9 if 0.0 < excess_bps <= boundary_bps else wire_gbps
 
 
 def run_single(inp: ScenarioInput, single: SingleRun, config: Any, flow_specs: Any, run: Any, header: dict[str, Any], line_rate_bps: float,
@@ -74,6 +78,11 @@ def run_single(inp: ScenarioInput, single: SingleRun, config: Any, flow_specs: A
     report = {**header, "duration_s": single.duration_s, "warmup_s": single.warmup_s, "seed": request.seed, "seed_effective": seed_effective,
               **summary(result)}
     report["wire_gbps"] = without_boundary_packet(report["wire_gbps"], line_rate_bps, packet, single.duration_s - single.warmup_s)
+    from qosforge.softswitch.helper.class_report import flow_ect, switch_class_drops
+
+    if switch_ir is not None:
+        report["drops_by_class"] = switch_class_drops(result, switch_ir, config, 0)
+    report["flow_ect"] = flow_ect(flow_specs)
     plot = PlotData(f"{header['scenario']}: {header['transport']}, {single.flows} flows", tuple(config.ports[port].name for port, _ in run.monitors))
     return SimulationOutcome(report, result, plot)
 

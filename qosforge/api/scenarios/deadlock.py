@@ -22,6 +22,7 @@ from qosforge.errors import QosforgeError
 
 
 def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+    from qosforge.softswitch.helper.class_report import flow_ect
     from qosforge.softswitch.helper.fabric_deadlock import (
         DEADLOCK_MARGIN_S,
         OBSERVATIONS,
@@ -66,6 +67,7 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
     header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
     keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
+            "flow_ect": flow_ect(built.flows),
             **deadlock_summary(result, observations, setup, watchdog=options.watchdog, watchdog_s=watchdog_s, packet_bytes=traffic.packet_bytes),
             "seed_effective": fabric_seed_matters(setup.fabric.configs, setup.fabric.topology, built.flows, seeded_workload=False)}
     return result, keys, header, duration_s, 0.0

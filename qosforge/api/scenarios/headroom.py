@@ -44,8 +44,15 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
                          built.lossless_frame_bytes, compiled.ir)
     if outcome.result is not None:
         # wire_gbps and goodput_gbps count every host, the port-MTU flows towards the senders too.
+        from qosforge.models.ethernet import wire_bytes
+
         receiver, queue = built.run.monitors[0]  # the lossless class's queue at the receiver (headroom_incast)
-        received_bps = float(outcome.result.dequeued_bytes[receiver, queue]) * 8.0 / outcome.result.measured_s
+        # On the wire: the queue holds the lossless datagrams only, each a frame with its preamble
+        # and gap (models/ethernet.py), so a receiver link full of them is at its line rate.
+        frame = built.lossless_frame_bytes
+        datagram_bytes = float(outcome.result.dequeued_bytes[receiver, queue])
+        line_bytes = datagram_bytes * wire_bytes(frame) / frame
+        received_bps = line_bytes * 8.0 / outcome.result.measured_s
         outcome.report["receiver_lossless_gbps"] = received_bps / 1e9
         outcome.report["headroom"] = _headroom_rows(built, outcome.result)
     return outcome

@@ -42,10 +42,18 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         from qosforge.softswitch.helper.hosts import apply_host_settings
 
         document = load_host_document(Path(request.hosts_path))
-        flow_specs, transport_params = apply_host_settings(document, config, flow_specs, run_spec.transport)
-        run_spec = replace(run_spec, transport=transport_params)
+        flow_specs, transport_params, hosts = apply_host_settings(document, config, flow_specs,
+                                                                  run_spec.transport)
+        run_spec = replace(run_spec, transport=transport_params, hosts=hosts)
         header["hosts"] = {"file": request.hosts_path, "host_kind": document.host_kind,
-                           "host_priorities": sorted({f.host_priority for f in flow_specs if f.host_priority is not None})}
+                           "host_priorities": sorted({f.host_priority for f in flow_specs
+                                                      if f.host_priority is not None}),
+                           "trust": hosts.nic.trust,
+                           "pfc_priorities": sorted(hosts.nic.pfc_priorities),
+                           # One class, one priority: every flow has the same DCQCN points.
+                           **({"dcqcn_reaction_point": flow_specs[0].dcqcn_reaction_point,
+                               "dcqcn_notification_point": flow_specs[0].dcqcn_notification_point}
+                              if flow_specs and flow_specs[0].kind == "dcqcn" else {})}
     return run_single(inp, single, config, flow_specs, run_spec, header, config.ports[built.receiver].speed_bps, int(header["packet_bytes"]), compiled.ir)
 
 

@@ -91,6 +91,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     """Compile, run and report: (report, the sampled series ``--plot`` draws); writes
     --timeseries only once the run succeeded (the CLI draws --plot after it)."""
     from qosforge.files import PLOT_SUFFIXES
+    from qosforge.softswitch.helper.class_report import all_port_classes, flow_ect
     from qosforge.softswitch.helper.traffic_report import (
         flows_json,
         groups_json,
@@ -98,7 +99,12 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         run_user_traffic,
     )
     from qosforge.softswitch.helper.user_traffic import user_traffic
-    from qosforge.softswitch.metrics import summary
+    from qosforge.softswitch.metrics import (
+        REASONS_WITH_WATCHDOG,
+        THROUGHPUT_BASIS,
+        class_drops,
+        summary,
+    )
     from qosforge.softswitch.traffic.traffic_file import load_traffic
     from qosforge.units import format_value
 
@@ -123,10 +129,18 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
         "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
-        "seed_effective": _seed_matters(fabric, traffic, traffic_file), "throughput_basis": "payload",
+        "seed_effective": _seed_matters(fabric, traffic, traffic_file),
         "vendor_profiles": sorted({s.config.asic.name for s in fabric.switches}),
         "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches)),
-        **counters, "marks": sampled.result.counters["marks"], "flows": flows, "groups": groups_json(flows), "ports": ports_json(fabric, traffic, sampled),
+        **counters,
+        # Each flow's throughput_bps is payload, as the run's goodput_gbps.
+        "throughput_basis": {**THROUGHPUT_BASIS,
+                             "flows": "payload: each flow's application payload delivered"},
+        "marks": sampled.result.counters["marks"],
+        "drops_by_class": class_drops(sampled.result.drops, all_port_classes(fabric),
+                                      REASONS_WITH_WATCHDOG),
+        "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)),
+        "flows": flows, "groups": groups_json(flows), "ports": ports_json(fabric, traffic, sampled),
     }
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)

@@ -34,6 +34,11 @@ targets: [sai]
 """
 
 
+#: A packet that began serialising before the 5 ms warm-up ended counts whole after it: one 1538 B
+#: frame's line time per sender over the 15 ms measured.
+BOUNDARY_GBPS = 1538 * 8 / 15e-3 / 1e9
+
+
 def _incast(tmp_path: Path, capsys: pytest.CaptureFixture[str], receiver: str, flows: int) -> dict[str, float]:
     intent = tmp_path / "mixed.yaml"
     intent.write_text(textwrap.dedent(MIXED).lstrip())
@@ -48,8 +53,8 @@ def _incast(tmp_path: Path, capsys: pytest.CaptureFixture[str], receiver: str, f
 def test_a_1g_receiver_link_saturates_at_1g(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Two 40G senders on core, through the 10G link, into one 1G host: the 1G port is the bottleneck.
     report = _incast(tmp_path, capsys, "edge:Ethernet0", 4)
-    assert 0.98 <= report["wire_gbps"] <= 1.0
-    assert report["goodput_gbps"] == pytest.approx(report["wire_gbps"] * 1448 / 1500, rel=1e-3)
+    assert 0.98 <= report["wire_gbps"] <= 1.0 + BOUNDARY_GBPS
+    assert report["goodput_gbps"] == pytest.approx(report["wire_gbps"] * 1448 / 1538, rel=1e-3)
     assert report["queue_mean_packets"] > 5  # the queue builds at the 1G port, not before it
 
 
@@ -57,5 +62,5 @@ def test_1g_senders_are_held_to_1g_each_into_a_40g_receiver(tmp_path: Path, caps
     # Four 1G hosts on edge send to a 40G host on core: each NIC runs at its own 1G, so the
     # receiver sees about 4 Gb/s (not 40G, nor the 10G of the link between them), with no queue.
     report = _incast(tmp_path, capsys, "core:Ethernet8", 4)
-    assert 3.9 <= report["wire_gbps"] <= 4.0
+    assert 3.9 <= report["wire_gbps"] <= 4.0 + 4 * BOUNDARY_GBPS
     assert report["queue_mean_packets"] < 1.0

@@ -9,6 +9,7 @@ import pytest
 
 from qosforge.compiler.loader import load_intent
 from qosforge.compiler.topology import resolve_topology
+from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.helper.fabric import Fabric, compile_fabric
 from qosforge.softswitch.helper.fabric_scenarios import (
     all_to_all_run,
@@ -67,7 +68,8 @@ def test_a_lone_packet_crosses_the_fabric_in_the_compilers_one_way_path_delay(fa
     result = simulate_fabric(fabric.configs, fabric.topology, built.flows, built.run)
     intent, source_map = load_intent(SMALL)
     topology = resolve_topology(intent, source_map)
-    wire_bits = (HEADER_BYTES["dctcp"] + 100) * 8.0
+    # The frame's line time (IEEE 802.3 framing).
+    wire_bits = wire_bytes(HEADER_BYTES["dctcp"] + 100) * 8.0
     assert sum(topology.path_link_latencies_s) == pytest.approx(4e-6)  # leaf - spine - leaf, hosts at both ends
     one_way_s = sum(topology.path_link_latencies_s) + sum(wire_bits / speed for speed in topology.path_link_speeds_bps)
     assert result.flow_completion.count == 1

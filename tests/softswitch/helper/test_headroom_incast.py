@@ -22,7 +22,9 @@ def test_line_rate_lossless_senders_each_receive_port_mtu_frames() -> None:
     assert [f.src_port for f in lossless] == list(built.senders) and len(set(built.senders)) == 3
     for flow in lossless:
         assert flow.kind == "cbr" and flow.ect and flow.dscp == 26 and flow.packet_bytes == 1024
-        assert flow.rate_pps * flow.packet_bytes * 8 == pytest.approx(config.ports[flow.src_port].speed_bps)
+        # Line rate: back-to-back frames, each 1024 + 38 B of line time (IEEE 802.3 framing).
+        line_bps = config.ports[flow.src_port].speed_bps
+        assert flow.rate_pps * (flow.packet_bytes + 38) * 8 == pytest.approx(line_bps)
     assert [f.dst_port for f in reverse] == list(built.senders)
     assert {f.src_port for f in reverse}.isdisjoint({built.receiver, *built.senders})
     assert all(f.kind == "dctcp" and f.dscp in (0, 10) and f.packet_bytes == 9100 for f in reverse)
