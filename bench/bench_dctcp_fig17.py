@@ -14,15 +14,16 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 ``--deviceQueue=1`` (the RED disc sees the whole egress queue, as a switch's WRED does; ns-3's
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
-RED default is gentle), ``--delAckTimeoutMs=40`` (the modelled hosts are Linux's, whose
-delayed-ACK timer is TCP_DELACK_MIN, 40 ms; ns-3's DelAckTimeout default is 200 ms, and a flow
-whose window is one segment waits that long for each ACK) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+RED default is gentle), ``--delAck=1`` (ns-3's receivers ACK every segment: with ns-3's own
+delayed ACKs its DCTCP lets a window fall to one segment, whose ACK then waits for the delayed-ACK
+timer, and the S1 flows starve: half-flows S1 2.5 Mb/s with Jain 0.28, ci Jain 0.68, measured with
+DelAckTimeout at Linux's 40 ms as well as at ns-3's 200 ms; Linux's DCTCP keeps two segments,
+tcp_dctcp.c dctcp_ssthresh, and ACKs a CE change at once) and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
 packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
 and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
-at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). Both simulators' receivers delay ACKs (ns-3's
-TcpSocket defaults, DelAckCount 2 and a 200 ms DelAckTimeout; qosforge's Linux-like hosts,
-softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
+at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). qosforge's receivers delay ACKs as Linux does
+(softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
 dctcp-example.cc) for reference. Queue thresholds in packets become bytes in the intent as the
 softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
 counts occupancy in whole cells.
@@ -58,7 +59,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
 #: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
 #: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAckTimeoutMs=40", "--wred=switch")
+MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAck=1", "--wred=switch")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
