@@ -238,6 +238,19 @@ def window_send(w: World, now: float, f: int) -> None:
 
 
 @compiled
+def _fired_early(w: World, now: float, f: int, armed: int, deadline: int, kind: int) -> bool:
+    """A flow's one-at-a-time timer event (``kind``, flag column ``armed``, deadline column
+    ``deadline``) fired before its deadline, which a later arming moved: it is queued again for
+    the deadline and True is returned."""
+    flf = w[W_FLF]
+    if now < flf[f, deadline] - 1e-12:
+        w[W_FLI][f, armed] = 1
+        push_event(w, flf[f, deadline], kind, f, 0, 0.0)
+        return True
+    return False
+
+
+@compiled
 def _arm_tail_loss_probe(w: World, now: float, f: int) -> None:
     """RFC 8985 §7.2: with data outstanding and no recovery under way, a probe timeout of
     2 SRTT, plus the worst-case delayed ACK when one segment is outstanding (WCDelAckT), at most
@@ -263,14 +276,12 @@ def tail_loss_probe(w: World, now: float, f: int) -> None:
     """The probe timer fired (RFC 8985 §7.3): send one new segment if there is one, else
     retransmit the highest segment sent, so that an ACK comes back and RACK finds the tail's
     losses without a retransmission timeout; then the retransmission timer runs again."""
-    fli, flf = w[W_FLI], w[W_FLF]
+    fli = w[W_FLI]
     fli[f, FL_TLP_ARMED] = 0
     nxt, una = fli[f, FL_SNDNXT], fli[f, FL_SNDUNA]
     if fli[f, FL_DONE] == 1 or fli[f, FL_INREC] == 1 or fli[f, FL_TLP_OUT] == 1 or nxt <= una:
         return
-    if now < flf[f, FF_TLP_AT] - 1e-12:
-        fli[f, FL_TLP_ARMED] = 1
-        push_event(w, flf[f, FF_TLP_AT], EV_TLP, f, 0, 0.0)
+    if _fired_early(w, now, f, FL_TLP_ARMED, FF_TLP_AT, EV_TLP):
         return
     fresh = fli[f, FL_SIZE] < 0 or nxt < fli[f, FL_SIZE]
     if fresh and nxt - una < w[W_PRMI][PRI_WINDOW] - 1:
@@ -287,13 +298,11 @@ def tail_loss_probe(w: World, now: float, f: int) -> None:
 def reordering_timeout(w: World, now: float, f: int) -> None:
     """RACK's reordering window has passed since data above a hole was SACKed (RFC 8985 §6.3):
     the hole is lost; loss recovery starts (or goes on) with it."""
-    fli, flf = w[W_FLI], w[W_FLF]
+    fli = w[W_FLI]
     fli[f, FL_REO_ARMED] = 0
     if fli[f, FL_DONE] == 1:
         return
-    if now < flf[f, FF_REO_AT] - 1e-12:
-        fli[f, FL_REO_ARMED] = 1
-        push_event(w, flf[f, FF_REO_AT], EV_REO, f, 0, 0.0)
+    if _fired_early(w, now, f, FL_REO_ARMED, FF_REO_AT, EV_REO):
         return
     fli[f, FL_LOST_BELOW] = max(fli[f, FL_LOST_BELOW], fli[f, FL_RACK_HIGH])
     _sack_detect(w, now, f)
@@ -333,22 +342,38 @@ def _sack_detect(w: World, now: float, f: int) -> None:
 
 
 @compiled
+def _counted_flags(w: World, now: float, payload: int) -> int:
+    """An ACK's flags; the ACK is counted (and as an ECN-Echo when it is one)."""
+    flags = payload & ACK_FLAGS
+    count_measured(w, now, C_ACKS)
+    if flags & A_ECE:
+        count_measured(w, now, C_ECN_ACKS)
+    return int(flags)
+
+
+@compiled
+def _advance_una(w: World, f: int, ack: int) -> int:
+    """A cumulative ACK above snd_una: snd_una (and snd_nxt, after a timeout reset it) moves to
+    it; returns the segments newly acknowledged."""
+    fli = w[W_FLI]
+    acked = ack - fli[f, FL_SNDUNA]
+    fli[f, FL_SNDUNA] = ack
+    if fli[f, FL_SNDNXT] < ack:
+        fli[f, FL_SNDNXT] = ack
+    return int(acked)
+
+
+@compiled
 def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     """An ACK at a SACK sender: the cumulative ACK, the SACK block it carries, loss marking and
     recovery (RFC 6675, RFC 8985), the congestion control's window, then what it may send."""
     fli, flf = w[W_FLI], w[W_FLF]
     ack = payload >> ACK_SHIFT
-    flags = payload & ACK_FLAGS
+    flags = _counted_flags(w, now, payload)
     ece = (flags & A_ECE) != 0
-    count_measured(w, now, C_ACKS)
-    if ece:
-        count_measured(w, now, C_ECN_ACKS)
     una = fli[f, FL_SNDUNA]
     if ack > una:
-        acked = ack - una
-        fli[f, FL_SNDUNA] = ack
-        if fli[f, FL_SNDNXT] < ack:
-            fli[f, FL_SNDNXT] = ack
+        acked = _advance_una(w, f, ack)
         fli[f, FL_TLP_OUT] = 0
         sample = now - echo
         _rtt_sample(w, f, sample)
@@ -542,12 +567,9 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         _sack_ack(w, now, f, payload, echo)
         return
     ack = payload >> ACK_SHIFT
-    flags = payload & ACK_FLAGS
+    flags = _counted_flags(w, now, payload)
     ece = (flags & A_ECE) != 0
     tlt = fli[f, FL_TLT] == 1
-    count_measured(w, now, C_ACKS)
-    if ece:
-        count_measured(w, now, C_ECN_ACKS)
     una = fli[f, FL_SNDUNA]
     if tlt and flags & (A_IMP_ECHO | A_CLOCK_ECHO):
         fli[f, FL_IMP_STATE] = 1  # TLT Appendix A lines 9-12
@@ -555,10 +577,7 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         # Figure 3a, where SACK tells the sender; here the receiver's flag does).
         fli[f, FL_LOSS] = 1 if flags & A_HOLE else 0
     if ack > una:
-        acked = ack - una
-        fli[f, FL_SNDUNA] = ack
-        if fli[f, FL_SNDNXT] < ack:
-            fli[f, FL_SNDNXT] = ack
+        acked = _advance_una(w, f, ack)
         fli[f, FL_DUPACKS] = 0
         _rtt_sample(w, f, now - echo)
         if fli[f, FL_INREC] == 1:
@@ -662,9 +681,7 @@ def delayed_ack_timeout(w: World, now: float, f: int) -> None:
     fli[f, FL_DELACK_ARMED] = 0
     if fli[f, FL_DELACK_HELD] == 0:
         return
-    if now < flf[f, FF_DELACK_AT] - 1e-12:
-        fli[f, FL_DELACK_ARMED] = 1
-        push_event(w, flf[f, FF_DELACK_AT], EV_DELACK, f, 0, 0.0)
+    if _fired_early(w, now, f, FL_DELACK_ARMED, FF_DELACK_AT, EV_DELACK):
         return
     # Held segments carry no CE, except a DCTCP receiver's in the CE state (CE answers at once).
     flags = A_ECE if fli[f, FL_CE_STATE] == 1 else 0
