@@ -44,11 +44,11 @@ def _burst(limit_packets: int, size: int, *, sack: bool = True) -> tuple[Segment
 
 
 def test_a_single_loss_is_repaired_by_sack_fast_retransmit_in_about_one_rtt() -> None:
-    clean, clean_done = _burst(10, 12)
-    lossy, lossy_done = _burst(9, 12)
+    clean, clean_done = _burst(10, 11)
+    lossy, lossy_done = _burst(8, 11)
     assert clean.world[L.W_CNT][L.C_DROP] == 0 and clean_done is not None
     cnt = lossy.world[L.W_CNT]
-    # Segment 10 of 0..11 is dropped and segment 11 arrives: one duplicate ACK, which NewReno
+    # Segment 9 of 0..10 is dropped and segment 10 arrives: one duplicate ACK, which NewReno
     # cannot act on (it waits for three); its SACK block and RACK's reordering window can.
     assert cnt[L.C_DROP] == 1
     assert lossy_done is not None, "the loss was not repaired within 50 ms"
@@ -58,13 +58,13 @@ def test_a_single_loss_is_repaired_by_sack_fast_retransmit_in_about_one_rtt() ->
 
 
 def test_newreno_without_sack_needs_the_timeout_for_the_same_loss() -> None:
-    run, done = _burst(9, 12, sack=False)
+    run, done = _burst(8, 11, sack=False)
     assert run.world[L.W_CNT][L.C_DROP] == 1 and done is None
 
 
 def test_a_tail_loss_is_repaired_by_the_loss_probe_not_the_timeout() -> None:
-    clean, clean_done = _burst(10, 11)
-    lossy, lossy_done = _burst(8, 11)
+    clean, clean_done = _burst(10, 10)
+    lossy, lossy_done = _burst(7, 10)
     cnt = lossy.world[L.W_CNT]
     # The last two segments are dropped: nothing after them makes an ACK, so only a probe
     # (2 SRTT after the last ACK, RFC 8985 §7.2) or the RTO can find them.
