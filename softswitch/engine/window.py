@@ -500,7 +500,9 @@ def _ecn_cwr_window(w: World, now: float, f: int, ece: bool, acked: int, flight_
         fli[f, FL_CWR] = 1
         fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
         if dctcp:
-            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
+            # Linux keeps two segments (tcp_dctcp.c dctcp_ssthresh: max(..., 2U)): a window of
+            # one would wait for the receiver's delayed-ACK timer on every round trip.
+            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 2.0)
         else:
             flf[f, FF_SSTHRESH] = _reno_ssthresh(flight_before)
         fli[f, FL_PRR_DELIVERED] = 0
