@@ -273,6 +273,7 @@ main(int argc, char* argv[])
     uint32_t delAck = 2;
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
+    double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
     double startupS = 1;
     double convergenceS = 3;
     double measureS = 1;
@@ -298,6 +299,7 @@ main(int argc, char* argv[])
     cmd.AddValue("wait", "RED Wait: space marks by the count since the last one (ns-3's default true)", wait);
     cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
+    cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
     cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
     cmd.AddValue("startup", "start-up window over which senders start, s", startupS);
@@ -332,6 +334,7 @@ main(int argc, char* argv[])
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MicroSeconds(delAckTimeoutMs * 1000)));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(minRtoMs * 1000)));
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
     Config::SetDefault("ns3::RedQueueDisc::UseEcn", BooleanValue(true));

@@ -92,8 +92,11 @@ main(int argc, char* argv[])
     bool sack = true;
     double rtoMinMs = 4.0;
     uint32_t segment = 1448;
+    uint32_t delAck = 0;
+    std::string reno = "ns3";
+    double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
     CommandLine cmd(__FILE__);
-    cmd.AddValue("transport", "dctcp, newreno or tcp-ecn", transport);
+    cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
     cmd.AddValue("bandwidth", "every link's rate", bandwidth);
     cmd.AddValue("rttUs", "base round-trip time, microseconds", rttUs);
@@ -104,6 +107,10 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "TCP SACK (RFC 2018)", sack);
     cmd.AddValue("rtoMinMs", "minimum RTO, ms (qosforge: 4 ms)", rtoMinMs);
     cmd.AddValue("segment", "TCP payload per segment, bytes", segment);
+    cmd.AddValue("reno", "newreno and tcp-ecn as ns3 (TcpNewReno: +1 MSS per RTT counted per ACK) or linux (TcpLinuxReno: "
+                         "per segment ACKed, as Linux's tcp_cong_avoid_ai and RFC 3465)", reno);
+    cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments)", delAck);
+    cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.Parse(argc, argv);
     g_end = duration;
 
@@ -111,16 +118,25 @@ main(int argc, char* argv[])
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
     }
+    else if (transport == "cubic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpCubic::GetTypeId()));
+    }
     else
     {
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", reno == "linux" ? TypeIdValue(TcpLinuxReno::GetTypeId())
+                                                                              : TypeIdValue(TcpNewReno::GetTypeId()));
         if (transport == "tcp-ecn")
         {
             Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
         }
     }
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));  // qosforge ACKs every packet
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MicroSeconds(delAckTimeoutMs * 1000)));
+    if (delAck > 0)
+    {
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    }
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));  // RFC 6928
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));

@@ -27,7 +27,7 @@ from qosforge.softswitch.config import PRIORITIES, PortConfig, SoftswitchConfigE
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.traffic.spec import HEADER_BYTES, FlowSpec, RunSpec
 
-_KINDS = {"poisson": L.K_POISSON, "cbr": L.K_CBR, "newreno": L.K_NEWRENO, "tcp-ecn": L.K_TCP_ECN, "dctcp": L.K_DCTCP, "tbtcp": L.K_TBTCP, "dcqcn": L.K_DCQCN}
+_KINDS = {"poisson": L.K_POISSON, "cbr": L.K_CBR, "newreno": L.K_NEWRENO, "cubic": L.K_CUBIC, "tcp-ecn": L.K_TCP_ECN, "dctcp": L.K_DCTCP, "tbtcp": L.K_TBTCP, "dcqcn": L.K_DCQCN}
 #: Largest packet pool (int32 columns: 56 B each, 56 MB at this size).
 MAX_PACKETS = 1 << 20
 
@@ -509,6 +509,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_LINE] = line
         flf[f, L.FF_ACK_DELAY] = flow.ack_delay_s
         flf[f, L.FF_LAST_CNP] = -1.0
+        flf[f, L.FF_CUBIC_EPOCH] = -1.0
         fli[f, L.FL_CNP_Q] = -1
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
             # CNPs cross the fabric the other way, classified by each switch's own maps.
@@ -529,6 +530,13 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             flf[f, L.FF_DALPHA] = 1.0
         else:
             window_flows += 1
+            # TLT's Important Echo and TBTCP's per-mark reduction (TBTCP §6.2) need an ACK per
+            # segment; the other window receivers delay ACKs as Linux does (engine/window.py).
+            per_segment = flow.tlt or flow.all_important or flow.kind == "tbtcp"
+            fli[f, L.FL_DELACK] = 1 if per_segment else max(params.delayed_ack_segments, 1)
+            fli[f, L.FL_QUICKACK] = params.quickack_segments
+            # TLT repairs its own losses with important packets (TLT §5.1) on NewReno.
+            fli[f, L.FL_SACK] = int(params.sack and not (flow.tlt or flow.all_important))
     return fli, flf, window_flows, open_nics
 
 
@@ -555,6 +563,8 @@ def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -
     prmf[L.PRM_DCQCN_MIN_RATE] = params.dcqcn_min_rate_bps / 8.0
     prmf[L.PRM_BAND] = run.band_bytes
     prmf[L.PRM_IW] = params.initial_window
+    prmf[L.PRM_DELACK_TIMEOUT] = params.delayed_ack_timeout_s
+    prmf[L.PRM_QUICKACKS] = params.quickack_segments
     prmf[L.PRM_PFC_FRAME] = PFC_FRAME_BYTES
     prmf[L.PRM_TLT_N] = params.tlt_every_n
     prmf[L.PRM_MIXED_CELLS] = 1.0 if len({config.asic.cell_bytes for config in configs}) > 1 else 0.0

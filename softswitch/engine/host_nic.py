@@ -73,7 +73,7 @@ from qosforge.softswitch.engine.layout import (
 )
 from qosforge.softswitch.engine.ports import alloc_packet, host_send, wire_bytes
 
-# ACK payload flags (low 5 bits of the event's b; the cumulative ACK is b >> ACK_SHIFT).
+# ACK payload flags (the low 6 bits of the event's b; the cumulative ACK is b >> ACK_SHIFT).
 A_ECE = 1
 
 
@@ -92,7 +92,25 @@ A_HOLE = 16  # the receiver holds out-of-order data: a segment before it is miss
 A_DUP = 32  # the ACK answers a duplicate segment (D-SACK, RFC 2883): not a sign of loss
 
 
-ACK_SHIFT = 6
+#: The ACK payload (the event's b): the cumulative ACK above ``ACK_SHIFT``, then one SACK block
+#: (RFC 2018 §4: the block holding the segment that triggered the ACK) as its offset above the
+#: cumulative ACK and its length, ``SACK_BITS`` each (0 length: none), then the flags.
+ACK_SHIFT = 32
+
+
+SACK_BITS = 13
+
+
+SACK_OFF_SHIFT = 19
+
+
+SACK_LEN_SHIFT = 6
+
+
+SACK_MASK = (1 << SACK_BITS) - 1
+
+
+ACK_FLAGS = (1 << SACK_LEN_SHIFT) - 1
 
 
 #: FL_TLT value of a flow whose every packet carries the important mark (not TLT's clocking).
@@ -178,4 +196,4 @@ def arm_rto(w: World, now: float, f: int) -> None:
         push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
 
 
-__all__ = ["ACK_SHIFT", "ALL_IMPORTANT", "A_CLOCK_ECHO", "A_DUP", "A_ECE", "A_HOLE", "A_IMP_ECHO", "A_NACK", "RTO_BACKOFF_CAP", "arm_rto", "count_delivered", "data_bytes", "push_event", "send_packet"]
+__all__ = ["ACK_FLAGS", "ACK_SHIFT", "ALL_IMPORTANT", "A_CLOCK_ECHO", "A_DUP", "A_ECE", "A_HOLE", "A_IMP_ECHO", "A_NACK", "RTO_BACKOFF_CAP", "SACK_BITS", "SACK_LEN_SHIFT", "SACK_MASK", "SACK_OFF_SHIFT", "arm_rto", "count_delivered", "data_bytes", "push_event", "send_packet"]

@@ -45,6 +45,9 @@ from qosforge.softswitch.engine.layout import (
 from qosforge.softswitch.engine.open_loop import open_loop_generate
 from qosforge.softswitch.engine.ports import free_packet
 from qosforge.softswitch.engine.window import (
+    delayed_ack_timeout,
+    reordering_timeout,
+    tail_loss_probe,
     window_ack,
     window_receive,
     window_start,
@@ -136,4 +139,4 @@ def sender_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         window_ack(w, now, f, payload, echo)
 
 
-__all__ = ["flow_generate", "host_receive", "open_loop_arrival", "retransmission_timeout", "sender_ack"]
+__all__ = ["delayed_ack_timeout", "flow_generate", "host_receive", "open_loop_arrival", "reordering_timeout", "retransmission_timeout", "sender_ack", "tail_loss_probe"]

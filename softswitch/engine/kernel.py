@@ -12,11 +12,14 @@ import numpy as np
 from qosforge.softswitch.engine.dcqcn import dcqcn_cnp, dcqcn_timer
 from qosforge.softswitch.engine.heap import pop_until, schedule
 from qosforge.softswitch.engine.hosts import (
+    delayed_ack_timeout,
     flow_generate,
     host_receive,
     open_loop_arrival,
+    reordering_timeout,
     retransmission_timeout,
     sender_ack,
+    tail_loss_probe,
 )
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
@@ -45,12 +48,15 @@ from qosforge.softswitch.engine.layout import (
     EV_ARR_SW,
     EV_CNP,
     EV_DCQCN,
+    EV_DELACK,
     EV_DLD,
     EV_DLR,
     EV_FWD,
     EV_GEN,
     EV_PFC,
+    EV_REO,
     EV_RTO,
+    EV_TLP,
     EV_TX_DONE,
     EV_WAKE,
     F_CE,
@@ -588,6 +594,12 @@ def run_kernel(w: World) -> None:
             deadlock_recovered(w, now, a, b, value)
         elif kind == EV_FWD:
             forwarded(w, now, a)
+        elif kind == EV_DELACK:
+            delayed_ack_timeout(w, now, a)
+        elif kind == EV_TLP:
+            tail_loss_probe(w, now, a)
+        elif kind == EV_REO:
+            reordering_timeout(w, now, a)
     while stf[STF_NEXT_SAMPLE] <= end:
         _sample(w, stf[STF_NEXT_SAMPLE])
         stf[STF_NEXT_SAMPLE] += step

@@ -21,6 +21,9 @@ EV_CNP = 9  # a DCQCN congestion notification reaches the sender
 EV_DLD = 10  # PFC deadlock detection timer of (switch port, priority) ran out
 EV_DLR = 11  # PFC deadlock recovery of (switch port, priority) ends
 EV_FWD = 12  # a packet admitted at a switch ingress reaches its egress queue (forwarding latency spent)
+EV_DELACK = 13  # a window receiver's delayed-ACK timer (engine/window.py)
+EV_TLP = 14  # a SACK sender's tail loss probe timer (RFC 8985 §7, engine/sack.py)
+EV_REO = 15  # a SACK sender's RACK reordering timer (RFC 8985 §6.3, engine/sack.py)
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -59,6 +62,7 @@ K_DCTCP = 3
 K_TBTCP = 4
 K_DCQCN = 5
 K_TCP_ECN = 6  # NewReno with RFC 3168 ECN
+K_CUBIC = 7  # CUBIC (RFC 9438), Linux's default congestion control
 
 # flow integer columns (fl_i)
 FL_KIND = 0
@@ -125,7 +129,26 @@ FL_VLAN = 56
 # DCQCN points its hosts' NICs disable: bit0 the sender's reaction point, bit1 the receiver's
 # notification point
 FL_DCQCN_OFF = 57
-FL_COLS = 58
+# The receiver's delayed ACKs (engine/window.py; Linux net/ipv4/tcp_input.c __tcp_ack_snd_check):
+FL_DELACK = 58  # full segments per ACK (1: every segment is ACKed at once)
+FL_DELACK_HELD = 59  # segments received and not yet ACKed
+FL_DELACK_ARMED = 60  # 1 while a delayed-ACK timer event is queued
+FL_QUICKACK = 61  # segments still ACKed at once (Linux icsk_ack.quick)
+FL_CE_STATE = 62  # DCTCP receiver: CE state of the last segment (RFC 8257 §3.2)
+# SACK (RFC 2018) and its loss recovery (RFC 6675, RACK-TLP RFC 8985; engine/sack.py). The
+# sender's scoreboard is at most SACK_BLOCKS blocks [start, end) of SACKed segments above
+# snd_una, sorted and disjoint:
+FL_SACK = 63  # 1: the flow's hosts use SACK; 0: NewReno's recovery (RFC 6582)
+FL_SB_N = 64  # blocks held
+FL_SB_START = 65  # FL_SB_START + i: start of block i
+FL_SB_END = 65 + 4  # FL_SB_END + i: end of block i (SACK_BLOCKS = 4 columns each)
+FL_HIGH_RXT = 73  # RFC 6675 HighRxt: every lost segment below it has been retransmitted
+FL_LOST_BELOW = 74  # the unSACKed segments below it are lost (DupThresh or RACK)
+FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer was armed
+FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
+FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
+FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
+FL_COLS = 79
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -152,7 +175,18 @@ FF_RTO_AT = 20  # deadline of the armed retransmission timer
 FF_DCQCN_NEXT = 21  # when the next DCQCN timer tick is due
 FF_RTX_TIME = 22  # when FL_RTX_SEQ was retransmitted
 FF_RTO_INITIAL = 23  # the transport timer the flow starts with (engine/build.py)
-FL_F_COLS = 24
+FF_DELACK_ECHO = 24  # send time of the oldest held segment (the ACK's RTT echo, RFC 7323 §4.3)
+FF_DELACK_AT = 25  # deadline of the delayed-ACK timer
+# CUBIC (RFC 9438 §4), in segments and seconds:
+FF_CUBIC_WMAX = 26  # W_max: the window before the last reduction
+FF_CUBIC_K = 27  # K: the time W(t) takes to grow back to W_max
+FF_CUBIC_EPOCH = 28  # t = 0 of the current congestion-avoidance epoch (-1: none yet)
+FF_CUBIC_EST = 29  # W_est, the Reno-friendly estimate (RFC 9438 §4.3)
+FF_CUBIC_CWND0 = 30  # cwnd at the start of the epoch (cwnd_epoch)
+FF_TLP_AT = 31  # deadline of the tail loss probe timer
+FF_REO_AT = 32  # deadline of the RACK reordering timer
+FF_MIN_RTT = 33  # the smallest RTT sample (RACK's reordering window is min_RTT/4)
+FL_F_COLS = 34
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -253,7 +287,9 @@ PRM_PFC_FRAME = 18
 PRM_TLT_N = 19
 PRM_MIXED_CELLS = 20  # 1 when the switches count occupancy in different cell sizes
 PRM_STOP = 21  # the kernel returns after the last event due by this time (a segment's end, simulation.py SegmentedRun); PRM_END stays the run's end
-PRM_COLS = 22
+PRM_DELACK_TIMEOUT = 22  # the receivers' delayed-ACK timeout, s
+PRM_QUICKACKS = 23  # segments a receiver ACKs at once at the start of a flow and after a duplicate
+PRM_COLS = 24
 PRI_NP = 0
 PRI_SEED = 1
 PRI_WINDOW = 2
@@ -428,6 +464,9 @@ ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
 ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
 ST_COLS = 11
+
+#: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).
+SACK_BLOCKS = 4
 
 #: Event lanes (engine/heap.py): FIFO rings beside the heap for the kinds whose events are mostly
 #: scheduled in time order (a fixed delay after the current time), lane = kind - EV_TX_DONE, and

@@ -1,8 +1,15 @@
-"""Window transports (the TCP family) count in MSS-sized packets and ACK every packet (no delayed
-ACK, so the ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state machine achieves):
+"""Window transports (the TCP family) count in MSS-sized packets. Their hosts are Linux's:
 
-* TCP NewReno (RFC 6582): slow start, congestion avoidance, fast retransmit after three
-  duplicate ACKs, fast recovery with partial-ACK retransmission; RFC 6298 retransmission timer.
+* Receivers delay ACKs (``_delayed_ack``): one ACK per two full segments, a 40 ms timer for a
+  lone one, quick ACKs at a flow's start, for out-of-order data and after duplicates, and
+  DCTCP's ECN-Echo state machine (RFC 8257 §3.2). TLT and TBTCP flows ACK every segment.
+* Senders recover losses with SACK (RFC 2018), RFC 6675's scoreboard and pipe and RACK-TLP
+  (RFC 8985; engine/sack.py), or with NewReno (RFC 6582) when SACK is off and under TLT.
+* CUBIC (RFC 9438, engine/cubic.py) is what ``tcp`` runs.
+
+* TCP NewReno (RFC 6582, without SACK): slow start, congestion avoidance, fast retransmit after
+  three duplicate ACKs, fast recovery with partial-ACK retransmission; RFC 6298 retransmission
+  timer.
 * DCTCP (Alizadeh et al. 2010 §3.1): alpha <- (1 - g) alpha + g F once per window of data;
   ECN-Echo sets ssthresh = cwnd (1 - alpha/2) at most once per window of data and opens a window
   of reduction (CWR, RFC 8257 §3.3 step 9) in which cwnd does not grow and Proportional Rate
@@ -24,13 +31,18 @@ ACK, so the ECN-Echo of each packet is exact, as DCTCP §3.1's receiver state ma
 from __future__ import annotations
 
 from qosforge.softswitch.engine.counters import count_measured
+from qosforge.softswitch.engine.cubic import cubic_congestion, cubic_increase
 from qosforge.softswitch.engine.host_nic import (
     A_CLOCK_ECHO,
     A_DUP,
     A_ECE,
     A_HOLE,
     A_IMP_ECHO,
+    ACK_FLAGS,
     ACK_SHIFT,
+    SACK_LEN_SHIFT,
+    SACK_MASK,
+    SACK_OFF_SHIFT,
     arm_rto,
     count_delivered,
     data_bytes,
@@ -43,6 +55,9 @@ from qosforge.softswitch.engine.layout import (
     C_ECN_ACKS,
     C_FAST_RETX,
     EV_ACK,
+    EV_DELACK,
+    EV_REO,
+    EV_TLP,
     F_CE,
     F_CLOCK,
     F_IMP,
@@ -51,37 +66,57 @@ from qosforge.softswitch.engine.layout import (
     FF_ALPHA,
     FF_BETA,
     FF_CWND,
+    FF_DELACK_AT,
+    FF_DELACK_ECHO,
     FF_FINISH,
+    FF_MIN_RTT,
     FF_R,
+    FF_REO_AT,
     FF_RTO,
+    FF_RTO_AT,
     FF_RTTVAR,
     FF_RTX_TIME,
     FF_SRTT,
     FF_SSTHRESH,
+    FF_TLP_AT,
     FL_ACKED_W,
+    FL_CE_STATE,
     FL_CWR,
     FL_CWR_END,
+    FL_DELACK,
+    FL_DELACK_ARMED,
+    FL_DELACK_HELD,
     FL_DONE,
     FL_DUPACKS,
     FL_HIGH,
+    FL_HIGH_RXT,
     FL_IMP_STATE,
     FL_INREC,
     FL_KIND,
     FL_LOSS,
+    FL_LOST_BELOW,
     FL_MARKED_W,
     FL_OOO,
     FL_PRR_DELIVERED,
     FL_PRR_FLIGHT,
     FL_PRR_OUT,
+    FL_QUICKACK,
+    FL_RACK_HIGH,
     FL_RCVNXT,
     FL_RECOVER,
+    FL_REO_ARMED,
     FL_RTX_SEQ,
+    FL_SACK,
+    FL_SB_N,
     FL_SEEN_ECN,
     FL_SIZE,
     FL_SNDNXT,
     FL_SNDUNA,
+    FL_TLP_ARMED,
+    FL_TLP_OUT,
     FL_TLT,
     FL_WEND,
+    K_CUBIC,
     K_DCTCP,
     K_TBTCP,
     K_TCP_ECN,
@@ -92,8 +127,10 @@ from qosforge.softswitch.engine.layout import (
     PF_SENT,
     PRI_WINDOW,
     PRM_DCTCP_G,
+    PRM_DELACK_TIMEOUT,
     PRM_IW,
     PRM_PFC_FRAME,
+    PRM_QUICKACKS,
     PRM_RTO_MIN,
     PRM_WARMUP,
     W_FLF,
@@ -104,6 +141,19 @@ from qosforge.softswitch.engine.layout import (
     W_PRMI,
     W_RCV,
 )
+from qosforge.softswitch.engine.sack import (
+    dupthresh_boundary,
+    next_lost,
+    pipe,
+    sack_highest,
+    sack_merge,
+    sack_prune,
+)
+
+#: RFC 8985 §7.2 WCDelAckT, the worst-case delayed ACK a probe of one segment waits for:
+#: "RECOMMENDED value is 200 ms" (Linux adds TCP_RTO_MIN, 200 ms, tcp_schedule_loss_probe).
+TLP_WORST_DELAYED_ACK_S = 0.2
+
 
 #: RFC 6298 §2: alpha = 1/8, beta = 1/4, K = 4.
 RTT_ALPHA = 0.125
@@ -149,12 +199,26 @@ def window_send(w: World, now: float, f: int) -> None:
         # TLT Appendix A lines 18-20: with a loss detected, the important packet is the first
         # MSS of lost data, not new data.
         _retransmit(w, now, f, fli[f, FL_SNDUNA])
+    sack = fli[f, FL_SACK] == 1
     while True:
         nxt = fli[f, FL_SNDNXT]
+        in_flight = nxt - fli[f, FL_SNDUNA]
+        if sack:
+            # RFC 6675 §5 (C): send while pipe < cwnd, the lost segments first (NextSeg()).
+            if pipe(w, f) >= int(flf[f, FF_CWND]):
+                break
+            lost = next_lost(w, f)
+            if lost >= 0:
+                _retransmit(w, now, f, lost)
+                fli[f, FL_HIGH_RXT] = lost + 1
+                if fli[f, FL_CWR] == 1:
+                    fli[f, FL_PRR_OUT] += 1
+                continue
+        elif in_flight >= int(flf[f, FF_CWND]):
+            break
         if fli[f, FL_SIZE] >= 0 and nxt >= fli[f, FL_SIZE]:
             break
-        in_flight = nxt - fli[f, FL_SNDUNA]
-        if in_flight >= int(flf[f, FF_CWND]) or in_flight >= limit:
+        if in_flight >= limit:
             break
         flags = F_RTX if nxt < fli[f, FL_HIGH] else 0
         if fli[f, FL_TLT] == 1 and fli[f, FL_IMP_STATE] == 1:
@@ -169,6 +233,173 @@ def window_send(w: World, now: float, f: int) -> None:
             fli[f, FL_HIGH] = nxt + 1
     if fli[f, FL_SNDNXT] > fli[f, FL_SNDUNA]:
         arm_rto(w, now, f)
+        if sack:
+            _arm_tail_loss_probe(w, now, f)
+
+
+@compiled
+def _fired_early(w: World, now: float, f: int, armed: int, deadline: int, kind: int) -> bool:
+    """A flow's one-at-a-time timer event (``kind``, flag column ``armed``, deadline column
+    ``deadline``) fired before its deadline, which a later arming moved: it is queued again for
+    the deadline and True is returned."""
+    flf = w[W_FLF]
+    if now < flf[f, deadline] - 1e-12:
+        w[W_FLI][f, armed] = 1
+        push_event(w, flf[f, deadline], kind, f, 0, 0.0)
+        return True
+    return False
+
+
+@compiled
+def _arm_tail_loss_probe(w: World, now: float, f: int) -> None:
+    """RFC 8985 §7.2: with data outstanding and no recovery under way, a probe timeout of
+    2 SRTT, plus the worst-case delayed ACK when one segment is outstanding (WCDelAckT), at most
+    the RTO; the retransmission timer waits for the probe (Linux arms one in place of the
+    other, tcp_schedule_loss_probe)."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    flight = fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA]
+    if fli[f, FL_INREC] == 1 or fli[f, FL_TLP_OUT] == 1 or flf[f, FF_SRTT] <= 0.0 or flight <= 0:
+        return
+    timeout = 2.0 * flf[f, FF_SRTT]
+    if flight == 1:
+        timeout += TLP_WORST_DELAYED_ACK_S
+    timeout = min(timeout, flf[f, FF_RTO])
+    flf[f, FF_TLP_AT] = now + timeout
+    flf[f, FF_RTO_AT] = max(flf[f, FF_RTO_AT], flf[f, FF_TLP_AT] + 1e-9)
+    if fli[f, FL_TLP_ARMED] == 0:
+        fli[f, FL_TLP_ARMED] = 1
+        push_event(w, flf[f, FF_TLP_AT], EV_TLP, f, 0, 0.0)
+
+
+@compiled
+def tail_loss_probe(w: World, now: float, f: int) -> None:
+    """The probe timer fired (RFC 8985 §7.3): send one new segment if there is one, else
+    retransmit the highest segment sent, so that an ACK comes back and RACK finds the tail's
+    losses without a retransmission timeout; then the retransmission timer runs again."""
+    fli = w[W_FLI]
+    fli[f, FL_TLP_ARMED] = 0
+    nxt, una = fli[f, FL_SNDNXT], fli[f, FL_SNDUNA]
+    if fli[f, FL_DONE] == 1 or fli[f, FL_INREC] == 1 or fli[f, FL_TLP_OUT] == 1 or nxt <= una:
+        return
+    if _fired_early(w, now, f, FL_TLP_ARMED, FF_TLP_AT, EV_TLP):
+        return
+    fresh = fli[f, FL_SIZE] < 0 or nxt < fli[f, FL_SIZE]
+    if fresh and nxt - una < w[W_PRMI][PRI_WINDOW] - 1:
+        if send_packet(w, now, f, nxt, F_RTX if nxt < fli[f, FL_HIGH] else 0, data_bytes(w, f, nxt)):
+            fli[f, FL_SNDNXT] = nxt + 1
+            fli[f, FL_HIGH] = max(fli[f, FL_HIGH], nxt + 1)
+    else:
+        _retransmit(w, now, f, nxt - 1)
+    fli[f, FL_TLP_OUT] = 1
+    arm_rto(w, now, f)
+
+
+@compiled
+def reordering_timeout(w: World, now: float, f: int) -> None:
+    """RACK's reordering window has passed since data above a hole was SACKed (RFC 8985 §6.3):
+    the hole is lost; loss recovery starts (or goes on) with it."""
+    fli = w[W_FLI]
+    fli[f, FL_REO_ARMED] = 0
+    if fli[f, FL_DONE] == 1:
+        return
+    if _fired_early(w, now, f, FL_REO_ARMED, FF_REO_AT, EV_REO):
+        return
+    fli[f, FL_LOST_BELOW] = max(fli[f, FL_LOST_BELOW], fli[f, FL_RACK_HIGH])
+    _sack_detect(w, now, f)
+    window_send(w, now, f)
+
+
+@compiled
+def _sack_detect(w: World, now: float, f: int) -> None:
+    """Mark losses from the scoreboard (RFC 6675 IsLost; RACK's reordering window, RFC 8985
+    §6.2: min_RTT/4, none once in recovery) and enter loss recovery on the first (RFC 6675 §5:
+    ssthresh from the congestion control, cwnd = ssthresh, the first lost segment resent at once)."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_SB_N] == 0:
+        return
+    fli[f, FL_LOST_BELOW] = max(fli[f, FL_LOST_BELOW], dupthresh_boundary(w, f))
+    highest_sacked = sack_highest(w, f) - 1
+    if highest_sacked > fli[f, FL_LOST_BELOW]:
+        if fli[f, FL_INREC] == 1:
+            fli[f, FL_LOST_BELOW] = highest_sacked
+        elif fli[f, FL_REO_ARMED] == 0:
+            fli[f, FL_RACK_HIGH] = highest_sacked
+            fli[f, FL_REO_ARMED] = 1
+            flf[f, FF_REO_AT] = now + flf[f, FF_MIN_RTT] / 4.0
+            push_event(w, flf[f, FF_REO_AT], EV_REO, f, 0, 0.0)
+    if fli[f, FL_INREC] == 0 and fli[f, FL_LOST_BELOW] > fli[f, FL_SNDUNA]:
+        count_measured(w, now, C_FAST_RETX)
+        loss_window(w, f)
+        flf[f, FF_CWND] = max(flf[f, FF_SSTHRESH], 1.0)
+        fli[f, FL_INREC] = 1
+        fli[f, FL_CWR] = 0  # loss recovery supersedes the window of reduction (RFC 6937 §3)
+        fli[f, FL_RECOVER] = fli[f, FL_SNDNXT]
+        fli[f, FL_HIGH_RXT] = fli[f, FL_SNDUNA]
+        lost = next_lost(w, f)
+        if lost >= 0:
+            _retransmit(w, now, f, lost)
+            fli[f, FL_HIGH_RXT] = lost + 1
+
+
+@compiled
+def _counted_flags(w: World, now: float, payload: int) -> int:
+    """An ACK's flags; the ACK is counted (and as an ECN-Echo when it is one)."""
+    flags = payload & ACK_FLAGS
+    count_measured(w, now, C_ACKS)
+    if flags & A_ECE:
+        count_measured(w, now, C_ECN_ACKS)
+    return int(flags)
+
+
+@compiled
+def _advance_una(w: World, f: int, ack: int) -> int:
+    """A cumulative ACK above snd_una: snd_una (and snd_nxt, after a timeout reset it) moves to
+    it; returns the segments newly acknowledged."""
+    fli = w[W_FLI]
+    acked = ack - fli[f, FL_SNDUNA]
+    fli[f, FL_SNDUNA] = ack
+    if fli[f, FL_SNDNXT] < ack:
+        fli[f, FL_SNDNXT] = ack
+    return int(acked)
+
+
+@compiled
+def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
+    """An ACK at a SACK sender: the cumulative ACK, the SACK block it carries, loss marking and
+    recovery (RFC 6675, RFC 8985), the congestion control's window, then what it may send."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    ack = payload >> ACK_SHIFT
+    flags = _counted_flags(w, now, payload)
+    ece = (flags & A_ECE) != 0
+    una = fli[f, FL_SNDUNA]
+    if ack > una:
+        acked = _advance_una(w, f, ack)
+        fli[f, FL_TLP_OUT] = 0
+        sample = now - echo
+        _rtt_sample(w, f, sample)
+        if flf[f, FF_MIN_RTT] <= 0.0 or sample < flf[f, FF_MIN_RTT]:
+            flf[f, FF_MIN_RTT] = sample
+        sack_prune(w, f)
+        if fli[f, FL_INREC] == 1:
+            if ack >= fli[f, FL_RECOVER]:
+                fli[f, FL_INREC] = 0  # RFC 6675 §5: recovery ends when RecoveryPoint is ACKed
+                flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
+        elif fli[f, FL_KIND] == K_DCTCP or fli[f, FL_KIND] == K_TCP_ECN:
+            _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
+        else:
+            _increase(w, now, f, acked)
+        _ecn_reaction(w, f, ece, acked)
+    elif not flags & A_DUP:
+        _ecn_reaction(w, f, ece, 1)
+    length = (payload >> SACK_LEN_SHIFT) & SACK_MASK
+    if length > 0:
+        start = ack + ((payload >> SACK_OFF_SHIFT) & SACK_MASK)
+        sack_merge(w, f, start, start + length)
+    _sack_detect(w, now, f)
+    if fli[f, FL_SIZE] >= 0 and fli[f, FL_SNDUNA] >= fli[f, FL_SIZE]:
+        fli[f, FL_DONE] = 1
+        return
+    window_send(w, now, f)
 
 
 @compiled
@@ -206,8 +437,11 @@ def _reno_ssthresh(flight_packets: int) -> float:
 
 @compiled
 def loss_window(w: World, f: int) -> None:
-    """ssthresh = max(FlightSize/2, 2) (RFC 5681 eq. 4)."""
+    """ssthresh = max(FlightSize/2, 2) (RFC 5681 eq. 4); CUBIC's congestion event (RFC 9438 §4.6)."""
     fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_KIND] == K_CUBIC:
+        cubic_congestion(w, f, fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
+        return
     flf[f, FF_SSTHRESH] = _reno_ssthresh(fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
     if fli[f, FL_KIND] == K_TCP_ECN:
         # RFC 3168 §6.1.2: at most one window reduction per window, whether from a loss or ECE.
@@ -240,7 +474,7 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
 
 
 @compiled
-def _ecn_cwr_window(w: World, f: int, ece: bool, acked: int, flight_before: int) -> None:
+def _ecn_cwr_window(w: World, now: float, f: int, ece: bool, acked: int, flight_before: int) -> None:
     """The window of an ECN transport (DCTCP, RFC 3168 TCP) on an ACK that advances snd_una
     outside loss recovery.
 
@@ -266,14 +500,16 @@ def _ecn_cwr_window(w: World, f: int, ece: bool, acked: int, flight_before: int)
         fli[f, FL_CWR] = 1
         fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
         if dctcp:
-            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 1.0)
+            # Linux keeps two segments (tcp_dctcp.c dctcp_ssthresh: max(..., 2U)): a window of
+            # one would wait for the receiver's delayed-ACK timer on every round trip.
+            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 2.0)
         else:
             flf[f, FF_SSTHRESH] = _reno_ssthresh(flight_before)
         fli[f, FL_PRR_DELIVERED] = 0
         fli[f, FL_PRR_OUT] = 0
         fli[f, FL_PRR_FLIGHT] = max(flight_before, 1)
     if fli[f, FL_CWR] == 0:
-        _increase(w, f, acked)
+        _increase(w, now, f, acked)
         return
     fli[f, FL_PRR_DELIVERED] += acked
     ssthresh = flf[f, FF_SSTHRESH]
@@ -292,13 +528,15 @@ def _ecn_cwr_window(w: World, f: int, ece: bool, acked: int, flight_before: int)
 
 
 @compiled
-def _increase(w: World, f: int, acked: int) -> None:
+def _increase(w: World, now: float, f: int, acked: int) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
     cwnd = flf[f, FF_CWND]
     if fli[f, FL_KIND] == K_TBTCP and fli[f, FL_SEEN_ECN] == 1:
         cwnd += flf[f, FF_BETA] * acked / cwnd  # RAI: beta MSS per RTT (TBTCP §4.3)
     elif cwnd < flf[f, FF_SSTHRESH]:
         cwnd += acked  # slow start (RFC 5681 §3.1)
+    elif fli[f, FL_KIND] == K_CUBIC:
+        cwnd = cubic_increase(w, now, f, acked)
     else:
         cwnd += acked / cwnd  # congestion avoidance: one MSS per RTT
     limit = w[W_PRMI][PRI_WINDOW] - 1.0
@@ -327,13 +565,13 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
     if fli[f, FL_DONE] == 1:
         return
+    if fli[f, FL_SACK] == 1:
+        _sack_ack(w, now, f, payload, echo)
+        return
     ack = payload >> ACK_SHIFT
-    flags = payload & ((1 << ACK_SHIFT) - 1)
+    flags = _counted_flags(w, now, payload)
     ece = (flags & A_ECE) != 0
     tlt = fli[f, FL_TLT] == 1
-    count_measured(w, now, C_ACKS)
-    if ece:
-        count_measured(w, now, C_ECN_ACKS)
     una = fli[f, FL_SNDUNA]
     if tlt and flags & (A_IMP_ECHO | A_CLOCK_ECHO):
         fli[f, FL_IMP_STATE] = 1  # TLT Appendix A lines 9-12
@@ -341,10 +579,7 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         # Figure 3a, where SACK tells the sender; here the receiver's flag does).
         fli[f, FL_LOSS] = 1 if flags & A_HOLE else 0
     if ack > una:
-        acked = ack - una
-        fli[f, FL_SNDUNA] = ack
-        if fli[f, FL_SNDNXT] < ack:
-            fli[f, FL_SNDNXT] = ack
+        acked = _advance_una(w, f, ack)
         fli[f, FL_DUPACKS] = 0
         _rtt_sample(w, f, now - echo)
         if fli[f, FL_INREC] == 1:
@@ -356,9 +591,9 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
                 _retransmit(w, now, f, ack)
                 flf[f, FF_CWND] = max(flf[f, FF_CWND] - acked + 1.0, 1.0)
         elif fli[f, FL_KIND] == K_DCTCP or fli[f, FL_KIND] == K_TCP_ECN:
-            _ecn_cwr_window(w, f, ece, acked, fli[f, FL_SNDNXT] - una)
+            _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
         else:
-            _increase(w, f, acked)
+            _increase(w, now, f, acked)
         _ecn_reaction(w, f, ece, acked)
     elif ack == una and fli[f, FL_SNDNXT] > una and not flags & (A_CLOCK_ECHO | A_DUP):
         fli[f, FL_DUPACKS] += 1
@@ -386,13 +621,106 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
 
 
 @compiled
+def _send_ack(w: World, now: float, f: int, rcv_nxt: int, ack_flags: int, echo: float) -> None:
+    """The receiver's ACK of everything before ``rcv_nxt`` reaches the sender after the reverse
+    path's delay; ``echo`` is the send time it returns for the RTT sample."""
+    push_event(w, now + w[W_FLF][f, FF_ACK_DELAY], EV_ACK, f, (rcv_nxt << ACK_SHIFT) | ack_flags, echo)
+
+
+@compiled
+def _delayed_ack(w: World, now: float, f: int, prior_rcv_nxt: int, ce: bool, ack_flags: int, sent: float, urgent: bool) -> None:
+    """Linux's receiver (net/ipv4/tcp_input.c __tcp_ack_snd_check, tcp_send_delayed_ack): ACK at
+    once when more than one full segment is unacknowledged (RFC 1122 §4.2.3.2, RFC 9293
+    §3.8.6.3: at least every second full-sized segment), in quick-ack mode (the first
+    ``PRM_QUICKACKS`` segments of a flow, tcp_event_data_recv's tcp_incr_quickack, and again
+    after a duplicate segment, tcp_data_queue's tcp_enter_quickack_mode), while out-of-order
+    data is held, when a segment fills a hole (RFC 5681 §4.2) and when ``urgent``; otherwise
+    hold the ACK for at most the delayed-ACK timeout (TCP_DELACK_MIN, include/net/tcp.h).
+
+    ECN-Echo: a DCTCP receiver echoes its CE state, and when a segment changes that state it
+    first ACKs the segments held before it with the old state, then this one at once with the
+    new (RFC 8257 §3.2; Linux tcp_dctcp.h dctcp_ece_ack_update). Other ECN receivers answer a
+    CE segment at once with ECN-Echo (Linux __tcp_ecn_check_ce enters quick-ack mode for it);
+    their senders reduce at most once per window whatever the echo count (RFC 3168 §6.1.2), so
+    the echo repeated until CWR (RFC 3168 §6.1.3) is not modelled."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_KIND] == K_DCTCP:
+        state = 1 if ce else 0
+        if state != fli[f, FL_CE_STATE]:
+            if fli[f, FL_DELACK_HELD] > 0 and prior_rcv_nxt > 0:
+                _send_ack(w, now, f, prior_rcv_nxt, A_ECE if fli[f, FL_CE_STATE] == 1 else 0, flf[f, FF_DELACK_ECHO])
+                fli[f, FL_DELACK_HELD] = 0
+            fli[f, FL_CE_STATE] = state
+            urgent = True
+        if state == 1:
+            ack_flags |= A_ECE
+    elif ce:
+        ack_flags |= A_ECE
+        urgent = True
+    if fli[f, FL_DELACK_HELD] == 0:
+        flf[f, FF_DELACK_ECHO] = sent
+    fli[f, FL_DELACK_HELD] += 1
+    if ack_flags & (A_HOLE | A_DUP):
+        urgent = True
+    if urgent or fli[f, FL_QUICKACK] > 0 or fli[f, FL_DELACK_HELD] >= fli[f, FL_DELACK]:
+        if fli[f, FL_QUICKACK] > 0:
+            fli[f, FL_QUICKACK] -= 1
+        _send_ack(w, now, f, fli[f, FL_RCVNXT], ack_flags, flf[f, FF_DELACK_ECHO])
+        fli[f, FL_DELACK_HELD] = 0
+        return
+    if fli[f, FL_DELACK_HELD] == 1:
+        flf[f, FF_DELACK_AT] = now + w[W_PRMF][PRM_DELACK_TIMEOUT]
+        if fli[f, FL_DELACK_ARMED] == 0:
+            fli[f, FL_DELACK_ARMED] = 1
+            push_event(w, flf[f, FF_DELACK_AT], EV_DELACK, f, 0, 0.0)
+
+
+@compiled
+def delayed_ack_timeout(w: World, now: float, f: int) -> None:
+    """The delayed-ACK timer of flow ``f``'s receiver fired: ACK what it holds, unless that was
+    ACKed meanwhile or the timer was re-armed for later (Linux tcp_delack_timer_handler)."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    fli[f, FL_DELACK_ARMED] = 0
+    if fli[f, FL_DELACK_HELD] == 0:
+        return
+    if _fired_early(w, now, f, FL_DELACK_ARMED, FF_DELACK_AT, EV_DELACK):
+        return
+    # Held segments carry no CE, except a DCTCP receiver's in the CE state (CE answers at once).
+    flags = A_ECE if fli[f, FL_CE_STATE] == 1 else 0
+    if fli[f, FL_OOO] > 0:
+        flags |= A_HOLE
+    _send_ack(w, now, f, fli[f, FL_RCVNXT], flags, flf[f, FF_DELACK_ECHO])
+    fli[f, FL_DELACK_HELD] = 0
+
+
+@compiled
+def _sack_block(w: World, f: int, seq: int) -> int:
+    """The SACK block holding out-of-order segment ``seq`` (RFC 2018 §4: the first block reports
+    the segment that triggered the ACK), encoded for the ACK payload (engine/host_nic.py)."""
+    fli, rcv = w[W_FLI], w[W_RCV]
+    ring = rcv.shape[1]
+    nxt = fli[f, FL_RCVNXT]
+    low, high = seq, seq + 1
+    while low - 1 > nxt and rcv[f, (low - 1) % ring] == 1:
+        low -= 1
+    while high < nxt + ring and rcv[f, high % ring] == 1:
+        high += 1
+    if high - nxt > SACK_MASK:
+        return 0  # beyond what the payload encodes (a receive window over 8191 segments)
+    return int(((low - nxt) << SACK_OFF_SHIFT) | ((high - low) << SACK_LEN_SHIFT))
+
+
+@compiled
 def window_receive(w: World, now: float, packet: int) -> None:
     pki, fli, flf, rcv = w[W_PKI], w[W_FLI], w[W_FLF], w[W_RCV]
     f = pki[packet, P_FLOW]
     flags = pki[packet, P_FLAGS]
     seq = pki[packet, P_SEQ]
     ring = rcv.shape[1]
-    ack_flags = A_ECE if flags & F_CE else 0
+    ce = (flags & F_CE) != 0
+    ack_flags = A_ECE if ce else 0
+    prior_rcv_nxt = fli[f, FL_RCVNXT]
+    filled = False
     if flags & F_CLOCK:
         ack_flags |= A_CLOCK_ECHO  # first unacked byte only: no segment completes
         if seq >= fli[f, FL_RCVNXT]:
@@ -411,6 +739,7 @@ def window_receive(w: World, now: float, packet: int) -> None:
                 rcv[f, nxt % ring] = 0
                 fli[f, FL_OOO] -= 1
                 nxt += 1
+                filled = True
             fli[f, FL_RCVNXT] = nxt
             if fli[f, FL_SIZE] >= 0 and nxt >= fli[f, FL_SIZE] and flf[f, FF_FINISH] < 0.0:
                 flf[f, FF_FINISH] = now
@@ -420,12 +749,20 @@ def window_receive(w: World, now: float, packet: int) -> None:
             fli[f, FL_OOO] += 1
         else:
             ack_flags |= A_DUP
+            # A retransmission of data already held: Linux answers it at once and ACKs the
+            # next segments at once too (tcp_data_queue: tcp_enter_quickack_mode).
+            fli[f, FL_QUICKACK] = max(fli[f, FL_QUICKACK], int(w[W_PRMF][PRM_QUICKACKS]))
         # Goodput counts each data packet once, when it first arrives (after the warm-up).
         if fresh and now >= w[W_PRMF][PRM_WARMUP]:
             count_delivered(w, f, pki[packet, P_BYTES])
     if fli[f, FL_OOO] > 0:
         ack_flags |= A_HOLE
-    push_event(w, now + flf[f, FF_ACK_DELAY], EV_ACK, f, (fli[f, FL_RCVNXT] << ACK_SHIFT) | ack_flags, w[W_PKF][packet, PF_SENT])
+        if fli[f, FL_SACK] == 1 and not flags & F_CLOCK and seq > fli[f, FL_RCVNXT]:
+            ack_flags |= _sack_block(w, f, seq)
+    if fli[f, FL_DELACK] > 1 and not ack_flags & (A_CLOCK_ECHO | A_IMP_ECHO):
+        _delayed_ack(w, now, f, prior_rcv_nxt, ce, ack_flags & ~A_ECE, w[W_PKF][packet, PF_SENT], filled)
+        return
+    _send_ack(w, now, f, fli[f, FL_RCVNXT], ack_flags, w[W_PKF][packet, PF_SENT])
 
 
 @compiled
@@ -439,9 +776,15 @@ def window_timeout(w: World, now: float, f: int) -> None:
     fli[f, FL_INREC] = 0
     fli[f, FL_CWR] = 0
     fli[f, FL_DUPACKS] = 0
+    # RFC 2018 §8: after a retransmission timeout the SACKed bits are turned off; the segments
+    # are sent again from snd_una (duplicates are D-SACKed).
+    fli[f, FL_SB_N] = 0
+    fli[f, FL_HIGH_RXT] = fli[f, FL_SNDUNA]
+    fli[f, FL_LOST_BELOW] = fli[f, FL_SNDUNA]
+    fli[f, FL_TLP_OUT] = 0
     if fli[f, FL_TLT] == 1:
         fli[f, FL_IMP_STATE] = 1  # restart the important clock with the retransmission
     window_send(w, now, f)
 
 
-__all__ = ["RTT_ALPHA", "RTT_BETA", "RTT_K", "loss_window", "window_ack", "window_receive", "window_send", "window_start", "window_timeout"]
+__all__ = ["RTT_ALPHA", "RTT_BETA", "RTT_K", "delayed_ack_timeout", "loss_window", "reordering_timeout", "tail_loss_probe", "window_ack", "window_receive", "window_send", "window_start", "window_timeout"]

@@ -27,6 +27,7 @@ from qosforge.softswitch.traffic.fabric_workloads import (
 from qosforge.softswitch.traffic.flow_sizes import FlowSizeDistribution
 from qosforge.softswitch.traffic.spec import (
     HEADER_BYTES,
+    LOSS_BASED_KINDS,
     OPEN_LOOP_KINDS,
     WINDOW_KINDS,
     FlowKind,
@@ -120,7 +121,7 @@ def class_flow_spec(fabric: Fabric, traffic: FabricTraffic, src: int, dst: int, 
     size, last = (-1, None) if size_bytes is None else packets_for_payload(size_bytes, traffic.packet_bytes, HEADER_BYTES[kind])
     rate_pps = 0.0 if rate_bps is None else rate_bps / (8.0 * traffic.packet_bytes)
     return FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
-                    last_packet_bytes=last, start_s=start_s, rate_pps=rate_pps, ect=kind not in ("newreno", *OPEN_LOOP_KINDS), tlt=tlt,
+                    last_packet_bytes=last, start_s=start_s, rate_pps=rate_pps, ect=kind not in (*LOSS_BASED_KINDS, *OPEN_LOOP_KINDS), tlt=tlt,
                     important_dscp=important if tlt else None, ack_delay_s=delays(src, dst), beta=beta, window_reduction_r=window_r,
                     cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None)
 

@@ -34,7 +34,7 @@ from qosforge.errors import QosforgeError
 from qosforge.ir.model import ClassIR
 from qosforge.models.ethernet import wire_bytes
 from qosforge.softswitch.helper.compiled import CompiledSwitch
-from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
+from qosforge.softswitch.traffic.spec import LOSS_BASED_KINDS, FlowSpec, RunSpec
 
 DEFAULT_SENDERS = 8
 
@@ -89,7 +89,7 @@ def headroom_incast(intent: Path, switch_name: str | None, class_name: str | Non
         forward = 2 * config.ports[sender].cable_delay_s
         # As the incast scenario: what the one switch does not carry of the class's RTT is the ACK path.
         flows.append(FlowSpec(kind=kind, src_port=source, dst_port=sender, dscp=lossy.dscp[0], packet_bytes=reverse_frame,
-                              ect=kind != "newreno", ack_delay_s=max(lossy.rtt_s.value - forward, forward)))
+                              ect=kind not in LOSS_BASED_KINDS, ack_delay_s=max(lossy.rtt_s.value - forward, forward)))
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
     run = RunSpec(duration_s=duration_s, seed=seed, monitors=((receiver, queue),), pfc_watchdog=True)
     return HeadroomIncast(compiled, entry, tuple(flows), run, receiver, sending, reverse, lossless_mtu_bytes, reverse_frame)

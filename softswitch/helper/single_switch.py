@@ -27,6 +27,7 @@ from qosforge.softswitch.config import (
     WredConfig,
 )
 from qosforge.softswitch.traffic.spec import (
+    LOSS_BASED_KINDS,
     WINDOW_KINDS,
     FlowKind,
     FlowSpec,
@@ -36,7 +37,7 @@ from qosforge.softswitch.traffic.spec import (
 
 #: At most this many sender ports in the dumbbell; more flows share sender NICs round-robin.
 DUMBBELL_MAX_SENDER_PORTS = 16
-TRANSPORTS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn")
+TRANSPORTS: tuple[FlowKind, ...] = ("newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp", "dcqcn")
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def dumbbell(spec: DumbbellSpec) -> tuple[SwitchConfig, tuple[FlowSpec, ...], Ru
         threshold = (spec.ecn_threshold_bytes, spec.ecn_threshold_bytes, 1.0)
     elif spec.red_min_bytes is not None and spec.red_max_bytes is not None and spec.red_pmax is not None:
         threshold = (spec.red_min_bytes, spec.red_max_bytes, spec.red_pmax)
-    ect = spec.transport != "newreno"
+    ect = spec.transport not in LOSS_BASED_KINDS
     if threshold is not None:
         low, high, pmax = threshold
         # ECN transports are marked (ECN_MARK_MODE GREEN); NewReno is not ECN-capable and is
@@ -151,7 +152,7 @@ def incast_flows(config: SwitchConfig, *, receiver: int, flows: int, transport: 
     tlt = important_dscp is not None and transport in (*WINDOW_KINDS, "dcqcn")
     return tuple(
         FlowSpec(kind=transport, src_port=sources[f % len(sources)], dst_port=receiver, dscp=dscp, packet_bytes=packet_bytes,
-                 size_packets=size_packets, last_packet_bytes=last_packet_bytes, ect=transport != "newreno", tlt=tlt, important_dscp=important_dscp if tlt else None,
+                 size_packets=size_packets, last_packet_bytes=last_packet_bytes, ect=transport not in LOSS_BASED_KINDS, tlt=tlt, important_dscp=important_dscp if tlt else None,
                  ack_delay_s=ack_delay_s, start_s=start_spread_s * f / max(flows, 1), beta=beta, window_reduction_r=window_reduction_r,
                  cnp_dscp=cnp_dscp if transport == "dcqcn" else None)
         for f in range(flows)

@@ -103,7 +103,8 @@ def groups_json(flows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> list[dict[str, object]]:
     """Per monitored queue: the engine's sampled mean (its moments over the window's samples),
-    the largest sample, the backlog's drain time at line rate, PFC-paused seconds."""
+    the largest sample, the backlog's drain time at line rate, the packets WRED marked CE in
+    the window, PFC-paused seconds."""
     result = sampled.result
     ports = fabric.ports
     out: list[dict[str, object]] = []
@@ -119,6 +120,7 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
             "max_queue_bytes": float(sampled.max_queue_bytes[m]),
             "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
             "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
+            "marks": int(result.marks[port, queue].sum()),
             "paused_s": paused,
         })
     return out

@@ -13,13 +13,16 @@ from typing import Literal
 import qosforge.models.dcqcn_host as _dcqcn_host
 from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 
-FlowKind = Literal["poisson", "cbr", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
-WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "tcp-ecn", "dctcp", "tbtcp")
+FlowKind = Literal["poisson", "cbr", "newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
+WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp")
+#: The window kinds that react to loss only: their packets are not ECN-capable (not ECT).
+LOSS_BASED_KINDS: tuple[FlowKind, ...] = ("newreno", "cubic")
 OPEN_LOOP_KINDS: tuple[FlowKind, ...] = ("poisson", "cbr")
 #: The closed-loop flow kinds a scenario's ``--transport`` and a traffic file's ``transport:`` name
 #: (engine host models, not the intent's transports: those map to a kind through their
-#: TransportSpec's flow_kind, transports/); ``tcp`` is NewReno.
-FLOW_KIND_NAMES: dict[str, FlowKind] = {"tcp": "newreno", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
+#: TransportSpec's flow_kind, transports/); ``tcp`` is CUBIC, Linux's default (net/ipv4/tcp_cong.c;
+#: tcp_cubic.c is the default ``net.ipv4.tcp_congestion_control``).
+FLOW_KIND_NAMES: dict[str, FlowKind] = {"tcp": "cubic", "cubic": "cubic", "newreno": "newreno", "tcp-ecn": "tcp-ecn", "dctcp": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn"}
 
 #: DCTCP §3.1: "we use g = 1/16 in all our experiments".
 DCTCP_G = 1.0 / 16.0
@@ -28,6 +31,17 @@ DCTCP_G = 1.0 / 16.0
 RTO_MIN_S = 4e-3
 #: RFC 6928: initial window of 10 segments.
 INITIAL_WINDOW = 10
+#: Linux's receivers ACK when more than one full segment is unacknowledged (net/ipv4/tcp_input.c
+#: __tcp_ack_snd_check; RFC 1122 §4.2.3.2 and RFC 9293 §3.8.6.3: at least every second full-sized
+#: segment), so every second segment.
+DELAYED_ACK_SEGMENTS = 2
+#: Linux's delayed-ACK timeout: ATO starts at TCP_ATO_MIN and the timer is never shorter than
+#: TCP_DELACK_MIN, both HZ/25 = 40 ms (include/net/tcp.h; tcp_send_delayed_ack). A datacenter
+#: host that lowers it does so per route (``ip route ... quickack 1`` turns delayed ACKs off).
+DELAYED_ACK_TIMEOUT_S = 40e-3
+#: Segments ACKed at once at a flow's start and after a duplicate segment (Linux
+#: TCP_MAX_QUICKACKS, include/net/tcp.h; tcp_incr_quickack, tcp_enter_quickack_mode).
+QUICKACK_SEGMENTS = 16
 #: DCQCN RP/NP parameters and their sources live with the host model (models/dcqcn_host.py), so
 #: the simulated hosts and the rendered host settings (backends/host) use the same numbers. The
 #: rate steps are stated at DCQCN_RATE_REFERENCE_BPS and scale with each sender's line rate
@@ -65,7 +79,7 @@ MAX_SEED = 2**32 - 1
 #: IPv4 + UDP 8 B (RFC 768) for open-loop sources; IPv4 + UDP + InfiniBand BTH 12 B + ICRC 4 B for
 #: RoCEv2 (InfiniBand Architecture Specification, Annex A17) under DCQCN.
 HEADER_BYTES: dict[FlowKind, int] = {
-    "poisson": 28, "cbr": 28, "newreno": 52, "tcp-ecn": 52, "dctcp": 52, "tbtcp": 52, "dcqcn": 44,
+    "poisson": 28, "cbr": 28, "newreno": 52, "cubic": 52, "tcp-ecn": 52, "dctcp": 52, "tbtcp": 52, "dcqcn": 44,
 }
 
 
@@ -148,6 +162,13 @@ class TransportParams:
     dctcp_g: float = DCTCP_G
     rto_min_s: float = RTO_MIN_S
     initial_window: int = INITIAL_WINDOW
+    delayed_ack_segments: int = DELAYED_ACK_SEGMENTS
+    """Full segments per ACK of the window receivers (1: every segment, no delayed ACKs)."""
+    delayed_ack_timeout_s: float = DELAYED_ACK_TIMEOUT_S
+    quickack_segments: int = QUICKACK_SEGMENTS
+    sack: bool = True
+    """Window hosts use SACK (RFC 2018, Linux's ``net.ipv4.tcp_sack`` default 1) with RFC 6675 and
+    RACK-TLP (RFC 8985) loss recovery; False: NewReno's (RFC 6582)."""
     dcqcn_g: float = DCQCN_G
     dcqcn_timer_s: float = DCQCN_TIMER_S
     dcqcn_byte_counter: float = DCQCN_BYTE_COUNTER

@@ -39,7 +39,7 @@ from qosforge.units import parse_rate_bps, parse_size_bytes, parse_time_s
 MAX_TRAFFIC_BYTES = 16_000_000
 #: The flow kinds a flow may ask for instead of its class's transport (spec.py FLOW_KIND_NAMES,
 #: the names ``--transport`` takes; tests/softswitch/traffic/test_spec.py keeps the two equal).
-TransportChoice = Literal["tcp", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
+TransportChoice = Literal["tcp", "cubic", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 LONG_LIVED = "long-lived"
 FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern",
           "step")

@@ -59,7 +59,7 @@ def test_lint_and_simulator_views_as_they_were() -> None:
     from qosforge.softswitch.traffic.spec import FlowKind
 
     # softswitch/helper/compiled.py TRANSPORT_HOSTS before the registry; every kind is the engine's.
-    assert transport_hosts() == {"tcp": "newreno", "dctcp": "dctcp", "d2tcp": "dctcp", "ear": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn", "irn": "dcqcn"}
+    assert transport_hosts() == {"tcp": "cubic", "dctcp": "dctcp", "d2tcp": "dctcp", "ear": "dctcp", "tbtcp": "tbtcp", "dcqcn": "dcqcn", "irn": "dcqcn"}
     assert set(transport_hosts().values()) <= set(get_args(FlowKind))
     assert transport("hpcc").refused and transport("hpcc").flow_kind is None
 

@@ -41,4 +41,4 @@ def test_a_traffic_file_takes_the_flow_kinds_simulate_does() -> None:
 
     assert get_args(TransportChoice) == tuple(FLOW_KIND_NAMES)
     assert set(FLOW_KIND_NAMES.values()) <= set(get_args(FlowKind))
-    assert FLOW_KIND_NAMES["tcp"] == "newreno"
+    assert FLOW_KIND_NAMES["tcp"] == "cubic"  # Linux's default congestion control
