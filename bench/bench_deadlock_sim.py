@@ -1,8 +1,9 @@
 """Measured: the simulated PFC deadlock (issue 26), with its controls and the watchdog's cost.
 
-Runs ``qosforge simulate INTENT --scenario deadlock`` in-process on roce-pod's fabric with
-leaf1-spine1 and leaf2-spine2 down (the double failure ``qosforge check deadlock --fail-links 2``
-reports first), the same line-rate traffic every time (the routes that close the graph's two
+Runs ``qosforge simulate INTENT --scenario deadlock`` in-process on roce-pod's fabric routed by
+shortest paths (under its own eBGP the bounce is not installed: those failures cut the leaves
+off, docs/deadlock.md "Routing models") with leaf1-spine1 and leaf2-spine2 down (the double
+failure ``qosforge check deadlock --fail-links 2 --routing shortest-path`` reports first), the same line-rate traffic every time (the routes that close the graph's two
 cycles, 16 flows per leaf pair), and prints one row per case:
 
 * ``healthy`` and ``one failure`` (leaf1-spine1 only): the same flows on a fabric without the
@@ -10,7 +11,7 @@ cycles, 16 flows per leaf pair), and prints one row per case:
 * ``no watchdog``: the deadlock, and throughput once it has formed;
 * ``watchdog 1 ms`` (tests/validation/fabrics/deadlock-pod.yaml, roce-pod with a 1 ms PFC
   watchdog): when it fired, how long until traffic flowed again, what it dropped;
-* with ``--sonic-watchdog`` also roce-pod itself, SONiC's 200 ms watchdog (a 210 ms run: several
+* with ``--sonic-watchdog`` also roce-pod's own watchdog, SONiC's 200 ms (a 210 ms run: several
   minutes, and ~160 M packet times of its line-rate senders, more than ``simulate`` allows a run).
 
 Columns: time to deadlock (the cycle's last link paused: from then on nothing crossed it), the
@@ -24,6 +25,7 @@ Usage: ``python bench/bench_deadlock_sim.py [--duration SECONDS] [--sonic-watchd
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -44,7 +46,11 @@ from qosforge.softswitch.pfc_deadlock import DeadlockObserver
 from qosforge.softswitch.simulation import simulate_fabric_observed
 
 ROOT = Path(__file__).resolve().parents[1]
-ROCE_POD = ROOT / "examples" / "roce-pod.yaml"
+#: examples/roce-pod.yaml with ``topology.routing: {model: shortest-path}`` (written per run).
+ROCE_POD = Path(tempfile.mkdtemp(prefix="bench-deadlock-")) / "roce-pod-shortest-path.yaml"
+_NIC = "    host_nic: nvidia-connectx-6dx\n"
+ROCE_POD.write_text((ROOT / "examples" / "roce-pod.yaml").read_text().replace(
+    _NIC, _NIC + "  routing: {model: shortest-path}\n", 1))
 WATCHDOG_POD = ROOT / "tests" / "validation" / "fabrics" / "deadlock-pod.yaml"
 BOUNCE = ("leaf1-spine1", "leaf2-spine2")
 

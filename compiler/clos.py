@@ -66,7 +66,7 @@ class _Wiring:
             self.link(spec.hosts_per_leaf + s, spec.fabric_link, f"{spine_name(pod, s)}:{self.port(leaf)}")
             for s in range(spec.spines_per_pod)
         ]
-        return ResolvedSwitch(leaf_name(pod, leaf), spec.leaf_profile, tuple(ports), "leaf")
+        return ResolvedSwitch(leaf_name(pod, leaf), spec.leaf_profile, tuple(ports), "leaf", pod)
 
     def spine(self, pod: int, spine: int) -> ResolvedSwitch:
         spec = self.spec
@@ -78,7 +78,8 @@ class _Wiring:
             self.link(spec.leaves_per_pod + j, self.super_link, f"{super_spine_name(spine * self.per_plane + j)}:{self.port(pod)}")
             for j in range(self.per_plane)
         ]
-        return ResolvedSwitch(spine_name(pod, spine), spec.spine_profile or spec.leaf_profile, tuple(ports), "spine")
+        profile = spec.spine_profile or spec.leaf_profile
+        return ResolvedSwitch(spine_name(pod, spine), profile, tuple(ports), "spine", pod)
 
     def super_spine(self, index: int) -> ResolvedSwitch:
         spec = self.spec

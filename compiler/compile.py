@@ -18,11 +18,11 @@ from qosforge.compiler.buffers import (
     plan_buffers,
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
-from qosforge.compiler.deadlock import check_deadlock_free
+from qosforge.compiler.deadlock import check_deadlock_free, check_routes_reach_every_host
 from qosforge.compiler.hosts import host_nic_lookup
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
-from qosforge.compiler.plan import ClassPlan, PlannedClass, plan_classes
+from qosforge.compiler.plan import TRIM_CLASS_NAME, ClassPlan, PlannedClass, plan_classes
 from qosforge.compiler.ports import check_port_layout
 from qosforge.compiler.reachable import check_reachable, rtt_input_path
 from qosforge.compiler.thresholds import class_thresholds, wred_profile_name
@@ -31,6 +31,13 @@ from qosforge.compiler.topology import (
     ResolvedSwitch,
     ResolvedTopology,
     resolve_topology,
+)
+from qosforge.compiler.trimming import (
+    EGRESS_LOSSY_TRIM_PROFILE,
+    EGRESS_TRIM_PROFILE,
+    TrimPlan,
+    plan_trimming,
+    trim_scheduler_name,
 )
 from qosforge.errors import QosforgeError
 from qosforge.ir import (
@@ -77,6 +84,7 @@ class _SwitchTemplate:
     classes: tuple[ClassIR, ...]
     queue_wred: dict[tuple[float, int], str | None]
     buffer_bytes: Derived
+    trim: TrimPlan | None = None
 
 
 def compile_intent(
@@ -106,7 +114,8 @@ def compile_intent(
     # Deadlock freedom is the whole fabric's, whichever switches are compiled (compiler/deadlock).
     first_profile = selected[0].profile
     plans[first_profile] = plan_classes(intent, source_map, profiles[first_profile])
-    check_deadlock_free(intent, topology, source_map, plans[first_profile])
+    healthy_routes = check_routes_reach_every_host(topology, source_map)
+    check_deadlock_free(intent, topology, source_map, plans[first_profile], healthy_routes)
     templates: dict[tuple[str, tuple[tuple[float, float], ...]], _SwitchTemplate] = {}
     approximations = tuple(sorted(set(intent.approximations) | set(accepted_approximations)))
     compiled: list[SwitchIR] = []
@@ -384,7 +393,15 @@ def _template(
                     warnings=thresholds.warnings,
                 )
             )
-    schedulers = tuple(_scheduler(c) for c in plan.classes)
+    trim = None
+    if plan.trim is not None:
+        try:
+            trim = plan_trimming(plan.trim, buffer_plan, profile, speeds)
+        except QosforgeError as error:
+            index = next(i for i, s in enumerate(intent.classes) if s.trim is not None)
+            raise source_map.error(("classes", index, "trim"), f"switch '{switch.name}': {error.message}", error.hint) from None
+    schedulers = tuple(_scheduler(c) for c in plan.classes if c.name != TRIM_CLASS_NAME or trim is None)
+    schedulers += trim.schedulers if trim is not None else ()
     return _SwitchTemplate(
         buffer_plan=buffer_plan,
         wred_profiles=tuple(sorted(wred.values(), key=lambda w: w.name)),
@@ -392,6 +409,7 @@ def _template(
         classes=tuple(classes),
         queue_wred=queue_wred,
         buffer_bytes=derived_constant(float(profile.buffer_bytes.known("buffer_bytes")), "B", quantity="buffer_bytes", formula=f"vendor profile {profile.name}", source=profile.buffer_bytes.source),
+        trim=trim,
     )
 
 
@@ -420,8 +438,8 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
             QueueIR(
                 index=c.queue,
                 class_name=c.name,
-                scheduler=_scheduler_name(c),
-                buffer_profile=EGRESS_LOSSLESS_PROFILE if c.lossless else EGRESS_LOSSY_PROFILE,
+                scheduler=_queue_scheduler(c, template, port.speed_bps),
+                buffer_profile=_queue_profile(c, plan, template),
                 wred_profile=template.queue_wred.get((port.speed_bps, c.queue)),
                 lossless=c.lossless,
             )
@@ -451,7 +469,7 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         vendor_profile=profile.name,
         buffer_bytes=template.buffer_bytes,
         pools=buffer_plan.pools,
-        buffer_profiles=buffer_plan.profiles,
+        buffer_profiles=buffer_plan.profiles + (template.trim.profiles if template.trim is not None else ()),
         wred_profiles=template.wred_profiles,
         schedulers=template.schedulers,
         maps=maps,
@@ -459,7 +477,24 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         classes=template.classes,
         pfc_watchdog=watchdog,
         control_classes=plan.control,
+        trimming=template.trim.trimming if template.trim is not None else None,
     )
+
+
+def _queue_scheduler(planned: PlannedClass, template: _SwitchTemplate, rate_bps: float) -> str:
+    if planned.name == TRIM_CLASS_NAME and template.trim is not None:
+        return trim_scheduler_name(rate_bps)
+    return _scheduler_name(planned)
+
+
+def _queue_profile(planned: PlannedClass, plan: ClassPlan, template: _SwitchTemplate) -> str:
+    if planned.lossless:
+        return EGRESS_LOSSLESS_PROFILE
+    if template.trim is not None and planned.name == TRIM_CLASS_NAME:
+        return EGRESS_TRIM_PROFILE
+    if template.trim is not None and planned.name in plan.trimmed_classes:
+        return EGRESS_LOSSY_TRIM_PROFILE
+    return EGRESS_LOSSY_PROFILE
 
 
 __all__ = ["compile_intent", "switch_ports_path"]

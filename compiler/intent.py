@@ -217,6 +217,58 @@ class LinkLatency(_Strict):
                                                                  "(cable at the propagation speed plus phy_delay), its default.")
 
 
+#: An AS number BGP can carry (RFC 6793 four-octet ASNs; 0 and 4294967295 are reserved, RFC 7607
+#: and RFC 7300).
+Asn = Annotated[int, Field(ge=1, le=4_294_967_294)]
+
+
+class AsnPlan(_Strict):
+    """Where the operator gives ASNs: per tier of a generated fabric, or per switch by name."""
+
+    super_spine: Asn | None = Field(
+        default=None,
+        description="The ASN all super-spines of a clos share (RFC 7938 §5.2.1 Tier 1).")
+    spine: Asn | None = Field(
+        default=None, description="The spines' shared ASN (leaf_spine), or pod 1's spines' "
+                                  "(clos: pod p gets spine + p - 1).")
+    leaf: Asn | None = Field(
+        default=None, description="The first leaf's ASN; leaf i gets leaf + i - 1 "
+                                  "(each leaf its own, RFC 7938 §5.2.1).")
+    switches: dict[str, Asn] = Field(
+        default_factory=dict, description="ASN by switch name: every switch of an explicit "
+                                          "topology, or overrides of the tier plan.")
+
+
+class RoutingSpec(_Strict):
+    """How the fabric routes: the routes the deadlock check, failure sweeps and simulator use."""
+
+    model: Literal["ebgp-rfc7938", "shortest-path"] | None = Field(
+        default=None,
+        description="ebgp-rfc7938: eBGP with AS-path loop detection and multipath (the default of "
+                    "leaf_spine and clos); shortest-path: every fewest-hop path (an IGP with ECMP; "
+                    "the default of explicit topologies).")
+    asn: AsnPlan = Field(
+        default_factory=AsnPlan,
+        description="ASNs (ebgp-rfc7938); generators default to RFC 7938 §5.2.1's plan in the "
+                    "private range.")
+    allowas_in: int = Field(
+        default=0, ge=0, le=10,
+        description="Accept routes whose AS path holds the switch's own ASN up to this many "
+                    "times (ebgp-rfc7938).")
+    multipath_relax: bool = Field(
+        default=True,
+        description="ECMP over equally long AS paths through different neighbour ASNs (FRR 'bgp "
+                    "bestpath as-path multipath-relax', set by SONiC); false: only identical AS "
+                    "paths (ebgp-rfc7938).")
+
+    @model_validator(mode="after")
+    def _bgp_knobs(self) -> RoutingSpec:
+        if self.model == "shortest-path" and (self.allowas_in or self.asn != AsnPlan()):
+            raise ValueError("asn and allowas_in are eBGP settings: give them with model: "
+                             "ebgp-rfc7938, or drop them")
+        return self
+
+
 class Topology(_Strict):
     leaf_spine: LeafSpine | None = None
     clos: Clos | None = None
@@ -224,6 +276,9 @@ class Topology(_Strict):
     links: list[LinkLatency] = Field(default_factory=list)
     host_latency: LinkLatencyS | None = Field(default=None, description="One-way latency of host links in an explicit topology, including forwarding; "
                                                                         "at least each host port's wire, its default.")
+    routing: RoutingSpec = Field(
+        default_factory=RoutingSpec,
+        description="The routing protocol's model of the routes (docs/deadlock.md).")
 
     @model_validator(mode="after")
     def _one_form(self) -> Topology:
@@ -275,6 +330,34 @@ class FastLaneSpec(_Strict):
     buffer_cap: Fraction = Field(default=DEFAULT_FASTLANE_BUFFER_CAP, validate_default=True, description="Share of buffer (FastLane: 5%).")
 
 
+class TrimSpec(_Strict):
+    """Packet trimming for a lossy class (SONiC ``SWITCH_TRIMMING|GLOBAL`` and the class's queue
+    profile ``packet_discard_action: trim``; SAI ``SAI_SWITCH_ATTR_PACKET_TRIM_*`` and
+    ``SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM``): a packet the queue cannot
+    admit is cut to ``size`` bytes and sent on the trim queue, FastLane's loss notification carried
+    by the forward path (NDP, SIGCOMM 2017 §3.1). The trim queue is planned like FastLane's
+    notification queue: strict priority, capped to the FastLane budget (2 % of the port's rate,
+    5 % of its buffer, FastLane §3.2/§5). One switch has one trimming setting: every trimmed
+    class gives the same size, DSCP and queue mode."""
+
+    size: SizeBytes = Field(description="Bytes a trimmed packet keeps (SONiC SWITCH_TRIMMING size, SAI PACKET_TRIM_SIZE), e.g. 256B; "
+                                        "the vendor profile's packet_trim_size gives the range the ASIC accepts.")
+    dscp: Dscp | Literal["from-tc"] = Field(description="DSCP written into trimmed packets (SONiC dscp_value), or 'from-tc' to take it "
+                                                        "from the port's TC_TO_DSCP map applied to 'tc'.")
+    tc: int | None = Field(default=None, ge=0, le=7, description="TC of trimmed packets for dscp 'from-tc' (SONiC tc_value); only with from-tc.")
+    queue: Literal["static", "dynamic"] = Field(default="static", description="static: trimmed packets go to the planned trim queue "
+                                                "(SONiC queue_index <n>); dynamic: the queue is resolved from the trimmed packet's DSCP "
+                                                "through DSCP_TO_TC and TC_TO_QUEUE (queue_index 'dynamic'), which the compiler points at the trim queue.")
+
+    @model_validator(mode="after")
+    def _tc_with_from_tc(self) -> Self:
+        if self.dscp == "from-tc" and self.tc is None:
+            raise ValueError("dscp 'from-tc' needs 'tc', the TC whose TC_TO_DSCP entry gives the trimmed packets' DSCP")
+        if self.dscp != "from-tc" and self.tc is not None:
+            raise ValueError("'tc' is only used with dscp 'from-tc'; drop it, or write dscp: from-tc")
+        return self
+
+
 class _ClassSpecBase(_Strict):
     """A traffic class. Each transport's parameter block (``tbtcp:``, ``dcqcn:``, ...) is a field
     of :data:`ClassSpec`, which adds them from the transport registry (transports/)."""
@@ -288,6 +371,7 @@ class _ClassSpecBase(_Strict):
     tlt: TltSpec | None = None
     if TYPE_CHECKING:  # declared after the parameter blocks (ClassSpec below), in the intent's order
         fastlane: FastLaneSpec | None
+        trim: TrimSpec | None
         ecn: list[EcnSpec] | None
 
     def parameters(self) -> BaseModel | None:
@@ -316,6 +400,11 @@ class _ClassSpecBase(_Strict):
             for block in blocks_setting_marking():
                 if getattr(self, block) is not None:
                     raise ValueError(f"'ecn' and '{block}' both set the marking; state it once (ecn is per speed, {block} for every speed)")
+        if self.trim is not None and self.lossless:
+            raise ValueError("'trim' on a lossless class: PFC pauses the sender instead of dropping, so no packet fails admission "
+                             "and none is trimmed; make the class lossy (lossy RoCE with trimming) or remove 'trim'")
+        if self.trim is not None and self.fastlane is not None:
+            raise ValueError("'trim' and 'fastlane' both ask for FastLane's loss notification; trimming is its deployable form, keep one")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
                 if code in self.dscp:
@@ -328,6 +417,7 @@ def _class_spec() -> type[_ClassSpecBase]:
     seal("qosforge.compiler.intent")
     fields: dict[str, Any] = {block: (model | None, None) for block, model in parameter_blocks().items()}
     fields["fastlane"] = (FastLaneSpec | None, None)
+    fields["trim"] = (TrimSpec | None, None)
     fields["ecn"] = (list[EcnSpec] | None, Field(
         default=None, min_length=1, description="Explicit ECN marking per port speed (min, max, pmax), e.g. a vendor's recommended profile, "
                                                 "used instead of the transport model's; the report shows both and warns where they differ by more than 2x."))
@@ -394,8 +484,27 @@ class Intent(_Strict):
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-__all__ = ["ClassSpec", "D2tcpSpec", "DcqcnSpec", "Design", "EarSpec", "EcnSpec", "FastLaneSpec", "Intent", "LinkSpec", "TbtcpSpec", "TltSpec",
-           "TransportName", "accepted_transports", "expand_port_names", "intent_json_schema", "transport_hint"]
+__all__ = [
+    "AsnPlan",
+    "ClassSpec",
+    "D2tcpSpec",
+    "DcqcnSpec",
+    "Design",
+    "EarSpec",
+    "EcnSpec",
+    "FastLaneSpec",
+    "Intent",
+    "LinkSpec",
+    "RoutingSpec",
+    "TbtcpSpec",
+    "TltSpec",
+    "TransportName",
+    "TrimSpec",
+    "accepted_transports",
+    "expand_port_names",
+    "intent_json_schema",
+    "transport_hint",
+]
 
 
 def intent_json_schema() -> dict[str, Any]:

@@ -26,13 +26,15 @@ that notifications are never queued behind the data they throttle:
   and Dell Enterprise SONiC ``enable roce`` do. If lossless classes hold TC 6, the CNP class takes
   the highest free TC below it.
 * FastLane: drop notifications on the strict-priority queue 7 (FastLane §3.2).
+* Trimming: trimmed packets (FastLane's notification, delivered by the forward path) on the
+  strict-priority queue 7 as well; their DSCP maps to TC 7 so every hop keeps them there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qosforge.compiler.intent import ClassSpec, Intent
+from qosforge.compiler.intent import ClassSpec, Intent, TrimSpec
 from qosforge.compiler.loader import SourceMap
 from qosforge.ir import ControlClassIR
 from qosforge.transports import accepted_transports, roce_hint, transport
@@ -58,6 +60,14 @@ SOURCE_LOSSLESS_PAIR = (
 )
 DEFAULT_TC = 0
 FASTLANE_TC = 7
+#: Trimmed packets take FastLane's notification queue: both are the same signal (FastLane §3.2).
+TRIM_TC = FASTLANE_TC
+TRIM_CLASS_NAME = "trim"
+SOURCE_TRIM_QUEUE = (
+    "trimmed packets on a strict-priority queue capped to FastLane's notification budget "
+    "(FastLane §3.2, §5: 2% bandwidth, 5% buffer); NDP (Handley et al., SIGCOMM 2017) §3.1 "
+    "forwards trimmed headers at high priority"
+)
 LOSSY_PG = 0
 DEFAULT_CLASS_NAME = "default"
 
@@ -85,6 +95,9 @@ class ClassPlan:
     dscp_to_color: tuple[tuple[int, str], ...]
     control: tuple[ControlClassIR, ...] = ()
     """Classes added for transport signalling (CNPs, FastLane notifications); TC n uses queue n."""
+    trim: TrimSpec | None = None
+    """The switch's packet trimming setting when a class is trimmed (one per switch)."""
+    trimmed_classes: tuple[str, ...] = ()
 
     @property
     def lossless_priorities(self) -> tuple[int, ...]:
@@ -94,9 +107,9 @@ class ClassPlan:
 def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) -> ClassPlan:
     seen: set[str] = set()
     for index, spec in enumerate(intent.classes):
-        if spec.name in seen or spec.name in (DEFAULT_CLASS_NAME, "fastlane", CNP_CLASS_NAME):
+        if spec.name in seen or spec.name in (DEFAULT_CLASS_NAME, "fastlane", CNP_CLASS_NAME, TRIM_CLASS_NAME):
             reason = "is used twice" if spec.name in seen else "is reserved for an implicit class"
-            raise source_map.error(("classes", index, "name"), f"class name '{spec.name}' {reason}", "give every class a unique name other than 'default', 'fastlane' and 'cnp'")
+            raise source_map.error(("classes", index, "name"), f"class name '{spec.name}' {reason}", "give every class a unique name other than 'default', 'fastlane', 'cnp' and 'trim'")
         seen.add(spec.name)
     owner: dict[int, tuple[int, str]] = {}
     for index, spec in enumerate(intent.classes):
@@ -105,13 +118,15 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
             claims += [("tlt", i, code) for i, code in enumerate(spec.tlt.important_dscp)]
         if spec.fastlane is not None:
             claims.append(("fastlane", 0, spec.fastlane.dscp))
+        if spec.trim is not None and isinstance(spec.trim.dscp, int) and index == _first_trimmed(intent):
+            claims.append(("trim", 0, spec.trim.dscp))
         for field_name, position, code in claims:
             if code in owner:
                 path: tuple[str | int, ...] = ("classes", index, field_name, position)
                 if field_name == "tlt":
                     path = ("classes", index, "tlt", "important_dscp", position)
-                elif field_name == "fastlane":
-                    path = ("classes", index, "fastlane", "dscp")
+                elif field_name in ("fastlane", "trim"):
+                    path = ("classes", index, field_name, "dscp")
                 raise source_map.error(path, f"DSCP {code} is already used by class '{owner[code][1]}'", "give each DSCP to exactly one class")
             owner[code] = (index, spec.name)
     _check_transports(intent, source_map)
@@ -138,20 +153,25 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         used.add(tc)
         planned.append(PlannedClass(spec, spec.name, tc, tc, tc, True))
     needs_fastlane = any(s.fastlane is not None for s in intent.classes)
+    trim = _trim_setting(intent, source_map, profile)
+    if trim is not None and needs_fastlane:
+        index = next(i for i, s in enumerate(intent.classes) if s.fastlane is not None)
+        raise source_map.error(("classes", index, "fastlane"), "FastLane notifications and packet trimming both claim the notification queue (TC 7)",
+                               "keep one: trimming is FastLane's notification carried by the forward path")
     control: list[ControlClassIR] = []
     if needs_cnp:
         tc = next(t for t in CNP_TC_ORDER if t not in used)  # lossless classes hold at most 3-6: 2 and 1 stay free
         used.add(tc)
         planned.append(PlannedClass(None, CNP_CLASS_NAME, tc, tc, LOSSY_PG, False, strict_priority=True))
         control.append(ControlClassIR(CNP_CLASS_NAME, "RoCE congestion notification packets (DCQCN CNPs)", tc, tc, (cnp_dscp,), SOURCE_CNP))
-    if needs_fastlane:
+    if needs_fastlane or trim is not None:
         used.add(FASTLANE_TC)
     lossy_order = _lossy_tc_order(bool(lossless_specs))
     for spec in lossy_specs:
         free = [t for t in lossy_order if t not in used]
         if not free:
             index = intent.classes.index(spec)
-            extras = ["default", *(["CNP"] if needs_cnp else []), *(["FastLane"] if needs_fastlane else [])]
+            extras = ["default", *(["CNP"] if needs_cnp else []), *(["FastLane"] if needs_fastlane else []), *(["trim"] if trim is not None else [])]
             total = len(intent.classes) + len(extras)
             if lossless_specs and any(t not in used for t in SONIC_LOSSLESS_PAIR):
                 raise source_map.error(("classes", index), f"class '{spec.name}' would need TC 3 or 4 beside a lossless class: {SOURCE_LOSSLESS_PAIR}, so a lossy class there is paused by PFC once stock pfc_enable \"3,4\" is back", "merge lossy classes that can share a queue, or make this class lossless")
@@ -166,6 +186,11 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         planned.append(PlannedClass(None, "fastlane", FASTLANE_TC, FASTLANE_TC, LOSSY_PG, False, strict_priority=True))
         fastlane_dscps = tuple(s.fastlane.dscp for s in intent.classes if s.fastlane is not None)
         control.append(ControlClassIR("fastlane", "FastLane drop notifications", FASTLANE_TC, FASTLANE_TC, fastlane_dscps, "FastLane §3.2 (notifications in a strict-priority queue)"))
+    if trim is not None:
+        planned.append(PlannedClass(None, TRIM_CLASS_NAME, TRIM_TC, TRIM_TC, LOSSY_PG, False, strict_priority=True))
+        trim_dscps = (trim.dscp,) if isinstance(trim.dscp, int) else ()
+        control.append(ControlClassIR(TRIM_CLASS_NAME, "trimmed packets (packet trimming: FastLane's loss notification on the forward path)",
+                                      TRIM_TC, TRIM_TC, trim_dscps, SOURCE_TRIM_QUEUE))
     planned.insert(0, PlannedClass(None, DEFAULT_CLASS_NAME, DEFAULT_TC, DEFAULT_TC, LOSSY_PG, False))
 
     tc_of: dict[int, int] = {}
@@ -187,9 +212,46 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
     if needs_cnp:
         tc_of[cnp_dscp] = by_name[CNP_CLASS_NAME].traffic_class
         color_of[cnp_dscp] = "green"
+    if trim is not None and isinstance(trim.dscp, int):
+        tc_of[trim.dscp] = TRIM_TC
+        color_of[trim.dscp] = "green"
     dscp_to_tc = tuple((code, tc_of.get(code, DEFAULT_TC)) for code in range(64))
     dscp_to_color = tuple((code, color_of.get(code, "green")) for code in range(64))
-    return ClassPlan(tuple(sorted(planned, key=lambda c: c.traffic_class)), dscp_to_tc, dscp_to_color, tuple(control))
+    trimmed = tuple(s.name for s in intent.classes if s.trim is not None)
+    return ClassPlan(tuple(sorted(planned, key=lambda c: c.traffic_class)), dscp_to_tc, dscp_to_color, tuple(control), trim, trimmed)
+
+
+def _first_trimmed(intent: Intent) -> int | None:
+    return next((i for i, s in enumerate(intent.classes) if s.trim is not None), None)
+
+
+def _trim_setting(intent: Intent, source_map: SourceMap, profile: VendorProfile) -> TrimSpec | None:
+    """The switch's one trimming setting (SONiC SWITCH_TRIMMING|GLOBAL is a single entry, SAI's
+    PACKET_TRIM_* are switch attributes), checked against the ASIC."""
+    first = _first_trimmed(intent)
+    if first is None:
+        return None
+    trim = intent.classes[first].trim
+    assert trim is not None
+    for index, spec in enumerate(intent.classes):
+        if spec.trim is not None and spec.trim != trim:
+            raise source_map.error(("classes", index, "trim"), f"class '{spec.name}' trims with other settings than class '{intent.classes[first].name}', "
+                                   "but a switch has one trimming setting (SONiC SWITCH_TRIMMING|GLOBAL, SAI SAI_SWITCH_ATTR_PACKET_TRIM_*)",
+                                   "give every trimmed class the same size, dscp, tc and queue")
+    if not profile.packet_trimming.value:
+        raise source_map.error(("classes", first, "trim"), f"packet trimming needs ASIC support that {profile.name} ({profile.vendor} {profile.asic}) "
+                               f"does not have ({profile.packet_trimming.source})",
+                               "remove the trim block, or use a vendor profile with packet_trimming: true (e.g. mellanox-spectrum-4)")
+    if trim.dscp == "from-tc":
+        raise source_map.error(("classes", first, "trim", "dscp"), "dscp 'from-tc' takes the trimmed packets' DSCP from each port's TC_TO_DSCP_MAP "
+                               "(SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC), a map qosforge does not render",
+                               "give the DSCP of trimmed packets, e.g. dscp: 11 (the NVIDIA Cumulus default)")
+    size = profile.packet_trim_size.known("packet_trim_size")
+    if not (size.min_bytes <= trim.size <= size.max_bytes) or round(trim.size) % size.step_bytes or trim.size != round(trim.size):
+        raise source_map.error(("classes", first, "trim", "size"), f"{profile.name} trims to {size.min_bytes}..{size.max_bytes} B in steps of "
+                               f"{size.step_bytes} B, not {trim.size:g} B ({profile.packet_trim_size.source})",
+                               f"give a size in that range, e.g. {size.min_bytes}B")
+    return trim
 
 
 def _lossy_tc_order(has_lossless: bool) -> tuple[int, ...]:

@@ -6,8 +6,9 @@ compiler/topology.py for the delay model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, Routing
 from qosforge.models.pfc_headroom import DEFAULT_PROPAGATION_SPEED_MPS
 
 #: Signal propagation in fibre and twinax: 5 ns/m (IEEE 802.3 Table 29-3), the one value the
@@ -52,7 +53,9 @@ class ResolvedSwitch:
     profile: str
     ports: tuple[ResolvedPort, ...]
     role: str
-    """'leaf', 'spine' or 'switch' (explicit topologies)."""
+    """'leaf', 'spine', 'super-spine' or 'switch' (explicit topologies)."""
+    pod: int = 0
+    """The pod of a Clos leaf or spine (its spines share the pod's ASN, RFC 7938 §5.2.1)."""
 
     @property
     def signature(self) -> tuple[str, tuple[tuple[float, float], ...]]:
@@ -68,6 +71,8 @@ class ResolvedTopology:
     """The links of the longest host-to-host path, one way, host to host."""
     latency_derived_from_wire: bool = False
     """Whether the link latencies were derived from the wire because the intent gave none."""
+    routing: Routing = field(default=SHORTEST_PATH_ROUTING)
+    """The routing model whose converged routes the fabric forwards on (compiler/routing.py)."""
 
     def rtt_s(self, mtu_bytes: float) -> float:
         propagation = 2.0 * sum(self.path_link_latencies_s)

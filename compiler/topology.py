@@ -18,7 +18,7 @@ physically impossible and refused at its field.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ from qosforge.compiler.resolved import ResolvedPort as ResolvedPort
 from qosforge.compiler.resolved import ResolvedSwitch as ResolvedSwitch
 from qosforge.compiler.resolved import ResolvedTopology as ResolvedTopology
 from qosforge.compiler.resolved import wire_delay_s as wire_delay_s
+from qosforge.compiler.routing import SwitchTier, resolve_routing
 from qosforge.units import format_time
 
 #: No vendor profile states a port-to-port forwarding latency with a public source, so a latency
@@ -41,6 +42,15 @@ FORWARDING_LATENCY_UNKNOWN = ("the switch's forwarding latency is unknown (no ve
 
 
 def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
+    """Every switch with its ports, the longest host path and the routing model over them."""
+    resolved = _resolve_switches(intent, source_map)
+    generated = intent.topology.switches is None
+    tiers = [SwitchTier(s.name, s.role, s.pod) for s in resolved.switches]
+    routing = resolve_routing(intent.topology.routing, generated, tiers, source_map)
+    return replace(resolved, routing=routing)
+
+
+def _resolve_switches(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     if intent.topology.leaf_spine is not None:
         spec = intent.topology.leaf_spine
         latency = generator_latencies(spec.link_latency, {"host_link": spec.host_link, "fabric_link": spec.fabric_link},

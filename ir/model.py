@@ -17,6 +17,9 @@ Color = Literal["green", "yellow", "red"]
 Direction = Literal["ingress", "egress"]
 ThresholdMode = Literal["dynamic", "static"]
 SchedulerKind = Literal["STRICT", "DWRR"]
+#: What a queue does with a packet it cannot admit (SONiC BUFFER_PROFILE packet_discard_action,
+#: SAI sai_buffer_profile_packet_admission_fail_action_t DROP / DROP_AND_TRIM).
+DiscardAction = Literal["drop", "trim"]
 #: A registered transport's name (transports/: the registry sits above the IR, so the IR holds the
 #: name the intent validated against it, qosforge.transports.transport_names()).
 Transport = str
@@ -56,6 +59,7 @@ class BufferProfileIR:
     xon_bytes: Derived | None = None
     xoff_bytes: Derived | None = None
     xon_offset_bytes: Derived | None = None
+    discard_action: DiscardAction = "drop"
 
     @property
     def lossless(self) -> bool:
@@ -211,6 +215,24 @@ class ControlClassIR:
 
 
 @dataclass(frozen=True)
+class TrimmingIR:
+    """The switch's packet trimming setting (SONiC SWITCH_TRIMMING|GLOBAL; SAI switch attributes
+    SAI_SWITCH_ATTR_PACKET_TRIM_*): one per switch, used by every queue whose buffer profile's
+    ``discard_action`` is ``trim``."""
+
+    size_bytes: Derived
+    dscp: int | None
+    """The DSCP of trimmed packets; None when it comes from the port's TC_TO_DSCP map (from-tc)."""
+    tc: int | None
+    """The TC whose TC_TO_DSCP entry gives the DSCP (from-tc mode); None otherwise."""
+    queue: int | None
+    """The trim queue (static resolution); None when resolved from the DSCP (dynamic)."""
+    trim_queue: int
+    """The queue trimmed packets land on in either mode (the planned trim class's queue)."""
+    source: str
+
+
+@dataclass(frozen=True)
 class SwitchIR:
     name: str
     vendor_profile: str
@@ -225,6 +247,7 @@ class SwitchIR:
     pfc_watchdog: PfcWatchdogIR | None
     gaps: tuple[CapabilityGap, ...] = field(default=())
     control_classes: tuple[ControlClassIR, ...] = field(default=())
+    trimming: TrimmingIR | None = None
 
     def profile(self, name: str) -> BufferProfileIR:
         return next(p for p in self.buffer_profiles if p.name == name)

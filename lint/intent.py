@@ -63,7 +63,7 @@ class IntentCatalogue:
     """A loaded intent: resolves the switch of each config file, compiles each switch once."""
 
     def __init__(self, path: Path) -> None:
-        from qosforge.compiler.deadlock import check_deadlock_free
+        from qosforge.compiler.deadlock import check_deadlock_free, check_routes_reach_every_host
         from qosforge.compiler.loader import load_intent
         from qosforge.compiler.topology import resolve_topology
 
@@ -72,9 +72,10 @@ class IntentCatalogue:
         self._intent: Intent = intent
         self._source_map: SourceMap = source_map
         topology = resolve_topology(intent, source_map)
-        # An intent compile refuses is no reference to lint against: its lossless classes can
-        # deadlock on the fabric's routes (compiler/deadlock); said once, not per config file.
-        check_deadlock_free(intent, topology, source_map)
+        # An intent compile refuses is no reference to lint against: its eBGP routes cut hosts off
+        # or its lossless classes can deadlock on them (compiler/deadlock); said once, not per
+        # config file.
+        check_deadlock_free(intent, topology, source_map, blocks=check_routes_reach_every_host(topology, source_map))
         self._switches = {s.name: s for s in topology.switches}
         self._compiled: dict[str, SwitchIntent] = {}
         self._rtts: dict[tuple[str, tuple[tuple[float, float], ...]], dict[str, float]] = {}

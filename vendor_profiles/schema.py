@@ -133,6 +133,20 @@ class BreakoutMode(_Strict):
     speeds_bps: Annotated[list[BitsPerSecond], Field(min_length=1)]
 
 
+class TrimSize(_Strict):
+    """The trim sizes an ASIC accepts: ``min_bytes`` to ``max_bytes`` in steps of ``step_bytes``."""
+
+    min_bytes: Bytes
+    max_bytes: Bytes
+    step_bytes: Bytes
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TrimSize:
+        if self.min_bytes > self.max_bytes:
+            raise ValueError("packet_trim_size: min_bytes is larger than max_bytes")
+        return self
+
+
 class RedQuantisation(_Strict):
     """How the chip implements RED/WRED marking (TBTCP §6.2; docs/architecture.md §4)."""
 
@@ -196,6 +210,8 @@ SOURCED_FIELDS: tuple[str, ...] = (
     "color_drop_applies_to_ect",
     "max_lossless_classes",
     "fastlane_support",
+    "packet_trimming",
+    "packet_trim_size",
 )
 
 
@@ -242,6 +258,11 @@ class VendorProfile(_Strict):
     max_lossless_classes: Sourced[Count]
     #: Switch-generated drop notifications (FastLane §3); no commodity ASIC offers them.
     fastlane_support: Sourced[bool]
+    #: Packet trimming: a packet its egress queue cannot admit is cut and forwarded on a trim
+    #: queue (SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM, SAI inc/saibuffer.h).
+    packet_trimming: Sourced[bool]
+    #: The trim sizes the ASIC accepts (SAI_SWITCH_ATTR_PACKET_TRIM_SIZE takes any uint32).
+    packet_trim_size: Sourced[TrimSize]
     pfc_headroom: PfcHeadroom
 
     @model_validator(mode="after")

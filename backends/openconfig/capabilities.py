@@ -15,6 +15,10 @@ From the published model (openconfig/public ``release/models/qos``, openconfig-q
 * **pool sizes** — no buffer pool objects (``buffer-allocation-profiles`` are per queue: dedicated
   buffer and a static or dynamic shared limit): approximation ``pools-out-of-band``; the report
   lists the pool sizes computed for the ASIC.
+* **packet trimming** — the release models have a ``/qos/packet-trim`` container (a DSCP and a
+  fabric priority) and a per-queue ``trim-enable`` flag, but no trim size and no trim queue, and
+  this renderer writes none of them: approximation ``trimming-out-of-band``; the report lists the
+  trim size, DSCP, queue and trimmed classes to configure natively (SONiC SWITCH_TRIMMING).
 """
 
 from __future__ import annotations
@@ -30,21 +34,25 @@ from qosforge.ir import CapabilityGap, SwitchIR
 TARGET_NAME = "openconfig"
 PFC_OUT_OF_BAND = "pfc-out-of-band"
 POOLS_OUT_OF_BAND = "pools-out-of-band"
+TRIMMING_OUT_OF_BAND = "trimming-out-of-band"
 
-Kind = Literal["color", "pfc", "pools"]
+Kind = Literal["color", "pfc", "pools", "trim"]
 
-_APPROXIMATION_OF: dict[Kind, str] = {"color": TLT_WITHOUT_COLOR, "pfc": PFC_OUT_OF_BAND, "pools": POOLS_OUT_OF_BAND}
-_INTENT_BLOCK: dict[Kind, str | None] = {"color": "tlt", "pfc": "lossless", "pools": None}
+_APPROXIMATION_OF: dict[Kind, str] = {"color": TLT_WITHOUT_COLOR, "pfc": PFC_OUT_OF_BAND, "pools": POOLS_OUT_OF_BAND,
+                                      "trim": TRIMMING_OUT_OF_BAND}
+_INTENT_BLOCK: dict[Kind, str | None] = {"color": "tlt", "pfc": "lossless", "pools": None, "trim": "trim"}
 _FEATURE: dict[Kind, str] = {
     "color": "TLT color-aware dropping (DSCP->color, per-color WRED, ECT marking thresholds separate from the drop thresholds)",
     "pfc": "PFC (lossless priority, priority-group xoff/xon headroom, PFC watchdog)",
     "pools": "buffer pool sizes",
+    "trim": "packet trimming (trim size, trimmed packets' DSCP and queue, trimming on the class's queue)",
 }
 _DETAIL: dict[Kind, str] = {
     "color": "openconfig-qos classifier actions set only a forwarding group or a remark (no drop precedence), and a "
     "queue-management profile has one uniform WRED curve with ECN marking at its drop thresholds",
     "pfc": "openconfig-qos has no PFC, priority groups or headroom (only 802.3x link pause in openconfig-if-ethernet)",
     "pools": "openconfig-qos has no buffer pools; buffer-allocation-profiles set per-queue dedicated buffer and shared limits only",
+    "trim": "openconfig-qos /qos/packet-trim has no trim size or trim queue, and qosforge's openconfig renderer writes no trimming",
 }
 _ALTERNATIVES: dict[Kind, tuple[str, ...]] = {
     "color": (
@@ -61,11 +69,17 @@ _ALTERNATIVES: dict[Kind, tuple[str, ...]] = {
         "compile for the sonic or sai target, which size the pools",
         f"accept '{POOLS_OUT_OF_BAND}': the device keeps its own pools; the report lists the pool sizes qosforge computed",
     ),
+    "trim": (
+        "compile for the sonic or sai target, which carry SWITCH_TRIMMING and SAI_SWITCH_ATTR_PACKET_TRIM_*",
+        "remove the class's 'trim' block (the class drops when its queue is full)",
+        f"accept '{TRIMMING_OUT_OF_BAND}': queues and schedulers go over OpenConfig; trimming is configured natively with the values in the report",
+    ),
 }
 APPROXIMATIONS = (
     Approximation(TLT_WITHOUT_COLOR, _ALTERNATIVES["color"][2]),
     Approximation(PFC_OUT_OF_BAND, _ALTERNATIVES["pfc"][2]),
     Approximation(POOLS_OUT_OF_BAND, _ALTERNATIVES["pools"][1]),
+    Approximation(TRIMMING_OUT_OF_BAND, _ALTERNATIVES["trim"][2]),
 )
 
 
@@ -113,6 +127,17 @@ def _pool_values(switch: SwitchIR) -> str:
     )
 
 
+def _trim_values(switch: SwitchIR) -> str:
+    trimming = switch.trimming
+    assert trimming is not None
+    queues = sorted({q.index for port in switch.ports for q in port.queues
+                     if switch.profile(q.buffer_profile).discard_action == "trim"})
+    return (f"trim size {_bytes(trimming.size_bytes.value)}, DSCP {trimming.dscp if trimming.dscp is not None else 'from TC ' + str(trimming.tc)}, "
+            f"queue {trimming.queue if trimming.queue is not None else 'dynamic'} (strict priority, shaped like scheduler "
+            f"{next(q.scheduler for q in switch.ports[0].queues if q.index == trimming.trim_queue)}); "
+            f"packet_discard_action trim on queue(s) {','.join(map(str, queues))}")
+
+
 def inexpressible(switch: SwitchIR) -> tuple[Inexpressible, ...]:
     found: list[Inexpressible] = []
     queue_classes = {(q.wred_profile): q.class_name for port in switch.ports for q in port.queues if q.wred_profile}
@@ -128,6 +153,9 @@ def inexpressible(switch: SwitchIR) -> tuple[Inexpressible, ...]:
         found.append(Inexpressible("pfc", lossless, _pfc_values(switch)))
     if switch.pools:
         found.append(Inexpressible("pools", _unique(c.name for c in switch.classes), _pool_values(switch)))
+    if switch.trimming is not None:
+        trimmed = {q.class_name for port in switch.ports for q in port.queues if switch.profile(q.buffer_profile).discard_action == "trim"}
+        found.append(Inexpressible("trim", _unique(c.name for c in switch.classes if c.name in trimmed), _trim_values(switch)))
     return tuple(found)
 
 

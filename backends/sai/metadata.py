@@ -6,8 +6,9 @@ the QoS object types, made for backends/sai/sai_metadata_qos.txt; it lists every
 flags, default, ``@objects``, ``@condition`` and ``@validonly``, and the QoS enums. We parse it
 rather than retyping it so the backend and the checks use SAI's own definitions.
 
-A few attributes a recording needs are outside that QoS dump (switch creation and port
-discovery); they are transcribed below from the headers with their line numbers.
+A few attributes a recording needs are outside that QoS dump (switch creation, port discovery,
+and the switch's packet trimming attributes with their enums); they are transcribed below from
+the headers with their line numbers.
 """
 
 from __future__ import annotations
@@ -112,7 +113,37 @@ _SUPPLEMENT = (
     "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_INIT_SWITCH | id=0x0 | BOOL | flags=MANDATORY_ON_CREATE CREATE_ONLY | default=none",
     # inc/saiport.h:1146-1155 "Speed in Mbps"
     "SAI_OBJECT_TYPE_PORT|SAI_PORT_ATTR_SPEED | id=0x0 | UINT32 | flags=MANDATORY_ON_CREATE CREATE_AND_SET | default=none",
+    # Packet trimming, inc/saiswitch.h (ids: positions in sai_switch_attr_t).
+    # :3233-3240 "Trim packets to this size to reduce bandwidth", sai_uint32_t, @default 128
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_SIZE | id=0xf1 | UINT32 | flags=CREATE_AND_SET | default=128",
+    # :3242-3250 "New packet trim DSCP value", sai_uint8_t, @default 0, @validonly DSCP_RESOLUTION_MODE == DSCP_VALUE
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE | id=0xf2 | UINT8 | flags=CREATE_AND_SET | default=0"
+    " | validonly(OR): SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE==SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE",
+    # :3252-3259 "Queue mapping mode for a trimmed packet", @default STATIC
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE | id=0xf3 | INT32 enum=sai_packet_trim_queue_resolution_mode_t"
+    " | flags=CREATE_AND_SET | default=SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC",
+    # :3261-3269 "New packet trim queue index", sai_uint8_t, @default 0, @validonly QUEUE_RESOLUTION_MODE == STATIC
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX | id=0xf4 | UINT8 | flags=CREATE_AND_SET | default=0"
+    " | validonly(OR): SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE==SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC",
+    # :3357-3365 "New packet trim TC value", sai_uint8_t, @default 0, @validonly DSCP_RESOLUTION_MODE == FROM_TC
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_TC_VALUE | id=0xfd | UINT8 | flags=CREATE_AND_SET | default=0"
+    " | validonly(OR): SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE==SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC",
+    # :3367-3374 "DSCP mapping mode for a trimmed packet", @default DSCP_VALUE
+    "SAI_OBJECT_TYPE_SWITCH|SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE | id=0xfe | INT32 enum=sai_packet_trim_dscp_resolution_mode_t"
+    " | flags=CREATE_AND_SET | default=SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE",
 )
+
+#: Enums outside the QoS dump, from the same headers.
+_SUPPLEMENT_ENUMS: dict[str, dict[str, int]] = {
+    # inc/saiswitch.h:651-670
+    "sai_packet_trim_queue_resolution_mode_t": {
+        "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC": 0, "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC": 1,
+    },
+    # inc/saiswitch.h:672-689
+    "sai_packet_trim_dscp_resolution_mode_t": {
+        "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE": 0, "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC": 1,
+    },
+}
 
 _SECTION = re.compile(r"^## (SAI_OBJECT_TYPE_\w+)")
 _ENUM_SECTION = re.compile(r"^## enum (\w+)")
@@ -192,6 +223,8 @@ def parse_metadata(text: str) -> SaiMetadata:
         object_type_name, line = entry.split("|", 1)
         attribute = _parse_attribute(object_type_name, line)
         attributes.setdefault(attribute.name, attribute)
+    for enum, values in _SUPPLEMENT_ENUMS.items():
+        enums.setdefault(enum, dict(values))
     return SaiMetadata(api_version=api_version, attributes=attributes, enums=enums)
 
 

@@ -132,6 +132,10 @@ def _profile(profile: BufferProfileIR) -> SaiOperation:
     for name, value in (("XOFF_TH", profile.xoff_bytes), ("XON_TH", profile.xon_bytes), ("XON_OFFSET_TH", profile.xon_offset_bytes)):
         if value is not None:
             attributes.append((f"SAI_BUFFER_PROFILE_ATTR_{name}", _bytes(value)))
+    if profile.discard_action == "trim":
+        # SAI inc/saibuffer.h: the original is dropped (and counted so), a trimmed copy is sent.
+        attributes.append(("SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION",
+                           "SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM"))
     return _create("SAI_OBJECT_TYPE_BUFFER_PROFILE", profile_id(profile.name), attributes)
 
 
@@ -235,6 +239,27 @@ def _maps(switch: SwitchIR) -> list[tuple[str, SaiOperation]]:
     return result
 
 
+def _trimming(switch: SwitchIR) -> list[SaiOperation]:
+    """The switch's trimming attributes (SAI inc/saiswitch.h): each mode is set before the value
+    its ``@validonly`` depends on, as sonic-swss orchagent/switchorch.cpp does."""
+    trimming = switch.trimming
+    if trimming is None:
+        return []
+    attributes: list[tuple[str, SaiValue]] = [("SAI_SWITCH_ATTR_PACKET_TRIM_SIZE", _bytes(trimming.size_bytes))]
+    if trimming.dscp is None:
+        attributes += [("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE", "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC"),
+                       ("SAI_SWITCH_ATTR_PACKET_TRIM_TC_VALUE", trimming.tc if trimming.tc is not None else 0)]
+    else:
+        attributes += [("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE", "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE"),
+                       ("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE", trimming.dscp)]
+    if trimming.queue is None:
+        attributes.append(("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC"))
+    else:
+        attributes += [("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC"),
+                       ("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX", trimming.queue)]
+    return [_set("SAI_OBJECT_TYPE_SWITCH", SWITCH_ID, name, value) for name, value in attributes]
+
+
 def _refuse_inexpressible(switch: SwitchIR) -> None:
     for gap in switch.gaps:
         if gap.target == "sai" and gap.approximation is None:
@@ -278,6 +303,7 @@ def render_sai_program(switch: SwitchIR) -> SaiProgram:
     sets: list[SaiOperation] = []
     if any(w.ect_marking for w in switch.wred_profiles):
         sets.append(_set("SAI_OBJECT_TYPE_SWITCH", SWITCH_ID, "SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE", True))
+    sets += _trimming(switch)
     watchdog = switch.pfc_watchdog
     scheduler_sets: list[SaiOperation] = []
     group_reads: list[SaiOperation] = []

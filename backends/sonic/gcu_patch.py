@@ -18,7 +18,8 @@ Which tables are "QoS and buffer tables": :data:`QOS_AND_BUFFER_TABLES`, the tab
 ``QOS_TABLE_NAMES``), plus ``PFC_WD``, the PFC watchdog table qosforge renders (written by
 ``pfcwd start``/``start_default``, sonic-utilities ``pfcwd/main.py``). ``FLEX_COUNTER_TABLE``
 (:data:`MERGED_TABLES`) is merged instead: the running switch polls groups qosforge knows nothing
-about (RIF, ACL, ...), so the patch only sets the fields of the groups the compiled config names.
+about (RIF, ACL, ...), so the patch only sets the fields of the groups the compiled config names;
+so is ``SWITCH_TRIMMING`` (the packet trimming setting, sonic-swss orchagent/switchorch.cpp).
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ CONFIG_QOS_RELOAD_TABLES: tuple[str, ...] = (
 
 #: The tables a qosforge patch owns: everything ``config qos reload`` owns, and ``PFC_WD``.
 QOS_AND_BUFFER_TABLES: frozenset[str] = frozenset((*CONFIG_QOS_RELOAD_TABLES, "PFC_WD"))
-#: Tables the patch merges into, entry by entry and field by field (the counter groups watch needs).
-MERGED_TABLES: frozenset[str] = frozenset({"FLEX_COUNTER_TABLE"})
+#: Tables the patch merges into, entry by entry and field by field: the counter groups watch needs,
+#: and the switch's one packet-trimming entry (SWITCH_TRIMMING|GLOBAL, sonic-trimming.yang), which
+#: no QoS reload owns; a config without trimming leaves it alone (no profile then trims).
+MERGED_TABLES: frozenset[str] = frozenset({"FLEX_COUNTER_TABLE", "SWITCH_TRIMMING"})
 
 # Tables keyed by "<port>" or "<port>|<index>" (YANG: a leafref to PORT, or the words below).
 _PER_PORT_TABLES = (

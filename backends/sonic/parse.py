@@ -302,6 +302,8 @@ def _profiles(config: Mapping[str, Any], reader: _Reader) -> tuple[BufferProfile
             xon_bytes=reader.number(entry, "BUFFER_PROFILE", name, "xon", "B", "xon_bytes"),
             xoff_bytes=reader.number(entry, "BUFFER_PROFILE", name, "xoff", "B", "xoff_bytes"),
             xon_offset_bytes=reader.number(entry, "BUFFER_PROFILE", name, "xon_offset", "B", "xon_offset_bytes"),
+            # sonic-buffer-profile.yang packet_discard_action: drop (the default) or trim.
+            discard_action="trim" if entry.get("packet_discard_action") == "trim" else "drop",
         ))
     return tuple(profiles)
 

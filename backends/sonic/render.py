@@ -91,7 +91,7 @@ MAP_NAME = "AZURE"
 #: WRED profile name `ecnconfig -q` expects (the SONiC sources (sonic-buildimage, sonic-swss)).
 LOSSLESS_WRED_NAME = "AZURE_LOSSLESS"
 #: One template per table family, rendered in this order and merged.
-TEMPLATES = ("buffers.json.j2", "qos_maps.json.j2", "queues.json.j2", "pfcwd.json.j2", "counters.json.j2")
+TEMPLATES = ("buffers.json.j2", "qos_maps.json.j2", "queues.json.j2", "pfcwd.json.j2", "counters.json.j2", "trimming.json.j2")
 
 _INTEGRAL_TOLERANCE = 1e-9
 
@@ -351,6 +351,9 @@ def _profile_fields(profile: BufferProfileIR, pools: dict[str, str], switch: Swi
         "dynamic_th": None if profile.dynamic_th is None else _whole(profile.dynamic_th, f"{what} dynamic_th", switch),
         "static_th": None if profile.static_th_bytes is None else _bytes(profile.static_th_bytes, f"{what} static_th", switch),
         **{k: None if v is None else _bytes(v, f"{what} {k}", switch) for k, v in optional.items()},
+        # Written only when trimming: "drop" is what a profile without the field does (sonic-swss
+        # orchagent/bufferorch.cpp sets the SAI attribute only when the field is present).
+        "packet_discard_action": "trim" if profile.discard_action == "trim" else None,
     }
 
 
@@ -414,6 +417,20 @@ def _scheduler_view(scheduler: SchedulerIR, switch: SwitchIR) -> dict[str, Any]:
         # cir = pir = cap: see the module docstring ("Shapers").
         "cir": rate,
         "pir": rate,
+    }
+
+
+def _trimming_view(switch: SwitchIR) -> dict[str, str | None] | None:
+    """SWITCH_TRIMMING|GLOBAL (sonic-trimming.yang): the DSCP, or from-tc with tc_value; the queue,
+    or dynamic (resolved from the trimmed packet's DSCP through the port's maps)."""
+    trimming = switch.trimming
+    if trimming is None:
+        return None
+    return {
+        "size": _bytes(trimming.size_bytes, "trim size", switch),
+        "dscp_value": "from-tc" if trimming.dscp is None else str(trimming.dscp),
+        "tc_value": None if trimming.tc is None else str(trimming.tc),
+        "queue_index": "dynamic" if trimming.queue is None else str(trimming.queue),
     }
 
 
@@ -489,6 +506,7 @@ def _build_view(switch: SwitchIR) -> dict[str, Any]:
         "wred_profiles": [_wred_view(w, names.wred[w.name], switch) for w in switch.wred_profiles],
         "schedulers": [_scheduler_view(s, switch) for s in switch.schedulers],
         "counter_groups": counter_groups(switch),
+        "trimming": _trimming_view(switch),
         "watchdog": None if watchdog is None else {
             "action": watchdog.action,
             "detection_time": str(watchdog.detection_ms),

@@ -9,8 +9,13 @@ checks it at compile time (:mod:`.check`) and under every single or double link 
 are used apart (the sweep reuses routes and graph incrementally) and together pass 500 lines.
 """
 
-from qosforge.compiler.deadlock.check import check_deadlock_free, fabric_cycles
+from qosforge.compiler.deadlock.check import (
+    check_deadlock_free,
+    check_routes_reach_every_host,
+    fabric_cycles,
+)
 from qosforge.compiler.deadlock.explain import DependencyCycle
 from qosforge.compiler.deadlock.links import FabricLinks, fabric_links
 
-__all__ = ["DependencyCycle", "FabricLinks", "check_deadlock_free", "fabric_cycles", "fabric_links"]
+__all__ = ["DependencyCycle", "FabricLinks", "check_deadlock_free", "check_routes_reach_every_host",
+           "fabric_cycles", "fabric_links"]

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from qosforge.compiler.deadlock.explain import SHOWN_IN_ERROR, DependencyCycle, explain_cycles
-from qosforge.compiler.deadlock.graph import cycles, dependency_graph
+from qosforge.compiler.deadlock.graph import cycles, dependency_graph, route_blocks
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, fabric_links
+from qosforge.compiler.deadlock.routes import RouteBlock
 from qosforge.compiler.intent import Intent
 from qosforge.compiler.loader import SourceMap
 from qosforge.compiler.plan import ClassPlan, plan_classes
@@ -49,9 +52,11 @@ def class_plan(intent: Intent, topology: ResolvedTopology, source_map: SourceMap
     return plan_classes(intent, source_map, load_vendor_profile(topology.switches[0].profile))
 
 
-def fabric_cycles(links: FabricLinks, alive: BoolArray | None = None, limit: int = 8) -> tuple[DependencyCycle, ...]:
-    """The dependency cycles of the fabric's routes (over the links that are ``alive``), explained."""
-    graph = dependency_graph(links, alive)
+def fabric_cycles(links: FabricLinks, alive: BoolArray | None = None, limit: int = 8,
+                  blocks: list[RouteBlock] | None = None) -> tuple[DependencyCycle, ...]:
+    """The dependency cycles of the fabric's routes (over the links that are ``alive``; ``blocks``:
+    those routes, if already computed), explained."""
+    graph = dependency_graph(links, alive, blocks=blocks)
     return explain_cycles(links, cycles(graph, limit), alive)
 
 
@@ -79,18 +84,50 @@ def deadlock_message(classes: tuple[LosslessClass, ...], found: tuple[Dependency
     return message, hint
 
 
-def check_deadlock_free(intent: Intent, topology: ResolvedTopology, source_map: SourceMap, plan: ClassPlan | None = None) -> None:
-    """Refuse an intent whose lossless classes can deadlock on the healthy fabric's routes; the
-    error points at the first lossless class's ``lossless`` field."""
+def check_deadlock_free(intent: Intent, topology: ResolvedTopology, source_map: SourceMap, plan: ClassPlan | None = None,
+                        blocks: list[RouteBlock] | None = None) -> None:
+    """Refuse an intent whose lossless classes can deadlock on the healthy fabric's routes
+    (``blocks``: those routes, from :func:`check_routes_reach_every_host`); the error points at
+    the first lossless class's ``lossless`` field."""
     if not any(spec.lossless for spec in intent.classes):
         return
     classes = lossless_classes(intent, plan or class_plan(intent, topology, source_map))
     if not classes:
         return
-    found = fabric_cycles(fabric_links(topology), limit=SHOWN_IN_ERROR)
+    found = fabric_cycles(fabric_links(topology), limit=SHOWN_IN_ERROR, blocks=blocks)
     if found:
         message, hint = deadlock_message(classes, found)
         raise source_map.error(("classes", classes[0].index, "lossless"), message, hint)
 
 
-__all__ = ["LosslessClass", "check_deadlock_free", "class_plan", "deadlock_message", "fabric_cycles", "lossless_classes"]
+def check_routes_reach_every_host(topology: ResolvedTopology, source_map: SourceMap) -> list[RouteBlock] | None:
+    """Refuse an eBGP fabric whose healthy routes leave some host-facing switch without a route
+    to another: an ASN plan that puts two leaves (or a leaf and a spine) in one AS makes each drop
+    the other's prefix (RFC 4271 §9.1.2) unless allowas_in lets it through (RFC 7938 §5.2.2 reuses
+    leaf ASNs that way). Shortest paths reach every connected switch (the topology checks that).
+    Returns the healthy routes it computed (eBGP), for the deadlock check to reuse."""
+    if not topology.routing.is_bgp:
+        return None
+    links = fabric_links(topology)
+    hosts = links.hosts()
+    blocks = route_blocks(links, links.alive())
+    for block in blocks:
+        cut = ~np.isfinite(block.hops[:, hosts])
+        if cut.any():
+            row, column = (int(i) for i in np.argwhere(cut)[0])
+            source = links.switch_names[int(hosts[column])]
+            destination = links.switch_names[int(block.destinations[row])]
+            asns = dict(topology.routing.asns)
+            raise source_map.error(
+                ("topology", "routing", "asn"),
+                f"under eBGP {source} has no route to the hosts of {destination} on the healthy "
+                f"fabric: every path to it crosses a switch of an ASN already on the path ({source} "
+                f"is AS {asns[source]}, {destination} AS {asns[destination]}; "
+                f"{int(cut.sum()):,} switch pairs cut off)",
+                "give each leaf its own ASN and each tier of spines one (RFC 7938 §5.2.1), or set "
+                "allowas_in where leaves share an ASN on purpose (RFC 7938 §5.2.2)")
+    return blocks
+
+
+__all__ = ["LosslessClass", "check_deadlock_free", "check_routes_reach_every_host", "class_plan",
+           "deadlock_message", "fabric_cycles", "lossless_classes"]

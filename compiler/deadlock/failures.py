@@ -40,6 +40,7 @@ from qosforge.compiler.deadlock.graph import (
 )
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, IntArray
 from qosforge.compiler.deadlock.routes import route_block
+from qosforge.compiler.path_vector import holds_asn, same_as_path
 
 #: Pairs of switches named for a failure that cuts hosts off (the count is always given).
 SHOWN_PARTITIONS = 3
@@ -98,17 +99,25 @@ class _Baseline:
         self.alive = np.ones(links.n_links, dtype=bool)
         blocks = route_blocks(links, self.alive)
         self.hops = np.vstack([b.hops for b in blocks]).astype(np.float32) if blocks else np.zeros((0, links.n_switches), np.float32)
+        if links.bgp is not None:
+            converged = [b.converged for b in blocks]
+            self.accepted = _stacked([c.accepted for c in converged], (0, links.n_links), np.bool_)
+            self.best_link = _stacked([c.best_link for c in converged], (0, links.n_switches),
+                                      np.int64)
         self.candidates = candidate_turns(links)
-        self.used = used_turns(links, self.alive, self.candidates)
+        self.used = used_turns(links, self.alive, self.candidates, blocks)
         first, second = self.candidates
         self.graph = TurnGraph(links.n_links, first[self.used], second[self.used])
         # A failure can only close a cycle with a dependency G lacks: test only those candidates.
         self.unused = (first[~self.used], second[~self.used])
         self.rank = topological_rank(self.graph)
         self.outbound = [np.flatnonzero(links.tail == s) for s in range(links.n_switches)]
+        self.inbound = [np.flatnonzero(links.head == s) for s in range(links.n_switches)]
 
     def changed_destinations(self, dead: IntArray) -> BoolArray:
         """Destinations (rows) toward which some end of a dead link loses every next hop."""
+        if self.links.bgp is not None:
+            return self._changed_bgp(dead)
         links, hops = self.links, self.hops
         lost: dict[int, np.ndarray] = {}
         for link in dead:
@@ -121,6 +130,96 @@ class _Baseline:
             next_hops = (hops[:, links.head[out]] == hops[:, switch:switch + 1] - 1).sum(axis=1)
             changed |= (count > 0) & (count == next_hops)
         return changed
+
+    def _changed_bgp(self, dead: IntArray) -> BoolArray:
+        """Destinations (rows) toward which the AS path some switch advertises may change. The
+        tail of a dead link that loses its best path keeps its advertisement when a surviving
+        offer has the same AS path. When none is left and no neighbour offers a path without its
+        own ASN, it withdraws (a super-spine cut from a pod): that changes nothing as long as it
+        faces no hosts and every switch whose best path went through it has another offer with
+        the same AS path. Every other case is recomputed. Where every advertisement stays (or
+        is withdrawn that way), each switch's offers are its old ones less some, so its routes
+        are a subset of its old routes and the graph a subgraph of G."""
+        links, bgp = self.links, self.links.bgp
+        assert bgp is not None
+        changed = np.zeros(self.destinations.size, dtype=bool)
+        down = np.zeros(links.n_links, dtype=bool)
+        down[dead] = True
+        withdrawn: list[tuple[IntArray, int]] = []
+        recheck: list[tuple[IntArray, int]] = []
+        for link in dead:
+            switch = int(links.tail[link])
+            rows = np.flatnonzero(self.best_link[:, switch] == link)
+            if rows.size == 0:
+                continue
+            kept, lost = self._keeps_its_path(rows, switch, down)
+            changed[rows[~kept & ~lost]] = True
+            recheck.append((rows[kept], switch))
+            gone = rows[lost]
+            if gone.size == 0:
+                continue
+            if bgp.allowas_in or links.has_hosts[switch]:
+                changed[gone] = True
+                continue
+            longer = self._offered_a_longer_path(gone, switch, down)
+            changed[gone[longer]] = True
+            withdrawn.append((gone[~longer], switch))
+        if not withdrawn:
+            return changed
+        # A withdrawn switch offers nothing: whoever kept a path, or had its best, through it
+        # must find the same AS path elsewhere.
+        cut = np.zeros((self.destinations.size, links.n_switches), dtype=bool)
+        for rows, switch in withdrawn:
+            cut[rows, switch] = True
+        for rows, switch in withdrawn:
+            for neighbour in np.unique(links.tail[self.inbound[switch]]):
+                best = self.best_link[rows, neighbour]
+                through = (best >= 0) & (links.head[np.maximum(best, 0)] == switch)
+                recheck.append((rows[through], int(neighbour)))
+        for rows, switch in recheck:
+            if rows.size:
+                kept, _ = self._keeps_its_path(rows, switch, down, cut)
+                changed[rows[~kept & ~cut[rows, switch]]] = True
+        return changed
+
+    def _keeps_its_path(self, rows: IntArray, switch: int, down: BoolArray,
+                        cut: BoolArray | None = None) -> tuple[BoolArray, BoolArray]:
+        """Per row whose best link of ``switch`` is lost: whether a surviving offer (not over a
+        ``down`` link, not from a switch ``cut`` from that row) has the same AS path, and whether
+        no offer of that length survives at all."""
+        links, bgp = self.links, self.links.bgp
+        assert bgp is not None
+        out = self.outbound[switch]
+        out = out[~down[out]]
+        if out.size == 0:
+            return np.zeros(rows.size, dtype=bool), np.ones(rows.size, dtype=bool)
+        # The new best path: the lowest neighbour, then the lowest link, still offering.
+        out = out[np.lexsort((out, links.head[out]))]
+        offers = self.accepted[np.ix_(rows, out)]
+        if cut is not None:
+            offers &= ~cut[np.ix_(rows, links.head[out])]
+        has_offer = offers.any(axis=1)
+        new_best = out[np.argmax(offers, axis=1)]
+        old_best = links.head[self.best_link[rows, switch]]
+        same = has_offer & same_as_path(self.best_link, links.head, bgp.asn, rows,
+                                        links.head[new_best], old_best)
+        return same, np.asarray(~has_offer, dtype=bool)
+
+    def _offered_a_longer_path(self, rows: IntArray, switch: int, down: BoolArray) -> BoolArray:
+        """Per row: whether a neighbour of ``switch`` (over a link that is up) has a route whose
+        AS path lacks ``switch``'s ASN, which it would take once its shorter ones are gone."""
+        links, bgp = self.links, self.links.bgp
+        assert bgp is not None
+        out = self.outbound[switch]
+        neighbours = links.head[out[~down[out]]]
+        if neighbours.size == 0:
+            return np.zeros(rows.size, dtype=bool)
+        row = np.repeat(rows, neighbours.size)
+        neighbour = np.tile(neighbours, rows.size)
+        routed = np.isfinite(self.hops[row, neighbour])
+        clean = ~holds_asn(self.best_link, links.head, bgp.asn, row, neighbour, bgp.asn[switch])
+        offered = (routed & clean).reshape(rows.size, neighbours.size)
+        return np.asarray(np.any(offered, axis=1), dtype=bool)
 
     def new_turns_go_forward(self, rows: BoolArray, alive: BoolArray) -> tuple[bool, list[tuple[str, str]], int]:
         """Whether every dependency the recomputed destinations add goes forward in G's order;
@@ -136,6 +235,12 @@ class _Baseline:
         assert self.rank is not None
         forward = bool(np.all(self.rank[first[fresh]] < self.rank[second[fresh]]))
         return forward, pairs[:SHOWN_PARTITIONS], len(pairs)
+
+
+def _stacked(parts: list[np.ndarray | None], empty: tuple[int, int], dtype: type) -> np.ndarray:
+    """Rows of the blocks' eBGP arrays, one array (every block of an eBGP fabric has them)."""
+    present = [part for part in parts if part is not None]
+    return np.vstack(present) if present else np.zeros(empty, dtype=dtype)
 
 
 def failure_sets(n_cables: int, fail_links: int) -> Iterator[tuple[int, ...]]:

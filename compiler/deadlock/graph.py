@@ -107,26 +107,30 @@ def turns_in_block(block: RouteBlock, first: IntArray, second: IntArray) -> Bool
 def route_blocks(links: FabricLinks, alive: BoolArray, destinations: IntArray | None = None) -> list[RouteBlock]:
     """The routes toward every host-facing switch (or ``destinations``), a block at a time."""
     targets = links.hosts() if destinations is None else destinations
-    graph = links.switch_graph(alive, reverse=True)
+    graph = None if links.bgp is not None else links.switch_graph(alive, reverse=True)
     return [route_block(links, targets[start:start + DESTINATIONS_PER_BLOCK], alive, graph)
             for start in range(0, targets.size, DESTINATIONS_PER_BLOCK)]
 
 
-def used_turns(links: FabricLinks, alive: BoolArray, candidates: tuple[IntArray, IntArray]) -> BoolArray:
-    """Which ``candidates`` the fabric's routes over the links that are ``alive`` use."""
+def used_turns(links: FabricLinks, alive: BoolArray, candidates: tuple[IntArray, IntArray],
+               blocks: list[RouteBlock] | None = None) -> BoolArray:
+    """Which ``candidates`` the fabric's routes over the links that are ``alive`` use
+    (``blocks``: those routes, if already computed)."""
     first, second = candidates
     used = np.zeros(first.size, dtype=bool)
-    for block in route_blocks(links, alive):
+    for block in route_blocks(links, alive) if blocks is None else blocks:
         used |= turns_in_block(block, first, second)
     return used
 
 
 def dependency_graph(links: FabricLinks, alive: BoolArray | None = None,
-                     candidates: tuple[IntArray, IntArray] | None = None) -> TurnGraph:
-    """The buffer dependency graph of the fabric's routes over the links that are ``alive``."""
+                     candidates: tuple[IntArray, IntArray] | None = None,
+                     blocks: list[RouteBlock] | None = None) -> TurnGraph:
+    """The buffer dependency graph of the fabric's routes over the links that are ``alive``
+    (``blocks``: those routes, if already computed)."""
     up = np.ones(links.n_links, dtype=bool) if alive is None else alive
     first, second = candidate_turns(links) if candidates is None else candidates
-    used = used_turns(links, up, (first, second))
+    used = used_turns(links, up, (first, second), blocks)
     return TurnGraph(links.n_links, first[used], second[used])
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from qosforge.compiler.path_vector import LinkOrder
+from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, BgpSettings, Routing
 from qosforge.compiler.topology import ResolvedTopology
 
 if TYPE_CHECKING:
@@ -43,6 +45,18 @@ class FabricLinks:
     """Per directed link: the head switch's port (the buffer the link fills)."""
     cable: IntArray
     """Per directed link: the physical link (cable) it is a direction of; a failure takes both."""
+    routing: Routing = SHORTEST_PATH_ROUTING
+    """The routing model whose routes the analysis follows (compiler/routing.py)."""
+
+    @cached_property
+    def bgp(self) -> BgpSettings | None:
+        """The eBGP settings over these switches (None: shortest paths)."""
+        return self.routing.bgp(self.switch_names)
+
+    @cached_property
+    def order(self) -> LinkOrder:
+        """The link orders the eBGP rounds use (computed once, reused for every failure)."""
+        return LinkOrder.of(self)
 
     @property
     def n_switches(self) -> int:
@@ -132,6 +146,7 @@ def fabric_links(topology: ResolvedTopology) -> FabricLinks:
         egress_port=tuple(egress),
         ingress_port=tuple(ingress),
         cable=np.asarray(cables, dtype=np.int64),
+        routing=topology.routing,
     )
 
 

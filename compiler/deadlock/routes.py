@@ -1,10 +1,11 @@
-"""The routes packets take: shortest paths in switch hops, every equally short next hop used
-(ECMP), as the software switch forwards (softswitch/helper/topology.py) and as a BGP fabric
-with multipath installs them (RFC 7938 §5.2.4).
+"""The routes packets take: the routing model's converged routes (compiler/path_vector.py, the
+one implementation the software switch's forwarding tables use too): every shortest path
+(``shortest-path``), or eBGP's best AS paths with multipath (``ebgp-rfc7938``, RFC 7938
+§5.2.4 installs every equal path), the ECMP group of each switch toward each destination.
 
-For a destination switch t the routes form a DAG: a link u->v carries traffic to t when
-hops(u, t) = hops(v, t) + 1. Only the part of that DAG that traffic actually enters matters for
-buffer dependencies: a switch is *reached* for t when it faces hosts (they send to t) or a reached
+For a destination switch t the routes form a DAG (every next hop is one hop nearer t along the
+installed routes). Only the part of that DAG that traffic actually enters matters for buffer
+dependencies: a switch is *reached* for t when it faces hosts (they send to t) or a reached
 switch forwards to it. A spine whose only route to t bounces through another leaf after a failure
 holds no packet for t unless someone sends through it, so its bounce creates no dependency.
 
@@ -18,14 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from qosforge.compiler.deadlock.links import BoolArray, FabricLinks, IntArray
+from qosforge.compiler.path_vector import Converged, FloatArray, converged_routes
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -34,43 +33,27 @@ class RouteBlock:
 
     destinations: IntArray
     hops: FloatArray
-    """(destination, switch): switch hops from the switch to the destination (inf: unreachable)."""
+    """(destination, switch): switch hops along the routes to the destination (inf: no route)."""
     on_route: BoolArray
-    """(destination, link): the link is a shortest-path next hop toward the destination."""
+    """(destination, link): the link is in its tail's ECMP group toward the destination."""
     carries: BoolArray
     """(destination, link): on_route and its tail is reached, so packets for it cross the link."""
-
-
-def hops_to(links: FabricLinks, destinations: IntArray, reversed_graph: csr_matrix) -> FloatArray:
-    """Switch hops from every switch to each destination: scipy's compiled breadth-first search
-    from the destination over the reversed links (:meth:`FabricLinks.switch_graph`)."""
-    if destinations.size == 0:
-        return np.zeros((0, links.n_switches))
-    from scipy.sparse.csgraph import shortest_path
-
-    return np.asarray(shortest_path(reversed_graph, directed=True, unweighted=True, indices=destinations), dtype=np.float64)
-
-
-#: Hop count standing for "unreachable" in the int16 copy the comparisons use (half the range,
-#: so adding a hop cannot overflow).
-_UNREACHABLE = np.int16(np.iinfo(np.int16).max // 2)
+    converged: Converged
+    """The routing model's full answer (eBGP: the accepted offers, best paths and path ids)."""
 
 
 def route_block(links: FabricLinks, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None = None) -> RouteBlock:
-    """The ECMP routes toward ``destinations`` over the links that are ``alive``
-    (``reversed_graph``: their :meth:`FabricLinks.switch_graph` with ``reverse``, if built)."""
-    graph = links.switch_graph(alive, reverse=True) if reversed_graph is None else reversed_graph
-    hops = hops_to(links, destinations, graph)
-    # int16 comparisons: a quarter of the memory traffic of float64 on (destination x link) arrays.
-    small = np.where(np.isfinite(hops), hops, _UNREACHABLE).astype(np.int16)
-    head_hops = small[:, links.head]
-    on_route = (head_hops < _UNREACHABLE) & (small[:, links.tail] == head_hops + np.int16(1))
-    del head_hops
-    on_route &= alive[None, :]
-    reached = links.has_hosts[None, :] & (small < _UNREACHABLE)
+    """The ECMP routes toward ``destinations`` over the links that are ``alive``, under the
+    fabric's routing model (``reversed_graph``: the alive links' :meth:`FabricLinks.switch_graph`
+    with ``reverse``, if built; shortest-path only)."""
+    order = links.order if links.bgp is not None else None
+    converged = converged_routes(links, destinations, alive, links.bgp, reversed_graph, order)
+    on_route = converged.on_route
+    reached = links.has_hosts[None, :] & np.isfinite(converged.hops)
     reached[np.arange(destinations.size), destinations] = False  # a switch's own hosts send locally
     _reach_hostless(links, on_route, reached)
-    return RouteBlock(destinations, hops, on_route, on_route & reached[:, links.tail])
+    carries = on_route & reached[:, links.tail]
+    return RouteBlock(destinations, converged.hops, on_route, carries, converged)
 
 
 def _reach_hostless(links: FabricLinks, on_route: BoolArray, reached: BoolArray) -> None:
@@ -93,4 +76,4 @@ def next_hops(links: FabricLinks, switch: int, block: RouteBlock, row: int) -> I
     return np.flatnonzero(block.on_route[row] & (links.tail == switch))
 
 
-__all__ = ["FloatArray", "RouteBlock", "hops_to", "next_hops", "route_block"]
+__all__ = ["FloatArray", "RouteBlock", "next_hops", "route_block"]

@@ -18,13 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from qosforge.compiler.deadlock.check import LosslessClass
 from qosforge.compiler.deadlock.explain import DependencyCycle
 from qosforge.compiler.deadlock.failures import SweepResult
+from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, Routing
 from qosforge.errors import EXIT_INCOMPLETE, EXIT_OK, QosforgeError
 
 EXIT_CYCLE = 1
@@ -52,6 +53,8 @@ class DeadlockRequest:
     fail_links: int = 0
     max_failures: int | None = None
     time_limit_s: float = 600.0
+    routing_model: str | None = None
+    """Check this routing model's routes instead of the intent's (``--routing``)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,8 @@ class DeadlockOutcome:
     skipped: str | None
     """Why no failure set was checked, or None when the sweep ran."""
     verdict: Verdict
+    routing: Routing = SHORTEST_PATH_ROUTING
+    """The routing model whose routes the verdict assumes (compiler/routing.py)."""
 
     @property
     def exit_code(self) -> int:
@@ -79,6 +84,7 @@ class DeadlockOutcome:
         """What ``--format json`` prints (docs/deadlock.md lists the fields)."""
         return {
             "intent": self.intent,
+            "routing": self.routing.to_json(),
             "switches": self.switches,
             "cables": self.cables,
             "classes": [{"name": c.name, "priority_group": c.priority_group} for c in self.classes],
@@ -181,6 +187,7 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
     from qosforge.compiler.deadlock.failures import Limits, sweep_failures
     from qosforge.compiler.deadlock.links import fabric_links
     from qosforge.compiler.loader import load_intent
+    from qosforge.compiler.routing import with_model
     from qosforge.compiler.topology import resolve_topology
 
     if not Path(request.intent).is_file():
@@ -190,7 +197,11 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
             hint="give an intent YAML, e.g. examples/roce-pod.yaml",
         )
     loaded, source_map = load_intent(Path(request.intent))
+    if request.routing_model is not None:
+        loaded = with_model(loaded, request.routing_model)
     topology = resolve_topology(loaded, source_map)
+    if request.routing_model is not None:
+        topology = replace(topology, routing=replace(topology.routing, chosen_by="--routing"))
     classes = lossless_classes(loaded, class_plan(loaded, topology, source_map))
     count = counter or (lambda *args, **kwargs: nullcontext(lambda *a, **k: None))
     if not classes:
@@ -204,6 +215,7 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
             None,
             "no lossless class: PFC never pauses, so nothing can deadlock",
             "deadlock_free",
+            topology.routing,
         )
     links = fabric_links(topology)
     with count("checking the healthy routes", total=None):
@@ -239,6 +251,7 @@ def check_deadlock(request: DeadlockRequest, counter: Counter | None = None) -> 
         result,
         skipped,
         verdict_of(healthy, request.fail_links, result),
+        topology.routing,
     )
 
 

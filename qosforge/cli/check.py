@@ -36,7 +36,8 @@ def _report_text(outcome: DeadlockOutcome) -> str:
 
     names = ", ".join(f"{c.name} (PG {c.priority_group})" for c in outcome.classes)
     lines = [f"deadlock check of {outcome.intent}: {outcome.switches:,} switches, "
-             f"{outcome.cables:,} links; lossless: {names}"]
+             f"{outcome.cables:,} links; lossless: {names}",
+             f"routing: {outcome.routing.describe()}"]
     healthy, result = outcome.healthy, outcome.result
     if healthy:
         lines.append(f"healthy fabric: {len(healthy)} cyclic buffer dependency(ies)")
@@ -59,6 +60,10 @@ def _report_text(outcome: DeadlockOutcome) -> str:
             shown = ", ".join(f"{a} -> {b}" for a, b in finding.unreachable)
             more = f" (+{finding.unreachable_pairs - len(finding.unreachable)} more)" if finding.unreachable_pairs > len(finding.unreachable) else ""
             lines.append(f"  failed {' and '.join(finding.failed)}: no route for {shown}{more} (not a deadlock: those hosts are cut off)")
+        if outcome.routing.is_bgp and result.partitions:
+            lines.append("  (a switch drops a path that already crossed its ASN, RFC 4271 §9.1.2: "
+                         "where shortest paths would bounce through a leaf, eBGP cuts hosts off; "
+                         "topology.routing.model: shortest-path, or allowas_in, checks those routes)")
     lines += [item["text"] for item in outcome.summary()]
     return "\n".join(lines) + "\n"
 
@@ -74,9 +79,14 @@ def _report_text(outcome: DeadlockOutcome) -> str:
               help="Stop the failure sweep after this many seconds "
                    "(the rest are not proven: exit 3).")
 @click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float, output_format: str) -> int:
+@click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]),
+              default=None, help="Check the routes of this routing model instead of the intent's "
+                                 "topology.routing.model.")
+def deadlock_command(intent: str, fail_links: int, max_failures: int | None, time_limit_s: float,
+                     output_format: str, routing_model: str | None = None) -> int:
     """Find cyclic buffer dependencies of the lossless classes (PFC deadlock) on the fabric's ECMP
-    shortest-path routes, healthy and under every set of --fail-links failed links.
+    routes (the intent's routing model, or --routing), healthy and under every set of
+    --fail-links failed links.
 
     \b
     Exit codes: 0 deadlock-free, 1 a cycle, 2 unusable input, 3 not proven (the sweep
@@ -84,12 +94,13 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     \b
     Examples:
       qosforge check deadlock examples/roce-pod.yaml --fail-links 1
+      qosforge check deadlock examples/roce-pod.yaml --fail-links 2 --routing shortest-path
       qosforge check deadlock fabric.yaml --fail-links 2 --time-limit 300 --format json
     """
     from qosforge.api.check import DeadlockRequest, check_deadlock
     from qosforge.cli.progress import progress
 
-    request = DeadlockRequest(intent, fail_links, max_failures, time_limit_s)
+    request = DeadlockRequest(intent, fail_links, max_failures, time_limit_s, routing_model)
     outcome = check_deadlock(request, progress)
     if output_format == "json":
         click.echo(json.dumps(outcome.report(), indent=2))

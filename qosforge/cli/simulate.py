@@ -63,7 +63,8 @@ _DOC = """Run a scenario on the bundled software switch and report queue, goodpu
           --rtt 100us --ecn-threshold 65pkt --queue-limit 1000pkt --duration 0.3s --warmup 0.1s --format json
       qosforge simulate examples/tlt-softswitch.yaml --scenario incast --flows 500 --duration 20ms --warmup 0s
       qosforge simulate examples/roce-pod.yaml --scenario pause-storm
-      qosforge simulate examples/roce-pod.yaml --scenario deadlock --fail-link leaf1-spine1 --fail-link leaf2-spine2 --no-watchdog
+      qosforge simulate tests/validation/fabrics/deadlock-pod.yaml --scenario deadlock \\
+          --fail-link leaf1-spine1 --fail-link leaf2-spine2 --no-watchdog
     """
 
 

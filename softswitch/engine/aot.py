@@ -43,6 +43,9 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
     L.W_LANE_T: ("float64", 2), L.W_LANE_S: ("int64", 2), L.W_LANE_N: ("int64", 2),
     L.W_PORTSTAT: ("int64", 3),
+    L.W_DEP_WAIT: ("int64", 1),
+    L.W_DEP_PTR: ("int64", 1),
+    L.W_DEP_NEXT: ("int64", 1),
 }
 
 

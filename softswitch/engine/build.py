@@ -677,6 +677,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
     world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)
     world[L.W_START_S], world[L.W_START_FLOW] = _flow_starts(flows)
+    world[L.W_DEP_WAIT], world[L.W_DEP_PTR], world[L.W_DEP_NEXT] = _dependencies(flows, n_flows)
     lanes = lane_capacity(n_tx)
     world[L.W_LANE_T] = np.zeros((L.LANES, lanes))
     world[L.W_LANE_S] = np.zeros((L.LANES, lanes), dtype=np.int64)
@@ -704,9 +705,33 @@ def _flow_starts(flows: tuple[FlowSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
     them with the heap by the same (time, sequence number) key: flow f's start has sequence
     number f, lower than any pushed event's, so the order is the one pushing every start at
     build time, in flow order, would give (engine/heap.py)."""
-    starts = np.array([flow.start_s for flow in flows], dtype=np.float64)
+    # A flow that waits for others is started by them (engine/dependencies.py), never from here.
+    starts = np.array([np.inf if flow.after else flow.start_s for flow in flows], dtype=np.float64)
     order = np.argsort(starts, kind="stable").astype(np.int64)
     return np.ascontiguousarray(starts[order]), order
+
+
+def _dependencies(flows: tuple[FlowSpec, ...], n_flows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """W_DEP_WAIT, W_DEP_PTR, W_DEP_NEXT: how many flows each waits for, and each flow's dependents
+    (compressed rows); all empty when no flow waits, so the receivers' check costs one comparison."""
+    if not any(flow.after for flow in flows):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    dependents: list[list[int]] = [[] for _ in range(n_flows)]
+    wait = np.zeros(n_flows, dtype=np.int64)
+    for f, flow in enumerate(flows):
+        for before in set(flow.after):
+            if not 0 <= before < len(flows) or before == f:
+                raise QosforgeError(f"flow {f} waits for flow {before}, which is not another flow of the run", place="flows",
+                                    hint="a flow waits for earlier flows of the same run")
+            if flows[before].size_packets < 0:
+                raise QosforgeError(f"flow {f} waits for flow {before}, which is long-lived and never finishes", place="flows",
+                                    hint="give the flows a collective's steps wait for a size")
+            dependents[before].append(f)
+            wait[f] += 1
+    ptr = np.zeros(n_flows + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(d) for d in dependents])
+    nxt = np.array([d for row in dependents for d in row], dtype=np.int64)
+    return wait, ptr, nxt
 
 
 def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec, ...], run: RunSpec) -> None:

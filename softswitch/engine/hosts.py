@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.dcqcn import dcqcn_ack, dcqcn_generate, dcqcn_receive, dcqcn_timeout
+from qosforge.softswitch.engine.dependencies import release_dependents
 from qosforge.softswitch.engine.host_nic import RTO_BACKOFF_CAP, count_delivered, push_event
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
@@ -99,6 +100,7 @@ def host_receive(w: World, now: float, packet: int) -> None:
             dcqcn_receive(w, now, packet)
         else:
             window_receive(w, now, packet)
+        release_dependents(w, now, f)
     free_packet(w, packet)
 
 

@@ -359,7 +359,12 @@ W_LANE_T = 52  # float64 [LANES, LANE_CAPACITY]: each event lane's times, a ring
 W_LANE_S = 53  # int64 [LANES, LANE_CAPACITY]: the event slot of each lane entry
 W_LANE_N = 54  # int64 [LANES, 2]: each lane's (head index, length)
 W_PORTSTAT = 55  # int64 [T, max(8, queues, PGs), PSC_COLS]: per-port counters a device publishes (softswitch/device/counters.py)
-W_LEN = 56
+# Flow dependencies (collectives' steps, softswitch/traffic/collectives.py): a flow that waits
+# for others starts when the last of them has delivered all its data (engine/dependencies.py).
+W_DEP_WAIT = 56  # int64 [F]: flows it still waits for; -1 once it finished and started its dependents
+W_DEP_PTR = 57  # int64 [F+1]: its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
+W_DEP_NEXT = 58  # int64 [n]: dependents, flow by flow
+W_LEN = 59
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0

@@ -25,6 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from qosforge.compiler.routing import SHORTEST_PATH_ROUTING, BgpSettings, Routing
 from qosforge.errors import QosforgeError
 from qosforge.ir import SwitchIR
 from qosforge.softswitch.config import PortConfig, SwitchConfig
@@ -37,7 +38,7 @@ from qosforge.softswitch.helper.compiled import (
     design_point,
     load_compiled,
 )
-from qosforge.softswitch.helper.topology import connected, shortest_path_topology
+from qosforge.softswitch.helper.topology import connected, routed_topology
 from qosforge.softswitch.traffic.fabric_workloads import HostSite
 
 if TYPE_CHECKING:
@@ -58,6 +59,13 @@ class Fabric:
     """One-way wire delay of the link on each engine port (both directions); see the module doc."""
     forwarding_delays_s: tuple[float, ...]
     """Per engine port, its link's latency beyond the wire (spent in the receiving switch or host)."""
+    routing: Routing = SHORTEST_PATH_ROUTING
+    """The routing model the routes come from (the intent's ``topology.routing``)."""
+
+    @property
+    def bgp(self) -> BgpSettings | None:
+        """The eBGP settings over the simulated switches (None: shortest paths)."""
+        return self.routing.bgp(tuple(s.ir.name for s in self.switches))
 
     @property
     def link_latencies_s(self) -> tuple[float, ...]:
@@ -94,10 +102,12 @@ def _peer_ref(peer: str) -> PortRef:
 
 
 def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
-                         declared_classes: tuple[str, ...] = (), link_latencies_s: Mapping[PortRef, LinkDelays] | None = None) -> Fabric:
+                         declared_classes: tuple[str, ...] = (), link_latencies_s: Mapping[PortRef, LinkDelays] | None = None,
+                         routing: Routing = SHORTEST_PATH_ROUTING) -> Fabric:
     """Load every switch from its own SAI program and link them; links to switches not in
     ``switches`` are left unconnected. ``link_latencies_s``: each port's wire and latency from
-    the intent (:func:`intent_link_latencies_s`); a port not in it gets its cable as its wire."""
+    the intent (:func:`intent_link_latencies_s`); a port not in it gets its cable as its wire.
+    ``routing``: the intent's routing model (compiler/routing.py), over the switches selected."""
     compiled = tuple(load_compiled(s, assume=assume, design=design, declared_classes=declared_classes) for s in switches)
     index: dict[PortRef, int] = {}
     ports_per_switch = []
@@ -122,7 +132,8 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
         names = ", ".join(s.ir.name for s in compiled)
         raise QosforgeError(f"the switches {names} are not connected by links among themselves", place="--switch",
                             hint="select switches that form a connected part of the fabric (e.g. a leaf with the spines it links to)")
-    topology = shortest_path_topology(counts, tuple(peers))
+    bgp = routing.bgp(tuple(entry.ir.name for entry in compiled))
+    topology = routed_topology(counts, tuple(peers), bgp)
     host_ports = tuple(p for p, q in enumerate(peers) if q == HOST)
     if not host_ports:
         raise QosforgeError("the selected switches have no host ports", place="--switch", hint="include at least one leaf (a switch with ports whose peer is 'host')")
@@ -131,9 +142,10 @@ def fabric_from_switches(switches: tuple[SwitchIR, ...], *, assume: Mapping[str,
              for entry in compiled for port in entry.config.ports]
     wires = tuple(delays.wire_s for delays in given)
     forwarding = tuple(delays.forwarding_s for delays in given)
-    fabric = Fabric(compiled, topology, (), host_ports, design or DesignPoint(), wires, forwarding)
+    design = design or DesignPoint()
+    fabric = Fabric(compiled, topology, (), host_ports, design, wires, forwarding, routing)
     hosts = tuple(HostSite(i, fabric.port_ref(p).switch, fabric.port_ref(p).port) for i, p in enumerate(host_ports))
-    return Fabric(compiled, topology, hosts, host_ports, fabric.design, wires, forwarding)
+    return Fabric(compiled, topology, hosts, host_ports, fabric.design, wires, forwarding, routing)
 
 
 @dataclass(frozen=True)
@@ -171,8 +183,10 @@ def compile_fabric(intent_path: Path, switch_names: tuple[str, ...], *, assume: 
         raise QosforgeError(f"the intent has one switch ({switches[0].name}): fabric scenarios need hosts on two switches", place=str(intent_path),
                             hint="simulate one switch with --scenario incast")
     selected = tuple(known[n] for n in dict.fromkeys(switch_names)) if switch_names else switches
+    resolved = resolve_topology(intent, source_map)
     return fabric_from_switches(selected, assume=assume, design=design_point(intent), declared_classes=declared_classes(intent),
-                                link_latencies_s=intent_link_latencies_s(resolve_topology(intent, source_map)))
+                                link_latencies_s=intent_link_latencies_s(resolved),
+                                routing=resolved.routing)
 
 
 def failed_cable(fabric: Fabric, text: str) -> tuple[int, int]:
@@ -201,20 +215,24 @@ def failed_cable(fabric: Fabric, text: str) -> tuple[int, int]:
 
 def with_failed_links(fabric: Fabric, cables: tuple[tuple[int, int], ...]) -> Fabric:
     """The fabric with ``cables`` (pairs of engine ports) down: their ports unconnected and every
-    route recomputed around them, shortest paths with ECMP as before (:mod:`.topology`), as
-    BGP withdraws the routes over a dead link. Refused when the failure cuts hosts off."""
+    route recomputed around them under the fabric's routing model (:mod:`.topology`), as the
+    protocol converges after withdrawing the routes over a dead link. Refused when the failure
+    cuts hosts off (eBGP: also where a path exists but no neighbour may advertise it)."""
     peers = list(fabric.topology.peers)
     for a, b in cables:
         peers[a] = peers[b] = UNCONNECTED
-    topology = shortest_path_topology(fabric.topology.ports_per_switch, tuple(peers))
+    topology = routed_topology(fabric.topology.ports_per_switch, tuple(peers), fabric.bgp)
     owner = topology.switch_of()
     for src in fabric.host_ports:
         for dst in fabric.host_ports:
             if owner[src] != owner[dst] and not topology.routes[owner[src]][dst]:
                 names = " and ".join(f"{fabric.port_ref(a)} - {fabric.port_ref(b)}" for a, b in cables)
-                raise QosforgeError(f"with {names} down, {fabric.port_ref(src).switch} has no route to the hosts of {fabric.port_ref(dst).switch}",
+                source, destination = fabric.port_ref(src).switch, fabric.port_ref(dst).switch
+                raise QosforgeError(f"with {names} down, {source} has no route to the hosts of "
+                                    f"{destination} under {fabric.routing.model} routing",
                                     place="--fail-link", hint="fail links that leave every leaf connected (a cut-off leaf cannot deadlock, it is unreachable)")
-    return Fabric(fabric.switches, topology, fabric.hosts, fabric.host_ports, fabric.design, fabric.link_delays_s, fabric.forwarding_delays_s)
+    return Fabric(fabric.switches, topology, fabric.hosts, fabric.host_ports, fabric.design,
+                  fabric.link_delays_s, fabric.forwarding_delays_s, fabric.routing)
 
 
 __all__ = ["Fabric", "LinkDelays", "compile_fabric", "fabric_from_switches", "failed_cable", "intent_link_latencies_s", "with_failed_links"]

@@ -2,7 +2,8 @@
 
 ``qosforge check deadlock`` (compiler/deadlock) says which failures give the lossless class a
 cyclic buffer dependency and which routes close it. This scenario takes such a failure, routes
-the simulated fabric around it (the same ECMP shortest paths, :func:`with_failed_links`), and
+the simulated fabric around it (the same routes, under the intent's routing model:
+:func:`with_failed_links`), and
 sends line-rate traffic along the routes that close the graph's cycles: for each (source leaf,
 destination leaf) of a closing route, ``flows`` long-lived flows between distinct hosts, at the
 host link's rate, in the lossless class. Open-loop senders at line rate are what fills the
@@ -98,7 +99,8 @@ def failed_fabric(fabric: Fabric, intent: Path, fail_links: tuple[str, ...]) -> 
     if not predicted:
         raise QosforgeError(f"with {' and '.join(names) or 'no link'} down the lossless class has no cyclic buffer dependency: it cannot deadlock here",
                             place="--fail-link", hint="fail links that create a cycle: 'qosforge check deadlock INTENT --fail-links 2' lists them "
-                                                      "(e.g. on roce-pod --fail-link leaf1-spine1 --fail-link leaf2-spine2)")
+                                                      "(e.g. leaf1-spine1 and leaf2-spine2 of roce-pod "
+                                                      "routed by shortest-path)")
     pairs = tuple(dict.fromkeys((route.source, route.destination) for cycle in predicted for route in cycle.routes))
     return DeadlockSetup(failed, names, predicted, pairs)
 

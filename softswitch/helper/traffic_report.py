@@ -16,6 +16,7 @@ from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.user_traffic import UserTraffic
 from qosforge.softswitch.sampling import SampledRun, simulate_sampled
 from qosforge.softswitch.traffic.spec import PauseSpec, RunSpec, TransportParams
+from qosforge.softswitch.traffic.traffic_file import TrafficFile
 
 #: The engine's depth histograms of the monitored queues are not reported here (means and maxima
 #: come from the samples' moments), so they are kept small: memory stays ~8 kB per queue.
@@ -53,11 +54,45 @@ def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> lis
         fct = None if flow.size_bytes is None else completion_time_s(float(result.flow_start_s[index]), float(result.flow_finish_s[index]), window.end_s)
         out.append({
             "id": index, "group": flow.group, "src": str(flow.src), "dst": str(flow.dst), "class": flow.class_name, "dscp": flow.dscp,
-            "transport": flow.spec.kind, "size_bytes": flow.size_bytes, "start_s": flow.spec.start_s,
+            # A step of a collective starts when the flows it waits for finish (the engine's start).
+            "transport": flow.spec.kind, "size_bytes": flow.size_bytes,
+            "start_s": float(result.flow_start_s[index]) if flow.spec.after else flow.spec.start_s,
             "rate_bps": flow.spec.rate_pps * 8.0 * flow.spec.packet_bytes if flow.spec.rate_pps else None,
             "bytes_delivered": delivered, "throughput_bps": delivered * 8.0 / window.length_s, "fct_s": fct,
             "retransmissions": int(counters.retransmitted_packets[index]), "packets_sent": int(counters.sent_packets[index]),
             "packets_dropped": int(counters.dropped_packets[index]), "packets_arrived": int(counters.arrived_packets[index]),
+        })
+    return out
+
+
+def collectives_json(traffic: UserTraffic, traffic_file: TrafficFile, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
+    """Per collective (and per group of per-step flows): the job completion time, from the first
+    step's start to the last flow's finish, which the slowest rank sets; None while any flow is
+    unfinished at the run's end (then the run was too short: the report says how many)."""
+    result = sampled.result
+    kinds = {placed.entry.group: placed.entry for placed in traffic_file.collectives}
+    stepped = {placed.entry.group for placed in traffic_file.entries if placed.entry.step is not None}
+    members: dict[str, list[int]] = {}
+    for index, flow in enumerate(traffic.flows):
+        if flow.collective is not None or flow.group in stepped:
+            members.setdefault(flow.collective or flow.group, []).append(index)
+    out: list[dict[str, object]] = []
+    for group, indices in members.items():
+        finishes = [float(result.flow_finish_s[i]) for i in indices]
+        done = [f for f in finishes if 0.0 <= f <= window.end_s]
+        start = min(traffic.flows[i].spec.start_s for i in indices if not traffic.flows[i].spec.after)
+        unfinished = len(indices) - len(done)
+        by_rank: dict[str, float] = {}
+        for i, finish in zip(indices, finishes, strict=True):
+            rank = str(traffic.flows[i].src)
+            by_rank[rank] = max(by_rank.get(rank, 0.0), finish if 0.0 <= finish <= window.end_s else float("inf"))
+        slowest = max(by_rank, key=lambda r: by_rank[r])
+        entry = kinds.get(group)
+        out.append({
+            "group": group, "collective": entry.collective if entry is not None else "trace", "ranks": len(by_rank),
+            "message_bytes": entry.size_bytes if entry is not None else None, "iterations": entry.iterations if entry is not None else None,
+            "flows": len(indices), "unfinished_flows": unfinished, "start_s": start,
+            "jct_s": None if unfinished else max(done) - start, "slowest_rank": slowest,
         })
     return out
 
@@ -109,4 +144,4 @@ def series_columns(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) ->
     }
 
 
-__all__ = ["Window", "flows_json", "groups_json", "ports_json", "run_user_traffic", "series_columns"]
+__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic", "series_columns"]

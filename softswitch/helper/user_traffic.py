@@ -25,8 +25,18 @@ from qosforge.softswitch.helper.fabric_scenarios import (
     class_flow_spec,
     fabric_traffic,
 )
+from qosforge.softswitch.traffic.collectives import (
+    collective_dependencies,
+    collective_steps,
+    step_dependencies,
+)
 from qosforge.softswitch.traffic.spec import FLOW_KIND_NAMES, MAX_FLOWS, FlowKind, FlowSpec
-from qosforge.softswitch.traffic.traffic_file import PlacedEntry, TrafficFile, stagger_offsets_s
+from qosforge.softswitch.traffic.traffic_file import (
+    PlacedCollective,
+    PlacedEntry,
+    TrafficFile,
+    stagger_offsets_s,
+)
 
 #: ``transport:`` names as ``--transport`` takes them -> the engine's flow kinds.
 _TRANSPORTS: dict[str, FlowKind] = FLOW_KIND_NAMES
@@ -45,6 +55,9 @@ class UserFlow:
     class_name: str
     dscp: int
     size_bytes: int | None
+    collective: str | None = None
+    """The collective (its group) this flow is a step of; None for other flows."""
+    src_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,7 +131,7 @@ def _pairs(placed: PlacedEntry, src: list[int], dst: list[int]) -> list[tuple[in
     return pairs
 
 
-def _class_of(fabric: Fabric, placed: PlacedEntry) -> ClassIR:
+def _class_of(fabric: Fabric, placed: PlacedEntry | PlacedCollective) -> ClassIR:
     entry, switch = placed.entry, fabric.switches[0]
     if entry.class_name is not None:
         for candidate in switch.ir.classes:
@@ -206,18 +219,10 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
     monitors: dict[tuple[int, int], str] = {}
     ports = fabric.ports
     draw_seed = traffic.seed if traffic.seed is not None else seed
+    flow_entry: list[int] = []  # the entry each flow comes from
     for index, placed in enumerate(traffic.entries):
         entry = placed.entry
-        entry_class = _class_of(fabric, placed)
-        transport = _TRANSPORTS[entry.transport] if entry.transport else None
-        try:
-            built: FabricTraffic = (
-                fabric_traffic(fabric, entry_class.name, transport, None)
-                if entry_class in fabric.switches[0].ir.classes
-                else _implicit_traffic(fabric, entry_class, transport)
-            )
-        except QosforgeError as error:
-            raise error.with_place(placed.place) from None
+        built = _built(fabric, placed)
         src = _host_set(fabric, entry.src, f"{placed.place_of('src')}: src")
         dst = _host_set(fabric, entry.dst, f"{placed.place_of('dst')}: dst")
         pairs = _pairs(placed, src, dst)
@@ -243,12 +248,88 @@ def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraf
                 if entry.dscp is not None:
                     spec = _with_dscp(spec, entry.dscp)
                 flows.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, size))
+                flow_entry.append(index)
                 n += 1
-            for port in _ecmp_ports(fabric, src_port, dst_port):
-                tc = ports[port].dscp_to_tc[dscp]
-                monitors.setdefault((port, ports[port].tc_to_queue[tc]), built.entry.name)
+            _monitor(fabric, monitors, src_port, dst_port, dscp, built.entry.name)
+    if any(placed.entry.step is not None for placed in traffic.entries):
+        flows = _chain_steps(flows, flow_entry, traffic)
+    for placed_collective in traffic.collectives:
+        flows += _collective_flows(fabric, placed_collective, delays, monitors, base=len(flows))
     ordered = sorted(monitors)
     return UserTraffic(tuple(flows), tuple(ordered), tuple(monitors[m] for m in ordered))
+
+
+def _chain_steps(flows: list[UserFlow], flow_entry: list[int], traffic: TrafficFile) -> list[UserFlow]:
+    """Flows of per-step entries (a collective's trace): within a group, a host's flows of a step
+    wait for the flows of the group's previous step the host sent or received (collectives.py)."""
+    from dataclasses import replace
+
+    by_group: dict[str, list[int]] = {}
+    for index, flow in enumerate(flows):
+        step = traffic.entries[flow_entry[index]].entry.step
+        if step is not None:
+            by_group.setdefault(flow.group, []).append(index)
+    chained = list(flows)
+    for members in by_group.values():
+        keyed = [(int(traffic.entries[flow_entry[i]].entry.step or 0), str(flows[i].src), str(flows[i].dst)) for i in members]
+        for index, after in zip(members, step_dependencies(keyed), strict=True):
+            if after:
+                spec = replace(chained[index].spec, after=tuple(members[a] for a in after))
+                chained[index] = replace(chained[index], spec=spec)
+    return chained
+
+
+def _collective_flows(fabric: Fabric, placed: PlacedCollective, delays: AckPathDelays, monitors: dict[tuple[int, int], str], *,
+                      base: int) -> list[UserFlow]:
+    """A collective's steps as flows (softswitch/traffic/collectives.py), each waiting for the
+    previous step of its rank; ``base`` is the index of its first flow in the run."""
+    from dataclasses import replace
+
+    entry = placed.entry
+    ranks = _host_set(fabric, entry.hosts, f"{placed.place_of('hosts')}: hosts")
+    if len(ranks) < 2 or len(set(ranks)) != len(ranks):
+        raise QosforgeError(f"a collective needs at least 2 distinct hosts, not {len(ranks)} ({len(set(ranks))} distinct)",
+                            place=f"{placed.place_of('hosts')}: hosts", hint="list each rank's host once, in ring order")
+    if entry.size_bytes < len(ranks):
+        raise QosforgeError(f"{entry.size_bytes} B cannot be cut into {len(ranks)} chunks", place=f"{placed.place_of('size')}: size",
+                            hint="a message of at least one byte per rank")
+    steps = collective_steps(entry.collective, len(ranks), entry.size_bytes, entry.iterations)
+    if base + len(steps) > MAX_FLOWS:
+        raise QosforgeError(f"the collective makes {len(steps):,} flows, more than the {MAX_FLOWS:,} a run carries", place=placed.place,
+                            hint="fewer iterations or ranks")
+    built = _built(fabric, placed)
+    dscp = entry.dscp if entry.dscp is not None else built.entry.dscp[0]
+    out: list[UserFlow] = []
+    for step, after in zip(steps, collective_dependencies(steps), strict=True):
+        src_port, dst_port = fabric.host_ports[ranks[step.src]], fabric.host_ports[ranks[step.dst]]
+        spec = class_flow_spec(fabric, built, src_port, dst_port, step.size_bytes, entry.start_s, delays)
+        spec = replace(spec, after=tuple(base + a for a in after), dscp=dscp)
+        out.append(UserFlow(spec, entry.group, fabric.port_ref(src_port), fabric.port_ref(dst_port), built.entry.name, dscp, step.size_bytes,
+                            collective=entry.group, src_rank=step.src))
+        _monitor(fabric, monitors, src_port, dst_port, dscp, built.entry.name)
+    return out
+
+
+
+def _built(fabric: Fabric, placed: PlacedEntry | PlacedCollective) -> FabricTraffic:
+    """The entry's class on the fabric, as the fabric scenarios build it, with its transport."""
+    entry_class = _class_of(fabric, placed)
+    transport = _TRANSPORTS[placed.entry.transport] if placed.entry.transport else None
+    try:
+        # A DSCP no class lists runs in the class compile maps it to (its TC's class, the
+        # implicit default class or the CNP class), which the fabric's class plan may not hold.
+        if entry_class in fabric.switches[0].ir.classes:
+            return fabric_traffic(fabric, entry_class.name, transport, None)
+        return _implicit_traffic(fabric, entry_class, transport)
+    except QosforgeError as error:
+        raise error.with_place(placed.place) from None
+
+
+def _monitor(fabric: Fabric, monitors: dict[tuple[int, int], str], src_port: int, dst_port: int, dscp: int, class_name: str) -> None:
+    """Sample every egress queue the flow's DSCP can take on its way (each ECMP member)."""
+    ports = fabric.ports
+    for port in _ecmp_ports(fabric, src_port, dst_port):
+        monitors.setdefault((port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]), class_name)
 
 
 def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:

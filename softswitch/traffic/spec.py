@@ -113,6 +113,10 @@ class FlowSpec:
     dcqcn_notification_point: bool = True
     """DCQCN: the receiver's NIC runs its notification point on the flow's priority (mlx5
     ``ecn/roce_np/enable/<prio>``); off, CE-marked packets raise no CNP."""
+    after: tuple[int, ...] = ()
+    """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
+    of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
+    not at ``start_s``. Empty: it starts at ``start_s``."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:

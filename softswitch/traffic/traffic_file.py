@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from qosforge.errors import QosforgeError, UnitError
+from qosforge.softswitch.traffic.collectives import CollectiveKind
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
 from qosforge.units import parse_rate_bps, parse_size_bytes, parse_time_s
 
@@ -40,7 +41,10 @@ MAX_TRAFFIC_BYTES = 16_000_000
 #: the names ``--transport`` takes; tests/softswitch/traffic/test_spec.py keeps the two equal).
 TransportChoice = Literal["tcp", "newreno", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 LONG_LIVED = "long-lived"
-FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern")
+FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport", "size", "start", "start_window", "stagger", "rate", "pattern",
+          "step")
+#: The fields of a ``collectives:`` entry.
+COLLECTIVE_FIELDS = ("group", "collective", "hosts", "size", "iterations", "class", "dscp", "transport", "start")
 
 
 def _text(value: Any) -> Any:
@@ -67,6 +71,23 @@ def _host_tokens(value: Any) -> Any:
     return value
 
 
+def _whole_bytes(value: str) -> str:
+    size = _unit(parse_size_bytes, value)
+    if size < 1 or size != int(size):
+        raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
+    return value
+
+
+def _a_time(value: str) -> str:
+    _unit(parse_time_s, value, allow_zero=True)
+    return value
+
+
+def _one_class(class_name: str | None, dscp: int | None) -> None:
+    if (class_name is None) == (dscp is None):
+        raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+
+
 class TrafficEntry(BaseModel):
     """One entry of the file: flows from every host of ``src`` to the hosts of ``dst``."""
 
@@ -86,21 +107,18 @@ class TrafficEntry(BaseModel):
     stagger: Literal["even", "random"] = "even"
     rate: Quantity | None = None
     pattern: Literal["cbr", "poisson"] | None = None
+    step: int | None = Field(default=None, ge=0, le=MAX_FLOWS, description="Step of a per-step trace (a collective's CSV export): "
+                             "a host's flows of a step start when every flow of the group's previous step it sent or received has finished.")
 
     @field_validator("size")
     @classmethod
     def _size(cls, value: str) -> str:
-        if value != LONG_LIVED:
-            size = _unit(parse_size_bytes, value)
-            if size < 1 or size != int(size):
-                raise ValueError(f"{value!r} is not a whole number of bytes >= 1")
-        return value
+        return value if value == LONG_LIVED else _whole_bytes(value)
 
     @field_validator("start")
     @classmethod
     def _start(cls, value: str) -> str:
-        _unit(parse_time_s, value, allow_zero=True)
-        return value
+        return _a_time(value)
 
     @field_validator("start_window")
     @classmethod
@@ -118,12 +136,19 @@ class TrafficEntry(BaseModel):
 
     @model_validator(mode="after")
     def _one_class(self) -> TrafficEntry:
-        if (self.class_name is None) == (self.dscp is None):
-            raise ValueError("give exactly one of 'class' (a class of the intent) and 'dscp' (0..63)")
+        _one_class(self.class_name, self.dscp)
         if self.pattern is not None and self.rate is None:
             raise ValueError("'pattern' shapes an open-loop source: give its 'rate' too (e.g. rate: 1G), or drop 'pattern'")
         if self.rate is not None and self.transport is not None:
             raise ValueError("'rate' makes an open-loop source, which runs no transport: drop 'transport' or 'rate'")
+        return self
+
+    @model_validator(mode="after")
+    def _step_finishes(self) -> TrafficEntry:
+        if self.step is not None and (self.size == LONG_LIVED or self.rate is not None):
+            raise ValueError("a flow with a 'step' must finish for the next step to start: give it a size and no rate")
+        if self.step is not None and self.start_window is not None:
+            raise ValueError("a flow with a 'step' after the first starts when the step before it finishes: drop 'start_window'")
         return self
 
     @property
@@ -141,6 +166,46 @@ class TrafficEntry(BaseModel):
     @property
     def rate_bps(self) -> float | None:
         return None if self.rate is None else parse_rate_bps(self.rate)
+
+
+class CollectiveEntry(BaseModel):
+    """A collective over ``hosts`` (the ranks, in ring order): its steps as flows that wait for
+    the previous step (softswitch/traffic/collectives.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    group: str = Field(min_length=1, description="Name of the collective in the results (its job completion time).")
+    collective: CollectiveKind
+    hosts: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="The ranks, in ring order.")
+    size: Quantity = Field(description="Message size M: each of 2(N-1) ring all-reduce steps moves M/N bytes per rank.")
+    iterations: int = Field(default=1, ge=1, le=10_000)
+    class_name: str | None = Field(default=None, alias="class", min_length=1)
+    dscp: int | None = Field(default=None, ge=0, le=63)
+    transport: TransportChoice | None = None
+    start: Quantity = "0s"
+
+    @field_validator("size")
+    @classmethod
+    def _message_size(cls, value: str) -> str:
+        return _whole_bytes(value)
+
+    @field_validator("start")
+    @classmethod
+    def _start_time(cls, value: str) -> str:
+        return _a_time(value)
+
+    @model_validator(mode="after")
+    def _class_or_dscp(self) -> CollectiveEntry:
+        _one_class(self.class_name, self.dscp)
+        return self
+
+    @property
+    def size_bytes(self) -> int:
+        return int(parse_size_bytes(self.size))
+
+    @property
+    def start_s(self) -> float:
+        return parse_time_s(self.start, allow_zero=True)
 
 
 def parse_window(text: str, place: str) -> tuple[float, float]:
@@ -175,7 +240,14 @@ class TrafficDocument(BaseModel):
     """How long the run is (``--duration``): statistics over [0, duration]."""
     measure: str | None = None
     """The measured window ``START:END`` (``--measure``): the run ends at END."""
-    flows: list[Any] = Field(min_length=1)
+    flows: list[Any] = Field(default_factory=list)
+    collectives: list[Any] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> TrafficDocument:
+        if not self.flows and not self.collectives:
+            raise ValueError("list the traffic under 'flows:' or 'collectives:' (or both)")
+        return self
 
     @field_validator("duration")
     @classmethod
@@ -185,16 +257,23 @@ class TrafficDocument(BaseModel):
         return value
 
 
+EntryT = TypeVar("EntryT", "TrafficEntry", "CollectiveEntry")
+
+
 @dataclass(frozen=True)
-class PlacedEntry:
+class Placed(Generic[EntryT]):
     """An entry and where each of its fields is written (``FILE:LINE``), for the fabric's errors."""
 
-    entry: TrafficEntry
+    entry: EntryT
     place: str
     field_places: dict[str, str]
 
     def place_of(self, field: str) -> str:
         return self.field_places.get(field, self.place)
+
+
+PlacedEntry = Placed[TrafficEntry]
+PlacedCollective = Placed[CollectiveEntry]
 
 
 @dataclass(frozen=True)
@@ -207,6 +286,7 @@ class TrafficFile:
     (``duration: D`` is ``measure: 0s:D``); None where it gives neither (a CSV never does)."""
     window_text: str | None = None
     """How the file wrote it (``measure: 4s:5s``), for the report and notes."""
+    collectives: tuple[PlacedCollective, ...] = ()
 
 
 def _hint(error: Mapping[str, Any], field: str) -> str:
@@ -338,8 +418,9 @@ def _read_events(name: str, reader: Any) -> TrafficFile:
     tally = _FlowTally()
     while not isinstance(event := reader.next(), yaml.MappingEndEvent):
         key = reader.key(event)
-        if key in top:
-            raise Unsupported  # ruamel.yaml places the duplicate
+        if key in top or key == "collectives":
+            # ruamel.yaml places a duplicate; collectives (a few entries) are read there too
+            raise Unsupported
         lines[key] = event.start_mark.line + 1
         value_event = reader.next()
         if key == "flows" and isinstance(value_event, yaml.SequenceStartEvent):
@@ -389,15 +470,22 @@ def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocumen
         return TrafficDocument.model_validate(dict(top))
     except ValidationError as error:
         first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
+        # No flows and no collectives is the document's error: point at the (empty) list given.
+        empty = next((key for key in ("flows", "collectives") if key in top), "")
+        field = str(first["loc"][0]) if first["loc"] else empty
         place = line_of(field) if field in top else f"{name}:1"
         hint = {
             "apiVersion": "write apiVersion: qosforge/v1",
             "kind": "write kind: Traffic",
-            "flows": "list the flows under 'flows:'",
+            "flows": "list the flows under 'flows:' (or collectives under 'collectives:')",
+            "collectives": "list the collectives under 'collectives:'",
             "seed": "a whole number 0..4294967295",
             "duration": "a time with its unit, e.g. 10ms",
-        }.get(field, "the top-level fields are apiVersion, kind, seed, duration, measure, flows")
+        }.get(
+            field,
+            "the top-level fields are apiVersion, kind, seed, duration, measure, flows, "
+            "collectives",
+        )
         where = f"{place}: {field}" if field else place
         raise QosforgeError(_message(first), place=where, hint=hint) from None
 
@@ -425,25 +513,52 @@ def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:
 
     top = {str(k): v for k, v in root.items()}
     document = _document(name, top, lambda field: line_of(root, field))
-    flows = root["flows"]
-    if not isinstance(flows, CommentedSeq):
-        raise QosforgeError("'flows' must be a list of flow entries", place=line_of(root, "flows"), hint="write each entry on a line starting with '- '")
+    placed: dict[str, list[tuple[Any, str, dict[str, str]]]] = {}
+    for key in ("flows", "collectives"):
+        listed = root.get(key)
+        placed[key] = []
+        if listed is None:
+            continue
+        if not isinstance(listed, CommentedSeq):
+            raise QosforgeError(
+                f"'{key}' must be a list of entries",
+                place=line_of(root, key),
+                hint="write each entry on a line starting with '- '",
+            )
+        for index, raw in enumerate(listed):
+            place = f"{name}:{listed.lc.item(index)[0] + 1}"
+            field_places = (
+                {str(k): line_of(raw, k) for k in raw} if isinstance(raw, CommentedMap) else {}
+            )
+            plain = (
+                {str(k): (list(v) if isinstance(v, CommentedSeq) else v) for k, v in raw.items()}
+                if isinstance(raw, CommentedMap)
+                else raw
+            )
+            placed[key].append((plain, place, field_places))
     entries = []
     tally = _FlowTally()
-    for index, raw in enumerate(flows):
-        place = f"{name}:{flows.lc.item(index)[0] + 1}"
-        field_places = {str(key): line_of(raw, key) for key in raw} if isinstance(raw, CommentedMap) else {}
-        plain = {str(key): (list(value) if isinstance(value, CommentedSeq) else value) for key, value in raw.items()} if isinstance(raw, CommentedMap) else raw
-        placed = _entry(plain, place, field_places)
-        tally.add(placed)
-        entries.append(placed)
-    return _traffic_file(name, document, tuple(entries), lambda key: line_of(root, key))
+    for plain, place, places in placed["flows"]:
+        entry = _entry(plain, place, places)
+        tally.add(entry)
+        entries.append(entry)
+    collectives = tuple(
+        _collective(plain, place, places) for plain, place, places in placed["collectives"]
+    )
+    return _traffic_file(
+        name, document, tuple(entries), lambda key: line_of(root, key), collectives
+    )
 
 
-def _traffic_file(name: str, document: TrafficDocument, entries: tuple[PlacedEntry, ...],
-                  place_of: Any) -> TrafficFile:
+def _traffic_file(
+    name: str,
+    document: TrafficDocument,
+    entries: tuple[PlacedEntry, ...],
+    place_of: Any,
+    collectives: tuple[PlacedCollective, ...] = (),
+) -> TrafficFile:
     measure_s, window_text = _file_window(document, place_of)
-    return TrafficFile(name, document.seed, entries, measure_s, window_text)
+    return TrafficFile(name, document.seed, entries, measure_s, window_text, collectives)
 
 
 def _file_window(document: TrafficDocument,
@@ -464,6 +579,28 @@ def _file_window(document: TrafficDocument,
     if document.duration is not None:
         return (0.0, parse_time_s(document.duration)), f"duration: {document.duration}"
     return None, None
+
+
+def _collective(raw: Any, place: str, field_places: dict[str, str]) -> PlacedCollective:
+    if not isinstance(raw, dict):
+        raise QosforgeError(f"a collective entry must be a mapping (got {type(raw).__name__})", place=place,
+                            hint="e.g. {group: allreduce, collective: ring-allreduce, hosts: [0, 1, 2, 3], size: 64MB, class: rdma}")
+    try:
+        entry = CollectiveEntry.model_validate(raw)
+    except ValidationError as error:
+        # A misspelt field also leaves the right one missing: name the misspelling.
+        first = next((e for e in error.errors() if e["type"] == "extra_forbidden"), error.errors()[0])
+        field = str(first["loc"][0]) if first["loc"] else ""
+        where = field_places.get(field, place)
+        if first["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(field, COLLECTIVE_FIELDS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"the fields of a collective are: {', '.join(COLLECTIVE_FIELDS)}"
+        elif first["type"] == "missing":
+            hint = "a collective needs 'group', 'collective', 'hosts', 'size' and a 'class' or 'dscp'"
+        else:
+            hint = _hint(first, field)
+        raise QosforgeError(_message(first), place=f"{where}: {field}" if field else where, hint=hint) from None
+    return PlacedCollective(entry, place, field_places)
 
 
 def _cell(value: str) -> Any:
@@ -516,7 +653,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
                 continue
             if column in ("src", "dst"):
                 raw[column] = [int(token) if token.isdigit() else token for token in cell.split()]
-            elif column in ("count", "dscp"):
+            elif column in ("count", "dscp", "step"):
                 raw[column] = int(cell) if cell.lstrip("-").isdigit() else cell
             else:
                 raw[column] = cell
@@ -545,5 +682,5 @@ def stagger_offsets_s(entry: TrafficEntry, flows: int, seed: int, entry_index: i
     return [min(x, math.nextafter(window, 0.0)) for x in offsets]
 
 
-__all__ = ["LONG_LIVED", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile",
+__all__ = ["LONG_LIVED", "CollectiveEntry", "PlacedCollective", "PlacedEntry", "TrafficDocument", "TrafficEntry", "TrafficFile",
            "load_traffic", "parse_window", "stagger_offsets_s"]

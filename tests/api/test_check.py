@@ -16,26 +16,26 @@ POD = str(ROOT / "examples" / "roce-pod.yaml")
 
 
 @pytest.mark.parametrize(
-    ("fail_links", "max_failures", "verdict", "code"),
+    ("fail_links", "max_failures", "routing", "verdict", "code"),
     [
-        (0, None, "deadlock_free", 0),
-        (1, None, "deadlock_free", 0),
-        (2, None, "deadlock", 1),  # 12 of roce-pod's 28 pairs of failed links bounce into a cycle
-        (
-            2,
-            1,
-            "not_proven",
-            3,
-        ),  # the first pair checked closes no cycle: nothing is proven of the other 27
+        (0, None, None, "deadlock_free", 0),
+        (1, None, None, "deadlock_free", 0),
+        # roce-pod's eBGP (RFC 7938): the 12 pairs that bounce under shortest paths cut leaves off
+        (2, None, None, "deadlock_free", 0),
+        # 12 of roce-pod's 28 pairs of failed links bounce into a cycle under shortest paths
+        (2, None, "shortest-path", "deadlock", 1),
+        # the first pair checked closes no cycle: nothing is proven of the other 27
+        (2, 1, "shortest-path", "not_proven", 3),
     ],
 )
 def test_the_verdict_and_exit_code_follow_what_was_checked(
-    fail_links: int, max_failures: int | None, verdict: str, code: int
+    fail_links: int, max_failures: int | None, routing: str | None, verdict: str, code: int
 ) -> None:
-    outcome = check_deadlock(DeadlockRequest(POD, fail_links, max_failures))
+    outcome = check_deadlock(DeadlockRequest(POD, fail_links, max_failures, routing_model=routing))
     assert (outcome.verdict, outcome.exit_code) == (verdict, code)
     report = outcome.report()
     assert report["verdict"] == verdict and report["exit_code"] == code
+    assert report["routing"]["model"] == (routing or "ebgp-rfc7938")
     if fail_links == 0:
         assert outcome.result is None and report["failures"]["skipped"].startswith("--fail-links 0")
     else:

@@ -54,8 +54,11 @@ def test_an_example_is_deadlock_free_under_any_single_link_failure(run_cli: Run)
     code, out, err = run_cli("check", "deadlock", str(ROOT / "examples" / "roce-pod.yaml"), "--fail-links", "1")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[1] == "healthy fabric: no cyclic buffer dependency"
-    assert lines[2].startswith("single link failures: 8 of 8 checked in ") and lines[2].endswith("; 0 create a cycle; 0 cut hosts off")
+    assert lines[1] == ("routing: ebgp-rfc7938 (AS-path loop detection, 5 ASNs for 6 switches, "
+                        "1 shared by a tier, multipath-relax; the default of generated topologies)")
+    assert lines[2] == "healthy fabric: no cyclic buffer dependency"
+    assert lines[3].startswith("single link failures: 8 of 8 checked in ")
+    assert lines[3].endswith("; 0 create a cycle; 0 cut hosts off")
     assert lines[-1] == "class 'rdma' (PG 3): deadlock-free under any single link failure"
 
 
@@ -121,18 +124,45 @@ def test_a_complete_sweep_proves_and_says_so(run_cli: Run, tmp_path: Path) -> No
     assert failures["skipped"] is None and failures["checked"] == failures["total"] == 8
 
 
-def test_two_failed_uplinks_make_the_roce_pod_bounce_and_deadlock(run_cli: Run) -> None:
+BOUNCE = ["leaf1:Ethernet64 - spine1:Ethernet0", "leaf2:Ethernet68 - spine2:Ethernet4"]
+
+
+def test_two_failed_uplinks_make_the_roce_pod_bounce_and_deadlock_under_shortest_paths(
+        run_cli: Run) -> None:
     """leaf1 without spine1 and leaf2 without spine2: leaf1's traffic to leaf2 goes up spine2,
     down to leaf3 or leaf4 and up spine1 again, the bounce that closes a loop (Guo et al.,
     SIGCOMM 2016 §4.2). 12 of the 28 pairs of links do this; 4 cut a leaf off."""
-    code, out, _err = run_cli("check", "deadlock", str(ROOT / "examples" / "roce-pod.yaml"), "--fail-links", "2")
+    code, out, _err = run_cli("check", "deadlock", str(ROOT / "examples" / "roce-pod.yaml"),
+                              "--fail-links", "2", "--routing", "shortest-path")
     assert code == 1
     lines = out.splitlines()
-    assert lines[2].startswith("double link failures: 28 of 28 checked in ") and lines[2].endswith("; 12 create a cycle; 4 cut hosts off")
-    assert lines[3] == "  failed leaf1:Ethernet64 - spine1:Ethernet0 and leaf2:Ethernet68 - spine2:Ethernet4:"
-    assert lines[4] == "    cycle: spine1:Ethernet8 -> leaf4:Ethernet64 -> spine2:Ethernet12 -> leaf3:Ethernet68 -> spine1:Ethernet8"
-    assert "closed by hosts on leaf2 to hosts on leaf1 via leaf2 > spine1 > leaf4 > spine2 > leaf1" in lines[6]
+    assert lines[1] == "routing: shortest-path (fewest switch hops, ECMP; --routing)"
+    assert lines[3].startswith("double link failures: 28 of 28 checked in ")
+    assert lines[3].endswith("; 12 create a cycle; 4 cut hosts off")
+    assert lines[4] == f"  failed {BOUNCE[0]} and {BOUNCE[1]}:"
+    assert lines[5] == ("    cycle: spine1:Ethernet8 -> leaf4:Ethernet64 -> spine2:Ethernet12 -> "
+                        "leaf3:Ethernet68 -> spine1:Ethernet8")
+    assert "closed by hosts on leaf2 to hosts on leaf1 via leaf2 > spine1 > leaf4 > spine2 > leaf1" in lines[7]
     assert lines[-1] == "class 'rdma' (PG 3): can deadlock under 12 of the 28 double link failures checked"
+
+
+def test_under_ebgp_the_same_failures_cut_leaves_off_instead(run_cli: Run) -> None:
+    """roce-pod's own routing (eBGP, its spines sharing one ASN, RFC 7938 §5.2.1): a spine drops
+    the route that bounces through a leaf (RFC 4271 §9.1.2), so none of the 28 double failures
+    closes a cycle and 16 leave leaf pairs without a route."""
+    code, out, _err = run_cli("check", "deadlock", str(ROOT / "examples" / "roce-pod.yaml"),
+                              "--fail-links", "2", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    asns = report["routing"]["asns"]
+    assert report["routing"]["model"] == "ebgp-rfc7938" and asns["spine1"] == asns["spine2"] == 65534
+    failures = report["failures"]
+    found = (failures["checked"], len(failures["deadlocks"]), len(failures["partitions"]))
+    assert found == (28, 0, 16)
+    bounce = next(p for p in failures["partitions"] if p["failed"] == BOUNCE)
+    assert bounce["unreachable"] == [["leaf2", "leaf1"], ["leaf1", "leaf2"]]
+    summary = report["summary"][0]["text"]
+    assert summary == "class 'rdma' (PG 3): deadlock-free under any double link failure"
 
 
 def test_bad_input_and_no_lossless_class(run_cli: Run, tmp_path: Path) -> None:

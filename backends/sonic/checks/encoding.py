@@ -157,6 +157,8 @@ def _key_steps(table: str, key: str) -> tuple[_KeyStep, ...]:
         if key not in FLEX_COUNTER_GROUPS:
             return (("bad-key", f"{key!r} is not a flex-counter group of sonic-flex_counter.yang ({', '.join(sorted(FLEX_COUNTER_GROUPS))})"),)
         return ()
+    if kind == "GLOBAL":  # a container with the one entry GLOBAL (sonic-trimming.yang)
+        return () if key == "GLOBAL" else (("bad-key", "the only key is GLOBAL"),)
     if kind == "name":
         return (("bad-key", "object names are non-empty, without '|'"),) if not key or "|" in key else ()
     if kind == "pattern_name":

@@ -104,6 +104,13 @@ FIELDS: dict[str, dict[str, FieldSpec]] = {
                "detection_time": Num(100, 5000), "restoration_time": Num(100, 60000),
                "pfc_stat_history": PatternSpec(re.compile(r"enable|disable"), "enable or disable"),
                "POLL_INTERVAL": Num(100, 1000)},
+    # sonic-trimming.yang: size uint32; dscp_value union uint8 0..63 | "from-tc"; tc_value uint8;
+    # queue_index union uint8 | "dynamic".
+    "SWITCH_TRIMMING": {"size": U32,
+                        "dscp_value": PatternSpec(re.compile(r"6[0-3]|[1-5]?[0-9]|from-tc"), "a DSCP 0-63 or from-tc"),
+                        "tc_value": Num(0, 255),
+                        "queue_index": PatternSpec(re.compile(r"25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|dynamic"),
+                                                   "a queue index 0-255 or dynamic")},
     "DEFAULT_LOSSLESS_BUFFER_PARAMETER": {"default_dynamic_th": Num(-8, 7, True),
                                           "over_subscribe_ratio": Num(0, 2**16 - 1)},
     "LOSSLESS_TRAFFIC_PATTERN": {"mtu": Num(1, 9216), "small_packet_percentage": Num(0, 100)},
@@ -160,6 +167,7 @@ KEY_KIND: dict[str, str] = {
     "BUFFER_PORT_INGRESS_PROFILE_LIST": "port", "BUFFER_PORT_EGRESS_PROFILE_LIST": "port",
     "PORT_QOS_MAP": "port_or_global", "PFC_WD": "port_or_GLOBAL",
     "FLEX_COUNTER_TABLE": "flex_group",
+    "SWITCH_TRIMMING": "GLOBAL",
 }
 
 #: The QoS/buffer tables this validator understands (the CONFIG_DB tables sonic-swss orchagent/orchdaemon.cpp

@@ -97,6 +97,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     from qosforge.files import PLOT_SUFFIXES
     from qosforge.softswitch.helper.class_report import all_port_classes, flow_ect
     from qosforge.softswitch.helper.traffic_report import (
+        collectives_json,
         flows_json,
         groups_json,
         ports_json,
@@ -165,6 +166,9 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "flows": flows, "groups": groups,
         "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
     }
+    collectives = collectives_json(traffic, traffic_file, sampled, window)
+    if collectives:
+        report["collectives"] = collectives
     if options.timeseries is not None:
         _write_timeseries(Path(options.timeseries), fabric, traffic, sampled)
     return report, sampled.series

@@ -46,7 +46,25 @@ SAI_E_ONE = 1
 """
     metadata = parse_metadata(text)
     attribute = metadata.attributes["SAI_X_ATTR_A"]
-    assert attribute.enum == "sai_e_t" and attribute.create_only and metadata.enums == {"sai_e_t": {"SAI_E_ONE": 1}}
+    assert attribute.enum == "sai_e_t" and attribute.create_only and metadata.enums["sai_e_t"] == {"SAI_E_ONE": 1}
+
+
+def test_packet_trimming_attributes_are_the_headers() -> None:
+    # SAI inc/saiswitch.h: the ids are positions in sai_switch_attr_t (QOS_DEFAULT_TC is 0x68 in
+    # the dump and the same count gives 0xf1..0xf4, 0xfd, 0xfe); @validonly on the mode attributes.
+    metadata = sai_metadata()
+    size = metadata.attributes["SAI_SWITCH_ATTR_PACKET_TRIM_SIZE"]
+    assert (size.value_type, size.default, size.object_type) == ("UINT32", "128", "SAI_OBJECT_TYPE_SWITCH")
+    dscp = metadata.attributes["SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE"]
+    assert dscp.value_type == "UINT8" and [(c.attribute, c.value) for c in dscp.valid_only] == [
+        ("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE", "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE")]
+    index = metadata.attributes["SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX"]
+    assert [(c.attribute, c.value) for c in index.valid_only] == [
+        ("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC")]
+    assert metadata.enums["sai_packet_trim_queue_resolution_mode_t"] == {
+        "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC": 0, "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC": 1}
+    action = metadata.attributes["SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION"]
+    assert "SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM" in metadata.enums[action.enum or ""]
 
 
 @pytest.mark.skipif(not REFERENCE.is_file(), reason="the shared reference folder is not next to this checkout")

@@ -7,12 +7,15 @@ from types import SimpleNamespace
 
 import pytest
 
+from qosforge.compiler.routing import EBGP, SHORTEST_PATH_ROUTING, Routing
 from qosforge.compiler.topology import ResolvedPort, ResolvedSwitch, ResolvedTopology
 
 
-def topology(edges: list[tuple[int, int]], n_switches: int, hosts: tuple[int, ...] | None = None) -> ResolvedTopology:
+def topology(edges: list[tuple[int, int]], n_switches: int, hosts: tuple[int, ...] | None = None,
+             routing: Routing = SHORTEST_PATH_ROUTING) -> ResolvedTopology:
     """Switches ``s1..sN`` joined by ``edges`` (switch indices), one port per link end numbered in
-    edge order (``Ethernet<4k>``), and one host port on each switch in ``hosts`` (default all)."""
+    edge order (``Ethernet<4k>``), and one host port on each switch in ``hosts`` (default all),
+    routed by ``routing`` (default: shortest paths)."""
     ports: list[list[ResolvedPort]] = [[] for _ in range(n_switches)]
     for a, b in edges:
         pa, pb = f"Ethernet{4 * len(ports[a])}", f"Ethernet{4 * len(ports[b])}"
@@ -21,7 +24,13 @@ def topology(edges: list[tuple[int, int]], n_switches: int, hosts: tuple[int, ..
     for s in range(n_switches) if hosts is None else hosts:
         ports[s].append(ResolvedPort(f"Ethernet{4 * len(ports[s])}", 40e9, 2.0, "host", 1e-6))
     switches = tuple(ResolvedSwitch(f"s{i + 1}", "broadcom-trident2", tuple(p), "switch") for i, p in enumerate(ports))
-    return ResolvedTopology(switches, (1e-6,), (40e9,))
+    return ResolvedTopology(switches, (1e-6,), (40e9,), routing=routing)
+
+
+def ebgp(asns: list[int], allowas_in: int = 0, multipath_relax: bool = True) -> Routing:
+    """eBGP over switches ``s1..sN`` with these ASNs."""
+    named = tuple((f"s{i + 1}", asn) for i, asn in enumerate(asns))
+    return Routing(EBGP, named, allowas_in, multipath_relax, "the test")
 
 
 def ring(n: int) -> ResolvedTopology:
@@ -39,15 +48,16 @@ kind: Fabric
 metadata: {{name: ring}}
 topology:
   switches:
-{switches}classes:
+{switches}{routing}classes:
   - {{name: rdma, transport: {transport}, dscp: [26], lossless: {lossless}}}
   - {{name: bulk, transport: dctcp, dscp: [10]}}
 """
 
 
-def ring_intent(n: int, lossless: bool = True) -> str:
+def ring_intent(n: int, lossless: bool = True, routing: str = "") -> str:
     """An explicit ring of ``n`` switches ``sw1..swN``: Ethernet8 to the next, Ethernet12 from the
-    previous, two hosts each; class ``rdma`` (DCQCN, or IRN when lossy) on DSCP 26."""
+    previous, two hosts each; class ``rdma`` (DCQCN, or IRN when lossy) on DSCP 26; ``routing``:
+    the ``topology.routing`` mapping in flow style (default: none, the explicit default)."""
     switches = "".join(
         f"""    - name: sw{i + 1}
       profile: broadcom-trident2
@@ -58,9 +68,12 @@ def ring_intent(n: int, lossless: bool = True) -> str:
 """
         for i in range(n)
     )
-    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(), transport="dcqcn" if lossless else "irn")
+    return RING_YAML.format(switches=switches, lossless=str(lossless).lower(),
+                            transport="dcqcn" if lossless else "irn",
+                            routing=f"  routing: {routing}\n" if routing else "")
 
 
 @pytest.fixture(scope="session")
 def fabrics() -> SimpleNamespace:
-    return SimpleNamespace(topology=topology, ring=ring, leaf_spine=leaf_spine, ring_intent=ring_intent)
+    return SimpleNamespace(topology=topology, ring=ring, leaf_spine=leaf_spine,
+                           ring_intent=ring_intent, ebgp=ebgp)

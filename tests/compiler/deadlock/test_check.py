@@ -35,6 +35,42 @@ def test_a_lossless_ring_is_refused_with_the_cycle_routes_and_fixes(write_intent
         assert fix in error.hint
 
 
+def _ring_asns(n: int, same: bool = False, allowas_in: int = 0) -> str:
+    """A ring's eBGP routing: each switch its own ASN, or all one ASN (``same``)."""
+    asns = ", ".join(f"sw{i + 1}: {65001 if same else 65001 + i}" for i in range(n))
+    return f"{{model: ebgp-rfc7938, asn: {{switches: {{{asns}}}}}, allowas_in: {allowas_in}}}"
+
+
+@pytest.mark.parametrize("routing", ["{model: shortest-path}", _ring_asns(4)], ids=["shortest-path", "ebgp"])
+def test_a_lossless_ring_is_refused_under_either_routing_model(
+        write_intent: Callable[..., Path], fabrics: SimpleNamespace, routing: str) -> None:
+    """Each switch its own ASN: eBGP's routes on a ring are its shortest paths, and they close
+    the cycle."""
+    intent, source_map = load_intent(write_intent(fabrics.ring_intent(4, routing=routing)))
+    cycle = "can deadlock: PFC buffers form a cycle on switches sw2, sw3, sw4, sw1"
+    with pytest.raises(IntentError, match=cycle):
+        compile_intent(intent, source_map, targets=("sai",))
+
+
+def test_an_asn_plan_that_cuts_hosts_off_is_refused_unless_allowas_in_lets_the_routes_in(
+        write_intent: Callable[..., Path], fabrics: SimpleNamespace) -> None:
+    """A lossy ring whose switches all share one ASN: each drops the others' prefixes (RFC 4271
+    §9.1.2); allowas_in 1 (RFC 7938 §5.2.2, leaves reusing an ASN) lets a neighbour's route in
+    but not one two hops away (the ASN twice on its path); allowas_in 2 routes the whole ring."""
+
+    def compiled(allowas_in: int) -> int:
+        routing = _ring_asns(4, same=True, allowas_in=allowas_in)
+        intent, source_map = load_intent(write_intent(fabrics.ring_intent(4, lossless=False, routing=routing)))
+        return len(compile_intent(intent, source_map, targets=("sai",)).switches)
+
+    with pytest.raises(IntentError, match="under eBGP sw2 has no route to the hosts of sw1 on the healthy") as refused:
+        compiled(0)
+    assert refused.value.place.endswith("topology.routing.asn") and "allowas_in" in (refused.value.hint or "")
+    with pytest.raises(IntentError, match="under eBGP sw3 has no route to the hosts of sw1"):
+        compiled(1)
+    assert compiled(2) == 4
+
+
 @pytest.mark.parametrize(("size", "lossless"), [(4, False), (3, True)])
 def test_a_lossy_ring_or_a_triangle_compiles(write_intent: Callable[..., Path], fabrics: SimpleNamespace, size: int, lossless: bool) -> None:
     intent, source_map = load_intent(write_intent(fabrics.ring_intent(size, lossless)))

@@ -1,4 +1,5 @@
-"""The analysis routes as the software switch forwards: same ECMP groups, same reach."""
+"""The analysis routes as the software switch forwards: same ECMP groups, same reach, under
+either routing model and any failed links."""
 
 from __future__ import annotations
 
@@ -10,17 +11,27 @@ from hypothesis import strategies as st
 
 from qosforge.compiler.deadlock.links import fabric_links
 from qosforge.compiler.deadlock.routes import next_hops, route_block
-from qosforge.compiler.topology import ResolvedTopology
-from qosforge.softswitch.engine.build import HOST
-from qosforge.softswitch.helper.topology import shortest_path_topology
+from qosforge.compiler.routing import EBGP, Routing
+from qosforge.compiler.topology import ResolvedPort, ResolvedTopology
+from qosforge.softswitch.engine.build import HOST, UNCONNECTED
+from qosforge.softswitch.helper.topology import routed_topology
 
 
-def _softswitch_groups(topology: ResolvedTopology) -> dict[tuple[str, str], set[str]]:
-    """(switch, destination switch) -> the egress ports the software switch routes on."""
+def _softswitch_groups(topology: ResolvedTopology,
+                       failed: frozenset[str] = frozenset()) -> dict[tuple[str, str], set[str]]:
+    """(switch, destination switch) -> the egress ports the software switch routes on, with the
+    ports named in ``failed`` (``switch:port``) unconnected, as a failed link leaves them."""
     ports = [(s.name, p) for s in topology.switches for p in s.ports]
     index = {f"{name}:{port.name}": i for i, (name, port) in enumerate(ports)}
-    peers = tuple(HOST if p.peer == "host" else index[p.peer] if p.peer else -2 for _, p in ports)
-    sim = shortest_path_topology(tuple(len(s.ports) for s in topology.switches), peers)
+
+    def peer(name: str, port: ResolvedPort) -> int:
+        if f"{name}:{port.name}" in failed or port.peer is None:
+            return UNCONNECTED
+        return HOST if port.peer == "host" else index[port.peer]
+
+    peers = tuple(peer(name, port) for name, port in ports)
+    bgp = topology.routing.bgp(tuple(s.name for s in topology.switches))
+    sim = routed_topology(tuple(len(s.ports) for s in topology.switches), peers, bgp)
     groups: dict[tuple[str, str], set[str]] = {}
     for s, switch in enumerate(topology.switches):
         for d, (owner, port) in enumerate(ports):
@@ -38,20 +49,36 @@ def connected_graphs(draw: st.DrawFn) -> tuple[list[tuple[int, int]], int]:
     return edges, n
 
 
-@settings(max_examples=60, deadline=None)
-@given(graph=connected_graphs())
-def test_ecmp_groups_equal_the_software_switch_routes(fabrics: SimpleNamespace, graph: tuple[list[tuple[int, int]], int]) -> None:
+@st.composite
+def routings(draw: st.DrawFn, n: int) -> Routing:
+    """Shortest paths, or eBGP with few ASNs (so switches share them) and any knobs."""
+    if draw(st.booleans()):
+        return Routing()
+    asns = draw(st.lists(st.integers(65000, 65000 + n), min_size=n, max_size=n))
+    named = tuple((f"s{i + 1}", asn) for i, asn in enumerate(asns))
+    return Routing(EBGP, named, draw(st.integers(0, 1)), draw(st.booleans()))
+
+
+@settings(max_examples=80, deadline=None)
+@given(graph=connected_graphs(), data=st.data())
+def test_ecmp_groups_equal_the_software_switch_routes(
+        fabrics: SimpleNamespace, graph: tuple[list[tuple[int, int]], int], data: st.DataObject) -> None:
     edges, n = graph
-    resolved = fabrics.topology(edges, n)
+    resolved = fabrics.topology(edges, n, routing=data.draw(routings(n)))
     links = fabric_links(resolved)
-    block = route_block(links, links.hosts(), np.ones(links.n_links, dtype=bool))
-    expected = _softswitch_groups(resolved)
+    failed = data.draw(st.sets(st.integers(0, links.n_cables - 1), max_size=2))
+    alive = links.alive(tuple(sorted(failed)))
+    dead = np.flatnonzero(~alive)
+    dead_ports = frozenset(links.port_name(int(link), egress=True) for link in dead)
+    block = route_block(links, links.hosts(), alive)
+    expected = _softswitch_groups(resolved, dead_ports)
     for row, destination in enumerate(block.destinations):
         for switch in range(links.n_switches):
             if switch == destination:
                 continue
             ours = {links.port_name(int(link), egress=True) for link in next_hops(links, switch, block, row)}
             assert ours == expected[(links.switch_names[switch], links.switch_names[int(destination)])]
+            assert bool(ours) == bool(np.isfinite(block.hops[row, switch]))
 
 
 def test_a_spine_nobody_sends_through_is_not_reached(fabrics: SimpleNamespace) -> None:

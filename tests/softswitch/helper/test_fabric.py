@@ -89,3 +89,26 @@ def test_each_link_carries_its_wire_and_the_receiving_switch_the_rest_of_its_lat
     bare = fabric_from_switches(tuple(s.ir for s in mixed.switches), assume=assume)
     assert bare.link_delays_s[mixed.port_index(PortRef("spine1", "Ethernet0"))] == pytest.approx(500e-9)
     assert set(bare.forwarding_delays_s) == {0.0}
+
+
+def test_the_simulated_fabric_routes_by_the_intents_model_around_failures(fabric: Fabric) -> None:
+    """lossless-watchdog's leaf-spine runs eBGP (the generators' default, spines sharing ASN
+    65534): with leaf1-spine1 and leaf2-spine2 down, spine1 refuses leaf2's prefix from leaf3 (its
+    AS path already holds the spines' ASN, RFC 4271 §9.1.2), so leaf1 and leaf2 are cut off from
+    each other and the failure is refused; under shortest paths leaf1 reaches leaf2 by bouncing
+    up spine2, down to leaf3 and up spine1 (four switch hops)."""
+    from dataclasses import replace
+
+    from qosforge.compiler.routing import SHORTEST_PATH_ROUTING
+    from qosforge.errors import QosforgeError
+    from qosforge.softswitch.helper.fabric import failed_cable, with_failed_links
+    from qosforge.softswitch.helper.topology import first_path
+
+    assert fabric.routing.model == "ebgp-rfc7938" and dict(fabric.routing.asns)["spine1"] == 65534
+    cables = (failed_cable(fabric, "leaf1-spine1"), failed_cable(fabric, "leaf2-spine2"))
+    with pytest.raises(QosforgeError, match="leaf1 has no route to the hosts of leaf2 under ebgp-rfc7938 routing"):
+        with_failed_links(fabric, cables)
+    shortest = with_failed_links(replace(fabric, routing=SHORTEST_PATH_ROUTING), cables)
+    leaf1_host, leaf2_host = fabric.host_ports[0], fabric.host_ports[2]
+    hops = [fabric.port_ref(p).switch for p in first_path(shortest.topology, leaf1_host, leaf2_host)]
+    assert hops == ["leaf1", "spine2", "leaf3", "spine1", "leaf2"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import HOST, UNCONNECTED, Topology, lane_capacity
-from qosforge.softswitch.helper.topology import connected, first_path, shortest_path_topology
+from qosforge.softswitch.helper.topology import connected, first_path, routed_topology
 
 
 def leaf_spine(leaves: int, spines: int, hosts: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -29,7 +29,7 @@ def leaf_spine(leaves: int, spines: int, hosts: int) -> tuple[tuple[int, ...], t
 
 def test_leaf_spine_routes_use_every_spine() -> None:
     counts, peers = leaf_spine(leaves=3, spines=2, hosts=2)
-    topology = shortest_path_topology(counts, peers)
+    topology = routed_topology(counts, peers)
     # Leaf 0 reaches a host of leaf 2 over both uplinks (ports 2 and 3): the ECMP group.
     assert topology.routes[0][8] == (2, 3)
     # Its own hosts directly; a spine goes straight down to the host's leaf.
@@ -44,18 +44,18 @@ def test_leaf_spine_routes_use_every_spine() -> None:
 def test_a_chain_has_one_path_and_a_cut_link_disconnects() -> None:
     counts, peers = leaf_spine(leaves=2, spines=1, hosts=1)
     assert connected(counts, peers)
-    topology = shortest_path_topology(counts, peers)
+    topology = routed_topology(counts, peers)
     assert topology.routes[0][2] == (1,)
     cut = list(peers)
     cut[1], cut[peers[1]] = UNCONNECTED, UNCONNECTED
     assert not connected(counts, tuple(cut))
-    assert shortest_path_topology(counts, tuple(cut)).routes[0][2] == ()
+    assert routed_topology(counts, tuple(cut)).routes[0][2] == ()
 
 
 @given(st.integers(2, 5), st.integers(1, 4), st.integers(1, 3))
 def test_every_host_reaches_every_host_in_at_most_three_switches(leaves: int, spines: int, hosts: int) -> None:
     counts, peers = leaf_spine(leaves, spines, hosts)
-    topology = shortest_path_topology(counts, peers)
+    topology = routed_topology(counts, peers)
     host_ports = [p for p, q in enumerate(peers) if q == HOST]
     for src in host_ports:
         for dst in host_ports:
@@ -72,7 +72,7 @@ def test_routes_are_stored_per_destination_switch_not_per_host() -> None:
     switches x leaves, and ``routes[s][d]`` still answers per host port."""
     for leaves in (8, 16):
         counts, peers = leaf_spine(leaves=leaves, spines=4, hosts=16)
-        topology = shortest_path_topology(counts, peers)
+        topology = routed_topology(counts, peers)
         assert topology.leaves == tuple(range(leaves))
         assert len(topology.leaf_routes) == leaves + 4 and all(len(row) == leaves for row in topology.leaf_routes)
         assert len(topology.last_hop) == len(peers)
@@ -83,7 +83,7 @@ def test_routes_are_stored_per_destination_switch_not_per_host() -> None:
 
 def test_a_full_per_host_table_is_taken_only_when_it_routes_by_switch() -> None:
     counts, peers = leaf_spine(leaves=3, spines=2, hosts=2)
-    routed = shortest_path_topology(counts, peers)
+    routed = routed_topology(counts, peers)
     table = [[routed.routes[s][d] for d in range(len(peers))] for s in range(len(counts))]
     again = Topology.from_host_routes(counts, peers, table)
     assert all(again.routes[s][d] == routed.routes[s][d] for s in range(len(counts)) for d in range(len(peers)))
@@ -99,7 +99,7 @@ def test_the_engine_route_table_grows_with_switches_and_leaves() -> None:
     from qosforge.softswitch.engine.build import _links
 
     counts, peers = leaf_spine(leaves=6, spines=3, hosts=4)
-    topology = shortest_path_topology(counts, peers)
+    topology = routed_topology(counts, peers)
     port = SimpleNamespace(dscp_to_tc=(0,) * 64, dscp_to_color=(0,) * 64, tc_to_pg=(0,) * 8, tc_to_queue=(0,) * 8)
     arrays = _links(topology, topology.switch_of(), [port] * len(peers), 1, SimpleNamespace(pfc_watchdog=False))  # type: ignore[list-item, arg-type]
     route, link, members = arrays[L.W_ROUTE], arrays[L.W_LINK], arrays[L.W_ECMP]
