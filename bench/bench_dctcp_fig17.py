@@ -244,11 +244,14 @@ def seed_mean(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def physics(v: Variant, q: dict[str, Any]) -> list[str]:
-    """What the bottleneck rates allow, payload of 1448 per 1500 bytes (qosforge's own result).
-    A window may count packets that crossed a link before it opened and still sat in a queue
+    """What the bottleneck rates allow: 1448 B of payload per 1,538 B on the wire (a 1,500 B IP
+    packet in its Ethernet frame with preamble and gap, IEEE 802.3; models/ethernet.py). A
+    window may count packets that crossed a link before it opened and still sat in a queue
     behind it (T2's egress queues hold some 60 packets toward R1 and a few toward each R2), so
     the bound is the link's payload rate plus :data:`WINDOW_SLACK`."""
-    payload = (PACKET_BYTES - 52) / PACKET_BYTES * (1 + WINDOW_SLACK)
+    from qosforge.models.ethernet import wire_bytes
+
+    payload = (PACKET_BYTES - 52) / float(wire_bytes(PACKET_BYTES)) * (1 + WINDOW_SLACK)
     problems = []
     into_r1 = q["groups"]["S1"]["total_mbps"] + q["groups"]["S3"]["total_mbps"]
     if into_r1 > v.host_gbps * 1e3 * payload:

@@ -11,8 +11,9 @@ window after a congestion event and grows it in congestion avoidance:
   K = cbrt((W_max - cwnd_epoch)/C) (eq. 2), t counted from the first ACK of the epoch: each
   ACK of ``acked`` segments adds (target - cwnd)/cwnd per segment toward
   target = W_cubic(t + RTT), clamped to [cwnd, 1.5 cwnd] (§4.4-4.5);
-* where Reno would be faster (the Reno-friendly region, §4.3) cwnd is W_est, which grows alpha_cubic = 3 (1 - beta)/(1 + beta) segments per window of ACKs (eq. 4),
-  and 1 per window once W_est has reached W_max.
+* where Reno would be faster (the Reno-friendly region, §4.3) cwnd is W_est, which grows
+  alpha_cubic = 3 (1 - beta)/(1 + beta) segments per window of ACKs (eq. 4), and 1 per window
+  once W_est has reached W_max.
 """
 
 from __future__ import annotations
@@ -97,4 +98,12 @@ def cubic_increase(w: World, now: float, f: int, acked: int) -> float:
     return float(cwnd + (target - cwnd) * acked / cwnd)
 
 
-__all__ = ["CUBIC_ALPHA", "CUBIC_BETA", "CUBIC_C", "cubic_congestion", "cubic_increase", "cubic_k", "cubic_window"]
+__all__ = [
+    "CUBIC_ALPHA",
+    "CUBIC_BETA",
+    "CUBIC_C",
+    "cubic_congestion",
+    "cubic_increase",
+    "cubic_k",
+    "cubic_window",
+]

@@ -38,7 +38,8 @@ DUPTHRESH = 3
 
 @compiled
 def sack_prune(w: World, f: int) -> None:
-    """Forget what the cumulative ACK covers: blocks below snd_una go, a block it cuts is trimmed."""
+    """Forget what the cumulative ACK covers: blocks below snd_una go, a block it cuts is
+    trimmed."""
     fli = w[W_FLI]
     una = fli[f, FL_SNDUNA]
     kept = 0
@@ -158,4 +159,14 @@ def next_lost(w: World, f: int) -> int:
     return int(seq) if seq < high else -1
 
 
-__all__ = ["DUPTHRESH", "dupthresh_boundary", "lost_unsent", "next_lost", "pipe", "sack_highest", "sack_merge", "sack_prune", "sacked_between"]
+__all__ = [
+    "DUPTHRESH",
+    "dupthresh_boundary",
+    "lost_unsent",
+    "next_lost",
+    "pipe",
+    "sack_highest",
+    "sack_merge",
+    "sack_prune",
+    "sacked_between",
+]

@@ -315,7 +315,8 @@ def test_the_files_seed_is_reported(run_cli: Run, tmp_path: Path) -> None:
 
 def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path: Path) -> None:
     """lossless-watchdog maps DSCP 1 (no class lists it) to TC 0, the plan's implicit default
-    class, and DSCP 48 to the cnp control class's TC 6: the flows run there, as plain TCP."""
+    class, and DSCP 48 to the cnp control class's TC 6: the flows run there, as plain TCP (CUBIC,
+    what a Linux host's TCP runs)."""
     traffic = _file(
         tmp_path,
         HEAD
@@ -328,8 +329,8 @@ def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path
     assert code == 0, err
     report = json.loads(out)
     assert [(f["class"], f["dscp"], f["transport"]) for f in report["flows"]] == [
-        ("default", 1, "newreno"),
-        ("cnp", 48, "newreno"),
+        ("default", 1, "cubic"),
+        ("cnp", 48, "cubic"),
     ]
     assert all(f["fct_s"] is not None for f in report["flows"])
     assert {(p["queue"], p["class"]) for p in report["ports"]} == {(0, "default"), (6, "cnp")}

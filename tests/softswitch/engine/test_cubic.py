@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import single_switch
 from qosforge.softswitch.engine.cubic import CUBIC_ALPHA, CUBIC_BETA, CUBIC_C, cubic_k, cubic_window
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import SegmentedRun
 
 PKT = 1500

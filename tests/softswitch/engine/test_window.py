@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import single_switch
-from qosforge.softswitch.scenarios import DumbbellSpec, dumbbell
+from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import SegmentedRun
 from qosforge.softswitch.traffic.spec import (
     DELAYED_ACK_TIMEOUT_S,
