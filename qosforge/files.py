@@ -293,15 +293,25 @@ def _mirror(source: Path, destination: Path) -> None:
 def _apply(root: Path, writes: Mapping[str, str | Path], removals: Iterable[str]) -> None:
     for relative, content in writes.items():
         path = root / relative
+        if isinstance(content, Path):
+            _move_into_place(content, path)
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = _mode_for(path)
-        if isinstance(content, Path):
-            os.replace(content, path)  # replaces the link itself, never writes through it
-        else:
-            path.unlink(missing_ok=True)  # never write through a hard link into the live tree
-            path.write_text(content, encoding="utf-8")
+        path.unlink(missing_ok=True)  # never write through a hard link into the live tree
+        path.write_text(content, encoding="utf-8")
         os.chmod(path, mode)
     _remove(root, removals)
+
+
+def _move_into_place(spooled: Path, path: Path) -> None:
+    """A file rendered to the spool folder, renamed to ``path`` with the mode a new file there
+    gets: one rename, as atomic as write_text_atomically, and it replaces a link itself rather
+    than writing through it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
+    os.replace(spooled, path)
+    os.chmod(path, mode)
 
 
 def _remove(root: Path, removals: Iterable[str]) -> None:
@@ -318,11 +328,7 @@ def _remove(root: Path, removals: Iterable[str]) -> None:
 def _update_in_place(root: Path, writes: Mapping[str, str | Path], removals: Iterable[str]) -> None:
     for relative, content in writes.items():
         if isinstance(content, Path):
-            path = root / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            mode = _mode_for(path)
-            os.replace(content, path)  # one rename: as atomic as write_text_atomically
-            os.chmod(path, mode)
+            _move_into_place(content, root / relative)
         else:
             # Not staged by all_or_nothing: the folder's removals follow at once, so its files
             # do too.
