@@ -152,12 +152,21 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
     patchers = _patchers(fabric.targets) if request.base_path is not None else ()
     rendered: list[RenderedFile | SpooledFile] = []
     work = len(fabric.switches) * sum(len(get_target(name).file_names) for name in fabric.targets)
+    reports: list[tuple[dict[str, Any], str]] = []
+
+    def build_report() -> None:
+        """report.json (its document and text): the fabric's alone, so the parent builds it while
+        the workers render (a tenth to a quarter of a large compile's CPU)."""
+        if not reports:
+            document: dict[str, Any] = tidy(report_to_json(fabric))
+            reports.append((document, json.dumps(document, indent=2, sort_keys=False) + "\n"))
+
     with rendering(work) as advance:
         pooled = None
         if spool is not None and workers > 1:
             from qosforge.api.render_pool import render_in_pool
 
-            pooled = render_in_pool(fabric, spool, workers, advance)
+            pooled = render_in_pool(fabric, spool, workers, advance, meanwhile=build_report)
         rendered.extend(pooled or ())
         serial = () if pooled is not None else render_fabric_targets(fabric, compiled.intent,
                                                                      compiled.source_map)
@@ -182,8 +191,8 @@ def _render_and_write(request: CompileRequest, reporter: Reporter, rendering: Re
                 notes.extend(result.notes)
                 if not result.patched:
                     unpatched.append(result.switch)
-    report: dict[str, Any] = tidy(report_to_json(fabric))
-    report_text = json.dumps(report, indent=2, sort_keys=False) + "\n"
+    build_report()
+    report, report_text = reports[0]
     rendered.append(RenderedFile("report.json", None, None, report_text))
     intent_text = Path(request.intent_path).read_bytes().decode("utf-8", errors="replace")
     run = RunRequest(intent=intent_key(Path(request.intent_path), root), intent_sha256=sha256_text(intent_text),

@@ -124,11 +124,17 @@ def _render_run(run: _Run) -> list[SpooledFile] | None:
 
 
 def render_in_pool(
-    fabric: FabricIR, spool: OutputSpool, workers: int, advance: Callable[[], None]
+    fabric: FabricIR,
+    spool: OutputSpool,
+    workers: int,
+    advance: Callable[[], None],
+    meanwhile: Callable[[], None] = lambda: None,
 ) -> list[SpooledFile] | None:
     """Every file of every target of ``fabric``, in the serial loop's order, rendered by up to
     ``workers`` forked processes into ``spool``; ``None`` where the pool is not worth it (too few
-    switches, no spool folder, no fork) or any run failed: the caller then renders serially."""
+    switches, no spool folder, no fork) or any run failed: the caller then renders serially.
+    ``meanwhile`` runs in this process once the runs are handed out (an error in it is the
+    caller's to raise again, after the serial loop)."""
     switches = {target: fabric.for_target(target) for target in fabric.targets}
     workers = (
         min(workers, max(len(chosen) for chosen in switches.values()) // MIN_SWITCHES_PER_WORKER)
@@ -147,7 +153,9 @@ def render_in_pool(
             workers, mp_context=multiprocessing.get_context("fork")
         ) as executor:
             files: list[SpooledFile] = []
-            for kept in executor.map(_render_run, runs):
+            results = executor.map(_render_run, runs)  # every run submitted now
+            meanwhile()  # the parent's own share, while the workers render
+            for kept in results:
                 if kept is None:
                     executor.shutdown(wait=True, cancel_futures=True)
                     return None
