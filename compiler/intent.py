@@ -8,7 +8,6 @@ exports the JSON Schema of :class:`Intent` for editors.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -26,6 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
@@ -95,22 +95,6 @@ def _registered(kind: str, names: Any) -> Any:
 
 TargetName = Annotated[str, _registered("target", target_names), Field(json_schema_extra={"enum": list(target_names())})]
 ApproximationName = Annotated[str, _registered("approximation", approximation_names), Field(json_schema_extra={"enum": list(approximation_names())})]
-
-_RANGE = re.compile(r"^(?P<prefix>[A-Za-z_/-]*[A-Za-z_/-])\[(?P<start>\d+)-(?P<stop>\d+)(?:/(?P<step>\d+))?\](?P<suffix>[A-Za-z0-9_/-]*)$")
-
-
-def expand_port_names(pattern: str) -> list[str]:
-    """``Ethernet[0-124/4]`` -> Ethernet0, Ethernet4, ..., Ethernet124; plain names pass through."""
-    match = _RANGE.match(pattern)
-    if match is None:
-        if "[" in pattern or "]" in pattern:
-            raise ValueError(f"{pattern!r} is not a port range; write e.g. Ethernet[0-124/4]")
-        return [pattern]
-    start, stop = int(match["start"]), int(match["stop"])
-    step = int(match["step"] or 1)
-    if stop < start or step < 1:
-        raise ValueError(f"{pattern!r}: the range must run upwards with a positive step")
-    return [f"{match['prefix']}{index}{match['suffix']}" for index in range(start, stop + 1, step)]
 
 
 class _Strict(BaseModel):

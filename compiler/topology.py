@@ -24,8 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from qosforge.compiler.clos import resolve_clos
-from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
+from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec
 from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.compiler.resolved import ACK_WIRE_BYTES as ACK_WIRE_BYTES
 from qosforge.compiler.resolved import PROPAGATION_M_PER_S as PROPAGATION_M_PER_S
 from qosforge.compiler.resolved import ResolvedPort as ResolvedPort

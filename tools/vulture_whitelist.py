@@ -139,3 +139,5 @@ _._message_size  # unused method (softswitch/traffic/traffic_file.py: pydantic v
 _._start_time  # unused method (softswitch/traffic/traffic_file.py: pydantic validator)
 _._class_or_dscp  # unused method (softswitch/traffic/traffic_file.py: pydantic validator)
 _._something  # unused method (softswitch/traffic/traffic_file.py: pydantic model_validator)
+pytest_configure  # unused function (tests/conftest.py:16): a pytest hook, called by name
+pytest_unconfigure  # unused function (tests/conftest.py:24): a pytest hook, called by name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qosforge.compiler.topology import ACK_WIRE_BYTES
+from qosforge.compiler.resolved import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
