@@ -75,6 +75,7 @@ def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float) ->
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
+@pytest.mark.referee  # 5 s simulated, 40 flows: the referee tier (pyproject.toml)
 def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
     checks = fig17["checks"]
     stock = json.loads(FIXTURE.read_text())["stock"]["groups_mean_mbps"]
@@ -89,6 +90,7 @@ def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
+@pytest.mark.referee  # three seeds of 0.5 s: the referee tier
 def test_half_flows_meets_the_throughput_and_queue_targets_in_every_group(half_flows: dict[str, Any]) -> None:
     _assert_every_group_and_queue(half_flows["checks"], lowest_jain=0.97)
     assert len(half_flows["qosforge"]["seeds"]) == 3
