@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.reporting import Reporter, StderrReporter
 from qosforge.api.simulation import (
@@ -20,6 +20,9 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_flag, parse_fraction, parse_size_bytes, parse_time_s
+
+if TYPE_CHECKING:
+    from qosforge.api.serve import ServeOptions
 
 
 @dataclass(frozen=True)
@@ -55,8 +58,8 @@ class FabricOptions:
     """deadlock: the cables to fail (``--fail-link``)."""
     watchdog: bool = True
     """deadlock: run the PFC watchdog the intent configures (``--no-watchdog``: without it)."""
-    serve: Any = None
-    """cli/serve_gnmi.py ServeOptions: serve the switches over gNMI while the run goes on."""
+    serve: ServeOptions | None = None
+    """Serve the switches over gNMI while the run goes on (qosforge/api/serve.py)."""
 
 
 @dataclass(frozen=True)
