@@ -9,7 +9,7 @@ the same 8 hosts' arrival processes (same seed, same sizes) on 8 ports of one sw
 profile (examples/tlt-softswitch.yaml's ToR), so both run the same transport and host work and the
 rate per packet event compares the engines, not the workloads. Each run is a child process (its
 own peak RSS); run it with ``nice`` on a shared machine and read the per-CPU-second figures.
-A packet event is an enqueue, dequeue or drop at a switch port (docs/softswitch.md).
+A packet event is an enqueue, dequeue or drop at a switch port (docs/softswitch-engine.md).
 
 ``python bench/bench_fabric.py --scale [--repeat N]`` (issue 22): the same all-to-all (60 %,
 web-search sizes, DCTCP, seed 1) on generated fabrics of the ``softswitch`` profile, every link

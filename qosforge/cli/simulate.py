@@ -5,7 +5,7 @@ so its numbers can be compared with other simulators, ``incast`` on a compiled i
 SAI program -> switch), the fabric scenarios and the ``--traffic`` run. This module makes the
 command's options from the registry, turns them into a :class:`~qosforge.api.simulate.SimulateRequest`,
 calls :func:`qosforge.api.simulate.simulate` and renders its outcome: a table or stable JSON
-(docs/softswitch.md); ``--plot`` draws the queue over time. Nothing is written unless the run
+(docs/softswitch-reports.md); ``--plot`` draws the queue over time. Nothing is written unless the run
 succeeded.
 """
 

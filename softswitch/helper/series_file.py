@@ -2,7 +2,7 @@
 column.
 
 One row per (sample, monitored queue): ``time_s``, ``switch``, ``port``, ``queue``,
-``queue_bytes``, ``queue_packets``, ``paused_s`` (docs/softswitch.md "Your own traffic"). The CSV
+``queue_bytes``, ``queue_packets``, ``paused_s`` (docs/softswitch-reports.md "Time series and plots"). The CSV
 holds the bytes Python's :mod:`csv` writer gives for those rows (QUOTE_MINIMAL, ``\\r\\n`` line
 ends, numbers as ``repr``), but no row passes through Python: each distinct number and each
 monitored queue's ``switch,port,queue`` is formatted once, and pyarrow's C kernels gather the

@@ -19,7 +19,7 @@ its own SAI program, linked as the intent's topology says.
    the stall, only there, and its recovery stops the spread short of the sending leaves, which
    the same run without the watchdog reaches (pause depth 2); with it nothing lossless is lost
    to headroom. (Without it the spine towards the stalled leaf does drop lossless frames in this
-   storm, docs/softswitch.md "Fabric", finding 1.)
+   storm, docs/softswitch-validation.md "When a paused priority resumes".)
 """
 
 from __future__ import annotations
