@@ -19,7 +19,7 @@ def test_switch_from_the_folder_option_or_single_profile(tmp_path: Path) -> None
     catalogue = IntentCatalogue(EXAMPLES / "mixed-fabric.yaml")
     assert catalogue.switch_for(tmp_path / "spine1" / "config_db.json", None) == "spine1"
     assert catalogue.switch_for(tmp_path / "config_db.json", "leaf2") == "leaf2"
-    # a folder that is not a switch of the intent is bad input, never a guess (issue 11)
+    # a folder that is not a switch of the intent is bad input, never a guess
     with pytest.raises(QosforgeError, match="is not a switch of"):
         catalogue.switch_for(tmp_path / "leaf7" / "config_db.json", None)
     with pytest.raises(QosforgeError, match="no switch named 'leaf9'"):

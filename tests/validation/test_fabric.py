@@ -1,4 +1,4 @@
-"""Fabric validation (issue 15): the whole fabric on the software switch, every switch loaded from
+"""Fabric validation: the whole fabric on the software switch, every switch loaded from
 its own SAI program, linked as the intent's topology says.
 
 1. PFC headroom at every hop: a lossless line-rate sender behind two switch hops into a host that

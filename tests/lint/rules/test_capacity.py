@@ -208,7 +208,7 @@ def test_dynamic_model_null_pgs_are_left_to_sonic(load_named: Callable[[str], Co
                                                       ("broadcom_traditional.json", "broadcom-tomahawk")])
 def test_headroom_groups_ports_by_requirement_and_its_hint_reproduces_the_number(
         config_name: str, profile: str, load_named: Callable[[str], Config], lint_config: Lint) -> None:
-    """Issue 23 (new-user trial): one profile on 40 m and 300 m ports is two requirements, each
+    """A new user's trial: one profile on 40 m and 300 m ports is two requirements, each
     finding names only its ports, and the hint's whatif command (same model, --asic, inputs) prints
     the rule's number."""
     import json
