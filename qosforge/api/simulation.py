@@ -18,6 +18,8 @@ from qosforge.units import format_value
 
 if TYPE_CHECKING:
     from qosforge.api.serve import ServeOptions
+    from qosforge.softswitch.metrics import SimulationResult
+    from qosforge.softswitch.sampling import QueueSeries
 
 #: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
 #: engine's ~1.5 M events/s (bench/bench_softswitch.py) and a few events per packet, 100 M packets
@@ -107,11 +109,12 @@ class PlotData:
 
 @dataclass(frozen=True)
 class SimulationOutcome:
-    """``report``: the keys ``--format json`` prints, in order. ``result``: the engine's
-    SimulationResult (None for the traffic run, which writes its own plot and time series)."""
+    """``report``: the keys ``--format json`` prints, in order. ``result``: what ``--plot``
+    draws: the engine's SimulationResult for a scenario, the sampled queues (QueueSeries) for a
+    traffic file's run (``kind`` says which)."""
 
     report: dict[str, Any]
-    result: Any = None
+    result: SimulationResult | QueueSeries | None = None
     plot: PlotData | None = None
     kind: Literal["scenario", "traffic"] = "scenario"
 
