@@ -248,8 +248,8 @@ class TrafficDocument(BaseModel):
     """How long the run is (``--duration``): statistics over [0, duration]."""
     measure: str | None = None
     """The measured window ``START:END`` (``--measure``): the run ends at END."""
-    flows: list[Any] = Field(default_factory=list)
-    collectives: list[Any] = Field(default_factory=list)
+    flows: list[object] = Field(default_factory=list)
+    collectives: list[object] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _something(self) -> TrafficDocument:
