@@ -8,10 +8,11 @@ backends. Each target runs as its own
 child and of the rendering workers it forked: on a shared machine the fairer figure), peak RSS
 of the largest process, the peak of the process tree's summed PSS (proportional set size, so the
 pages the forked workers share with the parent count once: /proc/PID/smaps_rollup, sampled every
-50 ms), and per switch. Issue 14 target: each <= 15 s at 1,000 switches and linear to 5,000;
-issue 38: at 10,000 SONiC <= 30 and SAI <= 40 CPU s on one core, peak RSS <= 1.5 GB, and with
-every core <= 30 s wall. ``--workers N`` is passed to ``compile`` (default 1: one process; 0:
-compile's default, every core). Usage: ``python bench/bench_clos.py [--workers N] [PODS ...]``
+50 ms), and per switch. Targets: each target <= 15 s at 1,000 switches and linear to 5,000; at
+10,000 SONiC <= 30 and SAI <= 40 CPU s on one core, peak RSS <= 1.5 GB, and with every core
+<= 30 s wall (docs/sai.md, docs/speed.md). ``--workers N`` is passed to ``compile`` (default 1:
+one process; 0: compile's default, every core). Usage:
+``python bench/bench_clos.py [--workers N] [PODS ...]``
 (default 32 160).
 """
 

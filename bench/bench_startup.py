@@ -1,5 +1,5 @@
 """Start-up cost of light commands, and `simulate` as a whole process, vs the bare interpreter
-(issue 14).
+(docs/softswitch-speed.md).
 
 Runs each command as a whole process, interleaved with ``python -c pass`` from the same venv
 (paired runs: both see the same machine load), and prints the median wall time and CPU time of
@@ -11,8 +11,8 @@ shared machine: wall time there includes waiting for a core.
 
 ``simulate traffic``: ``simulate examples/dctcp-fig17.yaml`` (2 switches) with a traffic file of
 its 40 flows, all started within the first 5 ms, for 10 ms; its compile read from a cache folder
-the warm-up run filled (``QOSFORGE_CACHE_DIR``, qosforge/api/compile_cache.py). Issue 38: the
-whole process <= 0.6 CPU s.
+the warm-up run filled (``QOSFORGE_CACHE_DIR``, qosforge/api/compile_cache.py). Target: the
+whole process <= 0.6 CPU s (docs/speed.md).
 
 Python's bytecode cache is on for the children even if this shell sets PYTHONDONTWRITEBYTECODE
 (an installed package has its .pyc files; without them every run recompiles qosforge's sources).
@@ -42,9 +42,9 @@ SMALL_CONFIG = {
 
 #: Ratio to the bare interpreter's wall time.
 RATIO_TARGETS = {"--help": 6.0, "lint": 10.0}
-#: Absolute wall time, seconds: 10x faster than ns-3 3.37 on the same dumbbell (7.4 s, issue 14).
+#: Absolute wall time, seconds: 10x faster than ns-3 3.37 on the same dumbbell (7.4 s on a quiet machine).
 WALL_TARGETS = {"simulate dumbbell": 0.74}
-#: CPU seconds of the whole process (issue 38: a short run pays for what it uses).
+#: CPU seconds of the whole process: a short run pays for what it uses.
 CPU_TARGETS = {"simulate traffic": 0.6}
 ROOT = Path(__file__).resolve().parents[1]
 DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
