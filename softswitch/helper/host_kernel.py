@@ -99,6 +99,8 @@ def host_model(
     where = f"classes[{index}]"
     kernel = document.kernel
     sources: dict[str, str] = {}
+    cc: str
+    kind: FlowKind
     if transport_flag:
         cc, kind = flow.kind, flow.kind
         sources["congestion_control"] = "--transport"

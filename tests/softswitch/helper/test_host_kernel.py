@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qosforge.backends.host.document import HostSettingsDocument, load_host_document
@@ -49,6 +49,7 @@ def _flow(kind: str = "cubic", dscp: int = 0) -> FlowSpec:
     return FlowSpec(kind=kind, src_port=0, dst_port=1, dscp=dscp, ect=False)  # type: ignore[arg-type]
 
 
+@settings(deadline=None)  # each example reads the golden document
 @given(st.sampled_from([None, 0, 1, 2]), st.sampled_from([None, "cubic", "reno", "dctcp"]))
 def test_ecn_is_negotiated_as_linux_does(tcp_ecn: int | None, class_cc: str | None) -> None:
     """tcp_ecn = 1 on both ends negotiates ECN; 2 (the default, None here) and 0 do not; DCTCP
