@@ -105,7 +105,8 @@ class Variant:
 
 VARIANTS = {v.name: v for v in (
     # The paper's experiment as dctcp-example.cc runs it.
-    # (Its referee with ns-3's delayed ACKs is not recorded yet: docs/softswitch.md.)
+    # Refereed with one ACK per segment: ns-3 with its delayed ACKs (and Linux's DCTCP floor)
+    # starves S1 here too (5.5 Mb/s against the stock dctcp-example's 23.9; docs/softswitch.md).
     Variant("fig17", ns3_delayed_acks=False),
     # The same, 1.5 s long (0.5 s start-up, 0.5 s convergence, 0.5 s measured).
     Variant("fig17-short", startup_s=0.5, convergence_s=0.5, measure_s=0.5),
