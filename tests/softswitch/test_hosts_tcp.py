@@ -14,30 +14,6 @@ import pytest
 from qosforge.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-HOST_KIND = "nvidia-connectx-6dx-100G"
-
-
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """roce-pod's rendered host settings: class ``tcp`` is DCTCP (DSCP 10), tcp_ecn = 1."""
-    out = tmp_path_factory.mktemp("hosts") / "out"
-    with pytest.raises(SystemExit) as exited:
-        main(
-            [
-                "compile",
-                str(ROOT / "examples" / "roce-pod.yaml"),
-                "--target",
-                "host",
-                "-o",
-                str(out),
-                "-q",
-            ]
-        )
-    assert not exited.value.code
-    document: dict[str, Any] = json.loads(
-        (out / "hosts" / HOST_KIND / "host_settings.json").read_text()
-    )
-    return document
 
 
 def _write(
