@@ -501,7 +501,12 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_START] = flow.start_s
         flf[f, L.FF_SSTHRESH] = 1e12
         flf[f, L.FF_ALPHA] = 1.0  # Linux tcp_dctcp.c dctcp_alpha_on_init: start at alpha = 1
-        flf[f, L.FF_RTO_INITIAL] = max(params.rto_min_s, 3 * flow.ack_delay_s)
+        # The flow's hosts' minimum RTO and initial window (simulate --hosts), else the run's.
+        rto_min_s = params.rto_min_s if flow.rto_min_s is None else flow.rto_min_s
+        flf[f, L.FF_RTO_MIN] = rto_min_s
+        flf[f, L.FF_IW] = params.initial_window if flow.initial_window is None else flow.initial_window
+        fli[f, L.FL_HS_FOUND] = 0 if params.hystart else L.HYSTART_OFF
+        flf[f, L.FF_RTO_INITIAL] = max(rto_min_s, 3 * flow.ack_delay_s)
         flf[f, L.FF_RTO] = flf[f, L.FF_RTO_INITIAL]
         flf[f, L.FF_FINISH] = -1.0
         flf[f, L.FF_BETA] = flow.beta

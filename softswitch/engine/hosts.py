@@ -20,6 +20,7 @@ from qosforge.softswitch.engine.layout import (
     FF_ACK_DELAY,
     FF_RTO,
     FF_RTO_AT,
+    FF_RTO_MIN,
     FL_ARRIVED_M,
     FL_DONE,
     FL_KIND,
@@ -34,7 +35,6 @@ from qosforge.softswitch.engine.layout import (
     P_FLOW,
     PF_SENT,
     PRM_END,
-    PRM_RTO_MIN,
     PRM_WARMUP,
     W_FLF,
     W_FLI,
@@ -68,7 +68,7 @@ def retransmission_timeout(w: World, now: float, f: int) -> None:
         push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
         return
     count_measured(w, now, C_TIMEOUTS)
-    flf[f, FF_RTO] = min(flf[f, FF_RTO] * 2.0, w[W_PRMF][PRM_RTO_MIN] * RTO_BACKOFF_CAP)
+    flf[f, FF_RTO] = min(flf[f, FF_RTO] * 2.0, flf[f, FF_RTO_MIN] * RTO_BACKOFF_CAP)
     if fli[f, FL_KIND] == K_DCQCN:
         dcqcn_timeout(w, now, f)
     else:

@@ -148,7 +148,12 @@ FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer w
 FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
 FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
 FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
-FL_COLS = 79
+# Linux host settings per class and CUBIC's HyStart (engine/cubic.py; Linux tcp_cubic.c):
+FL_HS_END = 79  # HyStart: the round ends when snd_una passes this sequence (ca->end_seq)
+FL_HS_SAMPLES = 80  # HyStart: RTT samples taken in this round (ca->sample_cnt)
+FL_HS_FOUND = 81  # HyStart: 1 once it ended slow start (ca->found); HYSTART_OFF: not run
+FL_COLS = 82
+HYSTART_OFF = 2
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -186,7 +191,14 @@ FF_CUBIC_CWND0 = 30  # cwnd at the start of the epoch (cwnd_epoch)
 FF_TLP_AT = 31  # deadline of the tail loss probe timer
 FF_REO_AT = 32  # deadline of the RACK reordering timer
 FF_MIN_RTT = 33  # the smallest RTT sample (RACK's reordering window is min_RTT/4)
-FL_F_COLS = 34
+# Linux host settings per class (simulate --hosts; softswitch/helper/hosts.py) and HyStart:
+FF_RTO_MIN = 34  # the flow's minimum RTO, s (Linux tcp_rto_min_us, route rto_min)
+FF_IW = 35  # its initial window, segments (route initcwnd; RFC 6928 IW10)
+FF_HS_ROUND_START = 36  # HyStart: when the round began (ca->round_start)
+FF_HS_LAST_ACK = 37  # HyStart: the last ACK of the ACK train (ca->last_ack)
+FF_HS_CURR_RTT = 38  # HyStart: the smallest RTT sample of the round (ca->curr_rtt)
+FF_HS_DELAY_MIN = 39  # HyStart: the smallest RTT sample of the flow (ca->delay_min)
+FL_F_COLS = 40
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.

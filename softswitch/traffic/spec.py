@@ -127,6 +127,11 @@ class FlowSpec:
     dcqcn_notification_point: bool = True
     """DCQCN: the receiver's NIC runs its notification point on the flow's priority (mlx5
     ``ecn/roce_np/enable/<prio>``); off, CE-marked packets raise no CNP."""
+    rto_min_s: float | None = None
+    """The minimum retransmission timeout of the flow's sender (its host's ``tcp_rto_min_us``
+    or route ``rto_min``, ``simulate --hosts``); None: the run's (TransportParams.rto_min_s)."""
+    initial_window: int | None = None
+    """Its initial window in segments (the route's ``initcwnd``); None: the run's."""
     after: tuple[int, ...] = ()
     """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
     of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
@@ -166,6 +171,9 @@ class TransportParams:
     """Full segments per ACK of the window receivers (1: every segment, no delayed ACKs)."""
     delayed_ack_timeout_s: float = DELAYED_ACK_TIMEOUT_S
     quickack_segments: int = QUICKACK_SEGMENTS
+    hystart: bool = True
+    """CUBIC leaves slow start by HyStart (Linux tcp_cubic.c ``hystart=1``, ns-3 TcpCubic's
+    HyStart attribute; engine/cubic.py)."""
     sack: bool = True
     """Window hosts use SACK (RFC 2018, Linux's ``net.ipv4.tcp_sack`` default 1) with RFC 6675 and
     RACK-TLP (RFC 8985) loss recovery; False: NewReno's (RFC 6582)."""
