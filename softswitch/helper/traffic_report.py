@@ -120,6 +120,11 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
             "max_queue_bytes": float(sampled.max_queue_bytes[m]),
             "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
             "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
+            # The depth histogram counts packets; its p99 in bytes takes the queue's mean packet
+            # size over the window (one class's frames are one size but for each flow's last).
+            "p99_queue_packets": depth.p99_packets,
+            "p99_queue_delay_s": (depth.p99_packets * depth.mean_bytes / depth.mean_packets * 8.0 / config.speed_bps
+                                  if depth.mean_packets > 0 else 0.0),
             "marks": int(result.marks[port, queue].sum()),
             "paused_s": paused,
         })
