@@ -192,6 +192,24 @@ def default_executor(workers: int, scheduler: str | None) -> Iterator[Executor]:
         yield pool
 
 
+def parse_seeds(text: str, flag: str) -> tuple[int, ...]:
+    """``N`` (seeds 1..N) or ``a,b,c``; every seed within the engine's 32 bits."""
+    from qosforge.softswitch.traffic.spec import MAX_SEED
+
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    try:
+        numbers = [int(item) for item in items]
+    except ValueError:
+        raise QosforgeError(f"{text!r} is not N or a list of seeds", place=flag, hint="e.g. 2 (seeds 1, 2) or 101,102,103") from None
+    if not numbers:
+        raise QosforgeError("no seed given", place=flag, hint="e.g. 2 (seeds 1, 2) or 101,102,103")
+    seeds = tuple(range(1, numbers[0] + 1)) if len(numbers) == 1 and flag == "--seeds" else tuple(numbers)
+    if not seeds or any(not 0 <= seed <= MAX_SEED for seed in seeds) or len(set(seeds)) != len(seeds):
+        raise QosforgeError(f"{text!r}: seeds are distinct numbers 0 to {MAX_SEED}" + (" (N at least 1)" if flag == "--seeds" else ""),
+                            place=flag, hint="e.g. 2 (seeds 1, 2) or 101,102,103")
+    return seeds
+
+
 def _check_request(request: TuneRequest) -> None:
     if not 0 <= request.budget <= MAX_BUDGET:
         raise QosforgeError(f"must be 0 to {MAX_BUDGET:,} trials (got {request.budget})", place="--budget", hint="e.g. --budget 24")
@@ -392,4 +410,4 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_text: str) -> No
 
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_HOLDOUT", "DEFAULT_SEEDS", "LOAD_FACTORS", "MetricChange", "TuneRequest", "TuneResult",
-           "compiled_markings", "default_executor", "provenance_lines", "tune"]
+           "compiled_markings", "default_executor", "parse_seeds", "provenance_lines", "tune"]

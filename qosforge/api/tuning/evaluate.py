@@ -22,6 +22,12 @@ from typing import Any
 from qosforge.errors import QosforgeError
 
 
+#: Queue depth sampled every 10 us: a few hundred samples in a few-millisecond window, so the
+#: p99 of the samples is a percentile, not the maximum (at simulate's default 100 us, a 3 ms
+#: window has 30 samples).
+SAMPLE = "10us"
+
+
 @dataclass(frozen=True)
 class CheckJob:
     intent_text: str
@@ -114,7 +120,7 @@ def simulate_candidate(job: SimulationJob) -> SimulationResult:
         traffic = Path(folder) / "traffic.yaml"
         traffic.write_text(scaled_traffic(job.traffic_text, job.seed, job.load), encoding="utf-8")
         request = SimulateRequest(intent=str(intent), traffic_path=str(traffic), measure_text=job.measure, seed=job.seed,
-                                  typed=frozenset({"intent", "traffic_path", "measure_text", "seed"}))
+                                  sample_text=SAMPLE, typed=frozenset({"intent", "traffic_path", "measure_text", "seed", "sample_text"}))
         try:
             outcome = simulate(request, QuietReporter())
         except QosforgeError as error:
@@ -143,7 +149,8 @@ def class_metrics(report: Mapping[str, Any], message_max_bytes: Mapping[str, flo
     - ``pfc_pause_percent``: the largest share of the window any of the class's queues spent
       PFC-paused.
     - ``queue_delay_p99_us``: the largest p99 queueing delay of the class's queues (each
-      queue's sampled p99 depth at its port rate).
+      queue's p99 depth over samples every :data:`SAMPLE`, at its port rate); None when a
+      queue's p99 is beyond the depth histogram.
     """
     flows = report.get("flows", [])
     window_s = float(report["measure_end_s"]) - float(report["measure_start_s"])
@@ -166,11 +173,20 @@ def class_metrics(report: Mapping[str, Any], message_max_bytes: Mapping[str, flo
             "goodput_percent": 100.0 * delivered / line if line > 0 else None,
             "lossless_drops": float(drops.get("drops", 0)) if drops.get("lossless") else 0.0,
             "pfc_pause_percent": max((100.0 * float(q["paused_s"]) / window_s for q in queues), default=0.0) if window_s > 0 else 0.0,
-            "queue_delay_p99_us": max((float(q["p99_queue_delay_s"]) * 1e6 for q in queues), default=0.0),
+            "queue_delay_p99_us": _largest_delay_us(queues),
             "messages": float(len(small)),
             "unfinished": float(sum(1 for value in fcts if math.isinf(value))),
         }
     return out
+
+
+def _largest_delay_us(queues: list[Any]) -> float | None:
+    """The largest p99 queueing delay of the class's queues; None when any queue's p99 is
+    beyond the depth histogram (then the largest is unknown)."""
+    delays = [queue.get("p99_queue_delay_s") for queue in queues]
+    if any(delay is None for delay in delays):
+        return None
+    return max((float(delay) * 1e6 for delay in delays), default=0.0)
 
 
 def _host_rate(receiver: str, speeds: Mapping[tuple[str, str], float]) -> float:
