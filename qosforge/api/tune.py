@@ -108,7 +108,10 @@ class TuneResult:
             "best": {"trial": self.best.number, "values": self.best.values, "overrides": self.best.overrides,
                      "train_score": self.best.score},
             "trials": [{"trial": t.number, "values": t.values, "scores": t.scores, "score": None if math.isinf(t.score) else t.score,
-                        "refused": t.refused or None, "pruned": t.pruned} for t in self.log.trials],
+                        "primary": _mean_known([primary_value(self.objectives, m) for m in t.metrics]),
+                        "violation": _mean_known([sum(violations(self.objectives, m).values()) for m in t.metrics]),
+                        "simulations_so_far": t.simulations_so_far, "refused": t.refused or None, "pruned": t.pruned}
+                       for t in self.log.trials],
             "simulations": self.log.simulations,
             "held_out": {"score_before": self.score_before, "score_after": self.score_after,
                          "metrics": [vars(change) for change in self.changes]},
@@ -117,6 +120,11 @@ class TuneResult:
             "simulation_cpu_seconds": self.log.simulation_cpu_s, "check_cpu_seconds": self.log.check_cpu_s,
             "out": str(self.out_dir), "notes": self.notes,
         }
+
+
+def _mean_known(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.fmean(known) if known and len(known) == len(values) else None
 
 
 def _yaml() -> Any:
@@ -320,6 +328,7 @@ def tune(request: TuneRequest, reporter: Reporter,
 
         start.scores = [scorer(metrics) for metrics in start.metrics]
         log = SearchLog(simulations=len(start_runs), simulation_cpu_s=sum(run.cpu_s for run in start_runs))
+        start.simulations_so_far = log.simulations
 
         def progress(trial: Trial, index: int) -> None:
             state = f"refused ({trial.refused})" if trial.refused else "pruned" if trial.pruned else f"score {trial.score:.3f}"

@@ -48,6 +48,8 @@ class Trial:
     metrics: list[dict[str, dict[str, float | None]]] = field(default_factory=list)
     pruned: bool = False
     simulation_errors: list[str] = field(default_factory=list)
+    simulations_so_far: int = 0
+    """Simulations the tune had run when this trial finished (convergence curves)."""
 
     @property
     def score(self) -> float:
@@ -140,6 +142,7 @@ def run_search(space: KnobSpace, candidate: Candidate, start: Trial, *, budget: 
         for handle, trial in alive:
             study.tell(handle, trial.score)
         for _, trial in trials:
+            trial.simulations_so_far = len(start.scores) + log.simulations
             log.trials.append(trial)
             progress(trial, len(log.trials) - 1)
         done += batch
