@@ -30,7 +30,7 @@ from qosforge.api.reporting import QuietReporter, Reporter
 from qosforge.api.tuning.evaluate import CheckJob, SimulationJob, check_candidate, simulate_candidate
 from qosforge.api.tuning.knobs import ClassMarking, KnobSpace, apply_overrides, knob_space, overrides
 from qosforge.api.tuning.objectives import ObjectiveSet, objective_set, primary_value, score, violations
-from qosforge.api.tuning.search import SearchLog, Trial, best_trial, run_search
+from qosforge.api.tuning.search import SAMPLER_SEED, SearchLog, Trial, best_trial, run_search
 from qosforge.errors import QosforgeError
 
 #: Default training and held-out seeds: two to train on keeps a tune of roce-pod within minutes;
@@ -60,6 +60,8 @@ class TuneRequest:
     workers: int = 1
     scheduler: str | None = None
     robustness: bool = True
+    search_seed: int = SAMPLER_SEED
+    """The TPE sampler's seed (its first trials are random draws from it)."""
 
 
 @dataclass(frozen=True)
@@ -335,7 +337,8 @@ def tune(request: TuneRequest, reporter: Reporter,
             reporter.note(f"tune: trial {index}/{request.budget}: {state}")
 
         searched = run_search(space, candidate, start, budget=request.budget, parallel=request.workers, seeds=request.seeds,
-                              job=job, scorer=scorer, executor=executor, intent_name=intent_path.name, progress=progress)
+                              job=job, scorer=scorer, executor=executor, intent_name=intent_path.name, progress=progress,
+                              sampler_seed=request.search_seed)
         log.trials = searched.trials
         log.simulations += searched.simulations
         log.simulation_cpu_s += searched.simulation_cpu_s

@@ -50,6 +50,8 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
               help="Search a block the intent states, from its stated value: classes.NAME.dcqcn, classes.NAME.ecn, design.alpha.")
 @click.option("--workers", type=int, default=None, metavar="N", help="Local worker processes (default: the number of cores).")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run the simulations on an existing Dask cluster.")
+@click.option("--search-seed", "search_seed", type=int, default=None, metavar="N",
+              help="Seed of the TPE sampler (default fixed: the same tune proposes the same points).")
 @click.option("--no-robustness", "no_robustness", is_flag=True, help="Skip the runs at 80 % and 120 % load.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def tune_command(**params: Any) -> None:
@@ -74,6 +76,7 @@ def tune_command(**params: Any) -> None:
         seeds=_seeds(params["seeds"], "--seeds"), holdout=_seeds(params["holdout"], "--holdout"),
         measure=params["measure"], free=tuple(params["free"]), workers=workers, scheduler=params["scheduler"],
         robustness=not params["no_robustness"],
+        **({"search_seed": params["search_seed"]} if params["search_seed"] is not None else {}),
     )
     result = tune(request, CliReporter())
     if params["output_format"] == "json":

@@ -33,7 +33,7 @@ from qosforge.api.tuning.knobs import Knob, KnobSpace
 #: What a candidate compile or lint refuses scores: far above any simulated one (a start with
 #: every target met scores about 1; one missing each of five targets by 100 % about 51).
 REFUSED_SCORE = 1000.0
-#: The sampler's seed: the same tune proposes the same points.
+#: The sampler's default seed: the same tune proposes the same points (``--search-seed``).
 SAMPLER_SEED = 20151
 
 
@@ -86,13 +86,13 @@ def simulation_jobs(intent_text: str, traffic_text: str, seeds: Sequence[int], l
 
 def run_search(space: KnobSpace, candidate: Candidate, start: Trial, *, budget: int, parallel: int, seeds: Sequence[int],
                job: Callable[[str, int], SimulationJob], scorer: Scorer, executor: Executor, intent_name: str,
-               progress: Callable[[Trial, int], None]) -> SearchLog:
+               progress: Callable[[Trial, int], None], sampler_seed: int = SAMPLER_SEED) -> SearchLog:
     """Up to ``budget`` trials besides the start (already simulated on ``seeds``)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     distributions = {knob.name: _distribution(knob) for knob in space.knobs}
-    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=SAMPLER_SEED, multivariate=True),
+    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=sampler_seed, multivariate=True),
                                 pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
     start_params = {knob.name: (round(knob.start) if knob.scale != "log" else knob.start) for knob in space.knobs}
     study.add_trial(optuna.trial.create_trial(params=start_params, distributions=distributions, value=start.score,
