@@ -172,23 +172,26 @@ def compiled_markings(fabric: Any) -> tuple[list[ClassMarking], float]:
     return markings, alpha
 
 
+def _dask_executor(scheduler: str) -> Executor:
+    """A Dask cluster's concurrent.futures executor (distributed.Client.get_executor); the
+    client closes with the process."""
+    from distributed import Client
+
+    try:
+        client = Client(scheduler, timeout=10, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as error:
+        raise QosforgeError(f"cannot reach {scheduler}: {error}", place="--scheduler",
+                            hint="start a scheduler, or drop --scheduler for local workers (docs/campaigns.md)") from None
+    executor: Executor = client.get_executor()  # type: ignore[no-untyped-call]
+    return executor
+
+
 @contextmanager
 def default_executor(workers: int, scheduler: str | None) -> Iterator[Executor]:
     """Local worker processes (forked from this process, which has imported what a point needs,
     as campaigns/local_pool.py explains), or a Dask cluster's executor."""
     if scheduler is not None:
-        try:
-            from distributed import Client
-        except ImportError:  # pragma: no cover - dask is a dependency
-            raise QosforgeError("Dask distributed is not installed", place="--scheduler", hint="pip install 'dask[distributed]'") from None
-        try:
-            client = Client(scheduler, timeout=10, set_as_default=False)
-        except (OSError, TimeoutError) as error:
-            raise QosforgeError(f"cannot reach {scheduler}: {error}", place="--scheduler", hint="start a scheduler (docs/campaigns.md)") from None
-        try:
-            yield client.get_executor()
-        finally:
-            client.close()
+        yield _dask_executor(scheduler)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -275,7 +278,7 @@ def tune(request: TuneRequest, reporter: Reporter,
     if traffic_path.suffix.lower() == ".csv":
         raise QosforgeError("tune scales a YAML traffic file's arrival windows; a CSV has none", place="--traffic",
                             hint="give the traffic as YAML entries (docs/softswitch.md \"Your own traffic\")")
-    measure = request.measure or (traffic_file.window_text.split(" ", 1)[-1] if traffic_file.measure_s is not None else "0s:10ms")
+    measure = request.measure or "0s:10ms"
     if request.measure is None and traffic_file.measure_s is not None:
         start_s, end_s = traffic_file.measure_s
         measure = f"{start_s * 1e6:.9g}us:{end_s * 1e6:.9g}us"
