@@ -26,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.objectives import Objectives
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
@@ -48,7 +49,6 @@ from qosforge.fields import (
     SizeBytes,
     TimeS,
 )
-from qosforge.compiler.objectives import Objectives
 from qosforge.models.pfc_headroom import MIN_FRAME_BYTES
 from qosforge.transports import (
     accepted_transports,
@@ -478,8 +478,10 @@ class Intent(_Strict):
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",
     )
-    objectives: Objectives | None = Field(default=None, description="What qosforge tune holds a configuration to (docs/tune.md); "
-                                                                    "the compiler ignores them.")
+    objectives: Objectives | None = Field(
+        default=None,
+        description="What qosforge tune holds a configuration to (docs/tune.md); the compiler ignores them.",
+    )
 
     @model_validator(mode="after")
     def _objective_classes(self) -> Self:
@@ -491,7 +493,8 @@ class Intent(_Strict):
             wanted.append(self.objectives.minimize.split(".", 1)[0])
         for name in wanted:
             if name not in names:
-                raise ValueError(f"objectives: no class {name!r} in the intent; classes: {', '.join(names)}")
+                raise ValueError(f"objectives: no class {name!r} in the intent; "
+                                 f"classes: {', '.join(names)}")
         return self
 
 

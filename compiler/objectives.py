@@ -32,17 +32,40 @@ class ClassObjective(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     class_name: str = Field(alias="class", min_length=1, description="A class of the intent.")
-    fct_p99_us: float | None = Field(default=None, gt=0, description="Ceiling on the 99th-percentile flow completion time, in "
-                                     "microseconds, of the class's messages up to message_max_kb.")
-    message_max_kb: float = Field(default=DEFAULT_MESSAGE_MAX_KB, gt=0, description="Messages up to this many kB count in fct_p99_us "
-                                  "(default 100, DCTCP §2.2's short messages).")
-    goodput_percent: float | None = Field(default=None, gt=0, le=100, description="Floor on the class's delivered payload rate as a "
-                                          "percentage of the line rate of the hosts receiving it.")
-    lossless_drops: int | None = Field(default=None, ge=0, description="Ceiling on the class's lost lossless packets (0: none).")
-    pfc_pause_percent: float | None = Field(default=None, ge=0, le=100, description="Ceiling on the share of the window any port "
-                                            "spends PFC-paused for the class.")
-    queue_delay_p99_us: float | None = Field(default=None, gt=0, description="Ceiling on the 99th percentile of the class's sampled "
-                                             "queueing delay (queue depth / port rate), in microseconds, over its busiest queue.")
+    fct_p99_us: float | None = Field(
+        default=None,
+        gt=0,
+        description="Ceiling on the 99th-percentile flow completion time, in "
+        "microseconds, of the class's messages up to message_max_kb.",
+    )
+    message_max_kb: float = Field(
+        default=DEFAULT_MESSAGE_MAX_KB,
+        gt=0,
+        description="Messages up to this many kB count in fct_p99_us "
+        "(default 100, DCTCP §2.2's short messages).",
+    )
+    goodput_percent: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="Floor on the class's delivered payload rate as a "
+        "percentage of the line rate of the hosts receiving it.",
+    )
+    lossless_drops: int | None = Field(
+        default=None, ge=0, description="Ceiling on the class's lost lossless packets (0: none)."
+    )
+    pfc_pause_percent: float | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Ceiling on the share of the window any port spends PFC-paused for the class.",
+    )
+    queue_delay_p99_us: float | None = Field(
+        default=None,
+        gt=0,
+        description="Ceiling on the 99th percentile of the class's sampled "
+        "queueing delay (queue depth / port rate), in microseconds, over its busiest queue.",
+    )
 
     def targets(self) -> dict[str, float]:
         """The metrics this objective holds, with their targets (in the metric's unit)."""
@@ -55,9 +78,13 @@ class Objectives(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    minimize: str | None = Field(default=None, pattern=r"^[A-Za-z][A-Za-z0-9_-]*\.[a-z0-9_]+$",
-                                 description="CLASS.METRIC the search minimises (goodput_percent is maximised), e.g. rdma.fct_p99_us; "
-                                             "default: fct_p99_us of the first class listed.")
+    minimize: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z][A-Za-z0-9_-]*\.[a-z0-9_]+$",
+        description="CLASS.METRIC the search minimises (goodput_percent is maximised), "
+        "e.g. rdma.fct_p99_us; "
+        "default: fct_p99_us of the first class listed.",
+    )
     classes: list[ClassObjective] = Field(default_factory=list, description="Targets per class.")
 
     @model_validator(mode="after")
@@ -65,7 +92,9 @@ class Objectives(BaseModel):
         if self.minimize is not None:
             metric = self.minimize.split(".", 1)[1]
             if metric not in METRIC_DIRECTIONS:
-                raise ValueError(f"minimize: {metric!r} is not a metric; metrics: {', '.join(METRIC_DIRECTIONS)}")
+                raise ValueError(
+                    f"minimize: {metric!r} is not a metric; metrics: {', '.join(METRIC_DIRECTIONS)}"
+                )
         names = [objective.class_name for objective in self.classes]
         if len(set(names)) != len(names):
             raise ValueError("a class is listed twice; give one entry per class")

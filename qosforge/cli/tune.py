@@ -22,7 +22,8 @@ Exit codes: 0 tuned (or the start kept), 2 bad input.
 Examples:
   qosforge tune examples/roce-pod.yaml --traffic examples/roce-pod-mixed.traffic.yaml --out tuned
   qosforge tune fabric.yaml --traffic flows.yaml --objective 'class=rdma,fct_p99_us<=300' \\
-      --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us --budget 40 --workers 2 --out tuned
+      --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us \\
+      --budget 40 --workers 2 --out tuned
 """
 
 
@@ -34,26 +35,100 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 
 @click.command("tune", epilog=_EPILOG)
 @click.argument("intent", type=click.Path(dir_okay=False))
-@click.option("--traffic", "traffic", required=True, type=click.Path(dir_okay=False), metavar="FILE",
-              help="The traffic to tune for (a YAML traffic file: docs/softswitch.md \"Your own traffic\").")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
-              help="Where the tuned overrides, the tuned intent, its configs and tune.json go.")
-@click.option("--objective", "objectives", multiple=True, metavar="SPEC", help="Targets for one class (repeatable; see below).")
-@click.option("--minimize", metavar="CLASS.METRIC", help="The metric the search minimises (goodput_percent is maximised).")
-@click.option("--budget", type=int, default=24, show_default=True, help="Trials the search proposes besides the compiled start.")
-@click.option("--seeds", "seeds", default="2", show_default=True, metavar="N|a,b",
-              help="Training seeds: N for 1..N, or a list.")
-@click.option("--holdout", "holdout", default="101,102,103", show_default=True, metavar="a,b",
-              help="Seeds the result is reported on (never trained on).")
-@click.option("--measure", metavar="START:END", help="The measured window (default: the traffic file's, else 0s:10ms).")
-@click.option("--free", "free", multiple=True, metavar="PATH",
-              help="Search a block the intent states, from its stated value: classes.NAME.dcqcn, classes.NAME.ecn, design.alpha.")
-@click.option("--workers", type=int, default=None, metavar="N", help="Local worker processes (default: the number of cores).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run the simulations on an existing Dask cluster.")
-@click.option("--search-seed", "search_seed", type=int, default=None, metavar="N",
-              help="Seed of the TPE sampler (default fixed: the same tune proposes the same points).")
-@click.option("--no-robustness", "no_robustness", is_flag=True, help="Skip the runs at 80 % and 120 % load.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--traffic",
+    "traffic",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help='The traffic to tune for (a YAML traffic file: docs/softswitch.md "Your own traffic").',
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where the tuned overrides, the tuned intent, its configs and tune.json go.",
+)
+@click.option(
+    "--objective",
+    "objectives",
+    multiple=True,
+    metavar="SPEC",
+    help="Targets for one class (repeatable; see below).",
+)
+@click.option(
+    "--minimize",
+    metavar="CLASS.METRIC",
+    help="The metric the search minimises (goodput_percent is maximised).",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=24,
+    show_default=True,
+    help="Trials the search proposes besides the compiled start.",
+)
+@click.option(
+    "--seeds",
+    "seeds",
+    default="2",
+    show_default=True,
+    metavar="N|a,b",
+    help="Training seeds: N for 1..N, or a list.",
+)
+@click.option(
+    "--holdout",
+    "holdout",
+    default="101,102,103",
+    show_default=True,
+    metavar="a,b",
+    help="Seeds the result is reported on (never trained on).",
+)
+@click.option(
+    "--measure",
+    metavar="START:END",
+    help="The measured window (default: the traffic file's, else 0s:10ms).",
+)
+@click.option(
+    "--free",
+    "free",
+    multiple=True,
+    metavar="PATH",
+    help="Search a block the intent states, from its stated value: "
+    "classes.NAME.dcqcn, classes.NAME.ecn, design.alpha.",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Local worker processes (default: the number of cores).",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Run the simulations on an existing Dask cluster.",
+)
+@click.option(
+    "--search-seed",
+    "search_seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Seed of the TPE sampler (default fixed: the same tune proposes the same points).",
+)
+@click.option(
+    "--no-robustness", "no_robustness", is_flag=True, help="Skip the runs at 80 % and 120 % load."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
 def tune_command(**params: Any) -> None:
     """Find ECN, DCQCN and buffer settings that meet objectives on your traffic, on the simulator.
 
@@ -67,14 +142,25 @@ def tune_command(**params: Any) -> None:
     from qosforge.errors import QosforgeError
 
     if params["scheduler"] is not None and params["workers"] is not None:
-        raise QosforgeError("sets local workers, and --scheduler uses a cluster's", place="--workers",
-                            hint="give one of --workers or --scheduler")
+        raise QosforgeError(
+            "sets local workers, and --scheduler uses a cluster's",
+            place="--workers",
+            hint="give one of --workers or --scheduler",
+        )
     workers = params["workers"] if params["workers"] is not None else os.cpu_count() or 1
     request = TuneRequest(
-        intent_path=params["intent"], traffic_path=params["traffic"], out_dir=params["out_dir"],
-        objectives=tuple(params["objectives"]), minimize=params["minimize"], budget=params["budget"],
-        seeds=_seeds(params["seeds"], "--seeds"), holdout=_seeds(params["holdout"], "--holdout"),
-        measure=params["measure"], free=tuple(params["free"]), workers=workers, scheduler=params["scheduler"],
+        intent_path=params["intent"],
+        traffic_path=params["traffic"],
+        out_dir=params["out_dir"],
+        objectives=tuple(params["objectives"]),
+        minimize=params["minimize"],
+        budget=params["budget"],
+        seeds=_seeds(params["seeds"], "--seeds"),
+        holdout=_seeds(params["holdout"], "--holdout"),
+        measure=params["measure"],
+        free=tuple(params["free"]),
+        workers=workers,
+        scheduler=params["scheduler"],
         robustness=not params["no_robustness"],
         **({"search_seed": params["search_seed"]} if params["search_seed"] is not None else {}),
     )
@@ -94,28 +180,45 @@ def _number(value: float | None, std: float | None) -> str:
 
 def render_text(document: dict[str, Any]) -> list[str]:
     """The summary a person reads: what changed, by how much, on which seeds, at what cost."""
-    lines = [f"objectives ({document['objectives']['source']}): " + "; ".join(document["objectives"]["targets"])]
+    lines = [
+        f"objectives ({document['objectives']['source']}): "
+        + "; ".join(document["objectives"]["targets"])
+    ]
     best = document["best"]
     trials = document["trials"]
     refused = sum(1 for t in trials if t["refused"])
     pruned = sum(1 for t in trials if t["pruned"])
-    lines.append(f"{len(trials) - 1} trials ({refused} refused by compile or lint, {pruned} pruned), "
-                 f"{document['simulations']} simulations; best: trial {best['trial']}")
+    lines.append(
+        f"{len(trials) - 1} trials ({refused} refused by compile or lint, {pruned} pruned), "
+        f"{document['simulations']} simulations; best: trial {best['trial']}"
+    )
     for knob in document["knobs"]:
-        lines.append(f"  {knob['name']}: {knob['start']:.4g} -> {best['values'][knob['name']]:.4g} {knob['unit']}")
+        lines.append(
+            f"  {knob['name']}: {knob['start']:.4g} -> "
+            f"{best['values'][knob['name']]:.4g} {knob['unit']}"
+        )
     held = document["held_out"]
-    lines.append(f"score on held-out seeds: {held['score_before']:.3f} -> {held['score_after']:.3f} (lower is better)")
+    lines.append(
+        f"score on held-out seeds: {held['score_before']:.3f} -> {held['score_after']:.3f} "
+        "(lower is better)"
+    )
     for change in held["metrics"]:
         if change["before_mean"] is None and change["after_mean"] is None:
             continue
-        lines.append(f"  {change['name']}: {_number(change['before_mean'], change['before_std'])} -> "
-                     f"{_number(change['after_mean'], change['after_std'])}")
+        lines.append(
+            f"  {change['name']}: {_number(change['before_mean'], change['before_std'])} -> "
+            f"{_number(change['after_mean'], change['after_std'])}"
+        )
     for load, scores in document["robustness"].items():
-        lines.append(f"at {float(load):.0%} load: score {scores['before']:.3f} -> {scores['after']:.3f}")
+        lines.append(
+            f"at {float(load):.0%} load: score {scores['before']:.3f} -> {scores['after']:.3f}"
+        )
     for note in document["notes"]:
         lines.append(f"note: {note}")
-    lines.append(f"wall {document['wall_seconds']:.1f} s, CPU {document['cpu_seconds']:.1f} s; "
-                 f"overrides, tuned intent, configs and tune.json in {document['out']}")
+    lines.append(
+        f"wall {document['wall_seconds']:.1f} s, CPU {document['cpu_seconds']:.1f} s; "
+        f"overrides, tuned intent, configs and tune.json in {document['out']}"
+    )
     return lines
 
 

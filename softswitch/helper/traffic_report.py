@@ -101,7 +101,9 @@ def groups_json(flows: list[dict[str, object]]) -> list[dict[str, object]]:
     return [asdict(stats) for stats in group_stats(names, throughput)]
 
 
-def _p99_delay_s(p99_packets: float | None, mean_bytes: float, mean_packets: float, speed_bps: float) -> float | None:
+def _p99_delay_s(
+    p99_packets: float | None, mean_bytes: float, mean_packets: float, speed_bps: float
+) -> float | None:
     """The p99 depth's drain time at line rate: the depth histogram counts packets, so it is
     taken at the queue's mean packet size over the window (a class's frames are one size but
     for each message's last)."""
@@ -135,7 +137,9 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
             "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
             "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
             "p99_queue_packets": p99,
-            "p99_queue_delay_s": _p99_delay_s(p99, depth.mean_bytes, depth.mean_packets, config.speed_bps),
+            "p99_queue_delay_s": _p99_delay_s(
+                p99, depth.mean_bytes, depth.mean_packets, config.speed_bps
+            ),
             "marks": int(result.marks[port, queue].sum()),
             "paused_s": paused,
         })

@@ -24,25 +24,55 @@ TRAFFIC = ROOT / "examples" / "roce-pod-mixed.traffic.yaml"
 
 def test_a_small_tune_writes_compiling_overrides_with_provenance(tmp_path: Path) -> None:
     out = tmp_path / "tuned"
-    result = tune(TuneRequest(intent_path=str(ROCE_POD), traffic_path=str(TRAFFIC), out_dir=str(out), budget=2, seeds=(1,),
-                              holdout=(101,), workers=1, robustness=False), QuietReporter())
+    result = tune(
+        TuneRequest(
+            intent_path=str(ROCE_POD),
+            traffic_path=str(TRAFFIC),
+            out_dir=str(out),
+            budget=2,
+            seeds=(1,),
+            holdout=(101,),
+            workers=1,
+            robustness=False,
+        ),
+        QuietReporter(),
+    )
     document = result.document()
     start, trials = document["trials"][0], document["trials"]
     # Trial 0 is the compiled start: DCQCN 12.5 kB / 500 kB / 1 % and DCTCP's K of 64.5 kB.
-    assert start["values"]["rdma.dcqcn.min"] == 12500 and start["values"]["tcp.ecn@100G.min"] == 64500
-    assert len(trials) == 3 and document["simulations"] == 1 + sum(len(t["scores"]) for t in trials[1:]) + 2
-    assert result.best.score <= result.start.score  # the start competes, so the result is never worse on training seeds
-    assert {path.name for path in out.iterdir()} == {"overrides.yaml", "tuned-intent.yaml", "configs", "tune.json"}
+    assert (
+        start["values"]["rdma.dcqcn.min"] == 12500 and start["values"]["tcp.ecn@100G.min"] == 64500
+    )
+    assert (
+        len(trials) == 3
+        and document["simulations"] == 1 + sum(len(t["scores"]) for t in trials[1:]) + 2
+    )
+    assert (
+        result.best.score <= result.start.score
+    )  # the start competes, so the result is never worse on training seeds
+    assert {path.name for path in out.iterdir()} == {
+        "overrides.yaml",
+        "tuned-intent.yaml",
+        "configs",
+        "tune.json",
+    }
     header = (out / "overrides.yaml").read_text().splitlines()[0]
-    assert header == f"# found by qosforge tune: {document['simulations']} simulations of roce-pod-mixed.traffic.yaml (2 trials, trial {result.best.number} best)"
+    assert (
+        header == f"# found by qosforge tune: {document['simulations']} simulations of "
+        f"roce-pod-mixed.traffic.yaml (2 trials, trial {result.best.number} best)"
+    )
     tuned, _ = load_intent(out / "tuned-intent.yaml")
     rdma = next(spec for spec in tuned.classes if spec.name == "rdma")
     assert rdma.dcqcn is not None and rdma.dcqcn.kmin == round(result.best.values["rdma.dcqcn.min"])
-    assert (out / "configs" / "leaf1" / "config_db.json").is_file() and (out / "configs" / "leaf1" / "sai.json").is_file()
+    assert (out / "configs" / "leaf1" / "config_db.json").is_file() and (
+        out / "configs" / "leaf1" / "sai.json"
+    ).is_file()
     before = result.holdout_before[0]["rdma"]["fct_p99_us"]
     assert before is not None and before > 0
-    # The held-out score is the start's metric on seed 101 relative to its mean on the training seed.
-    assert result.score_before == pytest.approx(before / result.start.metrics[0]["rdma"]["fct_p99_us"], rel=1e-9)
+    # The held-out score: the start's metric on seed 101 relative to its mean on the training seed.
+    assert result.score_before == pytest.approx(
+        before / result.start.metrics[0]["rdma"]["fct_p99_us"], rel=1e-9
+    )
 
 
 def test_a_refused_candidate_is_never_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,27 +87,59 @@ def test_a_refused_candidate_is_never_simulated(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(search, "check_candidate", refuse)
     monkeypatch.setattr(search, "simulate_candidate", run)
-    space = knob_space(YAML().load(ROCE_POD.read_text()), (ClassMarking("rdma", "dcqcn", 100e9, 12500, 500000, 1, 106336),), 1.0)
+    space = knob_space(
+        YAML().load(ROCE_POD.read_text()),
+        (ClassMarking("rdma", "dcqcn", 100e9, 12500, 500000, 1, 106336),),
+        1.0,
+    )
     start = search.Trial(0, space.start(), "", {}, scores=[1.0])
     with ThreadPoolExecutor(2) as executor:
-        log = search.run_search(space, lambda values: ("intent", {}), start, budget=4, parallel=2, seeds=(1, 2),
-                                job=lambda text, seed: SimulationJob(text, "", seed, 1.0, "0s:1ms", {}), scorer=lambda m: 1.0,
-                                executor=executor, intent_name="i.yaml", progress=lambda trial, index: None)
+        log = search.run_search(
+            space,
+            lambda values: ("intent", {}),
+            start,
+            budget=4,
+            parallel=2,
+            seeds=(1, 2),
+            job=lambda text, seed: SimulationJob(text, "", seed, 1.0, "0s:1ms", {}),
+            scorer=lambda m: 1.0,
+            executor=executor,
+            intent_name="i.yaml",
+            progress=lambda trial, index: None,
+        )
     assert simulated == [] and log.simulations == 0
     assert [t.refused for t in log.trials[1:]] == ["lint: pfc-headroom: too small"] * 4
     assert search.best_trial(log, 1) is start
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"budget": -1}, "--budget: must be 0 to 10,000 trials (got -1)"),
-    ({"seeds": (1, 2), "holdout": (2, 3)}, "--holdout: seeds [2] are both trained on and held out"),
-    ({"workers": 0}, "--workers: must be at least 1 (got 0)"),
-    ({"objectives": ("class=bulk,fct_p99_us<=5",)}, "--objective: no class 'bulk' in the intent"),
-    ({"traffic_path": "missing.yaml"}, "--traffic: no such file: missing.yaml"),
-])
-def test_bad_requests_name_the_flag_and_write_nothing(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"budget": -1}, "--budget: must be 0 to 10,000 trials (got -1)"),
+        (
+            {"seeds": (1, 2), "holdout": (2, 3)},
+            "--holdout: seeds [2] are both trained on and held out",
+        ),
+        ({"workers": 0}, "--workers: must be at least 1 (got 0)"),
+        (
+            {"objectives": ("class=bulk,fct_p99_us<=5",)},
+            "--objective: no class 'bulk' in the intent",
+        ),
+        ({"traffic_path": "missing.yaml"}, "--traffic: no such file: missing.yaml"),
+    ],
+)
+def test_bad_requests_name_the_flag_and_write_nothing(
+    tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
     out = tmp_path / "tuned"
-    request = TuneRequest(**{"intent_path": str(ROCE_POD), "traffic_path": str(TRAFFIC), "out_dir": str(out), **change})
+    request = TuneRequest(
+        **{
+            "intent_path": str(ROCE_POD),
+            "traffic_path": str(TRAFFIC),
+            "out_dir": str(out),
+            **change,
+        }
+    )
     with pytest.raises(QosforgeError) as caught:
         tune(request, QuietReporter())
     assert f"{caught.value.place}: {caught.value.message}" == message
@@ -87,11 +149,19 @@ def test_bad_requests_name_the_flag_and_write_nothing(tmp_path: Path, change: di
 def test_an_out_folder_that_is_not_a_tune_is_not_replaced(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(QosforgeError, match="is not an earlier tune's folder"):
-        tune(TuneRequest(intent_path=str(ROCE_POD), traffic_path=str(TRAFFIC), out_dir=str(tmp_path)), QuietReporter())
+        tune(
+            TuneRequest(
+                intent_path=str(ROCE_POD), traffic_path=str(TRAFFIC), out_dir=str(tmp_path)
+            ),
+            QuietReporter(),
+        )
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize(("text", "flag", "seeds"), [("3", "--seeds", (1, 2, 3)), ("5,9", "--seeds", (5, 9)), ("7", "--holdout", (7,))])
+@pytest.mark.parametrize(
+    ("text", "flag", "seeds"),
+    [("3", "--seeds", (1, 2, 3)), ("5,9", "--seeds", (5, 9)), ("7", "--holdout", (7,))],
+)
 def test_seeds_are_a_count_or_a_list(text: str, flag: str, seeds: tuple[int, ...]) -> None:
     assert parse_seeds(text, flag) == seeds
 

@@ -14,27 +14,66 @@ INTENT = str(ROOT / "examples" / "roce-pod.yaml")
 TRAFFIC = str(ROOT / "examples" / "roce-pod-mixed.traffic.yaml")
 
 
-@pytest.mark.parametrize(("extra", "line"), [
-    (["--objective", "class=rdma,goodput_percent<=30"], "error: --objective: goodput_percent is a floor (hint: write goodput_percent>=30)"),
-    (["--minimize", "rdma"], "error: --minimize: 'rdma' is not CLASS.METRIC"),
-    (["--seeds", "x"], "error: --seeds: 'x' is not N or a list of seeds"),
-    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "error: --workers: sets local workers, and --scheduler uses a cluster's"),
-    (["--free", "classes.rdma.weight"], "error: --free: 'classes.rdma.weight' is not a block tune searches"),
-])
-def test_bad_input_is_one_line_and_exit_2(run_cli: Run, tmp_path: Path, extra: list[str], line: str) -> None:
-    code, out, err = run_cli("tune", INTENT, "--traffic", TRAFFIC, "--out", str(tmp_path / "tuned"), *extra)
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        (
+            ["--objective", "class=rdma,goodput_percent<=30"],
+            "error: --objective: goodput_percent is a floor (hint: write goodput_percent>=30)",
+        ),
+        (["--minimize", "rdma"], "error: --minimize: 'rdma' is not CLASS.METRIC"),
+        (["--seeds", "x"], "error: --seeds: 'x' is not N or a list of seeds"),
+        (
+            ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+            "error: --workers: sets local workers, and --scheduler uses a cluster's",
+        ),
+        (
+            ["--free", "classes.rdma.weight"],
+            "error: --free: 'classes.rdma.weight' is not a block tune searches",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    run_cli: Run, tmp_path: Path, extra: list[str], line: str
+) -> None:
+    code, out, err = run_cli(
+        "tune", INTENT, "--traffic", TRAFFIC, "--out", str(tmp_path / "tuned"), *extra
+    )
     assert code == 2 and out == ""
-    assert err.strip().splitlines()[0].startswith(line) and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert (
+        err.strip().splitlines()[0].startswith(line)
+        and len(err.strip().splitlines()) == 1
+        and "Traceback" not in err
+    )
     assert not (tmp_path / "tuned").exists()
 
 
 def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "tuned"
-    code, text, err = run_cli("tune", INTENT, "--traffic", TRAFFIC, "--out", str(out), "--budget", "1", "--seeds", "1", "--holdout", "101",
-                          "--no-robustness", "--workers", "1")
+    code, text, err = run_cli(
+        "tune",
+        INTENT,
+        "--traffic",
+        TRAFFIC,
+        "--out",
+        str(out),
+        "--budget",
+        "1",
+        "--seeds",
+        "1",
+        "--holdout",
+        "101",
+        "--no-robustness",
+        "--workers",
+        "1",
+    )
     assert code == 0, err
     lines = text.splitlines()
-    assert lines[0] == "objectives (the default set): minimise rdma.fct_p99_us; rdma.lossless_drops <= 0; rdma.pfc_pause_percent <= 10"
+    assert (
+        lines[0]
+        == "objectives (the default set): minimise rdma.fct_p99_us; rdma.lossless_drops <= 0; "
+        "rdma.pfc_pause_percent <= 10"
+    )
     assert any(line.startswith("score on held-out seeds: ") for line in lines)
     assert any(line.startswith("  rdma.fct_p99_us: ") for line in lines)
     assert lines[-1].endswith(f"overrides, tuned intent, configs and tune.json in {out}")

@@ -21,7 +21,6 @@ from typing import Any
 
 from qosforge.errors import QosforgeError
 
-
 #: Queue depth sampled every 10 us: a few hundred samples in a few-millisecond window, so the
 #: p99 of the samples is a percentile, not the maximum (at simulate's default 100 us, a 3 ms
 #: window has 30 samples).
@@ -73,15 +72,25 @@ def check_candidate(job: CheckJob) -> CheckResult:
         intent.write_text(job.intent_text, encoding="utf-8")
         out = Path(folder) / "out"
         try:
-            compile_to_folder(CompileRequest(intent_path=str(intent), output_dir=str(out), targets=("sonic",)), QuietReporter())
+            compile_to_folder(
+                CompileRequest(intent_path=str(intent), output_dir=str(out), targets=("sonic",)),
+                QuietReporter(),
+            )
         except QosforgeError as error:
             return CheckResult(False, f"compile: {error.message}", time.process_time() - started)
         files = tuple(sorted(str(path) for path in out.glob("*/config_db.json")))
-        outcome = lint(LintRequest(files=files, intent=str(intent), jobs=1, settings_dir=Path(folder)), QuietReporter())
+        outcome = lint(
+            LintRequest(files=files, intent=str(intent), jobs=1, settings_dir=Path(folder)),
+            QuietReporter(),
+        )
         errors = [f for f in outcome.report.findings if f.severity.value == "error"]
         if errors or outcome.exit_code != 0:
             first = errors[0] if errors else None
-            text = f"{first.rule}: {first.message}" if first is not None else f"lint exit {outcome.exit_code}"
+            text = (
+                f"{first.rule}: {first.message}"
+                if first is not None
+                else f"lint exit {outcome.exit_code}"
+            )
             return CheckResult(False, f"lint: {text}", time.process_time() - started)
     return CheckResult(True, "", time.process_time() - started)
 
@@ -100,7 +109,9 @@ def scaled_traffic(traffic_text: str, seed: int, load: float) -> str:
         for entry in document.get("flows") or []:
             window = entry.get("start_window")
             if window is not None and str(entry.get("size", "long-lived")) != "long-lived":
-                entry["start_window"] = f"{parse_time_s(str(window), allow_zero=True) / load * 1e6:.6g}us"
+                entry["start_window"] = (
+                    f"{parse_time_s(str(window), allow_zero=True) / load * 1e6:.6g}us"
+                )
     import io
 
     stream = io.StringIO()
@@ -119,13 +130,21 @@ def simulate_candidate(job: SimulationJob) -> SimulationResult:
         intent.write_text(job.intent_text, encoding="utf-8")
         traffic = Path(folder) / "traffic.yaml"
         traffic.write_text(scaled_traffic(job.traffic_text, job.seed, job.load), encoding="utf-8")
-        request = SimulateRequest(intent=str(intent), traffic_path=str(traffic), measure_text=job.measure, seed=job.seed,
-                                  sample_text=SAMPLE, typed=frozenset({"intent", "traffic_path", "measure_text", "seed", "sample_text"}))
+        request = SimulateRequest(
+            intent=str(intent),
+            traffic_path=str(traffic),
+            measure_text=job.measure,
+            seed=job.seed,
+            sample_text=SAMPLE,
+            typed=frozenset({"intent", "traffic_path", "measure_text", "seed", "sample_text"}),
+        )
         try:
             outcome = simulate(request, QuietReporter())
         except QosforgeError as error:
             return SimulationResult({}, time.process_time() - started, error=error.message)
-    return SimulationResult(class_metrics(outcome.report, job.message_max_bytes), time.process_time() - started)
+    return SimulationResult(
+        class_metrics(outcome.report, job.message_max_bytes), time.process_time() - started
+    )
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -136,7 +155,9 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[rank - 1]
 
 
-def class_metrics(report: Mapping[str, Any], message_max_bytes: Mapping[str, float]) -> dict[str, dict[str, float | None]]:
+def class_metrics(
+    report: Mapping[str, Any], message_max_bytes: Mapping[str, float]
+) -> dict[str, dict[str, float | None]]:
     """The objectives' metrics per class from a ``simulate --traffic`` report.
 
     - ``fct_p99_us``: nearest-rank p99 of the class's finite flows up to its message bound; a
@@ -154,25 +175,40 @@ def class_metrics(report: Mapping[str, Any], message_max_bytes: Mapping[str, flo
     """
     flows = report.get("flows", [])
     window_s = float(report["measure_end_s"]) - float(report["measure_start_s"])
-    speeds = {(str(port["switch"]), str(port["port"])): float(port["speed_bps"]) for port in report.get("ports", [])}
+    speeds = {
+        (str(port["switch"]), str(port["port"])): float(port["speed_bps"])
+        for port in report.get("ports", [])
+    }
     out: dict[str, dict[str, float | None]] = {}
     classes = sorted({str(flow["class"]) for flow in flows if flow.get("class") is not None})
     for name in classes:
         mine = [flow for flow in flows if flow.get("class") == name]
         bound = message_max_bytes.get(name, 100e3)
-        small = [flow for flow in mine if flow.get("size_bytes") is not None and float(flow["size_bytes"]) <= bound]
+        small = [
+            flow
+            for flow in mine
+            if flow.get("size_bytes") is not None and float(flow["size_bytes"]) <= bound
+        ]
         fcts = [math.inf if flow["fct_s"] is None else float(flow["fct_s"]) for flow in small]
         fct = _percentile(fcts, 0.99) if fcts else None
         receivers = {str(flow["dst"]) for flow in mine}
         line = sum(_host_rate(receiver, speeds) for receiver in receivers)
-        delivered = sum(float(flow["bytes_delivered"]) for flow in mine) * 8.0 / window_s if window_s > 0 else 0.0
+        delivered = (
+            sum(float(flow["bytes_delivered"]) for flow in mine) * 8.0 / window_s
+            if window_s > 0
+            else 0.0
+        )
         queues = [port for port in report.get("ports", []) if port.get("class") == name]
         drops = report.get("drops_by_class", {}).get(name, {})
         out[name] = {
             "fct_p99_us": None if fct is None or math.isinf(fct) else fct * 1e6,
             "goodput_percent": 100.0 * delivered / line if line > 0 else None,
             "lossless_drops": float(drops.get("drops", 0)) if drops.get("lossless") else 0.0,
-            "pfc_pause_percent": max((100.0 * float(q["paused_s"]) / window_s for q in queues), default=0.0) if window_s > 0 else 0.0,
+            "pfc_pause_percent": max(
+                (100.0 * float(q["paused_s"]) / window_s for q in queues), default=0.0
+            )
+            if window_s > 0
+            else 0.0,
             "queue_delay_p99_us": _largest_delay_us(queues),
             "messages": float(len(small)),
             "unfinished": float(sum(1 for value in fcts if math.isinf(value))),
@@ -195,5 +231,13 @@ def _host_rate(receiver: str, speeds: Mapping[tuple[str, str], float]) -> float:
     return speeds.get((switch, port), 0.0)
 
 
-__all__ = ["CheckJob", "CheckResult", "SimulationJob", "SimulationResult", "check_candidate", "class_metrics",
-           "scaled_traffic", "simulate_candidate"]
+__all__ = [
+    "CheckJob",
+    "CheckResult",
+    "SimulationJob",
+    "SimulationResult",
+    "check_candidate",
+    "class_metrics",
+    "scaled_traffic",
+    "simulate_candidate",
+]

@@ -13,9 +13,10 @@ software switch responds to, per class and for the fabric:
   intent leaves it.
 
 Threshold ranges are tied to the class's bandwidth-delay product at that speed (the compiler's
-``bdp_bytes``): from BDP/32 to 8 BDP for min (max, min × ratio, at most 32 BDP), which holds every published setting we know of (DCTCP
-§3.1's K of BDP/7, DCQCN §5's 5 kB / 200 kB at 40G) and the start, widened to include the start
-when an operator's stated value lies outside. Left out (docs/tune.md): the NIC's DCQCN rate
+``bdp_bytes``): min from BDP/32 to 8 BDP, max = min × ratio, clipped at 32 BDP. That holds every
+published setting we know of (DCTCP §3.1's K of BDP/7, DCQCN §5's 5 kB / 200 kB at 40G) and
+the start, and is widened to include the start when an operator's stated value lies outside.
+Left out (docs/tune.md): the NIC's DCQCN rate
 parameters (fixed by the NIC profile, not the intent), scheduler weights the intent states,
 and the headroom margin (the compiler sizes headroom to the cable; tuning it down risks loss).
 """
@@ -115,21 +116,41 @@ def _marking_knobs(prefix: str, start: ClassMarking) -> list[Knob]:
     pmax_low, pmax_high = PMAX_PERCENT_RANGE
     return [
         _threshold_knob(f"{prefix}.min", max(start.min_bytes, 1.0), start.bdp_bytes),
-        Knob(f"{prefix}.ratio", ratio_low, max(ratio_high, ratio), max(ratio, ratio_low), "log", "x"),
-        Knob(f"{prefix}.pmax", pmax_low, pmax_high, min(max(round(start.pmax_percent), pmax_low), pmax_high), "int-log", "%"),
+        Knob(
+            f"{prefix}.ratio", ratio_low, max(ratio_high, ratio), max(ratio, ratio_low), "log", "x"
+        ),
+        Knob(
+            f"{prefix}.pmax",
+            pmax_low,
+            pmax_high,
+            min(max(round(start.pmax_percent), pmax_low), pmax_high),
+            "int-log",
+            "%",
+        ),
     ]
 
 
-def knob_space(intent_yaml: Mapping[str, Any], markings: Sequence[ClassMarking], alpha_start: float,
-               free: Sequence[str] = ()) -> KnobSpace:
+def knob_space(
+    intent_yaml: Mapping[str, Any],
+    markings: Sequence[ClassMarking],
+    alpha_start: float,
+    free: Sequence[str] = (),
+) -> KnobSpace:
     """The free knobs of an intent (its YAML as read), from the compiled markings and alpha."""
-    classes = {str(item.get("name")): item for item in intent_yaml.get("classes", []) if isinstance(item, Mapping)}
+    classes = {
+        str(item.get("name")): item
+        for item in intent_yaml.get("classes", [])
+        if isinstance(item, Mapping)
+    }
     design = intent_yaml.get("design") or {}
     freed = set(free)
     for path in freed:
         if not _known_free_path(path, classes):
-            raise QosforgeError(f"{path!r} is not a block tune searches", place="--free",
-                                hint="give classes.NAME.dcqcn, classes.NAME.ecn or design.alpha")
+            raise QosforgeError(
+                f"{path!r} is not a block tune searches",
+                place="--free",
+                hint="give classes.NAME.dcqcn, classes.NAME.ecn or design.alpha",
+            )
     knobs: list[Knob] = []
     blocks: list[MarkingBlock] = []
     left_out: list[str] = []
@@ -145,23 +166,40 @@ def knob_space(intent_yaml: Mapping[str, Any], markings: Sequence[ClassMarking],
                 left_out.append(f"{path} (stated in the intent; --free {path} searches it)")
                 continue
             prefix = f"{marking.class_name}.dcqcn"
-            blocks.append(MarkingBlock(marking.class_name, "dcqcn", None, prefix, marking.bdp_bytes))
+            blocks.append(
+                MarkingBlock(marking.class_name, "dcqcn", None, prefix, marking.bdp_bytes)
+            )
         else:
             path = f"classes.{marking.class_name}.ecn"
             if "ecn" in spec and path not in freed:
                 left_out.append(f"{path} (stated in the intent; --free {path} searches it)")
                 continue
             if any(block in spec for block in ("d2tcp", "tbtcp", "ear")):
-                left_out.append(f"classes.{marking.class_name} (its transport block sets the marking)")
+                left_out.append(
+                    f"classes.{marking.class_name} (its transport block sets the marking)"
+                )
                 continue
             prefix = f"{marking.class_name}.ecn@{_speed_text(marking.speed_bps)}"
-            blocks.append(MarkingBlock(marking.class_name, "ecn", marking.speed_bps, prefix, marking.bdp_bytes))
+            blocks.append(
+                MarkingBlock(
+                    marking.class_name, "ecn", marking.speed_bps, prefix, marking.bdp_bytes
+                )
+            )
         knobs += _marking_knobs(prefix, marking)
     alpha = "alpha" not in design or "design.alpha" in freed
     if alpha:
         exponent = math.log2(alpha_start)
         low, high = ALPHA_EXPONENT_RANGE
-        knobs.append(Knob("design.alpha_log2", min(low, exponent), max(high, exponent), exponent, "int", "log2"))
+        knobs.append(
+            Knob(
+                "design.alpha_log2",
+                min(low, exponent),
+                max(high, exponent),
+                exponent,
+                "int",
+                "log2",
+            )
+        )
     else:
         left_out.append("design.alpha (stated in the intent; --free design.alpha searches it)")
     for name, spec in classes.items():
@@ -174,7 +212,12 @@ def _known_free_path(path: str, classes: Mapping[str, Any]) -> bool:
     if path == "design.alpha":
         return True
     parts = path.split(".")
-    return len(parts) == 3 and parts[0] == "classes" and parts[1] in classes and parts[2] in ("dcqcn", "ecn")
+    return (
+        len(parts) == 3
+        and parts[0] == "classes"
+        and parts[1] in classes
+        and parts[2] in ("dcqcn", "ecn")
+    )
 
 
 def overrides(space: KnobSpace, values: Mapping[str, float]) -> dict[str, Any]:
@@ -192,8 +235,14 @@ def overrides(space: KnobSpace, values: Mapping[str, float]) -> dict[str, Any]:
             entry["dcqcn"] = {"kmin": f"{low}B", "kmax": f"{high}B", "pmax": f"{pmax:g}%"}
         else:
             assert block.speed_bps is not None
-            entry.setdefault("ecn", []).append({"speed": _speed_text(block.speed_bps), "min": f"{low}B", "max": f"{high}B",
-                                                "pmax": f"{pmax:g}%"})
+            entry.setdefault("ecn", []).append(
+                {
+                    "speed": _speed_text(block.speed_bps),
+                    "min": f"{low}B",
+                    "max": f"{high}B",
+                    "pmax": f"{pmax:g}%",
+                }
+            )
     out: dict[str, Any] = {"classes": classes} if classes else {}
     if space.alpha:
         out["design"] = {"alpha": 2.0 ** round(values["design.alpha_log2"])}
@@ -213,4 +262,12 @@ def apply_overrides(intent_yaml: Any, changes: Mapping[str, Any]) -> None:
             intent_yaml["design"][key] = value
 
 
-__all__ = ["ClassMarking", "Knob", "KnobSpace", "MarkingBlock", "apply_overrides", "knob_space", "overrides"]
+__all__ = [
+    "ClassMarking",
+    "Knob",
+    "KnobSpace",
+    "MarkingBlock",
+    "apply_overrides",
+    "knob_space",
+    "overrides",
+]

@@ -54,12 +54,19 @@ def parse_objective(text: str) -> ClassObjective:
     for item in (part for part in text.split(",") if part.strip()):
         match = _ITEM.match(item)
         if match is None:
-            raise QosforgeError(f"{item.strip()!r} is not KEY=VALUE, METRIC<=VALUE or METRIC>=VALUE", place=_FLAG,
-                                hint="e.g. --objective 'class=rdma,fct_p99_us<=500,max_kb=100,lossless_drops<=0'")
+            raise QosforgeError(
+                f"{item.strip()!r} is not KEY=VALUE, METRIC<=VALUE or METRIC>=VALUE",
+                place=_FLAG,
+                hint="e.g. --objective 'class=rdma,fct_p99_us<=500,max_kb=100,lossless_drops<=0'",
+            )
         key, operator, value = match.groups()
         if key == "class":
             if operator != "=":
-                raise QosforgeError(f"write class={value}", place=_FLAG, hint="class=NAME names the class the targets are for")
+                raise QosforgeError(
+                    f"write class={value}",
+                    place=_FLAG,
+                    hint="class=NAME names the class the targets are for",
+                )
             fields["class"] = value
             continue
         if key == "max_kb":
@@ -67,31 +74,47 @@ def parse_objective(text: str) -> ClassObjective:
             continue
         direction = METRIC_DIRECTIONS.get(key)
         if direction is None:
-            raise QosforgeError(f"{key!r} is not a metric", place=_FLAG,
-                                hint=f"metrics: {', '.join(METRIC_DIRECTIONS)}; qualifier: max_kb")
+            raise QosforgeError(
+                f"{key!r} is not a metric",
+                place=_FLAG,
+                hint=f"metrics: {', '.join(METRIC_DIRECTIONS)}; qualifier: max_kb",
+            )
         wanted = "<=" if direction == "max" else ">="
         if operator not in ("=", wanted):
             kind = "a ceiling" if direction == "max" else "a floor"
             raise QosforgeError(f"{key} is {kind}", place=_FLAG, hint=f"write {key}{wanted}{value}")
         fields[key] = _number(key, value)
     if "class" not in fields:
-        raise QosforgeError(f"{text!r} names no class", place=_FLAG, hint="start it with class=NAME, e.g. class=rdma,fct_p99_us<=500")
+        raise QosforgeError(
+            f"{text!r} names no class",
+            place=_FLAG,
+            hint="start it with class=NAME, e.g. class=rdma,fct_p99_us<=500",
+        )
     try:
         return ClassObjective.model_validate(fields)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise QosforgeError(f"{where}: {first['msg']}", place=_FLAG, hint="see qosforge tune --help for the metrics and their units") from None
+        raise QosforgeError(
+            f"{where}: {first['msg']}",
+            place=_FLAG,
+            hint="see qosforge tune --help for the metrics and their units",
+        ) from None
 
 
 def _number(key: str, value: str) -> float:
     try:
         number = float(value)
     except ValueError:
-        raise QosforgeError(f"{key}={value!r} is not a number", place=_FLAG,
-                            hint="give the value in the metric's unit without a suffix (fct_p99_us<=500 is 500 us)") from None
+        raise QosforgeError(
+            f"{key}={value!r} is not a number",
+            place=_FLAG,
+            hint="give the value in the metric's unit without a suffix (fct_p99_us<=500 is 500 us)",
+        ) from None
     if not math.isfinite(number):
-        raise QosforgeError(f"{key}={value!r} is not a finite number", place=_FLAG, hint="e.g. fct_p99_us<=500")
+        raise QosforgeError(
+            f"{key}={value!r} is not a finite number", place=_FLAG, hint="e.g. fct_p99_us<=500"
+        )
     return number
 
 
@@ -99,8 +122,11 @@ def parse_minimize(text: str) -> tuple[str, str]:
     """``CLASS.METRIC`` as its two parts."""
     name, _, metric = text.partition(".")
     if not name or metric not in METRIC_DIRECTIONS:
-        raise QosforgeError(f"{text!r} is not CLASS.METRIC", place="--minimize",
-                            hint=f"e.g. rdma.fct_p99_us; metrics: {', '.join(METRIC_DIRECTIONS)}")
+        raise QosforgeError(
+            f"{text!r} is not CLASS.METRIC",
+            place="--minimize",
+            hint=f"e.g. rdma.fct_p99_us; metrics: {', '.join(METRIC_DIRECTIONS)}",
+        )
     return name, metric
 
 
@@ -121,8 +147,10 @@ class ObjectiveSet:
 
     def describe(self) -> list[str]:
         """One line per target and the minimised metric, for the report."""
-        lines = [f"minimise {self.minimize[0]}.{self.minimize[1]}"
-                 + (" (maximise goodput)" if self.minimize[1] == "goodput_percent" else "")]
+        lines = [
+            f"minimise {self.minimize[0]}.{self.minimize[1]}"
+            + (" (maximise goodput)" if self.minimize[1] == "goodput_percent" else "")
+        ]
         for objective in self.classes:
             for metric, target in objective.targets().items():
                 sign = "<=" if METRIC_DIRECTIONS[metric] == "max" else ">="
@@ -135,14 +163,21 @@ def default_objectives(classes: Sequence[tuple[str, bool]]) -> tuple[ClassObject
     class loses no packet and spends at most 10 % of the window paused; every class's
     completion time of messages up to 100 kB is measured (the first class's is minimised)."""
     return tuple(
-        ClassObjective.model_validate({"class": name, "lossless_drops": 0, "pfc_pause_percent": DEFAULT_PFC_PAUSE_PERCENT} if lossless
-                                      else {"class": name})
+        ClassObjective.model_validate(
+            {"class": name, "lossless_drops": 0, "pfc_pause_percent": DEFAULT_PFC_PAUSE_PERCENT}
+            if lossless
+            else {"class": name}
+        )
         for name, lossless in classes
     )
 
 
-def objective_set(flags: Sequence[str], minimize: str | None, declared: Objectives | None,
-                  classes: Sequence[tuple[str, bool]]) -> ObjectiveSet:
+def objective_set(
+    flags: Sequence[str],
+    minimize: str | None,
+    declared: Objectives | None,
+    classes: Sequence[tuple[str, bool]],
+) -> ObjectiveSet:
     """The objectives a tune uses: ``--objective`` flags, else the intent's, else the default
     set; ``--minimize``, else the intent's ``minimize``, else the first class's fct_p99_us."""
     names = [name for name, _ in classes]
@@ -150,10 +185,18 @@ def objective_set(flags: Sequence[str], minimize: str | None, declared: Objectiv
         chosen, source = tuple(parse_objective(text) for text in flags), "--objective"
         for objective in chosen:
             if objective.class_name not in names:
-                raise QosforgeError(f"no class {objective.class_name!r} in the intent", place=_FLAG, hint=f"classes: {', '.join(names)}")
+                raise QosforgeError(
+                    f"no class {objective.class_name!r} in the intent",
+                    place=_FLAG,
+                    hint=f"classes: {', '.join(names)}",
+                )
         seen = [objective.class_name for objective in chosen]
         if len(set(seen)) != len(seen):
-            raise QosforgeError("a class is given twice", place=_FLAG, hint="put all of a class's targets in one --objective")
+            raise QosforgeError(
+                "a class is given twice",
+                place=_FLAG,
+                hint="put all of a class's targets in one --objective",
+            )
     elif declared is not None and declared.classes:
         chosen, source = tuple(declared.classes), "the intent's objectives"
     else:
@@ -161,7 +204,11 @@ def objective_set(flags: Sequence[str], minimize: str | None, declared: Objectiv
     if minimize is not None:
         target = parse_minimize(minimize)
         if target[0] not in names:
-            raise QosforgeError(f"no class {target[0]!r} in the intent", place="--minimize", hint=f"classes: {', '.join(names)}")
+            raise QosforgeError(
+                f"no class {target[0]!r} in the intent",
+                place="--minimize",
+                hint=f"classes: {', '.join(names)}",
+            )
     elif declared is not None and declared.minimize is not None:
         name, metric = declared.minimize.split(".", 1)
         target = (name, metric)
@@ -170,7 +217,9 @@ def objective_set(flags: Sequence[str], minimize: str | None, declared: Objectiv
     return ObjectiveSet(classes=chosen, minimize=target, source=source)
 
 
-def violations(objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, float | None]]) -> dict[str, float]:
+def violations(
+    objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, float | None]]
+) -> dict[str, float]:
     """Each target's violation (0: met), keyed ``CLASS.METRIC``; a metric the run could not
     measure (no message of the class finished) counts as missed by 100 %."""
     out: dict[str, float] = {}
@@ -189,7 +238,9 @@ def violations(objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, floa
     return out
 
 
-def primary_value(objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, float | None]]) -> float | None:
+def primary_value(
+    objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, float | None]]
+) -> float | None:
     """The minimised metric as a cost (goodput as its reciprocal); None if not measured."""
     name, metric = objectives.minimize
     value = metrics.get(name, {}).get(metric)
@@ -200,7 +251,11 @@ def primary_value(objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, f
     return value
 
 
-def score(objectives: ObjectiveSet, metrics: Mapping[str, Mapping[str, float | None]], primary_at_start: float) -> float:
+def score(
+    objectives: ObjectiveSet,
+    metrics: Mapping[str, Mapping[str, float | None]],
+    primary_at_start: float,
+) -> float:
     """The scalar the search minimises (module docstring); an unmeasured primary scores as
     twice the start's."""
     primary = primary_value(objectives, metrics)

@@ -75,29 +75,65 @@ def _distribution(knob: Knob) -> Any:
     import optuna
 
     if knob.scale in ("int", "int-log"):
-        return optuna.distributions.IntDistribution(int(knob.low), int(knob.high), log=knob.scale == "int-log")
+        return optuna.distributions.IntDistribution(
+            int(knob.low), int(knob.high), log=knob.scale == "int-log"
+        )
     return optuna.distributions.FloatDistribution(knob.low, knob.high, log=knob.scale == "log")
 
 
-def simulation_jobs(intent_text: str, traffic_text: str, seeds: Sequence[int], load: float, measure: str,
-                    message_max_bytes: Mapping[str, float]) -> list[SimulationJob]:
-    return [SimulationJob(intent_text, traffic_text, seed, load, measure, dict(message_max_bytes)) for seed in seeds]
+def simulation_jobs(
+    intent_text: str,
+    traffic_text: str,
+    seeds: Sequence[int],
+    load: float,
+    measure: str,
+    message_max_bytes: Mapping[str, float],
+) -> list[SimulationJob]:
+    return [
+        SimulationJob(intent_text, traffic_text, seed, load, measure, dict(message_max_bytes))
+        for seed in seeds
+    ]
 
 
-def run_search(space: KnobSpace, candidate: Candidate, start: Trial, *, budget: int, parallel: int, seeds: Sequence[int],
-               job: Callable[[str, int], SimulationJob], scorer: Scorer, executor: Executor, intent_name: str,
-               progress: Callable[[Trial, int], None], sampler_seed: int = SAMPLER_SEED) -> SearchLog:
+def run_search(
+    space: KnobSpace,
+    candidate: Candidate,
+    start: Trial,
+    *,
+    budget: int,
+    parallel: int,
+    seeds: Sequence[int],
+    job: Callable[[str, int], SimulationJob],
+    scorer: Scorer,
+    executor: Executor,
+    intent_name: str,
+    progress: Callable[[Trial, int], None],
+    sampler_seed: int = SAMPLER_SEED,
+) -> SearchLog:
     """Up to ``budget`` trials besides the start (already simulated on ``seeds``)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     distributions = {knob.name: _distribution(knob) for knob in space.knobs}
-    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=sampler_seed, multivariate=True),
-                                pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
-    start_params = {knob.name: (round(knob.start) if knob.scale != "log" else knob.start) for knob in space.knobs}
-    study.add_trial(optuna.trial.create_trial(params=start_params, distributions=distributions, value=start.score,
-                                              intermediate_values={i + 1: statistics.fmean(start.scores[: i + 1])
-                                                                   for i in range(len(start.scores))}))
+    study = optuna.create_study(
+        direction="minimize",
+        sampler=optuna.samplers.TPESampler(seed=sampler_seed, multivariate=True),
+        pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2),
+    )
+    start_params = {
+        knob.name: (round(knob.start) if knob.scale != "log" else knob.start)
+        for knob in space.knobs
+    }
+    study.add_trial(
+        optuna.trial.create_trial(
+            params=start_params,
+            distributions=distributions,
+            value=start.score,
+            intermediate_values={
+                i + 1: statistics.fmean(start.scores[: i + 1]) for i in range(len(start.scores))
+            },
+        )
+    )
     log = SearchLog(trials=[start])
     done = 0
     while done < budget:
@@ -108,7 +144,9 @@ def run_search(space: KnobSpace, candidate: Candidate, start: Trial, *, budget: 
             values = dict(handle.params)
             text, changes = candidate(values)
             trials.append((handle, Trial(handle.number, values, text, changes)))
-        checks: list[CheckResult] = list(executor.map(check_candidate, [CheckJob(t.intent_text, intent_name) for _, t in trials]))
+        checks: list[CheckResult] = list(
+            executor.map(check_candidate, [CheckJob(t.intent_text, intent_name) for _, t in trials])
+        )
         alive: list[tuple[Any, Trial]] = []
         for (handle, trial), check in zip(trials, checks, strict=True):
             log.check_cpu_s += check.cpu_s
@@ -120,7 +158,9 @@ def run_search(space: KnobSpace, candidate: Candidate, start: Trial, *, budget: 
         for step, seed in enumerate(seeds, start=1):
             if not alive:
                 break
-            results: list[SimulationResult] = list(executor.map(simulate_candidate, [job(t.intent_text, seed) for _, t in alive]))
+            results: list[SimulationResult] = list(
+                executor.map(simulate_candidate, [job(t.intent_text, seed) for _, t in alive])
+            )
             still: list[tuple[Any, Trial]] = []
             for (handle, trial), result in zip(alive, results, strict=True):
                 log.simulations += 1
@@ -155,4 +195,12 @@ def best_trial(log: SearchLog, seeds: int) -> Trial:
     return min(complete, key=lambda t: (t.score, t.number))
 
 
-__all__ = ["REFUSED_SCORE", "SAMPLER_SEED", "SearchLog", "Trial", "best_trial", "run_search", "simulation_jobs"]
+__all__ = [
+    "REFUSED_SCORE",
+    "SAMPLER_SEED",
+    "SearchLog",
+    "Trial",
+    "best_trial",
+    "run_search",
+    "simulation_jobs",
+]

@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[3]
 ROCE_POD = ROOT / "examples" / "roce-pod.yaml"
 # roce-pod's compiled marking at 100G (qosforge compile examples/roce-pod.yaml): DCTCP K 64.5 kB,
 # DCQCN 12.5 kB / 500 kB / 1 %, BDP 106,336 B.
-MARKINGS = (ClassMarking("tcp", "dctcp", 100e9, 64500, 64500, 100, 106336),
-            ClassMarking("rdma", "dcqcn", 100e9, 12500, 500000, 1, 106336))
+MARKINGS = (
+    ClassMarking("tcp", "dctcp", 100e9, 64500, 64500, 100, 106336),
+    ClassMarking("rdma", "dcqcn", 100e9, 12500, 500000, 1, 106336),
+)
 
 
 def _intent() -> object:
@@ -34,10 +36,24 @@ def _intent() -> object:
 
 def test_roce_pod_leaves_both_markings_and_alpha_free_and_states_its_weights() -> None:
     space = knob_space(_intent(), MARKINGS, 1.0)  # type: ignore[arg-type]
-    assert [k.name for k in space.knobs] == ["tcp.ecn@100G.min", "tcp.ecn@100G.ratio", "tcp.ecn@100G.pmax", "rdma.dcqcn.min",
-                                             "rdma.dcqcn.ratio", "rdma.dcqcn.pmax", "design.alpha_log2"]
-    assert space.start() == {"tcp.ecn@100G.min": 64500, "tcp.ecn@100G.ratio": 1.0, "tcp.ecn@100G.pmax": 100, "rdma.dcqcn.min": 12500,
-                             "rdma.dcqcn.ratio": 40.0, "rdma.dcqcn.pmax": 1, "design.alpha_log2": 0.0}
+    assert [k.name for k in space.knobs] == [
+        "tcp.ecn@100G.min",
+        "tcp.ecn@100G.ratio",
+        "tcp.ecn@100G.pmax",
+        "rdma.dcqcn.min",
+        "rdma.dcqcn.ratio",
+        "rdma.dcqcn.pmax",
+        "design.alpha_log2",
+    ]
+    assert space.start() == {
+        "tcp.ecn@100G.min": 64500,
+        "tcp.ecn@100G.ratio": 1.0,
+        "tcp.ecn@100G.pmax": 100,
+        "rdma.dcqcn.min": 12500,
+        "rdma.dcqcn.ratio": 40.0,
+        "rdma.dcqcn.pmax": 1,
+        "design.alpha_log2": 0.0,
+    }
     assert "classes.rdma.weight (stated in the intent)" in space.left_out
     for knob in space.knobs:
         assert knob.low <= knob.start <= knob.high
@@ -51,16 +67,21 @@ def test_a_stated_block_stays_unless_freed() -> None:
     assert any("classes.rdma.dcqcn (stated in the intent" in line for line in pinned.left_out)
     freed = knob_space(intent, MARKINGS, 1.0, free=("classes.rdma.dcqcn",))  # type: ignore[arg-type]
     assert any(k.name == "rdma.dcqcn.min" for k in freed.knobs)
-    with pytest.raises(QosforgeError, match="--free: 'classes.rdma.weight' is not a block tune searches"):
+    with pytest.raises(
+        QosforgeError, match=r"--free: 'classes\.rdma\.weight' is not a block tune searches"
+    ):
         knob_space(intent, MARKINGS, 1.0, free=("classes.rdma.weight",))  # type: ignore[arg-type]
 
 
 def test_the_start_point_writes_back_the_compiled_values() -> None:
     space = knob_space(_intent(), MARKINGS, 1.0)  # type: ignore[arg-type]
     assert overrides(space, space.start()) == {
-        "classes": {"tcp": {"ecn": [{"speed": "100G", "min": "64500B", "max": "64500B", "pmax": "100%"}]},
-                    "rdma": {"dcqcn": {"kmin": "12500B", "kmax": "500000B", "pmax": "1%"}}},
-        "design": {"alpha": 1.0}}
+        "classes": {
+            "tcp": {"ecn": [{"speed": "100G", "min": "64500B", "max": "64500B", "pmax": "100%"}]},
+            "rdma": {"dcqcn": {"kmin": "12500B", "kmax": "500000B", "pmax": "1%"}},
+        },
+        "design": {"alpha": 1.0},
+    }
 
 
 @settings(max_examples=25, deadline=None)
