@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from qosforge.cli._gnmi import ask_password, connection_options, connection_request
 from qosforge.cli.reporter import CliReporter
 
 _EPILOG = """\b
@@ -17,7 +18,8 @@ Objectives (--objective, one per class; docs/tune.md):
 Without --objective: the intent's objectives:, else the default set (every lossless class:
 0 drops, at most 10 % paused; minimise the first class's fct_p99_us).
 \b
-Exit codes: 0 tuned (or the start kept), 2 bad input.
+Exit codes: 0 tuned (or the start kept; with --push, rolled out or planned), 1 --push rolled
+the canary back, 2 bad input or a failed push.
 \b
 Examples:
   qosforge tune examples/roce-pod.yaml --traffic examples/roce-pod-mixed.traffic.yaml --out tuned
@@ -25,6 +27,12 @@ Examples:
       --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us \\
       --budget 40 --workers 2 --out tuned
 """
+
+
+def _connection_options(function: Any) -> Any:
+    for option in reversed(connection_options()):
+        function = option(function)
+    return function
 
 
 def _seeds(text: str, flag: str) -> tuple[int, ...]:
@@ -129,6 +137,29 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
     default="text",
     show_default=True,
 )
+@click.option(
+    "--push",
+    "push",
+    is_flag=True,
+    help="Then roll the tuned configs out, canary first (a dry run unless --apply; docs/tune.md).",
+)
+@click.option("--apply", "apply", is_flag=True, help="--push: push for real (default: plan only).")
+@click.option(
+    "--switch",
+    "switches",
+    multiple=True,
+    metavar="NAME",
+    help="--push: the switches in rollout order; the first is the canary (repeatable).",
+)
+@click.option(
+    "--watch-window",
+    "watch_window",
+    default="10s",
+    show_default=True,
+    metavar="TIME",
+    help="--push: how long each switch runs on its new config before watch judges it.",
+)
+@_connection_options
 def tune_command(**params: Any) -> None:
     """Find ECN, DCQCN and buffer settings that meet objectives on your traffic, on the simulator.
 
@@ -141,6 +172,7 @@ def tune_command(**params: Any) -> None:
     from qosforge.api.tune import TuneRequest, tune
     from qosforge.errors import QosforgeError
 
+    _check_push(params)
     if params["scheduler"] is not None and params["workers"] is not None:
         raise QosforgeError(
             "sets local workers, and --scheduler uses a cluster's",
@@ -167,9 +199,62 @@ def tune_command(**params: Any) -> None:
     result = tune(request, CliReporter())
     if params["output_format"] == "json":
         click.echo(json.dumps(result.document(), indent=2, default=str))
-        return
-    for line in render_text(result.document()):
-        click.echo(line)
+    else:
+        for line in render_text(result.document()):
+            click.echo(line)
+    if params["push"]:
+        _rollout(params, result.out_dir)
+
+
+def _check_push(params: dict[str, Any]) -> None:
+    from qosforge.errors import QosforgeError
+
+    given = [flag for flag, key in (("--apply", "apply"), ("--switch", "switches")) if params[key]]
+    if not params["push"] and given:
+        raise QosforgeError(
+            f"{given[0]} is for the rollout", place=given[0], hint="add --push, or drop it"
+        )
+    if params["push"] and not params["switches"]:
+        raise QosforgeError(
+            "--push needs the switches in rollout order",
+            place="--switch",
+            hint="e.g. --switch leaf1 --switch leaf2 (leaf1 is the canary)",
+        )
+    if params["push"] and params["address"] is None and params["inventory"] is None:
+        raise QosforgeError(
+            "--push needs where the switches are",
+            place="--address",
+            hint="give --address HOST:PORT (one switch) or --inventory FILE",
+        )
+
+
+def _rollout(params: dict[str, Any], out: Any) -> None:
+    from pathlib import Path
+
+    from qosforge.api.tuning.rollout import RolloutRequest, rollout
+
+    connection = connection_request(params)
+    password = ask_password() if params["apply"] and params["username"] else None
+    result = rollout(
+        RolloutRequest(
+            configs_dir=Path(out) / "configs",
+            connection=connection,
+            switches=tuple(params["switches"]),
+            window=params["watch_window"],
+            dry_run=not params["apply"],
+            backup_dir=Path(out),
+        ),
+        password,
+        lambda text: click.echo(text, err=True),
+    )
+    Path(out, "rollout.log").write_text(
+        "".join(f"{line}\n" for line in result.log), encoding="utf-8"
+    )
+    click.echo(f"rollout: {result.status}; steps in {Path(out, 'rollout.log')}", err=True)
+    if result.status == "rolled-back":
+        raise click.exceptions.Exit(1)
+    if result.status == "failed":
+        raise click.exceptions.Exit(2)
 
 
 def _number(value: float | None, std: float | None) -> str:

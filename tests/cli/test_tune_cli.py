@@ -66,6 +66,13 @@ def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Pat
         "--no-robustness",
         "--workers",
         "1",
+        # A dry run of the rollout: nothing listens on port 9, and nothing connects to it.
+        "--push",
+        "--switch",
+        "leaf1",
+        "--address",
+        "127.0.0.1:9",
+        "--insecure",
     )
     assert code == 0, err
     lines = text.splitlines()
@@ -78,5 +85,7 @@ def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Pat
     assert any(line.startswith("  rdma.fct_p99_us: ") for line in lines)
     assert lines[-1].endswith(f"overrides, tuned intent, configs and tune.json in {out}")
     assert "tune: 7 knobs" in err
+    assert (out / "rollout.log").read_text().startswith("dry run: would push leaf1 (canary), run it for 10s")
+    assert f"rollout: dry-run; steps in {out / 'rollout.log'}" in err
     document = json.loads((out / "tune.json").read_text())
     assert document["trials"][0]["trial"] == 0 and len(document["trials"]) == 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +43,14 @@ def served() -> Iterator[Any]:
     from qosforge.softswitch.engine.build import single_switch
     from qosforge.softswitch.helper.intent_incast import intent_incast
 
-    built = intent_incast(INTENT, "leaf1", "tcp", "Ethernet0", 8, None, None, None, 60.0, 0.0, 1, None, {})
+    built = intent_incast(
+        INTENT, "leaf1", "tcp", "Ethernet0", 8, None, None, None, 60.0, 0.0, 1, None, {}
+    )
     config = built.compiled.config
     scenario = Scenario((config,), single_switch(len(config.ports)), built.flows, built.run)
-    server = serve_simulation(scenario, (built.compiled.ir,), "127.0.0.1", 0, server_credentials=None, credentials=None)
+    server = serve_simulation(
+        scenario, (built.compiled.ir,), "127.0.0.1", 0, server_credentials=None, credentials=None
+    )
     yield server
     server.stop()
 
@@ -57,9 +61,12 @@ def _ecn_off(compiled: Path, into: Path) -> Path:
     path = into / "leaf1" / "openconfig.json"
     document = copy.deepcopy(json.loads(path.read_text()))
     qos = document["openconfig-qos:qos"]
-    profiles = {queue["config"]["queue-management-profile"] for interface in qos["interfaces"]["interface"]
-                for queue in interface["output"]["queues"]["queue"]
-                if queue["name"] == "tcp" and "queue-management-profile" in queue.get("config", {})}
+    profiles = {
+        queue["config"]["queue-management-profile"]
+        for interface in qos["interfaces"]["interface"]
+        for queue in interface["output"]["queues"]["queue"]
+        if queue["name"] == "tcp" and "queue-management-profile" in queue.get("config", {})
+    }
     for profile in qos["queue-management-profiles"]["queue-management-profile"]:
         if profile["name"] in profiles:
             profile["wred"]["uniform"]["config"]["enable-ecn"] = False
@@ -68,29 +75,57 @@ def _ecn_off(compiled: Path, into: Path) -> Path:
 
 
 def _in_sync(compiled: Path, connection: ConnectionRequest) -> bool | None:
-    plan = plan_delivery(DeliveryRequest(action="diff", connection=connection, config=compiled, switches=("leaf1",)))
+    plan = plan_delivery(
+        DeliveryRequest(action="diff", connection=connection, config=compiled, switches=("leaf1",))
+    )
     return deliver(plan, "diff", None).outcomes[0].in_sync
 
 
 def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_path: Path) -> None:
-    connection = ConnectionRequest(address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s")
+    connection = ConnectionRequest(
+        address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
+    )
     assert served.live.wait_until(1e-4, timeout_s=600.0)
     assert _in_sync(compiled, connection)
     notes: list[str] = []
-    result = rollout(RolloutRequest(configs_dir=_ecn_off(compiled, tmp_path / "tuned"), connection=connection, switches=("leaf1",),
-                                    window=WINDOW, dry_run=False, backup_dir=tmp_path), None, notes.append)
+    result = rollout(
+        RolloutRequest(
+            configs_dir=_ecn_off(compiled, tmp_path / "tuned"),
+            connection=connection,
+            switches=("leaf1",),
+            window=WINDOW,
+            dry_run=False,
+            backup_dir=tmp_path,
+        ),
+        None,
+        notes.append,
+    )
     assert result.status == "rolled-back", (result.log, served.live.progress())
     assert any(finding.startswith("watch-ecn-off ") for finding in result.findings), result.findings
     assert result.log[0].startswith("pushed leaf1 (canary); previous /qos saved to ")
-    assert result.log[-1].startswith("rolled leaf1 back to ") and notes == [f"rollout: {line}" for line in result.log]
+    assert result.log[-1].startswith("rolled leaf1 back to ") and notes == [
+        f"rollout: {line}" for line in result.log
+    ]
     assert _in_sync(compiled, connection)  # the switch runs the config it had before the rollout
 
 
 def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -> None:
-    connection = ConnectionRequest(address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s")
+    connection = ConnectionRequest(
+        address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
+    )
     assert served.live.wait_until(1e-4, timeout_s=600.0)
-    result = rollout(RolloutRequest(configs_dir=compiled, connection=connection, switches=("leaf1",), window=WINDOW,
-                                    dry_run=False, backup_dir=tmp_path), None, lambda text: None)
+    result = rollout(
+        RolloutRequest(
+            configs_dir=compiled,
+            connection=connection,
+            switches=("leaf1",),
+            window=WINDOW,
+            dry_run=False,
+            backup_dir=tmp_path,
+        ),
+        None,
+        lambda text: None,
+    )
     assert result.status == "completed", result.log
     assert result.log[-1] == f"watched leaf1 for {WINDOW}: counters agree with the prediction"
 
@@ -98,7 +133,13 @@ def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -
 def test_a_dry_run_plans_without_connecting(compiled: Path, tmp_path: Path) -> None:
     # Nothing listens on port 9 of 127.0.0.1: a connection attempt would fail the rollout.
     connection = ConnectionRequest(address="127.0.0.1:9", insecure=True)
-    result = rollout(RolloutRequest(configs_dir=compiled, connection=connection, switches=("leaf1",)), None, lambda text: None)
+    result = rollout(
+        RolloutRequest(configs_dir=compiled, connection=connection, switches=("leaf1",)),
+        None,
+        lambda text: None,
+    )
     assert result.status == "dry-run"
-    assert result.log[0].startswith("dry run: would push leaf1 (canary), run it for 10s, then watch it against ")
+    assert result.log[0].startswith(
+        "dry run: would push leaf1 (canary), run it for 10s, then watch it against "
+    )
     assert list(tmp_path.iterdir()) == []
