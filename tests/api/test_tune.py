@@ -170,3 +170,25 @@ def test_seeds_are_a_count_or_a_list(text: str, flag: str, seeds: tuple[int, ...
 def test_bad_seeds_are_refused(text: str) -> None:
     with pytest.raises(QosforgeError):
         parse_seeds(text, "--seeds")
+
+
+def test_a_tune_runs_on_a_dask_cluster(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        result = tune(
+            TuneRequest(
+                intent_path=str(ROCE_POD),
+                traffic_path=str(TRAFFIC),
+                out_dir=str(tmp_path / "tuned"),
+                budget=1,
+                seeds=(1,),
+                holdout=(101,),
+                robustness=False,
+                scheduler=cluster.scheduler_address,
+            ),
+            QuietReporter(),
+        )
+    # The start, one trial on the training seed at most, and two held-out runs, all on the cluster.
+    assert 3 <= result.log.simulations <= 4 and (tmp_path / "tuned" / "tune.json").is_file()
+    assert result.holdout_before[0]["rdma"]["fct_p99_us"] is not None
