@@ -175,7 +175,9 @@ def test_bad_seeds_are_refused(text: str) -> None:
 def test_a_tune_runs_on_a_dask_cluster(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         result = tune(
             TuneRequest(
                 intent_path=str(ROCE_POD),
