@@ -340,6 +340,23 @@ def _check_request(request: TuneRequest) -> None:
         )
 
 
+def _cpu_s() -> float:
+    """CPU seconds of this process and of its children that have ended (the local worker
+    processes, joined when their pool closes)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _existing(name: str, place: str, hint: str) -> Path:
+    path = Path(name)
+    if not path.is_file():
+        raise QosforgeError(f"no such file: {path}", place=place, hint=hint)
+    return path
+
+
 def _mean_std(values: Sequence[float | None]) -> tuple[float | None, float | None]:
     known = [v for v in values if v is not None]
     if not known or len(known) < len(values):
@@ -377,23 +394,17 @@ def tune(
     from qosforge.api.compile import compile_fabric
     from qosforge.softswitch.traffic.traffic_file import load_traffic
 
-    wall_started, cpu_started = time.perf_counter(), time.process_time()
+    wall_started, cpu_started = time.perf_counter(), _cpu_s()
     _check_request(request)
-    intent_path = Path(request.intent_path)
-    if not intent_path.is_file():
-        raise QosforgeError(
-            f"no such file: {intent_path}",
-            place="INTENT",
-            hint="give an intent YAML, e.g. examples/roce-pod.yaml",
-        )
+    intent_path = _existing(
+        request.intent_path, "INTENT", "give an intent YAML, e.g. examples/roce-pod.yaml"
+    )
     compiled = compile_fabric(str(intent_path))
-    traffic_path = Path(request.traffic_path)
-    if not traffic_path.is_file():
-        raise QosforgeError(
-            f"no such file: {traffic_path}",
-            place="--traffic",
-            hint='give a traffic file (docs/softswitch.md "Your own traffic")',
-        )
+    traffic_path = _existing(
+        request.traffic_path,
+        "--traffic",
+        'give a traffic file (docs/softswitch.md "Your own traffic")',
+    )
     traffic_file = load_traffic(traffic_path)
     if traffic_path.suffix.lower() == ".csv":
         raise QosforgeError(
@@ -576,13 +587,17 @@ def tune(
         Path(request.out_dir),
         notes,
     )
-    result.cpu_s = time.process_time() - cpu_started + log.simulation_cpu_s + log.check_cpu_s
-    if request.workers <= 1 and request.scheduler is None:
-        result.cpu_s = (
-            time.process_time() - cpu_started
-        )  # the work ran in this process, already counted
+    # The cluster's processes are not ours to measure: add the CPU each job reported (the first
+    # check ran here and is in _cpu_s already).
+    remote_cpu_s = (
+        log.simulation_cpu_s + log.check_cpu_s - check.cpu_s
+        if request.scheduler is not None
+        else 0.0
+    )
+    result.cpu_s = _cpu_s() - cpu_started + remote_cpu_s
     _write_out(result, request, intent_text)
     result.wall_s = time.perf_counter() - wall_started
+    result.cpu_s = _cpu_s() - cpu_started + remote_cpu_s  # with the final compile, for the summary
     return result
 
 

@@ -74,6 +74,17 @@ def _ecn_off(compiled: Path, into: Path) -> Path:
     return into
 
 
+def _for_real(configs: Path, connection: ConnectionRequest, backups: Path) -> RolloutRequest:
+    return RolloutRequest(
+        configs_dir=configs,
+        connection=connection,
+        switches=("leaf1",),
+        window=WINDOW,
+        dry_run=False,
+        backup_dir=backups,
+    )
+
+
 def _in_sync(compiled: Path, connection: ConnectionRequest) -> bool | None:
     plan = plan_delivery(
         DeliveryRequest(action="diff", connection=connection, config=compiled, switches=("leaf1",))
@@ -89,16 +100,7 @@ def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_pat
     assert _in_sync(compiled, connection)
     notes: list[str] = []
     result = rollout(
-        RolloutRequest(
-            configs_dir=_ecn_off(compiled, tmp_path / "tuned"),
-            connection=connection,
-            switches=("leaf1",),
-            window=WINDOW,
-            dry_run=False,
-            backup_dir=tmp_path,
-        ),
-        None,
-        notes.append,
+        _for_real(_ecn_off(compiled, tmp_path / "tuned"), connection, tmp_path), None, notes.append
     )
     assert result.status == "rolled-back", (result.log, served.live.progress())
     assert any(finding.startswith("watch-ecn-off ") for finding in result.findings), result.findings
@@ -114,18 +116,7 @@ def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -
         address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
     )
     assert served.live.wait_until(1e-4, timeout_s=600.0)
-    result = rollout(
-        RolloutRequest(
-            configs_dir=compiled,
-            connection=connection,
-            switches=("leaf1",),
-            window=WINDOW,
-            dry_run=False,
-            backup_dir=tmp_path,
-        ),
-        None,
-        lambda text: None,
-    )
+    result = rollout(_for_real(compiled, connection, tmp_path), None, lambda text: None)
     assert result.status == "completed", result.log
     assert result.log[-1] == f"watched leaf1 for {WINDOW}: counters agree with the prediction"
 
