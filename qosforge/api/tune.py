@@ -112,10 +112,6 @@ class TuneResult:
     out_dir: Path
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def improved(self) -> bool:
-        return self.score_after < self.score_before
-
     def document(self) -> dict[str, Any]:
         """The JSON document ``--format json`` prints and ``tune.json`` holds."""
         return {
@@ -180,7 +176,6 @@ def _yaml() -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML()
-    yaml.preserve_quotes = True
     yaml.width = 4096
     return yaml
 

@@ -85,7 +85,8 @@ def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Pat
     assert any(line.startswith("  rdma.fct_p99_us: ") for line in lines)
     assert lines[-1].endswith(f"overrides, tuned intent, configs and tune.json in {out}")
     assert "tune: 7 knobs" in err
-    assert (out / "rollout.log").read_text().startswith("dry run: would push leaf1 (canary), run it for 10s")
+    log = (out / "rollout.log").read_text()
+    assert log.startswith("dry run: would push leaf1 (canary), run it for 10s")
     assert f"rollout: dry-run; steps in {out / 'rollout.log'}" in err
     document = json.loads((out / "tune.json").read_text())
     assert document["trials"][0]["trial"] == 0 and len(document["trials"]) == 2
