@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
 from qosforge.compiler.port_names import expand_port_names
+from qosforge.compiler.objectives import Objectives
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
@@ -461,6 +462,24 @@ class Intent(_Strict):
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",
     )
+    objectives: Objectives | None = Field(
+        default=None,
+        description="What qosforge tune holds a configuration to (docs/tune.md); the compiler ignores them.",
+    )
+
+    @model_validator(mode="after")
+    def _objective_classes(self) -> Self:
+        if self.objectives is None:
+            return self
+        names = [spec.name for spec in self.classes]
+        wanted = [objective.class_name for objective in self.objectives.classes]
+        if self.objectives.minimize is not None:
+            wanted.append(self.objectives.minimize.split(".", 1)[0])
+        for name in wanted:
+            if name not in names:
+                raise ValueError(f"objectives: no class {name!r} in the intent; "
+                                 f"classes: {', '.join(names)}")
+        return self
 
 
 

@@ -149,3 +149,14 @@ _._class_or_dscp  # unused method (softswitch/traffic/traffic_file.py: pydantic 
 _._something  # unused method (softswitch/traffic/traffic_file.py: pydantic model_validator)
 pytest_configure  # unused function (tests/conftest.py:16): a pytest hook, called by name
 pytest_unconfigure  # unused function (tests/conftest.py:24): a pytest hook, called by name
+_._objective_classes  # unused method (compiler/intent.py: pydantic model_validator)
+_._known_metric  # unused method (compiler/objectives.py: pydantic model_validator)
+fct_p99_us  # unused variable (compiler/objectives.py: a pydantic field, read by name in targets())
+goodput_percent  # unused variable (compiler/objectives.py: a pydantic field, read by name in targets())
+lossless_drops  # unused variable (compiler/objectives.py: a pydantic field, read by name in targets())
+pfc_pause_percent  # unused variable (compiler/objectives.py: a pydantic field, read by name in targets())
+queue_delay_p99_us  # unused variable (compiler/objectives.py: a pydantic field, read by name in targets())
+before_mean  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
+before_std  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
+after_mean  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
+after_std  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
