@@ -25,8 +25,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
-from qosforge.compiler.port_names import expand_port_names
 from qosforge.compiler.objectives import Objectives
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
