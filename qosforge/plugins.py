@@ -172,6 +172,7 @@ BUILTINS: dict[str, tuple[Reference, ...]] = {
             "diff": "qosforge.cli.diff:diff_command",
             "watch": "qosforge.cli.watch:watch_command",
             "check": "qosforge.cli.check:check_group",
+            "compare": "qosforge.cli.compare:compare_command",
         },
     ),
 }

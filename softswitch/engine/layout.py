@@ -24,6 +24,8 @@ EV_FWD = 12  # a packet admitted at a switch ingress reaches its egress queue (f
 EV_DELACK = 13  # a window receiver's delayed-ACK timer (engine/window.py)
 EV_TLP = 14  # a SACK sender's tail loss probe timer (RFC 8985 §7, engine/sack.py)
 EV_REO = 15  # a SACK sender's RACK reordering timer (RFC 8985 §6.3, engine/sack.py)
+# Packet trimming and RoCE selective repeat (engine/trimming.py, engine/selective_repeat.py):
+EV_TRIM_NACK = 16  # a receiver's NACK for a trimmed packet reaches the sender (NDP §3.1)
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -53,6 +55,8 @@ F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
 F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
 F_VLAN = 64  # the frame carries an IEEE 802.1Q tag (4 B more on the wire; models/ethernet.py)
+# Packet trimming: a switch cut the packet to its header (SAI_SWITCH_ATTR_PACKET_TRIM_SIZE)
+F_TRIM = 128
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -148,7 +152,15 @@ FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer w
 FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
 FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
 FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
-FL_COLS = 79
+# Packet trimming and RoCE selective repeat (IRN, Mittal et al. SIGCOMM 2018; engine/selective_repeat.py):
+FL_SR = 79  # 1: the RoCE flow recovers by selective repeat (IRN), 0: go-back-N
+FL_SR_CAP = 80  # IRN's BDP-FC: most packets outstanding (IRN §3.2)
+FL_OOO_PKTS = 81  # receiver: data packets that arrived out of order (measured window)
+FL_TRIMMED_M = 82  # its data packets a switch trimmed (measured window)
+FL_TRIM_MARKS = 83  # sender: trim-NACKed packets waiting for their retransmission
+FL_TRIM_SCAN = 84  # sender: no trim-NACKed packet waits below this sequence
+FL_RTO_M = 85  # its retransmission timeouts (measured window)
+FL_COLS = 86
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -186,7 +198,9 @@ FF_CUBIC_CWND0 = 30  # cwnd at the start of the epoch (cwnd_epoch)
 FF_TLP_AT = 31  # deadline of the tail loss probe timer
 FF_REO_AT = 32  # deadline of the RACK reordering timer
 FF_MIN_RTT = 33  # the smallest RTT sample (RACK's reordering window is min_RTT/4)
-FL_F_COLS = 34
+# Packet trimming: when a go-back-N sender last went back on a trim NACK (one go-back per round)
+FF_REWIND_AT = 34
+FL_F_COLS = 35
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -223,7 +237,10 @@ QI_DYN = 10
 QI_STATIC = 11  # static shared limit in cells, 0 = unlimited
 QI_QUANTUM = 12  # DWRR quantum, bytes
 QI_DLR = 13  # 1 while PFC deadlock recovery drops this queue's packets (SAI PFC_DLR, action DROP)
-QI_COLS = 14
+# Packet trimming: 1 when the queue's buffer profile discards by trimming (SAI inc/saibuffer.h
+# SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION = ..._DROP_AND_TRIM)
+QI_TRIM = 14
+QI_COLS = 15
 QF_ALPHA = 0
 QF_DEFICIT = 1
 QF_TOKENS = 2
@@ -327,7 +344,10 @@ C_WATCHDOG_DROPS = 23  # packets its recovery dropped
 C_DELIVERED_WIRE = 24
 # C_LOSSLESS_BY_REASON + DR_*: a lossless class's packets dropped, by cause
 C_LOSSLESS_BY_REASON = 25
-C_COLS = 31
+# Packet trimming (after the warm-up): packets trimmed, and trimmed packets the trim queue dropped
+C_TRIMMED = 31
+C_TRIM_DROPS = 32
+C_COLS = 33
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
@@ -424,7 +444,12 @@ SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
 SW_CAPACITY = 2  # cells of its whole buffer
 SW_PEAK = 3  # most cells held at once in the measured window
-SW_COLS = 4
+# Packet trimming (SAI inc/saiswitch.h SAI_SWITCH_ATTR_PACKET_TRIM_*): trim size in bytes (0: the
+# switch does not trim), the trim queue, the DSCP trimmed packets carry on
+SW_TRIM_BYTES = 4
+SW_TRIM_QUEUE = 5
+SW_TRIM_DSCP = 6
+SW_COLS = 7
 # classification maps (W_CLS[port, map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
@@ -437,7 +462,10 @@ PSC_PFC_RX = 1  # [port, priority]: PFC frames the port received with the priori
 PSC_PG_DROPS = 2  # [port, pg]: packets dropped at ingress admission of the PG (SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS)
 PSC_TX_PKTS = 3  # [port, queue]: packets the queue transmitted (SAI_QUEUE_STAT_PACKETS)
 PSC_DEADLOCKS = 4  # [port, priority]: deadlocks the PFC watchdog declared (sonic-swss pfcwd PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED)
-PSC_COLS = 5
+# Packet trimming, [port, queue] of the queue that could not admit the packet:
+PSC_TRIM = 5  # packets trimmed (SAI_QUEUE_STAT_TRIM_PACKETS)
+PSC_TRIM_DROPS = 6  # of those, dropped by the trim queue (SAI_QUEUE_STAT_DROPPED_TRIM_PACKETS)
+PSC_COLS = 7
 # PFC state (W_PFCS): last PAUSE state received; recovery in progress
 PS_RECEIVED = 0
 PS_RECOVERING = 1
