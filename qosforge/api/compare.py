@@ -315,6 +315,15 @@ def _run_mode(
     )
 
 
+def _reason(error: QosforgeError, variant: Path) -> str:
+    """The refusal in one line, placed in the mode's variant by its field (``classes[0].trim``),
+    not by the scratch file's path and line."""
+    place = error.place or ""
+    if place.startswith(str(variant)):
+        place = place.split(": ", 1)[1] if ": " in place else ""
+    return QosforgeError(error.message, place=place or None, hint=error.hint).one_line()
+
+
 def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     """Compile and run every mode; a mode the intent cannot express is reported refused, with
     the compiler's one-line reason, and the others still run."""
@@ -342,7 +351,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
                     if error.place is not None and error.place.startswith("--"):
                         raise  # the user's flag, not the mode: stop
                     results.append(
-                        ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=error.one_line())
+                        ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=_reason(error, intent_path))
                     )
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
