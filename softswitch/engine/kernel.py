@@ -356,6 +356,17 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
         if measuring:
             cnt[C_MARKS] += 1
             w[W_MARK][out_port, queue, color] += 1
+    _join(w, now, packet, switch, decision, held, queue, measuring)
+
+
+@compiled
+def _join(w: World, now: float, packet: int, switch: int, decision: int, held: bool, queue: int,
+          measuring: bool) -> None:
+    """An admitted packet joins egress queue ``queue`` of its port: the switch takes it into its
+    buffer (unless it already ``held`` it), the queue is charged and counts it, and the port
+    starts sending if it is idle."""
+    pki, cnt = w[W_PKI], w[W_CNT]
+    out_port, cells = pki[packet, P_OUT], pki[packet, P_CELLS]
     if not held:
         _hold(w, now, packet, switch, decision)
     pki[packet, P_ACC] |= charge_queue(w, out_port, queue, cells)
@@ -394,17 +405,8 @@ def _enqueue_trimmed(w: World, now: float, packet: int, switch: int, held: bool)
             w[W_PORTSTAT][out_port, queue, PSC_TRIM_DROPS] += 1
         _drop(w, now, packet, out_port, trim_queue, DR_EGRESS if fits else DR_BUFFER)
         return
-    _hold(w, now, packet, switch, 0)
-    pki[packet, P_ACC] |= charge_queue(w, out_port, trim_queue, cells)
-    cnt[C_ENQ] += 1
-    cnt[C_PKT_EVENTS] += 1
-    if measuring:
-        w[W_ENQ][out_port, trim_queue] += 1
-        qmax, qi = w[W_QMAX], w[W_QI]
-        if qi[out_port, trim_queue, QI_CELLS] > qmax[out_port, trim_queue]:
-            qmax[out_port, trim_queue] = qi[out_port, trim_queue, QI_CELLS]
-    append(w, out_port, trim_queue, packet)
-    start_transmission(w, now, out_port)
+    # Its charges were given back above: the switch takes the header in anew.
+    _join(w, now, packet, switch, 0, False, trim_queue, measuring)
 
 
 @compiled

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qosforge.api.compare import (
@@ -75,6 +75,7 @@ def test_the_trimmed_mode_keeps_the_intents_own_trim_block() -> None:
     assert "trim" not in lossless and lossless["lossless"] is True
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.sets(st.integers(0, 63), max_size=62))
 def test_the_trim_dscp_is_the_lowest_unused_one(used: set[int]) -> None:
     document = {
