@@ -126,7 +126,7 @@ def sr_ack(w: World, f: int, payload: int) -> bool:
             rcv[f, sacked % ring] |= SACKED
             if payload & A_NACK and sacked > fli[f, FL_LOST_BELOW]:
                 fli[f, FL_LOST_BELOW] = sacked
-    return advanced
+    return bool(advanced)
 
 
 @compiled

@@ -128,7 +128,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     if options.flow_overrides:
         from dataclasses import replace
 
-        overrides = dict(options.flow_overrides)
+        overrides: dict[str, Any] = dict(options.flow_overrides)
         traffic = replace(traffic, flows=tuple(replace(flow, spec=replace(flow.spec, **overrides)) for flow in traffic.flows))
     warnings = late_flows(traffic, window)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
