@@ -350,9 +350,8 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
                 except QosforgeError as error:
                     if error.place is not None and error.place.startswith("--"):
                         raise  # the user's flag, not the mode: stop
-                    results.append(
-                        ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=_reason(error, intent_path))
-                    )
+                    reason = _reason(error, intent_path)
+                    results.append(ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=reason))
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",
