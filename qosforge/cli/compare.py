@@ -192,6 +192,11 @@ def render_table(result: Any) -> str:
     lines = [f"{result.intent}: class {result.class_name}, traffic {result.traffic}"]
     lines += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows]
     lines += [f"{row.mode}: {row.refused}" for row in result.modes if row.refused is not None]
+    lines += [
+        f"{row.mode}: {row.deadlock_verdict}: {row.deadlock_detail}"
+        for row in result.modes
+        if row.deadlock_verdict not in (None, "deadlock_free") and row.deadlock_detail
+    ]
     lines += [f"note: {note}" for note in result.notes]
     return "\n".join(lines)
 
