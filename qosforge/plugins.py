@@ -173,6 +173,7 @@ BUILTINS: dict[str, tuple[Reference, ...]] = {
             "watch": "qosforge.cli.watch:watch_command",
             "tune": "qosforge.cli.tune:tune_command",
             "check": "qosforge.cli.check:check_group",
+            "compare": "qosforge.cli.compare:compare_command",
         },
     ),
 }

@@ -50,6 +50,9 @@ class QosDoc(_Strict):
     pfc_priorities: list[Priority]
     cnp: CnpDoc | None = None
     dcqcn: DcqcnDoc | None = None
+    retransmission: Literal["go-back-n", "selective-repeat"] | None = None
+    """The RoCE NIC's loss recovery (go-back-N, or IRN's selective repeat); absent: each class's
+    transport's (selective repeat for IRN, go-back-N for DCQCN)."""
 
     @field_validator("dscp_to_priority")
     @classmethod

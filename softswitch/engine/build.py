@@ -277,6 +277,7 @@ def _tx_ports(configs: tuple[SwitchConfig, ...], ports: list[PortConfig], owner:
                 qi[p, q, L.QI_DYN] = 1 if profile.dynamic_th is not None else 0
                 qf[p, q, L.QF_ALPHA] = profile.alpha or 0.0
                 qi[p, q, L.QI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
+                qi[p, q, L.QI_TRIM] = int(profile.trims)
     for t in range(n_tx):
         strict = qi[t, :txi[t, L.TXI_NQ], L.QI_KIND] == 0
         txi[t, L.TXI_STRICT] = int(sum(1 << q for q in np.flatnonzero(strict)))
@@ -430,6 +431,15 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
     }
 
 
+def bdp_packets(line_bytes_per_s: float, ack_delay_s: float, packet_bytes: int, ring_packets: int) -> int:
+    """IRN's BDP-FC cap (Mittal et al., SIGCOMM 2018, §3.2: "the number of outstanding packets
+    is capped at the network's bandwidth-delay product"): the flow's line rate times its base
+    round trip (the forward path is taken as long as the uncongested reverse one), in packets,
+    rounded up; at least one, and below the ring the per-packet state lives in."""
+    packets = math.ceil(line_bytes_per_s * 2.0 * ack_delay_s / packet_bytes)
+    return int(min(max(packets, 1), ring_packets - 1))
+
+
 def _check_flow_ports(f: int, flow: FlowSpec, topology: Topology) -> None:
     n_ports = topology.n_ports
     for name, index in (("source", flow.src_port), ("destination", flow.dst_port)):
@@ -533,6 +543,11 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             flf[f, L.FF_RATE] = line  # DCQCN starts at line rate (Zhu et al. §3.1)
             flf[f, L.FF_TARGET] = line
             flf[f, L.FF_DALPHA] = 1.0
+            flf[f, L.FF_REWIND_AT] = -1.0  # no trimmed packet NACKed yet (engine/dcqcn.py)
+            retransmission = run.hosts.nic.retransmission
+            if retransmission == "selective-repeat" or (retransmission is None and flow.selective_repeat):
+                fli[f, L.FL_SR] = 1
+                fli[f, L.FL_SR_CAP] = bdp_packets(line, flow.ack_delay_s, flow.packet_bytes, run.receive_window_packets)
         else:
             window_flows += 1
             # TLT's Important Echo and TBTCP's per-mark reduction (TBTCP §6.2) need an ACK per
@@ -632,13 +647,16 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     waits = any(flow.after for flow in flows)
     # Every array comes from the one declaration of the engine's state (engine/state.py): the
     # builder fills the allocated arrays, and a helper's own array must match its declaration.
+    # Window receivers' reordering ring; selective-repeat RoCE flows keep their per-packet state
+    # there too (engine/selective_repeat.py).
+    ring_flows = window_flows or bool(fli[:, L.FL_SR].any())
     sizes = {
         "packets": n_packets, "events": capacity, "tx": n_tx, "ports": n_ports,
         "queues": n_queues, "pgs": n_pgs, "port_stats": max(n_queues, n_pgs),
         "priorities": PRIORITIES, "pools": max(len(pool_index), 1),
         "wreds": max(len(wred_index), 1), "wred_steps": configs[0].asic.steps,
         "flows": n_flows, "listed_flows": len(flows),
-        "receive_rows": n_flows if window_flows else 1, "window": window,
+        "receive_rows": n_flows if ring_flows else 1, "window": window,
         "monitors": len(run.monitors), "histogram_bins": run.histogram_packets,
         "trace_points": run.trace_points, "bands": run.band_count,
         "switches": len(topology.ports_per_switch), "leaves": max(len(topology.leaves), 1),
@@ -672,6 +690,11 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     swi = world[L.W_SWI]
     for s, config in enumerate(configs):
         swi[s, L.SW_CAPACITY] = config.asic.capacity_cells
+        if config.trimming is not None:
+            # Packet trimming (engine/trimming.py): a trim size of 0 leaves the switch dropping.
+            swi[s, L.SW_TRIM_BYTES] = config.trimming.size_bytes
+            swi[s, L.SW_TRIM_QUEUE] = config.trimming.queue_index
+            swi[s, L.SW_TRIM_DSCP] = config.trimming.dscp
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
     world[L.W_FLI][:len(flows), L.FL_GEN_PENDING] = 1

@@ -8,7 +8,13 @@ they share). This module dispatches the kernel's host events to them.
 from __future__ import annotations
 
 from qosforge.softswitch.engine.counters import count_measured
-from qosforge.softswitch.engine.dcqcn import dcqcn_ack, dcqcn_generate, dcqcn_receive, dcqcn_timeout
+from qosforge.softswitch.engine.dcqcn import (
+    dcqcn_ack,
+    dcqcn_generate,
+    dcqcn_receive,
+    dcqcn_timeout,
+    dcqcn_trim_nack,
+)
 from qosforge.softswitch.engine.dependencies import release_dependents
 from qosforge.softswitch.engine.host_nic import RTO_BACKOFF_CAP, count_delivered, push_event
 from qosforge.softswitch.engine.jit import World, compiled
@@ -17,6 +23,7 @@ from qosforge.softswitch.engine.layout import (
     EV_CNP,
     EV_RTO,
     F_CNP,
+    F_TRIM,
     FF_ACK_DELAY,
     FF_RTO,
     FF_RTO_AT,
@@ -24,6 +31,7 @@ from qosforge.softswitch.engine.layout import (
     FL_ARRIVED_M,
     FL_DONE,
     FL_KIND,
+    FL_RTO_M,
     FL_RTO_PENDING,
     FL_SNDNXT,
     FL_SNDUNA,
@@ -44,6 +52,7 @@ from qosforge.softswitch.engine.layout import (
 )
 from qosforge.softswitch.engine.open_loop import open_loop_generate
 from qosforge.softswitch.engine.ports import free_packet
+from qosforge.softswitch.engine.trimming import trimmed_header_received
 from qosforge.softswitch.engine.window import (
     delayed_ack_timeout,
     reordering_timeout,
@@ -68,6 +77,8 @@ def retransmission_timeout(w: World, now: float, f: int) -> None:
         push_event(w, flf[f, FF_RTO_AT], EV_RTO, f, 0, 0.0)
         return
     count_measured(w, now, C_TIMEOUTS)
+    if now >= w[W_PRMF][PRM_WARMUP]:
+        fli[f, FL_RTO_M] += 1
     flf[f, FF_RTO] = min(flf[f, FF_RTO] * 2.0, flf[f, FF_RTO_MIN] * RTO_BACKOFF_CAP)
     if fli[f, FL_KIND] == K_DCQCN:
         dcqcn_timeout(w, now, f)
@@ -96,6 +107,8 @@ def host_receive(w: World, now: float, packet: int) -> None:
     if pki[packet, P_FLAGS] & F_CNP:
         transit = now - w[W_PKF][packet, PF_SENT]
         push_event(w, now + max(w[W_FLF][f, FF_ACK_DELAY] - transit, 0.0), EV_CNP, f, 0, 0.0)
+    elif pki[packet, P_FLAGS] & F_TRIM:
+        trimmed_header_received(w, now, packet)
     else:
         if now >= w[W_PRMF][PRM_WARMUP]:
             fli[f, FL_ARRIVED_M] += 1
@@ -123,6 +136,9 @@ def open_loop_arrival(w: World, arrival: float, packet: int) -> bool:
     kind = w[W_FLI][f, FL_KIND]
     if kind != K_POISSON and kind != K_CBR:
         return False
+    if pki[packet, P_FLAGS] & F_TRIM:
+        free_packet(w, packet)  # a trimmed header: an open-loop receiver has nothing to NACK
+        return True
     prmf = w[W_PRMF]
     if prmf[PRM_WARMUP] <= arrival <= prmf[PRM_END]:
         w[W_FLI][f, FL_ARRIVED_M] += 1
@@ -134,9 +150,15 @@ def open_loop_arrival(w: World, arrival: float, packet: int) -> bool:
 @compiled
 def sender_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     if w[W_FLI][f, FL_KIND] == K_DCQCN:
-        dcqcn_ack(w, now, f, payload)
+        dcqcn_ack(w, now, f, payload, echo)
     else:
         window_ack(w, now, f, payload, echo)
 
 
-__all__ = ["delayed_ack_timeout", "flow_generate", "host_receive", "open_loop_arrival", "reordering_timeout", "retransmission_timeout", "sender_ack", "tail_loss_probe"]
+@compiled
+def trim_nack(w: World, now: float, f: int, payload: int, echo: float) -> None:
+    """A receiver's NACK for a trimmed packet (engine/trimming.py); only RoCE receivers send one."""
+    dcqcn_trim_nack(w, now, f, payload, echo)
+
+
+__all__ = ["delayed_ack_timeout", "flow_generate", "host_receive", "open_loop_arrival", "reordering_timeout", "retransmission_timeout", "sender_ack", "tail_loss_probe", "trim_nack"]

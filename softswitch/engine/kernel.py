@@ -20,6 +20,7 @@ from qosforge.softswitch.engine.hosts import (
     retransmission_timeout,
     sender_ack,
     tail_loss_probe,
+    trim_nack,
 )
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
@@ -32,6 +33,7 @@ from qosforge.softswitch.engine.layout import (
     C_LOSSLESS_DROPS,
     C_MARKS,
     C_PKT_EVENTS,
+    C_TRIM_DROPS,
     C_WATCHDOG_DROPS,
     CL_DSCP_COLOR,
     CL_DSCP_TC,
@@ -57,11 +59,13 @@ from qosforge.softswitch.engine.layout import (
     EV_REO,
     EV_RTO,
     EV_TLP,
+    EV_TRIM_NACK,
     EV_TX_DONE,
     EV_WAKE,
     F_CE,
     F_CNP,
     F_IMP,
+    F_TRIM,
     FL_DROPPED_M,
     FL_DSCP,
     FL_DSCP_CNP,
@@ -107,6 +111,7 @@ from qosforge.softswitch.engine.layout import (
     PSC_DEADLOCKS,
     PSC_PFC_RX,
     PSC_PG_DROPS,
+    PSC_TRIM_DROPS,
     PT_DLD_S,
     PT_DLR_S,
     PT_RECEIVED_S,
@@ -182,6 +187,7 @@ from qosforge.softswitch.engine.mmu import (
 )
 from qosforge.softswitch.engine.pfc_time import pause_time
 from qosforge.softswitch.engine.ports import append, free_packet, start_transmission
+from qosforge.softswitch.engine.trimming import TRIM_DSCP_SHIFT, trim_packet, trims
 
 
 @compiled
@@ -249,6 +255,8 @@ def route_and_classify(w: World, packet: int) -> int:
         return int(switch)
     if flags & F_CNP:
         dscp = fli[f, FL_DSCP_CNP]
+    elif flags & F_TRIM:
+        dscp = (flags >> TRIM_DSCP_SHIFT) & 63  # the DSCP the trimming switch wrote
     else:
         dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
     cls = w[W_CLS]
@@ -330,6 +338,9 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
     # back-pressure into loss (SONiC's lossless queue profiles are unlimited for this reason).
     lossless = gi[in_port, pg, GI_POOL] >= 0 and gi[in_port, pg, GI_XOFF] > 0
     if not lossless and not egress_admission(w, out_port, queue, cells):
+        if trims(w, packet, switch, out_port, queue):
+            _enqueue_trimmed(w, now, packet, switch, held)
+            return
         _refuse(w, now, packet, out_port, queue, DR_EGRESS, held)
         return
     if not held and swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
@@ -345,6 +356,17 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
         if measuring:
             cnt[C_MARKS] += 1
             w[W_MARK][out_port, queue, color] += 1
+    _join(w, now, packet, switch, decision, held, queue, measuring)
+
+
+@compiled
+def _join(w: World, now: float, packet: int, switch: int, decision: int, held: bool, queue: int,
+          measuring: bool) -> None:
+    """An admitted packet joins egress queue ``queue`` of its port: the switch takes it into its
+    buffer (unless it already ``held`` it), the queue is charged and counts it, and the port
+    starts sending if it is idle."""
+    pki, cnt = w[W_PKI], w[W_CNT]
+    out_port, cells = pki[packet, P_OUT], pki[packet, P_CELLS]
     if not held:
         _hold(w, now, packet, switch, decision)
     pki[packet, P_ACC] |= charge_queue(w, out_port, queue, cells)
@@ -357,6 +379,34 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
             qmax[out_port, queue] = qi[out_port, queue, QI_CELLS]
     append(w, out_port, queue, packet)
     start_transmission(w, now, out_port)
+
+
+@compiled
+def _enqueue_trimmed(w: World, now: float, packet: int, switch: int, held: bool) -> None:
+    """A packet its queue could not admit, trimmed (engine/trimming.py), goes to the trim queue
+    under that queue's own admission; a held packet first gives its full charge back, the header
+    is charged anew. A header the trim queue (or the chip) cannot take is dropped
+    (SAI_QUEUE_STAT_DROPPED_TRIM_PACKETS of the queue that trimmed it)."""
+    pki, cnt, swi = w[W_PKI], w[W_CNT], w[W_SWI]
+    in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
+    out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
+    if held:
+        cells = pki[packet, P_CELLS]
+        swi[switch, SW_TOTAL] -= cells
+        release(w, now, in_port, pg, out_port, queue, cells, pki[packet, P_ACC])
+        pki[packet, P_ACC] = 0
+    trim_packet(w, now, packet, switch, out_port)
+    trim_queue, cells = pki[packet, P_Q], pki[packet, P_CELLS]
+    measuring = now >= w[W_PRMF][PRM_WARMUP]
+    fits = egress_admission(w, out_port, trim_queue, cells)
+    if not fits or swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
+        if measuring:
+            cnt[C_TRIM_DROPS] += 1
+            w[W_PORTSTAT][out_port, queue, PSC_TRIM_DROPS] += 1
+        _drop(w, now, packet, out_port, trim_queue, DR_EGRESS if fits else DR_BUFFER)
+        return
+    # Its charges were given back above: the switch takes the header in anew.
+    _join(w, now, packet, switch, 0, False, trim_queue, measuring)
 
 
 @compiled
@@ -600,6 +650,8 @@ def run_kernel(w: World) -> None:
             tail_loss_probe(w, now, a)
         elif kind == EV_REO:
             reordering_timeout(w, now, a)
+        elif kind == EV_TRIM_NACK:
+            trim_nack(w, now, a, b, value)
     while stf[STF_NEXT_SAMPLE] <= end:
         _sample(w, stf[STF_NEXT_SAMPLE])
         stf[STF_NEXT_SAMPLE] += step

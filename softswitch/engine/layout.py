@@ -24,6 +24,8 @@ EV_FWD = 12  # a packet admitted at a switch ingress reaches its egress queue (f
 EV_DELACK = 13  # a window receiver's delayed-ACK timer (engine/window.py)
 EV_TLP = 14  # a SACK sender's tail loss probe timer (RFC 8985 §7, engine/sack.py)
 EV_REO = 15  # a SACK sender's RACK reordering timer (RFC 8985 §6.3, engine/sack.py)
+# Packet trimming and RoCE selective repeat (engine/trimming.py, engine/selective_repeat.py):
+EV_TRIM_NACK = 16  # a receiver's NACK for a trimmed packet reaches the sender (NDP §3.1)
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -53,6 +55,8 @@ F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
 F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
 F_VLAN = 64  # the frame carries an IEEE 802.1Q tag (4 B more on the wire; models/ethernet.py)
+# Packet trimming: a switch cut the packet to its header (SAI_SWITCH_ATTR_PACKET_TRIM_SIZE)
+F_TRIM = 128
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -152,7 +156,15 @@ FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: 
 FL_HS_END = 79  # HyStart: the round ends when snd_una passes this sequence (ca->end_seq)
 FL_HS_SAMPLES = 80  # HyStart: RTT samples taken in this round (ca->sample_cnt)
 FL_HS_FOUND = 81  # HyStart: 1 once it ended slow start (ca->found); HYSTART_OFF: not run
-FL_COLS = 82
+# Packet trimming and RoCE selective repeat (IRN, Mittal et al. SIGCOMM 2018; engine/selective_repeat.py):
+FL_SR = 82  # 1: the RoCE flow recovers by selective repeat (IRN), 0: go-back-N
+FL_SR_CAP = 83  # IRN's BDP-FC: most packets outstanding (IRN §3.2)
+FL_OOO_PKTS = 84  # receiver: data packets that arrived out of order (measured window)
+FL_TRIMMED_M = 85  # its data packets a switch trimmed (measured window)
+FL_TRIM_MARKS = 86  # sender: trim-NACKed packets waiting for their retransmission
+FL_TRIM_SCAN = 87  # sender: no trim-NACKed packet waits below this sequence
+FL_RTO_M = 88  # its retransmission timeouts (measured window)
+FL_COLS = 89
 HYSTART_OFF = 2
 
 # flow float columns (fl_f)
@@ -198,7 +210,9 @@ FF_HS_ROUND_START = 36  # HyStart: when the round began (ca->round_start)
 FF_HS_LAST_ACK = 37  # HyStart: the last ACK of the ACK train (ca->last_ack)
 FF_HS_CURR_RTT = 38  # HyStart: the smallest RTT sample of the round (ca->curr_rtt)
 FF_HS_DELAY_MIN = 39  # HyStart: the smallest RTT sample of the flow (ca->delay_min)
-FL_F_COLS = 40
+# Packet trimming: when a go-back-N sender last went back on a trim NACK (one go-back per round)
+FF_REWIND_AT = 40
+FL_F_COLS = 41
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -235,7 +249,10 @@ QI_DYN = 10
 QI_STATIC = 11  # static shared limit in cells, 0 = unlimited
 QI_QUANTUM = 12  # DWRR quantum, bytes
 QI_DLR = 13  # 1 while PFC deadlock recovery drops this queue's packets (SAI PFC_DLR, action DROP)
-QI_COLS = 14
+# Packet trimming: 1 when the queue's buffer profile discards by trimming (SAI inc/saibuffer.h
+# SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION = ..._DROP_AND_TRIM)
+QI_TRIM = 14
+QI_COLS = 15
 QF_ALPHA = 0
 QF_DEFICIT = 1
 QF_TOKENS = 2
@@ -339,7 +356,10 @@ C_WATCHDOG_DROPS = 23  # packets its recovery dropped
 C_DELIVERED_WIRE = 24
 # C_LOSSLESS_BY_REASON + DR_*: a lossless class's packets dropped, by cause
 C_LOSSLESS_BY_REASON = 25
-C_COLS = 31
+# Packet trimming (after the warm-up): packets trimmed, and trimmed packets the trim queue dropped
+C_TRIMMED = 31
+C_TRIM_DROPS = 32
+C_COLS = 33
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
@@ -464,7 +484,12 @@ SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
 SW_CAPACITY = 2  # cells of its whole buffer
 SW_PEAK = 3  # most cells held at once in the measured window
-SW_COLS = 4
+# Packet trimming (SAI inc/saiswitch.h SAI_SWITCH_ATTR_PACKET_TRIM_*): trim size in bytes (0: the
+# switch does not trim), the trim queue, the DSCP trimmed packets carry on
+SW_TRIM_BYTES = 4
+SW_TRIM_QUEUE = 5
+SW_TRIM_DSCP = 6
+SW_COLS = 7
 # classification maps (W_CLS[port, map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
@@ -477,7 +502,10 @@ PSC_PFC_RX = 1  # [port, priority]: PFC frames the port received with the priori
 PSC_PG_DROPS = 2  # [port, pg]: packets dropped at ingress admission of the PG (SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS)
 PSC_TX_PKTS = 3  # [port, queue]: packets the queue transmitted (SAI_QUEUE_STAT_PACKETS)
 PSC_DEADLOCKS = 4  # [port, priority]: deadlocks the PFC watchdog declared (sonic-swss pfcwd PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED)
-PSC_COLS = 5
+# Packet trimming, [port, queue] of the queue that could not admit the packet:
+PSC_TRIM = 5  # packets trimmed (SAI_QUEUE_STAT_TRIM_PACKETS)
+PSC_TRIM_DROPS = 6  # of those, dropped by the trim queue (SAI_QUEUE_STAT_DROPPED_TRIM_PACKETS)
+PSC_COLS = 7
 # PFC state (W_PFCS): last PAUSE state received; recovery in progress
 PS_RECEIVED = 0
 PS_RECOVERING = 1

@@ -45,7 +45,7 @@ PCP_DEFAULT_PRIORITY = 0
 def host_settings(document: HostSettingsDocument) -> HostSettings:
     """The settings the world build gives every simulated host NIC."""
     qos = document.qos
-    nic = NicSettings(trust=qos.trust, pfc_priorities=frozenset(qos.pfc_priorities))
+    nic = NicSettings(trust=qos.trust, pfc_priorities=frozenset(qos.pfc_priorities), retransmission=qos.retransmission)
     return HostSettings(nic=nic)
 
 

@@ -59,6 +59,9 @@ def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> lis
             "bytes_delivered": delivered, "throughput_bps": delivered * 8.0 / window.length_s, "fct_s": fct,
             "retransmissions": int(counters.retransmitted_packets[index]), "packets_sent": int(counters.sent_packets[index]),
             "packets_dropped": int(counters.dropped_packets[index]), "packets_arrived": int(counters.arrived_packets[index]),
+            # Out-of-order arrivals, packets trimmed on the way, retransmission timeouts.
+            "ooo_packets": int(counters.ooo_packets[index]), "trimmed_packets": int(counters.trimmed_packets[index]),
+            "timeouts": int(counters.timeouts[index]),
         })
     return out
 

@@ -132,6 +132,9 @@ class FlowSpec:
     or route ``rto_min``, ``simulate --hosts``); None: the run's (TransportParams.rto_min_s)."""
     initial_window: int | None = None
     """Its initial window in segments (the route's ``initcwnd``); None: the run's."""
+    selective_repeat: bool = False
+    """DCQCN: the NIC recovers losses by IRN's selective repeat (engine/selective_repeat.py)
+    instead of go-back-N, unless the hosts' NIC settings say which (``NicSettings.retransmission``)."""
     after: tuple[int, ...] = ()
     """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
     of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
@@ -201,6 +204,10 @@ class NicSettings:
     pfc_priorities: frozenset[int] = frozenset(range(8))
     """Priorities whose PAUSE the NIC honours (its PFC enable, mlnx_qos ``--pfc``); a PAUSE of
     another priority is ignored and the NIC keeps sending."""
+    retransmission: Literal["go-back-n", "selective-repeat"] | None = None
+    """The RoCE NIC's loss recovery: go-back-N (the RoCE NIC's default) or IRN's selective repeat
+    (engine/selective_repeat.py); None: each flow's own (``FlowSpec.selective_repeat``, set for
+    a class whose transport is IRN)."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,9 @@ class TrafficOptions:
     assume: dict[str, str]
     timeseries: str | None
     plot: str | None
+    flow_overrides: tuple[tuple[str, object], ...] = ()
+    """FlowSpec fields set on every flow of the run (``qosforge compare``'s pfc-only mode turns
+    the NICs' DCQCN off this way)."""
 
 
 def parse_measure(text: str) -> tuple[float, float]:
@@ -133,6 +136,11 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     window, window_source = _window(options, traffic_file, reporter)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
+    if options.flow_overrides:
+        from dataclasses import replace
+
+        overrides: dict[str, Any] = dict(options.flow_overrides)
+        traffic = replace(traffic, flows=tuple(replace(flow, spec=replace(flow.spec, **overrides)) for flow in traffic.flows))
     warnings = late_flows(traffic, window)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
     check_packets(
