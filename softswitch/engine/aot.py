@@ -46,6 +46,7 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_DEP_WAIT: ("int64", 1),
     L.W_DEP_PTR: ("int64", 1),
     L.W_DEP_NEXT: ("int64", 1),
+    L.W_FLOWLET_T: ("float64", 2), L.W_FLOWLET_M: ("int64", 2),
 }
 
 

@@ -148,7 +148,12 @@ FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer w
 FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
 FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
 FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
-FL_COLS = 79
+# Load balancing and reordering (kernel.route_and_classify, hosts.host_receive):
+FL_LB = 79  # how switches pick among ECMP members for the flow's data: LB_* below
+F_OOO_PKTS = 80  # first transmissions received below the highest one received (RFC 4737 §3.3), measured
+FL_RCV_HIGH = 81  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
+FL_DUP_RTX_M = 82  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
+FL_COLS = 83
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -186,7 +191,10 @@ FF_CUBIC_CWND0 = 30  # cwnd at the start of the epoch (cwnd_epoch)
 FF_TLP_AT = 31  # deadline of the tail loss probe timer
 FF_REO_AT = 32  # deadline of the RACK reordering timer
 FF_MIN_RTT = 33  # the smallest RTT sample (RACK's reordering window is min_RTT/4)
-FL_F_COLS = 34
+# Load balancing: the inactivity gap after which a flow's next packet starts a new flowlet (CONGA
+# SIGCOMM 2014 §3.4, LetFlow NSDI 2017 §3); 0: every packet is chosen on its own
+FF_FLOWLET_GAP = 34
+FL_F_COLS = 35
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -400,7 +408,12 @@ W_PORTSTAT = 55  # int64 [T, max(8, queues, PGs), PSC_COLS]: per-port counters a
 W_DEP_WAIT = 56  # int64 [F]: flows it still waits for; -1 once it finished and started its dependents
 W_DEP_PTR = 57  # int64 [F+1]: its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
 W_DEP_NEXT = 58  # int64 [n]: dependents, flow by flow
-W_LEN = 59
+# Load balancing: each switch's flowlet table, indexed by the flow's hash (CONGA §3.4's
+# hash-indexed table; flows that collide share an entry, as in hardware); [0, 0] when no flow
+# switches flowlets.
+W_FLOWLET_T = 59  # float64 [switches, entries]: when the entry last forwarded a packet
+W_FLOWLET_M = 60  # int64 [switches, entries]: the ECMP member index the entry's flowlet uses
+W_LEN = 61
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0
@@ -464,6 +477,11 @@ ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
 ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
 ST_COLS = 11
+
+# Load-balancing modes (FL_LB): how a switch picks the egress among a group's members
+LB_HASH = 0  # 5-tuple ECMP: the flow's seeded hash, salted per switch (a flow keeps its path)
+LB_RANDOM = 1  # a random member per flowlet (LetFlow NSDI 2017 §3); per packet with gap 0 (spraying)
+LB_LEAST_QUEUE = 2  # the member whose egress queue holds the fewest bytes (adaptive routing)
 
 #: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).
 SACK_BLOCKS = 4
