@@ -58,7 +58,7 @@ def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
 
 @dataclass(frozen=True)
 class _SwitchLinks:
-    """The directed inter-switch links of a resolved topology (compiler/path_vector.py LinkArrays)."""
+    """The directed inter-switch links of a resolved topology (path_vector.py LinkArrays)."""
 
     n_switches: int
     tail: npt.NDArray[np.int64]
@@ -82,7 +82,8 @@ def _longest_installed_path(resolved: ResolvedTopology, routing: Routing) -> Res
                 tails.append(position)
                 heads.append(index[port.peer.partition(":")[0]])
                 ports.append(port)
-    links = _SwitchLinks(len(switches), np.array(tails, dtype=np.int64), np.array(heads, dtype=np.int64), tuple(ports))
+    links = _SwitchLinks(len(switches), np.array(tails, dtype=np.int64),
+                         np.array(heads, dtype=np.int64), tuple(ports))
     host_ports = [[p for p in s.ports if p.peer == "host"] for s in switches]
     edge = np.array([i for i, hosts in enumerate(host_ports) if hosts], dtype=np.int64)
     bgp = routing.bgp(tuple(s.name for s in switches))

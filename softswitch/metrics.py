@@ -234,7 +234,8 @@ def reordering_totals(result: SimulationResult) -> dict[str, int]:
     return {**totals, "flows_with_ooo": int(np.count_nonzero(per_flow[:, 0]))}
 
 
-__all__ = ["REORDERING_COLUMNS", "QueueDepth", "SimulationResult", "collect", "histogram_percentile", "pause_seconds", "reordering_totals"]
+__all__ = ["REORDERING_COLUMNS", "QueueDepth", "SimulationResult", "collect",
+           "histogram_percentile", "pause_seconds", "reordering_totals"]
 
 
 

@@ -546,20 +546,23 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
 #: tables of a run stay within 64 MB).
 FLOWLET_ENTRIES_MAX = 1 << 16
 FLOWLET_TABLES_BYTES_MAX = 64 << 20
-_LB_MODES = {"ecmp": L.LB_HASH, "flowlet": L.LB_RANDOM, "spray": L.LB_RANDOM, "adaptive": L.LB_LEAST_QUEUE}
+_LB_MODES = {"ecmp": L.LB_HASH, "flowlet": L.LB_RANDOM, "spray": L.LB_RANDOM,
+             "adaptive": L.LB_LEAST_QUEUE}
+_GAP_PLACE = "load_balancing.flowlet_gap"
 
 
 def _load_balancing(f: int, flow: FlowSpec) -> tuple[int, float]:
     """The flow's FL_LB mode and FF_FLOWLET_GAP (kernel._balanced_member)."""
     gap = flow.flowlet_gap_s
     if not gap >= 0.0 or not math.isfinite(gap):
-        raise QosforgeError(f"flow {f}: flowlet gap {gap} s is not a duration", place="load_balancing.flowlet_gap",
+        raise QosforgeError(f"flow {f}: flowlet gap {gap} s is not a duration", place=_GAP_PLACE,
                             hint="give a positive gap, e.g. 50us")
     if flow.load_balancing == "flowlet" and gap <= 0.0:
-        raise QosforgeError(f"flow {f}: flowlet switching needs an inactivity gap", place="load_balancing.flowlet_gap",
-                            hint="e.g. flowlet_gap: 50us (LetFlow NSDI 2017 §5: a few times the fabric RTT)")
+        raise QosforgeError(f"flow {f}: flowlet switching needs an inactivity gap",
+                            place=_GAP_PLACE,
+                            hint="e.g. flowlet_gap: 50us, a few times the fabric's RTT")
     if flow.load_balancing in ("ecmp", "spray") and gap > 0.0:
-        raise QosforgeError(f"flow {f}: {flow.load_balancing} has no flowlets", place="load_balancing.flowlet_gap",
+        raise QosforgeError(f"flow {f}: {flow.load_balancing} has no flowlets", place=_GAP_PLACE,
                             hint="drop flowlet_gap, or use mode flowlet or adaptive")
     return _LB_MODES[flow.load_balancing], gap
 
@@ -567,7 +570,8 @@ def _load_balancing(f: int, flow: FlowSpec) -> tuple[int, float]:
 def flowlet_tables(flows: tuple[FlowSpec, ...], n_switches: int) -> tuple[np.ndarray, np.ndarray]:
     """W_FLOWLET_T, W_FLOWLET_M: every switch's flowlet table (empty when no flow has flowlets).
     An entry starts idle since ever, so a flow's first packet starts its first flowlet."""
-    flowlet_flows = sum(1 for flow in flows if flow.load_balancing != "ecmp" and flow.flowlet_gap_s > 0.0)
+    flowlet_flows = sum(1 for flow in flows
+                        if flow.load_balancing != "ecmp" and flow.flowlet_gap_s > 0.0)
     if not flowlet_flows:
         return np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)
     entries = min(FLOWLET_ENTRIES_MAX, max(64, 1 << (4 * flowlet_flows - 1).bit_length()))
@@ -797,4 +801,5 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "flowlet_tables", "queue_histogram_width", "schedule_initial_events", "single_switch"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "queue_histogram_width", "schedule_initial_events", "single_switch"]
+__all__ += ["flowlet_tables"]

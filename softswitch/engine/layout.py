@@ -150,7 +150,8 @@ FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
 FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
 # Load balancing and reordering (kernel.route_and_classify, hosts.host_receive):
 FL_LB = 79  # how switches pick among ECMP members for the flow's data: LB_* below
-F_OOO_PKTS = 80  # first transmissions received below the highest one received (RFC 4737 §3.3), measured
+# first transmissions received below the highest one received (RFC 4737 §3.3), measured
+F_OOO_PKTS = 80
 FL_RCV_HIGH = 81  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
 FL_DUP_RTX_M = 82  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
 FL_COLS = 83
@@ -480,7 +481,7 @@ ST_COLS = 11
 
 # Load-balancing modes (FL_LB): how a switch picks the egress among a group's members
 LB_HASH = 0  # 5-tuple ECMP: the flow's seeded hash, salted per switch (a flow keeps its path)
-LB_RANDOM = 1  # a random member per flowlet (LetFlow NSDI 2017 §3); per packet with gap 0 (spraying)
+LB_RANDOM = 1  # a random member per flowlet (LetFlow NSDI 2017 §3); per packet without a gap
 LB_LEAST_QUEUE = 2  # the member whose egress queue holds the fewest bytes (adaptive routing)
 
 #: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).

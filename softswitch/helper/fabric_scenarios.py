@@ -125,7 +125,8 @@ def class_flow_spec(fabric: Fabric, traffic: FabricTraffic, src: int, dst: int, 
     return FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
                     last_packet_bytes=last, start_s=start_s, rate_pps=rate_pps, ect=kind not in (*LOSS_BASED_KINDS, *OPEN_LOOP_KINDS), tlt=tlt,
                     important_dscp=important if tlt else None, ack_delay_s=delays(src, dst), beta=beta, window_reduction_r=window_r,
-                    cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None, load_balancing=_load_balancing(entry.load_balancing),
+                    cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None,
+                    load_balancing=_load_balancing(entry.load_balancing),
                     flowlet_gap_s=entry.flowlet_gap_s)
 
 

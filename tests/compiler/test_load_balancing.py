@@ -37,7 +37,9 @@ targets: [sonic, sai]
 
 
 def _intent(write_intent: Writer, balancing: str = "") -> Path:
-    return write_intent(INTENT.format(balancing=f"    load_balancing: {balancing}" if balancing else ""))
+    return write_intent(
+        INTENT.format(balancing=f"    load_balancing: {balancing}" if balancing else "")
+    )
 
 
 def _error(write_intent: Writer, balancing: str) -> str:
@@ -56,27 +58,40 @@ def test_the_mode_and_gap_reach_the_class_ir(write_intent: Writer) -> None:
     intent, source_map = load_intent(_intent(write_intent, "{mode: flowlet, flowlet_gap: 50us}"))
     fabric = compile_intent(intent, source_map, targets=("sai",))
     classes = [c for switch in fabric.for_target("sai") for c in switch.classes if c.name == "bulk"]
-    assert classes and all(c.load_balancing == "flowlet" and c.flowlet_gap_s == pytest.approx(50e-6) for c in classes)
+    assert classes and all(
+        c.load_balancing == "flowlet" and c.flowlet_gap_s == pytest.approx(50e-6) for c in classes
+    )
 
 
-@pytest.mark.parametrize(("balancing", "message"), [
-    ("{mode: flowlet}", "mode flowlet needs flowlet_gap"),
-    ("{mode: spray, flowlet_gap: 50us}", "mode spray has no flowlets"),
-    ("{mode: ecmp, flowlet_gap: 50us}", "mode ecmp has no flowlets"),
-    ("{mode: conga}", "load_balancing.mode"),
-    ("{mode: spray, idle_time: 5us}", "idle_time"),
-])
-def test_a_balancing_the_schema_cannot_run_is_refused_at_its_field(write_intent: Writer, balancing: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("balancing", "message"),
+    [
+        ("{mode: flowlet}", "mode flowlet needs flowlet_gap"),
+        ("{mode: spray, flowlet_gap: 50us}", "mode spray has no flowlets"),
+        ("{mode: ecmp, flowlet_gap: 50us}", "mode ecmp has no flowlets"),
+        ("{mode: conga}", "load_balancing.mode"),
+        ("{mode: spray, idle_time: 5us}", "idle_time"),
+    ],
+)
+def test_a_balancing_the_schema_cannot_run_is_refused_at_its_field(
+    write_intent: Writer, balancing: str, message: str
+) -> None:
     line = _error(write_intent, balancing)
     assert message in line and "classes" in line
 
 
-@pytest.mark.parametrize("balancing", ["{mode: spray}", "{mode: adaptive, flowlet_gap: 20us}", "{mode: flowlet, flowlet_gap: 50us}"])
+@pytest.mark.parametrize(
+    "balancing",
+    ["{mode: spray}", "{mode: adaptive, flowlet_gap: 20us}", "{mode: flowlet, flowlet_gap: 50us}"],
+)
 def test_balancing_beyond_ecmp_renders_nothing(write_intent: Writer, balancing: str) -> None:
     def rendered(path: Path) -> dict[tuple[str, str, str], str]:
         intent, source_map = load_intent(path)
         fabric = compile_intent(intent, source_map)
-        return {(target, file.switch, file.file_name): file.text for target, file in render_fabric_targets(fabric, intent, source_map)}
+        return {
+            (target, file.switch, file.file_name): file.text
+            for target, file in render_fabric_targets(fabric, intent, source_map)
+        }
 
     ecmp = rendered(_intent(write_intent))
     assert ecmp
@@ -85,9 +100,21 @@ def test_balancing_beyond_ecmp_renders_nothing(write_intent: Writer, balancing: 
 
 def test_the_simulators_flows_carry_the_class_mode(write_intent: Writer) -> None:
     from qosforge.softswitch.helper.fabric import compile_fabric
-    from qosforge.softswitch.helper.fabric_scenarios import AckPathDelays, class_flow_spec, fabric_traffic
+    from qosforge.softswitch.helper.fabric_scenarios import (
+        AckPathDelays,
+        class_flow_spec,
+        fabric_traffic,
+    )
 
     fabric = compile_fabric(_intent(write_intent, "{mode: adaptive, flowlet_gap: 20us}"), ())
     traffic = fabric_traffic(fabric, "bulk", None, None)
-    flow = class_flow_spec(fabric, traffic, fabric.host_ports[0], fabric.host_ports[-1], 10_000, 0.0, AckPathDelays(fabric))
+    flow = class_flow_spec(
+        fabric,
+        traffic,
+        fabric.host_ports[0],
+        fabric.host_ports[-1],
+        10_000,
+        0.0,
+        AckPathDelays(fabric),
+    )
     assert flow.load_balancing == "adaptive" and flow.flowlet_gap_s == pytest.approx(20e-6)

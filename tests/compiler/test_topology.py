@@ -333,9 +333,12 @@ VALLEY_ASNS = "asn: {switches: {a: 65001, b: 65002, c: 65003, s1: 65100, s2: 651
     ("{model: ebgp-rfc7938, " + VALLEY_ASNS + "}", 2),
     ("{model: ebgp-rfc7938, allowas_in: 1, " + VALLEY_ASNS + "}", 4),
 ])
-def test_an_explicit_fabrics_rtt_follows_the_longest_route_its_routing_installs(write_intent: Writer, routing: str, switch_hops: int) -> None:
+def test_an_explicit_fabrics_rtt_follows_the_longest_route_its_routing_installs(
+        write_intent: Writer, routing: str, switch_hops: int) -> None:
     intent, source_map = load_intent(write_intent(VALLEY.format(routing=routing)))
     topology = resolve_topology(intent, source_map)
     # Host link, the switch hops, host link.
     assert topology.hops == switch_hops + 2
-    assert topology.rtt_s(1500) == pytest.approx(2 * sum(topology.path_link_latencies_s) + (1500 + ACK_WIRE_BYTES) * 8 * (switch_hops + 2) / 40e9)
+    serialisation_s = (1500 + ACK_WIRE_BYTES) * 8 * (switch_hops + 2) / 40e9
+    propagation_s = 2 * sum(topology.path_link_latencies_s)
+    assert topology.rtt_s(1500) == pytest.approx(propagation_s + serialisation_s)

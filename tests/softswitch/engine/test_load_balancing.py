@@ -27,8 +27,16 @@ RECEIVER = 2
 
 
 def _switch() -> tuple[object, RunSpec]:
-    config, _, run = dumbbell(DumbbellSpec(flows=5, transport="dctcp", bandwidth_bps=RATE_BPS, rtt_s=20e-6, buffer_bytes=400 * PKT,
-                                           ecn_threshold_bytes=400 * PKT))
+    config, _, run = dumbbell(
+        DumbbellSpec(
+            flows=5,
+            transport="dctcp",
+            bandwidth_bps=RATE_BPS,
+            rtt_s=20e-6,
+            buffer_bytes=400 * PKT,
+            ecn_threshold_bytes=400 * PKT,
+        )
+    )
     return config, run
 
 
@@ -39,18 +47,40 @@ def _topology(n_ports: int) -> Topology:
     return Topology.from_host_routes((n_ports,), (HOST,) * n_ports, (tuple(last_hop),))
 
 
-def _run(flows: tuple[FlowSpec, ...], *, duration_s: float = 2e-3, delays_s: tuple[float, ...] | None = None,
-         seed: int = 1) -> SimulationResult:
+def _run(
+    flows: tuple[FlowSpec, ...],
+    *,
+    duration_s: float = 2e-3,
+    delays_s: tuple[float, ...] | None = None,
+    seed: int = 1,
+) -> SimulationResult:
     config, run = _switch()
     n_ports = len(config.ports)  # type: ignore[attr-defined]
-    run = replace(run, duration_s=duration_s, warmup_s=0.0, seed=seed, monitors=(),
-                  link_delays_s=delays_s or (1e-6,) * n_ports)
+    run = replace(
+        run,
+        duration_s=duration_s,
+        warmup_s=0.0,
+        seed=seed,
+        monitors=(),
+        link_delays_s=delays_s or (1e-6,) * n_ports,
+    )
     return simulate_fabric((config,), _topology(n_ports), flows, run)  # type: ignore[arg-type]
 
 
-def _cbr(src: int, dst: int, gap_s: float, mode: str, flowlet_gap_s: float = 0.0, size: int = -1) -> FlowSpec:
-    return FlowSpec(kind="cbr", src_port=src, dst_port=dst, dscp=0, packet_bytes=PKT, rate_pps=1.0 / gap_s, size_packets=size,
-                    load_balancing=mode, flowlet_gap_s=flowlet_gap_s)  # type: ignore[arg-type]
+def _cbr(
+    src: int, dst: int, gap_s: float, mode: str, flowlet_gap_s: float = 0.0, size: int = -1
+) -> FlowSpec:
+    return FlowSpec(
+        kind="cbr",
+        src_port=src,
+        dst_port=dst,
+        dscp=0,
+        packet_bytes=PKT,
+        rate_pps=1.0 / gap_s,
+        size_packets=size,
+        load_balancing=mode,
+        flowlet_gap_s=flowlet_gap_s,
+    )  # type: ignore[arg-type]
 
 
 def _member_packets(result: SimulationResult) -> tuple[int, int]:
@@ -90,7 +120,10 @@ def test_a_pause_longer_than_the_gap_starts_a_new_flowlet_which_may_take_another
 def test_adaptive_routing_picks_the_member_with_the_shorter_queue() -> None:
     # Two senders at 60 % each overload member 0 (120 % of its rate): its queue grows. The
     # balanced flow must then leave by member 1 almost always.
-    busy = (_cbr(4, MEMBERS[0], PKT * 8 / (0.6 * RATE_BPS), "ecmp"), _cbr(5, MEMBERS[0], PKT * 8 / (0.6 * RATE_BPS), "ecmp"))
+    busy = (
+        _cbr(4, MEMBERS[0], PKT * 8 / (0.6 * RATE_BPS), "ecmp"),
+        _cbr(5, MEMBERS[0], PKT * 8 / (0.6 * RATE_BPS), "ecmp"),
+    )
     balanced = _cbr(3, RECEIVER, 5e-6, "adaptive")
     result = _run((*busy, balanced))
     # Member 1 carries the balanced flow's packets alone.
@@ -99,7 +132,11 @@ def test_adaptive_routing_picks_the_member_with_the_shorter_queue() -> None:
     assert second > 0.95 * sent
     # ECMP, by contrast, leaves the flow where its hash puts it, whatever the queues: some
     # seed's hash puts it on the full member.
-    on_full = [_member_packets(_run((*busy, replace(balanced, load_balancing="ecmp")), seed=seed))[1] < 0.05 * sent for seed in range(1, 9)]
+    on_full = [
+        _member_packets(_run((*busy, replace(balanced, load_balancing="ecmp")), seed=seed))[1]
+        < 0.05 * sent
+        for seed in range(1, 9)
+    ]
     assert any(on_full)
 
 
@@ -110,8 +147,16 @@ def test_adaptive_routing_with_a_gap_chooses_once_per_flowlet() -> None:
 
 
 def _window(mode: str, kind: str = "dctcp") -> FlowSpec:
-    return FlowSpec(kind=kind, src_port=3, dst_port=RECEIVER, dscp=0, packet_bytes=PKT, size_packets=1000, ack_delay_s=5e-6,  # type: ignore[arg-type]
-                    load_balancing=mode)  # type: ignore[arg-type]
+    return FlowSpec(
+        kind=kind,
+        src_port=3,
+        dst_port=RECEIVER,
+        dscp=0,
+        packet_bytes=PKT,
+        size_packets=1000,
+        ack_delay_s=5e-6,  # type: ignore[arg-type]
+        load_balancing=mode,
+    )  # type: ignore[arg-type]
 
 
 #: Member 0 a 1 us wire, member 1 a 30 us one: a sprayed flow's packets overtake each other.
@@ -122,7 +167,12 @@ UNEQUAL = (1e-6, 30e-6, 1e-6, 1e-6, 1e-6, 1e-6)
 def test_ecmp_delivers_in_order(kind: str) -> None:
     result = _run((_window("ecmp", kind),), delays_s=UNEQUAL, duration_s=5e-3)
     totals = reordering_totals(result)
-    assert totals == {"ooo_packets": 0, "retransmissions": 0, "spurious_retransmissions": 0, "flows_with_ooo": 0}
+    assert totals == {
+        "ooo_packets": 0,
+        "retransmissions": 0,
+        "spurious_retransmissions": 0,
+        "flows_with_ooo": 0,
+    }
     assert result.flow_completion.count == 1
 
 
@@ -133,11 +183,18 @@ def test_spraying_over_paths_of_different_delay_is_counted_out_of_order() -> Non
     # Packets on the 29 us longer path arrive after later ones.
     assert totals["ooo_packets"] > 50
     assert totals["flows_with_ooo"] == 1
-    assert result.flow_reordering is not None and int(result.flow_reordering[0, 0]) == totals["ooo_packets"]
+    assert (
+        result.flow_reordering is not None
+        and int(result.flow_reordering[0, 0]) == totals["ooo_packets"]
+    )
     # Nothing is dropped on this idle switch: every retransmission was spurious, and each one
     # that has arrived by the end delivered a segment twice.
     assert result.counters["drops"] == 0 and totals["retransmissions"] > 0
-    assert 0.8 * totals["retransmissions"] <= totals["spurious_retransmissions"] <= totals["retransmissions"]
+    assert (
+        0.8 * totals["retransmissions"]
+        <= totals["spurious_retransmissions"]
+        <= totals["retransmissions"]
+    )
     # Three duplicate ACKs from reordering are taken for loss: the window is cut for nothing.
     assert result.counters["fast_retransmits"] > 0
     assert result.goodput_bps < in_order.goodput_bps
@@ -159,8 +216,16 @@ def test_flowlet_tables_exist_only_for_flows_with_flowlets() -> None:
     assert times.shape == members.shape == (4, 64) and np.all(np.isneginf(times))
 
 
-@pytest.mark.parametrize(("mode", "gap_s", "message"), [("flowlet", 0.0, "needs an inactivity gap"), ("spray", 5e-5, "has no flowlets"),
-                                                        ("adaptive", -1.0, "is not a duration")])
-def test_a_flowlet_gap_that_does_not_fit_the_mode_is_refused(mode: str, gap_s: float, message: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "gap_s", "message"),
+    [
+        ("flowlet", 0.0, "needs an inactivity gap"),
+        ("spray", 5e-5, "has no flowlets"),
+        ("adaptive", -1.0, "is not a duration"),
+    ],
+)
+def test_a_flowlet_gap_that_does_not_fit_the_mode_is_refused(
+    mode: str, gap_s: float, message: str
+) -> None:
     with pytest.raises(QosforgeError, match=message):
         _run((_cbr(3, RECEIVER, 1e-5, mode, flowlet_gap_s=gap_s),))
