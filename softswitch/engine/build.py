@@ -801,5 +801,6 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "queue_histogram_width", "schedule_initial_events", "single_switch"]
-__all__ += ["flowlet_tables"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world",
+           "classify", "classify_ports", "ecmp_member", "ecmp_salts", "flowlet_tables",
+           "queue_histogram_width", "schedule_initial_events", "single_switch"]
