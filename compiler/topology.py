@@ -1,8 +1,8 @@
 """Topology resolution: every switch's ports with speed, cable length and peer, and the
 fabric's worst-case host-to-host round-trip time (docs/architecture.md §2, issue "Compilation").
 
-The base RTT of a class is derived from the longest host-to-host path: the sum of one-way link
-latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
+The base RTT of a class is derived from the longest host-to-host path (the longest route eBGP
+installs in an explicit topology that runs it): the sum of one-way link latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
 every hop on the way out and one ACK-sized packet on the way back.
 
 Two delays per link, one model for the compiler and the software switch: the **wire** (the
