@@ -541,7 +541,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
     return fli, flf, window_flows, open_nics
 
 
-#: Entries of a switch's flowlet table: CONGA's leaf holds 64K (SIGCOMM 2014 §5.1); fewer when
+#: Entries of a switch's flowlet table: CONGA's leaf holds 64K (SIGCOMM 2014); fewer when
 #: the run has few flows (four entries per flow keep collisions rare) or many switches (the
 #: tables of a run stay within 64 MB).
 FLOWLET_ENTRIES_MAX = 1 << 16
