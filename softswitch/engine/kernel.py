@@ -275,7 +275,7 @@ def route_and_classify(w: World, now: float, packet: int) -> int:
 
     Forwarding: the ECMP group of the destination host's switch at this switch (its own port at that switch), one member chosen by the
     flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
-    stay in order). Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
+    stay in order), or, for a class balanced beyond ECMP, by :func:`_balanced_member`. Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
     TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
     (the flow's, its important DSCP under TLT, or its CNP DSCP) from hop to hop."""
     pki, fli, link = w[W_PKI], w[W_FLI], w[W_LINK]
