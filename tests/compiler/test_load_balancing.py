@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qosforge.compiler.compile import compile_intent
 from qosforge.compiler.loader import IntentError, load_intent
@@ -121,3 +123,26 @@ def test_the_simulators_flows_carry_the_class_mode(write_intent: Writer) -> None
         AckPathDelays(fabric),
     )
     assert flow.load_balancing == "adaptive" and flow.flowlet_gap_s == pytest.approx(20e-6)
+
+
+@given(
+    mode=st.sampled_from(["ecmp", "flowlet", "spray", "adaptive"]),
+    gap_us=st.one_of(st.none(), st.floats(min_value=0.0, max_value=1e4, allow_nan=False)),
+)
+def test_a_balancing_is_accepted_exactly_when_its_mode_has_the_gap_it_needs(
+    mode: str, gap_us: float | None
+) -> None:
+    from pydantic import ValidationError
+
+    from qosforge.compiler.intent import LoadBalancingSpec
+
+    given_gap = None if gap_us is None else f"{gap_us!r}us"
+    needs_gap, takes_gap = mode == "flowlet", mode in ("flowlet", "adaptive")
+    accepted = (takes_gap or gap_us is None) and (not needs_gap or bool(gap_us))
+    try:
+        spec = LoadBalancingSpec.model_validate({"mode": mode, "flowlet_gap": given_gap})
+    except ValidationError:
+        assert not accepted
+        return
+    assert accepted
+    assert spec.flowlet_gap == (None if gap_us is None else pytest.approx(gap_us * 1e-6))
