@@ -217,7 +217,7 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         switch_peak_cells=world[L.W_SWI][:, L.SW_PEAK].copy(),
         lossless_drops_by_reason={name: int(cnt[L.C_LOSSLESS_BY_REASON + reason])
                                   for reason, name in enumerate(REASONS_WITH_WATCHDOG)},
-        flow_reordering=world[L.W_FLI][:, [L.F_OOO_PKTS, L.FL_RESENT_M, L.FL_DUP_RTX_M]].copy(),
+        flow_reordering=world[L.W_FLI][:, [L.FL_OOO_PKTS, L.FL_RESENT_M, L.FL_DUP_RTX_M]].copy(),
     )
 
 

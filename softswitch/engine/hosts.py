@@ -18,7 +18,7 @@ from qosforge.softswitch.engine.layout import (
     EV_RTO,
     F_CLOCK,
     F_CNP,
-    F_OOO_PKTS,
+    FL_OOO_PKTS,
     F_RTX,
     FF_ACK_DELAY,
     FF_RTO,
@@ -117,7 +117,7 @@ def _count_reordering(w: World, packet: int, measuring: bool) -> None:
     if not flags & F_RTX:
         if seq < fli[f, FL_RCV_HIGH]:
             if measuring:
-                fli[f, F_OOO_PKTS] += 1
+                fli[f, FL_OOO_PKTS] += 1
         else:
             fli[f, FL_RCV_HIGH] = seq + 1
 

@@ -151,7 +151,7 @@ FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: 
 # Load balancing and reordering (kernel.route_and_classify, hosts.host_receive):
 FL_LB = 79  # how switches pick among ECMP members for the flow's data: LB_* below
 # first transmissions received below the highest one received (RFC 4737 §3.3), measured
-F_OOO_PKTS = 80
+FL_OOO_PKTS = 80
 FL_RCV_HIGH = 81  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
 FL_DUP_RTX_M = 82  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
 FL_COLS = 83
