@@ -343,6 +343,35 @@ class TrimSpec(_Strict):
         return self
 
 
+class LoadBalancingSpec(_Strict):
+    """How the fabric's switches spread the class's packets over the equal-cost next hops
+    (docs/load-balancing.md). Only ``ecmp`` is SONiC configuration; flowlet switching, spraying
+    and adaptive routing are the ASIC vendor's settings (NVIDIA Spectrum adaptive routing,
+    Broadcom Dynamic Load Balancing) that SONiC's config_db does not express: the simulator runs
+    them, the renderers emit nothing for them."""
+
+    mode: Literal["ecmp", "flowlet", "spray", "adaptive"] = Field(
+        default="ecmp",
+        description="ecmp: a 5-tuple hash (a flow keeps its path); flowlet: a random next hop per "
+                    "flowlet (LetFlow, NSDI 2017); spray: a random next hop per packet; adaptive: "
+                    "the next hop whose egress queue holds the fewest bytes, per packet or, with "
+                    "flowlet_gap, per flowlet.")
+    flowlet_gap: TimeS | None = Field(
+        default=None,
+        description="Inactivity gap that starts a new flowlet, e.g. 50us (flowlet: required; "
+                    "adaptive: optional, per packet without it).")
+
+    @model_validator(mode="after")
+    def _gap_fits_mode(self) -> Self:
+        if self.mode == "flowlet" and not self.flowlet_gap:
+            raise ValueError("mode flowlet needs flowlet_gap, e.g. 50us (longer than the paths' "
+                             "delay difference, LetFlow NSDI 2017 §3)")
+        if self.mode in ("ecmp", "spray") and self.flowlet_gap is not None:
+            raise ValueError(f"mode {self.mode} has no flowlets; drop flowlet_gap, or use mode "
+                             "flowlet or adaptive")
+        return self
+
+
 class _ClassSpecBase(_Strict):
     """A traffic class. Each transport's parameter block (``tbtcp:``, ``dcqcn:``, ...) is a field
     of :data:`ClassSpec`, which adds them from the transport registry (transports/)."""
@@ -354,6 +383,10 @@ class _ClassSpecBase(_Strict):
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
     rtt: RttS | None = Field(default=None, description="Override the RTT derived from the topology (1 us to 10 ms).")
     tlt: TltSpec | None = None
+    load_balancing: LoadBalancingSpec = Field(
+        default_factory=LoadBalancingSpec,
+        description="How switches spread the class over equal-cost next hops (simulator; "
+                    "vendor configuration beyond ecmp, docs/load-balancing.md).")
     if TYPE_CHECKING:  # declared after the parameter blocks (ClassSpec below), in the intent's order
         fastlane: FastLaneSpec | None
         trim: TrimSpec | None

@@ -526,6 +526,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_LAST_CNP] = -1.0
         flf[f, L.FF_CUBIC_EPOCH] = -1.0
         fli[f, L.FL_CNP_Q] = -1
+        fli[f, L.FL_LB], flf[f, L.FF_FLOWLET_GAP] = _load_balancing(f, flow)
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
             # CNPs cross the fabric the other way, classified by each switch's own maps.
             cnp_egress = ecmp_member(topology.group(owner[flow.dst_port], flow.src_port), int(hashes[f]), int(salts[owner[flow.dst_port]]))
@@ -558,6 +559,45 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             # TLT repairs its own losses with important packets (TLT §5.1) on NewReno.
             fli[f, L.FL_SACK] = int(params.sack and not (flow.tlt or flow.all_important))
     return fli, flf, window_flows, open_nics
+
+
+#: Entries of a switch's flowlet table: CONGA's leaf holds 64K (SIGCOMM 2014); fewer when
+#: the run has few flows (four entries per flow keep collisions rare) or many switches (the
+#: tables of a run stay within 64 MB).
+FLOWLET_ENTRIES_MAX = 1 << 16
+FLOWLET_TABLES_BYTES_MAX = 64 << 20
+_LB_MODES = {"ecmp": L.LB_HASH, "flowlet": L.LB_RANDOM, "spray": L.LB_RANDOM,
+             "adaptive": L.LB_LEAST_QUEUE}
+_GAP_PLACE = "load_balancing.flowlet_gap"
+
+
+def _load_balancing(f: int, flow: FlowSpec) -> tuple[int, float]:
+    """The flow's FL_LB mode and FF_FLOWLET_GAP (kernel._balanced_member)."""
+    gap = flow.flowlet_gap_s
+    if not gap >= 0.0 or not math.isfinite(gap):
+        raise QosforgeError(f"flow {f}: flowlet gap {gap} s is not a duration", place=_GAP_PLACE,
+                            hint="give a positive gap, e.g. 50us")
+    if flow.load_balancing == "flowlet" and gap <= 0.0:
+        raise QosforgeError(f"flow {f}: flowlet switching needs an inactivity gap",
+                            place=_GAP_PLACE,
+                            hint="e.g. flowlet_gap: 50us, a few times the fabric's RTT")
+    if flow.load_balancing in ("ecmp", "spray") and gap > 0.0:
+        raise QosforgeError(f"flow {f}: {flow.load_balancing} has no flowlets", place=_GAP_PLACE,
+                            hint="drop flowlet_gap, or use mode flowlet or adaptive")
+    return _LB_MODES[flow.load_balancing], gap
+
+
+def flowlet_tables(flows: tuple[FlowSpec, ...], n_switches: int) -> tuple[np.ndarray, np.ndarray]:
+    """W_FLOWLET_T, W_FLOWLET_M: every switch's flowlet table (empty when no flow has flowlets).
+    An entry starts idle since ever, so a flow's first packet starts its first flowlet."""
+    flowlet_flows = sum(1 for flow in flows
+                        if flow.load_balancing != "ecmp" and flow.flowlet_gap_s > 0.0)
+    if not flowlet_flows:
+        return np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)
+    entries = min(FLOWLET_ENTRIES_MAX, max(64, 1 << (4 * flowlet_flows - 1).bit_length()))
+    while entries > 64 and entries * n_switches * 16 > FLOWLET_TABLES_BYTES_MAX:
+        entries //= 2
+    return np.full((n_switches, entries), -np.inf), np.zeros((n_switches, entries), dtype=np.int64)
 
 
 def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -644,6 +684,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
             raise QosforgeError(f"cannot monitor port {monitored_port} queue {monitored_queue}", place="monitors", hint="a switch port and one of its queues")
     links = _links(topology, owner, ports, run.seed, run)
     dependencies = _dependencies(flows, n_flows)
+    flowlets = flowlet_tables(flows, len(configs))
     waits = any(flow.after for flow in flows)
     # Every array comes from the one declaration of the engine's state (engine/state.py): the
     # builder fills the allocated arrays, and a helper's own array must match its declaration.
@@ -665,6 +706,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         "queue_histogram_bins": run.queue_histogram_packets, "lane_capacity": lane_capacity(n_tx),
         "dependency_flows": n_flows if waits else 0, "dependency_rows": n_flows + 1 if waits else 0,
         "dependents": len(dependencies[2]),
+        "flowlet_switches": flowlets[0].shape[0], "flowlet_entries": flowlets[0].shape[1],
     }
     world = allocate(sizes)
     prmf, prmi = _parameters(configs, n_ports, run)
@@ -677,6 +719,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         L.W_MON: np.array(run.monitors, dtype=np.int64).reshape(-1, 2),
         L.W_START_S: starts, L.W_START_FLOW: start_flows,
         L.W_DEP_WAIT: dependencies[0], L.W_DEP_PTR: dependencies[1], L.W_DEP_NEXT: dependencies[2],
+        L.W_FLOWLET_T: flowlets[0], L.W_FLOWLET_M: flowlets[1],
         **links,
     }
     for index, array in computed.items():
@@ -762,4 +805,6 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "queue_histogram_width", "schedule_initial_events", "single_switch"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world",
+           "classify", "classify_ports", "ecmp_member", "ecmp_salts", "flowlet_tables",
+           "queue_histogram_width", "schedule_initial_events", "single_switch"]

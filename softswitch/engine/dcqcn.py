@@ -64,7 +64,6 @@ from qosforge.softswitch.engine.layout import (
     FL_GEN_PENDING,
     FL_HIGH,
     FL_NACKED,
-    FL_OOO_PKTS,
     FL_PKT_BYTES,
     FL_PRIO,
     FL_RCVNXT,
@@ -320,8 +319,6 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
         sr_receive(w, now, packet)
         return
     nxt = fli[f, FL_RCVNXT]
-    if seq > nxt and now >= prmf[PRM_WARMUP]:
-        fli[f, FL_OOO_PKTS] += 1  # out of order: go-back-N discards it
     if seq == nxt:
         fli[f, FL_RCVNXT] = nxt + 1
         if now >= prmf[PRM_WARMUP]:

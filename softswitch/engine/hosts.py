@@ -22,7 +22,9 @@ from qosforge.softswitch.engine.layout import (
     C_TIMEOUTS,
     EV_CNP,
     EV_RTO,
+    F_CLOCK,
     F_CNP,
+    F_RTX,
     F_TRIM,
     FF_ACK_DELAY,
     FF_RTO,
@@ -30,7 +32,11 @@ from qosforge.softswitch.engine.layout import (
     FF_RTO_MIN,
     FL_ARRIVED_M,
     FL_DONE,
+    FL_DUP_RTX_M,
     FL_KIND,
+    FL_OOO_PKTS,
+    FL_RCV_HIGH,
+    FL_RCVNXT,
     FL_RTO_M,
     FL_RTO_PENDING,
     FL_SNDNXT,
@@ -41,6 +47,7 @@ from qosforge.softswitch.engine.layout import (
     P_BYTES,
     P_FLAGS,
     P_FLOW,
+    P_SEQ,
     PF_SENT,
     PRM_END,
     PRM_WARMUP,
@@ -49,6 +56,7 @@ from qosforge.softswitch.engine.layout import (
     W_PKF,
     W_PKI,
     W_PRMF,
+    W_RCV,
 )
 from qosforge.softswitch.engine.open_loop import open_loop_generate
 from qosforge.softswitch.engine.ports import free_packet
@@ -98,6 +106,34 @@ def flow_generate(w: World, now: float, f: int) -> None:
 
 
 @compiled
+def _count_reordering(w: World, packet: int, measuring: bool) -> None:
+    """Reordering as the receiver sees it, before its transport acts on the packet. A first
+    transmission whose sequence number is below the highest one received so far arrived out of
+    order (RFC 4737 §3.3: a packet is reordered when its sequence number is less than NextExp);
+    retransmissions and TLT's clocking packets repeat an earlier sequence number by design and
+    are left out. A segment the receiver already holds arrives again only because it was sent
+    twice and both copies arrived: one transmission was spurious (the duplicate a D-SACK reports,
+    RFC 2883 §4), whichever copy came first. Counted in the measured window (``measuring``); the
+    highest sequence number is followed throughout."""
+    pki, fli = w[W_PKI], w[W_FLI]
+    f, flags, seq = pki[packet, P_FLOW], pki[packet, P_FLAGS], pki[packet, P_SEQ]
+    if flags & F_CLOCK:
+        return
+    held = seq < fli[f, FL_RCVNXT]
+    if not held and fli[f, FL_KIND] != K_DCQCN:
+        rcv = w[W_RCV]
+        held = seq < fli[f, FL_RCVNXT] + rcv.shape[1] and rcv[f, seq % rcv.shape[1]] == 1
+    if held and measuring:
+        fli[f, FL_DUP_RTX_M] += 1
+    if not flags & F_RTX:
+        if seq < fli[f, FL_RCV_HIGH]:
+            if measuring:
+                fli[f, FL_OOO_PKTS] += 1
+        else:
+            fli[f, FL_RCV_HIGH] = seq + 1
+
+
+@compiled
 def host_receive(w: World, now: float, packet: int) -> None:
     """A packet reaches its host: a CNP, or data of a closed-loop flow (open-loop data never
     arrives as an event: the kernel delivers it with :func:`open_loop_arrival`)."""
@@ -110,8 +146,10 @@ def host_receive(w: World, now: float, packet: int) -> None:
     elif pki[packet, P_FLAGS] & F_TRIM:
         trimmed_header_received(w, now, packet)
     else:
-        if now >= w[W_PRMF][PRM_WARMUP]:
+        measuring = now >= w[W_PRMF][PRM_WARMUP]
+        if measuring:
             fli[f, FL_ARRIVED_M] += 1
+        _count_reordering(w, packet, measuring)
         if kind == K_DCQCN:
             dcqcn_receive(w, now, packet)
         else:

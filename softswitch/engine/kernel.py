@@ -66,17 +66,21 @@ from qosforge.softswitch.engine.layout import (
     F_CNP,
     F_IMP,
     F_TRIM,
+    FF_FLOWLET_GAP,
     FL_DROPPED_M,
     FL_DSCP,
     FL_DSCP_CNP,
     FL_DSCP_IMP,
     FL_DST,
     FL_HASH,
+    FL_LB,
     FL_SRC,
     GI_HDR,
     GI_OCC,
     GI_POOL,
     GI_XOFF,
+    LB_HASH,
+    LB_LEAST_QUEUE,
     LK_FEEDER,
     LK_HOP_COUNT,
     LK_HOP_START,
@@ -145,7 +149,10 @@ from qosforge.softswitch.engine.layout import (
     W_ECMP,
     W_ENQ,
     W_EVENT,
+    W_FLF,
     W_FLI,
+    W_FLOWLET_M,
+    W_FLOWLET_T,
     W_GI,
     W_HIST,
     W_LINK,
@@ -218,13 +225,63 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
 
 
 @compiled
-def route_and_classify(w: World, packet: int) -> int:
+def _least_queued(w: World, packet: int, start: int, count: int) -> int:
+    """The member whose egress queue for the packet's class holds the fewest bytes, an idle
+    transmitter breaking a tie (adaptive routing's port-quality choice by egress queue depth:
+    NVIDIA Spectrum adaptive routing, Broadcom Dynamic Load Balancing); the scan starts at a random
+    member, so equal members are chosen evenly."""
+    pki, fli, members, qi, cls, txi = w[W_PKI], w[W_FLI], w[W_ECMP], w[W_QI], w[W_CLS], w[W_TXI]
+    f = pki[packet, P_FLOW]
+    dscp = fli[f, FL_DSCP_IMP] if pki[packet, P_FLAGS] & F_IMP else fli[f, FL_DSCP]
+    tc = cls[pki[packet, P_IN], CL_DSCP_TC, dscp]
+    offset = np.random.randint(0, count)
+    best, best_load = 0, -1
+    for i in range(count):
+        member = (offset + i) % count
+        port = members[start + member]
+        load = 2 * qi[port, cls[port, CL_TC_QUEUE, tc], QI_BYTES] + txi[port, TXI_BUSY]
+        if best_load < 0 or load < best_load:
+            best, best_load = member, load
+    return best
+
+
+@compiled
+def _balanced_member(w: World, now: float, packet: int, switch: int, start: int, count: int) -> int:
+    """The ECMP member a flowlet-switching, spraying or adaptive switch sends the packet to
+    (FL_LB, FF_FLOWLET_GAP). With a gap, the switch's flowlet table keeps a flow's member while its
+    packets come closer together than the gap and picks anew for the first packet after a longer
+    pause (CONGA SIGCOMM 2014 §3.4; LetFlow NSDI 2017 §3: a new flowlet may take another path
+    without reordering when the gap exceeds the paths' delay difference); without one, every
+    packet is chosen on its own (packet spraying, Dixit et al. INFOCOM 2013 "random packet
+    spraying", or per-packet adaptive routing)."""
+    fli = w[W_FLI]
+    f = w[W_PKI][packet, P_FLOW]
+    gap = w[W_FLF][f, FF_FLOWLET_GAP]
+    table_t, table_m = w[W_FLOWLET_T], w[W_FLOWLET_M]
+    entry = -1
+    if gap > 0.0 and table_t.shape[1] > 0:
+        entry = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % table_t.shape[1]
+        if now - table_t[switch, entry] <= gap:
+            table_t[switch, entry] = now
+            return int(table_m[switch, entry] % count)
+    if fli[f, FL_LB] == LB_LEAST_QUEUE:
+        member = _least_queued(w, packet, start, count)
+    else:
+        member = np.random.randint(0, count)
+    if entry >= 0:
+        table_t[switch, entry] = now
+        table_m[switch, entry] = member
+    return int(member)
+
+
+@compiled
+def route_and_classify(w: World, now: float, packet: int) -> int:
     """Pick the packet's egress port at the switch it entered on ``P_IN`` and classify it there;
     returns that switch's index.
 
     Forwarding: the ECMP group of the destination host's switch at this switch (its own port at that switch), one member chosen by the
     flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
-    stay in order). Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
+    stay in order), or, for a class balanced beyond ECMP, by :func:`_balanced_member`. Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
     TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
     (the flow's, its important DSCP under TLT, or its CNP DSCP) from hop to hop."""
     pki, fli, link = w[W_PKI], w[W_FLI], w[W_LINK]
@@ -243,7 +300,10 @@ def route_and_classify(w: World, packet: int) -> int:
         start, count = route[switch, leaf, 0], route[switch, leaf, 1]
     member = 0
     if count > 1:
-        member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
+        if fli[f, FL_LB] == LB_HASH or flags & F_CNP:
+            member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
+        else:
+            member = _balanced_member(w, now, packet, switch, start, count)
     out_port = w[W_ECMP][start + member]
     pki[packet, P_OUT] = out_port
     if w[W_PRMF][PRM_MIXED_CELLS] == 1.0:
@@ -251,7 +311,13 @@ def route_and_classify(w: World, packet: int) -> int:
         # cell size everywhere the host's count stands.
         pki[packet, P_CELLS] = int(np.ceil(pki[packet, P_BYTES] / w[W_QF][in_port, 0, QF_CELL] - 1e-9))
     if link[in_port, LK_FEEDER] >= w[W_PRMI][PRI_NP]:
-        # From a host: the host classified the packet for this, its first, switch (engine/build.py).
+        # From a host: the host classified the packet for this, its first, switch (engine/build.py),
+        # for the egress the flow's hash picks; a balanced flow's egress may be another member,
+        # whose TC -> queue map gives the queue.
+        if count > 1 and fli[f, FL_LB] != LB_HASH and not flags & F_CNP:
+            dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
+            tc = w[W_CLS][in_port, CL_DSCP_TC, dscp]
+            pki[packet, P_Q] = w[W_CLS][out_port, CL_TC_QUEUE, tc]
         return int(switch)
     if flags & F_CNP:
         dscp = fli[f, FL_DSCP_CNP]
@@ -276,7 +342,7 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     meets its egress queue's admission and WRED/ECN only when it reaches that queue
     (:func:`forwarded`): a packet still in the forwarding stage is not in the queue those read."""
     pki = w[W_PKI]
-    switch = route_and_classify(w, packet)
+    switch = route_and_classify(w, now, packet)
     in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
     cells = pki[packet, P_CELLS]

@@ -159,12 +159,16 @@ FL_HS_FOUND = 81  # HyStart: 1 once it ended slow start (ca->found); HYSTART_OFF
 # Packet trimming and RoCE selective repeat (IRN, Mittal et al. SIGCOMM 2018; engine/selective_repeat.py):
 FL_SR = 82  # 1: the RoCE flow recovers by selective repeat (IRN), 0: go-back-N
 FL_SR_CAP = 83  # IRN's BDP-FC: most packets outstanding (IRN §3.2)
-FL_OOO_PKTS = 84  # receiver: data packets that arrived out of order (measured window)
+FL_OOO_PKTS = 84  # first transmissions received below the highest one received (RFC 4737 §3.3), measured
 FL_TRIMMED_M = 85  # its data packets a switch trimmed (measured window)
 FL_TRIM_MARKS = 86  # sender: trim-NACKed packets waiting for their retransmission
 FL_TRIM_SCAN = 87  # sender: no trim-NACKed packet waits below this sequence
 FL_RTO_M = 88  # its retransmission timeouts (measured window)
-FL_COLS = 89
+# Load balancing and reordering (kernel.route_and_classify, hosts.host_receive):
+FL_LB = 89  # how switches pick among ECMP members for the flow's data: LB_* below
+FL_RCV_HIGH = 90  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
+FL_DUP_RTX_M = 91  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
+FL_COLS = 92
 HYSTART_OFF = 2
 
 # flow float columns (fl_f)
@@ -212,7 +216,10 @@ FF_HS_CURR_RTT = 38  # HyStart: the smallest RTT sample of the round (ca->curr_r
 FF_HS_DELAY_MIN = 39  # HyStart: the smallest RTT sample of the flow (ca->delay_min)
 # Packet trimming: when a go-back-N sender last went back on a trim NACK (one go-back per round)
 FF_REWIND_AT = 40
-FL_F_COLS = 41
+# Load balancing: the inactivity gap after which a flow's next packet starts a new flowlet (CONGA
+# SIGCOMM 2014 §3.4, LetFlow NSDI 2017 §3); 0: every packet is chosen on its own
+FF_FLOWLET_GAP = 41
+FL_F_COLS = 42
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -459,7 +466,12 @@ W_DEP_WAIT = 56  # int64 [dependency_flows]
 # its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
 W_DEP_PTR = 57  # int64 [dependency_rows]
 W_DEP_NEXT = 58  # int64 [dependents]: dependents, flow by flow
-W_LEN = 59
+# load balancing
+# when the entry last forwarded a packet
+W_FLOWLET_T = 59  # float64 [flowlet_switches, flowlet_entries]
+# the ECMP member index the entry's flowlet uses
+W_FLOWLET_M = 60  # int64 [flowlet_switches, flowlet_entries]
+W_LEN = 61
 # --- end of the world tuple ---
 
 # event slot columns (W_SLOTI)
@@ -532,6 +544,11 @@ ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
 ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
 ST_COLS = 11
+
+# Load-balancing modes (FL_LB): how a switch picks the egress among a group's members
+LB_HASH = 0  # 5-tuple ECMP: the flow's seeded hash, salted per switch (a flow keeps its path)
+LB_RANDOM = 1  # a random member per flowlet (LetFlow NSDI 2017 §3); per packet without a gap
+LB_LEAST_QUEUE = 2  # the member whose egress queue holds the fewest bytes (adaptive routing)
 
 #: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).
 SACK_BLOCKS = 4

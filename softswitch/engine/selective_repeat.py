@@ -36,7 +36,6 @@ from qosforge.softswitch.engine.layout import (
     FL_HIGH_RXT,
     FL_LOST_BELOW,
     FL_OOO,
-    FL_OOO_PKTS,
     FL_RCVNXT,
     FL_SIZE,
     FL_SNDNXT,
@@ -93,7 +92,6 @@ def sr_receive(w: World, now: float, packet: int) -> None:
         rcv[f, seq % ring] |= HELD
         fli[f, FL_OOO] += 1
         if measuring:
-            fli[f, FL_OOO_PKTS] += 1
             count_delivered(w, f, pki[packet, P_BYTES])
         block = ((seq - nxt) << SACK_OFF_SHIFT) | (1 << SACK_LEN_SHIFT)
         push_event(w, now + delay, EV_ACK, f, (nxt << ACK_SHIFT) | block | A_NACK, echo)

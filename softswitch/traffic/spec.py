@@ -13,6 +13,12 @@ from typing import Literal
 import qosforge.models.dcqcn_host as _dcqcn_host
 from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 
+#: How the switches spread a flow's packets over the members of an ECMP group
+#: (docs/load-balancing.md): ecmp hashes the flow (it keeps one path); flowlet picks a random
+#: member per flowlet (LetFlow, NSDI 2017); spray a random member per packet (random packet
+#: spraying, Dixit et al., INFOCOM 2013); adaptive the member with the shortest egress queue, per
+#: packet or per flowlet (NVIDIA Spectrum adaptive routing, Broadcom DLB).
+LoadBalancing = Literal["ecmp", "flowlet", "spray", "adaptive"]
 FlowKind = Literal["poisson", "cbr", "newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp")
 #: The window kinds that react to loss only: their packets are not ECN-capable (not ECT).
@@ -139,6 +145,11 @@ class FlowSpec:
     """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
     of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
     not at ``start_s``. Empty: it starts at ``start_s``."""
+    load_balancing: LoadBalancing = "ecmp"
+    """How the switches pick among ECMP members for the flow's data (:data:`LoadBalancing`)."""
+    flowlet_gap_s: float = 0.0
+    """flowlet (required) and adaptive (optional): the inactivity gap that starts a new flowlet;
+    adaptive without one chooses per packet."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:
