@@ -1,6 +1,6 @@
 """Ahead-of-time compilation of the event core into a plain extension module (``_core``).
 
-Why (docs/softswitch.md "Start-up"): with numba at run time every ``simulate`` pays for
+Why (docs/softswitch-engine.md "Start-up"): with numba at run time every ``simulate`` pays for
 importing numba (~0.5-0.9 s) and for numba's target context, which imports all of its NumPy
 lowering and SciPy's BLAS on the first cache load (~1-2 s), before a single event runs. The same
 kernel compiled once at install by ``numba.pycc`` is an ordinary CPython extension: it needs
@@ -53,7 +53,8 @@ def _core_compiler(output_dir: str | None) -> Any:
     types: Any = importlib.import_module("numba.core.types")
     _private_numba_cache()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc warns that it is deprecated; see docs/softswitch.md
+        # numba.pycc warns that it is deprecated; see docs/softswitch-engine.md "Start-up"
+        warnings.simplefilter("ignore")
         CC: Any = importlib.import_module("numba.pycc").CC
     heap: Any = importlib.import_module("qosforge.softswitch.engine.heap")
     kernel: Any = importlib.import_module("qosforge.softswitch.engine.kernel")

@@ -22,7 +22,7 @@ lane stays sorted by time and, since sequence numbers only grow, by (time, seque
 or when the lane is full, to the heap. A pop takes the earliest by (time, sequence) of the next
 flow start, the heap's top and the lanes' heads, so the order is exactly the heap-only order and
 results do not move (bench/engine_fingerprint.py), while most events cost a ring append and a
-head compare instead of a sift through the heap (docs/softswitch.md "Event queue").
+head compare instead of a sift through the heap (docs/softswitch-engine.md "Event queue").
 
 Slots: ``st[ST_SLOTS]`` counts the slots in use (heap and lanes), so ``free[ST_SLOTS:]`` are
 exactly the unused ones: a push takes ``free[used]``, a pop puts its slot back at

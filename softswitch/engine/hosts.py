@@ -166,7 +166,7 @@ def open_loop_arrival(w: World, arrival: float, packet: int) -> bool:
     counters read after the run, so results are those of the event (counted if it arrives
     within warm-up..end, as the event would have run), one event per packet fewer. The packet's
     buffer returns to the pool a propagation delay early, which can only help a run that
-    exhausts the pool (docs/softswitch.md "Event queue")."""
+    exhausts the pool (docs/softswitch-engine.md "Event queue")."""
     pki = w[W_PKI]
     if pki[packet, P_FLAGS] & F_CNP:
         return False

@@ -1,8 +1,9 @@
 """The event loop: switch arrivals through the MMU, transmissions, PFC, host events, sampling.
 
-A *packet event* — the benchmark's unit (docs/softswitch.md) — is one enqueue into a switch
-egress queue, one dequeue of a packet for transmission at a switch port, or one drop of a
-packet at a switch port; host-side events (sources, NICs, ACKs, timers) are not counted.
+A *packet event* — the benchmark's unit (docs/softswitch-engine.md "Packet event, state and
+memory") — is one enqueue into a switch egress queue, one dequeue of a packet for transmission
+at a switch port, or one drop of a packet at a switch port; host-side events (sources, NICs,
+ACKs, timers) are not counted.
 """
 
 from __future__ import annotations

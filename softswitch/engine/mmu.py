@@ -279,7 +279,8 @@ def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: i
     # available buffer in the PG buffer is larger than the XOFF_TH", i.e. only once the headroom
     # is empty again (the HPCC/DCQCN ns-3 switch MMU resumes on the same condition, switch-mmu.cc).
     # Without the second condition a PG under a moving dynamic limit resumed with headroom still
-    # occupied and the next XOFF's in-flight data overflowed it (docs/softswitch.md "Findings").
+    # occupied and the next XOFF's in-flight data overflowed it (docs/softswitch-validation.md
+    # "Validation suite").
     # A program without XON_OFFSET_TH has the attribute's default, 0 (SAI metadata), so the PG
     # resumes at its limit.
     if gi[in_port, pg, GI_STATE] == 1 and gi[in_port, pg, GI_HDR] == 0:
