@@ -12,7 +12,9 @@ traffic leaves its leaf, so the uplinks are offered 90 % of their rate on averag
 egress queue per packet). Receivers: DCTCP with SACK and RACK-TLP (Linux's defaults: reordering
 tolerance of min_RTT/4, RFC 8985 §6.2), DCTCP with NewReno's three-duplicate-ACK recovery (SACK
 off, RFC 6582: every reordering of three or more packets is a loss), and RoCE (DCQCN, lossless,
-go-back-N: the receiver drops every out-of-order packet and NACKs). Each run reports goodput,
+go-back-N: the receiver drops every out-of-order packet and NACKs; and the same class as IRN,
+selective repeat: the receiver keeps out-of-order packets and the sender resends only the lost
+ones, IRN SIGCOMM 2018 §3). Each run reports goodput,
 flows finished, FCT p50/p99 of the finished flows and p99 of those of at most 100 kB,
 out-of-order first transmissions (RFC 4737 §3.3), retransmissions, spurious retransmissions
 (segments the receiver already held, RFC 2883) and drops, plus the CPU seconds of its event
@@ -37,11 +39,12 @@ LOAD = 0.6
 SHORT_FLOW_BYTES = 100_000
 FLOWLET_GAP = "50us"
 MODES = ("ecmp", "flowlet", "spray", "adaptive")
-#: (label, class, SACK on): the receivers each mode runs against.
+#: (label, class, SACK on, the RoCE class's transport): the receivers each mode runs against.
 RECEIVERS = (
-    ("TCP SACK+RACK", "tcp", True),
-    ("TCP dupthresh 3", "tcp", False),
-    ("RoCE go-back-N", "roce", True),
+    ("TCP SACK+RACK", "tcp", True, "dcqcn"),
+    ("TCP dupthresh 3", "tcp", False, "dcqcn"),
+    ("RoCE go-back-N", "roce", True, "dcqcn"),
+    ("RoCE selective repeat", "roce", True, "irn"),
 )
 
 INTENT = """\
@@ -65,7 +68,7 @@ classes:
     dscp: [10]
     load_balancing: {balancing}
   - name: roce
-    transport: dcqcn
+    transport: {roce_transport}
     dscp: [26]
     lossless: true
     load_balancing: {balancing}
@@ -82,7 +85,13 @@ def _balancing(mode: str) -> str:
 
 
 def run_case(
-    folder: Path, mode: str, class_name: str, sack: bool, duration_s: float, seed: int
+    folder: Path,
+    mode: str,
+    class_name: str,
+    sack: bool,
+    duration_s: float,
+    seed: int,
+    roce_transport: str = "dcqcn",
 ) -> dict[str, object]:
     """One mode and receiver: the all-to-all run and its numbers."""
     from qosforge.softswitch.fabric_metrics import flow_completion_stats
@@ -92,9 +101,9 @@ def run_case(
     from qosforge.softswitch.simulation import simulate_fabric
     from qosforge.softswitch.traffic.flow_sizes import WEB_SEARCH
 
-    intent = folder / f"lb-{mode}.yaml"
+    intent = folder / f"lb-{mode}-{roce_transport}.yaml"
     if not intent.exists():
-        intent.write_text(INTENT.format(balancing=_balancing(mode)))
+        intent.write_text(INTENT.format(balancing=_balancing(mode), roce_transport=roce_transport))
     fabric = compile_fabric(intent, ())
     traffic = fabric_traffic(fabric, class_name, None, None)
     built = all_to_all_run(
@@ -174,9 +183,11 @@ def main(argv: list[str]) -> int:
     duration_s = parse_time_s(args.duration)
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="qosforge-lb-") as folder:
-        for label, class_name, sack in RECEIVERS:
+        for label, class_name, sack, roce_transport in RECEIVERS:
             for mode in MODES:
-                row = run_case(Path(folder), mode, class_name, sack, duration_s, args.seed)
+                row = run_case(
+                    Path(folder), mode, class_name, sack, duration_s, args.seed, roce_transport
+                )
                 rows.append({"receiver": label, **row})
                 print(f"{label:16} {mode:8} {json.dumps(row)}", file=sys.stderr, flush=True)
     if args.json:
