@@ -38,7 +38,7 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_RINGT: ("float64", 1), L.W_BAND: ("int64", 5), L.W_PAUSE: ("float64", 2), L.W_PGMAX: ("int64", 3),
     L.W_QMAX: ("int64", 2), L.W_PFCPRIO: ("int64", 2), L.W_EVENT: ("int64", 1),
     L.W_LINK: ("int64", 2), L.W_ROUTE: ("int64", 3), L.W_ECMP: ("int64", 1), L.W_SWI: ("int64", 2), L.W_CLS: ("int64", 3),
-    L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 3),
+    L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 2),
     L.W_SLOTF: ("float64", 1), L.W_SLOTI: ("int64", 2), L.W_SLOTFREE: ("int64", 1),
     L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
     L.W_LANE_T: ("float64", 2), L.W_LANE_S: ("int64", 2), L.W_LANE_N: ("int64", 2),
@@ -46,6 +46,7 @@ WORLD_ARRAYS: dict[int, tuple[str, int]] = {
     L.W_DEP_WAIT: ("int64", 1),
     L.W_DEP_PTR: ("int64", 1),
     L.W_DEP_NEXT: ("int64", 1),
+    L.W_QHIST_ROW: ("int64", 2),
 }
 
 

@@ -407,15 +407,21 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
             link[d, L.LK_HOP_COUNT] = len(group)
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
     swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
-    cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)
+    # Each distinct set of classification maps once (a fabric's ports share a few).
+    map_sets: dict[tuple[tuple[int, ...], ...], int] = {}
+    for p, port in enumerate(ports):
+        maps = (port.dscp_to_tc, port.dscp_to_color, port.tc_to_pg, port.tc_to_queue)
+        link[p, L.LK_CLS] = map_sets.setdefault(maps, len(map_sets))
+    cls = np.zeros((max(len(map_sets), 1), L.CL_COLS, 64), dtype=np.int64)
+    for maps, index in map_sets.items():
+        cls[index, L.CL_DSCP_TC, :] = maps[0]
+        cls[index, L.CL_DSCP_COLOR, :] = maps[1]
+        cls[index, L.CL_TC_PG, :PRIORITIES] = maps[2]
+        cls[index, L.CL_TC_QUEUE, :PRIORITIES] = maps[3]
     pfct = np.zeros((2 * n_ports, PRIORITIES, L.PT_COLS))
     pfct[:, :, L.PT_SENT_SINCE] = -1.0
     pfct[:, :, L.PT_RECEIVED_SINCE] = -1.0
     for p, port in enumerate(ports):
-        cls[p, L.CL_DSCP_TC, :] = port.dscp_to_tc
-        cls[p, L.CL_DSCP_COLOR, :] = port.dscp_to_color
-        cls[p, L.CL_TC_PG, :PRIORITIES] = port.tc_to_pg
-        cls[p, L.CL_TC_QUEUE, :PRIORITIES] = port.tc_to_queue
         if not run.pfc_watchdog:
             continue
         for priority in range(PRIORITIES):
@@ -695,7 +701,10 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
     fli[:len(flows), L.FL_GEN_PENDING] = 1
-    world[L.W_QHIST] = np.zeros((n_ports if run.queue_histograms else 0, n_queues, run.queue_histogram_packets), dtype=np.int64)
+    # A row per queue at most; np.zeros leaves the rows no queue takes unbacked by memory.
+    histogram_queues = n_ports * n_queues if run.queue_histograms else 0
+    world[L.W_QHIST] = np.zeros((histogram_queues, run.queue_histogram_packets), dtype=np.int64)
+    world[L.W_QHIST_ROW] = np.full((n_ports if run.queue_histograms else 0, n_queues), -1, dtype=np.int64)
     return tuple(world)
 
 def queue_histogram_width(configs: tuple[SwitchConfig, ...], flows: tuple[FlowSpec, ...], bins: int) -> int:

@@ -206,7 +206,10 @@ TXI_NONEMPTY = 6  # bit q set while queue q holds packets (engine/ports.py: the 
 TXI_STRICT = 7  # bit q set when queue q is scheduled strict priority (QI_KIND 0)
 # host NIC: bit p set when it honours a PAUSE of priority p (PFC enabled there; simulate --hosts)
 TXI_PFC_RX = 8
-TXI_COLS = 9
+# bit q set while queue q's DWRR deficit may be non-zero (engine/ports.py select_queue): the walk
+# past an empty queue zeroes its deficit, and needs the queue's own memory only when this is set
+TXI_DEFICIT = 9
+TXI_COLS = 10
 
 # --- queues (per transmit port) -------------------------------------------------------------
 QI_HEAD = 0
@@ -382,10 +385,10 @@ W_LINK = 39  # int64 [T, LK_COLS]: each transmit port's link (topology)
 W_ROUTE = 40  # int64 [switches, leaves, 2]: ECMP group (start, count) in W_ECMP per destination switch with hosts (LK_LEAF)
 W_ECMP = 41  # int64 [n]: egress ports of the ECMP groups
 W_SWI = 42  # int64 [switches, SW_COLS]
-W_CLS = 43  # int64 [P, CL_COLS, 64]: per switch port, the maps that classify a packet (SAI inc/saiport.h QOS_*_MAP)
+W_CLS = 43  # int64 [map sets, CL_COLS, 64]: the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP); a switch port's is LK_CLS
 W_PFCS = 44  # int64 [T, 8, PS_COLS]: PFC state per transmit port and priority
 W_PFCT = 45  # float64 [T, 8, PT_COLS]: PFC times per transmit port and priority
-W_QHIST = 46  # int64 [P or 0, queues, bins]: sampled depth histogram of every switch queue
+W_QHIST = 46  # int64 [P x queues or 0, bins]: rows of the sampled depth histograms (W_QHIST_ROW)
 W_SLOTF = 47  # float64 [E]: each event slot's float payload
 W_SLOTI = 48  # int64 [E, SL_COLS]: each event slot's kind and integer payload
 W_SLOTFREE = 49  # int64 [E]: free event slots (engine/heap.py)
@@ -400,7 +403,11 @@ W_PORTSTAT = 55  # int64 [T, max(8, queues, PGs), PSC_COLS]: per-port counters a
 W_DEP_WAIT = 56  # int64 [F]: flows it still waits for; -1 once it finished and started its dependents
 W_DEP_PTR = 57  # int64 [F+1]: its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
 W_DEP_NEXT = 58  # int64 [n]: dependents, flow by flow
-W_LEN = 59
+# Every-queue depth histograms (softswitch/queue_histograms.py): W_QHIST is int64 [rows, bins],
+# one row per switch queue found non-empty at a sample, given out in that order; the empty
+# samples are implied (bin 0 = samples - the row's other bins).
+W_QHIST_ROW = 59  # int64 [P or 0, queues]: each queue's row of W_QHIST, -1 none yet
+W_LEN = 60
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0
@@ -418,14 +425,17 @@ LK_FEEDER = 2  # transmit port feeding this switch port's ingress (PFC goes to i
 LK_LEAF = 3
 LK_HOP_START = 4
 LK_HOP_COUNT = 5
-LK_COLS = 6
+# A switch port's set of classification maps (its W_CLS row): ports share a few sets, so the
+# maps stay in cache instead of 2 KiB per port (-1 for a host NIC).
+LK_CLS = 6
+LK_COLS = 7
 # per switch (W_SWI)
 SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
 SW_CAPACITY = 2  # cells of its whole buffer
 SW_PEAK = 3  # most cells held at once in the measured window
 SW_COLS = 4
-# classification maps (W_CLS[port, map, index])
+# classification maps (W_CLS[link[port, LK_CLS], map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
 CL_TC_PG = 2
@@ -463,7 +473,10 @@ ST_PAUSE_IDX = 7
 ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
 ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
-ST_COLS = 11
+# every-queue depth histograms (W_QHIST_ROW)
+ST_QHIST_ROWS = 11  # rows of W_QHIST given out
+ST_QHIST_SAMPLES = 12  # samples taken in the measured window
+ST_COLS = 13
 
 #: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).
 SACK_BLOCKS = 4
