@@ -704,7 +704,8 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     # A row per queue at most; np.zeros leaves the rows no queue takes unbacked by memory.
     histogram_queues = n_ports * n_queues if run.queue_histograms else 0
     world[L.W_QHIST] = np.zeros((histogram_queues, run.queue_histogram_packets), dtype=np.int64)
-    world[L.W_QHIST_ROW] = np.full((n_ports if run.queue_histograms else 0, n_queues), -1, dtype=np.int64)
+    histogram_ports = n_ports if run.queue_histograms else 0
+    world[L.W_QHIST_ROW] = np.full((histogram_ports, n_queues), -1, dtype=np.int64)
     return tuple(world)
 
 def queue_histogram_width(configs: tuple[SwitchConfig, ...], flows: tuple[FlowSpec, ...], bins: int) -> int:

@@ -402,9 +402,10 @@ def _discard_admitted(w: World, now: float, packet: int, port: int, queue: int,
 @compiled
 def _sample_every_queue(w: World, st: np.ndarray, row_of: np.ndarray) -> None:
     """One sample of every switch queue's depth (softswitch/queue_histograms.py): only the
-    queues holding packets are visited (the port's TXI_NONEMPTY mask has their bits, engine/ports.py),
-    each counted in its row, which it gets the first time; an empty queue's sample is the
-    implied bin 0. A dense [port, queue, bin] count touched every queue's memory each sample."""
+    queues holding packets are visited (their bits in the port's TXI_NONEMPTY mask,
+    engine/ports.py), each counted in its row, which it gets the first time; an empty queue's
+    sample is the implied bin 0. A dense [port, queue, bin] count touched every queue's memory
+    at every sample (64 KiB per port, 768 MiB at 4,096 hosts)."""
     rows, qi, txi = w[W_QHIST], w[W_QI], w[W_TXI]
     st[ST_QHIST_SAMPLES] += 1
     last = rows.shape[1] - 1

@@ -385,7 +385,9 @@ W_LINK = 39  # int64 [T, LK_COLS]: each transmit port's link (topology)
 W_ROUTE = 40  # int64 [switches, leaves, 2]: ECMP group (start, count) in W_ECMP per destination switch with hosts (LK_LEAF)
 W_ECMP = 41  # int64 [n]: egress ports of the ECMP groups
 W_SWI = 42  # int64 [switches, SW_COLS]
-W_CLS = 43  # int64 [map sets, CL_COLS, 64]: the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP); a switch port's is LK_CLS
+# int64 [map sets, CL_COLS, 64]: the distinct sets of maps that classify a packet (SAI
+# inc/saiport.h QOS_*_MAP); a switch port's set is its LK_CLS
+W_CLS = 43
 W_PFCS = 44  # int64 [T, 8, PS_COLS]: PFC state per transmit port and priority
 W_PFCT = 45  # float64 [T, 8, PT_COLS]: PFC times per transmit port and priority
 W_QHIST = 46  # int64 [P x queues or 0, bins]: rows of the sampled depth histograms (W_QHIST_ROW)

@@ -82,7 +82,7 @@ def all_to_all_arrivals(
     destinations: list[np.ndarray] = []
     host_ids = np.array([h.host for h in hosts], dtype=np.int64)
     switch_of = np.array([h.switch for h in hosts], dtype=object)
-    # The hosts on other switches, once per switch (per host it was hosts^2 work: 16 M steps at 4,096).
+    # The hosts on other switches, once per switch (per host: hosts^2 steps, 16 M at 4,096).
     remotes: dict[str, np.ndarray] = {}
     for site in hosts:
         remote = remotes.get(site.switch)

@@ -183,16 +183,21 @@ def test_the_scheduler_masks_follow_the_queues(switch: Callable[..., SwitchConfi
     assert txi[0, L.TXI_STRICT] == 1 << 5  # queues without a scheduler are DWRR (engine/build.py)
 
 
-def test_the_deficit_mask_covers_every_non_zero_deficit(switch: Callable[..., SwitchConfig]) -> None:
+def test_the_deficit_mask_covers_every_non_zero_deficit(
+    switch: Callable[..., SwitchConfig],
+) -> None:
     """TXI_DEFICIT (engine/ports.py select_queue) must have the bit of every queue whose DWRR
     deficit is not zero, or the walk past an empty queue would skip zeroing it and the next
     round would give that queue more than its weight."""
-    schedulers = (SchedulerConfig("scheduler:one", "DWRR", 1, 0, 0), SchedulerConfig("scheduler:three", "DWRR", 3, 0, 0))
-    config = switch(schedulers=schedulers, queue_schedulers={0: "scheduler:one", 2: "scheduler:three"})
+    schedulers = (SchedulerConfig("scheduler:one", "DWRR", 1, 0, 0),
+                  SchedulerConfig("scheduler:three", "DWRR", 3, 0, 0))
+    config = switch(schedulers=schedulers,
+                    queue_schedulers={0: "scheduler:one", 2: "scheduler:three"})
     rate = _line_pps(config)
     # Two queues of unequal weights, one of frames shorter than the quantum's MTU (so deficits
     # are left over), and a third queue that comes and goes (a short burst).
-    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate), FlowSpec("cbr", 2, 0, 16, ect=False, rate_pps=rate, packet_bytes=1000),
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate),
+             FlowSpec("cbr", 2, 0, 16, ect=False, rate_pps=rate, packet_bytes=1000),
              FlowSpec("cbr", 3, 0, 8, ect=False, rate_pps=rate, size_packets=40, start_s=5e-4))
     world = _run_world(config, flows, RunSpec(duration_s=2e-3))
     qf, txi = world[L.W_QF], world[L.W_TXI]
@@ -205,14 +210,18 @@ def test_the_deficit_mask_covers_every_non_zero_deficit(switch: Callable[..., Sw
     assert credited > 0, "the congested port's DWRR queues should hold a deficit"
 
 
-def test_ports_with_the_same_maps_share_one_classification_row(switch: Callable[..., SwitchConfig]) -> None:
+def test_ports_with_the_same_maps_share_one_classification_row(
+    switch: Callable[..., SwitchConfig],
+) -> None:
     """The classification maps are stored once per distinct set (W_CLS), each switch port naming
     its set (LK_CLS); host NICs name none."""
     config = switch()
-    world = build_world(config, (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=1.0),), RunSpec(duration_s=1e-3))
+    flow = FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=1.0)
+    world = build_world(config, (flow,), RunSpec(duration_s=1e-3))
     n_ports = len(config.ports)
     link, cls = world[L.W_LINK], world[L.W_CLS]
-    assert cls.shape[0] == 1 and (link[:n_ports, L.LK_CLS] == 0).all() and (link[n_ports:, L.LK_CLS] == -1).all()
+    assert cls.shape[0] == 1
+    assert (link[:n_ports, L.LK_CLS] == 0).all() and (link[n_ports:, L.LK_CLS] == -1).all()
     port = config.ports[0]
     np.testing.assert_array_equal(cls[0, L.CL_DSCP_TC], port.dscp_to_tc)
     np.testing.assert_array_equal(cls[0, L.CL_TC_QUEUE, : len(port.tc_to_queue)], port.tc_to_queue)

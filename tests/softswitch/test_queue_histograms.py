@@ -32,7 +32,8 @@ def _dense_and_sparse(draw: st.DrawFn) -> tuple[np.ndarray, QueueHistograms]:
     for port in range(ports):
         for queue in range(queues):
             deeper = draw(st.lists(st.integers(0, samples), min_size=bins - 1, max_size=bins - 1))
-            counts = np.diff(np.concatenate([[0], np.sort(deeper)]))  # bins - 1 counts summing to <= samples
+            # bins - 1 counts summing to at most ``samples``
+            counts = np.diff(np.concatenate([[0], np.sort(deeper)]))
             dense[port, queue, 1:] = counts
             dense[port, queue, 0] = samples - counts.sum()
     held = [(p, q) for p in range(ports) for q in range(queues)
@@ -50,7 +51,9 @@ def _dense_and_sparse(draw: st.DrawFn) -> tuple[np.ndarray, QueueHistograms]:
 
 @settings(max_examples=60, deadline=None)
 @given(_dense_and_sparse())
-def test_the_rows_stand_for_exactly_the_dense_array(case: tuple[np.ndarray, QueueHistograms]) -> None:
+def test_the_rows_stand_for_exactly_the_dense_array(
+    case: tuple[np.ndarray, QueueHistograms],
+) -> None:
     dense, histograms = case
     assert histograms.shape == dense.shape
     np.testing.assert_array_equal(histograms.dense(), dense)
@@ -69,10 +72,12 @@ def fabric() -> Fabric:
 
 def test_a_fabric_run_keeps_rows_only_for_queues_that_held_packets(fabric: Fabric) -> None:
     """All-to-all on a small fabric: the every-queue histogram of the monitored queue is its
-    monitor's histogram (a separate count of one-packet bins) in the every-queue bins; each queue
-    counts every sample; only queues that carried packets have rows, far fewer than a dense array."""
+    monitor's histogram (a separate count of one-packet bins) in the every-queue bins; each
+    queue counts every sample; only queues that carried packets have rows, far fewer than a
+    dense array."""
     traffic = fabric_traffic(fabric, None, "dctcp", None)
-    built = all_to_all_run(fabric, traffic, load=0.6, distribution=WEB_SEARCH, duration_s=2e-3, warmup_s=0.0, seed=1)
+    built = all_to_all_run(fabric, traffic, load=0.6, distribution=WEB_SEARCH, duration_s=2e-3,
+                           warmup_s=0.0, seed=1)
     # Bins of one packet (a 12 MB buffer of 1,024 B frames), so the monitor's one-packet bins
     # and these compare bin for bin.
     spec = dataclasses.replace(built.run, queue_histogram_packets=16_384)
@@ -93,8 +98,10 @@ def test_a_fabric_run_keeps_rows_only_for_queues_that_held_packets(fabric: Fabri
     # in a second run of the same events.
     held_queues = tuple((int(p), int(q)) for p, q in zip(*np.nonzero(held), strict=True))
     assert result.queue_histogram_width == 1
-    again = SegmentedRun(fabric.configs, fabric.topology, built.flows, dataclasses.replace(spec, monitors=held_queues))
+    monitored = dataclasses.replace(spec, monitors=held_queues)
+    again = SegmentedRun(fabric.configs, fabric.topology, built.flows, monitored)
     assert again.result().counters == result.counters
     for m, (port, queue) in enumerate(held_queues):
-        np.testing.assert_array_equal(dense[port, queue], again.world[L.W_HIST][m][:bins], err_msg=f"{port}, {queue}")
+        by_monitor = again.world[L.W_HIST][m][:bins]
+        np.testing.assert_array_equal(dense[port, queue], by_monitor, err_msg=f"{port}, {queue}")
     assert histograms.rows[:, 1:].sum() > 0  # queues did fill
