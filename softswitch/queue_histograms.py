@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,8 @@ class QueueHistograms:
         port, queue = index
         return self.row(int(port), int(queue))
 
-    def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+    def __array__(self, dtype: np.dtype[Any] | None = None, copy: bool | None = None) -> np.ndarray:
+        """The dense array (``np.asarray``, ``np.testing``); always a new array."""
         dense = self.dense()
         return dense if dtype is None else dense.astype(dtype)
 

@@ -368,6 +368,10 @@ def ecmp_member(group: tuple[int, ...], flow_hash: int, salt: int) -> int:
     return group[(flow_hash ^ salt) % len(group)] if len(group) > 1 else group[0]
 
 
+#: A port's classification maps: DSCP -> TC, DSCP -> color, TC -> PG, TC -> queue.
+_ClassMaps = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
 def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], seed: int, run: RunSpec) -> dict[int, np.ndarray]:
     """The link table, routes, per-switch state, classification maps and PFC watchdog settings."""
     n_ports = len(ports)
@@ -408,16 +412,16 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
     swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
     # Each distinct set of classification maps once (a fabric's ports share a few).
-    map_sets: dict[tuple[tuple[int, ...], ...], int] = {}
+    map_sets: dict[_ClassMaps, int] = {}
     for p, port in enumerate(ports):
         maps = (port.dscp_to_tc, port.dscp_to_color, port.tc_to_pg, port.tc_to_queue)
         link[p, L.LK_CLS] = map_sets.setdefault(maps, len(map_sets))
     cls = np.zeros((max(len(map_sets), 1), L.CL_COLS, 64), dtype=np.int64)
-    for maps, index in map_sets.items():
-        cls[index, L.CL_DSCP_TC, :] = maps[0]
-        cls[index, L.CL_DSCP_COLOR, :] = maps[1]
-        cls[index, L.CL_TC_PG, :PRIORITIES] = maps[2]
-        cls[index, L.CL_TC_QUEUE, :PRIORITIES] = maps[3]
+    for (dscp_tc, dscp_color, tc_pg, tc_queue), index in map_sets.items():
+        cls[index, L.CL_DSCP_TC, :] = dscp_tc
+        cls[index, L.CL_DSCP_COLOR, :] = dscp_color
+        cls[index, L.CL_TC_PG, :PRIORITIES] = tc_pg
+        cls[index, L.CL_TC_QUEUE, :PRIORITIES] = tc_queue
     pfct = np.zeros((2 * n_ports, PRIORITIES, L.PT_COLS))
     pfct[:, :, L.PT_SENT_SINCE] = -1.0
     pfct[:, :, L.PT_RECEIVED_SINCE] = -1.0
