@@ -1,7 +1,7 @@
 """Builds the software switch's ahead-of-time event core during ``pip install``.
 
 Everything else lives in pyproject.toml. The core is compiled by numba.pycc from the engine
-sources (softswitch/engine/aot.py, docs/softswitch.md "Start-up"); the import shim below lets
+sources (softswitch/engine/aot.py, docs/softswitch-engine.md "Start-up"); the import shim below lets
 the build import the engine without importing the rest of qosforge.
 """
 

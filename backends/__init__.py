@@ -1,1 +1,2 @@
-"""Renderers from the compiler IR to SONiC config_db, SAI and OpenConfig (docs/architecture.md §5)."""
+"""Renderers from the compiler IR to SONiC config_db, SAI and OpenConfig
+(docs/architecture.md §5)."""

@@ -1,4 +1,4 @@
-"""Benchmark: the 64-point dumbbell campaign (issue 22) and where its wall time goes.
+"""Benchmark: the 64-point dumbbell campaign (docs/campaigns.md) and where its wall time goes.
 
 Runs ``qosforge sweep simulate --scenario dumbbell --transport dctcp --flows 2:16:8
 --ecn-threshold 20pkt:90pkt:8 --duration 1s --warmup 10ms`` (8 flow counts x 8 marking
@@ -8,7 +8,7 @@ with a fresh ``--out``. For each run it reads the sweep's own wall-time split (s
 scheduling, points, other) from its last stderr lines and adds the interpreter's start and
 imports (the process's wall time minus the campaign's). Reports medians per worker count, whether
 every run gave the same rows (``timing`` aside), and the per-worker start-up cost of the local
-pool against a Dask ``LocalCluster`` whose workers are spawned (the design before issue 22), both
+pool against a Dask ``LocalCluster`` whose workers are spawned (the alternative the local pool replaced), both
 measured here: the time until W workers have each finished one short point.
 
 Then the Amdahl model in CPU seconds, ``T(W) = F + s*(W-1) + makespan``: F the serial CPU of the
@@ -16,8 +16,8 @@ Then the Amdahl model in CPU seconds, ``T(W) = F + s*(W-1) + makespan``: F the s
 outputs), s the serial part of starting each extra worker, and the makespan of the measured
 points' CPU times handed in grid order to W free cores (each worker's first point carrying the
 rest of its start-up). Three cases: every start-up second serial; only the parent's fork serial;
-and that with F scaled to the faster machine (by the ratio of issue 22's 20.9 s of points to ours).
-With the points as measured here and as issue 22's 16-core machine ran them, the projected
+and that with F scaled to the faster machine (by the ratio of the 16-core machine's 20.9 s of points to ours).
+With the points as measured here and as a 16-core machine ran them, the projected
 16-worker speed-up. It is a projection: this machine has 2 cores, shared.
 
 Usage: ``nice python bench/bench_campaigns.py [--duration 1s] [--repeat 3] [--workers 1,2] [--startup-workers 2]``.
@@ -42,9 +42,10 @@ from typing import Any
 from _usage import OneLineParser, positive_int
 
 GRID = ["--scenario", "dumbbell", "--transport", "dctcp", "--flows", "2:16:8", "--ecn-threshold", "20pkt:90pkt:8", "--warmup", "10ms"]
-#: Issue 22's measurement on a 16-core machine: the 64 points' busy time with one worker (s).
-ISSUE_BUSY_1_WORKER_S = 20.9
-#: Issue 22's bound on a worker's start-up (seconds per worker, wall and CPU, measured on 2 cores).
+#: A 16-core machine's measurement (spawned Dask workers): the 64 points' busy time with one
+#: worker (s), docs/campaigns.md.
+SIXTEEN_CORE_BUSY_1_WORKER_S = 20.9
+#: The target for a worker's start-up (seconds per worker, wall and CPU, measured on 2 cores).
 TARGET_STARTUP_PER_WORKER_S = 1.0
 _SPLIT = re.compile(r"sweep: wall ([\d.]+) s = start-up ([\d.]+) s \+ scheduling ([\d.]+) s \+ points ([\d.]+) s \+ other ([\d.]+) s; "
                     r"points busy ([\d.]+) s on (\d+) worker")
@@ -117,7 +118,7 @@ def _startup_fork(workers: int) -> float:
 
 
 def _startup_dask_spawn(workers: int) -> float:
-    """The same with a Dask LocalCluster of spawned worker processes (sweep before issue 22)."""
+    """The same with a Dask LocalCluster of spawned worker processes (the alternative to the pool)."""
     from distributed import Client, LocalCluster
 
     from qosforge.campaigns.execute import run_point
@@ -212,7 +213,7 @@ def main() -> None:
         for name, (serial_start_s, scale_fixed) in cases.items():
             t1, t16 = model(busy_s, 1, serial_start_s, scale_fixed), model(busy_s, 16, serial_start_s, scale_fixed)
             out[name] = {"T1_s": round(t1, 2), "T16_s": round(t16, 2), "speedup": round(t1 / t16, 2),
-                         "speedup_vs_issue_1_worker_24s": round(24.0 / t16, 2)}
+                         "speedup_vs_sixteen_core_1_worker_24s": round(24.0 / t16, 2)}
         return {"busy_1_worker_s": {"s": round(busy_s, 2)}, **out}
 
     report = {
@@ -220,7 +221,7 @@ def main() -> None:
         "identical_rows_across_all_runs": identical,
         "median_by_workers": per_count,
         "startup_until_each_worker_ran_a_point": startup,
-        # Issue 22: "overhead <= 1 s, measured on 2 cores as start-up seconds per worker".
+        # The target: "overhead <= 1 s, measured on 2 cores as start-up seconds per worker".
         "startup_target_per_worker_s": TARGET_STARTUP_PER_WORKER_S,
         "startup_target_met": max(per_extra_worker("pool", "wall_s"), per_worker_s) <= TARGET_STARTUP_PER_WORKER_S,
         "startup_per_extra_worker": {"local_pool": {"wall_s": per_extra_worker("pool", "wall_s"), "cpu_s": per_worker_s},
@@ -231,7 +232,7 @@ def main() -> None:
             "point_cpu_s": {"min": round(min(point_cpu), 3), "median": round(statistics.median(point_cpu), 3), "max": round(max(point_cpu), 3)},
             "F_serial_cpu_s": serial_s, "S_per_worker_cpu_s": per_worker_s, "fork_cpu_s_per_worker": fork_s,
             "with_B_measured_here": projection(one["points_cpu_s"]),
-            "with_B_of_issue_22": projection(ISSUE_BUSY_1_WORKER_S),
+            "with_B_of_the_sixteen_core_machine": projection(SIXTEEN_CORE_BUSY_1_WORKER_S),
         },
     }
     print(json.dumps(report, indent=2))

@@ -5,9 +5,9 @@ The intent comes from ``bench/clos_explicit.py`` (32 pods -> 1,000 switches, ~19
 written out, so loading, port-range expansion and topology resolution are measured with the
 backends. Each target runs as its own
 ``qosforge compile --target T`` process; reported: wall seconds, CPU seconds (user + system of the
-child: on a shared machine the fairer figure), peak RSS, and per switch. Issue 14 target: each
-<= 15 s at 1,000 switches and linear to 5,000; issue 38: at 10,000 SONiC <= 30 and SAI <= 40
-CPU s, peak RSS <= 1.5 GB. Usage: ``python bench/bench_clos.py [PODS ...]``
+child: on a shared machine the fairer figure), peak RSS, and per switch. Targets: each target
+<= 15 s at 1,000 switches and linear to 5,000; at 10,000 SONiC <= 30 and SAI <= 40 CPU s, peak
+RSS <= 1.5 GB (docs/sai.md). Usage: ``python bench/bench_clos.py [PODS ...]``
 (default 32 160).
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark: compile generated Clos fabrics to SONiC config_db (issue 4 figures).
+"""Benchmark: compile generated Clos fabrics to SONiC config_db (README figures).
 
 For each size N (default 100, 1000, 5000 switches) a three-tier Clos intent of exactly N switches
 is generated (bench/fabrics.py: e.g. 1,000 = 32 pods of 20 leaves + 10 spines, and 40

@@ -1,4 +1,4 @@
-"""Measured: the simulated PFC deadlock (issue 26), with its controls and the watchdog's cost.
+"""Measured: the simulated PFC deadlock (docs/deadlock.md "Simulated"), with its controls and the watchdog's cost.
 
 Runs ``qosforge simulate INTENT --scenario deadlock`` in-process on roce-pod's fabric routed by
 shortest paths (under its own eBGP the bounce is not installed: those failures cut the leaves

@@ -1,5 +1,5 @@
 """Fabric speed: packet events per CPU second and peak RSS of a 4-leaf 2-spine fabric under 60 %
-all-to-all load, against the same workload on a single switch (issue 15).
+all-to-all load, against the same workload on a single switch (target: within 2x per packet event).
 
 ``python bench/bench_fabric.py [DURATION_S ...]`` (default 5 ms and 20 ms of simulated time).
 Fabric: bench/fabric-4x2.yaml (4 leaves x 2 hosts at 40G, 2 spines, non-blocking, the softswitch
@@ -9,9 +9,9 @@ the same 8 hosts' arrival processes (same seed, same sizes) on 8 ports of one sw
 profile (examples/tlt-softswitch.yaml's ToR), so both run the same transport and host work and the
 rate per packet event compares the engines, not the workloads. Each run is a child process (its
 own peak RSS); run it with ``nice`` on a shared machine and read the per-CPU-second figures.
-A packet event is an enqueue, dequeue or drop at a switch port (docs/softswitch.md).
+A packet event is an enqueue, dequeue or drop at a switch port (docs/softswitch-engine.md).
 
-``python bench/bench_fabric.py --scale [--repeat N]`` (issue 22): the same all-to-all (60 %,
+``python bench/bench_fabric.py --scale [--repeat N]`` (docs/softswitch-speed.md "Scale"): the same all-to-all (60 %,
 web-search sizes, DCTCP, seed 1) on generated fabrics of the ``softswitch`` profile, every link
 40G (bench/fabrics.py): leaf-spines of 4, 8, 16 and 32 leaves x 16 hosts with 8 spines (64-512
 hosts) for 2 ms, the 512-host one also for 0.5, 1 and 4 ms (flows grow with the simulated time,
@@ -235,7 +235,7 @@ def main(argv: list[str]) -> None:
             print(f"{row['case']:>14} {row['simulated_s']:>6} {row['switches']:>8} {row['hosts']:>5} {row['packet_events']:>13} {row['loop_cpu_s']:>10} "
                   f"{row['packet_events_per_cpu_s']:>10} {row['flows_finished']:>8} {row['goodput_gbps']:>8} {row['peak_rss_mib']:>8}")
         ratio = rows[1]["packet_events_per_cpu_s"] / max(rows[0]["packet_events_per_cpu_s"], 1)
-        print(f"{'':>14} single-switch / fabric rate per packet event: {ratio:.2f} (issue 15: within 2x)")
+        print(f"{'':>14} single-switch / fabric rate per packet event: {ratio:.2f} (target: within 2x)")
 
 
 if __name__ == "__main__":

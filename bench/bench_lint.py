@@ -1,4 +1,4 @@
-"""Benchmark: lint 1,000 config_db files of 64 ports each through the CLI, in one process (issue 7).
+"""Benchmark: lint 1,000 config_db files of 64 ports each through the CLI, in one process (docs/lint.md).
 
 The files are generated from a compiled fabric: a three-tier Clos intent (pods of 20 leaves and 4
 spines, one super-spine per plane, N leaves in all with 60 hosts each, so every leaf has 64 100G
@@ -13,8 +13,8 @@ Then ``qosforge lint out/*/config_db.json --profile mellanox-spectrum-2 --intent
 --format json`` runs in a fresh subprocess (so peak RSS is the lint's own), once with every rule
 and once without --profile/--intent, each with ``--jobs`` at its default (the cores) and with
 ``--jobs 1``. Reported: wall time, CPU seconds (the workers' included), ms per file, findings,
-peak RSS (of the parent; each worker is a fork of it). Target (issue 11): every rule, default
-``--jobs``, under 20 s for 1,000 files on a 2-core machine. Start-up (issue 11): ``qosforge lint`` on
+peak RSS (of the parent; each worker is a fork of it). Target: every rule, default
+``--jobs``, under 20 s for 1,000 files on a 2-core machine. Start-up: ``qosforge lint`` on
 one small file as a whole process next to ``python -c pass`` (target under 10x), and which heavy
 modules the lint library loads (none of numba, matplotlib, scipy, numpy, pydantic, Jinja2 for a
 config-only run). Usage: ``python bench/bench_lint.py [N]`` or ``python bench/bench_lint.py --startup``.
@@ -138,7 +138,7 @@ def run_one(folder: Path, with_models: bool, jobs: int | None = None) -> dict[st
     }
 
 
-#: Modules lint must not import for a config-only run (issue 11: start-up).
+#: Modules lint must not import for a config-only run (start-up: docs/lint.md).
 HEAVY = ("numba", "matplotlib", "scipy", "numpy", "pydantic", "jinja2", "qosforge.softswitch", "qosforge.compiler")
 _SMALL = {"DSCP_TO_TC_MAP": {"AZURE": {str(d): "0" for d in range(64)}},
           "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": "AZURE"}}}
@@ -189,7 +189,7 @@ def main(argv: list[str]) -> None:
               f"{time.perf_counter() - start:.1f} s")
         # CPU seconds next to wall time: on a shared machine the wall time measures the neighbours.
         print(f"{'rules':>22} {'files':>6} {'findings':>9} {'wall s':>7} {'CPU s':>6} {'ms/file':>8} {'peak RSS MiB':>13}")
-        # The issue-11 figure is the first row: every rule, --jobs left at its default (the cores).
+        # The headline figure is the first row: every rule, --jobs left at its default (the cores).
         for mode, jobs, label in (("models", [], "all (profile+intent)"), ("plain", [], "config only"),
                                   ("models", ["1"], "all, --jobs 1"), ("plain", ["1"], "config only, --jobs 1")):
             output = subprocess.run([sys.executable, __file__, "--one", str(folder), mode, *jobs],

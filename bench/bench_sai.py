@@ -6,8 +6,8 @@ switch's port list, and the Spectrum-2 layout (sairedis vslib MLNX2700) has 32 u
 so 64-port leaves are refused with a breakout hint (backends/sai/port_binding.py). The
 intent is loaded and compiled once for both targets; then, timed separately, every switch is
 rendered as SONiC ``config_db.json`` and as a validated SAI program written as ``sai.json`` and
-``sairedis.rec``. Reported per size: ms per switch for each target and their ratio (issue 14
-target: SAI <= 1.5 x SONiC), SAI operations per switch and per second, CPU seconds of the
+``sairedis.rec``. Reported per size: ms per switch for each target and their ratio (target:
+SAI <= 1.5 x SONiC), SAI operations per switch and per second, CPU seconds of the
 process, and peak RSS. Each size runs in a fresh subprocess. Usage:
 ``python bench/bench_sai.py [N ...]`` (default 100 1000).
 """

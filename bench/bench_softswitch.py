@@ -12,7 +12,7 @@ figure on a shared machine); the event core is the ahead-of-time module, nothing
 
 Each duration runs in a fresh subprocess so its peak RSS is its own; ``--runs N`` repeats each and
 prints the medians. Usage: ``nice python bench/bench_softswitch.py [--runs N] [SIMULATED_SECONDS ...]``
-(default 0.02 and 0.2). Target (issue 14): >= 4 M packet events per second.
+(default 0.02 and 0.2). Target: >= 4 M packet events per second.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Start-up cost of light commands, and `simulate` as a whole process, vs the bare interpreter
-(issue 14).
+(docs/softswitch-speed.md).
 
 Runs each command as a whole process, interleaved with ``python -c pass`` from the same venv
 (paired runs: both see the same machine load), and prints the median wall time and CPU time of
@@ -37,7 +37,7 @@ SMALL_CONFIG = {
 
 #: Ratio to the bare interpreter's wall time.
 RATIO_TARGETS = {"--help": 6.0, "lint": 10.0}
-#: Absolute wall time, seconds: 10x faster than ns-3 3.37 on the same dumbbell (7.4 s, issue 14).
+#: Absolute wall time, seconds: 10x faster than ns-3 3.37 on the same dumbbell (7.4 s on a quiet machine).
 WALL_TARGETS = {"simulate dumbbell": 0.74}
 DUMBBELL = ["simulate", "--scenario", "dumbbell", "--flows", "10", "--transport", "dctcp", "--speed", "10G", "--rtt", "100us",
             "--ecn-threshold", "65pkt", "--queue-limit", "1000pkt", "--duration", "0.3s", "--warmup", "0.1s", "--format", "json"]

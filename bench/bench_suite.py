@@ -1,4 +1,4 @@
-"""Where the test suite spends its time (issue 14 row "test suite": <= 180 s fresh, <= 60 s warm).
+"""Where the test suite spends its time (target: <= 180 s fresh, <= 60 s warm).
 
 Runs the README's test command (``python -m pytest -n auto``, the project's pytest settings) once
 in a child process with a JUnit report, then prints the wall and CPU time of the run (CPU is the

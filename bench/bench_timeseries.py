@@ -5,7 +5,7 @@ samples at the default 100 us of 22 queues, 660,000 rows) as its own ``qosforge 
 process, without ``--timeseries``, with a CSV and with a Parquet file, interleaved ``--runs``
 times (paired: all see the same machine load), and prints the median CPU seconds (user + system
 of the child: the fair figure on a shared machine), peak RSS, and each against the run without.
-Target (issue 38): <= 1.3x the run without. Usage:
+Target: <= 1.3x the run without. Usage:
 
     python bench/bench_timeseries.py [--runs 3] [--duration 3s]
 """

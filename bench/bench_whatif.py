@@ -1,4 +1,4 @@
-"""Benchmark: a 10^6-point TLT what-if sweep (issue 2 figure).
+"""Benchmark: a 10^6-point TLT what-if sweep (README figure).
 
 Evaluates ``tlt_headroom`` over a 1000 x 1000 grid of congested ports M (1..64) and buffer B
 (1..64 MB) in one vectorised call, and the same sweep through the CLI in a subprocess

@@ -48,7 +48,7 @@ class ClosShape:
         return "".join(f"{indent}{line}\n" for line in lines)
 
 
-#: Hand-picked shapes (issue 14: 1,000 switches as 32 pods of 20 + 10 and 40 super-spines).
+#: Hand-picked shapes (1,000 switches as 32 pods of 20 + 10 and 40 super-spines).
 KNOWN = {
     100: ClosShape(4, 16, 4, 20),
     1000: ClosShape(32, 20, 10, 40),
@@ -79,7 +79,7 @@ def clos_shape(switches: int, max_ports: int = MAX_PORTS) -> ClosShape:
 # Fabrics for the software switch's scale benchmark (bench/bench_fabric.py --scale): the bundled
 # ``softswitch`` profile (32 x 40G, the TLT testbed's Arista 7050QX-32 emulated as a Trident II),
 # every link 40G, one DCTCP class. A leaf has 16 hosts and half as many uplinks (2:1 at the leaf,
-# as issue 22's 512-host shape of 32 leaves x 16 hosts and 8 spines implies with one link speed).
+# as a 512-host fabric of 32 leaves x 16 hosts and 8 spines gives with one link speed).
 _SIM_HEADER = """apiVersion: qosforge/v1
 kind: Fabric
 metadata:

@@ -4,7 +4,7 @@ Builds bench/ns3/dumbbell.cc against Debian's ns-3 (``apt-get install ns3 libns3
 3.37), then runs both simulators on each scenario as whole processes and prints one table:
 queue mean / p99 (packets, sampled every 10 us after the warm-up), goodput (application payload,
 Gb/s), CE marks and drops after the warm-up, and wall and CPU seconds of the whole process. The
-docs/softswitch.md table is this script's output.
+docs/softswitch-validation.md table is this script's output.
 
 Both simulators' receivers delay ACKs (one per two segments). ns-3 is run as the Linux hosts
 qosforge models with two named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's

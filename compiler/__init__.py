@@ -1,1 +1,2 @@
-"""Intent loading, validation, topology resolution, class planning and the IR (docs/architecture.md §1)."""
+"""Intent loading, validation, topology resolution, class planning and the IR
+(docs/architecture.md §1)."""

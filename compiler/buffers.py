@@ -118,8 +118,8 @@ def port_headroom(rate_bps: float, cable_m: float, design: Design, profile: Vend
         rate_bps,
         cable_m,
         cell_bytes=profile.cell_bytes.known("cell_bytes"),
-        max_frame_bytes=design.port_mtu,
-        lossless_frame_bytes=design.lossless_mtu,
+        port_mtu_bytes=design.port_mtu,
+        lossless_mtu_bytes=design.lossless_mtu,
         small_packet_fraction=design.small_packet_percent / 100.0,
         phy_delay_s=phy_delay_s,
     )

@@ -68,8 +68,7 @@ PFCWD_POLL_INTERVAL_MS = 200
 #: Model input names (models/*, their error places) -> the intent design field that gives them.
 _DESIGN_INPUTS = {
     "alpha": "alpha", "congested_ports": "congested_ports",
-    "lossless_mtu_bytes": "lossless_mtu", "lossless_frame_bytes": "lossless_mtu",
-    "port_mtu_bytes": "port_mtu", "max_frame_bytes": "port_mtu",
+    "lossless_mtu_bytes": "lossless_mtu", "port_mtu_bytes": "port_mtu",
     "small_packet_percent": "small_packet_percent", "small_packet_fraction": "small_packet_percent",
 }
 

@@ -29,7 +29,14 @@ _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 #: Scalar tags whose values ruamel.yaml's SafeConstructor builds (the YAML 1.2 core schema).
-_CORE_SCALARS = frozenset({"tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:null"})
+_CORE_SCALARS = frozenset(
+    {
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:null",
+    }
+)
 
 
 class Unsupported(Exception):

@@ -12,7 +12,9 @@ from qosforge.compiler.loader import SourceMap
 from qosforge.ir import FabricIR
 
 
-def render_fabric_targets(fabric: FabricIR, intent: Intent, source_map: SourceMap) -> Iterator[tuple[str, RenderedFile]]:
+def render_fabric_targets(
+    fabric: FabricIR, intent: Intent, source_map: SourceMap
+) -> Iterator[tuple[str, RenderedFile]]:
     """(target name, file) for every file of every selected target, in target order."""
     for target_name in fabric.targets:
         switches = fabric.for_target(target_name)

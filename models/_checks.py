@@ -29,14 +29,18 @@ def require_non_negative(name: str, value: Any, *, hint: str) -> None:
 
 def require_at_least(name: str, value: Any, minimum: float, *, hint: str) -> None:
     if not np.all(np.asarray(value) >= minimum):
-        raise ModelInputError(f"must be >= {minimum:g} (got {describe_values(value)})", place=name, hint=hint)
+        raise ModelInputError(
+            f"must be >= {minimum:g} (got {describe_values(value)})", place=name, hint=hint
+        )
 
 
 def require_in_range(name: str, value: Any, low: float, high: float, *, hint: str) -> None:
     array = np.asarray(value)
     if not np.all((array >= low) & (array <= high)):
         raise ModelInputError(
-            f"must be within {low:g}..{high:g} (got {describe_values(value)})", place=name, hint=hint
+            f"must be within {low:g}..{high:g} (got {describe_values(value)})",
+            place=name,
+            hint=hint,
         )
 
 

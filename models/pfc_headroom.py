@@ -134,7 +134,7 @@ def pause_quanta_for_rate(rate_bps: Any) -> Any:
 
 
 def cell_occupancy(
-    cell_bytes: Any, small_packet_fraction: Any, lossless_frame_bytes: Any, small_packet_bytes: Any
+    cell_bytes: Any, small_packet_fraction: Any, lossless_mtu_bytes: Any, small_packet_bytes: Any
 ) -> Any:
     """Buffer bytes held per wire byte when a fraction p (by count) of frames are small.
 
@@ -142,11 +142,11 @@ def cell_occupancy(
     (p·ceil(s/c)·c + (1−p)·ceil(M/c)·c) / (p·s + (1−p)·M).
     """
     small_cells = np.ceil(small_packet_bytes / cell_bytes) * cell_bytes
-    large_cells = np.ceil(lossless_frame_bytes / cell_bytes) * cell_bytes
+    large_cells = np.ceil(lossless_mtu_bytes / cell_bytes) * cell_bytes
     held = small_packet_fraction * small_cells + (1.0 - small_packet_fraction) * large_cells
     carried = (
         small_packet_fraction * small_packet_bytes
-        + (1.0 - small_packet_fraction) * lossless_frame_bytes
+        + (1.0 - small_packet_fraction) * lossless_mtu_bytes
     )
     return held / carried
 
@@ -156,8 +156,8 @@ def pfc_headroom(
     cable_m: Any,
     *,
     cell_bytes: Any,
-    max_frame_bytes: Any,
-    lossless_frame_bytes: Any,
+    port_mtu_bytes: Any,
+    lossless_mtu_bytes: Any,
     small_packet_fraction: Any,
     propagation_speed_mps: Any = DEFAULT_PROPAGATION_SPEED_MPS,
     mac_phy_delay_bytes: Any = DEFAULT_MAC_PHY_DELAY_BYTES,
@@ -168,8 +168,8 @@ def pfc_headroom(
 ) -> PfcHeadroom:
     """Physical xoff/xon/size headroom of one lossless PG (vectorised over all inputs).
 
-    ``max_frame_bytes`` is the largest frame either end may be transmitting (the port MTU),
-    ``lossless_frame_bytes`` the largest lossless frame, ``small_packet_fraction`` the share of
+    ``port_mtu_bytes`` is the largest frame either end may be transmitting (the port MTU),
+    ``lossless_mtu_bytes`` the largest lossless frame, ``small_packet_fraction`` the share of
     minimum-size frames by count. ``peer_response_bits`` overrides the Annex 31B pause-quanta
     table (needed for rates that table does not list).
     ``phy_delay_s`` is the link's one-way PHY delay (gearbox, retimer, FEC): part of the wire,
@@ -179,8 +179,8 @@ def pfc_headroom(
     rate_bps = as_float_array(rate_bps)
     cable_m = as_float_array(cable_m)
     cell_bytes = as_float_array(cell_bytes)
-    max_frame_bytes = as_float_array(max_frame_bytes)
-    lossless_frame_bytes = as_float_array(lossless_frame_bytes)
+    port_mtu_bytes = as_float_array(port_mtu_bytes)
+    lossless_mtu_bytes = as_float_array(lossless_mtu_bytes)
     small_packet_fraction = as_float_array(small_packet_fraction)
     propagation_speed_mps = as_float_array(propagation_speed_mps)
     mac_phy_delay_bytes = as_float_array(mac_phy_delay_bytes)
@@ -193,9 +193,9 @@ def pfc_headroom(
     require_positive(
         "cell_bytes", cell_bytes, hint="the ASIC's buffer cell, e.g. 144B (1B for none)"
     )
-    require_positive("max_frame_bytes", max_frame_bytes, hint="the port MTU in bytes, e.g. 9100")
+    require_positive("port_mtu_bytes", port_mtu_bytes, hint="the port MTU in bytes, e.g. 9100")
     require_positive(
-        "lossless_frame_bytes", lossless_frame_bytes, hint="the lossless MTU, e.g. 1024"
+        "lossless_mtu_bytes", lossless_mtu_bytes, hint="the lossless MTU, e.g. 1024"
     )
     require_in_range(
         "small_packet_fraction", small_packet_fraction, 0.0, 1.0, hint="a share such as 50%"
@@ -225,12 +225,12 @@ def pfc_headroom(
         peer_source = "input"
 
     cable = 2.0 * (cable_m / propagation_speed_mps + phy_delay_s) * rate_bps / 8.0
-    frames = 2.0 * wire_bytes(max_frame_bytes)
+    frames = 2.0 * wire_bytes(port_mtu_bytes)
     pfc_frame_line = pfc_frame_bytes + PER_FRAME_GAP_BYTES
     resume_path = frames + pfc_frame_line + cable + peer_response + mac_phy_delay_bytes
-    in_flight = lossless_frame_bytes + resume_path
+    in_flight = lossless_mtu_bytes + resume_path
     occupancy = cell_occupancy(
-        cell_bytes, small_packet_fraction, lossless_frame_bytes, small_packet_bytes
+        cell_bytes, small_packet_fraction, lossless_mtu_bytes, small_packet_bytes
     )
     xoff = np.ceil(in_flight * occupancy / cell_bytes) * cell_bytes
     xon = np.ceil(resume_path * occupancy / cell_bytes) * cell_bytes
@@ -243,8 +243,8 @@ def pfc_headroom(
                 rate_bps,
                 cable_m,
                 cell_bytes,
-                max_frame_bytes,
-                lossless_frame_bytes,
+                port_mtu_bytes,
+                lossless_mtu_bytes,
                 small_packet_fraction,
                 propagation_speed_mps,
                 mac_phy_delay_bytes,
@@ -264,8 +264,8 @@ def pfc_headroom(
         input_value("rate_bps", rate_bps, "bps"),
         input_value("cable_m", cable_m, "m"),
         input_value("cell_bytes", cell_bytes, "B"),
-        input_value("max_frame_bytes", max_frame_bytes, "B"),
-        input_value("lossless_frame_bytes", lossless_frame_bytes, "B"),
+        input_value("port_mtu_bytes", port_mtu_bytes, "B"),
+        input_value("lossless_mtu_bytes", lossless_mtu_bytes, "B"),
         input_value("small_packet_fraction", small_packet_fraction, "1"),
         input_value("propagation_speed_mps", propagation_speed_mps, "m/s"),
         input_value("mac_phy_delay_bytes", mac_phy_delay_bytes, "B"),
@@ -279,7 +279,7 @@ def pfc_headroom(
     return PfcHeadroom(
         rate_bps=shaped(rate_bps),
         cable_m=shaped(cable_m),
-        trigger_frame_bytes=shaped(lossless_frame_bytes),
+        trigger_frame_bytes=shaped(lossless_mtu_bytes),
         frames_in_flight_bytes=shaped(frames),
         pfc_frame_bytes=shaped(pfc_frame_line),
         cable_bytes=shaped(cable),
@@ -294,10 +294,10 @@ def pfc_headroom(
             model="pfc_headroom",
             inputs=tuple(inputs),
             derivations=(
-                Derivation("trigger_frame_bytes", "lossless_frame_bytes", SOURCE_CELLS),
+                Derivation("trigger_frame_bytes", "lossless_mtu_bytes", SOURCE_CELLS),
                 Derivation(
                     "frames_in_flight_bytes",
-                    "2*wire_bytes(max_frame_bytes) (local frame delays the PFC frame; peer finishes"
+                    "2*wire_bytes(port_mtu_bytes) (local frame delays the PFC frame; peer finishes"
                     " its frame; each with MAC header, FCS, preamble/SFD and IFG,"
                     " models/ethernet.py)",
                     SOURCE_FRAME,

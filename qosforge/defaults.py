@@ -14,7 +14,8 @@ DEFAULT_TBTCP_R = 4
 #: TBTCP's RAI increase per RTT in MSS (TBTCP §5.1 runs use 0.1): intent ``tbtcp.beta``,
 #: ``whatif tbtcp --beta``, ``fit red --beta``.
 DEFAULT_TBTCP_BETA = 0.1
-#: The packet size packet-based thresholds use (intent ``design.mtu``; whatif ``--packet``/``--mss``).
+#: The packet size packet-based thresholds use (intent ``design.mtu``; whatif ``--packet`` /
+#: ``--mss``).
 DEFAULT_MTU = "1500B"
 #: Dynamic-threshold alpha (2^dynamic_th; SONiC's lossless profiles use dynamic_th 0, alpha 1).
 DEFAULT_ALPHA = 1.0

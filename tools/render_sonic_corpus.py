@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Render every SONiC SKU's ``buffers.json.j2`` and ``qos.json.j2`` with SONiC's own ``sonic-cfggen``
-(issue 23): the corpus ``qosforge lint --merge`` is measured on.
+(docs/lint.md "Every SKU SONiC ships"): the corpus ``qosforge lint --merge`` is measured on.
 
 Input is a sonic-buildimage checkout or bare git directory (``--git-dir``, e.g. what the ``fetch``
 tool returns); nothing fetched or rendered belongs in this repository. The script
@@ -122,7 +122,7 @@ def extract(git_dir: Path, work: Path, revision: str = "HEAD") -> int:
 
 # --------------------------------------------------------------------------- stubs
 
-SWSSCOMMON_STUB = '''"""Stand-in for swsscommon (issue 23 corpus rendering): no Redis, no switch.
+SWSSCOMMON_STUB = '''"""Stand-in for swsscommon (rendering the SKU corpus): no Redis, no switch.
 
 ConfigDB connections fail, so sonic-cfggen's helpers fall back to the files they were given, as
 they do on a switch before its database is up."""

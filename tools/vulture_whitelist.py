@@ -4,7 +4,8 @@ pydantic); the fields of model result dataclasses (provenance: every quantity is
 when a report, ``--format json`` or ``explain`` serialises it, qosforge/provenance.py
 ``to_jsonable``); click commands named by ``module:attribute`` in the entry-point groups
 (qosforge/plugins.py); ``__exit__`` and protocol parameters; attributes the numba engine reads
-from its world arrays; pytest fixtures and hypothesis strategies used by name. Generated with
+from its world arrays, and the column counts engine/state.py's shapes name as strings; pytest
+fixtures and hypothesis strategies used by name. Generated with
 ``vulture PATHS --min-confidence 60 --make-whitelist``; a new unused name fails the test, so dead
 code is removed rather than listed here (list a name only with one of the reasons above).
 """
@@ -77,6 +78,13 @@ FF_CNP_SEEN  # unused variable (softswitch/engine/layout.py:136)
 PRI_NEXT_PAUSE  # unused variable (softswitch/engine/layout.py:253)
 ST_TOTAL  # unused variable (softswitch/engine/layout.py:405)
 ST_PAUSE_IDX  # unused variable (softswitch/engine/layout.py:409)
+PK_COLS  # shape of W_PKI in engine/state.py WORLD
+PKF_COLS  # shape of W_PKF in engine/state.py WORLD
+DR_COLS  # shape of W_DROP in engine/state.py WORLD
+PSC_COLS  # shape of W_PORTSTAT in engine/state.py WORLD
+STF_COLS  # shape of W_STF in engine/state.py WORLD
+MS_COLS  # shape of W_MONS in engine/state.py WORLD
+W_PAUSE  # read by no engine code: its WORLD row goes once the branches appending arrays are merged
 total_throughput_bps  # unused variable (softswitch/flow_metrics.py:33)
 mean_throughput_bps  # unused variable (softswitch/flow_metrics.py:34)
 min_throughput_bps  # unused variable (softswitch/flow_metrics.py:35)

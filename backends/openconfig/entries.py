@@ -45,4 +45,8 @@ def with_members(encoded: Document, container: Any, members: dict[str, Any]) -> 
     unknown = set(members) - set(order)
     if unknown:
         raise ValueError(f"{sorted(unknown)} are not members of {container._yang_name}")
-    return {name: members[name] if name in members else encoded[name] for name in order if name in members or name in encoded}
+    return {
+        name: members[name] if name in members else encoded[name]
+        for name in order
+        if name in members or name in encoded
+    }

@@ -31,7 +31,10 @@ def render_sai_fabric(switches: Iterable[SwitchIR]) -> Iterator[tuple[SwitchIR, 
         if shared.switch_name == switch.name:
             yield switch, shared
             continue
-        ports = tuple(replace(context, peer=port.peer) for context, port in zip(shared.ports, switch.ports, strict=True))
+        ports = tuple(
+            replace(context, peer=port.peer)
+            for context, port in zip(shared.ports, switch.ports, strict=True)
+        )
         yield switch, replace(shared, switch_name=switch.name, ports=ports)
 
 

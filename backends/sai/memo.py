@@ -52,7 +52,11 @@ class OperationsKey:
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, OperationsKey) and self._hash == other._hash and (self.operations is other.operations or self.operations == other.operations)
+        return (
+            isinstance(other, OperationsKey)
+            and self._hash == other._hash
+            and (self.operations is other.operations or self.operations == other.operations)
+        )
 
 
 _RECENT: dict[int, tuple[tuple[SaiOperation, ...], OperationsKey]] = {}

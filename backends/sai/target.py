@@ -1,4 +1,5 @@
-"""The ``sai`` target: sai.json and sairedis.rec per switch (registered in qosforge.backends.registry)."""
+"""The ``sai`` target: sai.json and sairedis.rec per switch (registered in
+qosforge.backends.registry)."""
 
 from __future__ import annotations
 

@@ -118,7 +118,10 @@ def fabric_links(topology: ResolvedTopology) -> FabricLinks:
     """Every switch-to-switch port of ``topology`` as a directed link (its peer's port is the
     ingress); ports facing hosts or nothing make a switch a host switch or are ignored."""
     index = {switch.name: position for position, switch in enumerate(topology.switches)}
-    has_hosts = np.array([any(port.peer == "host" for port in switch.ports) for switch in topology.switches], dtype=bool)
+    has_hosts = np.array(
+        [any(port.peer == "host" for port in switch.ports) for switch in topology.switches],
+        dtype=bool,
+    )
     tail: list[int] = []
     head: list[int] = []
     egress: list[str] = []

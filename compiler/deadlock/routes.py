@@ -42,7 +42,12 @@ class RouteBlock:
     """The routing model's full answer (eBGP: the accepted offers, best paths and path ids)."""
 
 
-def route_block(links: FabricLinks, destinations: IntArray, alive: BoolArray, reversed_graph: csr_matrix | None = None) -> RouteBlock:
+def route_block(
+    links: FabricLinks,
+    destinations: IntArray,
+    alive: BoolArray,
+    reversed_graph: csr_matrix | None = None,
+) -> RouteBlock:
     """The ECMP routes toward ``destinations`` over the links that are ``alive``, under the
     fabric's routing model (``reversed_graph``: the alive links' :meth:`FabricLinks.switch_graph`
     with ``reverse``, if built; shortest-path only)."""

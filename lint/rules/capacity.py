@@ -165,8 +165,8 @@ def required_xoff(ctx: LintContext, inputs: HeadroomInputs) -> tuple[float, str]
             return float(result.xoff_bytes), f"SONiC {table.script} headroom plugin for {table.name} ({section})"
         physical = pfc_headroom(inputs.rate_bps, inputs.cable_m,
                                 cell_bytes=profile.cell_bytes.known("cell_bytes"),
-                                max_frame_bytes=inputs.port_mtu_bytes,
-                                lossless_frame_bytes=inputs.lossless_mtu_bytes,
+                                port_mtu_bytes=inputs.port_mtu_bytes,
+                                lossless_mtu_bytes=inputs.lossless_mtu_bytes,
                                 small_packet_fraction=inputs.small_packet_percent / 100.0,
                                 phy_delay_s=inputs.phy_delay_s)
         return float(physical.xoff_bytes), "physical PFC headroom model (IEEE 802.3 Annex 31B, docs/architecture.md §3)"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from qosforge.fitting.red_model import SOURCE_PER_STEP, RedStepModel, red_model_
 from qosforge.fitting.tbtcp_red import TbtcpRedFit, fit_tbtcp_red
 from qosforge.provenance import to_jsonable
 from qosforge.units import parse_number, parse_percent, parse_size_bytes
+
+if TYPE_CHECKING:
+    from qosforge.vendor_profiles.schema import VendorProfile
 
 #: Library parameter names (the ``place`` of a model error) -> the flag the user typed.
 _FLAG_OF = {
@@ -152,7 +155,7 @@ def red_chip_model(
     granularity: float | None = None,
     granularity_given: bool = False,
     per_step: bool = False,
-) -> tuple[RedStepModel, Any]:
+) -> tuple[RedStepModel, VendorProfile | None]:
     """The chip's step RED model and its vendor profile (None without ``asic``).
 
     With ``asic`` the profile gives steps, offset, granularities and per-step support, the
@@ -208,7 +211,7 @@ def _parse_granularity(text: str | None) -> tuple[float | None, bool]:
     return value, True
 
 
-def _port_buffer(given: float | None, profile: Any) -> tuple[float | None, str]:
+def _port_buffer(given: float | None, profile: VendorProfile | None) -> tuple[float | None, str]:
     if given is not None:
         return given, "--port-buffer"
     if profile is not None and profile.buffer_bytes.value is not None:

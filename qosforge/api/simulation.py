@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from qosforge.api.reporting import Reporter
 from qosforge.errors import QosforgeError
 from qosforge.units import format_value
+
+if TYPE_CHECKING:
+    from qosforge.api.serve import ServeOptions
+    from qosforge.softswitch.metrics import SimulationResult
+    from qosforge.softswitch.sampling import QueueSeries
 
 #: Packets a run may carry at line rate on the bottleneck (duration × rate / packet): at the
 #: engine's ~1.5 M events/s (bench/bench_softswitch.py) and a few events per packet, 100 M packets
@@ -32,7 +37,7 @@ class SimulateRequest:
     flag's default); a typed flag the scenario does not read is refused. ``operator_typed``: those
     a person typed, whom notes such as "--seed has no effect" are for (empty for a sweep point:
     the sweep says it once). ``serve``: given the scenario's name, the gNMI serving settings
-    (an object with ``run(Scenario, switch IRs)``) or None. ``extra``: the values of flags that a
+    (qosforge/api/serve.py) or None. ``extra``: the values of flags that a
     registered scenario adds (``Scenario.flags``)."""
 
     scenario: str | None = None
@@ -71,7 +76,7 @@ class SimulateRequest:
     plot_path: str | None = None
     typed: frozenset[str] = frozenset()
     operator_typed: frozenset[str] = frozenset()
-    serve: Callable[[str], Any] | None = None
+    serve: Callable[[str], ServeOptions | None] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -85,7 +90,7 @@ class ScenarioInput:
     packet_bytes: float
     """``--packet`` or 1500 B (a scenario on an intent uses ``packet_given`` to tell them apart)."""
     rto_min_s: float | None
-    serve: Any
+    serve: ServeOptions | None
 
     @property
     def packet_given(self) -> int | None:
@@ -104,11 +109,12 @@ class PlotData:
 
 @dataclass(frozen=True)
 class SimulationOutcome:
-    """``report``: the keys ``--format json`` prints, in order. ``result``: the engine's
-    SimulationResult (None for the traffic run, which writes its own plot and time series)."""
+    """``report``: the keys ``--format json`` prints, in order. ``result``: what ``--plot``
+    draws: the engine's SimulationResult for a scenario, the sampled queues (QueueSeries) for a
+    traffic file's run (``kind`` says which)."""
 
     report: dict[str, Any]
-    result: Any = None
+    result: SimulationResult | QueueSeries | None = None
     plot: PlotData | None = None
     kind: Literal["scenario", "traffic"] = "scenario"
 

@@ -28,8 +28,11 @@ from qosforge.backends.counters import (  # plain enums: the live view's keys
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 
 if TYPE_CHECKING:
+    from qosforge.backends.counters import Sample
     from qosforge.deliver.devices import Device
     from qosforge.lint.findings import Finding, Severity
+    from qosforge.lint.watch.expectations import SwitchExpectation
+    from qosforge.lint.watch.observation import Observation
     from qosforge.lint.watch.rules import Thresholds
 
 
@@ -56,7 +59,7 @@ class WatchPlan:
     """A checked request: the predictions per switch, the devices, the parsed times."""
 
     request: WatchRequest
-    expectations: dict[str, Any]
+    expectations: dict[str, SwitchExpectation]
     devices: tuple[Device, ...]
     interval_s: float
     duration_s: float | None
@@ -271,7 +274,7 @@ def run_watch(
     )
 
 
-def _where(counter: Any) -> str:
+def _where(counter: Counter) -> str:
     from qosforge.backends.openconfig import telemetry as oc
     from qosforge.backends.sonic import telemetry as sonic
 
@@ -283,10 +286,10 @@ def _where(counter: Any) -> str:
 
 
 def _read_once(
-    device: Any,
+    device: Device,
     password: str | None,
     wanted: tuple[str, ...],
-    observation: Any,
+    observation: Observation,
     status: dict[str, Any],
 ) -> None:
     from qosforge.deliver.gnmi import GnmiSession
@@ -305,14 +308,14 @@ def _read_once(
 
 
 def _read_stream(
-    devices: list[Any],
+    devices: list[Device],
     password: str | None,
     wanted: tuple[str, ...],
     interval_s: float,
     duration_s: float | None,
-    observations: dict[str, Any],
+    observations: dict[str, Observation],
     status: dict[str, dict[str, Any]],
-    expectations: dict[str, Any],
+    expectations: dict[str, SwitchExpectation],
     live_view: LiveViewFactory | None,
 ) -> None:
     """Stream every device in its own thread until --duration or Ctrl-C; the live view (if any)
@@ -323,13 +326,13 @@ def _read_stream(
     stop = threading.Event()
     lock = threading.Lock()
 
-    def run(device: Any) -> None:
+    def run(device: Device) -> None:
         name = device.name
         try:
             with GnmiSession(device, password) as session:
                 states = families(session, wanted)
 
-                def deliver(samples: list[Any]) -> None:
+                def deliver(samples: list[Sample]) -> None:
                     with lock:
                         observations[name].add(samples)
                         status[name]["samples"] += len(samples)

@@ -41,7 +41,14 @@ class LazyGroup(click.Group):
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(formatter.width - 6 - max(len(n) for n in self.list_commands(ctx)))))
+                rows.append(
+                    (
+                        name,
+                        command.get_short_help_str(
+                            formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+                        ),
+                    )
+                )
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)

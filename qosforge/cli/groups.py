@@ -12,7 +12,9 @@ from qosforge.cli._lazy import HelpWhenBareGroup
     cls=HelpWhenBareGroup,
     lazy_subcommands={"red": "qosforge.cli.fit:red_command"},
     # fit.py imports numpy and the fitter at module level: list it without loading it.
-    short_helps={"red": "Fit P_max (and optionally t_max) of a step RED profile to TBTCP's ideal curve."},
+    short_helps={
+        "red": "Fit P_max (and optionally t_max) of a step RED profile to TBTCP's ideal curve."
+    },
 )
 def fit_group() -> None:
     """Fit switch marking curves to what a transport needs (TBTCP §4.4, §6.2)."""

@@ -48,7 +48,9 @@ def _ports_text(groups: list[PortGroup]) -> str:
 
 def _breakout_text(modes: list[BreakoutMode]) -> str:
     """``1x100G/40G, 2x50G``: ports per front-panel port and the speeds each may run at."""
-    return ", ".join(f"{mode.ports}x{'/'.join(_speed_text(s) for s in mode.speeds_bps)}" for mode in modes)
+    return ", ".join(
+        f"{mode.ports}x{'/'.join(_speed_text(s) for s in mode.speeds_bps)}" for mode in modes
+    )
 
 
 def _value_text(field: str, value: Any) -> str:

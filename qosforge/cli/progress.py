@@ -26,7 +26,9 @@ def _nothing(steps: int = 1) -> None:
 
 
 @contextmanager
-def progress(description: str, *, total: int | None, units: str = "items", minimum: int = 2) -> Iterator[Callable[..., None]]:
+def progress(
+    description: str, *, total: int | None, units: str = "items", minimum: int = 2
+) -> Iterator[Callable[..., None]]:
     """Yield ``advance(steps=1)``; draw a bar for ``total`` steps (a spinner for ``None``).
 
     Nothing is drawn for fewer than ``minimum`` steps: one switch needs no bar.
@@ -50,7 +52,9 @@ def progress(description: str, *, total: int | None, units: str = "items", minim
         columns += [BarColumn(), MofNCompleteColumn(), TextColumn(units), TimeRemainingColumn()]
     else:
         columns += [TimeElapsedColumn()]
-    console = Console(stderr=True, force_terminal=True if os.environ.get("QOSFORGE_PROGRESS") == "1" else None)
+    console = Console(
+        stderr=True, force_terminal=True if os.environ.get("QOSFORGE_PROGRESS") == "1" else None
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(description, total=total)
 

@@ -5,7 +5,7 @@ so its numbers can be compared with other simulators, ``incast`` on a compiled i
 SAI program -> switch), the fabric scenarios and the ``--traffic`` run. This module makes the
 command's options from the registry, turns them into a :class:`~qosforge.api.simulate.SimulateRequest`,
 calls :func:`qosforge.api.simulate.simulate` and renders its outcome: a table or stable JSON
-(docs/softswitch.md); ``--plot`` draws the queue over time. Nothing is written unless the run
+(docs/softswitch-reports.md); ``--plot`` draws the queue over time. Nothing is written unless the run
 succeeded.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections.abc import Callable, Mapping, Set
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from qosforge.api.serve import ServeInterrupted
 from qosforge.api.simulate import (
     MAX_LINE_RATE_PACKETS,
     MAX_PACKET_BYTES,
@@ -29,7 +31,8 @@ from qosforge.api.simulate import (
 )
 from qosforge.cli.options import OutputPath, Rename, renamed_options
 from qosforge.cli.reporter import CliReporter
-from qosforge.cli.serve_gnmi import serve_options, serve_settings
+from qosforge.cli.serve_gnmi import SERVE_PARAMS, serve_options, serve_request, serve_settings_for
+from qosforge.errors import EXIT_INTERRUPTED
 from qosforge.units import format_value
 
 if TYPE_CHECKING:
@@ -181,10 +184,14 @@ def _run(params: dict[str, Any]) -> None:
 
     context = click.get_current_context()
     output_format = params.pop("output_format")
-    serve_params = {name: params.pop(name) for name in ("serve_gnmi", "serve_for", "tls_cert", "tls_key", "tls_ca", "insecure", "username")}
+    serving = serve_request({name: params.pop(name) for name in SERVE_PARAMS})
     typed = {name for name in params if _typed(context, name)}
-    request = request_from_params(params, typed, serve=lambda scenario: serve_settings(serve_params, scenario))
-    outcome = simulate(request, _CliReporter())
+    request = request_from_params(params, typed, serve=lambda scenario: serve_settings_for(serving, scenario))
+    try:
+        outcome = simulate(request, _CliReporter())
+    except ServeInterrupted as interrupted:
+        click.echo(str(interrupted), err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if outcome.kind == "traffic":
         if request.plot_path is not None and outcome.plot is not None:
             from qosforge.cli.simulate_plots import plot_traffic

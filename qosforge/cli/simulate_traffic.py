@@ -1,6 +1,6 @@
 """``qosforge simulate INTENT --traffic FILE``: rendering the traffic run's report (the run itself
 is qosforge/api/scenarios/traffic.py): per-group throughput and the busiest queues as tables, or
-the report as JSON (docs/softswitch.md "Your own traffic")."""
+the report as JSON (docs/softswitch-reports.md "A traffic file's run")."""
 
 from __future__ import annotations
 

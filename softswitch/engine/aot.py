@@ -20,34 +20,9 @@ import sys
 from typing import Any
 
 from qosforge.softswitch.engine import digest_word
-from qosforge.softswitch.engine import layout as L
+from qosforge.softswitch.engine.state import numba_signature
 
 MODULE_NAME = "_core"
-
-#: (dtype, ndim) of every array of the world tuple, by ``layout.W_*`` index; build.build_world
-#: creates exactly these (tests/softswitch/test_core.py checks the two agree).
-WORLD_ARRAYS: dict[int, tuple[str, int]] = {
-    L.W_PKI: ("int32", 2), L.W_PKF: ("float64", 2), L.W_FREE: ("int64", 1), L.W_ST: ("int64", 1),
-    L.W_STF: ("float64", 1), L.W_HT: ("float64", 1), L.W_HI: ("int64", 1), L.W_TXF: ("float64", 2),
-    L.W_TXI: ("int64", 2), L.W_QI: ("int64", 3), L.W_QF: ("float64", 3), L.W_GI: ("int64", 3),
-    L.W_GF: ("float64", 3), L.W_PO: ("int64", 2), L.W_WRI: ("int64", 3), L.W_WRF: ("float64", 4),
-    L.W_WRP: ("float64", 4), L.W_FLI: ("int64", 2), L.W_FLF: ("float64", 2), L.W_RCV: ("int8", 2),
-    L.W_PRMF: ("float64", 1), L.W_PRMI: ("int64", 1), L.W_CNT: ("int64", 1), L.W_DROP: ("int64", 3),
-    L.W_MARK: ("int64", 3), L.W_DROPC: ("int64", 3), L.W_ENQ: ("int64", 2), L.W_DEQB: ("int64", 2),
-    L.W_MON: ("int64", 2), L.W_MONS: ("float64", 2), L.W_HIST: ("int64", 2), L.W_RING: ("float64", 2),
-    L.W_RINGT: ("float64", 1), L.W_BAND: ("int64", 5), L.W_PAUSE: ("float64", 2), L.W_PGMAX: ("int64", 3),
-    L.W_QMAX: ("int64", 2), L.W_PFCPRIO: ("int64", 2), L.W_EVENT: ("int64", 1),
-    L.W_LINK: ("int64", 2), L.W_ROUTE: ("int64", 3), L.W_ECMP: ("int64", 1), L.W_SWI: ("int64", 2), L.W_CLS: ("int64", 3),
-    L.W_PFCS: ("int64", 3), L.W_PFCT: ("float64", 3), L.W_QHIST: ("int64", 2),
-    L.W_SLOTF: ("float64", 1), L.W_SLOTI: ("int64", 2), L.W_SLOTFREE: ("int64", 1),
-    L.W_START_S: ("float64", 1), L.W_START_FLOW: ("int64", 1),
-    L.W_LANE_T: ("float64", 2), L.W_LANE_S: ("int64", 2), L.W_LANE_N: ("int64", 2),
-    L.W_PORTSTAT: ("int64", 3),
-    L.W_DEP_WAIT: ("int64", 1),
-    L.W_DEP_PTR: ("int64", 1),
-    L.W_DEP_NEXT: ("int64", 1),
-    L.W_QHIST_ROW: ("int64", 2),
-}
 
 
 def _private_numba_cache() -> None:
@@ -83,7 +58,8 @@ def _core_compiler(output_dir: str | None) -> Any:
     heap: Any = importlib.import_module("qosforge.softswitch.engine.heap")
     kernel: Any = importlib.import_module("qosforge.softswitch.engine.kernel")
 
-    world = types.Tuple([types.Array(getattr(types, dtype), ndim, "C") for dtype, ndim in (WORLD_ARRAYS[i] for i in range(L.W_LEN))])
+    # The world tuple's type, from the one declaration of the engine's state (engine/state.py).
+    world = types.Tuple([types.Array(getattr(types, dtype), ndim, "C") for dtype, ndim in numba_signature()])
     compiler = CC(MODULE_NAME)
     if output_dir is not None:
         compiler.output_dir = output_dir

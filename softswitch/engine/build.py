@@ -13,7 +13,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from qosforge.models.pfc_headroom import (
 )
 from qosforge.softswitch.config import PRIORITIES, PortConfig, SoftswitchConfigError, SwitchConfig
 from qosforge.softswitch.engine import layout as L
+from qosforge.softswitch.engine.state import allocate, place
 from qosforge.softswitch.traffic.spec import HEADER_BYTES, FlowSpec, RunSpec
 
 _KINDS = {"poisson": L.K_POISSON, "cbr": L.K_CBR, "newreno": L.K_NEWRENO, "cubic": L.K_CUBIC, "tcp-ecn": L.K_TCP_ECN, "dctcp": L.K_DCTCP, "tbtcp": L.K_TBTCP, "dcqcn": L.K_DCQCN}
@@ -627,89 +627,64 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     window = run.receive_window_packets
     n_packets = total_cells + len(open_nics) * PRIORITIES * run.host_queue_packets + window_flows * min(window, 512) + 4096
     n_packets = int(min(n_packets, MAX_PACKETS))
-    pki = np.zeros((n_packets, L.PK_COLS), dtype=np.int32)
-    pkf = np.zeros((n_packets, L.PKF_COLS))
-    free = np.arange(n_packets, dtype=np.int64)[::-1].copy()
-    st = np.zeros(L.ST_COLS, dtype=np.int64)
-    st[L.ST_FREE_TOP] = n_packets
-    st[L.ST_RING_STRIDE] = 1
-    stf = np.zeros(L.STF_COLS)
-    stf[L.STF_NEXT_SAMPLE] = run.warmup_s
     # Deadlock timers: at most one detection or recovery event per (switch port, priority).
     capacity = n_packets + 8 * n_flows + 8 * n_tx + len(run.pauses) + PRIORITIES * n_ports + 4096
-    ht = np.zeros(capacity)
-    hi = np.zeros(capacity, dtype=np.int64)
-    prmf, prmi = _parameters(configs, n_ports, run)
-    prmi[L.PRI_QHIST_WIDTH] = queue_histogram_width(configs, flows, run.queue_histogram_packets)
-
     for monitored_port, monitored_queue in run.monitors:
         if not 0 <= monitored_port < n_ports or not 0 <= monitored_queue < len(ports[monitored_port].queues):
             raise QosforgeError(f"cannot monitor port {monitored_port} queue {monitored_queue}", place="monitors", hint="a switch port and one of its queues")
-    mon = np.array(run.monitors, dtype=np.int64).reshape(-1, 2)
-    n_mon = mon.shape[0]
-    world: list[Any] = [np.zeros(0)] * L.W_LEN
-    world[L.W_PKI] = pki
-    world[L.W_PKF] = pkf
-    world[L.W_FREE] = free
-    world[L.W_ST] = st
-    world[L.W_STF] = stf
-    world[L.W_HT] = ht
-    world[L.W_HI] = hi
-    world[L.W_TXF] = txf
-    world[L.W_TXI] = txi
-    world[L.W_QI] = qi
-    world[L.W_QF] = qf
-    world[L.W_GI] = gi
-    world[L.W_GF] = gf
-    world[L.W_PO] = po
-    world[L.W_WRI] = wri
-    world[L.W_WRF] = wrf
-    world[L.W_WRP] = wrp
-    world[L.W_FLI] = fli
-    world[L.W_FLF] = flf
-    world[L.W_RCV] = np.zeros((n_flows if window_flows else 1, window), dtype=np.int8)
-    world[L.W_PRMF] = prmf
-    world[L.W_PRMI] = prmi
-    world[L.W_CNT] = np.zeros(L.C_COLS, dtype=np.int64)
-    world[L.W_DROP] = np.zeros((n_ports, n_queues, L.DR_COLS), dtype=np.int64)
-    world[L.W_MARK] = np.zeros((n_ports, n_queues, 3), dtype=np.int64)
-    world[L.W_DROPC] = np.zeros((n_ports, n_queues, 3), dtype=np.int64)
-    world[L.W_ENQ] = np.zeros((n_ports, n_queues), dtype=np.int64)
-    world[L.W_DEQB] = np.zeros((n_ports, n_queues), dtype=np.int64)
-    world[L.W_MON] = mon
-    world[L.W_MONS] = np.zeros((n_mon, L.MS_COLS))
-    world[L.W_HIST] = np.zeros((n_mon, run.histogram_packets), dtype=np.int64)
-    world[L.W_RING] = np.zeros((n_mon, run.trace_points))
-    world[L.W_RINGT] = np.zeros(run.trace_points)
-    world[L.W_BAND] = np.zeros((n_mon, 3, 2, run.band_count, 3), dtype=np.int64)
-    world[L.W_PAUSE] = np.zeros((1, 4))
-    world[L.W_PGMAX] = np.zeros((n_ports, n_pgs, 2), dtype=np.int64)
-    world[L.W_QMAX] = np.zeros((n_ports, n_queues), dtype=np.int64)
-    world[L.W_PFCPRIO] = pfc_queue
-    world[L.W_PORTSTAT] = np.zeros((n_tx, max(n_queues, n_pgs), L.PSC_COLS), dtype=np.int64)
-    world[L.W_EVENT] = np.zeros(3, dtype=np.int64)
-    for index, array in _links(topology, owner, ports, run.seed, run).items():
-        world[index] = array
+    links = _links(topology, owner, ports, run.seed, run)
+    dependencies = _dependencies(flows, n_flows)
+    waits = any(flow.after for flow in flows)
+    # Every array comes from the one declaration of the engine's state (engine/state.py): the
+    # builder fills the allocated arrays, and a helper's own array must match its declaration.
+    sizes = {
+        "packets": n_packets, "events": capacity, "tx": n_tx, "ports": n_ports,
+        "queues": n_queues, "pgs": n_pgs, "port_stats": max(n_queues, n_pgs),
+        "priorities": PRIORITIES, "pools": max(len(pool_index), 1),
+        "wreds": max(len(wred_index), 1), "wred_steps": configs[0].asic.steps,
+        "flows": n_flows, "listed_flows": len(flows),
+        "receive_rows": n_flows if window_flows else 1, "window": window,
+        "monitors": len(run.monitors), "histogram_bins": run.histogram_packets,
+        "trace_points": run.trace_points, "bands": run.band_count,
+        "switches": len(topology.ports_per_switch), "leaves": max(len(topology.leaves), 1),
+        "ecmp_members": len(links[L.W_ECMP]),
+        "queue_histogram_ports": n_ports if run.queue_histograms else 0,
+        "queue_histogram_bins": run.queue_histogram_packets, "lane_capacity": lane_capacity(n_tx),
+        "queue_histogram_rows": n_ports * n_queues if run.queue_histograms else 0,
+        "class_map_sets": len(links[L.W_CLS]),
+        "dependency_flows": n_flows if waits else 0, "dependency_rows": n_flows + 1 if waits else 0,
+        "dependents": len(dependencies[2]),
+    }
+    world = allocate(sizes)
+    prmf, prmi = _parameters(configs, n_ports, run)
+    prmi[L.PRI_QHIST_WIDTH] = queue_histogram_width(configs, flows, run.queue_histogram_packets)
+    starts, start_flows = _flow_starts(flows)
+    computed = {
+        L.W_TXF: txf, L.W_TXI: txi, L.W_QI: qi, L.W_QF: qf, L.W_GI: gi, L.W_GF: gf,
+        L.W_PFCPRIO: pfc_queue, L.W_PO: po, L.W_WRI: wri, L.W_WRF: wrf, L.W_WRP: wrp,
+        L.W_FLI: fli, L.W_FLF: flf, L.W_PRMF: prmf, L.W_PRMI: prmi,
+        L.W_MON: np.array(run.monitors, dtype=np.int64).reshape(-1, 2),
+        L.W_START_S: starts, L.W_START_FLOW: start_flows,
+        L.W_DEP_WAIT: dependencies[0], L.W_DEP_PTR: dependencies[1], L.W_DEP_NEXT: dependencies[2],
+        **links,
+    }
+    for index, array in computed.items():
+        place(world, index, array)
+    world[L.W_FREE][:] = np.arange(n_packets, dtype=np.int64)[::-1]
+    world[L.W_SLOTFREE][:] = np.arange(capacity, dtype=np.int64)
+    st = world[L.W_ST]
+    st[L.ST_FREE_TOP] = n_packets
+    st[L.ST_RING_STRIDE] = 1
+    world[L.W_STF][L.STF_NEXT_SAMPLE] = run.warmup_s
     swi = world[L.W_SWI]
     for s, config in enumerate(configs):
         swi[s, L.SW_CAPACITY] = config.asic.capacity_cells
-    world[L.W_SLOTF] = np.zeros(capacity)
-    world[L.W_SLOTI] = np.zeros((capacity, L.SL_COLS), dtype=np.int64)
-    world[L.W_SLOTFREE] = np.arange(capacity, dtype=np.int64)
-    world[L.W_START_S], world[L.W_START_FLOW] = _flow_starts(flows)
-    world[L.W_DEP_WAIT], world[L.W_DEP_PTR], world[L.W_DEP_NEXT] = _dependencies(flows, n_flows)
-    lanes = lane_capacity(n_tx)
-    world[L.W_LANE_T] = np.zeros((L.LANES, lanes))
-    world[L.W_LANE_S] = np.zeros((L.LANES, lanes), dtype=np.int64)
-    world[L.W_LANE_N] = np.zeros((L.LANES, 2), dtype=np.int64)
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
-    fli[:len(flows), L.FL_GEN_PENDING] = 1
-    # A row per queue at most; np.zeros leaves the rows no queue takes unbacked by memory.
-    histogram_queues = n_ports * n_queues if run.queue_histograms else 0
-    world[L.W_QHIST] = np.zeros((histogram_queues, run.queue_histogram_packets), dtype=np.int64)
-    histogram_ports = n_ports if run.queue_histograms else 0
-    world[L.W_QHIST_ROW] = np.full((histogram_ports, n_queues), -1, dtype=np.int64)
+    world[L.W_FLI][:len(flows), L.FL_GEN_PENDING] = 1
+    # Every queue's histogram row is given out by the kernel (-1: none yet); np.zeros leaves
+    # the rows no queue takes unbacked by memory (engine/state.py allocate).
+    world[L.W_QHIST_ROW][:] = -1
     return tuple(world)
 
 def queue_histogram_width(configs: tuple[SwitchConfig, ...], flows: tuple[FlowSpec, ...], bins: int) -> int:

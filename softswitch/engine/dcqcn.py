@@ -26,7 +26,7 @@ from qosforge.softswitch.engine.host_nic import (
     push_event,
     send_packet,
 )
-from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     C_CNP,
     C_POOL_EXHAUSTED,
@@ -154,7 +154,7 @@ def _dcqcn_restart_timer(w: World, now: float, f: int) -> None:
     push_event(w, flf[f, FF_DCQCN_NEXT], EV_DCQCN, f, 0, 0.0)
 
 
-@compiled_inline
+@compiled
 def _line_time(w: World, f: int, size: int) -> int:
     """Bytes of line time of one of the flow's packets: the rate limiter's rate R_C is a rate on
     the wire (at R_C = line rate the NIC sends back to back), so the pacer spaces whole frames

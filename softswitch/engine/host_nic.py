@@ -14,7 +14,7 @@ import numpy as np
 
 from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.heap import schedule
-from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     C_DELIVERED_BYTES,
     C_DELIVERED_PAYLOAD,
@@ -121,12 +121,12 @@ ALL_IMPORTANT = 2
 RTO_BACKOFF_CAP = 64.0
 
 
-@compiled_inline
+@compiled
 def push_event(w: World, time: float, kind: int, a: int, b: int, value: float) -> None:
     schedule(w, time, kind, a, b, value)
 
 
-@compiled_inline
+@compiled
 def count_delivered(w: World, f: int, size: int) -> None:
     """A data packet reached its receiver for the first time: count its bytes (the IP datagram),
     the line time its frame took (models/ethernet.py) and the application payload (the datagram
@@ -138,7 +138,7 @@ def count_delivered(w: World, f: int, size: int) -> None:
     w[W_FLI][f, FL_PAYLOAD_M] += size - w[W_FLI][f, FL_HDR]
 
 
-@compiled_inline
+@compiled
 def data_bytes(w: World, f: int, seq: int) -> int:
     """Bytes on the wire of data segment ``seq`` of flow ``f``: a whole packet, except a finite
     flow's last, which carries the payload left over (FL_LAST_BYTES)."""

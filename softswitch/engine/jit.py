@@ -7,12 +7,13 @@ tuple passes between functions without reference-count traffic (with it, refcoun
 ~60 % of the run time).
 ``forceinline=True``: every engine function is inlined into its caller by LLVM
 (``alwaysinline``), so the whole event core becomes one function. numba passes a tuple argument
-as its flattened fields, and the world tuple is 39 arrays, ~380 machine words: every call that
-was not inlined copied all of them onto the stack (~120 ns a call, measured with ``perf``; a
-packet crossed five to ten such calls). Inlined, only the arrays a path touches are loaded. This
-is LLVM-level inlining of the compiled code, not numba's IR-level ``inline="always"`` (which
-re-types every copy and made the build ~10x slower), and it changes no result: the same
-operations in the same order, no fast-math.
+as its flattened fields, and the world tuple is ``layout.W_LEN`` arrays (engine/state.py; each
+an array struct of several machine words, hundreds in all): every call that was not inlined
+copied all of them onto the stack (~120 ns a call, measured with ``perf`` when the tuple held 39
+arrays; a packet crossed five to ten such calls). Inlined, only the arrays a path touches are
+loaded. This is LLVM-level inlining of the compiled code, not numba's IR-level
+``inline="always"`` (which re-types every copy and made the build ~10x slower), and it changes
+no result: the same operations in the same order, no fast-math.
 """
 
 from __future__ import annotations
@@ -32,11 +33,7 @@ def compiled(function: F) -> F:
     return result
 
 
-#: Older name for :func:`compiled` (every engine function is inlined now).
-compiled_inline = compiled
-
-
 World = tuple[Any, ...]
 """The kernel's state: one array per ``layout.W_*`` index."""
 
-__all__ = ["World", "compiled", "compiled_inline"]
+__all__ = ["World", "compiled"]

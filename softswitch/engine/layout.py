@@ -341,75 +341,101 @@ DR_BUFFER = 4  # the chip's whole buffer is full
 DR_WATCHDOG = 5  # PFC deadlock recovery (drop action) on the egress queue
 DR_COLS = 6
 
-# --- the world tuple passed to every compiled function (index = position) -----------------
-W_PKI = 0
-W_PKF = 1
-W_FREE = 2
-W_ST = 3
-W_STF = 4
-W_HT = 5  # float64 [E]: the event heap's time keys (engine/heap.py)
-W_HI = 6  # int64 [E]: the event slot of each heap position
-W_TXF = 7
-W_TXI = 8
-W_QI = 9
-W_QF = 10
-W_GI = 11
-W_GF = 12
-W_PO = 13
-W_WRI = 14
-W_WRF = 15
-W_WRP = 16
-W_FLI = 17
-W_FLF = 18
-W_RCV = 19
-W_PRMF = 20
-W_PRMI = 21
-W_CNT = 22
-W_DROP = 23
-W_MARK = 24
-W_DROPC = 25
-W_ENQ = 26
-W_DEQB = 27
-W_MON = 28
-W_MONS = 29
-W_HIST = 30
-W_RING = 31
-W_RINGT = 32
-W_BAND = 33
-W_PAUSE = 34
-W_PGMAX = 35
-W_QMAX = 36
-W_PFCPRIO = 37  # int64 [P, 8]: PFC priority -> queue of each switch port (-1 if PFC off)
+# --- the world tuple passed to every compiled function (index = position) ---
+# Generated from engine/state.py WORLD by
+# `python -m qosforge.softswitch.engine.state`: edit the table there, never these
+# lines (docs/extending/event.md).
+# core
+W_PKI = 0  # int32 [packets, PK_COLS]: packet integer columns (P_*)
+W_PKF = 1  # float64 [packets, PKF_COLS]: packet float columns (PF_*)
+W_FREE = 2  # int64 [packets]: stack of free packet slots
+W_ST = 3  # int64 [ST_COLS]: misc integer state (ST_*)
+W_STF = 4  # float64 [STF_COLS]: misc float state (STF_*)
+# event queue (engine/heap.py)
+W_HT = 5  # float64 [events]: the event heap's time keys
+W_HI = 6  # int64 [events]: the event slot of each heap position
+# core
+W_TXF = 7  # float64 [tx, TXF_COLS]: transmit port floats (TXF_*)
+W_TXI = 8  # int64 [tx, TXI_COLS]: transmit port integers (TXI_*)
+# buffer (MMU)
+W_QI = 9  # int64 [tx, queues, QI_COLS]: egress queue integers (QI_*)
+W_QF = 10  # float64 [tx, queues, QF_COLS]: egress queue floats (QF_*)
+W_GI = 11  # int64 [ports, pgs, GI_COLS]: ingress PG integers (GI_*)
+W_GF = 12  # float64 [ports, pgs, GF_COLS]: ingress PG floats (GF_*)
+W_PO = 13  # int64 [pools, PO_COLS]: buffer pools (PO_*)
+W_WRI = 14  # int64 [wreds, 3, WRI_COLS]: WRED per color (WRI_*)
+W_WRF = 15  # float64 [wreds, 3, 2, 2]: WRED (min, max) bytes per color and curve
+W_WRP = 16  # float64 [wreds, 3, 2, wred_steps]: WRED step probabilities
+# core
+W_FLI = 17  # int64 [flows, FL_COLS]: flow integer columns (FL_*)
+W_FLF = 18  # float64 [flows, FL_F_COLS]: flow float columns (FF_*)
+W_RCV = 19  # int8 [receive_rows, window]: receivers' out-of-order bitmaps
+W_PRMF = 20  # float64 [PRM_COLS]: float parameters (PRM_*)
+W_PRMI = 21  # int64 [PRI_COLS]: integer parameters (PRI_*)
+W_CNT = 22  # int64 [C_COLS]: run counters (C_*)
+# buffer (MMU)
+W_DROP = 23  # int64 [ports, queues, DR_COLS]: drops by reason (DR_*)
+W_MARK = 24  # int64 [ports, queues, 3]: ECN marks per color
+W_DROPC = 25  # int64 [ports, queues, 3]: drops per color
+W_ENQ = 26  # int64 [ports, queues]: enqueued packets
+W_DEQB = 27  # int64 [ports, queues]: dequeued bytes
+# monitors
+W_MON = 28  # int64 [monitors, 2]: the monitored (port, queue) pairs
+W_MONS = 29  # float64 [monitors, MS_COLS]: their statistics (MS_*)
+W_HIST = 30  # int64 [monitors, histogram_bins]: their histograms
+W_RING = 31  # float64 [monitors, trace_points]: their time series
+W_RINGT = 32  # float64 [trace_points]: the time series' sample times
+# arrivals, marks and drops by color, ECT and depth band (BD_*)
+W_BAND = 33  # int64 [monitors, 3, 2, bands, 3]
+# core
+W_PAUSE = 34  # float64 [1, 4]: read by no engine code (kept: an index is a position)
+# buffer (MMU)
+W_PGMAX = 35  # int64 [ports, pgs, 2]: each PG's peak occupancy
+W_QMAX = 36  # int64 [ports, queues]: each queue's peak depth
+# fabric
+# PFC priority -> queue of each switch port (-1 if PFC off)
+W_PFCPRIO = 37  # int64 [ports, priorities]
+# event queue (engine/heap.py)
 W_EVENT = 38  # int64 [3]: the kernel's scratch for the popped event
-W_LINK = 39  # int64 [T, LK_COLS]: each transmit port's link (topology)
-W_ROUTE = 40  # int64 [switches, leaves, 2]: ECMP group (start, count) in W_ECMP per destination switch with hosts (LK_LEAF)
-W_ECMP = 41  # int64 [n]: egress ports of the ECMP groups
-W_SWI = 42  # int64 [switches, SW_COLS]
-# int64 [map sets, CL_COLS, 64]: the distinct sets of maps that classify a packet (SAI
-# inc/saiport.h QOS_*_MAP); a switch port's set is its LK_CLS
-W_CLS = 43
-W_PFCS = 44  # int64 [T, 8, PS_COLS]: PFC state per transmit port and priority
-W_PFCT = 45  # float64 [T, 8, PT_COLS]: PFC times per transmit port and priority
-W_QHIST = 46  # int64 [P x queues or 0, bins]: rows of the sampled depth histograms (W_QHIST_ROW)
-W_SLOTF = 47  # float64 [E]: each event slot's float payload
-W_SLOTI = 48  # int64 [E, SL_COLS]: each event slot's kind and integer payload
-W_SLOTFREE = 49  # int64 [E]: free event slots (engine/heap.py)
-W_START_S = 50  # float64 [F]: flow start times, sorted (the kernel starts flows from here, not the heap)
-W_START_FLOW = 51  # int64 [F]: the flow of each W_START_S entry; also its start event's sequence number
-W_LANE_T = 52  # float64 [LANES, LANE_CAPACITY]: each event lane's times, a ring (engine/heap.py)
-W_LANE_S = 53  # int64 [LANES, LANE_CAPACITY]: the event slot of each lane entry
+# fabric
+W_LINK = 39  # int64 [tx, LK_COLS]: each transmit port's link (LK_*)
+# ECMP group (start, count) in W_ECMP per destination switch with hosts
+W_ROUTE = 40  # int64 [switches, leaves, 2]
+W_ECMP = 41  # int64 [ecmp_members]: egress ports of the ECMP groups
+W_SWI = 42  # int64 [switches, SW_COLS]: per switch (SW_*)
+# the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP); a switch port's
+# set is its LK_CLS
+W_CLS = 43  # int64 [class_map_sets, CL_COLS, 64]
+W_PFCS = 44  # int64 [tx, priorities, PS_COLS]: PFC state per transmit port and priority (PS_*)
+W_PFCT = 45  # float64 [tx, priorities, PT_COLS]: PFC times per transmit port and priority (PT_*)
+# monitors
+# rows of the every-queue depth histograms (W_QHIST_ROW)
+W_QHIST = 46  # int64 [queue_histogram_rows, queue_histogram_bins]
+# event queue (engine/heap.py)
+W_SLOTF = 47  # float64 [events]: each event slot's float payload
+W_SLOTI = 48  # int64 [events, SL_COLS]: each event slot's kind and integer payload (SL_*)
+W_SLOTFREE = 49  # int64 [events]: free event slots
+# flow start times, sorted (the kernel starts flows from here, not the heap)
+W_START_S = 50  # float64 [listed_flows]
+# the flow of each W_START_S entry; also its start event's sequence number
+W_START_FLOW = 51  # int64 [listed_flows]
+W_LANE_T = 52  # float64 [LANES, lane_capacity]: each event lane's times, a ring
+W_LANE_S = 53  # int64 [LANES, lane_capacity]: the event slot of each lane entry
 W_LANE_N = 54  # int64 [LANES, 2]: each lane's (head index, length)
-W_PORTSTAT = 55  # int64 [T, max(8, queues, PGs), PSC_COLS]: per-port counters a device publishes (softswitch/device/counters.py)
-# Flow dependencies (collectives' steps, softswitch/traffic/collectives.py): a flow that waits
-# for others starts when the last of them has delivered all its data (engine/dependencies.py).
-W_DEP_WAIT = 56  # int64 [F]: flows it still waits for; -1 once it finished and started its dependents
-W_DEP_PTR = 57  # int64 [F+1]: its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
-W_DEP_NEXT = 58  # int64 [n]: dependents, flow by flow
-# Every-queue depth histograms (softswitch/queue_histograms.py): W_QHIST is int64 [rows, bins],
-# one row per switch queue found non-empty at a sample, given out in that order; the empty
-# samples are implied (bin 0 = samples - the row's other bins).
-W_QHIST_ROW = 59  # int64 [P or 0, queues]: each queue's row of W_QHIST, -1 none yet
+# core
+# per-port counters a device publishes (softswitch/device/counters.py)
+W_PORTSTAT = 55  # int64 [tx, port_stats, PSC_COLS]
+# flow dependencies
+# flows it still waits for; -1 once it finished and started its dependents
+W_DEP_WAIT = 56  # int64 [dependency_flows]
+# its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
+W_DEP_PTR = 57  # int64 [dependency_rows]
+W_DEP_NEXT = 58  # int64 [dependents]: dependents, flow by flow
+# monitors
+# each switch queue's row of W_QHIST, -1 none yet
+W_QHIST_ROW = 59  # int64 [queue_histogram_ports, queues]
 W_LEN = 60
+# --- end of the world tuple ---
 
 # event slot columns (W_SLOTI)
 SL_KIND = 0

@@ -21,7 +21,7 @@ import numpy as np
 from qosforge.models.ethernet import PER_FRAME_GAP_BYTES
 from qosforge.softswitch.engine.counters import count_measured
 from qosforge.softswitch.engine.heap import schedule
-from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     BD_ARRIVALS,
     BD_DROPS,
@@ -97,13 +97,13 @@ REJECT_LOSSLESS = 3
 REJECT_EGRESS = 4
 
 
-@compiled_inline
+@compiled
 def shared_part(occupancy: int, reserved: int) -> int:
     """Cells above the reserved size, i.e. charged to the pool's shared space (SAI inc/saibuffer.h)."""
     return occupancy - reserved if occupancy > reserved else 0
 
 
-@compiled_inline
+@compiled
 def _fits(shared_now: int, extra: int, free: int, dynamic: int, alpha: float, static: int) -> bool:
     """Dynamic threshold (Choudhury-Hahne; SAI inc/saibuffer.h SHARED_DYNAMIC_TH): admit while the shared usage is below
     alpha x the pool's free shared space. Static: shared usage stays within SHARED_STATIC_TH
@@ -155,7 +155,7 @@ def egress_admission(w: World, port: int, queue: int, cells: int) -> bool:
     return _fits(shared_now, extra, free, qi[port, queue, QI_DYN], qf[port, queue, QF_ALPHA], qi[port, queue, QI_STATIC])
 
 
-@compiled_inline
+@compiled
 def _pg_limit_reached(w: World, port: int, pg: int) -> bool:
     gi, gf, po = w[W_GI], w[W_GF], w[W_PO]
     pool = gi[port, pg, GI_POOL]
@@ -294,7 +294,7 @@ def release(w: World, now: float, in_port: int, pg: int, out_port: int, queue: i
             send_pfc(w, now, in_port, gi[in_port, pg, GI_MASK], 0)
 
 
-@compiled_inline
+@compiled
 def step_curve(w: World, wred: int, color: int, kind: int, queue_bytes: float) -> float:
     """The programmed step curve: 0 at or below min, step i's value on (min + i*s, min + (i+1)*s],
     1 above max (TBTCP §6.2; the same intervals as fitting.red_model.step_marking_probability)."""
@@ -356,7 +356,7 @@ def wred_decision(w: World, now: float, port: int, queue: int, color: int, flags
     return decision
 
 
-@compiled_inline
+@compiled
 def monitor_index(w: World, port: int, queue: int) -> int:
     mon = w[W_MON]
     for m in range(mon.shape[0]):

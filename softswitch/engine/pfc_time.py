@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from qosforge.softswitch.engine.jit import compiled_inline
+from qosforge.softswitch.engine.jit import compiled
 
 
-@compiled_inline
+@compiled
 def pause_time(times: np.ndarray, port: int, priority: int, since_col: int, total_col: int, now: float, warmup: float, on: int) -> bool:
     """Open (``on`` = 1) or close a pause of ``port``'s ``priority``; True when one starts now.
 

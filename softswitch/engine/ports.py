@@ -23,7 +23,7 @@ from qosforge.models.ethernet import (
     VLAN_TAG_BYTES,
 )
 from qosforge.softswitch.engine.heap import schedule
-from qosforge.softswitch.engine.jit import World, compiled, compiled_inline
+from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
     C_DEQ,
     C_FORWARDED,
@@ -86,7 +86,7 @@ from qosforge.softswitch.engine.layout import (
 from qosforge.softswitch.engine.mmu import release
 
 
-@compiled_inline
+@compiled
 def alloc_packet(w: World) -> int:
     """A free packet slot, or -1 when the fixed pool is exhausted (memory stays flat)."""
     st = w[W_ST]
@@ -103,7 +103,7 @@ def alloc_packet(w: World) -> int:
     return packet
 
 
-@compiled_inline
+@compiled
 def free_packet(w: World, packet: int) -> None:
     st = w[W_ST]
     w[W_FREE][st[ST_FREE_TOP]] = packet
@@ -111,7 +111,7 @@ def free_packet(w: World, packet: int) -> None:
     st[ST_ALIVE] -= 1
 
 
-@compiled_inline
+@compiled
 def wire_bytes(size: int, flags: int) -> int:
     """Line time in bytes of a datagram of ``size`` bytes (models/ethernet.py wire_bytes, the
     same formula for the kernel): frame = datagram + MAC header + FCS (+ 802.1Q tag), at least
@@ -124,7 +124,7 @@ def wire_bytes(size: int, flags: int) -> int:
     return frame + PER_FRAME_GAP_BYTES
 
 
-@compiled_inline
+@compiled
 def _shaper_wait(w: World, now: float, port: int, queue: int) -> float:
     """0 when the queue may send now, else seconds until its token bucket is positive."""
     qf = w[W_QF]
@@ -246,7 +246,7 @@ def start_transmission(w: World, now: float, port: int) -> None:
     schedule(w, done, EV_TX_DONE, port, packet, 0.0)
 
 
-@compiled_inline
+@compiled
 def append(w: World, port: int, queue: int, packet: int) -> None:
     qi, pki = w[W_QI], w[W_PKI]
     pki[packet, P_NEXT] = -1

@@ -171,7 +171,7 @@ GOODPUT_SCOPE = {
 
 def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenario: str) -> dict[str, object]:
     """The keys a fabric run adds to (or, for ``drops_by_reason``, widens in) the single-switch
-    JSON (docs/softswitch.md)."""
+    JSON (docs/softswitch-reports.md)."""
     assert result.pfc_seconds is not None
     paused = [fabric.port_ref(p) for p in range(fabric.topology.n_ports) if result.pfc_seconds[p, :, 1].sum() > 0.0]
     fct = result.flow_completion.as_json()

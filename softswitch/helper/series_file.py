@@ -2,12 +2,13 @@
 column.
 
 One row per (sample, monitored queue): ``time_s``, ``switch``, ``port``, ``queue``,
-``queue_bytes``, ``queue_packets``, ``paused_s`` (docs/softswitch.md "Your own traffic"). The CSV
-holds the bytes Python's :mod:`csv` writer gives for those rows (QUOTE_MINIMAL, ``\\r\\n`` line
-ends, numbers as ``repr``), but no row passes through Python: each distinct number and each
-monitored queue's ``switch,port,queue`` is formatted once, and pyarrow's C kernels gather the
-pieces (``take``) and join each row (``binary_join_element_wise``). A row by row ``csv.writer``
-cost ~1.7 us a row (1 s for the 660,000 rows of 3 s of examples/dctcp-fig17.yaml).
+``queue_bytes``, ``queue_packets``, ``paused_s`` (docs/softswitch-reports.md "Time series and
+plots"). The CSV holds the bytes Python's :mod:`csv` writer gives for those rows
+(QUOTE_MINIMAL, ``\\r\\n`` line ends, numbers as ``repr``), but no row passes through Python:
+each distinct number and each monitored queue's ``switch,port,queue`` is formatted once, and
+pyarrow's C kernels gather the pieces (``take``) and join each row (``binary_join_element_wise``).
+A row by row ``csv.writer`` cost ~1.7 us a row (1 s for the 660,000 rows of 3 s of
+examples/dctcp-fig17.yaml).
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ import csv
 import difflib
 import io
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -34,6 +34,14 @@ from qosforge.softswitch.traffic.collectives import CollectiveKind
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
 from qosforge.units import parse_rate_bps, parse_size_bytes, parse_time_s
 
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
+    from qosforge.compiler.fast_yaml import EventReader
+
+#: Where a top-level field of the file is (``FILE:LINE``), given its name.
+PlaceOf = Callable[[str], str]
+
 #: A traffic file larger than this is not a traffic matrix a run could carry (MAX_FLOWS rows of
 #: ~100 characters are 5 MB).
 MAX_TRAFFIC_BYTES = 16_000_000
@@ -47,7 +55,7 @@ FIELDS = ("group", "src", "dst", "pairing", "count", "class", "dscp", "transport
 COLLECTIVE_FIELDS = ("group", "collective", "hosts", "size", "iterations", "class", "dscp", "transport", "start")
 
 
-def _text(value: Any) -> Any:
+def _text(value: object) -> object:
     """YAML reads ``1`` or ``0.5`` as numbers; a quantity without its unit is refused by the unit
     parser (which names the units), so hand it over as text."""
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
@@ -57,7 +65,7 @@ Quantity = Annotated[str, BeforeValidator(_text)]
 HostToken = str | int
 
 
-def _unit(parser: Any, text: str, **kwargs: Any) -> float:
+def _unit(parser: Callable[..., float], text: str, **kwargs: bool) -> float:
     """A quantity, or the unit parser's message as the ValueError pydantic reports at the field."""
     try:
         return float(parser(text, **kwargs))
@@ -65,7 +73,7 @@ def _unit(parser: Any, text: str, **kwargs: Any) -> float:
         raise ValueError(error.message + (f"; {error.hint}" if error.hint else "")) from None
 
 
-def _host_tokens(value: Any) -> Any:
+def _host_tokens(value: object) -> object:
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         return [value]
     return value
@@ -240,8 +248,8 @@ class TrafficDocument(BaseModel):
     """How long the run is (``--duration``): statistics over [0, duration]."""
     measure: str | None = None
     """The measured window ``START:END`` (``--measure``): the run ends at END."""
-    flows: list[Any] = Field(default_factory=list)
-    collectives: list[Any] = Field(default_factory=list)
+    flows: list[object] = Field(default_factory=list)
+    collectives: list[object] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _something(self) -> TrafficDocument:
@@ -289,7 +297,7 @@ class TrafficFile:
     collectives: tuple[PlacedCollective, ...] = ()
 
 
-def _hint(error: Mapping[str, Any], field: str) -> str:
+def _hint(error: ErrorDetails, field: str) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         close = difflib.get_close_matches(field, FIELDS, n=1)
@@ -313,7 +321,7 @@ def _hint(error: Mapping[str, Any], field: str) -> str:
     return "see docs/softswitch.md 'Your own traffic'"
 
 
-def _message(error: Mapping[str, Any]) -> str:
+def _message(error: ErrorDetails) -> str:
     if error["type"] == "extra_forbidden" and error["loc"]:
         return f"unknown field {str(error['loc'][0])!r}"
     cause = error.get("ctx", {}).get("error")
@@ -323,7 +331,7 @@ def _message(error: Mapping[str, Any]) -> str:
     return text.removeprefix("Value error, ")
 
 
-def _entry(raw: Any, place: str, field_places: dict[str, str]) -> PlacedEntry:
+def _entry(raw: object, place: str, field_places: dict[str, str]) -> PlacedEntry:
     if not isinstance(raw, dict):
         raise QosforgeError(f"a flow entry must be a mapping (got {type(raw).__name__})", place=place,
                             hint="e.g. {group: g, src: leaf1:Ethernet0, dst: leaf2:Ethernet0, class: bulk}")
@@ -404,7 +412,7 @@ def _load_yaml(name: str, text: str) -> TrafficFile:
         reader.close()
 
 
-def _read_events(name: str, reader: Any) -> TrafficFile:
+def _read_events(name: str, reader: EventReader) -> TrafficFile:
     import yaml
 
     from qosforge.compiler.fast_yaml import Unsupported
@@ -412,7 +420,7 @@ def _read_events(name: str, reader: Any) -> TrafficFile:
     root = reader.start()
     if not isinstance(root, yaml.MappingStartEvent):
         raise _not_a_mapping(name)
-    top: dict[str, Any] = {}
+    top: dict[str, object] = {}
     lines: dict[str, int] = {}
     entries: list[PlacedEntry] = []
     collectives: list[PlacedCollective] = []
@@ -442,11 +450,11 @@ def _read_events(name: str, reader: Any) -> TrafficFile:
     )
 
 
-def _read_entry(name: str, reader: Any, item: Any) -> PlacedEntry:
+def _read_entry(name: str, reader: EventReader, item: Any) -> PlacedEntry:
     return _entry(*_read_mapping(name, reader, item))
 
 
-def _read_mapping(name: str, reader: Any, item: Any) -> tuple[Any, str, dict[str, str]]:
+def _read_mapping(name: str, reader: EventReader, item: Any) -> tuple[object, str, dict[str, str]]:
     """One list item of ``flows:`` or ``collectives:``: its value, its line and each field's."""
     import yaml
 
@@ -455,7 +463,7 @@ def _read_mapping(name: str, reader: Any, item: Any) -> tuple[Any, str, dict[str
     place = f"{name}:{item.start_mark.line + 1}"
     if not isinstance(item, yaml.MappingStartEvent):
         return reader.value(item), place, {}
-    raw: dict[str, Any] = {}
+    raw: dict[str, object] = {}
     field_places: dict[str, str] = {}
     while not isinstance(event := reader.next(), yaml.MappingEndEvent):
         key = reader.key(event)
@@ -474,7 +482,7 @@ def _not_a_mapping(name: str) -> QosforgeError:
     )
 
 
-def _document(name: str, top: Mapping[str, Any], line_of: Any) -> TrafficDocument:
+def _document(name: str, top: Mapping[str, object], line_of: PlaceOf) -> TrafficDocument:
     """The top-level fields (``flows`` checked for presence and length only: its entries are
     read one by one)."""
     try:
@@ -519,12 +527,12 @@ def _load_yaml_ruamel(name: str, text: str) -> TrafficFile:
     if not isinstance(root, CommentedMap):
         raise _not_a_mapping(name)
 
-    def line_of(node: Any, key: Any) -> str:
+    def line_of(node: CommentedMap, key: object) -> str:
         return f"{name}:{node.lc.key(key)[0] + 1}"
 
     top = {str(k): v for k, v in root.items()}
     document = _document(name, top, lambda field: line_of(root, field))
-    placed: dict[str, list[tuple[Any, str, dict[str, str]]]] = {}
+    placed: dict[str, list[tuple[object, str, dict[str, str]]]] = {}
     for key in ("flows", "collectives"):
         listed = root.get(key)
         placed[key] = []
@@ -565,7 +573,7 @@ def _traffic_file(
     name: str,
     document: TrafficDocument,
     entries: tuple[PlacedEntry, ...],
-    place_of: Any,
+    place_of: PlaceOf,
     collectives: tuple[PlacedCollective, ...] = (),
 ) -> TrafficFile:
     measure_s, window_text = _file_window(document, place_of)
@@ -573,7 +581,7 @@ def _traffic_file(
 
 
 def _file_window(document: TrafficDocument,
-                 place_of: Any) -> tuple[tuple[float, float] | None, str | None]:
+                 place_of: PlaceOf) -> tuple[tuple[float, float] | None, str | None]:
     """The window the document gives (its ``measure``, else ``0s:`` its ``duration``): a
     ``duration`` beside a ``measure`` must be the window's end, as ``--duration`` beside
     ``--measure`` must."""
@@ -592,7 +600,7 @@ def _file_window(document: TrafficDocument,
     return None, None
 
 
-def _collective(raw: Any, place: str, field_places: dict[str, str]) -> PlacedCollective:
+def _collective(raw: object, place: str, field_places: dict[str, str]) -> PlacedCollective:
     if not isinstance(raw, dict):
         raise QosforgeError(f"a collective entry must be a mapping (got {type(raw).__name__})", place=place,
                             hint="e.g. {group: allreduce, collective: ring-allreduce, hosts: [0, 1, 2, 3], size: 64MB, class: rdma}")
@@ -614,7 +622,7 @@ def _collective(raw: Any, place: str, field_places: dict[str, str]) -> PlacedCol
     return PlacedCollective(entry, place, field_places)
 
 
-def _cell(value: str) -> Any:
+def _cell(value: str) -> str:
     """A CSV cell: empty = default (left out); a host-set cell may list several, space-separated."""
     return value.strip()
 
@@ -657,7 +665,7 @@ def _load_csv(name: str, text: str) -> TrafficFile:
         place = f"{name}:{number}"
         if len(row) > len(header):
             raise QosforgeError(f"{len(row)} cells but {len(header)} columns", place=place, hint="quote cells that contain commas")
-        raw: dict[str, Any] = {}
+        raw: dict[str, object] = {}
         for column, value in zip(header, row, strict=False):
             cell = _cell(value)
             if cell == "":

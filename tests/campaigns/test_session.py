@@ -28,7 +28,10 @@ def test_suffixes(outputs: Outputs, place: str) -> None:
 def test_plot_needs_a_swept_parameter(tmp_path: Path) -> None:
     check_outputs(SWEPT, Outputs(out=tmp_path / "a.jsonl", plot=tmp_path / "a.png"))
     with pytest.raises(QosforgeError, match="nothing is swept"):
-        check_outputs(Campaign(("simulate",), (), ()), Outputs(out=tmp_path / "a.jsonl", plot=tmp_path / "a.png"))
+        check_outputs(
+            Campaign(("simulate",), (), ()),
+            Outputs(out=tmp_path / "a.jsonl", plot=tmp_path / "a.png"),
+        )
 
 
 @pytest.mark.parametrize("flag", ["--out", "--parquet", "--plot"])
@@ -39,5 +42,7 @@ def test_no_output_flag_creates_folders(flag: str, tmp_path: Path) -> None:
     suffix = {"--out": ".jsonl", "--parquet": ".parquet", "--plot": ".png"}[flag]
     paths[flag] = missing / f"runs{suffix}"
     with pytest.raises(QosforgeError, match="does not exist") as raised:
-        check_outputs(SWEPT, Outputs(out=paths["--out"], parquet=paths["--parquet"], plot=paths["--plot"]))  # type: ignore[arg-type]
+        check_outputs(
+            SWEPT, Outputs(out=paths["--out"], parquet=paths["--parquet"], plot=paths["--plot"])
+        )  # type: ignore[arg-type]
     assert raised.value.place == flag and not missing.exists()

@@ -16,7 +16,11 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str,
 
     def run(*argv: str) -> tuple[int, str, str]:
         arguments = list(argv)
-        if arguments[:1] in (["push"], ["diff"]) and "--timeout" not in arguments and "--inventory" not in arguments:
+        if (
+            arguments[:1] in (["push"], ["diff"])
+            and "--timeout" not in arguments
+            and "--inventory" not in arguments
+        ):
             # The test targets validate every Set against the OpenConfig models (seconds of CPU);
             # on a loaded CI runner that can exceed the 10 s default RPC deadline, which would turn
             # a correct push into a timeout. Tests of the deadline itself pass --timeout.

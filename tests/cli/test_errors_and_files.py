@@ -1,4 +1,4 @@
-"""Issue 13, "Errors and files": help for bare groups, operating-system errors as one line with
+"""Errors and files: help for bare groups, operating-system errors as one line with
 exit 2, output folders complete or untouched, the manifest, --plot paths, file modes, bounds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""qosforge lint: exit codes, formats, several files, --fix, and errors as one line (issue 7)."""
+"""qosforge lint: exit codes, formats, several files, --fix, and errors as one line."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 CONFIGS = Path(__file__).parents[1] / "lint" / "configs"
 GOOD = str(CONFIGS / "broadcom_traditional.json")
 BAD = str(CONFIGS / "broadcom_bad_encoding.json")
-#: BAD without its duplicated DSCP (--fix refuses files with duplicate keys; issue 11).
+#: BAD without its duplicated DSCP (--fix refuses files with duplicate keys).
 _DUPLICATE = '"10": "3",\n      "10": "1"'
 
 
@@ -208,13 +208,13 @@ def test_any_bytes_through_the_cli(run_cli: Run, tmp_path: Path) -> None:
             _no_traceback(err)
 
 
-# --- issue 11: CI life ------------------------------------------------------------------------
+# --- CI life: baselines, several files, exit codes ---------------------------------------------
 
 
 def test_baseline_fails_only_on_new_findings(run_cli: Run, tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
     code, _out, err = run_cli("lint", BAD, "--write-baseline", str(baseline))
-    assert code == 0 and json.loads(baseline.read_text())["findings"]  # issue 23: recording is not failing
+    assert code == 0 and json.loads(baseline.read_text())["findings"]  # recording is not failing
     assert "recorded in baseline" in err
     code, out, err = run_cli("lint", BAD, "--baseline", str(baseline))
     assert code == 0 and "not shown" in err and "error [" not in out
@@ -307,7 +307,7 @@ def test_fix_with_nothing_to_fix_says_so_and_writes_nothing(run_cli: Run, tmp_pa
 
 
 def test_profile_contradicting_the_intent_is_an_error(run_cli: Run) -> None:
-    """Issue 23: --profile mellanox-spectrum-2 with an intent whose switch is broadcom-tomahawk."""
+    """--profile mellanox-spectrum-2 with an intent whose switch is broadcom-tomahawk."""
     code, out, err = run_cli("lint", GOOD, "--intent", INTENT, "--switch", "tor1", "--profile", "mellanox-spectrum-2")
     assert code == 2 and out == ""
     assert "--profile mellanox-spectrum-2 contradicts the intent, which gives tor1: broadcom-tomahawk" in err

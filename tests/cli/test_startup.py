@@ -1,4 +1,4 @@
-"""Issue 14, "import only what a command uses": light commands must not load the heavy stack.
+"""Import only what a command uses: light commands must not load the heavy stack.
 
 Each case runs in a fresh interpreter (the test process has everything imported already) and
 lists which of the heavy modules ended up in ``sys.modules``. Timings are in

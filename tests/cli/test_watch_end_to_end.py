@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 INTENT = ROOT / "examples" / "roce-pod.yaml"
 Run = Callable[..., tuple[int, str, str]]
 
-pytest.importorskip("qosforge.softswitch.device.serve", reason="the software switch as a gNMI device (issue 24a)")
+pytest.importorskip("qosforge.softswitch.device.serve", reason="the software switch as a gNMI device")
 
 
 @pytest.fixture(scope="module")

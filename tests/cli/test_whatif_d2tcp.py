@@ -52,7 +52,9 @@ def test_penalty_with_alpha_and_packet_window(run_cli: Callable[..., tuple[int, 
 
 
 def test_deadline_sweep(run_cli: Callable[..., tuple[int, str, str]]) -> None:
-    code, out, _ = run_cli("whatif", "d2tcp", *FLOW, "--sweep", "deadline=1ms:20ms:20", "--format", "json")
+    code, out, _ = run_cli(
+        "whatif", "d2tcp", *FLOW, "--sweep", "deadline=1ms:20ms:20", "--format", "json"
+    )
     assert code == 0
     imminence = json.loads(out)["imminence"]
     assert imminence[0] == 2.0 and imminence[-1] == 0.5

@@ -40,4 +40,10 @@ def test_unknown_range_falls_back_to_sonics_yang() -> None:
 
 
 def test_alpha_text() -> None:
-    assert [alpha_text(a) for a in (2.0**-7, 0.5, 1.0, 8.0, math.inf)] == ["1/128", "1/2", "1", "8", "infinity"]
+    assert [alpha_text(a) for a in (2.0**-7, 0.5, 1.0, 8.0, math.inf)] == [
+        "1/128",
+        "1/2",
+        "1",
+        "8",
+        "infinity",
+    ]

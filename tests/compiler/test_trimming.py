@@ -1,4 +1,5 @@
-"""Packet trimming as a compile target: the trim class, its queue's FastLane budget, the refusals."""
+"""Packet trimming as a compile target: the trim class, its queue's FastLane budget, the
+refusals."""
 
 from __future__ import annotations
 

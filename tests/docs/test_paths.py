@@ -18,9 +18,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([ROOT / "docs" / "architecture.md", *(ROOT / "docs" / "extending").glob("*.md")])
 TOP_LEVEL = frozenset(entry.name for entry in ROOT.iterdir() if not entry.name.startswith("."))
-#: issue 27 was split over four branches: these how-to pages are written on the others
-#: (transport: 27a, target: 27b, scenario: 27c). Until they are merged a missing one is allowed;
-#: once they exist they are checked like every other page. Remove this after the merge.
 _TOKEN = re.compile(r"`([^`\s]+)`")
 _TEMPLATE = re.compile(r"[<>*{}]|\.\.\.")
 

@@ -28,7 +28,7 @@ def test_the_intent_names_the_profile_and_a_contradicting_one_is_refused() -> No
     explicit = Linter(profile="broadcom-tomahawk", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")
     explicit.lint_path(CONFIGS / "broadcom_traditional.json")
     assert explicit.profiles_used == {"broadcom-tomahawk"}
-    # Issue 23: a --profile the intent contradicts is an error, not a silent override.
+    # A --profile the intent contradicts is an error, not a silent override.
     with pytest.raises(QosforgeError, match="--profile broadcom-trident2 contradicts the intent, which gives tor1: "
                                             "broadcom-tomahawk"):
         Linter(profile="broadcom-trident2", intent=CONFIGS / "broadcom_fabric.yaml", switch="tor1")

@@ -1,4 +1,4 @@
-"""Issue 11: lint on the configs operators run. Synthetic configs reproduce each pattern seen in
+"""Lint on the configs operators run. Synthetic configs reproduce each pattern seen in
 SONiC's own rendered samples (sonic-buildimage src/sonic-config-engine/tests/sample_output), vendor
 files and sonic-utilities test fixtures; a corpus of real files runs too when
 ``QOSFORGE_LINT_CORPUS`` names a folder of them (the files are never committed)."""

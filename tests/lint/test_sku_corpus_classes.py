@@ -1,4 +1,4 @@
-"""Issue 23: the false-alarm classes found linting every SKU's rendered buffers.json + qos.json
+"""The false-alarm classes found linting every SKU's rendered buffers.json + qos.json
 (tools/render_sonic_corpus.py), each as a small synthetic config shaped like the SONiC template that
 showed it, and the real defects the same corpus holds, which must still be caught."""
 

@@ -24,8 +24,8 @@ G = 1e9
 SPECTRUM_2_CELL = 144.0  # sonic-swss cfgmgr/buffermgrdyn.cpp with sonic-buildimage platform/mellanox/asic_table.j2 ASIC_TABLE cell_size
 BASE = {
     "cell_bytes": SPECTRUM_2_CELL,
-    "max_frame_bytes": 9100.0,
-    "lossless_frame_bytes": 1024.0,
+    "port_mtu_bytes": 9100.0,
+    "lossless_mtu_bytes": 1024.0,
     "small_packet_fraction": 0.5,
 }
 
@@ -144,8 +144,8 @@ def test_xoff_non_decreasing_in_cable_length(
     short, long = sorted((cable_a, cable_b))
     args = {
         "cell_bytes": cell,
-        "max_frame_bytes": mtu,
-        "lossless_frame_bytes": lossless,
+        "port_mtu_bytes": mtu,
+        "lossless_mtu_bytes": lossless,
         "small_packet_fraction": fraction,
     }
     low, high = pfc_headroom(rate, short, **args), pfc_headroom(rate, long, **args)
@@ -162,8 +162,8 @@ def test_xoff_non_decreasing_in_speed(
         np.array(TABLE_RATES),
         cable,
         cell_bytes=cell,
-        max_frame_bytes=mtu,
-        lossless_frame_bytes=lossless,
+        port_mtu_bytes=mtu,
+        lossless_mtu_bytes=lossless,
         small_packet_fraction=fraction,
     )
     assert np.all(np.diff(result.xoff_bytes) >= 0)
@@ -178,8 +178,8 @@ def test_xoff_is_whole_cells_covering_the_occupied_bytes(
         rate,
         cable,
         cell_bytes=cell,
-        max_frame_bytes=mtu,
-        lossless_frame_bytes=lossless,
+        port_mtu_bytes=mtu,
+        lossless_mtu_bytes=lossless,
         small_packet_fraction=fraction,
     )
     occupied = result.in_flight_bytes * result.cell_occupancy
@@ -196,8 +196,8 @@ def test_xoff_is_whole_cells_covering_the_occupied_bytes(
         ({"cell_bytes": 0.0}, "cell_bytes"),
         ({"small_packet_fraction": 1.5}, "small_packet_fraction"),
         ({"propagation_speed_mps": 4e8}, "propagation_speed_mps"),
-        ({"max_frame_bytes": 0.0}, "max_frame_bytes"),
-        ({"lossless_frame_bytes": -1.0}, "lossless_frame_bytes"),
+        ({"port_mtu_bytes": 0.0}, "port_mtu_bytes"),
+        ({"lossless_mtu_bytes": -1.0}, "lossless_mtu_bytes"),
         ({"mac_phy_delay_bytes": -1.0}, "mac_phy_delay_bytes"),
         ({"peer_response_bits": -1.0}, "peer_response_bits"),
     ],

@@ -55,3 +55,17 @@ def test_a_cli_module_importing_the_compiler_breaks_the_cli_contract(tmp_path: P
     assert "the CLI imports only the application layer and the shared base BROKEN" in completed.stdout
     assert "qosforge.cli.probe -> qosforge.compiler.loader" in completed.stdout
     assert "Contracts: " in completed.stdout and " kept, 1 broken." in completed.stdout
+
+
+def test_the_cli_contract_has_no_exception(tmp_path: Path) -> None:
+    """simulate's gNMI serving runs in qosforge/api/serve.py: the CLI module that reads its flags
+    breaks the contract as soon as it reaches below the application layer."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    cli = next(c for c in contracts if c["name"].startswith("the CLI imports only"))
+    assert "ignore_imports" not in cli
+    layout = installed_layout(tmp_path / "view")
+    serve = layout / "qosforge" / "cli" / "serve_gnmi.py"
+    serve.write_text(serve.read_text() + "\nfrom qosforge.deliver.devices import GnmiConnection\n")
+    completed = _lint_imports(layout)
+    assert completed.returncode == 1
+    assert "qosforge.cli.serve_gnmi -> qosforge.deliver.devices" in completed.stdout

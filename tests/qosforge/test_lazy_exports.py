@@ -25,7 +25,11 @@ def _declarations(package: str, source: str) -> tuple[dict[str, str], dict[str, 
     lazy: dict[str, str] = {}
     exported: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+        if (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING"
+        ):
             for statement in node.body:
                 assert isinstance(statement, ast.ImportFrom) and statement.module
                 submodule = statement.module.removeprefix(f"{package}.")
@@ -51,7 +55,9 @@ def test_every_lazy_export_resolves_to_its_submodule(package: str) -> None:
     module = importlib.import_module(package)
     _, lazy, _ = _declarations(package, _source(package))
     for name, submodule in lazy.items():
-        assert getattr(module, name) is getattr(importlib.import_module(f"{package}.{submodule}"), name)
+        assert getattr(module, name) is getattr(
+            importlib.import_module(f"{package}.{submodule}"), name
+        )
 
 
 def test_the_drift_check_sees_a_missing_export() -> None:

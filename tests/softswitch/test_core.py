@@ -11,17 +11,18 @@ import pytest
 
 from qosforge.softswitch.engine import digest_word
 from qosforge.softswitch.engine import layout as L
-from qosforge.softswitch.engine.aot import WORLD_ARRAYS
 from qosforge.softswitch.engine.build import build_world
+from qosforge.softswitch.engine.state import numba_signature
 from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 
 
 def test_the_world_the_builder_makes_is_the_one_the_core_was_compiled_for() -> None:
     config, flows, run = dumbbell(DumbbellSpec(flows=3, transport="dctcp", bandwidth_bps=10e9, rtt_s=1e-4, buffer_bytes=150_000, ecn_threshold_bytes=30_000))
     world = build_world(config, flows, run)
-    assert len(world) == L.W_LEN == len(WORLD_ARRAYS)
+    signature = numba_signature()
+    assert len(world) == L.W_LEN == len(signature)
     for index, array in enumerate(world):
-        dtype, ndim = WORLD_ARRAYS[index]
+        dtype, ndim = signature[index]
         assert (array.dtype, array.ndim) == (np.dtype(dtype), ndim), index
         assert array.flags.c_contiguous, index
 

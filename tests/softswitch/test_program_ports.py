@@ -29,6 +29,8 @@ def test_a_program_written_before_port_binding_still_loads() -> None:
     del document["inventory"]["ports"]
     for port in document["ports"]:
         del port["layout_index"]
-    document["operations"][0]["attributes"]["SAI_SWITCH_ATTR_PORT_LIST"] = [p["id"] for p in document["ports"]]
+    document["operations"][0]["attributes"]["SAI_SWITCH_ATTR_PORT_LIST"] = [
+        p["id"] for p in document["ports"]
+    ]
     config = load_switch_json(json.dumps(document))
     assert [p.name for p in config.ports] == [p.name for p in ir.ports[:2]]

@@ -32,3 +32,17 @@ def test_classify() -> None:
     assert classify("docs/rules.md") == "generated" and classify("tests/backends/sonic/golden/x.json") == "generated"
     assert classify("lint/rules/schema.py") == "source" and classify("tests/api/test_fit.py") == "tests"
     assert classify(PAGE) == "docs" and classify("tools/count_unit_files.py") == "other"
+
+
+def test_the_engine_layout_world_block_is_generated() -> None:
+    # Its markers are engine/state.py's: an appended array changes lines inside the block only.
+    from qosforge.softswitch.engine import state
+
+    layout = "softswitch/engine/layout.py"
+    text = (ROOT / layout).read_text()
+    block = state.current_layout_block(text)
+    first = text[: text.index(block)].count("\n") + 1  # the begin marker's line
+    last = first + block.count("\n") - 1  # the end marker's line
+    assert only_in_generated_block(layout, [f"@@ -{last - 1} +{last - 2},2 @@"], text)
+    assert not only_in_generated_block(layout, [f"@@ -{last} +{last} @@"], text)
+    assert not only_in_generated_block(layout, [f"@@ -{first - 2} +{first - 2} @@"], text)

@@ -1,4 +1,4 @@
-"""Fabric validation (issue 15): the whole fabric on the software switch, every switch loaded from
+"""Fabric validation: the whole fabric on the software switch, every switch loaded from
 its own SAI program, linked as the intent's topology says.
 
 1. PFC headroom at every hop: a lossless line-rate sender behind two switch hops into a host that
@@ -18,8 +18,9 @@ its own SAI program, linked as the intent's topology says.
    the stalled port's queue is declared deadlocked as many times as those intervals allow within
    the stall, only there, and its recovery stops the spread short of the sending leaves, which
    the same run without the watchdog reaches (pause depth 2); with it nothing lossless is lost
-   to headroom. (Without it the spine towards the stalled leaf does drop lossless frames in this
-   storm, docs/softswitch.md "Fabric", finding 1.)
+   to headroom. (Nor without it, measured at seed 1; with only the first half of SAI's XON rule
+   the spine towards the stalled leaf drops lossless frames in this storm:
+   docs/softswitch-validation.md "When a paused priority resumes".)
 """
 
 from __future__ import annotations

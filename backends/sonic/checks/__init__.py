@@ -66,7 +66,9 @@ def read_config_db(config: Mapping[str, Any]) -> tuple[ConfigView, list[Violatio
     return ConfigView(encoding.check_structure(config, found)), found
 
 
-def check_config_db(config: Mapping[str, Any], *, asic_buffer_bytes: int | None = None) -> list[Violation]:
+def check_config_db(
+    config: Mapping[str, Any], *, asic_buffer_bytes: int | None = None
+) -> list[Violation]:
     """Every rule of :data:`RULE_SPECS` broken by ``config``; empty when SONiC would accept it.
     ``pool-overcommit`` runs only with ``asic_buffer_bytes``."""
     view, found = read_config_db(config)

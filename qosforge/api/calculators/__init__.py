@@ -24,7 +24,11 @@ def calculator(name: str) -> WhatIf:
     """The spec of the calculator ``name`` (one of :func:`calculator_names`)."""
     reference = plugins.find(plugins.CALCULATORS, name)
     if reference is None:
-        raise QosforgeError(f"{name!r} is not a what-if calculator", place="whatif", hint=f"one of: {', '.join(calculator_names())}")
+        raise QosforgeError(
+            f"{name!r} is not a what-if calculator",
+            place="whatif",
+            hint=f"one of: {', '.join(calculator_names())}",
+        )
     return plugins.load_one(reference, WhatIf)
 
 

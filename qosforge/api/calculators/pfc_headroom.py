@@ -34,8 +34,6 @@ from qosforge.vendor_profiles import load_vendor_profile, vendor_profile_names
 
 # Physical-model parameter -> CLI argument, so model errors point at the flag the user typed.
 _PHYSICAL_PLACES = {
-    "max_frame_bytes": "port_mtu_bytes",
-    "lossless_frame_bytes": "lossless_mtu_bytes",
     "small_packet_fraction": "small_packet_percent",
     "peer_response_bits": "peer_response_quanta",
 }
@@ -133,8 +131,8 @@ def _compute(values: dict[str, Any]) -> PfcHeadroom | SonicHeadroom:
             values["rate_bps"],
             values["cable_m"],
             cell_bytes=_physical_cell_bytes(values),
-            max_frame_bytes=values["port_mtu_bytes"],
-            lossless_frame_bytes=values["lossless_mtu_bytes"],
+            port_mtu_bytes=values["port_mtu_bytes"],
+            lossless_mtu_bytes=values["lossless_mtu_bytes"],
             small_packet_fraction=values["small_packet_percent"] / 100.0,
             propagation_speed_mps=values["propagation_speed_mps"],
             mac_phy_delay_bytes=values["mac_phy_delay_bytes"],

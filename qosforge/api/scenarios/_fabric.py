@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.reporting import Reporter, StderrReporter
 from qosforge.api.simulation import (
@@ -20,6 +20,18 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_flag, parse_fraction, parse_size_bytes, parse_time_s
+
+if TYPE_CHECKING:
+    from qosforge.api.serve import ServeOptions
+    from qosforge.ir import SwitchIR
+    from qosforge.softswitch.asic import AsicModel
+    from qosforge.softswitch.helper.fabric import Fabric
+    from qosforge.softswitch.helper.fabric_scenarios import FabricRun, FabricTraffic
+    from qosforge.softswitch.metrics import SimulationResult
+
+#: What running a fabric plan gives: the engine's result, the fabric's JSON keys, the report's
+#: header, the run's duration and warm-up (seconds).
+PlanResult = tuple["SimulationResult", dict[str, Any], dict[str, Any], float, float]
 
 
 @dataclass(frozen=True)
@@ -55,8 +67,8 @@ class FabricOptions:
     """deadlock: the cables to fail (``--fail-link``)."""
     watchdog: bool = True
     """deadlock: run the PFC watchdog the intent configures (``--no-watchdog``: without it)."""
-    serve: Any = None
-    """cli/serve_gnmi.py ServeOptions: serve the switches over gNMI while the run goes on."""
+    serve: ServeOptions | None = None
+    """Serve the switches over gNMI while the run goes on (qosforge/api/serve.py)."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +76,8 @@ class FabricBuild:
     """What a plan's builder gets: the compiled fabric, its class's traffic and the run's length."""
 
     options: FabricOptions
-    fabric: Any
-    traffic: Any
+    fabric: Fabric
+    traffic: FabricTraffic
     flows: int
     duration_s: float
     warmup_s: float
@@ -78,7 +90,7 @@ class FabricPlan:
     and what its report keeps."""
 
     defaults: ScenarioDefaults
-    build: Callable[[FabricBuild], Any]
+    build: Callable[[FabricBuild], FabricRun]
     check: Callable[[FabricOptions], None] = lambda options: None
     duration_s: Callable[[FabricOptions], float] | None = None
     """The default duration where it depends on the options (pause-storm: stall + margins)."""
@@ -87,7 +99,7 @@ class FabricPlan:
     seeded_workload: bool = False
     """The seed draws the workload itself (all-to-all's Poisson arrivals and sizes)."""
     reports_flow_size: bool = True
-    whole: Callable[[FabricOptions, Any, Reporter], tuple[Any, dict[str, Any], dict[str, Any], float, float]] | None = None
+    whole: Callable[[FabricOptions, Fabric, Reporter], PlanResult] | None = None
     """A scenario that runs the compiled fabric its own way (deadlock): everything after compiling."""
 
 
@@ -126,7 +138,7 @@ def fabric_outcome(inp: ScenarioInput, plan: FabricPlan) -> SimulationOutcome:
     return SimulationOutcome(report, result, plot)
 
 
-def run_fabric(options: FabricOptions, reporter: Reporter | None = None) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+def run_fabric(options: FabricOptions, reporter: Reporter | None = None) -> PlanResult:
     """Build and simulate ``options.scenario`` (a registered fabric scenario): (result, the
     fabric's JSON keys, header, duration, warm-up)."""
     from qosforge.api.scenarios import fabric_plans
@@ -134,7 +146,7 @@ def run_fabric(options: FabricOptions, reporter: Reporter | None = None) -> tupl
     return run_plan(options, fabric_plans()[options.scenario], reporter or StderrReporter())
 
 
-def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> PlanResult:
     from qosforge.softswitch.helper.class_report import flow_ect
     from qosforge.softswitch.helper.fabric import compile_fabric
     from qosforge.softswitch.helper.fabric_report import fabric_summary
@@ -183,7 +195,7 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> tu
     return result, keys, header, duration_s, warmup_s
 
 
-def announce_approximations(reporter: Reporter, switches: Iterable[Any], asics: Iterable[Any] = ()) -> list[str]:
+def announce_approximations(reporter: Reporter, switches: Iterable[SwitchIR], asics: Iterable[AsicModel] = ()) -> list[str]:
     """The approximations the intent accepted (``approximations:``) that shaped these switches'
     programs, each noted on stderr as ``compile`` reports it, and those the software switch took
     for what a vendor profile leaves unknown (``AsicModel.approximations``: ``red-linear``);
@@ -205,5 +217,5 @@ def _default_warmup_s(options: FabricOptions, defaults: ScenarioDefaults, durati
     return min(defaults.warmup_s, duration_s / 2)
 
 
-__all__ = ["FabricBuild", "FabricOptions", "FabricPlan", "ScenarioDefaults", "announce_approximations", "fabric_options", "fabric_outcome",
+__all__ = ["FabricBuild", "FabricOptions", "FabricPlan", "PlanResult", "ScenarioDefaults", "announce_approximations", "fabric_options", "fabric_outcome",
            "run_fabric", "run_plan"]

@@ -4,7 +4,7 @@ running the built switch and reporting it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.simulation import (
     PlotData,
@@ -14,6 +14,11 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.units import format_value, parse_flag, parse_size_bytes, parse_time_s
+
+if TYPE_CHECKING:
+    from qosforge.ir import SwitchIR
+    from qosforge.softswitch.config import SwitchConfig
+    from qosforge.softswitch.traffic.spec import FlowSpec, RunSpec
 
 
 @dataclass(frozen=True)
@@ -60,8 +65,8 @@ def without_boundary_packet(wire_gbps: float, line_rate_bps: float, packet_bytes
     return line_rate_bps / 1e9 if 0.0 < excess_bps <= boundary_bps else wire_gbps
 
 
-def run_single(inp: ScenarioInput, single: SingleRun, config: Any, flow_specs: Any, run: Any, header: dict[str, Any], line_rate_bps: float,
-               packet: int, switch_ir: Any) -> SimulationOutcome:
+def run_single(inp: ScenarioInput, single: SingleRun, config: SwitchConfig, flow_specs: tuple[FlowSpec, ...], run: RunSpec,
+               header: dict[str, Any], line_rate_bps: float, packet: int, switch_ir: SwitchIR | None) -> SimulationOutcome:
     """Simulate the built switch (or serve it over gNMI while it runs) and report it."""
     from qosforge.softswitch.metrics import summary
     from qosforge.softswitch.randomness import seed_matters
@@ -76,6 +81,10 @@ def run_single(inp: ScenarioInput, single: SingleRun, config: Any, flow_specs: A
         from qosforge.softswitch.device.live import Scenario
         from qosforge.softswitch.engine.build import single_switch
 
+        # The dumbbell (no compiled switch) declares itself not served (Scenario.not_served),
+        # so serve_settings refused --serve-gnmi before the run was built.
+        if switch_ir is None:
+            raise AssertionError("a run without a compiled switch reached --serve-gnmi")
         result = inp.serve.run(Scenario((config,), single_switch(len(config.ports)), flow_specs, run), (switch_ir,))
     else:
         with reporter.progress(f"simulating {format_value(single.duration_s, 's')} of {header['scenario']}"):

@@ -3,7 +3,7 @@ from ``--flow-size-dist`` (softswitch/helper/fabric_scenarios.py ``all_to_all_ru
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from qosforge.api.scenarios._fabric import (
     FabricBuild,
@@ -17,6 +17,9 @@ from qosforge.api.scenarios.flags import COMPILED_INSTEAD
 from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
 
+if TYPE_CHECKING:
+    from qosforge.softswitch.helper.fabric_scenarios import FabricRun
+
 DEFAULT_LOAD = 0.6
 
 
@@ -28,7 +31,7 @@ def _check(options: FabricOptions) -> None:
         raise QosforgeError(f"must be within (0, 100%] (got {load:g})", place="--load", hint="the offered load per host link, e.g. 60%")
 
 
-def _build(run: FabricBuild) -> Any:
+def _build(run: FabricBuild) -> FabricRun:
     from qosforge.softswitch.helper.fabric_scenarios import all_to_all_run
     from qosforge.softswitch.traffic.flow_sizes import flow_size_distribution
 

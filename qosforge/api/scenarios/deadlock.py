@@ -5,12 +5,14 @@ the buffer dependency cycles that creates, and watch the buffers between the ker
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from qosforge.api.reporting import Reporter
 from qosforge.api.scenarios._fabric import (
+    FabricBuild,
     FabricOptions,
     FabricPlan,
+    PlanResult,
     ScenarioDefaults,
     announce_approximations,
     fabric_outcome,
@@ -20,8 +22,12 @@ from qosforge.api.scenarios.flags import COMPILED_INSTEAD
 from qosforge.api.simulation import ScenarioInput, SimulationOutcome, check_work
 from qosforge.errors import QosforgeError
 
+if TYPE_CHECKING:
+    from qosforge.softswitch.helper.fabric import Fabric
+    from qosforge.softswitch.helper.fabric_scenarios import FabricRun
 
-def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any, dict[str, Any], dict[str, Any], float, float]:
+
+def _whole(options: FabricOptions, fabric: Fabric, reporter: Reporter) -> PlanResult:
     from qosforge.softswitch.helper.class_report import flow_ect
     from qosforge.softswitch.helper.fabric_deadlock import (
         DEADLOCK_MARGIN_S,
@@ -76,7 +82,7 @@ def _whole(options: FabricOptions, fabric: Any, reporter: Reporter) -> tuple[Any
     return result, keys, header, duration_s, 0.0
 
 
-def _unused(run: Any) -> Any:
+def _unused(run: FabricBuild) -> FabricRun:
     raise AssertionError("the deadlock scenario builds its flows in _whole")
 
 

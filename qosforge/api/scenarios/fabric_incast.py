@@ -3,15 +3,18 @@ the fabric (softswitch/helper/fabric_scenarios.py ``fabric_incast_run``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from qosforge.api.scenarios._fabric import FabricBuild, FabricPlan, ScenarioDefaults, fabric_outcome
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
 from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 
+if TYPE_CHECKING:
+    from qosforge.softswitch.helper.fabric_scenarios import FabricRun
 
-def _build(run: FabricBuild) -> Any:
+
+def _build(run: FabricBuild) -> FabricRun:
     from qosforge.softswitch.helper.fabric_scenarios import fabric_incast_run
 
     return fabric_incast_run(run.fabric, run.traffic, receiver=run.options.port_name, flows=run.flows, size_bytes=run.options.flow_size_bytes,

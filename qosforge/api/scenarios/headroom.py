@@ -11,7 +11,7 @@ its compiled xoff; with the compiled headroom no lossless frame is lost, and a h
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.scenarios._fabric import announce_approximations
 from qosforge.api.scenarios._framework import Scenario
@@ -19,6 +19,10 @@ from qosforge.api.scenarios._single import prepare, run_single
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
 from qosforge.api.simulation import ScenarioInput, SimulationOutcome, assumptions
 from qosforge.errors import QosforgeError
+
+if TYPE_CHECKING:
+    from qosforge.softswitch.helper.headroom_incast import HeadroomIncast
+    from qosforge.softswitch.metrics import SimulationResult
 
 
 def run(inp: ScenarioInput) -> SimulationOutcome:
@@ -42,7 +46,9 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         "approximations": announce_approximations(inp.reporter, (compiled.ir,), (config.asic,))}
     outcome = run_single(inp, single, config, built.flows, built.run, header, config.ports[built.receiver].speed_bps,
                          built.lossless_mtu_bytes, compiled.ir)
-    if outcome.result is not None:
+    from qosforge.softswitch.metrics import SimulationResult
+
+    if isinstance(outcome.result, SimulationResult):
         # wire_gbps and goodput_gbps count every host, the port-MTU flows towards the senders too.
         from qosforge.models.ethernet import wire_bytes
 
@@ -58,7 +64,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
     return outcome
 
 
-def _headroom_rows(built: Any, result: Any) -> list[dict[str, Any]]:
+def _headroom_rows(built: HeadroomIncast, result: SimulationResult) -> list[dict[str, Any]]:
     """Per sender: the PG's peak headroom use (cells x cell size) against its profile's xoff."""
     config = built.compiled.config
     pg = built.entry.priority_group

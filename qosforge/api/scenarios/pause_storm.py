@@ -4,7 +4,7 @@ while every host sends to it and to bystanders (softswitch/helper/fabric_scenari
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from qosforge.api.scenarios._fabric import (
     FabricBuild,
@@ -18,6 +18,9 @@ from qosforge.api.scenarios.flags import COMPILED_INSTEAD
 from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
 
+if TYPE_CHECKING:
+    from qosforge.softswitch.helper.fabric_scenarios import FabricRun
+
 #: The stall starts after this warm-up and the run goes on this long after it.
 STALL_MARGIN_S = 1e-3
 #: The default stall; a watchdog with a longer detection interval does not fire in it (the
@@ -29,7 +32,7 @@ def _stall_s(options: FabricOptions) -> float:
     return DEFAULT_STALL_S if options.stall_s is None else options.stall_s
 
 
-def _build(run: FabricBuild) -> Any:
+def _build(run: FabricBuild) -> FabricRun:
     from qosforge.softswitch.helper.fabric_scenarios import pause_storm_run
     from qosforge.units import format_value
 

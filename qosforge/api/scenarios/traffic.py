@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.reporting import Reporter
 from qosforge.api.scenarios._fabric import announce_approximations
@@ -23,6 +23,17 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_flag, parse_time_s
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from qosforge.softswitch.config import PortConfig
+    from qosforge.softswitch.helper.fabric import Fabric
+    from qosforge.softswitch.helper.traffic_report import Window
+    from qosforge.softswitch.helper.user_traffic import UserFlow, UserTraffic
+    from qosforge.softswitch.sampling import QueueSeries, SampledRun
+    from qosforge.softswitch.traffic.spec import FlowSpec
+    from qosforge.softswitch.traffic.traffic_file import TrafficFile
 
 #: Without --measure or --duration: 10 ms (thousands of RTTs on a datacenter fabric).
 DEFAULT_DURATION_S = 10e-3
@@ -54,7 +65,7 @@ def parse_measure(text: str) -> tuple[float, float]:
     return parse_window(text, "--measure")
 
 
-def _window(options: TrafficOptions, traffic_file: Any, reporter: Reporter) -> tuple[Any, str]:
+def _window(options: TrafficOptions, traffic_file: TrafficFile, reporter: Reporter) -> tuple[Window, str]:
     """The run's window and where it came from: the flags (--measure, --duration) override the
     traffic file's ``measure``/``duration``, which overrides the 10 ms default."""
     from qosforge.softswitch.helper.traffic_report import Window
@@ -91,7 +102,7 @@ def _check_output(path: str | None, flag: str, suffixes: tuple[str, ...]) -> Non
         check_output_file(Path(path), flag=flag, suffixes=suffixes)
 
 
-def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, Any], Any]:
+def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, Any], QueueSeries]:
     """Compile, run and report: (report, the sampled series ``--plot`` draws); writes
     --timeseries only once the run succeeded (the CLI draws --plot after it)."""
     from qosforge.files import PLOT_SUFFIXES
@@ -178,7 +189,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
 NAMED_LATE_FLOWS = 3
 
 
-def late_flows(traffic: Any, window: Any) -> list[str]:
+def late_flows(traffic: UserTraffic, window: Window) -> list[str]:
     """A warning for the flows that start when the run has ended (they send nothing, and their
     zeros would read as starved flows), naming them."""
     flows = traffic.flows
@@ -193,12 +204,12 @@ def late_flows(traffic: Any, window: Any) -> list[str]:
             "measure: in the traffic file)"]
 
 
-def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
+def offered_packets(ports: Sequence[PortConfig], flows: Sequence[UserFlow], end_s: float) -> float:
     """Packets the flows can put on the wire by ``end_s``, the run's work: each sending host port
     at most at its line rate from its first flow's start, a sized flow no more than its size, an
     open-loop flow no more than its rate (a flow crosses several hops, but so does a line-rate
     packet of :func:`~qosforge.api.simulation.check_work`, the bound this one refines)."""
-    flows_of: dict[int, list[Any]] = {}
+    flows_of: dict[int, list[FlowSpec]] = {}
     for flow in flows:
         flows_of.setdefault(flow.spec.src_port, []).append(flow.spec)
     total = 0.0
@@ -219,7 +230,7 @@ def offered_packets(ports: Any, flows: Any, end_s: float) -> float:
 
 
 def _note_series_rows(
-    reporter: Reporter, options: TrafficOptions, window: Any, queues: int
+    reporter: Reporter, options: TrafficOptions, window: Window, queues: int
 ) -> None:
     """A time series of very many rows is asked for by a --sample far finer than the queues
     change; say how many before the run writes them."""
@@ -238,7 +249,7 @@ def _note_series_rows(
         )
 
 
-def _seed_matters(fabric: Any, traffic: Any, traffic_file: Any) -> bool:
+def _seed_matters(fabric: Fabric, traffic: UserTraffic, traffic_file: TrafficFile) -> bool:
     """Whether ``--seed`` changes this run: ECMP hashes, RED ramps, Poisson sources, or a random
     stagger the file does not seed itself (softswitch/randomness.py)."""
     from qosforge.softswitch.randomness import fabric_seed_matters
@@ -274,7 +285,7 @@ def existing_traffic_path(text: str) -> Path:
     return path
 
 
-def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Any:
+def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Fabric:
     """Every switch of the intent (or those named), one or many, as the fabric scenarios load them."""
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
@@ -295,7 +306,7 @@ def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> 
                                 link_latencies_s=intent_link_latencies_s(resolve_topology(loaded, source_map)))
 
 
-def _write_timeseries(path: Path, fabric: Any, traffic: Any, sampled: Any) -> None:
+def _write_timeseries(path: Path, fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> None:
     from qosforge.softswitch.helper.series_file import write_series
 
     write_series(path, fabric, traffic, sampled)

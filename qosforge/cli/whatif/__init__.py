@@ -23,7 +23,9 @@ class _WhatIfGroup(HelpWhenBareGroup):
         return build_command(calculator(cmd_name))
 
 
-@click.group("whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in calculator_names()})
+@click.group(
+    "whatif", cls=_WhatIfGroup, lazy_subcommands={name: name for name in calculator_names()}
+)
 def whatif_group() -> None:
     """What-if capacity calculations from the transport and buffer models.
 

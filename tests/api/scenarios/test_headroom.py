@@ -26,10 +26,16 @@ def _simulate(*args: str) -> tuple[int, str, str]:
 
 
 def test_the_compiled_headroom_holds_a_line_rate_incast_at_xoff() -> None:
-    code, out, err = _simulate("--flows", "4", "--duration", "2ms", "--warmup", "0s", "--format", "json")
+    code, out, err = _simulate(
+        "--flows", "4", "--duration", "2ms", "--warmup", "0s", "--format", "json"
+    )
     assert code == 0, err
     report = json.loads(out)
-    assert report["switch"] == "leaf1" and report["class"] == "rdma" and report["receiver_port"] == "Ethernet0"
+    assert (
+        report["switch"] == "leaf1"
+        and report["class"] == "rdma"
+        and report["receiver_port"] == "Ethernet0"
+    )
     # PFC holds the receiver at its line rate with nothing lost on the switch; the senders' NICs
     # overflow while paused (open-loop senders), which is theirs, not the switch's.
     assert report["pfc_xoff_sent"] > 100 and report["lossless_drops"] == 0 and report["drops"] == 0

@@ -28,7 +28,7 @@ HISTORIC = {
 def test_every_scenario_module_is_registered() -> None:
     modules = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_") and m.name != "flags"]
     assert sorted(s.run.__module__.rsplit(".", 1)[1] for s in SCENARIOS.values()) == sorted(modules)
-    # The built-ins keep their order; a scenario added later (headroom, issue 24) takes the place its
+    # The built-ins keep their order; a scenario added later (headroom) takes the place its
     # ``order`` gives it.
     assert [name for name in SCENARIOS if name in (*_ALL, "traffic")] == [*_ALL, "traffic"]
     assert sorted(fabric_plans()) == sorted(_COMPILED[1:])

@@ -1,5 +1,5 @@
-"""SONiC packet trimming: SWITCH_TRIMMING|GLOBAL and packet_discard_action as sonic-trimming.yang and
-sonic-buffer-profile.yang define them, the validator's checks of them, lint's reading of them, and
+"""SONiC packet trimming: SWITCH_TRIMMING|GLOBAL and packet_discard_action as
+sonic-trimming.yang and sonic-buffer-profile.yang define them, the validator's checks of them, lint's reading of them, and
 GCU's live change of packet_discard_action (compile --base)."""
 
 from __future__ import annotations

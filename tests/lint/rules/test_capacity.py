@@ -48,7 +48,7 @@ def test_xoff_against_sonics_own_plugin(cable: int, sonic_xoff: int, load_named:
 def test_xoff_against_the_physical_model_without_a_sonic_table(load_named: Callable[[str], Config],
                                                                 lint_config: Lint) -> None:
     """Tomahawk has no SONiC ASIC_TABLE, so the physical model applies (208-byte cells)."""
-    needed = pfc_headroom(40e9, 300, cell_bytes=208, max_frame_bytes=9100, lossless_frame_bytes=1024,
+    needed = pfc_headroom(40e9, 300, cell_bytes=208, port_mtu_bytes=9100, lossless_mtu_bytes=1024,
                           small_packet_fraction=0.5).xoff_bytes
     config = load_named("broadcom_traditional.json")
     config["BUFFER_PROFILE"]["pg_lossless_40000_300m_profile"]["xoff"] = str(int(needed) - 208)
@@ -208,7 +208,7 @@ def test_dynamic_model_null_pgs_are_left_to_sonic(load_named: Callable[[str], Co
                                                       ("broadcom_traditional.json", "broadcom-tomahawk")])
 def test_headroom_groups_ports_by_requirement_and_its_hint_reproduces_the_number(
         config_name: str, profile: str, load_named: Callable[[str], Config], lint_config: Lint) -> None:
-    """Issue 23 (new-user trial): one profile on 40 m and 300 m ports is two requirements, each
+    """A new user's trial: one profile on 40 m and 300 m ports is two requirements, each
     finding names only its ports, and the hint's whatif command (same model, --asic, inputs) prints
     the rule's number."""
     import json

@@ -1,6 +1,6 @@
 """Consistency rules and the field failures of SONiC GitHub issues on buffers, WRED and PFC a config can show.
 
-Each case is a pain point reported on GitHub (issue number in the id) or an issue-7 requirement,
+Each case is a pain point reported on GitHub (issue number in the id) or a requirement of the rule set ("requirement:" in the id),
 applied to a clean test config, and must be caught by the named rule.
 """
 
@@ -72,15 +72,15 @@ PAIN_POINTS: list[tuple[str, str, Mutation, str]] = [
      set_field("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "100000"), "shared-headroom-missing"),
     ("SONiC#480 lossless PG size below xoff, no shared headroom", "mellanox_whole.json",
      set_field("BUFFER_PROFILE", "pg_lossless_100000_300m_profile", "size", "19456"), "lossless-pg-size-below-xoff"),
-    ("issue 7: WRED bound where its colors are enabled", "broadcom_traditional.json",
+    ("requirement: WRED bound where its colors are enabled", "broadcom_traditional.json",
      lambda c: [queue.pop("wred_profile", None) for key, queue in c["QUEUE"].items() if key.endswith("|2")],
      "wred-unbound"),
-    ("issue 7: no DSCP in two classes (two maps disagree)", "mellanox_whole.json", _second_dscp_map, "dscp-conflict"),
-    ("issue 7: lossless PG that pfc_enable misses", "broadcom_traditional.json",
+    ("requirement: no DSCP in two classes (two maps disagree)", "mellanox_whole.json", _second_dscp_map, "dscp-conflict"),
+    ("requirement: lossless PG that pfc_enable misses", "broadcom_traditional.json",
      set_field("PORT_QOS_MAP", "Ethernet8", "pfc_enable", "3"), "lossless-chain"),
-    ("issue 7: lossless PG on a port without PORT_QOS_MAP", "broadcom_traditional.json",
+    ("requirement: lossless PG on a port without PORT_QOS_MAP", "broadcom_traditional.json",
      drop("PORT_QOS_MAP", "Ethernet8"), "lossless-queue-without-pfc"),
-    ("issue 7: lossless chain (no DSCP reaches the lossless TC)", "broadcom_traditional.json",
+    ("requirement: lossless chain (no DSCP reaches the lossless TC)", "broadcom_traditional.json",
      set_field("DSCP_TO_TC_MAP", "AZURE", "24", "0"), "lossless-chain"),
     ("PFC watchdog never started", "broadcom_traditional.json", drop("PFC_WD", "Ethernet4"), "pfcwd-missing"),
 ]

@@ -18,19 +18,19 @@ STABLE_IDS = {
     "lossless-priority-limit", "queue-index-limit", "model-input-missing", "intent-port-speed", "class-dscp-split", "class-queue-shared",
     "class-lossless-mismatch", "ecn-missing", "dctcp-k", "dcqcn-marking", "tbtcp-red-fit", "tlt-threshold",
     "tlt-flows", "tlt-not-expressed", "internal-error",
-    # issue 11
+    # lint on real configs: unbound maps, merged files, legacy DB versions
     "map-unbound", "merge-override", "legacy-db-version",
-    # Mellanox dynamic_th 7 = alpha infinity (h-fixc)
+    # Mellanox dynamic_th 7 = alpha infinity
     "dynamic-th-unlimited",
-    # lossy class on SONiC's lossless pair (h-fixg)
+    # lossy class on SONiC's lossless pair
     "lossy-tc-in-lossless-pair", "lossless-pg-size-below-xoff",
-    # issue 25: hosts and switches agree (lint --hosts)
+    # hosts and switches agree (lint --hosts)
     "host-pfc-not-lossless", "host-pfc-missing", "host-dscp-priority", "host-cnp-dscp", "host-cc-ignores-ecn",
     "host-attachment-port", "host-trust-pcp", "host-cnp-lossless", "host-kernel-cc",
     # a config linted against another ASIC's profile
     "asic-mismatch",
 }
-#: The checks.py rule ids before issue 11 split it: they must all still exist.
+#: The rule ids of the former single checks.py module, since split: they must all still exist.
 CHECKS_IDS_BEFORE_SPLIT = {
     "structure", "value-not-string", "unknown-table", "unknown-field", "missing-field", "bad-key", "multi-port-key",
     "bracket-reference", "dangling-reference", "bad-integer", "out-of-range", "bad-enum", "bad-boolean",

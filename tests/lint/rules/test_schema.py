@@ -102,7 +102,7 @@ def test_duplicate_keys_are_found_with_their_line(lint_config: Callable[..., Any
     [finding] = [f for f in lint_config(text) if f.rule == "duplicate-key"]
     assert (finding.table, finding.key, finding.field, finding.line, finding.column) == (
         "DSCP_TO_TC_MAP", "AZURE", "26", 4, 7)
-    assert "2 times" in finding.message and not finding.fixable  # --fix refuses (issue 11)
+    assert "2 times" in finding.message and not finding.fixable  # --fix refuses
 
 
 def test_redis_dump_keys_are_reported_and_still_checked(lint_config: Callable[..., Any]) -> None:

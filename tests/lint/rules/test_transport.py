@@ -165,7 +165,7 @@ def test_transport_rules_do_not_run_without_an_intent(load_named: Callable[[str]
 
 def test_tlt_not_expressed_does_not_ask_for_what_the_intent_accepts(load_named: Callable[[str], Config],
                                                                     tmp_path: Path) -> None:
-    """Issue 23 (new-user trial): an intent that lists tlt-without-color is told it accepted it."""
+    """A new user's trial: an intent that lists tlt-without-color is told it accepted it."""
     import json
 
     from qosforge.lint.engine import Linter
