@@ -30,7 +30,7 @@ _SIMULATE_INTENT = (
     "qosforge.softswitch.helper.fabric_scenarios", "qosforge.softswitch.traffic.fabric_workloads", "qosforge.softswitch.traffic.flow_sizes",
 )
 _COMPILE = (
-    "qosforge.api.compile", "qosforge.api.reporting", "qosforge.compiler.compile", "qosforge.compiler.loader", "qosforge.compiler.rendering", "qosforge.backends.registry", "qosforge.backends.report",
+    "qosforge.api.compile", "qosforge.api.render_pool", "qosforge.api.reporting", "qosforge.compiler.compile", "qosforge.compiler.loader", "qosforge.compiler.rendering", "qosforge.backends.registry", "qosforge.backends.report",
     "qosforge.backends.sai.fabric", "qosforge.backends.sai.recording", "qosforge.backends.sai.semantics", "qosforge.backends.sai.validate", "qosforge.backends.sonic.render",
     "qosforge.backends.sonic.checks", "qosforge.backends.openconfig.target", "qosforge.outputs", "qosforge.files", "qosforge.presentation",
 )

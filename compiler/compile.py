@@ -397,6 +397,8 @@ def _template(
                     rate_bps=rate,
                     model_marking=thresholds.model_marking,
                     warnings=thresholds.warnings,
+                    load_balancing=spec.load_balancing.mode,
+                    flowlet_gap_s=spec.load_balancing.flowlet_gap or 0.0,
                 )
             )
     trim = None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from qosforge.compiler.intent import Intent, expand_port_names
+from qosforge.compiler.intent import Intent
 from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.compiler.topology import ResolvedTopology
 from qosforge.errors import QosforgeError
 from qosforge.transports import transport

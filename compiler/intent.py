@@ -8,7 +8,6 @@ exports the JSON Schema of :class:`Intent` for editors.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -26,6 +25,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from qosforge.backends.registry import approximation_names, target_names
+from qosforge.compiler.objectives import Objectives
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONGESTED_PORTS,
@@ -95,22 +96,6 @@ def _registered(kind: str, names: Any) -> Any:
 
 TargetName = Annotated[str, _registered("target", target_names), Field(json_schema_extra={"enum": list(target_names())})]
 ApproximationName = Annotated[str, _registered("approximation", approximation_names), Field(json_schema_extra={"enum": list(approximation_names())})]
-
-_RANGE = re.compile(r"^(?P<prefix>[A-Za-z_/-]*[A-Za-z_/-])\[(?P<start>\d+)-(?P<stop>\d+)(?:/(?P<step>\d+))?\](?P<suffix>[A-Za-z0-9_/-]*)$")
-
-
-def expand_port_names(pattern: str) -> list[str]:
-    """``Ethernet[0-124/4]`` -> Ethernet0, Ethernet4, ..., Ethernet124; plain names pass through."""
-    match = _RANGE.match(pattern)
-    if match is None:
-        if "[" in pattern or "]" in pattern:
-            raise ValueError(f"{pattern!r} is not a port range; write e.g. Ethernet[0-124/4]")
-        return [pattern]
-    start, stop = int(match["start"]), int(match["stop"])
-    step = int(match["step"] or 1)
-    if stop < start or step < 1:
-        raise ValueError(f"{pattern!r}: the range must run upwards with a positive step")
-    return [f"{match['prefix']}{index}{match['suffix']}" for index in range(start, stop + 1, step)]
 
 
 class _Strict(BaseModel):
@@ -358,6 +343,35 @@ class TrimSpec(_Strict):
         return self
 
 
+class LoadBalancingSpec(_Strict):
+    """How the fabric's switches spread the class's packets over the equal-cost next hops
+    (docs/load-balancing.md). Only ``ecmp`` is SONiC configuration; flowlet switching, spraying
+    and adaptive routing are the ASIC vendor's settings (NVIDIA Spectrum adaptive routing,
+    Broadcom Dynamic Load Balancing) that SONiC's config_db does not express: the simulator runs
+    them, the renderers emit nothing for them."""
+
+    mode: Literal["ecmp", "flowlet", "spray", "adaptive"] = Field(
+        default="ecmp",
+        description="ecmp: a 5-tuple hash (a flow keeps its path); flowlet: a random next hop per "
+                    "flowlet (LetFlow, NSDI 2017); spray: a random next hop per packet; adaptive: "
+                    "the next hop whose egress queue holds the fewest bytes, per packet or, with "
+                    "flowlet_gap, per flowlet.")
+    flowlet_gap: TimeS | None = Field(
+        default=None,
+        description="Inactivity gap that starts a new flowlet, e.g. 50us (flowlet: required; "
+                    "adaptive: optional, per packet without it).")
+
+    @model_validator(mode="after")
+    def _gap_fits_mode(self) -> Self:
+        if self.mode == "flowlet" and not self.flowlet_gap:
+            raise ValueError("mode flowlet needs flowlet_gap, e.g. 50us (longer than the paths' "
+                             "delay difference, LetFlow NSDI 2017 §3)")
+        if self.mode in ("ecmp", "spray") and self.flowlet_gap is not None:
+            raise ValueError(f"mode {self.mode} has no flowlets; drop flowlet_gap, or use mode "
+                             "flowlet or adaptive")
+        return self
+
+
 class _ClassSpecBase(_Strict):
     """A traffic class. Each transport's parameter block (``tbtcp:``, ``dcqcn:``, ...) is a field
     of :data:`ClassSpec`, which adds them from the transport registry (transports/)."""
@@ -369,6 +383,10 @@ class _ClassSpecBase(_Strict):
     weight: int = Field(default=1, ge=1, le=100, description="DWRR weight of the class's queue.")
     rtt: RttS | None = Field(default=None, description="Override the RTT derived from the topology (1 us to 10 ms).")
     tlt: TltSpec | None = None
+    load_balancing: LoadBalancingSpec = Field(
+        default_factory=LoadBalancingSpec,
+        description="How switches spread the class over equal-cost next hops (simulator; "
+                    "vendor configuration beyond ecmp, docs/load-balancing.md).")
     if TYPE_CHECKING:  # declared after the parameter blocks (ClassSpec below), in the intent's order
         fastlane: FastLaneSpec | None
         trim: TrimSpec | None
@@ -477,6 +495,24 @@ class Intent(_Strict):
         default_factory=list,
         description="Named approximations the operator accepts where a target cannot express the intent.",
     )
+    objectives: Objectives | None = Field(
+        default=None,
+        description="What qosforge tune holds a configuration to (docs/tune.md); the compiler ignores them.",
+    )
+
+    @model_validator(mode="after")
+    def _objective_classes(self) -> Self:
+        if self.objectives is None:
+            return self
+        names = [spec.name for spec in self.classes]
+        wanted = [objective.class_name for objective in self.objectives.classes]
+        if self.objectives.minimize is not None:
+            wanted.append(self.objectives.minimize.split(".", 1)[0])
+        for name in wanted:
+            if name not in names:
+                raise ValueError(f"objectives: no class {name!r} in the intent; "
+                                 f"classes: {', '.join(names)}")
+        return self
 
 
 

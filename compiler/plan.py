@@ -33,12 +33,15 @@ that notifications are never queued behind the data they throttle:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from qosforge.compiler.intent import ClassSpec, Intent, TrimSpec
-from qosforge.compiler.loader import SourceMap
 from qosforge.ir import ControlClassIR
 from qosforge.transports import accepted_transports, roce_hint, transport
-from qosforge.vendor_profiles.schema import VendorProfile
+
+if TYPE_CHECKING:  # annotations only: the class names below are read without the intent schema
+    from qosforge.compiler.intent import ClassSpec, Intent, TrimSpec
+    from qosforge.compiler.loader import SourceMap
+    from qosforge.vendor_profiles.schema import VendorProfile
 
 #: TCs for lossless classes, in order: SONiC's RoCE pair 3 and 4, then upward (qos_config.j2).
 LOSSLESS_TC_ORDER = (3, 4, 5, 6)

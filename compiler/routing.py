@@ -24,12 +24,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from qosforge.compiler.intent import Intent, RoutingSpec
-from qosforge.compiler.loader import SourceMap
+if TYPE_CHECKING:  # annotations only: the software switch's routing needs no intent schema
+    from qosforge.compiler.intent import Intent, RoutingSpec
+    from qosforge.compiler.loader import SourceMap
 
 EBGP = "ebgp-rfc7938"
 SHORTEST_PATH = "shortest-path"

@@ -1,8 +1,8 @@
 """Topology resolution: every switch's ports with speed, cable length and peer, and the
 fabric's worst-case host-to-host round-trip time (docs/architecture.md §2, issue "Compilation").
 
-The base RTT of a class is derived from the longest host-to-host path: the sum of one-way link
-latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
+The base RTT of a class is derived from the longest host-to-host path (the longest route eBGP
+installs in an explicit topology that runs it): the sum of one-way link latencies there and back, plus the store-and-forward serialisation of one MTU-sized packet at
 every hop on the way out and one ACK-sized packet on the way back.
 
 Two delays per link, one model for the compiler and the software switch: the **wire** (the
@@ -24,15 +24,16 @@ import numpy as np
 import numpy.typing as npt
 
 from qosforge.compiler.clos import resolve_clos
-from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec, expand_port_names
+from qosforge.compiler.intent import Intent, LeafSpine, LinkSpec, SwitchSpec
 from qosforge.compiler.loader import SourceMap
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.compiler.resolved import ACK_WIRE_BYTES as ACK_WIRE_BYTES
 from qosforge.compiler.resolved import PROPAGATION_M_PER_S as PROPAGATION_M_PER_S
 from qosforge.compiler.resolved import ResolvedPort as ResolvedPort
 from qosforge.compiler.resolved import ResolvedSwitch as ResolvedSwitch
 from qosforge.compiler.resolved import ResolvedTopology as ResolvedTopology
 from qosforge.compiler.resolved import wire_delay_s as wire_delay_s
-from qosforge.compiler.routing import SwitchTier, resolve_routing
+from qosforge.compiler.routing import Routing, SwitchTier, resolve_routing
 from qosforge.units import format_time
 
 #: No vendor profile states a port-to-port forwarding latency with a public source, so a latency
@@ -47,7 +48,61 @@ def resolve_topology(intent: Intent, source_map: SourceMap) -> ResolvedTopology:
     generated = intent.topology.switches is None
     tiers = [SwitchTier(s.name, s.role, s.pod) for s in resolved.switches]
     routing = resolve_routing(intent.topology.routing, generated, tiers, source_map)
+    if not generated and routing.is_bgp and len(resolved.switches) > 2:
+        # The fewest-hop path of the graph may be one eBGP never installs (its AS-path loop check
+        # rejects a path through two switches of one ASN, RFC 4271 §9.1.2): the RTT is that of
+        # the longest route the protocol installs. A generated fabric's routes are valley-free
+        # shortest paths already (RFC 7938 §5.2.1), so they keep the search above.
+        resolved = _longest_installed_path(resolved, routing)
     return replace(resolved, routing=routing)
+
+
+@dataclass(frozen=True)
+class _SwitchLinks:
+    """The directed inter-switch links of a resolved topology (path_vector.py LinkArrays)."""
+
+    n_switches: int
+    tail: npt.NDArray[np.int64]
+    head: npt.NDArray[np.int64]
+    ports: tuple[ResolvedPort, ...]
+    """Per link: its egress port at the tail."""
+
+
+def _longest_installed_path(resolved: ResolvedTopology, routing: Routing) -> ResolvedTopology:
+    """``resolved`` with its RTT path replaced by the longest route (in switch hops) eBGP installs
+    between two host-facing switches, following each switch's best path (compiler/path_vector.py);
+    pairs it leaves unreachable are cut off (``check deadlock`` reports them) and set no RTT."""
+    from qosforge.compiler.path_vector import converged_routes
+
+    switches = resolved.switches
+    index = {switch.name: position for position, switch in enumerate(switches)}
+    tails, heads, ports = [], [], []
+    for position, switch in enumerate(switches):
+        for port in switch.ports:
+            if port.peer not in (None, "host"):
+                tails.append(position)
+                heads.append(index[port.peer.partition(":")[0]])
+                ports.append(port)
+    links = _SwitchLinks(len(switches), np.array(tails, dtype=np.int64),
+                         np.array(heads, dtype=np.int64), tuple(ports))
+    host_ports = [[p for p in s.ports if p.peer == "host"] for s in switches]
+    edge = np.array([i for i, hosts in enumerate(host_ports) if hosts], dtype=np.int64)
+    bgp = routing.bgp(tuple(s.name for s in switches))
+    converged = converged_routes(links, edge, np.ones(links.tail.size, dtype=bool), bgp)
+    assert converged.best_link is not None
+    hops = converged.hops[:, edge]
+    hops[~np.isfinite(hops)] = -1.0
+    row, column = np.unravel_index(int(np.argmax(hops)), hops.shape)
+    if hops[row, column] <= 0 or int(hops[row, column]) == resolved.hops - 2:
+        return resolved  # the graph's longest fewest-hop path is as long as an installed one
+    end, start = int(edge[row]), int(edge[column])
+    path: list[ResolvedPort] = []
+    node = start
+    while node != end:
+        link = int(converged.best_link[row, node])
+        path.append(links.ports[link])
+        node = int(links.head[link])
+    return _host_path(switches, host_ports, start, end, path, resolved.latency_derived_from_wire)
 
 
 def _resolve_switches(intent: Intent, source_map: SourceMap) -> ResolvedTopology:

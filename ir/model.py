@@ -198,6 +198,11 @@ class ClassIR:
     """The transport model's recommended marking where the intent stated its own (``ecn``); empty otherwise."""
     warnings: tuple[str, ...] = ()
     """Where the stated marking differs from the model's by more than 2x (compiler/thresholds.py)."""
+    load_balancing: str = "ecmp"
+    """How switches spread the class over equal-cost next hops: ecmp, flowlet, spray or adaptive
+    (compiler/intent.py LoadBalancingSpec; the simulator's, SONiC renders only ecmp)."""
+    flowlet_gap_s: float = 0.0
+    """The inactivity gap that starts a new flowlet (flowlet, adaptive); 0: none."""
 
 
 @dataclass(frozen=True)

@@ -90,12 +90,19 @@ class OutputSpool:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
 
-    def keep(self, item: RenderedFile) -> RenderedFile | SpooledFile:
-        """``item`` written to the spool (its text let go), or itself where there is no spool."""
+    @property
+    def on_disk(self) -> bool:
+        """Whether kept files go to a folder (else they stay in memory)."""
+        return self._folder is not None
+
+    def keep(self, item: RenderedFile, name: str | None = None) -> RenderedFile | SpooledFile:
+        """``item`` written to the spool (its text let go), or itself where there is no spool.
+        ``name``: the spool file's name, for writers in other processes (never a plain number,
+        the names this process picks)."""
         if self._folder is None:
             return item
-        spooled = self._folder / str(self._count)
-        self._count += 1
+        spooled = self._folder / (name if name is not None else str(self._count))
+        self._count += name is None
         spooled.write_text(item.text, encoding="utf-8")  # as the output folder's writer writes it
         return SpooledFile(item.path, item.switch, item.target, spooled, sha256_text(item.text))
 

@@ -171,7 +171,9 @@ BUILTINS: dict[str, tuple[Reference, ...]] = {
             "push": "qosforge.cli.push:push_command",
             "diff": "qosforge.cli.diff:diff_command",
             "watch": "qosforge.cli.watch:watch_command",
+            "tune": "qosforge.cli.tune:tune_command",
             "check": "qosforge.cli.check:check_group",
+            "compare": "qosforge.cli.compare:compare_command",
         },
     ),
 }

@@ -68,6 +68,9 @@ class BufferProfileConfig:
     dynamic_th_special: tuple[tuple[int, float], ...] = ()
     """The emulated ASIC's exponents that mean another alpha than 2^n (its vendor profile's
     ``dynamic_th_special``: Mellanox reads 7 as infinity), filled in by :func:`switch_config`."""
+    trims: bool = False
+    """The profile discards by trimming (SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION =
+    ..._DROP_AND_TRIM, SAI inc/saibuffer.h; "applicable only when attached to a queue")."""
 
     @property
     def alpha(self) -> float | None:
@@ -161,6 +164,17 @@ class PortConfig:
 
 
 @dataclass(frozen=True)
+class TrimmingConfig:
+    """The switch's packet trimming (SAI inc/saiswitch.h SAI_SWITCH_ATTR_PACKET_TRIM_*): packets
+    a trimming queue cannot admit are cut to ``size_bytes`` (the frame), carry ``dscp`` and go to
+    queue ``queue_index``."""
+
+    size_bytes: int
+    dscp: int
+    queue_index: int
+
+
+@dataclass(frozen=True)
 class SwitchConfig:
     name: str
     asic: AsicModel
@@ -172,6 +186,8 @@ class SwitchConfig:
     schedulers: tuple[SchedulerConfig, ...]
     ports: tuple[PortConfig, ...]
     notes: tuple[str, ...] = ()
+    trimming: TrimmingConfig | None = None
+    """None: the switch does not trim (no SAI_SWITCH_ATTR_PACKET_TRIM_SIZE)."""
 
     def port(self, name: str) -> PortConfig:
         for port in self.ports:
@@ -206,6 +222,9 @@ _MODELLED = {
         "SAI_SWITCH_ATTR_PORT_LIST", "SAI_SWITCH_ATTR_ECN_ECT_THRESHOLD_ENABLE",
         "SAI_SWITCH_ATTR_QOS_DSCP_TO_TC_MAP", "SAI_SWITCH_ATTR_QOS_DSCP_TO_COLOR_MAP",
         "SAI_SWITCH_ATTR_QOS_TC_TO_QUEUE_MAP", "SAI_SWITCH_ATTR_QOS_DEFAULT_TC",
+        "SAI_SWITCH_ATTR_PACKET_TRIM_SIZE", "SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE",
+        "SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE",
+        "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX",
     },
     "SAI_OBJECT_TYPE_PORT": {
         "SAI_PORT_ATTR_SPEED", "SAI_PORT_ATTR_QOS_QUEUE_LIST", "SAI_PORT_ATTR_INGRESS_PRIORITY_GROUP_LIST",
@@ -225,6 +244,7 @@ _MODELLED = {
         "SAI_BUFFER_PROFILE_ATTR_THRESHOLD_MODE", "SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH",
         "SAI_BUFFER_PROFILE_ATTR_SHARED_STATIC_TH", "SAI_BUFFER_PROFILE_ATTR_XOFF_TH",
         "SAI_BUFFER_PROFILE_ATTR_XON_TH", "SAI_BUFFER_PROFILE_ATTR_XON_OFFSET_TH",
+        "SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION",
     },
     "SAI_OBJECT_TYPE_QOS_MAP": {"SAI_QOS_MAP_ATTR_TYPE", "SAI_QOS_MAP_ATTR_MAP_TO_VALUE_LIST"},
     "SAI_OBJECT_TYPE_SCHEDULER": {
@@ -312,7 +332,32 @@ def _profile(object_id: str, obj: SaiObject, chip: AsicModel) -> BufferProfileCo
         xon_bytes=_int(obj, "SAI_BUFFER_PROFILE_ATTR_XON_TH"),
         xon_offset_bytes=_int(obj, "SAI_BUFFER_PROFILE_ATTR_XON_OFFSET_TH"),
         dynamic_th_special=chip.dynamic_th_special,
+        trims=attrs.get("SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION")
+        == "SAI_BUFFER_PROFILE_PACKET_ADMISSION_FAIL_ACTION_DROP_AND_TRIM",
     )
+
+
+#: SAI inc/saiswitch.h defaults: a 128 B trimmed packet, DSCP 0, queue 0.
+_TRIM_DEFAULTS = {"SAI_SWITCH_ATTR_PACKET_TRIM_SIZE": 128, "SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE": 0,
+                  "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX": 0}
+
+
+def _trimming(switch: SaiObject | None) -> TrimmingConfig | None:
+    """The switch's trimming settings; only the static modes are modelled (a DSCP value and a
+    queue index: SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE and
+    SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC, SAI inc/saiswitch.h)."""
+    if switch is None or "SAI_SWITCH_ATTR_PACKET_TRIM_SIZE" not in switch.attributes:
+        return None
+    attrs = switch.attributes
+    modes = (("SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_RESOLUTION_MODE", "SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_DSCP_VALUE"),
+             ("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_STATIC"))
+    for attribute, modelled in modes:
+        if attrs.get(attribute, modelled) != modelled:
+            raise _reject("switch", attribute, f"the software switch models only {modelled}",
+                          f"set {attribute} to {modelled} (SAI inc/saiswitch.h)")
+    values = {name: _int(switch, name, default) for name, default in _TRIM_DEFAULTS.items()}
+    return TrimmingConfig(values["SAI_SWITCH_ATTR_PACKET_TRIM_SIZE"], values["SAI_SWITCH_ATTR_PACKET_TRIM_DSCP_VALUE"],
+                          values["SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_INDEX"])
 
 
 def _threshold(obj: SaiObject, name: str, fallback: int, buffer_bytes: float) -> int:
@@ -517,6 +562,7 @@ def switch_config(program: SaiProgram, objects: Mapping[str, SaiObject], asic: A
         schedulers=tuple(_scheduler(i, o) for i, o in by_type.get("SAI_OBJECT_TYPE_SCHEDULER", [])),
         ports=tuple(_port(program, objects, i) for i in range(len(program.ports))),
         notes=program.notes,
+        trimming=_trimming(switch),
     )
     _check_modelable(config)
     return config

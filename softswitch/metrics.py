@@ -74,6 +74,11 @@ class SimulationResult:
     lossless_drops_by_reason: dict[str, int] = field(default_factory=dict)
     """Packets of lossless classes (their ingress PG is lossless) dropped, by cause
     (REASONS_WITH_WATCHDOG names); their sum is ``counters["lossless_drops"]``."""
+    flow_reordering: np.ndarray | None = None
+    """[flow, REORDERING_COLUMNS] per flow over the measured window: first transmissions received
+    out of order (RFC 4737 §3.3), retransmissions sent, and segments arriving at a receiver that
+    already held them, each one spurious transmission (RFC 2883 §4's duplicates) (engine/hosts.py
+    _count_reordering)."""
 
     @property
     def measured_s(self) -> float:
@@ -223,10 +228,25 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         switch_peak_cells=world[L.W_SWI][:, L.SW_PEAK].copy(),
         lossless_drops_by_reason={name: int(cnt[L.C_LOSSLESS_BY_REASON + reason])
                                   for reason, name in enumerate(REASONS_WITH_WATCHDOG)},
+        flow_reordering=world[L.W_FLI][:, [L.FL_OOO_PKTS, L.FL_RESENT_M, L.FL_DUP_RTX_M]].copy(),
     )
 
 
-__all__ = ["QueueDepth", "SimulationResult", "collect", "histogram_percentile", "pause_seconds"]
+#: Columns of ``SimulationResult.flow_reordering``.
+REORDERING_COLUMNS = ("ooo_packets", "retransmissions", "spurious_retransmissions")
+
+
+def reordering_totals(result: SimulationResult) -> dict[str, int]:
+    """Every flow's reordering counts summed, and how many flows saw out-of-order packets."""
+    per_flow = result.flow_reordering
+    if per_flow is None:
+        return {}
+    totals = {name: int(per_flow[:, i].sum()) for i, name in enumerate(REORDERING_COLUMNS)}
+    return {**totals, "flows_with_ooo": int(np.count_nonzero(per_flow[:, 0]))}
+
+
+__all__ = ["REORDERING_COLUMNS", "QueueDepth", "SimulationResult", "collect",
+           "histogram_percentile", "pause_seconds", "reordering_totals"]
 
 
 

@@ -8,8 +8,10 @@ where the probability lies strictly between 0 and 1 (DCTCP's step K = min = max 
 does). Without such a curve and without Poisson flows, every seed gives the same run.
 
 A fabric run draws more: each switch's ECMP salt and each flow's hash (engine/build.py
-``ecmp_salts``; the flow picks a member of an equal-cost group by them), and all-to-all's
-arrival times and sizes (traffic/fabric_workloads.py ``all_to_all_arrivals``).
+``ecmp_salts``; the flow picks a member of an equal-cost group by them), the members that
+flowlet switching and spraying draw and adaptive routing's tie-breaks (engine/kernel.py
+``_balanced_member``; all within equal-cost groups of more than one port, like the hash), and
+all-to-all's arrival times and sizes (traffic/fabric_workloads.py ``all_to_all_arrivals``).
 """
 
 from __future__ import annotations

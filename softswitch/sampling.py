@@ -56,6 +56,12 @@ class FlowCounters:
     dropped_packets: np.ndarray
     arrived_packets: np.ndarray
     delivered_payload_bytes: np.ndarray
+    ooo_packets: np.ndarray
+    """Data packets that reached the receiver out of order (FL_OOO_PKTS)."""
+    trimmed_packets: np.ndarray
+    """Its data packets a switch trimmed (FL_TRIMMED_M)."""
+    timeouts: np.ndarray
+    """Its retransmission timeouts (FL_RTO_M)."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +181,8 @@ def simulate_sampled(configs: tuple[SwitchConfig, ...], topology: Topology, flow
 def _flow_counters(world: tuple[np.ndarray, ...]) -> FlowCounters:
     fli = world[L.W_FLI]
     return FlowCounters(fli[:, L.FL_SENT_M].copy(), fli[:, L.FL_RESENT_M].copy(), fli[:, L.FL_DROPPED_M].copy(),
-                        fli[:, L.FL_ARRIVED_M].copy(), fli[:, L.FL_PAYLOAD_M].copy())
+                        fli[:, L.FL_ARRIVED_M].copy(), fli[:, L.FL_PAYLOAD_M].copy(), fli[:, L.FL_OOO_PKTS].copy(),
+                        fli[:, L.FL_TRIMMED_M].copy(), fli[:, L.FL_RTO_M].copy())
 
 
 __all__ = ["FlowCounters", "QueueSeries", "SampledRun", "simulate_sampled"]

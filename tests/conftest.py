@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
+
+_CACHE = "QOSFORGE_CACHE_DIR"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One compiled-intent cache (qosforge/api/compile_cache.py) for the whole run, shared by the
+    xdist workers and the CLI subprocesses (they inherit it): never the user's own cache."""
+    if _CACHE not in os.environ:
+        os.environ[_CACHE] = tempfile.mkdtemp(prefix="qosforge-test-cache-")
+        config.stash[_CACHE_KEY] = os.environ[_CACHE]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE_KEY, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(_CACHE, None)
+
+
+_CACHE_KEY = pytest.StashKey[str]()
 
 
 class SavedFigures:

@@ -38,5 +38,5 @@ IRN = TransportSpec(
                           "remove lossless: true (IRN gets DCQCN's ECN marking on a lossy queue), or use transport: dcqcn for a lossless class"),
     tlt=tlt_steady_queue("irn"),
     flow_kind="dcqcn",
-    flow_kind_note="IRN runs over DCQCN (TLT §4.2); the simulator runs DCQCN's go-back-N, not IRN's selective retransmission",
+    flow_kind_note="IRN runs over DCQCN (TLT §4.2) with IRN's selective repeat and BDP-FC (softswitch/engine/selective_repeat.py)",
 )

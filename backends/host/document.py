@@ -50,6 +50,9 @@ class QosDoc(_Strict):
     pfc_priorities: list[Priority]
     cnp: CnpDoc | None = None
     dcqcn: DcqcnDoc | None = None
+    retransmission: Literal["go-back-n", "selective-repeat"] | None = None
+    """The RoCE NIC's loss recovery (go-back-N, or IRN's selective repeat); absent: each class's
+    transport's (selective repeat for IRN, go-back-N for DCQCN)."""
 
     @field_validator("dscp_to_priority")
     @classmethod
@@ -67,6 +70,8 @@ class QosDoc(_Strict):
 class KernelDoc(_Strict):
     tcp_congestion_control: str | None = None
     tcp_ecn: int | None = Field(default=None, ge=0, le=2)
+    tcp_rto_min_us: int | None = Field(default=None, gt=0)
+    """net.ipv4.tcp_rto_min_us (Linux 6.11, ip-sysctl.rst; default 200000); None: not set."""
 
 
 class ClassDoc(_Strict):
@@ -77,6 +82,12 @@ class ClassDoc(_Strict):
     lossless: bool
     congestion_control: str | None = None
     ecn: bool
+    rto_min_s: float | None = Field(default=None, gt=0)
+    """The minimum RTO of the routes to the class's peers (ip-route(8) ``rto_min``); None: the
+    kernel's."""
+    initial_window_segments: int | None = Field(default=None, ge=1)
+    """The initial congestion window of those routes (ip-route(8) ``initcwnd``); None: Linux's
+    10."""
 
 
 class NicDoc(_Strict):

@@ -23,7 +23,8 @@
 // get Ipv4AddressHelper's default FqCoDel disc. The flags change one thing each, so a run can be
 // made to match a switch model: --deviceQueue=1 puts the whole egress queue in the RED disc
 // (what a switch's WRED sees), --gentle=false marks every packet above max_th as SAI and SONiC
-// WRED do, --delAck=1 ACKs every segment, --wred=switch replaces RedQueueDisc with
+// WRED do, --delAck=1 ACKs every segment, --dctcp=linux keeps Linux's two-segment floor on
+// DCTCP's window, --delAckTimeoutMs=40 is Linux's TCP_DELACK_MIN, --wred=switch replaces RedQueueDisc with
 // SwitchWredQueueDisc below (per-packet marking as SAI WRED does, optionally on an N-step
 // staircase, --redSteps), --transport=tcp-ecn / newreno change the senders.
 //
@@ -148,6 +149,47 @@ class SwitchWredQueueDisc : public QueueDisc
 };
 
 NS_OBJECT_ENSURE_REGISTERED(SwitchWredQueueDisc);
+
+/**
+ * ns-3's TcpDctcp with Linux's floor on the reduced window (--dctcp=linux). Linux's
+ * net/ipv4/tcp_dctcp.c dctcp_ssthresh returns max(cwnd - cwnd*alpha/2, 2): a DCTCP window never
+ * falls below two segments. ns-3.37's TcpDctcp::GetSsThresh returns (1 - alpha/2) * cwnd with no
+ * floor, so under delayed ACKs (DelAckCount 2) a window of one segment waits for the receiver's
+ * delayed-ACK timer every round trip; on Fig. 17's shared 1G port the S1 flows then starve.
+ */
+class TcpDctcpLinux : public TcpDctcp
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpDctcpLinux")
+                                .SetParent<TcpDctcp>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpDctcpLinux>();
+        return tid;
+    }
+
+    TcpDctcpLinux() = default;
+
+    TcpDctcpLinux(const TcpDctcpLinux& sock) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpDctcpLinux";
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        return std::max(TcpDctcp::GetSsThresh(tcb, bytesInFlight), 2 * tcb->m_segmentSize);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpDctcpLinux>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinux);
 } // namespace ns3
 
 namespace
@@ -271,6 +313,7 @@ main(int argc, char* argv[])
     uint32_t redSteps = 0;
     uint32_t deviceQueue = 100;
     uint32_t delAck = 2;
+    std::string dctcp = "ns3";
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
@@ -299,6 +342,9 @@ main(int argc, char* argv[])
     cmd.AddValue("wait", "RED Wait: space marks by the count since the last one (ns-3's default true)", wait);
     cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
+    cmd.AddValue("dctcp",
+                 "ns3 (TcpDctcp) or linux (with Linux's two-segment floor, tcp_dctcp.c dctcp_ssthresh)",
+                 dctcp);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
     cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
@@ -312,7 +358,9 @@ main(int argc, char* argv[])
 
     if (transport == "dctcp")
     {
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           dctcp == "linux" ? TypeIdValue(TcpDctcpLinux::GetTypeId())
+                                            : TypeIdValue(TcpDctcp::GetTypeId()));
     }
     else if (transport == "tcp-ecn" || transport == "newreno")
     {
@@ -325,6 +373,11 @@ main(int argc, char* argv[])
     else
     {
         std::fprintf(stderr, "--transport must be dctcp, tcp-ecn or newreno\n");
+        return 2;
+    }
+    if (dctcp != "ns3" && dctcp != "linux")
+    {
+        std::fprintf(stderr, "--dctcp must be ns3 or linux\n");
         return 2;
     }
     if (wred != "ns3-red" && wred != "switch")

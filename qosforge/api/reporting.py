@@ -40,4 +40,12 @@ class StderrReporter:
         return None
 
 
-__all__ = ["Reporter", "StderrReporter"]
+class QuietReporter(StderrReporter):
+    """No notes at all: for runs whose notes another run already showed (a tune's candidates
+    repeat its start's)."""
+
+    def note(self, text: str) -> None:
+        return None
+
+
+__all__ = ["QuietReporter", "Reporter", "StderrReporter"]

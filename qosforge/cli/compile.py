@@ -34,10 +34,14 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success (errors still go to stderr).")
 @click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
 @click.option("--force", is_flag=True, help="Replace the files of another intent that the output folder holds (refused otherwise).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Processes rendering switches (default: $QOSFORGE_WORKERS, else every core; "
+                   "1: this process only). The files are the same for any count.")
 @_APPROXIMATION_OPTION
 def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], switches: tuple[str, ...], output_format: str,
                     verbose: bool, quiet: bool, approximations: tuple[str, ...],
-                    base_path: str | None = None, force: bool = False) -> int:
+                    base_path: str | None = None, force: bool = False,
+                    workers: int | None = None) -> int:
     """Compile an intent file into per-switch configs (SONiC config_db.json; SAI JSON and a
     sairedis recording) and a fabric report.
 
@@ -65,7 +69,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
     from qosforge.cli.reporter import CliReporter
 
     request = CompileRequest(intent_path=intent, output_dir=output_dir, targets=targets, switches=switches, approximations=approximations,
-                             base_path=base_path, force=force)
+                             base_path=base_path, force=force, workers=workers)
     try:
         check_report_choice(verbose, quiet)
         outcome = compile_to_folder(request, CliReporter(), lambda total: progress("rendering", total=total, units="files"))

@@ -277,6 +277,7 @@ def _tx_ports(configs: tuple[SwitchConfig, ...], ports: list[PortConfig], owner:
                 qi[p, q, L.QI_DYN] = 1 if profile.dynamic_th is not None else 0
                 qf[p, q, L.QF_ALPHA] = profile.alpha or 0.0
                 qi[p, q, L.QI_STATIC] = _cells(profile.static_th_bytes or 0, cell)
+                qi[p, q, L.QI_TRIM] = int(profile.trims)
     for t in range(n_tx):
         strict = qi[t, :txi[t, L.TXI_NQ], L.QI_KIND] == 0
         txi[t, L.TXI_STRICT] = int(sum(1 << q for q in np.flatnonzero(strict)))
@@ -440,6 +441,15 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
     }
 
 
+def bdp_packets(line_bytes_per_s: float, ack_delay_s: float, packet_bytes: int, ring_packets: int) -> int:
+    """IRN's BDP-FC cap (Mittal et al., SIGCOMM 2018, §3.2: "the number of outstanding packets
+    is capped at the network's bandwidth-delay product"): the flow's line rate times its base
+    round trip (the forward path is taken as long as the uncongested reverse one), in packets,
+    rounded up; at least one, and below the ring the per-packet state lives in."""
+    packets = math.ceil(line_bytes_per_s * 2.0 * ack_delay_s / packet_bytes)
+    return int(min(max(packets, 1), ring_packets - 1))
+
+
 def _check_flow_ports(f: int, flow: FlowSpec, topology: Topology) -> None:
     n_ports = topology.n_ports
     for name, index in (("source", flow.src_port), ("destination", flow.dst_port)):
@@ -511,7 +521,12 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_START] = flow.start_s
         flf[f, L.FF_SSTHRESH] = 1e12
         flf[f, L.FF_ALPHA] = 1.0  # Linux tcp_dctcp.c dctcp_alpha_on_init: start at alpha = 1
-        flf[f, L.FF_RTO_INITIAL] = max(params.rto_min_s, 3 * flow.ack_delay_s)
+        # The flow's hosts' minimum RTO and initial window (simulate --hosts), else the run's.
+        rto_min_s = params.rto_min_s if flow.rto_min_s is None else flow.rto_min_s
+        flf[f, L.FF_RTO_MIN] = rto_min_s
+        flf[f, L.FF_IW] = params.initial_window if flow.initial_window is None else flow.initial_window
+        fli[f, L.FL_HS_FOUND] = 0 if params.hystart else L.HYSTART_OFF
+        flf[f, L.FF_RTO_INITIAL] = max(rto_min_s, 3 * flow.ack_delay_s)
         flf[f, L.FF_RTO] = flf[f, L.FF_RTO_INITIAL]
         flf[f, L.FF_FINISH] = -1.0
         flf[f, L.FF_BETA] = flow.beta
@@ -521,6 +536,7 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
         flf[f, L.FF_LAST_CNP] = -1.0
         flf[f, L.FF_CUBIC_EPOCH] = -1.0
         fli[f, L.FL_CNP_Q] = -1
+        fli[f, L.FL_LB], flf[f, L.FF_FLOWLET_GAP] = _load_balancing(f, flow)
         if flow.kind == "dcqcn" and flow.cnp_dscp is not None:
             # CNPs cross the fabric the other way, classified by each switch's own maps.
             cnp_egress = ecmp_member(topology.group(owner[flow.dst_port], flow.src_port), int(hashes[f]), int(salts[owner[flow.dst_port]]))
@@ -538,6 +554,11 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             flf[f, L.FF_RATE] = line  # DCQCN starts at line rate (Zhu et al. §3.1)
             flf[f, L.FF_TARGET] = line
             flf[f, L.FF_DALPHA] = 1.0
+            flf[f, L.FF_REWIND_AT] = -1.0  # no trimmed packet NACKed yet (engine/dcqcn.py)
+            retransmission = run.hosts.nic.retransmission
+            if retransmission == "selective-repeat" or (retransmission is None and flow.selective_repeat):
+                fli[f, L.FL_SR] = 1
+                fli[f, L.FL_SR_CAP] = bdp_packets(line, flow.ack_delay_s, flow.packet_bytes, run.receive_window_packets)
         else:
             window_flows += 1
             # TLT's Important Echo and TBTCP's per-mark reduction (TBTCP §6.2) need an ACK per
@@ -548,6 +569,45 @@ def _flows(ports: list[PortConfig], topology: Topology, flows: tuple[FlowSpec, .
             # TLT repairs its own losses with important packets (TLT §5.1) on NewReno.
             fli[f, L.FL_SACK] = int(params.sack and not (flow.tlt or flow.all_important))
     return fli, flf, window_flows, open_nics
+
+
+#: Entries of a switch's flowlet table: CONGA's leaf holds 64K (SIGCOMM 2014); fewer when
+#: the run has few flows (four entries per flow keep collisions rare) or many switches (the
+#: tables of a run stay within 64 MB).
+FLOWLET_ENTRIES_MAX = 1 << 16
+FLOWLET_TABLES_BYTES_MAX = 64 << 20
+_LB_MODES = {"ecmp": L.LB_HASH, "flowlet": L.LB_RANDOM, "spray": L.LB_RANDOM,
+             "adaptive": L.LB_LEAST_QUEUE}
+_GAP_PLACE = "load_balancing.flowlet_gap"
+
+
+def _load_balancing(f: int, flow: FlowSpec) -> tuple[int, float]:
+    """The flow's FL_LB mode and FF_FLOWLET_GAP (kernel._balanced_member)."""
+    gap = flow.flowlet_gap_s
+    if not gap >= 0.0 or not math.isfinite(gap):
+        raise QosforgeError(f"flow {f}: flowlet gap {gap} s is not a duration", place=_GAP_PLACE,
+                            hint="give a positive gap, e.g. 50us")
+    if flow.load_balancing == "flowlet" and gap <= 0.0:
+        raise QosforgeError(f"flow {f}: flowlet switching needs an inactivity gap",
+                            place=_GAP_PLACE,
+                            hint="e.g. flowlet_gap: 50us, a few times the fabric's RTT")
+    if flow.load_balancing in ("ecmp", "spray") and gap > 0.0:
+        raise QosforgeError(f"flow {f}: {flow.load_balancing} has no flowlets", place=_GAP_PLACE,
+                            hint="drop flowlet_gap, or use mode flowlet or adaptive")
+    return _LB_MODES[flow.load_balancing], gap
+
+
+def flowlet_tables(flows: tuple[FlowSpec, ...], n_switches: int) -> tuple[np.ndarray, np.ndarray]:
+    """W_FLOWLET_T, W_FLOWLET_M: every switch's flowlet table (empty when no flow has flowlets).
+    An entry starts idle since ever, so a flow's first packet starts its first flowlet."""
+    flowlet_flows = sum(1 for flow in flows
+                        if flow.load_balancing != "ecmp" and flow.flowlet_gap_s > 0.0)
+    if not flowlet_flows:
+        return np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)
+    entries = min(FLOWLET_ENTRIES_MAX, max(64, 1 << (4 * flowlet_flows - 1).bit_length()))
+    while entries > 64 and entries * n_switches * 16 > FLOWLET_TABLES_BYTES_MAX:
+        entries //= 2
+    return np.full((n_switches, entries), -np.inf), np.zeros((n_switches, entries), dtype=np.int64)
 
 
 def _parameters(configs: tuple[SwitchConfig, ...], n_ports: int, run: RunSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -634,16 +694,20 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
             raise QosforgeError(f"cannot monitor port {monitored_port} queue {monitored_queue}", place="monitors", hint="a switch port and one of its queues")
     links = _links(topology, owner, ports, run.seed, run)
     dependencies = _dependencies(flows, n_flows)
+    flowlets = flowlet_tables(flows, len(configs))
     waits = any(flow.after for flow in flows)
     # Every array comes from the one declaration of the engine's state (engine/state.py): the
     # builder fills the allocated arrays, and a helper's own array must match its declaration.
+    # Window receivers' reordering ring; selective-repeat RoCE flows keep their per-packet state
+    # there too (engine/selective_repeat.py).
+    ring_flows = window_flows or bool(fli[:, L.FL_SR].any())
     sizes = {
         "packets": n_packets, "events": capacity, "tx": n_tx, "ports": n_ports,
         "queues": n_queues, "pgs": n_pgs, "port_stats": max(n_queues, n_pgs),
         "priorities": PRIORITIES, "pools": max(len(pool_index), 1),
         "wreds": max(len(wred_index), 1), "wred_steps": configs[0].asic.steps,
         "flows": n_flows, "listed_flows": len(flows),
-        "receive_rows": n_flows if window_flows else 1, "window": window,
+        "receive_rows": n_flows if ring_flows else 1, "window": window,
         "monitors": len(run.monitors), "histogram_bins": run.histogram_packets,
         "trace_points": run.trace_points, "bands": run.band_count,
         "switches": len(topology.ports_per_switch), "leaves": max(len(topology.leaves), 1),
@@ -654,6 +718,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         "class_map_sets": len(links[L.W_CLS]),
         "dependency_flows": n_flows if waits else 0, "dependency_rows": n_flows + 1 if waits else 0,
         "dependents": len(dependencies[2]),
+        "flowlet_switches": flowlets[0].shape[0], "flowlet_entries": flowlets[0].shape[1],
     }
     world = allocate(sizes)
     prmf, prmi = _parameters(configs, n_ports, run)
@@ -666,6 +731,7 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         L.W_MON: np.array(run.monitors, dtype=np.int64).reshape(-1, 2),
         L.W_START_S: starts, L.W_START_FLOW: start_flows,
         L.W_DEP_WAIT: dependencies[0], L.W_DEP_PTR: dependencies[1], L.W_DEP_NEXT: dependencies[2],
+        L.W_FLOWLET_T: flowlets[0], L.W_FLOWLET_M: flowlets[1],
         **links,
     }
     for index, array in computed.items():
@@ -679,6 +745,11 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     swi = world[L.W_SWI]
     for s, config in enumerate(configs):
         swi[s, L.SW_CAPACITY] = config.asic.capacity_cells
+        if config.trimming is not None:
+            # Packet trimming (engine/trimming.py): a trim size of 0 leaves the switch dropping.
+            swi[s, L.SW_TRIM_BYTES] = config.trimming.size_bytes
+            swi[s, L.SW_TRIM_QUEUE] = config.trimming.queue_index
+            swi[s, L.SW_TRIM_DSCP] = config.trimming.dscp
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
     world[L.W_FLI][:len(flows), L.FL_GEN_PENDING] = 1
@@ -749,4 +820,6 @@ def schedule_initial_events(world: tuple[np.ndarray, ...], flows: tuple[FlowSpec
         push(*queue, arrive, L.EV_PFC, pause.port, (pause.priorities & 255) | (int(pause.on) << 8), 0.0)
 
 
-__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world", "classify", "classify_ports", "ecmp_member", "ecmp_salts", "queue_histogram_width", "schedule_initial_events", "single_switch"]
+__all__ = ["HOST", "UNCONNECTED", "Classification", "Topology", "build_fabric_world", "build_world",
+           "classify", "classify_ports", "ecmp_member", "ecmp_salts", "flowlet_tables",
+           "queue_histogram_width", "schedule_initial_events", "single_switch"]

@@ -48,6 +48,7 @@ from qosforge.softswitch.engine.layout import (
     FF_LAST_CNP,
     FF_LINE,
     FF_RATE,
+    FF_REWIND_AT,
     FF_RTO,
     FF_RTO_INITIAL,
     FF_TARGET,
@@ -72,6 +73,7 @@ from qosforge.softswitch.engine.layout import (
     FL_SIZE,
     FL_SNDNXT,
     FL_SNDUNA,
+    FL_SR,
     FL_SRC,
     FL_TLT,
     FL_VLAN,
@@ -110,6 +112,15 @@ from qosforge.softswitch.engine.layout import (
     W_QI,
 )
 from qosforge.softswitch.engine.ports import alloc_packet, host_send, wire_bytes
+from qosforge.softswitch.engine.selective_repeat import (
+    sr_ack,
+    sr_next,
+    sr_receive,
+    sr_sent,
+    sr_timeout,
+    sr_trim_nack,
+)
+from qosforge.softswitch.engine.trimming import NACK_SHIFT
 from qosforge.softswitch.traffic.spec import DCQCN_RATE_REFERENCE_BPS
 
 
@@ -172,7 +183,13 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
         _dcqcn_restart_timer(w, now, f)
     seq = fli[f, FL_SNDNXT]
     size = fli[f, FL_SIZE]
-    if size >= 0 and seq >= size:
+    if fli[f, FL_SR] == 1:
+        # Selective repeat: a lost packet first, else a new one within BDP-FC; with neither
+        # the pacer stops until an ACK, a NACK or the timer restarts it.
+        seq = sr_next(w, f)
+        if seq < 0:
+            return
+    elif size >= 0 and seq >= size:
         return
     nic = w[W_PRMI][PRI_NP] + fli[f, FL_SRC]
     if w[W_QI][nic, fli[f, FL_PRIO], QI_PKTS] >= 2:
@@ -196,7 +213,10 @@ def dcqcn_generate(w: World, now: float, f: int) -> None:
         fli[f, FL_GEN_PENDING] = 1
         push_event(w, now + _line_time(w, f, size_bytes) / flf[f, FF_LINE], EV_GEN, f, 0, 0.0)
         return
-    fli[f, FL_SNDNXT] = seq + 1
+    if fli[f, FL_SR] == 1:
+        sr_sent(w, f, seq)
+    else:
+        fli[f, FL_SNDNXT] = seq + 1
     if seq + 1 > fli[f, FL_HIGH]:
         fli[f, FL_HIGH] = seq + 1
     if fli[f, FL_RTO_PENDING] == 0:
@@ -295,6 +315,9 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
             _send_cnp(w, now, f)
         else:
             push_event(w, now + delay, EV_CNP, f, 0, 0.0)
+    if fli[f, FL_SR] == 1:
+        sr_receive(w, now, packet)
+        return
     nxt = fli[f, FL_RCVNXT]
     if seq == nxt:
         fli[f, FL_RCVNXT] = nxt + 1
@@ -310,9 +333,12 @@ def dcqcn_receive(w: World, now: float, packet: int) -> None:
 
 
 @compiled
-def dcqcn_ack(w: World, now: float, f: int, payload: int) -> None:
-    fli = w[W_FLI]
+def dcqcn_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
+    fli, flf = w[W_FLI], w[W_FLF]
     ack = payload >> ACK_SHIFT
+    if fli[f, FL_SR] == 1:
+        _sr_ack(w, now, f, payload)
+        return
     if ack > fli[f, FL_SNDUNA]:
         fli[f, FL_SNDUNA] = ack
         # Progress ends a timeout's back-off (hosts.retransmission_timeout doubles the timer on
@@ -325,9 +351,50 @@ def dcqcn_ack(w: World, now: float, f: int, payload: int) -> None:
         fli[f, FL_DONE] = 1
         return
     if payload & A_NACK and ack < fli[f, FL_SNDNXT]:
+        if flf[f, FF_REWIND_AT] >= 0.0:
+            # The flow has had a trimmed packet NACKed (dcqcn_trim_nack): one go-back per round,
+            # so a NACK raised by a packet sent before the last go-back is already answered.
+            if echo < flf[f, FF_REWIND_AT]:
+                return
+            flf[f, FF_REWIND_AT] = now
         fli[f, FL_SNDNXT] = ack
         fli[f, FL_RTX_FIRST] = 1  # TLT §5.2: the first packet of a retransmission round
         resume_pacer(w, now, f)
+
+
+@compiled
+def _sr_ack(w: World, now: float, f: int, payload: int) -> None:
+    """An ACK or NACK at a selective-repeat sender (engine/selective_repeat.py)."""
+    fli = w[W_FLI]
+    if sr_ack(w, f, payload):
+        w[W_FLF][f, FF_RTO] = w[W_FLF][f, FF_RTO_INITIAL]
+        arm_rto(w, now, f)
+    if fli[f, FL_SIZE] >= 0 and fli[f, FL_SNDUNA] >= fli[f, FL_SIZE]:
+        fli[f, FL_DONE] = 1
+        return
+    resume_pacer(w, now, f)
+
+
+@compiled
+def dcqcn_trim_nack(w: World, now: float, f: int, payload: int, echo: float) -> None:
+    """A NACK for a trimmed packet (engine/trimming.py) reaches the sender: selective repeat
+    resends that packet; go-back-N goes back to the receiver's next expected packet unless the
+    trimmed packet left before the last go-back (whose resending covers it already)."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_DONE] == 1:
+        return
+    seq = payload & ((1 << NACK_SHIFT) - 1)
+    expected = payload >> NACK_SHIFT
+    if fli[f, FL_SR] == 1:
+        sr_trim_nack(w, f, seq)
+        resume_pacer(w, now, f)
+        return
+    if echo < flf[f, FF_REWIND_AT] or not fli[f, FL_SNDUNA] <= expected < fli[f, FL_SNDNXT]:
+        return
+    flf[f, FF_REWIND_AT] = now
+    fli[f, FL_SNDNXT] = expected
+    fli[f, FL_RTX_FIRST] = 1
+    resume_pacer(w, now, f)
 
 
 @compiled
@@ -335,10 +402,13 @@ def dcqcn_timeout(w: World, now: float, f: int) -> None:
     """The transport timer ran out (go-back-N): resend from the first unacknowledged packet."""
     fli = w[W_FLI]
     if fli[f, FL_SNDUNA] < fli[f, FL_SNDNXT] or fli[f, FL_SIZE] < 0 or fli[f, FL_SNDUNA] < fli[f, FL_SIZE]:
-        fli[f, FL_SNDNXT] = fli[f, FL_SNDUNA]
+        if fli[f, FL_SR] == 1:
+            sr_timeout(w, f)
+        else:
+            fli[f, FL_SNDNXT] = fli[f, FL_SNDUNA]
         fli[f, FL_RTX_FIRST] = 1
         resume_pacer(w, now, f)
         arm_rto(w, now, f)
 
 
-__all__ = ["CNP_BYTES", "dcqcn_ack", "dcqcn_cnp", "dcqcn_generate", "dcqcn_receive", "dcqcn_timeout", "dcqcn_timer", "resume_pacer"]
+__all__ = ["CNP_BYTES", "dcqcn_ack", "dcqcn_cnp", "dcqcn_generate", "dcqcn_receive", "dcqcn_timeout", "dcqcn_timer", "dcqcn_trim_nack", "resume_pacer"]

@@ -20,6 +20,7 @@ from qosforge.softswitch.engine.hosts import (
     retransmission_timeout,
     sender_ack,
     tail_loss_probe,
+    trim_nack,
 )
 from qosforge.softswitch.engine.jit import World, compiled
 from qosforge.softswitch.engine.layout import (
@@ -32,6 +33,7 @@ from qosforge.softswitch.engine.layout import (
     C_LOSSLESS_DROPS,
     C_MARKS,
     C_PKT_EVENTS,
+    C_TRIM_DROPS,
     C_WATCHDOG_DROPS,
     CL_DSCP_COLOR,
     CL_DSCP_TC,
@@ -57,22 +59,28 @@ from qosforge.softswitch.engine.layout import (
     EV_REO,
     EV_RTO,
     EV_TLP,
+    EV_TRIM_NACK,
     EV_TX_DONE,
     EV_WAKE,
     F_CE,
     F_CNP,
     F_IMP,
+    F_TRIM,
+    FF_FLOWLET_GAP,
     FL_DROPPED_M,
     FL_DSCP,
     FL_DSCP_CNP,
     FL_DSCP_IMP,
     FL_DST,
     FL_HASH,
+    FL_LB,
     FL_SRC,
     GI_HDR,
     GI_OCC,
     GI_POOL,
     GI_XOFF,
+    LB_HASH,
+    LB_LEAST_QUEUE,
     LK_CLS,
     LK_FEEDER,
     LK_HOP_COUNT,
@@ -108,6 +116,7 @@ from qosforge.softswitch.engine.layout import (
     PSC_DEADLOCKS,
     PSC_PFC_RX,
     PSC_PG_DROPS,
+    PSC_TRIM_DROPS,
     PT_DLD_S,
     PT_DLR_S,
     PT_RECEIVED_S,
@@ -143,7 +152,10 @@ from qosforge.softswitch.engine.layout import (
     W_ECMP,
     W_ENQ,
     W_EVENT,
+    W_FLF,
     W_FLI,
+    W_FLOWLET_M,
+    W_FLOWLET_T,
     W_GI,
     W_HIST,
     W_LINK,
@@ -186,6 +198,7 @@ from qosforge.softswitch.engine.mmu import (
 )
 from qosforge.softswitch.engine.pfc_time import pause_time
 from qosforge.softswitch.engine.ports import append, free_packet, start_transmission
+from qosforge.softswitch.engine.trimming import TRIM_DSCP_SHIFT, trim_packet, trims
 
 
 @compiled
@@ -216,13 +229,64 @@ def _drop(w: World, now: float, packet: int, port: int, queue: int, reason: int)
 
 
 @compiled
-def route_and_classify(w: World, packet: int) -> int:
+def _least_queued(w: World, packet: int, start: int, count: int) -> int:
+    """The member whose egress queue for the packet's class holds the fewest bytes, an idle
+    transmitter breaking a tie (adaptive routing's port-quality choice by egress queue depth:
+    NVIDIA Spectrum adaptive routing, Broadcom Dynamic Load Balancing); the scan starts at a random
+    member, so equal members are chosen evenly."""
+    pki, fli, members, qi, cls, txi = w[W_PKI], w[W_FLI], w[W_ECMP], w[W_QI], w[W_CLS], w[W_TXI]
+    link = w[W_LINK]
+    f = pki[packet, P_FLOW]
+    dscp = fli[f, FL_DSCP_IMP] if pki[packet, P_FLAGS] & F_IMP else fli[f, FL_DSCP]
+    tc = cls[link[pki[packet, P_IN], LK_CLS], CL_DSCP_TC, dscp]
+    offset = np.random.randint(0, count)
+    best, best_load = 0, -1
+    for i in range(count):
+        member = (offset + i) % count
+        port = members[start + member]
+        load = 2 * qi[port, cls[link[port, LK_CLS], CL_TC_QUEUE, tc], QI_BYTES] + txi[port, TXI_BUSY]
+        if best_load < 0 or load < best_load:
+            best, best_load = member, load
+    return best
+
+
+@compiled
+def _balanced_member(w: World, now: float, packet: int, switch: int, start: int, count: int) -> int:
+    """The ECMP member a flowlet-switching, spraying or adaptive switch sends the packet to
+    (FL_LB, FF_FLOWLET_GAP). With a gap, the switch's flowlet table keeps a flow's member while its
+    packets come closer together than the gap and picks anew for the first packet after a longer
+    pause (CONGA SIGCOMM 2014 §3.4; LetFlow NSDI 2017 §3: a new flowlet may take another path
+    without reordering when the gap exceeds the paths' delay difference); without one, every
+    packet is chosen on its own (packet spraying, Dixit et al. INFOCOM 2013 "random packet
+    spraying", or per-packet adaptive routing)."""
+    fli = w[W_FLI]
+    f = w[W_PKI][packet, P_FLOW]
+    gap = w[W_FLF][f, FF_FLOWLET_GAP]
+    table_t, table_m = w[W_FLOWLET_T], w[W_FLOWLET_M]
+    entry = -1
+    if gap > 0.0 and table_t.shape[1] > 0:
+        entry = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % table_t.shape[1]
+        if now - table_t[switch, entry] <= gap:
+            table_t[switch, entry] = now
+            return int(table_m[switch, entry] % count)
+    if fli[f, FL_LB] == LB_LEAST_QUEUE:
+        member = _least_queued(w, packet, start, count)
+    else:
+        member = np.random.randint(0, count)
+    if entry >= 0:
+        table_t[switch, entry] = now
+        table_m[switch, entry] = member
+    return int(member)
+
+
+@compiled
+def route_and_classify(w: World, now: float, packet: int) -> int:
     """Pick the packet's egress port at the switch it entered on ``P_IN`` and classify it there;
     returns that switch's index.
 
     Forwarding: the ECMP group of the destination host's switch at this switch (its own port at that switch), one member chosen by the
     flow's seeded hash salted per switch (a per-flow hash, so a flow keeps its path and packets
-    stay in order). Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
+    stay in order), or, for a class balanced beyond ECMP, by :func:`_balanced_member`. Classification with this switch's maps (SAI inc/saiport.h SAI_PORT_ATTR_QOS_*_MAP): DSCP -> TC and color and
     TC -> PG on the ingress port, TC -> queue on the egress port; the packet keeps its DSCP
     (the flow's, its important DSCP under TLT, or its CNP DSCP) from hop to hop."""
     pki, fli, link = w[W_PKI], w[W_FLI], w[W_LINK]
@@ -241,7 +305,10 @@ def route_and_classify(w: World, packet: int) -> int:
         start, count = route[switch, leaf, 0], route[switch, leaf, 1]
     member = 0
     if count > 1:
-        member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
+        if fli[f, FL_LB] == LB_HASH or flags & F_CNP:
+            member = (fli[f, FL_HASH] ^ w[W_SWI][switch, SW_SALT]) % count
+        else:
+            member = _balanced_member(w, now, packet, switch, start, count)
     out_port = w[W_ECMP][start + member]
     pki[packet, P_OUT] = out_port
     if w[W_PRMF][PRM_MIXED_CELLS] == 1.0:
@@ -249,10 +316,18 @@ def route_and_classify(w: World, packet: int) -> int:
         # cell size everywhere the host's count stands.
         pki[packet, P_CELLS] = int(np.ceil(pki[packet, P_BYTES] / w[W_QF][in_port, 0, QF_CELL] - 1e-9))
     if link[in_port, LK_FEEDER] >= w[W_PRMI][PRI_NP]:
-        # From a host: the host classified the packet for this, its first, switch (engine/build.py).
+        # From a host: the host classified the packet for this, its first, switch (engine/build.py),
+        # for the egress the flow's hash picks; a balanced flow's egress may be another member,
+        # whose TC -> queue map gives the queue.
+        if count > 1 and fli[f, FL_LB] != LB_HASH and not flags & F_CNP:
+            dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
+            tc = w[W_CLS][link[in_port, LK_CLS], CL_DSCP_TC, dscp]
+            pki[packet, P_Q] = w[W_CLS][link[out_port, LK_CLS], CL_TC_QUEUE, tc]
         return int(switch)
     if flags & F_CNP:
         dscp = fli[f, FL_DSCP_CNP]
+    elif flags & F_TRIM:
+        dscp = (flags >> TRIM_DSCP_SHIFT) & 63  # the DSCP the trimming switch wrote
     else:
         dscp = fli[f, FL_DSCP_IMP] if flags & F_IMP else fli[f, FL_DSCP]
     cls = w[W_CLS]
@@ -273,7 +348,7 @@ def switch_arrival(w: World, now: float, packet: int) -> None:
     meets its egress queue's admission and WRED/ECN only when it reaches that queue
     (:func:`forwarded`): a packet still in the forwarding stage is not in the queue those read."""
     pki = w[W_PKI]
-    switch = route_and_classify(w, packet)
+    switch = route_and_classify(w, now, packet)
     in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
     out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
     cells = pki[packet, P_CELLS]
@@ -335,6 +410,9 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
     # back-pressure into loss (SONiC's lossless queue profiles are unlimited for this reason).
     lossless = gi[in_port, pg, GI_POOL] >= 0 and gi[in_port, pg, GI_XOFF] > 0
     if not lossless and not egress_admission(w, out_port, queue, cells):
+        if trims(w, packet, switch, out_port, queue):
+            _enqueue_trimmed(w, now, packet, switch, held)
+            return
         _refuse(w, now, packet, out_port, queue, DR_EGRESS, held)
         return
     if not held and swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
@@ -350,6 +428,17 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
         if measuring:
             cnt[C_MARKS] += 1
             w[W_MARK][out_port, queue, color] += 1
+    _join(w, now, packet, switch, decision, held, queue, measuring)
+
+
+@compiled
+def _join(w: World, now: float, packet: int, switch: int, decision: int, held: bool, queue: int,
+          measuring: bool) -> None:
+    """An admitted packet joins egress queue ``queue`` of its port: the switch takes it into its
+    buffer (unless it already ``held`` it), the queue is charged and counts it, and the port
+    starts sending if it is idle."""
+    pki, cnt = w[W_PKI], w[W_CNT]
+    out_port, cells = pki[packet, P_OUT], pki[packet, P_CELLS]
     if not held:
         _hold(w, now, packet, switch, decision)
     pki[packet, P_ACC] |= charge_queue(w, out_port, queue, cells)
@@ -362,6 +451,34 @@ def _enqueue(w: World, now: float, packet: int, switch: int, decision: int, held
             qmax[out_port, queue] = qi[out_port, queue, QI_CELLS]
     append(w, out_port, queue, packet)
     start_transmission(w, now, out_port)
+
+
+@compiled
+def _enqueue_trimmed(w: World, now: float, packet: int, switch: int, held: bool) -> None:
+    """A packet its queue could not admit, trimmed (engine/trimming.py), goes to the trim queue
+    under that queue's own admission; a held packet first gives its full charge back, the header
+    is charged anew. A header the trim queue (or the chip) cannot take is dropped
+    (SAI_QUEUE_STAT_DROPPED_TRIM_PACKETS of the queue that trimmed it)."""
+    pki, cnt, swi = w[W_PKI], w[W_CNT], w[W_SWI]
+    in_port, pg = pki[packet, P_IN], pki[packet, P_PG]
+    out_port, queue = pki[packet, P_OUT], pki[packet, P_Q]
+    if held:
+        cells = pki[packet, P_CELLS]
+        swi[switch, SW_TOTAL] -= cells
+        release(w, now, in_port, pg, out_port, queue, cells, pki[packet, P_ACC])
+        pki[packet, P_ACC] = 0
+    trim_packet(w, now, packet, switch, out_port)
+    trim_queue, cells = pki[packet, P_Q], pki[packet, P_CELLS]
+    measuring = now >= w[W_PRMF][PRM_WARMUP]
+    fits = egress_admission(w, out_port, trim_queue, cells)
+    if not fits or swi[switch, SW_TOTAL] + cells > swi[switch, SW_CAPACITY]:
+        if measuring:
+            cnt[C_TRIM_DROPS] += 1
+            w[W_PORTSTAT][out_port, queue, PSC_TRIM_DROPS] += 1
+        _drop(w, now, packet, out_port, trim_queue, DR_EGRESS if fits else DR_BUFFER)
+        return
+    # Its charges were given back above: the switch takes the header in anew.
+    _join(w, now, packet, switch, 0, False, trim_queue, measuring)
 
 
 @compiled
@@ -627,6 +744,8 @@ def run_kernel(w: World) -> None:
             tail_loss_probe(w, now, a)
         elif kind == EV_REO:
             reordering_timeout(w, now, a)
+        elif kind == EV_TRIM_NACK:
+            trim_nack(w, now, a, b, value)
     while stf[STF_NEXT_SAMPLE] <= end:
         _sample(w, stf[STF_NEXT_SAMPLE])
         stf[STF_NEXT_SAMPLE] += step

@@ -24,6 +24,8 @@ EV_FWD = 12  # a packet admitted at a switch ingress reaches its egress queue (f
 EV_DELACK = 13  # a window receiver's delayed-ACK timer (engine/window.py)
 EV_TLP = 14  # a SACK sender's tail loss probe timer (RFC 8985 §7, engine/sack.py)
 EV_REO = 15  # a SACK sender's RACK reordering timer (RFC 8985 §6.3, engine/sack.py)
+# Packet trimming and RoCE selective repeat (engine/trimming.py, engine/selective_repeat.py):
+EV_TRIM_NACK = 16  # a receiver's NACK for a trimmed packet reaches the sender (NDP §3.1)
 
 # --- packet integer columns (pk_i) ---------------------------------------------------------
 P_FLOW = 0
@@ -53,6 +55,8 @@ F_CLOCK = 8  # TLT important ACK-clocking packet (first unacked byte only)
 F_RTX = 16
 F_CNP = 32  # a DCQCN congestion notification crossing the switch (receiver -> sender)
 F_VLAN = 64  # the frame carries an IEEE 802.1Q tag (4 B more on the wire; models/ethernet.py)
+# Packet trimming: a switch cut the packet to its header (SAI_SWITCH_ATTR_PACKET_TRIM_SIZE)
+F_TRIM = 128
 
 # --- flow kinds ---------------------------------------------------------------------------
 K_POISSON = 0
@@ -148,7 +152,24 @@ FL_RACK_HIGH = 75  # the highest SACKed segment when the RACK reordering timer w
 FL_TLP_ARMED = 76  # 1 while a tail loss probe timer event is queued
 FL_REO_ARMED = 77  # 1 while a RACK reordering timer event is queued
 FL_TLP_OUT = 78  # 1 while a tail loss probe is unacknowledged (RFC 8985 §7.3: one at a time)
-FL_COLS = 79
+# Linux host settings per class and CUBIC's HyStart (engine/cubic.py; Linux tcp_cubic.c):
+FL_HS_END = 79  # HyStart: the round ends when snd_una passes this sequence (ca->end_seq)
+FL_HS_SAMPLES = 80  # HyStart: RTT samples taken in this round (ca->sample_cnt)
+FL_HS_FOUND = 81  # HyStart: 1 once it ended slow start (ca->found); HYSTART_OFF: not run
+# Packet trimming and RoCE selective repeat (IRN, Mittal et al. SIGCOMM 2018; engine/selective_repeat.py):
+FL_SR = 82  # 1: the RoCE flow recovers by selective repeat (IRN), 0: go-back-N
+FL_SR_CAP = 83  # IRN's BDP-FC: most packets outstanding (IRN §3.2)
+FL_OOO_PKTS = 84  # first transmissions received below the highest one received (RFC 4737 §3.3), measured
+FL_TRIMMED_M = 85  # its data packets a switch trimmed (measured window)
+FL_TRIM_MARKS = 86  # sender: trim-NACKed packets waiting for their retransmission
+FL_TRIM_SCAN = 87  # sender: no trim-NACKed packet waits below this sequence
+FL_RTO_M = 88  # its retransmission timeouts (measured window)
+# Load balancing and reordering (kernel.route_and_classify, hosts.host_receive):
+FL_LB = 89  # how switches pick among ECMP members for the flow's data: LB_* below
+FL_RCV_HIGH = 90  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
+FL_DUP_RTX_M = 91  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
+FL_COLS = 92
+HYSTART_OFF = 2
 
 # flow float columns (fl_f)
 FF_CWND = 0
@@ -186,7 +207,19 @@ FF_CUBIC_CWND0 = 30  # cwnd at the start of the epoch (cwnd_epoch)
 FF_TLP_AT = 31  # deadline of the tail loss probe timer
 FF_REO_AT = 32  # deadline of the RACK reordering timer
 FF_MIN_RTT = 33  # the smallest RTT sample (RACK's reordering window is min_RTT/4)
-FL_F_COLS = 34
+# Linux host settings per class (simulate --hosts; softswitch/helper/hosts.py) and HyStart:
+FF_RTO_MIN = 34  # the flow's minimum RTO, s (Linux tcp_rto_min_us, route rto_min)
+FF_IW = 35  # its initial window, segments (route initcwnd; RFC 6928 IW10)
+FF_HS_ROUND_START = 36  # HyStart: when the round began (ca->round_start)
+FF_HS_LAST_ACK = 37  # HyStart: the last ACK of the ACK train (ca->last_ack)
+FF_HS_CURR_RTT = 38  # HyStart: the smallest RTT sample of the round (ca->curr_rtt)
+FF_HS_DELAY_MIN = 39  # HyStart: the smallest RTT sample of the flow (ca->delay_min)
+# Packet trimming: when a go-back-N sender last went back on a trim NACK (one go-back per round)
+FF_REWIND_AT = 40
+# Load balancing: the inactivity gap after which a flow's next packet starts a new flowlet (CONGA
+# SIGCOMM 2014 §3.4, LetFlow NSDI 2017 §3); 0: every packet is chosen on its own
+FF_FLOWLET_GAP = 41
+FL_F_COLS = 42
 
 # --- transmit ports (switch ports 0..P-1 of every switch, then host NICs: P + the host's switch port)
 # A switch port index is both the port's egress (transmit) and its ingress (receive) side.
@@ -226,7 +259,10 @@ QI_DYN = 10
 QI_STATIC = 11  # static shared limit in cells, 0 = unlimited
 QI_QUANTUM = 12  # DWRR quantum, bytes
 QI_DLR = 13  # 1 while PFC deadlock recovery drops this queue's packets (SAI PFC_DLR, action DROP)
-QI_COLS = 14
+# Packet trimming: 1 when the queue's buffer profile discards by trimming (SAI inc/saibuffer.h
+# SAI_BUFFER_PROFILE_ATTR_PACKET_ADMISSION_FAIL_ACTION = ..._DROP_AND_TRIM)
+QI_TRIM = 14
+QI_COLS = 15
 QF_ALPHA = 0
 QF_DEFICIT = 1
 QF_TOKENS = 2
@@ -330,7 +366,10 @@ C_WATCHDOG_DROPS = 23  # packets its recovery dropped
 C_DELIVERED_WIRE = 24
 # C_LOSSLESS_BY_REASON + DR_*: a lossless class's packets dropped, by cause
 C_LOSSLESS_BY_REASON = 25
-C_COLS = 31
+# Packet trimming (after the warm-up): packets trimmed, and trimmed packets the trim queue dropped
+C_TRIMMED = 31
+C_TRIM_DROPS = 32
+C_COLS = 33
 
 # drop reasons: st_drop[port, queue, reason]
 DR_EGRESS = 0  # egress queue shared-buffer (dynamic/static threshold) limit
@@ -431,10 +470,15 @@ W_DEP_WAIT = 56  # int64 [dependency_flows]
 # its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
 W_DEP_PTR = 57  # int64 [dependency_rows]
 W_DEP_NEXT = 58  # int64 [dependents]: dependents, flow by flow
+# load balancing
+# when the entry last forwarded a packet
+W_FLOWLET_T = 59  # float64 [flowlet_switches, flowlet_entries]
+# the ECMP member index the entry's flowlet uses
+W_FLOWLET_M = 60  # int64 [flowlet_switches, flowlet_entries]
 # monitors
 # each switch queue's row of W_QHIST, -1 none yet
-W_QHIST_ROW = 59  # int64 [queue_histogram_ports, queues]
-W_LEN = 60
+W_QHIST_ROW = 61  # int64 [queue_histogram_ports, queues]
+W_LEN = 62
 # --- end of the world tuple ---
 
 # event slot columns (W_SLOTI)
@@ -462,7 +506,12 @@ SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
 SW_CAPACITY = 2  # cells of its whole buffer
 SW_PEAK = 3  # most cells held at once in the measured window
-SW_COLS = 4
+# Packet trimming (SAI inc/saiswitch.h SAI_SWITCH_ATTR_PACKET_TRIM_*): trim size in bytes (0: the
+# switch does not trim), the trim queue, the DSCP trimmed packets carry on
+SW_TRIM_BYTES = 4
+SW_TRIM_QUEUE = 5
+SW_TRIM_DSCP = 6
+SW_COLS = 7
 # classification maps (W_CLS[link[port, LK_CLS], map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
@@ -475,7 +524,10 @@ PSC_PFC_RX = 1  # [port, priority]: PFC frames the port received with the priori
 PSC_PG_DROPS = 2  # [port, pg]: packets dropped at ingress admission of the PG (SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS)
 PSC_TX_PKTS = 3  # [port, queue]: packets the queue transmitted (SAI_QUEUE_STAT_PACKETS)
 PSC_DEADLOCKS = 4  # [port, priority]: deadlocks the PFC watchdog declared (sonic-swss pfcwd PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED)
-PSC_COLS = 5
+# Packet trimming, [port, queue] of the queue that could not admit the packet:
+PSC_TRIM = 5  # packets trimmed (SAI_QUEUE_STAT_TRIM_PACKETS)
+PSC_TRIM_DROPS = 6  # of those, dropped by the trim queue (SAI_QUEUE_STAT_DROPPED_TRIM_PACKETS)
+PSC_COLS = 7
 # PFC state (W_PFCS): last PAUSE state received; recovery in progress
 PS_RECEIVED = 0
 PS_RECOVERING = 1
@@ -505,6 +557,11 @@ ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
 ST_QHIST_ROWS = 11  # rows of W_QHIST given out
 ST_QHIST_SAMPLES = 12  # samples taken in the measured window
 ST_COLS = 13
+
+# Load-balancing modes (FL_LB): how a switch picks the egress among a group's members
+LB_HASH = 0  # 5-tuple ECMP: the flow's seeded hash, salted per switch (a flow keeps its path)
+LB_RANDOM = 1  # a random member per flowlet (LetFlow NSDI 2017 §3); per packet without a gap
+LB_LEAST_QUEUE = 2  # the member whose egress queue holds the fewest bytes (adaptive routing)
 
 #: Blocks of a SACK sender's scoreboard (FL_SB_START, FL_SB_END).
 SACK_BLOCKS = 4

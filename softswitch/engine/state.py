@@ -78,6 +78,8 @@ SIZES: Mapping[str, str] = {
     "dependency_flows": "flows, or 0 when no flow waits for another",
     "dependency_rows": "flows + 1, or 0 when no flow waits for another",
     "dependents": "entries of the dependents lists",
+    "flowlet_switches": "switches, or 0 when no flow switches flowlets",
+    "flowlet_entries": "entries of each switch's flowlet table (engine/build.py flowlet_tables)",
 }
 
 _CORE = "core"
@@ -170,6 +172,12 @@ WORLD: tuple[WorldArray, ...] = (
                "its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]"),
     WorldArray("W_DEP_NEXT", "int64", ("dependents",), "flow dependencies",
                "dependents, flow by flow"),
+    # Load balancing: each switch's flowlet table, indexed by the flow's hash (CONGA SIGCOMM
+    # 2014 §3.4's hash-indexed table; flows that collide share an entry, as in hardware).
+    WorldArray("W_FLOWLET_T", "float64", ("flowlet_switches", "flowlet_entries"), "load balancing",
+               "when the entry last forwarded a packet"),
+    WorldArray("W_FLOWLET_M", "int64", ("flowlet_switches", "flowlet_entries"), "load balancing",
+               "the ECMP member index the entry's flowlet uses"),
     # Every-queue depth histograms (softswitch/queue_histograms.py): a row of W_QHIST per switch
     # queue found non-empty at a sample, given out in that order; the empty samples are implied
     # (bin 0 = ST_QHIST_SAMPLES - the row's other bins).

@@ -5,7 +5,12 @@
   DCTCP's ECN-Echo state machine (RFC 8257 §3.2). TLT and TBTCP flows ACK every segment.
 * Senders recover losses with SACK (RFC 2018), RFC 6675's scoreboard and pipe and RACK-TLP
   (RFC 8985; engine/sack.py), or with NewReno (RFC 6582) when SACK is off and under TLT.
-* CUBIC (RFC 9438, engine/cubic.py) is what ``tcp`` runs.
+* CUBIC (RFC 9438, engine/cubic.py) is what ``tcp`` runs, its slow start ended by HyStart.
+  An ECN-capable CUBIC flow (a host with ``net.ipv4.tcp_ecn = 1``) answers ECN-Echo with
+  CUBIC's own reduction (ssthresh = FlightSize beta, RFC 9438 §4.6: an ECN-Echo is a congestion
+  event) in the window of reduction RFC 3168 TCP uses (Linux tcp_enter_cwr calls the
+  congestion control's ssthresh).
+* Each flow's minimum RTO and initial window are its own (its hosts' settings).
 
 * TCP NewReno (RFC 6582, without SACK): slow start, congestion avoidance, fast retransmit after
   three duplicate ACKs, fast recovery with partial-ACK retransmission; RFC 6298 retransmission
@@ -31,7 +36,12 @@
 from __future__ import annotations
 
 from qosforge.softswitch.engine.counters import count_measured
-from qosforge.softswitch.engine.cubic import cubic_congestion, cubic_increase
+from qosforge.softswitch.engine.cubic import (
+    cubic_acked,
+    cubic_congestion,
+    cubic_increase,
+    cubic_timeout,
+)
 from qosforge.softswitch.engine.host_nic import (
     A_CLOCK_ECHO,
     A_DUP,
@@ -69,11 +79,13 @@ from qosforge.softswitch.engine.layout import (
     FF_DELACK_AT,
     FF_DELACK_ECHO,
     FF_FINISH,
+    FF_IW,
     FF_MIN_RTT,
     FF_R,
     FF_REO_AT,
     FF_RTO,
     FF_RTO_AT,
+    FF_RTO_MIN,
     FF_RTTVAR,
     FF_RTX_TIME,
     FF_SRTT,
@@ -88,6 +100,7 @@ from qosforge.softswitch.engine.layout import (
     FL_DELACK_HELD,
     FL_DONE,
     FL_DUPACKS,
+    FL_ECT,
     FL_HIGH,
     FL_HIGH_RXT,
     FL_IMP_STATE,
@@ -128,10 +141,8 @@ from qosforge.softswitch.engine.layout import (
     PRI_WINDOW,
     PRM_DCTCP_G,
     PRM_DELACK_TIMEOUT,
-    PRM_IW,
     PRM_PFC_FRAME,
     PRM_QUICKACKS,
-    PRM_RTO_MIN,
     PRM_WARMUP,
     W_FLF,
     W_FLI,
@@ -342,6 +353,21 @@ def _sack_detect(w: World, now: float, f: int) -> None:
 
 
 @compiled
+def _lost_retransmissions(w: World, f: int, echo: float) -> None:
+    """RACK applies to retransmissions too (RFC 8985 §6.2): a SACK for a segment sent after the
+    last retransmission (its send time, the ACK's echo, later than that retransmission's) tells
+    that every retransmitted segment still neither ACKed nor SACKed was lost again; they are
+    resent (NextSeg from snd_una) instead of waiting for the retransmission timer. Loss recovery
+    goes on: no second reduction (Linux tcp_rack_detect_loss marks them lost in the same
+    recovery episode). The reordering window is zero in recovery (as ``_sack_detect``), and
+    RACK's time condition holds by itself: the retransmission is older than the delivered
+    segment, whose round trip has ended."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_INREC] == 1 and fli[f, FL_HIGH_RXT] > fli[f, FL_SNDUNA] and echo > flf[f, FF_RTX_TIME]:
+        fli[f, FL_HIGH_RXT] = fli[f, FL_SNDUNA]
+
+
+@compiled
 def _counted_flags(w: World, now: float, payload: int) -> int:
     """An ACK's flags; the ACK is counted (and as an ECN-Echo when it is one)."""
     flags = payload & ACK_FLAGS
@@ -379,12 +405,14 @@ def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         _rtt_sample(w, f, sample)
         if flf[f, FF_MIN_RTT] <= 0.0 or sample < flf[f, FF_MIN_RTT]:
             flf[f, FF_MIN_RTT] = sample
+        if fli[f, FL_KIND] == K_CUBIC:
+            cubic_acked(w, now, f, sample)
         sack_prune(w, f)
         if fli[f, FL_INREC] == 1:
             if ack >= fli[f, FL_RECOVER]:
                 fli[f, FL_INREC] = 0  # RFC 6675 §5: recovery ends when RecoveryPoint is ACKed
                 flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
-        elif fli[f, FL_KIND] == K_DCTCP or fli[f, FL_KIND] == K_TCP_ECN:
+        elif _cwr_transport(w, f):
             _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
         else:
             _increase(w, now, f, acked)
@@ -395,6 +423,7 @@ def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     if length > 0:
         start = ack + ((payload >> SACK_OFF_SHIFT) & SACK_MASK)
         sack_merge(w, f, start, start + length)
+        _lost_retransmissions(w, f, echo)
     _sack_detect(w, now, f)
     if fli[f, FL_SIZE] >= 0 and fli[f, FL_SNDUNA] >= fli[f, FL_SIZE]:
         fli[f, FL_DONE] = 1
@@ -406,7 +435,7 @@ def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
 def window_start(w: World, now: float, f: int) -> None:
     """Initial window; with TLT its last packet is Important Data (TLT §5.1)."""
     fli, flf = w[W_FLI], w[W_FLF]
-    initial = int(w[W_PRMF][PRM_IW])
+    initial = int(flf[f, FF_IW])
     flf[f, FF_CWND] = initial
     if fli[f, FL_TLT] == 1:
         count = initial if fli[f, FL_SIZE] < 0 else min(initial, fli[f, FL_SIZE])
@@ -426,7 +455,7 @@ def _rtt_sample(w: World, f: int, sample: float) -> None:
     else:
         flf[f, FF_RTTVAR] = (1.0 - RTT_BETA) * flf[f, FF_RTTVAR] + RTT_BETA * abs(flf[f, FF_SRTT] - sample)
         flf[f, FF_SRTT] = (1.0 - RTT_ALPHA) * flf[f, FF_SRTT] + RTT_ALPHA * sample
-    flf[f, FF_RTO] = max(w[W_PRMF][PRM_RTO_MIN], flf[f, FF_SRTT] + RTT_K * flf[f, FF_RTTVAR])
+    flf[f, FF_RTO] = max(flf[f, FF_RTO_MIN], flf[f, FF_SRTT] + RTT_K * flf[f, FF_RTTVAR])
 
 
 @compiled
@@ -436,11 +465,21 @@ def _reno_ssthresh(flight_packets: int) -> float:
 
 
 @compiled
+def _cwr_transport(w: World, f: int) -> bool:
+    """The flow answers ECN-Echo with a window of reduction: DCTCP, RFC 3168 TCP, and CUBIC on
+    hosts that negotiated ECN (its packets ECT)."""
+    kind = w[W_FLI][f, FL_KIND]
+    return bool(kind == K_DCTCP or kind == K_TCP_ECN or (kind == K_CUBIC and w[W_FLI][f, FL_ECT] == 1))
+
+
+@compiled
 def loss_window(w: World, f: int) -> None:
     """ssthresh = max(FlightSize/2, 2) (RFC 5681 eq. 4); CUBIC's congestion event (RFC 9438 §4.6)."""
     fli, flf = w[W_FLI], w[W_FLF]
     if fli[f, FL_KIND] == K_CUBIC:
         cubic_congestion(w, f, fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
+        if fli[f, FL_ECT] == 1:
+            fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]  # RFC 3168 §6.1.2, as for RFC 3168 TCP below
         return
     flf[f, FF_SSTHRESH] = _reno_ssthresh(fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
     if fli[f, FL_KIND] == K_TCP_ECN:
@@ -503,6 +542,8 @@ def _ecn_cwr_window(w: World, now: float, f: int, ece: bool, acked: int, flight_
             # Linux keeps two segments (tcp_dctcp.c dctcp_ssthresh: max(..., 2U)): a window of
             # one would wait for the receiver's delayed-ACK timer on every round trip.
             flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 2.0)
+        elif fli[f, FL_KIND] == K_CUBIC:
+            cubic_congestion(w, f, flight_before)
         else:
             flf[f, FF_SSTHRESH] = _reno_ssthresh(flight_before)
         fli[f, FL_PRR_DELIVERED] = 0
@@ -582,6 +623,8 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
         acked = _advance_una(w, f, ack)
         fli[f, FL_DUPACKS] = 0
         _rtt_sample(w, f, now - echo)
+        if fli[f, FL_KIND] == K_CUBIC:
+            cubic_acked(w, now, f, now - echo)
         if fli[f, FL_INREC] == 1:
             if ack >= fli[f, FL_RECOVER]:
                 fli[f, FL_INREC] = 0  # full ACK: leave fast recovery (RFC 6582 §3.2 step 3)
@@ -590,7 +633,7 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
                 # Partial ACK: retransmit the next hole, deflate by the amount acked (step 4).
                 _retransmit(w, now, f, ack)
                 flf[f, FF_CWND] = max(flf[f, FF_CWND] - acked + 1.0, 1.0)
-        elif fli[f, FL_KIND] == K_DCTCP or fli[f, FL_KIND] == K_TCP_ECN:
+        elif _cwr_transport(w, f):
             _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
         else:
             _increase(w, now, f, acked)
@@ -771,6 +814,8 @@ def window_timeout(w: World, now: float, f: int) -> None:
     back to the first unacknowledged one."""
     fli, flf = w[W_FLI], w[W_FLF]
     loss_window(w, f)
+    if fli[f, FL_KIND] == K_CUBIC:
+        cubic_timeout(w, now, f)
     flf[f, FF_CWND] = 1.0
     fli[f, FL_SNDNXT] = fli[f, FL_SNDUNA]
     fli[f, FL_INREC] = 0

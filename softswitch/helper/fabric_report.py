@@ -18,6 +18,7 @@ from qosforge.softswitch.metrics import (
     class_drops,
     histogram_percentile,
     lossless_causes,
+    reordering_totals,
 )
 
 
@@ -188,6 +189,9 @@ def fabric_summary(result: SimulationResult, fabric: Fabric, origin: int, scenar
         "goodput_scope": GOODPUT_SCOPE[scenario],
         "fct_p50_s": fct["p50_s"],
         "flow_completion": fct,
+        # Out-of-order deliveries and retransmissions (a balancing mode that moves a flow between
+        # paths of different delay reorders it; docs/load-balancing.md).
+        "reordering": reordering_totals(result),
         "pause_depth": pause_depth(fabric.port_ref(origin), paused, fabric.links()),
         "paused_ports": [str(ref) for ref in paused],
         "pfc_watchdog": {"deadlocks": result.counters["pfc_deadlocks"], "drops": result.counters["watchdog_drops"]},

@@ -10,8 +10,9 @@ stalled egress queue (the monitored queue of today's JSON keys, and the origin o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast, get_args
 
-from qosforge.compiler.topology import ACK_WIRE_BYTES
+from qosforge.compiler.resolved import ACK_WIRE_BYTES
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
@@ -32,6 +33,7 @@ from qosforge.softswitch.traffic.spec import (
     WINDOW_KINDS,
     FlowKind,
     FlowSpec,
+    LoadBalancing,
     PauseSpec,
     RunSpec,
     TransportParams,
@@ -123,7 +125,17 @@ def class_flow_spec(fabric: Fabric, traffic: FabricTraffic, src: int, dst: int, 
     return FlowSpec(kind=kind, src_port=src, dst_port=dst, dscp=entry.dscp[0], packet_bytes=traffic.packet_bytes, size_packets=size,
                     last_packet_bytes=last, start_s=start_s, rate_pps=rate_pps, ect=kind not in (*LOSS_BASED_KINDS, *OPEN_LOOP_KINDS), tlt=tlt,
                     important_dscp=important if tlt else None, ack_delay_s=delays(src, dst), beta=beta, window_reduction_r=window_r,
-                    cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None)
+                    cnp_dscp=traffic.cnp_dscp if kind == "dcqcn" else None,
+                    selective_repeat=kind == "dcqcn" and entry.transport == "irn",
+                    load_balancing=_load_balancing(entry.load_balancing),
+                    flowlet_gap_s=entry.flowlet_gap_s)
+
+
+def _load_balancing(mode: str) -> LoadBalancing:
+    for known in get_args(LoadBalancing):
+        if mode == known:
+            return cast(LoadBalancing, known)
+    raise ValueError(f"unknown load-balancing mode {mode!r}")
 
 
 def _flow_specs(fabric: Fabric, traffic: FabricTraffic, workload: tuple[FabricFlow, ...]) -> tuple[FlowSpec, ...]:

@@ -16,8 +16,9 @@ Every NIC field of the document's ``qos`` is honoured (docs/hosts.md "simulate -
   (else CNPs do not slow it), the notification point only where it is in ``np_priorities``
   (else the receiver sends no CNP), with the document's parameters.
 
-The kernel part (``kernel``: TCP congestion control, ECN) is read beside the NIC's into
-:class:`HostSettings`.
+The kernel part (``kernel`` and each class's ``congestion_control``, ``rto_min_s`` and
+``initial_window_segments``) makes each window flow's Linux TCP host (softswitch/helper/host_kernel.py):
+its congestion control, ECN negotiation, minimum RTO and initial window.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import replace
 from qosforge.backends.host.document import HostSettingsDocument
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.config import SwitchConfig
+from qosforge.softswitch.helper.host_kernel import HostModel, apply_host_kernel
 from qosforge.softswitch.traffic.spec import (
     DCQCN_RATE_REFERENCE_BPS,
     FlowSpec,
@@ -43,7 +45,7 @@ PCP_DEFAULT_PRIORITY = 0
 def host_settings(document: HostSettingsDocument) -> HostSettings:
     """The settings the world build gives every simulated host NIC."""
     qos = document.qos
-    nic = NicSettings(trust=qos.trust, pfc_priorities=frozenset(qos.pfc_priorities))
+    nic = NicSettings(trust=qos.trust, pfc_priorities=frozenset(qos.pfc_priorities), retransmission=qos.retransmission)
     return HostSettings(nic=nic)
 
 
@@ -55,10 +57,12 @@ def flow_priority(document: HostSettingsDocument, dscp: int) -> int:
 
 
 def apply_host_settings(document: HostSettingsDocument, config: SwitchConfig, flows: tuple[FlowSpec, ...],
-                        params: TransportParams
-                        ) -> tuple[tuple[FlowSpec, ...], TransportParams, HostSettings]:
+                        params: TransportParams, *, transport_flag: bool = False, rto_min_flag_s: float | None = None
+                        ) -> tuple[tuple[FlowSpec, ...], TransportParams, HostSettings, tuple[HostModel, ...]]:
     """The flows as the document's hosts send them (priority, tag, DCQCN points, CNP DSCP and
-    priority), the transport parameters of its DCQCN, and the NICs' settings."""
+    priority; the TCP host of their class), the transport parameters of its DCQCN, the NICs'
+    settings and each TCP class's host model. ``transport_flag``: the run's ``--transport``
+    chose the congestion control; ``rto_min_flag_s``: its ``--rto-min``."""
     switches = sorted({attachment.switch for attachment in document.attachments})
     if switches and config.name not in switches:
         # A document rendered for another fabric would apply its DSCP map and DCQCN steps here silently.
@@ -93,7 +97,9 @@ def apply_host_settings(document: HostSettingsDocument, config: SwitchConfig, fl
         params = replace(params, dcqcn_g=dcqcn.g, dcqcn_timer_s=dcqcn.timer_s, dcqcn_byte_counter=dcqcn.byte_counter_bytes,
                          dcqcn_f=dcqcn.fast_recovery_stages, dcqcn_rai_bps=dcqcn.rai_bps * scale, dcqcn_rhai_bps=dcqcn.rhai_bps * scale,
                          dcqcn_cnp_interval_s=dcqcn.cnp_interval_s, dcqcn_min_rate_bps=dcqcn.min_rate_bps)
-    return tuple(adjusted), params, host_settings(document)
+    kernel_flows, models = apply_host_kernel(document, tuple(adjusted), transport_flag=transport_flag,
+                                             rto_min_flag_s=rto_min_flag_s)
+    return kernel_flows, params, host_settings(document), models
 
 
 __all__ = ["apply_host_settings", "flow_priority", "host_settings"]

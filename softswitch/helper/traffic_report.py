@@ -59,6 +59,9 @@ def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> lis
             "bytes_delivered": delivered, "throughput_bps": delivered * 8.0 / window.length_s, "fct_s": fct,
             "retransmissions": int(counters.retransmitted_packets[index]), "packets_sent": int(counters.sent_packets[index]),
             "packets_dropped": int(counters.dropped_packets[index]), "packets_arrived": int(counters.arrived_packets[index]),
+            # Out-of-order arrivals, packets trimmed on the way, retransmission timeouts.
+            "ooo_packets": int(counters.ooo_packets[index]), "trimmed_packets": int(counters.trimmed_packets[index]),
+            "timeouts": int(counters.timeouts[index]),
         })
     return out
 
@@ -101,6 +104,19 @@ def groups_json(flows: list[dict[str, object]]) -> list[dict[str, object]]:
     return [asdict(stats) for stats in group_stats(names, throughput)]
 
 
+def _p99_delay_s(
+    p99_packets: float | None, mean_bytes: float, mean_packets: float, speed_bps: float
+) -> float | None:
+    """The p99 depth's drain time at line rate: the depth histogram counts packets, so it is
+    taken at the queue's mean packet size over the window (a class's frames are one size but
+    for each message's last)."""
+    if p99_packets is None:
+        return None
+    if mean_packets <= 0:
+        return 0.0
+    return p99_packets * mean_bytes / mean_packets * 8.0 / speed_bps
+
+
 def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> list[dict[str, object]]:
     """Per monitored queue: the engine's sampled mean (its moments over the window's samples),
     the largest sample, the backlog's drain time at line rate, the packets WRED marked CE in
@@ -114,12 +130,19 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
         priorities = [p for p, q in enumerate(config.pfc_priority_to_queue) if q == queue and config.pfc_enabled >> p & 1]
         paused = max((float(result.pfc_seconds[port, p, 1]) for p in priorities), default=0.0) if result.pfc_seconds is not None else 0.0
         ref = fabric.port_ref(port)
+        # The histogram's last bin holds every deeper sample (softswitch/engine/kernel.py
+        # _sample), so a p99 there is only a lower bound: reported as unknown, not as a number.
+        p99 = depth.p99_packets if depth.p99_packets < _HISTOGRAM_PACKETS - 1 else None
         out.append({
             "switch": ref.switch, "port": ref.port, "queue": queue, "class": traffic.monitor_classes[m], "speed_bps": config.speed_bps,
             "samples": depth.samples, "mean_queue_bytes": depth.mean_bytes,
             "max_queue_bytes": float(sampled.max_queue_bytes[m]),
             "mean_queue_packets": depth.mean_packets, "max_queue_packets": depth.max_packets,
             "mean_queue_delay_s": depth.mean_bytes * 8.0 / config.speed_bps,
+            "p99_queue_packets": p99,
+            "p99_queue_delay_s": _p99_delay_s(
+                p99, depth.mean_bytes, depth.mean_packets, config.speed_bps
+            ),
             "marks": int(result.marks[port, queue].sum()),
             "paused_s": paused,
         })

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qosforge.compiler.intent import expand_port_names
 from qosforge.compiler.plan import DEFAULT_CLASS_NAME
+from qosforge.compiler.port_names import expand_port_names
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.fabric_metrics import PortRef

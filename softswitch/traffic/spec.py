@@ -13,6 +13,12 @@ from typing import Literal
 import qosforge.models.dcqcn_host as _dcqcn_host
 from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 
+#: How the switches spread a flow's packets over the members of an ECMP group
+#: (docs/load-balancing.md): ecmp hashes the flow (it keeps one path); flowlet picks a random
+#: member per flowlet (LetFlow, NSDI 2017); spray a random member per packet (random packet
+#: spraying, Dixit et al., INFOCOM 2013); adaptive the member with the shortest egress queue, per
+#: packet or per flowlet (NVIDIA Spectrum adaptive routing, Broadcom DLB).
+LoadBalancing = Literal["ecmp", "flowlet", "spray", "adaptive"]
 FlowKind = Literal["poisson", "cbr", "newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp", "dcqcn"]
 WINDOW_KINDS: tuple[FlowKind, ...] = ("newreno", "cubic", "tcp-ecn", "dctcp", "tbtcp")
 #: The window kinds that react to loss only: their packets are not ECN-capable (not ECT).
@@ -127,10 +133,23 @@ class FlowSpec:
     dcqcn_notification_point: bool = True
     """DCQCN: the receiver's NIC runs its notification point on the flow's priority (mlx5
     ``ecn/roce_np/enable/<prio>``); off, CE-marked packets raise no CNP."""
+    rto_min_s: float | None = None
+    """The minimum retransmission timeout of the flow's sender (its host's ``tcp_rto_min_us``
+    or route ``rto_min``, ``simulate --hosts``); None: the run's (TransportParams.rto_min_s)."""
+    initial_window: int | None = None
+    """Its initial window in segments (the route's ``initcwnd``); None: the run's."""
+    selective_repeat: bool = False
+    """DCQCN: the NIC recovers losses by IRN's selective repeat (engine/selective_repeat.py)
+    instead of go-back-N, unless the hosts' NIC settings say which (``NicSettings.retransmission``)."""
     after: tuple[int, ...] = ()
     """Indices (in the run's flow list) of the flows this one waits for: it starts when the last
     of them has delivered all its data (a collective's step, softswitch/traffic/collectives.py),
     not at ``start_s``. Empty: it starts at ``start_s``."""
+    load_balancing: LoadBalancing = "ecmp"
+    """How the switches pick among ECMP members for the flow's data (:data:`LoadBalancing`)."""
+    flowlet_gap_s: float = 0.0
+    """flowlet (required) and adaptive (optional): the inactivity gap that starts a new flowlet;
+    adaptive without one chooses per packet."""
 
 
 def packets_for_payload(payload_bytes: int, packet_bytes: int, header_bytes: int) -> tuple[int, int]:
@@ -166,6 +185,9 @@ class TransportParams:
     """Full segments per ACK of the window receivers (1: every segment, no delayed ACKs)."""
     delayed_ack_timeout_s: float = DELAYED_ACK_TIMEOUT_S
     quickack_segments: int = QUICKACK_SEGMENTS
+    hystart: bool = True
+    """CUBIC leaves slow start by HyStart (Linux tcp_cubic.c ``hystart=1``, ns-3 TcpCubic's
+    HyStart attribute; engine/cubic.py)."""
     sack: bool = True
     """Window hosts use SACK (RFC 2018, Linux's ``net.ipv4.tcp_sack`` default 1) with RFC 6675 and
     RACK-TLP (RFC 8985) loss recovery; False: NewReno's (RFC 6582)."""
@@ -193,6 +215,10 @@ class NicSettings:
     pfc_priorities: frozenset[int] = frozenset(range(8))
     """Priorities whose PAUSE the NIC honours (its PFC enable, mlnx_qos ``--pfc``); a PAUSE of
     another priority is ignored and the NIC keeps sending."""
+    retransmission: Literal["go-back-n", "selective-repeat"] | None = None
+    """The RoCE NIC's loss recovery: go-back-N (the RoCE NIC's default) or IRN's selective repeat
+    (engine/selective_repeat.py); None: each flow's own (``FlowSpec.selective_repeat``, set for
+    a class whose transport is IRN)."""
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,14 @@ the 10G fabric link, long-lived flows, RED marking at both bottlenecks.
   throughput and queue targets in every group. Its fairness is held to 0.97, not 0.99: a Jain
   index over 0.2 s of five flows is a noisy statistic, ns-3's own runs of the short variants
   give 0.980 (flows-3-15-3, S1), 0.988 (red-30-90, S3) and 0.962 (flows-20-5-10, S1) with one
-  ACK per segment, and delayed ACKs make S1's one- and two-packet windows coarser still (ns-3
-  with its own delayed ACKs gives this variant's S1 a Jain index of 0.28).
-* ``ci`` (2/12/2 flows, measured 0.12-0.32 s) holds S2, S3 and the queues; S1's two flows' mean
-  over 0.2 s is the residue of R1's link after S3 (S1 = (R1 - 2 S3)/2 amplifies S3's noise five
-  times), so S1 is held to physics (R1's and the fabric's sums) there."""
+  ACK per segment, and delayed ACKs make S1's one- and two-packet windows coarser still. Its
+  referee ACKs every segment: ns-3 with its own delayed ACKs gives this variant's S1 21.9 Mb/s
+  with a Jain index of 0.855 even with Linux's DCTCP floor (docs/softswitch.md).
+* ``ci`` (2/12/2 flows, measured 0.12-0.32 s), refereed by ns-3 with its own delayed ACKs
+  (Linux's 40 ms timer and DCTCP floor, ``--delAckTimeoutMs=40 --dctcp=linux``), holds S2, S3,
+  the queues and the CE marks at the fabric port; S1's two flows' mean over 0.2 s is the residue
+  of R1's link after S3 (S1 = (R1 - 2 S3)/2 amplifies S3's noise five times), so S1 is held to
+  physics (R1's and the fabric's sums) there."""
 
 from __future__ import annotations
 
@@ -75,6 +78,7 @@ def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float) ->
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
+@pytest.mark.referee  # 5 s simulated, 40 flows: the referee tier (pyproject.toml)
 def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
     checks = fig17["checks"]
     stock = json.loads(FIXTURE.read_text())["stock"]["groups_mean_mbps"]
@@ -89,6 +93,7 @@ def test_fig17_meets_every_target_against_ns3(fig17: dict[str, Any]) -> None:
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
+@pytest.mark.referee  # three seeds of 0.5 s: the referee tier
 def test_half_flows_meets_the_throughput_and_queue_targets_in_every_group(half_flows: dict[str, Any]) -> None:
     _assert_every_group_and_queue(half_flows["checks"], lowest_jain=0.97)
     assert len(half_flows["qosforge"]["seeds"]) == 3
@@ -109,6 +114,15 @@ def test_the_referee_obeys_physics() -> None:
         assert variant["n1"] * mean["S1"] + variant["n3"] * mean["S3"] <= 1000 * payload * 1.001
         assert variant["n1"] * mean["S1"] + variant["n2"] * mean["S2"] <= 10000 * payload * 1.001
         assert all(value > 0 for value in mean.values())
+
+
+def test_ce_marks_at_the_fabric_bottleneck_are_within_25_percent_of_ns3(result: dict[str, Any]) -> None:
+    """DCTCP's CE marks where the S1 and S2 flows meet (T1->T2, the 10G port), against ns-3
+    with its own delayed ACKs. (R1's 1G port runs at a mean queue of 57 packets against its
+    60-packet max_th, where a mark is certain above max: its count is the queue's upper tail,
+    and qosforge's is 32 % below ns-3's there at the same mean queue; docs/softswitch.md.)"""
+    check = result["checks"]["T1->T2 marks"]
+    assert check["ok"], f"T1->T2: qosforge {check['qosforge']} marks, ns-3 {check['ns3']}"
 
 
 def test_group_throughput_is_within_10_percent_of_ns3(result: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: st
     assert report["class"] == "rdma" and report["class_chosen_by"].startswith("default: the intent's first")
     # Today's keys keep their meaning; the fabric adds its own.
     for key in ("queue_p99_packets", "goodput_gbps", "drops_by_reason", "lossless_drops", "fct_mean_s", "fct_p99_s", "fct_p50_s",
-                "switches", "pause_depth", "pfc_watchdog", "flow_completion"):
+                "switches", "pause_depth", "pfc_watchdog", "flow_completion", "reordering"):
         assert key in report, key
     switches = {s["name"]: s for s in report["switches"]}
     assert set(switches) == set(report["fabric_switches"])
@@ -40,6 +40,8 @@ def test_every_fabric_scenario_runs_with_its_defaults(run_cli: Run, scenario: st
     assert set(leaf_ports[0]["queues"]) == {"rdma", "tcp"}
     assert {"max_bytes", "p99_packets"} <= set(leaf_ports[0]["queues"]["rdma"])
     assert report["goodput_gbps"] > 0
+    # ECMP keeps every flow on one path: nothing arrives out of order.
+    assert report["reordering"]["ooo_packets"] == 0
     # ECMP over two spines draws per-flow hashes from the seed.
     assert report["seed"] == 1 and report["seed_effective"] is True
     # The monitored port (also the --plot legend) as switch:port: the receiver, the stalled host, all-to-all's first host.

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qosforge.compiler.intent import expand_port_names
 from qosforge.compiler.loader import IntentError, load_intent
+from qosforge.compiler.port_names import expand_port_names
 
 Writer = Callable[..., Path]
 

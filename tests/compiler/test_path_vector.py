@@ -11,7 +11,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qosforge.compiler.path_vector import converged_routes
+from qosforge.compiler.path_vector import (
+    SMALL_FABRIC_SWITCHES,
+    converged_routes,
+    level_hops,
+    reversed_switch_graph,
+)
 from qosforge.compiler.routing import BgpSettings
 
 
@@ -102,6 +107,30 @@ def test_the_fixpoint_equals_plain_bgp_rounds(case: tuple[Links, np.ndarray, Bgp
         hops, on_route = referee(links, alive, int(destination), bgp)
         assert converged.hops[row].tolist() == hops
         assert set(np.flatnonzero(converged.on_route[row]).tolist()) == on_route
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=fabrics(), directed=st.booleans())
+def test_small_fabrics_get_scipys_hop_counts_without_scipy(
+    case: tuple[Links, np.ndarray, BgpSettings], directed: bool
+) -> None:
+    """The numpy search small fabrics use equals scipy's compiled BFS (the referee), one-way
+    links included, and shortest-path routes follow from it as from scipy's."""
+    from scipy.sparse.csgraph import shortest_path
+
+    links, alive, _ = case
+    if directed:  # drop every other reverse link: some switches become unreachable
+        alive = alive & (np.arange(alive.size) % 4 != 1)
+    destinations = np.arange(links.n_switches)
+    expected = shortest_path(
+        reversed_switch_graph(links, alive), directed=True, unweighted=True, indices=destinations
+    )
+    assert np.array_equal(level_hops(links, destinations, alive), expected)
+    assert links.n_switches <= SMALL_FABRIC_SWITCHES
+    small = converged_routes(links, destinations, alive, None)
+    big = converged_routes(links, destinations, alive, None, reversed_switch_graph(links, alive))
+    assert np.array_equal(small.hops, big.hops)
+    assert np.array_equal(small.on_route, big.on_route)
 
 
 def _leaf_spine(leaves: int, spines: int) -> Links:

@@ -282,3 +282,63 @@ def test_searching_from_one_twin_finds_what_searching_from_all_finds(
         # The search from every host-facing switch, as before the reduction.
         patch.setattr(module, "_twin_representatives", lambda edge, link_port: edge)
         assert outcome() == reduced
+
+
+#: Leaves a and b each reach one spine; leaf c reaches both; the two spines share an ASN. The
+#: graph's longest fewest-hop host path is a - s1 - c - s2 - b, which eBGP never installs: s1
+#: rejects c's route to b because its AS path holds s2's ASN, s1's own (RFC 4271 §9.1.2).
+VALLEY = """
+apiVersion: qosforge/v1
+kind: Fabric
+metadata: {{name: valley}}
+topology:
+  switches:
+    - name: a
+      profile: softswitch
+      ports:
+        - {{name: Ethernet0, speed: 40G, cable: 3m, peer: host}}
+        - {{name: Ethernet4, speed: 40G, cable: 10m, peer: "s1:Ethernet0"}}
+    - name: b
+      profile: softswitch
+      ports:
+        - {{name: Ethernet0, speed: 40G, cable: 3m, peer: host}}
+        - {{name: Ethernet4, speed: 40G, cable: 10m, peer: "s2:Ethernet0"}}
+    - name: c
+      profile: softswitch
+      ports:
+        - {{name: Ethernet0, speed: 40G, cable: 3m, peer: host}}
+        - {{name: Ethernet4, speed: 40G, cable: 10m, peer: "s1:Ethernet4"}}
+        - {{name: Ethernet8, speed: 40G, cable: 10m, peer: "s2:Ethernet4"}}
+    - name: s1
+      profile: softswitch
+      ports:
+        - {{name: Ethernet0, speed: 40G, cable: 10m, peer: "a:Ethernet4"}}
+        - {{name: Ethernet4, speed: 40G, cable: 10m, peer: "c:Ethernet4"}}
+    - name: s2
+      profile: softswitch
+      ports:
+        - {{name: Ethernet0, speed: 40G, cable: 10m, peer: "b:Ethernet4"}}
+        - {{name: Ethernet4, speed: 40G, cable: 10m, peer: "c:Ethernet8"}}
+  routing: {routing}
+classes:
+  - name: bulk
+    transport: dctcp
+    dscp: [10]
+"""
+VALLEY_ASNS = "asn: {switches: {a: 65001, b: 65002, c: 65003, s1: 65100, s2: 65100}}"
+
+
+@pytest.mark.parametrize(("routing", "switch_hops"), [
+    ("{model: shortest-path}", 4),
+    ("{model: ebgp-rfc7938, " + VALLEY_ASNS + "}", 2),
+    ("{model: ebgp-rfc7938, allowas_in: 1, " + VALLEY_ASNS + "}", 4),
+])
+def test_an_explicit_fabrics_rtt_follows_the_longest_route_its_routing_installs(
+        write_intent: Writer, routing: str, switch_hops: int) -> None:
+    intent, source_map = load_intent(write_intent(VALLEY.format(routing=routing)))
+    topology = resolve_topology(intent, source_map)
+    # Host link, the switch hops, host link.
+    assert topology.hops == switch_hops + 2
+    serialisation_s = (1500 + ACK_WIRE_BYTES) * 8 * (switch_hops + 2) / 40e9
+    propagation_s = 2 * sum(topology.path_link_latencies_s)
+    assert topology.rtt_s(1500) == pytest.approx(propagation_s + serialisation_s)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,6 +72,23 @@ def step_wred(min_bytes: int, max_bytes: int, probability: float, *, mark: bool)
 @pytest.fixture
 def wred() -> Callable[..., WredConfig]:
     return step_wred
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """roce-pod's rendered host settings document (compile --target host) for its ConnectX-6 Dx
+    hosts: classes ``tcp`` (DCTCP, DSCP 0 and 10) and ``rdma`` (DCQCN), tcp_ecn = 1."""
+    from qosforge.cli import main
+
+    out = tmp_path_factory.mktemp("hosts") / "out"
+    root = Path(__file__).resolve().parents[2]
+    with pytest.raises(SystemExit) as exited:
+        main(["compile", str(root / "examples" / "roce-pod.yaml"), "--target", "host",
+              "-o", str(out), "-q"])
+    assert not exited.value.code
+    path = out / "hosts" / "nvidia-connectx-6dx-100G" / "host_settings.json"
+    document: dict[str, Any] = json.loads(path.read_text())
+    return document
 
 
 __all__ = ["make_switch", "replace", "step_wred"]

@@ -85,3 +85,30 @@ def test_unknown_red_quantisation_runs_as_the_named_linear_approximation() -> No
 def test_malformed_json_is_a_one_line_error() -> None:
     with pytest.raises(QosforgeError):
         load_switch_json(json.dumps({"format": "qosforge.sai/1"}))
+
+
+ROCE_ASSUME = {"red.steps": "1024", "red.step_offset": "0"}
+
+
+def test_a_trimming_program_loads_its_trim_settings_and_the_trimmed_queue_profiles() -> None:
+    from qosforge.softswitch.config import TrimmingConfig
+
+    switch = compile_for_softswitch(EXAMPLES / "trim-pod.yaml", "leaf1", assume=ROCE_ASSUME)
+    config = switch.config
+    rdma = next(c for c in switch.ir.classes if c.name == "rdma")
+    # trim-pod: 256 B, DSCP 11, the planned trim queue 7 (SAI PACKET_TRIM_SIZE/_DSCP_VALUE/_QUEUE_INDEX).
+    assert config.trimming == TrimmingConfig(256, 11, 7)
+    port = config.ports[0]
+    trimmed = {q.index for q in port.queues if q.buffer_profile and config.profile(q.buffer_profile).trims}
+    assert trimmed == {rdma.queue}
+    # Trimmed headers (DSCP 11) are classified to the trim queue at the next hop too.
+    assert classify(config, 0, 11, 1).queue == 7
+
+
+def test_a_dynamic_trim_queue_is_refused_by_name() -> None:
+    program = compile_for_softswitch(EXAMPLES / "trim-pod.yaml", "leaf1", assume=ROCE_ASSUME).program
+    dynamic = SaiOperation("set", "SAI_OBJECT_TYPE_SWITCH", "switch", (
+        ("SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE", "SAI_PACKET_TRIM_QUEUE_RESOLUTION_MODE_DYNAMIC"),))
+    with pytest.raises(SoftswitchConfigError) as error:
+        load_switch_program(_with(program, dynamic), assume=ROCE_ASSUME)
+    assert "SAI_SWITCH_ATTR_PACKET_TRIM_QUEUE_RESOLUTION_MODE" in error.value.one_line()

@@ -164,29 +164,6 @@ def test_a_document_of_other_hosts_is_refused(
     )
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """roce-pod's rendered host settings document (compile --target host)."""
-    out = tmp_path_factory.mktemp("hosts") / "out"
-    with pytest.raises(SystemExit) as exited:
-        main(
-            [
-                "compile",
-                str(ROOT / "examples" / "roce-pod.yaml"),
-                "--target",
-                "host",
-                "-o",
-                str(out),
-                "-q",
-            ]
-        )
-    assert not exited.value.code
-    document: dict[str, object] = json.loads(
-        (out / "hosts" / HOST_KIND / "host_settings.json").read_text()
-    )
-    return document
-
-
 def _edited(tmp_path: Path, document: dict[str, object], name: str, **qos: object) -> Path:
     edited = json.loads(json.dumps(document))
     edited["qos"].update(qos)

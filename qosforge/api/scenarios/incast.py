@@ -42,8 +42,9 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
         from qosforge.softswitch.helper.hosts import apply_host_settings
 
         document = load_host_document(Path(request.hosts_path))
-        flow_specs, transport_params, hosts = apply_host_settings(document, config, flow_specs,
-                                                                  run_spec.transport)
+        flow_specs, transport_params, hosts, tcp_hosts = apply_host_settings(
+            document, config, flow_specs, run_spec.transport, transport_flag=request.transport is not None,
+            rto_min_flag_s=inp.rto_min_s)
         run_spec = replace(run_spec, transport=transport_params, hosts=hosts)
         header["hosts"] = {"file": request.hosts_path, "host_kind": document.host_kind,
                            "host_priorities": sorted({f.host_priority for f in flow_specs
@@ -53,7 +54,11 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
                            # One class, one priority: every flow has the same DCQCN points.
                            **({"dcqcn_reaction_point": flow_specs[0].dcqcn_reaction_point,
                                "dcqcn_notification_point": flow_specs[0].dcqcn_notification_point}
-                              if flow_specs and flow_specs[0].kind == "dcqcn" else {})}
+                              if flow_specs and flow_specs[0].kind == "dcqcn" else {}),
+                           # Each TCP class's Linux host and where each value came from.
+                           **({"tcp": [model.as_json() for model in tcp_hosts]} if tcp_hosts else {})}
+        if flow_specs:
+            header["transport"] = flow_specs[0].kind
     return run_single(inp, single, config, flow_specs, run_spec, header, config.ports[built.receiver].speed_bps, int(header["packet_bytes"]), compiled.ir)
 
 

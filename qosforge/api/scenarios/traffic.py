@@ -56,6 +56,9 @@ class TrafficOptions:
     assume: dict[str, str]
     timeseries: str | None
     plot: str | None
+    flow_overrides: tuple[tuple[str, object], ...] = ()
+    """FlowSpec fields set on every flow of the run (``qosforge compare``'s pfc-only mode turns
+    the NICs' DCQCN off this way)."""
 
 
 def parse_measure(text: str) -> tuple[float, float]:
@@ -133,6 +136,11 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
     window, window_source = _window(options, traffic_file, reporter)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
+    if options.flow_overrides:
+        from dataclasses import replace
+
+        overrides: dict[str, Any] = dict(options.flow_overrides)
+        traffic = replace(traffic, flows=tuple(replace(flow, spec=replace(flow.spec, **overrides)) for flow in traffic.flows))
     warnings = late_flows(traffic, window)
     packet = max(flow.spec.packet_bytes for flow in traffic.flows)
     check_packets(
@@ -287,23 +295,35 @@ def existing_traffic_path(text: str) -> Path:
 
 def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Fabric:
     """Every switch of the intent (or those named), one or many, as the fabric scenarios load them."""
-    from qosforge.compiler.compile import compile_intent
-    from qosforge.compiler.loader import load_intent
-    from qosforge.compiler.topology import resolve_topology
-    from qosforge.softswitch.helper.compiled import declared_classes, design_point
-    from qosforge.softswitch.helper.fabric import fabric_from_switches, intent_link_latencies_s
+    from qosforge.api.compile_cache import cached
+    from qosforge.softswitch.helper.fabric import fabric_from_switches
 
     if not intent.is_file():
         raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/roce-pod.yaml")
-    loaded, source_map = load_intent(intent)
-    compiled = compile_intent(loaded, source_map, targets=("sai",))
-    by_name = {s.name: s for s in compiled.for_target("sai")}
+
+    def compiled_inputs() -> tuple[tuple[Any, ...], Any, tuple[str, ...], dict[Any, Any]]:
+        """What the world is built from: the SAI view of every switch, the design point, the
+        class names and the link delays (cached: qosforge/api/compile_cache.py)."""
+        from qosforge.compiler.compile import compile_intent
+        from qosforge.compiler.loader import load_intent
+        from qosforge.compiler.topology import resolve_topology
+        from qosforge.softswitch.helper.compiled import declared_classes, design_point
+        from qosforge.softswitch.helper.fabric import intent_link_latencies_s
+
+        loaded, source_map = load_intent(intent)
+        compiled = compile_intent(loaded, source_map, targets=("sai",))
+        return (compiled.for_target("sai"), design_point(loaded), declared_classes(loaded),
+                intent_link_latencies_s(resolve_topology(loaded, source_map)))
+
+    sai_switches, design, declared, latencies = cached("simulate-traffic/sai", intent,
+                                                       compiled_inputs)
+    by_name = {s.name: s for s in sai_switches}
     for name in switches:
         if name not in by_name:
             raise QosforgeError(f"no switch {name!r} in {intent}", place="--switch", hint=f"switches: {', '.join(by_name)}")
     selected = tuple(by_name[n] for n in dict.fromkeys(switches)) if switches else tuple(by_name.values())
-    return fabric_from_switches(selected, assume=assume, design=design_point(loaded), declared_classes=declared_classes(loaded),
-                                link_latencies_s=intent_link_latencies_s(resolve_topology(loaded, source_map)))
+    return fabric_from_switches(selected, assume=assume, design=design, declared_classes=declared,
+                                link_latencies_s=latencies)
 
 
 def _write_timeseries(path: Path, fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> None:

@@ -108,3 +108,47 @@ def test_the_scoreboard_is_the_set_of_sacked_segments_up_to_its_bound(blocks: li
     lost = [s for s in range(min(lost_below, 70)) if s not in held]
     assert next_lost(world, 0) == (lost[0] if lost else -1)
     assert pipe(world, 0) == 70 - len(held) - len(lost)
+
+
+def _lost_retransmission(burst_at_s: float | None, step_s: float = 1e-6
+                         ) -> tuple[SegmentedRun, float | None, float]:
+    """The single loss of test_a_single_loss... (11 segments into a queue of 8: segment 9 is
+    dropped) in a 40-segment flow; a second 100G host (port 2) sends a burst of 12 packets
+    into the same queue from ``burst_at_s``, so that the queue is full when the fast
+    retransmission arrives and drops it too. Returns the run, when the flow finished (None: not
+    within 50 ms) and when the first fast retransmission was sent."""
+    switch = make_switch(ports=3, dynamic_th=None, static_th_bytes=8 * CELL_PACKET)
+    fast = (replace(switch.ports[0], speed_bps=100e9), switch.ports[1],
+            replace(switch.ports[2], speed_bps=100e9))
+    switch = replace(switch, ports=fast)
+    flows = [FlowSpec(kind="newreno", src_port=0, dst_port=1, dscp=0, size_packets=40,
+                      ack_delay_s=50e-6)]
+    if burst_at_s is not None:
+        flows.append(FlowSpec(kind="cbr", src_port=2, dst_port=1, dscp=0, size_packets=12,
+                              start_s=burst_at_s, rate_pps=100e9 / 8 / 1538, ect=False))
+    run = RunSpec(duration_s=0.05, transport=TransportParams(initial_window=11, rto_min_s=0.2))
+    segmented = SegmentedRun((switch,), single_switch(3), tuple(flows), run)
+    first_rtx = -1.0
+    for step in range(1, int(0.05 / step_s) + 1):
+        segmented.advance(step * step_s)
+        world = segmented.world
+        if first_rtx < 0 and world[L.W_CNT][L.C_FAST_RETX] >= 1:
+            first_rtx = float(world[L.W_FLF][0, L.FF_RTX_TIME])
+        if world[L.W_FLI][0, L.FL_DONE] == 1:
+            return segmented, step * step_s, first_rtx
+    return segmented, None, first_rtx
+
+
+def test_a_lost_retransmission_is_found_by_rack_not_the_timeout() -> None:
+    """RFC 8985 §6.2: RACK applies to retransmissions too. Once a segment sent after the
+    retransmission is SACKed, the retransmission is lost and is sent again at once; without
+    that rule only the retransmission timer (200 ms here) repairs it."""
+    alone, alone_done, rtx_at = _lost_retransmission(None)
+    assert alone_done is not None and rtx_at > 0 and alone.world[L.W_CNT][L.C_TIMEOUTS] == 0
+    run, done, _ = _lost_retransmission(rtx_at - 1e-6)
+    fli = run.world[L.W_FLI]
+    # The burst's packets fill the queue as the retransmission arrives: it is dropped too.
+    assert fli[0, L.FL_DROPPED_M] >= 2 and fli[0, L.FL_RESENT_M] >= 2
+    assert done is not None, "the lost retransmission waited for the retransmission timer"
+    assert run.world[L.W_CNT][L.C_TIMEOUTS] == 0
+    assert done - alone_done <= 1e-3

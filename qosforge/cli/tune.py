@@ -1,0 +1,310 @@
+"""``qosforge tune INTENT --traffic FILE --out DIR``: search the settings the intent leaves free
+for the objectives on the traffic (:mod:`qosforge.api.tune`; docs/tune.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from qosforge.cli._gnmi import ask_password, connection_options, connection_request
+from qosforge.cli.reporter import CliReporter
+
+_EPILOG = """\b
+Objectives (--objective, one per class; docs/tune.md):
+  class=NAME,fct_p99_us<=X,max_kb=N,goodput_percent>=Y,lossless_drops<=0,
+  pfc_pause_percent<=Z,queue_delay_p99_us<=W
+Without --objective: the intent's objectives:, else the default set (every lossless class:
+0 drops, at most 10 % paused; minimise the first class's fct_p99_us).
+\b
+Exit codes: 0 tuned (or the start kept; with --push, rolled out or planned), 1 --push rolled
+the canary back, 2 bad input or a failed push.
+\b
+Examples:
+  qosforge tune examples/roce-pod.yaml --traffic examples/roce-pod-mixed.traffic.yaml --out tuned
+  qosforge tune fabric.yaml --traffic flows.yaml --objective 'class=rdma,fct_p99_us<=300' \\
+      --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us \\
+      --budget 40 --workers 2 --out tuned
+"""
+
+
+def _connection_options(function: Any) -> Any:
+    for option in reversed(connection_options()):
+        function = option(function)
+    return function
+
+
+def _seeds(text: str, flag: str) -> tuple[int, ...]:
+    from qosforge.api.tune import parse_seeds
+
+    return parse_seeds(text, flag)
+
+
+@click.command("tune", epilog=_EPILOG)
+@click.argument("intent", type=click.Path(dir_okay=False))
+@click.option(
+    "--traffic",
+    "traffic",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help='The traffic to tune for (a YAML traffic file: docs/softswitch.md "Your own traffic").',
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where the tuned overrides, the tuned intent, its configs and tune.json go.",
+)
+@click.option(
+    "--objective",
+    "objectives",
+    multiple=True,
+    metavar="SPEC",
+    help="Targets for one class (repeatable; see below).",
+)
+@click.option(
+    "--minimize",
+    metavar="CLASS.METRIC",
+    help="The metric the search minimises (goodput_percent is maximised).",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=24,
+    show_default=True,
+    help="Trials the search proposes besides the compiled start.",
+)
+@click.option(
+    "--seeds",
+    "seeds",
+    default="2",
+    show_default=True,
+    metavar="N|a,b",
+    help="Training seeds: N for 1..N, or a list.",
+)
+@click.option(
+    "--holdout",
+    "holdout",
+    default="101,102,103",
+    show_default=True,
+    metavar="a,b",
+    help="Seeds the result is reported on (never trained on).",
+)
+@click.option(
+    "--measure",
+    metavar="START:END",
+    help="The measured window (default: the traffic file's, else 0s:10ms).",
+)
+@click.option(
+    "--free",
+    "free",
+    multiple=True,
+    metavar="PATH",
+    help="Search a block the intent states, from its stated value: "
+    "classes.NAME.dcqcn, classes.NAME.ecn, design.alpha.",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Local worker processes (default: the number of cores).",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Run the simulations on an existing Dask cluster.",
+)
+@click.option(
+    "--search-seed",
+    "search_seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Seed of the TPE sampler (default fixed: the same tune proposes the same points).",
+)
+@click.option(
+    "--no-robustness", "no_robustness", is_flag=True, help="Skip the runs at 80 % and 120 % load."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--push",
+    "push",
+    is_flag=True,
+    help="Then roll the tuned configs out, canary first (a dry run unless --apply; docs/tune.md).",
+)
+@click.option("--apply", "apply", is_flag=True, help="--push: push for real (default: plan only).")
+@click.option(
+    "--switch",
+    "switches",
+    multiple=True,
+    metavar="NAME",
+    help="--push: the switches in rollout order; the first is the canary (repeatable).",
+)
+@click.option(
+    "--watch-window",
+    "watch_window",
+    default="10s",
+    show_default=True,
+    metavar="TIME",
+    help="--push: how long each switch runs on its new config before watch judges it.",
+)
+@_connection_options
+def tune_command(**params: Any) -> None:
+    """Find ECN, DCQCN and buffer settings that meet objectives on your traffic, on the simulator.
+
+    Searches the knobs INTENT leaves free (optuna TPE with successive halving over the training
+    seeds), never simulating a point that compile or lint refuses, then reports the best
+    point against the compiled start on held-out seeds and at ±20 % load.
+    """
+    import os
+
+    from qosforge.api.tune import TuneRequest, tune
+    from qosforge.errors import QosforgeError
+
+    _check_push(params)
+    if params["scheduler"] is not None and params["workers"] is not None:
+        raise QosforgeError(
+            "sets local workers, and --scheduler uses a cluster's",
+            place="--workers",
+            hint="give one of --workers or --scheduler",
+        )
+    workers = params["workers"] if params["workers"] is not None else os.cpu_count() or 1
+    request = TuneRequest(
+        intent_path=params["intent"],
+        traffic_path=params["traffic"],
+        out_dir=params["out_dir"],
+        objectives=tuple(params["objectives"]),
+        minimize=params["minimize"],
+        budget=params["budget"],
+        seeds=_seeds(params["seeds"], "--seeds"),
+        holdout=_seeds(params["holdout"], "--holdout"),
+        measure=params["measure"],
+        free=tuple(params["free"]),
+        workers=workers,
+        scheduler=params["scheduler"],
+        robustness=not params["no_robustness"],
+        **({"search_seed": params["search_seed"]} if params["search_seed"] is not None else {}),
+    )
+    result = tune(request, CliReporter())
+    if params["output_format"] == "json":
+        click.echo(json.dumps(result.document(), indent=2, default=str))
+    else:
+        for line in render_text(result.document()):
+            click.echo(line)
+    if params["push"]:
+        _rollout(params, result.out_dir)
+
+
+def _check_push(params: dict[str, Any]) -> None:
+    from qosforge.errors import QosforgeError
+
+    given = [flag for flag, key in (("--apply", "apply"), ("--switch", "switches")) if params[key]]
+    if not params["push"] and given:
+        raise QosforgeError(
+            f"{given[0]} is for the rollout", place=given[0], hint="add --push, or drop it"
+        )
+    if params["push"] and not params["switches"]:
+        raise QosforgeError(
+            "--push needs the switches in rollout order",
+            place="--switch",
+            hint="e.g. --switch leaf1 --switch leaf2 (leaf1 is the canary)",
+        )
+    if params["push"] and params["address"] is None and params["inventory"] is None:
+        raise QosforgeError(
+            "--push needs where the switches are",
+            place="--address",
+            hint="give --address HOST:PORT (one switch) or --inventory FILE",
+        )
+
+
+def _rollout(params: dict[str, Any], out: Any) -> None:
+    from pathlib import Path
+
+    from qosforge.api.tuning.rollout import RolloutRequest, rollout
+
+    connection = connection_request(params)
+    password = ask_password() if params["apply"] and params["username"] else None
+    result = rollout(
+        RolloutRequest(
+            configs_dir=Path(out) / "configs",
+            connection=connection,
+            switches=tuple(params["switches"]),
+            window=params["watch_window"],
+            dry_run=not params["apply"],
+            backup_dir=Path(out),
+        ),
+        password,
+        lambda text: click.echo(text, err=True),
+    )
+    Path(out, "rollout.log").write_text(
+        "".join(f"{line}\n" for line in result.log), encoding="utf-8"
+    )
+    click.echo(f"rollout: {result.status}; steps in {Path(out, 'rollout.log')}", err=True)
+    if result.status == "rolled-back":
+        raise click.exceptions.Exit(1)
+    if result.status == "failed":
+        raise click.exceptions.Exit(2)
+
+
+def _number(value: float | None, std: float | None) -> str:
+    if value is None:
+        return "not measured"
+    return f"{value:.4g}" + (f" ± {std:.2g}" if std else "")
+
+
+def render_text(document: dict[str, Any]) -> list[str]:
+    """The summary a person reads: what changed, by how much, on which seeds, at what cost."""
+    lines = [
+        f"objectives ({document['objectives']['source']}): "
+        + "; ".join(document["objectives"]["targets"])
+    ]
+    best = document["best"]
+    trials = document["trials"]
+    refused = sum(1 for t in trials if t["refused"])
+    pruned = sum(1 for t in trials if t["pruned"])
+    lines.append(
+        f"{len(trials) - 1} trials ({refused} refused by compile or lint, {pruned} pruned), "
+        f"{document['simulations']} simulations; best: trial {best['trial']}"
+    )
+    for knob in document["knobs"]:
+        lines.append(
+            f"  {knob['name']}: {knob['start']:.4g} -> "
+            f"{best['values'][knob['name']]:.4g} {knob['unit']}"
+        )
+    held = document["held_out"]
+    lines.append(
+        f"score on held-out seeds: {held['score_before']:.3f} -> {held['score_after']:.3f} "
+        "(lower is better)"
+    )
+    for change in held["metrics"]:
+        if change["before_mean"] is None and change["after_mean"] is None:
+            continue
+        lines.append(
+            f"  {change['name']}: {_number(change['before_mean'], change['before_std'])} -> "
+            f"{_number(change['after_mean'], change['after_std'])}"
+        )
+    for load, scores in document["robustness"].items():
+        lines.append(
+            f"at {float(load):.0%} load: score {scores['before']:.3f} -> {scores['after']:.3f}"
+        )
+    for note in document["notes"]:
+        lines.append(f"note: {note}")
+    lines.append(
+        f"wall {document['wall_seconds']:.1f} s, CPU {document['cpu_seconds']:.1f} s; "
+        f"overrides, tuned intent, configs and tune.json in {document['out']}"
+    )
+    return lines
+
+
+__all__ = ["render_text", "tune_command"]

@@ -1,0 +1,166 @@
+"""``qosforge compare``'s modes as intent variants, their refusal where the switch cannot trim,
+and the per-mode numbers taken from a traffic run's report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qosforge.api.compare import (
+    MODES,
+    CompareRequest,
+    compare,
+    free_dscp,
+    mode_document,
+    parse_modes,
+    roce_class,
+    summarise,
+)
+from qosforge.api.reporting import StderrReporter
+from qosforge.compiler.loader import load_intent
+from qosforge.errors import QosforgeError
+
+ROOT = Path(__file__).resolve().parents[2]
+ROCE_POD = ROOT / "examples" / "roce-pod.yaml"
+TRIM_POD = ROOT / "examples" / "trim-pod.yaml"
+ALLREDUCE = ROOT / "examples" / "allreduce.traffic.yaml"
+
+
+def _document(path: Path) -> object:
+    from ruamel.yaml import YAML
+
+    return YAML().load(path.read_text())
+
+
+def test_modes_parse_in_the_order_given_and_unknown_or_repeated_ones_are_refused() -> None:
+    assert parse_modes("trimming, lossy-irn") == ("trimming", "lossy-irn")
+    assert parse_modes(",".join(MODES)) == MODES
+    with pytest.raises(QosforgeError, match="unknown mode 'pfc'"):
+        parse_modes("lossy-irn,pfc")
+    with pytest.raises(QosforgeError, match="twice"):
+        parse_modes("lossy-irn,lossy-irn")
+
+
+def test_each_mode_changes_only_the_roce_class(tmp_path: Path) -> None:
+    document = _document(ROCE_POD)
+    index = roce_class(document, None)
+    assert document["classes"][index]["name"] == "rdma"
+    expected = {
+        "lossless-dcqcn": ("dcqcn", True, None),
+        "pfc-only": ("dcqcn", True, None),
+        "lossy-irn": ("irn", None, None),
+        "trimming": ("irn", None, {"size": "256B", "dscp": 1}),
+    }
+    for mode, (transport, lossless, trim) in expected.items():
+        variant = mode_document(document, index, mode)
+        entry = variant["classes"][index]
+        assert (entry["transport"], entry.get("lossless"), entry.get("trim")) == (
+            transport,
+            lossless,
+            trim,
+        )
+        assert variant["classes"][1] == document["classes"][1]
+        assert variant["topology"] == document["topology"]
+    assert document["classes"][index]["transport"] == "dcqcn"  # the original is untouched
+
+
+def test_the_trimmed_mode_keeps_the_intents_own_trim_block() -> None:
+    document = _document(TRIM_POD)
+    variant = mode_document(document, roce_class(document, None), "trimming")
+    assert dict(variant["classes"][0]["trim"]) == {"size": "256B", "dscp": 11}
+    lossless = mode_document(document, 0, "lossless-dcqcn")["classes"][0]
+    assert "trim" not in lossless and lossless["lossless"] is True
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.sets(st.integers(0, 63), max_size=62))
+def test_the_trim_dscp_is_the_lowest_unused_one(used: set[int]) -> None:
+    document = {
+        "design": {"cnp_dscp": 48},
+        "classes": [{"name": "a", "transport": "dcqcn", "dscp": sorted(used) or [0]}],
+    }
+    taken = (used or {0}) | {48}
+    if len(taken) == 64:
+        return
+    assert free_dscp(document) == min(set(range(64)) - taken)
+
+
+def test_a_class_that_is_not_roce_is_refused_at_the_flag() -> None:
+    document = _document(ROCE_POD)
+    with pytest.raises(QosforgeError, match="runs dctcp, not RoCE") as error:
+        roce_class(document, "tcp")
+    assert error.value.place == "--class"
+    with pytest.raises(QosforgeError, match="no class 'gpu'"):
+        roce_class(document, "gpu")
+
+
+def test_trimming_on_a_profile_that_cannot_trim_is_refused_naming_the_asic() -> None:
+    result = compare(
+        CompareRequest(str(ROCE_POD), str(ALLREDUCE), modes=("trimming",)), StderrReporter()
+    )
+    (row,) = result.modes
+    assert row.refused is not None and "mellanox-spectrum-2" in row.refused
+    assert row.jct_s is None
+
+
+def test_every_mode_variant_of_the_trimming_pod_compiles(tmp_path: Path) -> None:
+    from qosforge.compiler.compile import compile_intent
+
+    document = _document(TRIM_POD)
+    for mode in MODES:
+        from io import StringIO
+
+        from ruamel.yaml import YAML
+
+        path = tmp_path / f"{mode}.yaml"
+        stream = StringIO()
+        YAML().dump(mode_document(document, 0, mode), stream)
+        path.write_text(stream.getvalue())
+        loaded, source_map = load_intent(path)
+        compile_intent(loaded, source_map, targets=("sai",))
+
+
+def _report(
+    fcts: list[float | None], jcts: list[float | None], paused: list[float]
+) -> dict[str, object]:
+    flows = [
+        {
+            "fct_s": f,
+            "size_bytes": 1000,
+            "timeouts": 1,
+            "retransmissions": 2,
+            "trimmed_packets": 3,
+            "ooo_packets": 4,
+        }
+        for f in fcts
+    ]
+    return {
+        "flows": flows,
+        "collectives": [{"jct_s": j} for j in jcts],
+        "ports": [{"paused_s": p} for p in paused],
+        "lossless_drops": 5,
+        "drops": 6,
+    }
+
+
+def test_a_modes_row_takes_the_slowest_collective_and_nearest_rank_percentiles() -> None:
+    row = summarise(
+        "lossy-irn",
+        _report([0.004, 0.001, 0.003, 0.002, None], [0.01, 0.02], [0.0, 1e-3, 2e-3]),
+        1.5,
+    )
+    assert row.jct_s == 0.02
+    assert row.fct_p50_s == 0.002 and row.fct_p99_s == 0.004
+    assert row.unfinished_flows == 1 and row.flows == 5
+    assert (row.timeouts, row.retransmissions, row.trimmed_packets, row.ooo_packets) == (
+        5,
+        10,
+        15,
+        20,
+    )
+    assert row.pfc_pause_s == pytest.approx(3e-3) and (row.paused_queues, row.queues) == (2, 3)
+    unfinished = summarise("lossy-irn", _report([0.001], [0.01, None], []), 0.0)
+    assert unfinished.jct_s is None

@@ -1,0 +1,92 @@
+"""``qosforge tune``: the command's flags, its summary, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+Run = Callable[..., tuple[int, str, str]]
+ROOT = Path(__file__).resolve().parents[2]
+INTENT = str(ROOT / "examples" / "roce-pod.yaml")
+TRAFFIC = str(ROOT / "examples" / "roce-pod-mixed.traffic.yaml")
+
+
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        (
+            ["--objective", "class=rdma,goodput_percent<=30"],
+            "error: --objective: goodput_percent is a floor (hint: write goodput_percent>=30)",
+        ),
+        (["--minimize", "rdma"], "error: --minimize: 'rdma' is not CLASS.METRIC"),
+        (["--seeds", "x"], "error: --seeds: 'x' is not N or a list of seeds"),
+        (
+            ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+            "error: --workers: sets local workers, and --scheduler uses a cluster's",
+        ),
+        (
+            ["--free", "classes.rdma.weight"],
+            "error: --free: 'classes.rdma.weight' is not a block tune searches",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    run_cli: Run, tmp_path: Path, extra: list[str], line: str
+) -> None:
+    code, out, err = run_cli(
+        "tune", INTENT, "--traffic", TRAFFIC, "--out", str(tmp_path / "tuned"), *extra
+    )
+    assert code == 2 and out == ""
+    assert (
+        err.strip().splitlines()[0].startswith(line)
+        and len(err.strip().splitlines()) == 1
+        and "Traceback" not in err
+    )
+    assert not (tmp_path / "tuned").exists()
+
+
+def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Path) -> None:
+    out = tmp_path / "tuned"
+    code, text, err = run_cli(
+        "tune",
+        INTENT,
+        "--traffic",
+        TRAFFIC,
+        "--out",
+        str(out),
+        "--budget",
+        "1",
+        "--seeds",
+        "1",
+        "--holdout",
+        "101",
+        "--no-robustness",
+        "--workers",
+        "1",
+        # A dry run of the rollout: nothing listens on port 9, and nothing connects to it.
+        "--push",
+        "--switch",
+        "leaf1",
+        "--address",
+        "127.0.0.1:9",
+        "--insecure",
+    )
+    assert code == 0, err
+    lines = text.splitlines()
+    assert (
+        lines[0]
+        == "objectives (the default set): minimise rdma.fct_p99_us; rdma.lossless_drops <= 0; "
+        "rdma.pfc_pause_percent <= 10"
+    )
+    assert any(line.startswith("score on held-out seeds: ") for line in lines)
+    assert any(line.startswith("  rdma.fct_p99_us: ") for line in lines)
+    assert lines[-1].endswith(f"overrides, tuned intent, configs and tune.json in {out}")
+    assert "tune: 7 knobs" in err
+    log = (out / "rollout.log").read_text()
+    assert log.startswith("dry run: would push leaf1 (canary), run it for 10s")
+    assert f"rollout: dry-run; steps in {out / 'rollout.log'}" in err
+    document = json.loads((out / "tune.json").read_text())
+    assert document["trials"][0]["trial"] == 0 and len(document["trials"]) == 2
