@@ -39,6 +39,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _usage import OneLineParser, require_match
 
+from qosforge.softswitch.queue_histograms import QueueHistograms
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Result fields and JSON keys that measure the machine, not the simulation.
@@ -56,6 +58,12 @@ def _canonical(value: Any) -> Any:
     """A JSON-able form of a result value that keeps every bit (floats as their hex)."""
     if isinstance(value, np.ndarray):
         return {"dtype": str(value.dtype), "shape": list(value.shape), "sha256": hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()}
+    if isinstance(value, QueueHistograms):
+        # Hashed as the dense [port, queue, bin] int64 array it stands for, port by port.
+        digest = hashlib.sha256()
+        for chunk in value.dense_chunks():
+            digest.update(np.ascontiguousarray(chunk).tobytes())
+        return {"dtype": "int64", "shape": list(value.shape), "sha256": digest.hexdigest()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in TIMING_KEYS}
     if isinstance(value, dict):

@@ -14,6 +14,7 @@ import numpy as np
 
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.fabric_metrics import FlowCompletionStats, flow_completion_stats
+from qosforge.softswitch.queue_histograms import QueueHistograms
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class SimulationResult:
     """[transmit port, priority, (sent, received)]: seconds a switch port asked its peer to pause
     (sent, from its ingress) and was paused by its peer (received, at its egress), after the
     warm-up; pauses still running at the end count up to the end."""
-    queue_histograms: np.ndarray | None = None
+    queue_histograms: QueueHistograms | None = None
     """[switch port, queue, depth bin] sample counts (fabric runs; None otherwise); bin i holds
     depths i*width .. (i+1)*width - 1 packets (``queue_histogram_width``)."""
     queue_histogram_width: int = 1
@@ -169,6 +170,16 @@ def pause_seconds(times: np.ndarray, end_s: float, warmup_s: float) -> np.ndarra
     return seconds
 
 
+def _queue_histograms(world: tuple[np.ndarray, ...]) -> QueueHistograms | None:
+    """The every-queue histograms: only the rows the kernel gave out are copied."""
+    row_of = world[L.W_QHIST_ROW]
+    if not row_of.shape[0]:
+        return None
+    st = world[L.W_ST]
+    return QueueHistograms(rows=world[L.W_QHIST][:st[L.ST_QHIST_ROWS]].copy(), row_of=row_of.copy(),
+                           samples=int(st[L.ST_QHIST_SAMPLES]))
+
+
 def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: float = 0.0) -> SimulationResult:
     prmf, cnt, mons = world[L.W_PRMF], world[L.W_CNT], world[L.W_MONS]
     st = world[L.W_ST]
@@ -212,7 +223,7 @@ def collect(world: tuple[np.ndarray, ...], wall_seconds: float, cpu_seconds: flo
         flow_window=world[L.W_FLF][:, L.FF_CWND].copy(),
         cell_bytes=float(prmf[L.PRM_CELL]),
         pfc_seconds=pause_seconds(world[L.W_PFCT], float(prmf[L.PRM_END]), float(prmf[L.PRM_WARMUP])),
-        queue_histograms=world[L.W_QHIST].copy() if world[L.W_QHIST].shape[0] else None,
+        queue_histograms=_queue_histograms(world),
         queue_histogram_width=int(world[L.W_PRMI][L.PRI_QHIST_WIDTH]) or 1,
         switch_peak_cells=world[L.W_SWI][:, L.SW_PEAK].copy(),
         lossless_drops_by_reason={name: int(cnt[L.C_LOSSLESS_BY_REASON + reason])

@@ -369,6 +369,10 @@ def ecmp_member(group: tuple[int, ...], flow_hash: int, salt: int) -> int:
     return group[(flow_hash ^ salt) % len(group)] if len(group) > 1 else group[0]
 
 
+#: A port's classification maps: DSCP -> TC, DSCP -> color, TC -> PG, TC -> queue.
+_ClassMaps = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
 def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], seed: int, run: RunSpec) -> dict[int, np.ndarray]:
     """The link table, routes, per-switch state, classification maps and PFC watchdog settings."""
     n_ports = len(ports)
@@ -408,15 +412,21 @@ def _links(topology: Topology, owner: tuple[int, ...], ports: list[PortConfig], 
             link[d, L.LK_HOP_COUNT] = len(group)
     swi = np.zeros((n_switches, L.SW_COLS), dtype=np.int64)
     swi[:, L.SW_SALT] = ecmp_salts(n_switches, seed)
-    cls = np.zeros((n_ports, L.CL_COLS, 64), dtype=np.int64)
+    # Each distinct set of classification maps once (a fabric's ports share a few).
+    map_sets: dict[_ClassMaps, int] = {}
+    for p, port in enumerate(ports):
+        maps = (port.dscp_to_tc, port.dscp_to_color, port.tc_to_pg, port.tc_to_queue)
+        link[p, L.LK_CLS] = map_sets.setdefault(maps, len(map_sets))
+    cls = np.zeros((max(len(map_sets), 1), L.CL_COLS, 64), dtype=np.int64)
+    for (dscp_tc, dscp_color, tc_pg, tc_queue), index in map_sets.items():
+        cls[index, L.CL_DSCP_TC, :] = dscp_tc
+        cls[index, L.CL_DSCP_COLOR, :] = dscp_color
+        cls[index, L.CL_TC_PG, :PRIORITIES] = tc_pg
+        cls[index, L.CL_TC_QUEUE, :PRIORITIES] = tc_queue
     pfct = np.zeros((2 * n_ports, PRIORITIES, L.PT_COLS))
     pfct[:, :, L.PT_SENT_SINCE] = -1.0
     pfct[:, :, L.PT_RECEIVED_SINCE] = -1.0
     for p, port in enumerate(ports):
-        cls[p, L.CL_DSCP_TC, :] = port.dscp_to_tc
-        cls[p, L.CL_DSCP_COLOR, :] = port.dscp_to_color
-        cls[p, L.CL_TC_PG, :PRIORITIES] = port.tc_to_pg
-        cls[p, L.CL_TC_QUEUE, :PRIORITIES] = port.tc_to_queue
         if not run.pfc_watchdog:
             continue
         for priority in range(PRIORITIES):
@@ -704,6 +714,8 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
         "ecmp_members": len(links[L.W_ECMP]),
         "queue_histogram_ports": n_ports if run.queue_histograms else 0,
         "queue_histogram_bins": run.queue_histogram_packets, "lane_capacity": lane_capacity(n_tx),
+        "queue_histogram_rows": n_ports * n_queues if run.queue_histograms else 0,
+        "class_map_sets": len(links[L.W_CLS]),
         "dependency_flows": n_flows if waits else 0, "dependency_rows": n_flows + 1 if waits else 0,
         "dependents": len(dependencies[2]),
         "flowlet_switches": flowlets[0].shape[0], "flowlet_entries": flowlets[0].shape[1],
@@ -741,6 +753,9 @@ def build_fabric_world(configs: tuple[SwitchConfig, ...], topology: Topology, fl
     # Flow f's start is event number f, as if every start were pushed first, in flow order.
     st[L.ST_SEQ] = len(flows)
     world[L.W_FLI][:len(flows), L.FL_GEN_PENDING] = 1
+    # Every queue's histogram row is given out by the kernel (-1: none yet); np.zeros leaves
+    # the rows no queue takes unbacked by memory (engine/state.py allocate).
+    world[L.W_QHIST_ROW][:] = -1
     return tuple(world)
 
 def queue_histogram_width(configs: tuple[SwitchConfig, ...], flows: tuple[FlowSpec, ...], bins: int) -> int:

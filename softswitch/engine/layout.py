@@ -239,7 +239,10 @@ TXI_NONEMPTY = 6  # bit q set while queue q holds packets (engine/ports.py: the 
 TXI_STRICT = 7  # bit q set when queue q is scheduled strict priority (QI_KIND 0)
 # host NIC: bit p set when it honours a PAUSE of priority p (PFC enabled there; simulate --hosts)
 TXI_PFC_RX = 8
-TXI_COLS = 9
+# bit q set while queue q's DWRR deficit may be non-zero (engine/ports.py select_queue): the walk
+# past an empty queue zeroes its deficit, and needs the queue's own memory only when this is set
+TXI_DEFICIT = 9
+TXI_COLS = 10
 
 # --- queues (per transmit port) -------------------------------------------------------------
 QI_HEAD = 0
@@ -439,13 +442,14 @@ W_LINK = 39  # int64 [tx, LK_COLS]: each transmit port's link (LK_*)
 W_ROUTE = 40  # int64 [switches, leaves, 2]
 W_ECMP = 41  # int64 [ecmp_members]: egress ports of the ECMP groups
 W_SWI = 42  # int64 [switches, SW_COLS]: per switch (SW_*)
-# per switch port, the maps that classify a packet (SAI inc/saiport.h QOS_*_MAP)
-W_CLS = 43  # int64 [ports, CL_COLS, 64]
+# the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP); a switch port's
+# set is its LK_CLS
+W_CLS = 43  # int64 [class_map_sets, CL_COLS, 64]
 W_PFCS = 44  # int64 [tx, priorities, PS_COLS]: PFC state per transmit port and priority (PS_*)
 W_PFCT = 45  # float64 [tx, priorities, PT_COLS]: PFC times per transmit port and priority (PT_*)
 # monitors
-# sampled depth histogram of every switch queue
-W_QHIST = 46  # int64 [queue_histogram_ports, queues, queue_histogram_bins]
+# rows of the every-queue depth histograms (W_QHIST_ROW)
+W_QHIST = 46  # int64 [queue_histogram_rows, queue_histogram_bins]
 # event queue (engine/heap.py)
 W_SLOTF = 47  # float64 [events]: each event slot's float payload
 W_SLOTI = 48  # int64 [events, SL_COLS]: each event slot's kind and integer payload (SL_*)
@@ -471,7 +475,10 @@ W_DEP_NEXT = 58  # int64 [dependents]: dependents, flow by flow
 W_FLOWLET_T = 59  # float64 [flowlet_switches, flowlet_entries]
 # the ECMP member index the entry's flowlet uses
 W_FLOWLET_M = 60  # int64 [flowlet_switches, flowlet_entries]
-W_LEN = 61
+# monitors
+# each switch queue's row of W_QHIST, -1 none yet
+W_QHIST_ROW = 61  # int64 [queue_histogram_ports, queues]
+W_LEN = 62
 # --- end of the world tuple ---
 
 # event slot columns (W_SLOTI)
@@ -490,7 +497,10 @@ LK_FEEDER = 2  # transmit port feeding this switch port's ingress (PFC goes to i
 LK_LEAF = 3
 LK_HOP_START = 4
 LK_HOP_COUNT = 5
-LK_COLS = 6
+# A switch port's set of classification maps (its W_CLS row): ports share a few sets, so the
+# maps stay in cache instead of 2 KiB per port (-1 for a host NIC).
+LK_CLS = 6
+LK_COLS = 7
 # per switch (W_SWI)
 SW_SALT = 0  # seeded salt of the ECMP hash at this switch
 SW_TOTAL = 1  # cells held in this switch's buffer
@@ -502,7 +512,7 @@ SW_TRIM_BYTES = 4
 SW_TRIM_QUEUE = 5
 SW_TRIM_DSCP = 6
 SW_COLS = 7
-# classification maps (W_CLS[port, map, index])
+# classification maps (W_CLS[link[port, LK_CLS], map, index])
 CL_DSCP_TC = 0
 CL_DSCP_COLOR = 1
 CL_TC_PG = 2
@@ -543,7 +553,10 @@ ST_PAUSE_IDX = 7
 ST_SEQ = 8  # sequence number of the next event pushed (engine/heap.py: ties run in push order)
 ST_NEXT_START = 9  # the next entry of W_START_S / W_START_FLOW whose flow has not started
 ST_SLOTS = 10  # event slots in use (heap and lanes; engine/heap.py)
-ST_COLS = 11
+# every-queue depth histograms (W_QHIST_ROW)
+ST_QHIST_ROWS = 11  # rows of W_QHIST given out
+ST_QHIST_SAMPLES = 12  # samples taken in the measured window
+ST_COLS = 13
 
 # Load-balancing modes (FL_LB): how a switch picks the egress among a group's members
 LB_HASH = 0  # 5-tuple ECMP: the flow's seeded hash, salted per switch (a flow keeps its path)

@@ -72,6 +72,8 @@ SIZES: Mapping[str, str] = {
     "ecmp_members": "egress ports of all ECMP groups (at least 1)",
     "queue_histogram_ports": "switch ports with every-queue histograms (ports, or 0: off)",
     "queue_histogram_bins": "bins of the every-queue depth histograms",
+    "queue_histogram_rows": "rows of the every-queue histograms: ports x queues, or 0: off",
+    "class_map_sets": "distinct sets of classification maps of the switch ports (at least 1)",
     "lane_capacity": "entries of each event lane (engine/build.py lane_capacity)",
     "dependency_flows": "flows, or 0 when no flow waits for another",
     "dependency_rows": "flows + 1, or 0 when no flow waits for another",
@@ -137,14 +139,15 @@ WORLD: tuple[WorldArray, ...] = (
                "ECMP group (start, count) in W_ECMP per destination switch with hosts"),
     WorldArray("W_ECMP", "int64", ("ecmp_members",), _FABRIC, "egress ports of the ECMP groups"),
     WorldArray("W_SWI", "int64", ("switches", "SW_COLS"), _FABRIC, "per switch (SW_*)"),
-    WorldArray("W_CLS", "int64", ("ports", "CL_COLS", 64), _FABRIC,
-               "per switch port, the maps that classify a packet (SAI inc/saiport.h QOS_*_MAP)"),
+    WorldArray("W_CLS", "int64", ("class_map_sets", "CL_COLS", 64), _FABRIC,
+               "the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP);"
+               " a switch port's set is its LK_CLS"),
     WorldArray("W_PFCS", "int64", ("tx", "priorities", "PS_COLS"), _FABRIC,
                "PFC state per transmit port and priority (PS_*)"),
     WorldArray("W_PFCT", "float64", ("tx", "priorities", "PT_COLS"), _FABRIC,
                "PFC times per transmit port and priority (PT_*)"),
-    WorldArray("W_QHIST", "int64", ("queue_histogram_ports", "queues", "queue_histogram_bins"),
-               _MONITOR, "sampled depth histogram of every switch queue"),
+    WorldArray("W_QHIST", "int64", ("queue_histogram_rows", "queue_histogram_bins"), _MONITOR,
+               "rows of the every-queue depth histograms (W_QHIST_ROW)"),
     WorldArray("W_SLOTF", "float64", ("events",), _HEAP, "each event slot's float payload"),
     WorldArray("W_SLOTI", "int64", ("events", "SL_COLS"), _HEAP,
                "each event slot's kind and integer payload (SL_*)"),
@@ -175,6 +178,11 @@ WORLD: tuple[WorldArray, ...] = (
                "when the entry last forwarded a packet"),
     WorldArray("W_FLOWLET_M", "int64", ("flowlet_switches", "flowlet_entries"), "load balancing",
                "the ECMP member index the entry's flowlet uses"),
+    # Every-queue depth histograms (softswitch/queue_histograms.py): a row of W_QHIST per switch
+    # queue found non-empty at a sample, given out in that order; the empty samples are implied
+    # (bin 0 = ST_QHIST_SAMPLES - the row's other bins).
+    WorldArray("W_QHIST_ROW", "int64", ("queue_histogram_ports", "queues"), _MONITOR,
+               "each switch queue's row of W_QHIST, -1 none yet"),
 )
 
 #: The column groups of layout.py: the count constant, and the prefix of its columns. Each

@@ -183,6 +183,50 @@ def test_the_scheduler_masks_follow_the_queues(switch: Callable[..., SwitchConfi
     assert txi[0, L.TXI_STRICT] == 1 << 5  # queues without a scheduler are DWRR (engine/build.py)
 
 
+def test_the_deficit_mask_covers_every_non_zero_deficit(
+    switch: Callable[..., SwitchConfig],
+) -> None:
+    """TXI_DEFICIT (engine/ports.py select_queue) must have the bit of every queue whose DWRR
+    deficit is not zero, or the walk past an empty queue would skip zeroing it and the next
+    round would give that queue more than its weight."""
+    schedulers = (SchedulerConfig("scheduler:one", "DWRR", 1, 0, 0),
+                  SchedulerConfig("scheduler:three", "DWRR", 3, 0, 0))
+    config = switch(schedulers=schedulers,
+                    queue_schedulers={0: "scheduler:one", 2: "scheduler:three"})
+    rate = _line_pps(config)
+    # Two queues of unequal weights, one of frames shorter than the quantum's MTU (so deficits
+    # are left over), and a third queue that comes and goes (a short burst).
+    flows = (FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=rate),
+             FlowSpec("cbr", 2, 0, 16, ect=False, rate_pps=rate, packet_bytes=1000),
+             FlowSpec("cbr", 3, 0, 8, ect=False, rate_pps=rate, size_packets=40, start_s=5e-4))
+    world = _run_world(config, flows, RunSpec(duration_s=2e-3))
+    qf, txi = world[L.W_QF], world[L.W_TXI]
+    credited = 0
+    for port in range(txi.shape[0]):
+        for queue in range(txi[port, L.TXI_NQ]):
+            if qf[port, queue, L.QF_DEFICIT] != 0.0:
+                credited += 1
+                assert (txi[port, L.TXI_DEFICIT] >> queue) & 1, (port, queue)
+    assert credited > 0, "the congested port's DWRR queues should hold a deficit"
+
+
+def test_ports_with_the_same_maps_share_one_classification_row(
+    switch: Callable[..., SwitchConfig],
+) -> None:
+    """The classification maps are stored once per distinct set (W_CLS), each switch port naming
+    its set (LK_CLS); host NICs name none."""
+    config = switch()
+    flow = FlowSpec("cbr", 1, 0, 0, ect=False, rate_pps=1.0)
+    world = build_world(config, (flow,), RunSpec(duration_s=1e-3))
+    n_ports = len(config.ports)
+    link, cls = world[L.W_LINK], world[L.W_CLS]
+    assert cls.shape[0] == 1
+    assert (link[:n_ports, L.LK_CLS] == 0).all() and (link[n_ports:, L.LK_CLS] == -1).all()
+    port = config.ports[0]
+    np.testing.assert_array_equal(cls[0, L.CL_DSCP_TC], port.dscp_to_tc)
+    np.testing.assert_array_equal(cls[0, L.CL_TC_QUEUE, : len(port.tc_to_queue)], port.tc_to_queue)
+
+
 def test_open_loop_packets_count_when_they_arrive_within_the_run(switch: Callable[..., SwitchConfig]) -> None:
     """Open-loop data is delivered without an arrival event (engine/hosts.open_loop_arrival) but
     with the arrival's time: all of it when the run outlasts the flow, none before warm-up, and
