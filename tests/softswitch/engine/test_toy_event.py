@@ -26,6 +26,8 @@ from qosforge.softswitch.engine.state import WORLD
 from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import SegmentedRun
 
+pytestmark = pytest.mark.slow
+
 ENGINE = Path(L.__file__).resolve().parent
 PACKAGE = "qosforge_toy_engine"
 PERIOD_S = 1e-4
@@ -35,8 +37,10 @@ SPEC = DumbbellSpec(flows=2, transport="dctcp", bandwidth_bps=10e9, rtt_s=1e-4,
 
 # The steps of docs/extending/event.md, as (file, anchor, text put before the anchor).
 # Step 1: the event kind, and the columns of its state array.
+#: The next integer after the last ``EV_*`` kind.
+TOY_KIND = 1 + max(value for name, value in vars(L).items() if name.startswith("EV_"))
 LAYOUT_KIND = ("layout.py", "\n# --- packet integer columns",
-               "EV_TOY = 16  # a test's periodic tick\n")
+               f"EV_TOY = {TOY_KIND}  # a test's periodic tick\n")
 LAYOUT_COLUMNS = ("layout.py", "# link table columns (W_LINK)\n",
                   "# toy tick counters (W_TOY)\nTOY_TICKS = 0\nTOY_LAST = 1\nTOY_COLS = 2\n")
 # Step 2: the array, one row at the end of the table (step 3 regenerates layout.py from it).

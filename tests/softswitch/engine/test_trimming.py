@@ -126,12 +126,15 @@ def test_a_header_the_trim_queue_cannot_admit_is_a_trim_drop() -> None:
     )
 
 
-def test_selective_repeat_counts_out_of_order_arrivals_and_resends_only_lost_packets() -> None:
+def test_selective_repeat_resends_only_lost_packets_and_a_loss_is_not_a_reordering() -> None:
     sr, sr_done = _run(_switch(20, trim=False), selective_repeat=True)
     gbn, gbn_done = _run(_switch(20, trim=False), selective_repeat=False)
     assert sr_done is not None and gbn_done is not None
     sr_fli, gbn_fli = sr.world[L.W_FLI], gbn.world[L.W_FLI]
-    assert sr_fli[0, L.FL_OOO_PKTS] > 0
+    # One path reorders nothing: the packets after a loss arrive above it in order, and the
+    # resend is a retransmission, so neither is out of order (RFC 4737 §3.3).
+    assert sr_fli[0, L.FL_OOO_PKTS] == 0 and gbn_fli[0, L.FL_OOO_PKTS] == 0
+    assert sr.world[L.W_CNT][L.C_DROP] > 0
     # Selective repeat resends no more than the drops (each lost packet once, barring a lost
     # resend); go-back-N resends what followed each loss as well.
     assert sr_fli[0, L.FL_RESENT_M] <= sr.world[L.W_CNT][L.C_DROP]
