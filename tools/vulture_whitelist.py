@@ -161,3 +161,4 @@ before_mean  # unused variable (qosforge/api/tune.py: MetricChange, serialised b
 before_std  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
 after_mean  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
 after_std  # unused variable (qosforge/api/tune.py: MetricChange, serialised by name in tune.json)
+pytestmark  # unused variable (tests/softswitch/engine/test_toy_event.py: pytest reads a module's pytestmark by name)
