@@ -136,12 +136,17 @@ def parse_modes(text: str) -> tuple[str, ...]:
 def _load_document(path: Path) -> Any:
     from ruamel.yaml import YAML
 
+    from qosforge.compiler.loader import load_intent
+
     if not path.is_file():
         raise QosforgeError(
             f"no such file: {path}",
             place="INTENT",
             hint="give an intent YAML, e.g. examples/roce-pod.yaml",
         )
+    # The compiler's own loader first: malformed YAML, unknown fields and bad values are refused
+    # at their line, as compile refuses them, before any mode's variant is written.
+    load_intent(path)
     return YAML().load(path.read_text())
 
 

@@ -164,3 +164,23 @@ def test_a_modes_row_takes_the_slowest_collective_and_nearest_rank_percentiles()
     assert row.pfc_pause_s == pytest.approx(3e-3) and (row.paused_queues, row.queues) == (2, 3)
     unfinished = summarise("lossy-irn", _report([0.001], [0.01, None], []), 0.0)
     assert unfinished.jct_s is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("classes: [\n", r"bad\.yaml:2:1: malformed YAML"),
+        ("apiVersion: qosforge/v1\nbogus: 1\n", "unknown field 'bogus'"),
+    ],
+)
+def test_a_malformed_intent_is_refused_at_its_line_and_nothing_is_written(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    intent = tmp_path / "bad.yaml"
+    intent.write_text(text)
+    out = tmp_path / "out"
+    traffic = ROOT / "examples" / "incast64.traffic.yaml"
+    request = CompareRequest(intent=str(intent), traffic=str(traffic), out_dir=str(out))
+    with pytest.raises(QosforgeError, match=message):
+        compare(request, StderrReporter())
+    assert not out.exists()
