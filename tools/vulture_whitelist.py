@@ -84,7 +84,6 @@ DR_COLS  # shape of W_DROP in engine/state.py WORLD
 PSC_COLS  # shape of W_PORTSTAT in engine/state.py WORLD
 STF_COLS  # shape of W_STF in engine/state.py WORLD
 MS_COLS  # shape of W_MONS in engine/state.py WORLD
-W_PAUSE  # read by no engine code: its WORLD row goes once the branches appending arrays are merged
 total_throughput_bps  # unused variable (softswitch/flow_metrics.py:33)
 mean_throughput_bps  # unused variable (softswitch/flow_metrics.py:34)
 min_throughput_bps  # unused variable (softswitch/flow_metrics.py:35)

@@ -426,59 +426,57 @@ W_RING = 31  # float64 [monitors, trace_points]: their time series
 W_RINGT = 32  # float64 [trace_points]: the time series' sample times
 # arrivals, marks and drops by color, ECT and depth band (BD_*)
 W_BAND = 33  # int64 [monitors, 3, 2, bands, 3]
-# core
-W_PAUSE = 34  # float64 [1, 4]: read by no engine code (kept: an index is a position)
 # buffer (MMU)
-W_PGMAX = 35  # int64 [ports, pgs, 2]: each PG's peak occupancy
-W_QMAX = 36  # int64 [ports, queues]: each queue's peak depth
+W_PGMAX = 34  # int64 [ports, pgs, 2]: each PG's peak occupancy
+W_QMAX = 35  # int64 [ports, queues]: each queue's peak depth
 # fabric
 # PFC priority -> queue of each switch port (-1 if PFC off)
-W_PFCPRIO = 37  # int64 [ports, priorities]
+W_PFCPRIO = 36  # int64 [ports, priorities]
 # event queue (engine/heap.py)
-W_EVENT = 38  # int64 [3]: the kernel's scratch for the popped event
+W_EVENT = 37  # int64 [3]: the kernel's scratch for the popped event
 # fabric
-W_LINK = 39  # int64 [tx, LK_COLS]: each transmit port's link (LK_*)
+W_LINK = 38  # int64 [tx, LK_COLS]: each transmit port's link (LK_*)
 # ECMP group (start, count) in W_ECMP per destination switch with hosts
-W_ROUTE = 40  # int64 [switches, leaves, 2]
-W_ECMP = 41  # int64 [ecmp_members]: egress ports of the ECMP groups
-W_SWI = 42  # int64 [switches, SW_COLS]: per switch (SW_*)
+W_ROUTE = 39  # int64 [switches, leaves, 2]
+W_ECMP = 40  # int64 [ecmp_members]: egress ports of the ECMP groups
+W_SWI = 41  # int64 [switches, SW_COLS]: per switch (SW_*)
 # the distinct sets of maps that classify a packet (SAI inc/saiport.h QOS_*_MAP); a switch port's
 # set is its LK_CLS
-W_CLS = 43  # int64 [class_map_sets, CL_COLS, 64]
-W_PFCS = 44  # int64 [tx, priorities, PS_COLS]: PFC state per transmit port and priority (PS_*)
-W_PFCT = 45  # float64 [tx, priorities, PT_COLS]: PFC times per transmit port and priority (PT_*)
+W_CLS = 42  # int64 [class_map_sets, CL_COLS, 64]
+W_PFCS = 43  # int64 [tx, priorities, PS_COLS]: PFC state per transmit port and priority (PS_*)
+W_PFCT = 44  # float64 [tx, priorities, PT_COLS]: PFC times per transmit port and priority (PT_*)
 # monitors
 # rows of the every-queue depth histograms (W_QHIST_ROW)
-W_QHIST = 46  # int64 [queue_histogram_rows, queue_histogram_bins]
+W_QHIST = 45  # int64 [queue_histogram_rows, queue_histogram_bins]
 # event queue (engine/heap.py)
-W_SLOTF = 47  # float64 [events]: each event slot's float payload
-W_SLOTI = 48  # int64 [events, SL_COLS]: each event slot's kind and integer payload (SL_*)
-W_SLOTFREE = 49  # int64 [events]: free event slots
+W_SLOTF = 46  # float64 [events]: each event slot's float payload
+W_SLOTI = 47  # int64 [events, SL_COLS]: each event slot's kind and integer payload (SL_*)
+W_SLOTFREE = 48  # int64 [events]: free event slots
 # flow start times, sorted (the kernel starts flows from here, not the heap)
-W_START_S = 50  # float64 [listed_flows]
+W_START_S = 49  # float64 [listed_flows]
 # the flow of each W_START_S entry; also its start event's sequence number
-W_START_FLOW = 51  # int64 [listed_flows]
-W_LANE_T = 52  # float64 [LANES, lane_capacity]: each event lane's times, a ring
-W_LANE_S = 53  # int64 [LANES, lane_capacity]: the event slot of each lane entry
-W_LANE_N = 54  # int64 [LANES, 2]: each lane's (head index, length)
+W_START_FLOW = 50  # int64 [listed_flows]
+W_LANE_T = 51  # float64 [LANES, lane_capacity]: each event lane's times, a ring
+W_LANE_S = 52  # int64 [LANES, lane_capacity]: the event slot of each lane entry
+W_LANE_N = 53  # int64 [LANES, 2]: each lane's (head index, length)
 # core
 # per-port counters a device publishes (softswitch/device/counters.py)
-W_PORTSTAT = 55  # int64 [tx, port_stats, PSC_COLS]
+W_PORTSTAT = 54  # int64 [tx, port_stats, PSC_COLS]
 # flow dependencies
 # flows it still waits for; -1 once it finished and started its dependents
-W_DEP_WAIT = 56  # int64 [dependency_flows]
+W_DEP_WAIT = 55  # int64 [dependency_flows]
 # its dependents are W_DEP_NEXT[W_DEP_PTR[f]:W_DEP_PTR[f+1]]
-W_DEP_PTR = 57  # int64 [dependency_rows]
-W_DEP_NEXT = 58  # int64 [dependents]: dependents, flow by flow
+W_DEP_PTR = 56  # int64 [dependency_rows]
+W_DEP_NEXT = 57  # int64 [dependents]: dependents, flow by flow
 # load balancing
 # when the entry last forwarded a packet
-W_FLOWLET_T = 59  # float64 [flowlet_switches, flowlet_entries]
+W_FLOWLET_T = 58  # float64 [flowlet_switches, flowlet_entries]
 # the ECMP member index the entry's flowlet uses
-W_FLOWLET_M = 60  # int64 [flowlet_switches, flowlet_entries]
+W_FLOWLET_M = 59  # int64 [flowlet_switches, flowlet_entries]
 # monitors
 # each switch queue's row of W_QHIST, -1 none yet
-W_QHIST_ROW = 61  # int64 [queue_histogram_ports, queues]
-W_LEN = 62
+W_QHIST_ROW = 60  # int64 [queue_histogram_ports, queues]
+W_LEN = 61
 # --- end of the world tuple ---
 
 # event slot columns (W_SLOTI)

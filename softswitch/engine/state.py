@@ -127,8 +127,6 @@ WORLD: tuple[WorldArray, ...] = (
     WorldArray("W_RINGT", "float64", ("trace_points",), _MONITOR, "the time series' sample times"),
     WorldArray("W_BAND", "int64", ("monitors", 3, 2, "bands", 3), _MONITOR,
                "arrivals, marks and drops by color, ECT and depth band (BD_*)"),
-    WorldArray("W_PAUSE", "float64", (1, 4), _CORE,
-               "read by no engine code (kept: an index is a position)"),
     WorldArray("W_PGMAX", "int64", ("ports", "pgs", 2), _MMU, "each PG's peak occupancy"),
     WorldArray("W_QMAX", "int64", ("ports", "queues"), _MMU, "each queue's peak depth"),
     WorldArray("W_PFCPRIO", "int64", ("ports", "priorities"), _FABRIC,
