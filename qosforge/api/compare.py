@@ -134,8 +134,6 @@ def parse_modes(text: str) -> tuple[str, ...]:
 
 
 def _load_document(path: Path) -> Any:
-    from ruamel.yaml import YAML
-
     from qosforge.compiler.loader import load_intent
 
     if not path.is_file():
@@ -144,10 +142,11 @@ def _load_document(path: Path) -> Any:
             place="INTENT",
             hint="give an intent YAML, e.g. examples/roce-pod.yaml",
         )
-    # The compiler's own loader first: malformed YAML, unknown fields and bad values are refused
-    # at their line, as compile refuses them, before any mode's variant is written.
-    load_intent(path)
-    return YAML().load(path.read_text())
+    # The compiler's own loader: malformed YAML, duplicate keys, unknown fields and bad values are
+    # refused at their line, as compile refuses them, before any mode's variant is written; its
+    # round-trip document (comments and order kept) is what the variants are edited from.
+    _, source_map = load_intent(path)
+    return source_map.root
 
 
 def roce_class(document: Any, name: str | None) -> int:
