@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 
 from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
 from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
 from qosforge.softswitch.helper.user_traffic import UserTraffic
 from qosforge.softswitch.sampling import SampledRun, simulate_sampled
 from qosforge.softswitch.traffic.spec import PauseSpec, RunSpec, TransportParams
@@ -38,10 +39,14 @@ def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, se
     ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects;
     ``series=False``: without the time series (the report needs only the engine's statistics)."""
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
+    # Each window flow's hosts as the intent states them for its class (minimum RTO, initial
+    # window; --rto-min over the first); a DSCP no class lists keeps the run's.
+    specs, _ = apply_intent_hosts(fabric.switches[0].ir.classes, tuple(flow.spec for flow in traffic.flows),
+                                  rto_min_flag_s=rto_min_s)
     run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
                   transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
                   link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
-    return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run, series=series)
+    return simulate_sampled(fabric.configs, fabric.topology, specs, run, series=series)
 
 
 def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
