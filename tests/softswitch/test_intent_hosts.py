@@ -39,8 +39,12 @@ targets: [sai]
 #: What the intent states per class: (rto_min_s, initial window, their sources).
 STATED = {
     "bulk": (0.004, 10, "intent hosts.rto_min", "Linux default (TCP_INIT_CWND, RFC 6928)"),
-    "legacy": (0.007, 16, "intent classes[1].hosts.rto_min",
-               "intent classes[1].hosts.initial_window_segments"),
+    "legacy": (
+        0.007,
+        16,
+        "intent classes[1].hosts.rto_min",
+        "intent classes[1].hosts.initial_window_segments",
+    ),
 }
 
 
@@ -51,10 +55,29 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
     return int(exited.value.code or 0), captured.out, captured.err
 
 
-def _incast(capsys: pytest.CaptureFixture[str], intent: Path, klass: str, *extra: str) -> dict[str, Any]:
-    code, out, err = _run(capsys, ["simulate", str(intent), "--scenario", "incast", "--class", klass,
-                                   "--flows", "4", "--duration", "1ms", "--warmup", "0s",
-                                   "--format", "json", *extra])
+def _incast(
+    capsys: pytest.CaptureFixture[str], intent: Path, klass: str, *extra: str
+) -> dict[str, Any]:
+    code, out, err = _run(
+        capsys,
+        [
+            "simulate",
+            str(intent),
+            "--scenario",
+            "incast",
+            "--class",
+            klass,
+            "--flows",
+            "4",
+            "--duration",
+            "1ms",
+            "--warmup",
+            "0s",
+            "--format",
+            "json",
+            *extra,
+        ],
+    )
     assert code == 0, err
     report: dict[str, Any] = json.loads(out)
     return report
@@ -68,12 +91,20 @@ def intent(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("klass", sorted(STATED))
-def test_without_a_host_document_the_intent_s_values_run(capsys: pytest.CaptureFixture[str],
-                                                           intent: Path, klass: str) -> None:
+def test_without_a_host_document_the_intent_s_values_run(
+    capsys: pytest.CaptureFixture[str], intent: Path, klass: str
+) -> None:
     rto, window, rto_source, window_source = STATED[klass]
     (model,) = _incast(capsys, intent, klass)["hosts"]["tcp"]
-    assert (model["class"], model["rto_min_s"], model["initial_window_segments"]) == (klass, rto, window)
-    assert (model["sources"]["rto_min"], model["sources"]["initial_window"]) == (rto_source, window_source)
+    assert (model["class"], model["rto_min_s"], model["initial_window_segments"]) == (
+        klass,
+        rto,
+        window,
+    )
+    assert (model["sources"]["rto_min"], model["sources"]["initial_window"]) == (
+        rto_source,
+        window_source,
+    )
 
 
 def test_the_flag_overrides_the_intent(capsys: pytest.CaptureFixture[str], intent: Path) -> None:
@@ -82,18 +113,23 @@ def test_the_flag_overrides_the_intent(capsys: pytest.CaptureFixture[str], inten
     assert model["initial_window_segments"] == 16
 
 
-def test_an_intent_that_states_nothing_runs_linux_s_defaults(capsys: pytest.CaptureFixture[str],
-                                                              tmp_path: Path) -> None:
+def test_an_intent_that_states_nothing_runs_linux_s_defaults(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "linux.yaml"
-    path.write_text(INTENT.replace("hosts:\n  rto_min: 4ms\n", "")
-                    .replace("    hosts: {rto_min: 7ms, initial_window_segments: 16}\n", ""))
+    path.write_text(
+        INTENT.replace("hosts:\n  rto_min: 4ms\n", "").replace(
+            "    hosts: {rto_min: 7ms, initial_window_segments: 16}\n", ""
+        )
+    )
     (model,) = _incast(capsys, path, "bulk")["hosts"]["tcp"]
     assert (model["rto_min_s"], model["initial_window_segments"]) == (0.2, 10)
     assert model["sources"]["rto_min"] == "Linux default (TCP_RTO_MIN, include/net/tcp.h)"
 
 
 def test_the_rendered_host_document_round_trips_every_class_s_values(
-        capsys: pytest.CaptureFixture[str], intent: Path, tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], intent: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     code, _, err = _run(capsys, ["compile", str(intent), "--target", "host", "-o", str(out)])
     assert code == 0, err

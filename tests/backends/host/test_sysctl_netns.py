@@ -96,7 +96,8 @@ def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> No
     path.write_text(ROUTES_INTENT)
     intent, source_map = load_intent(path)
     fabric = compile_intent(intent, source_map, targets=("host",))
-    rendered = {item.file_name: item.text for item in get_target("host").render(fabric.for_target("host"))}
+    items = get_target("host").render(fabric.for_target("host"))
+    rendered = {item.file_name: item.text for item in items}
     script = tmp_path / "tcp-routes.sh"
     script.write_text(rendered["tcp-routes.sh"])
     # Two classes, two minimum RTOs: no single sysctl.
@@ -104,7 +105,8 @@ def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> No
     steps = (f'ip link set lo up; sh "{script}" legacy 10.1.0.0/16 dev lo; echo "legacy=$?"; '
              f'ip route show 10.1.0.0/16; sh "{script}" bulk 10.2.0.0/16 dev lo; echo "bulk=$?"; '
              f'ip route show 10.2.0.0/16; sh "{script}" storage 10.3.0.0/16 dev lo; echo "other=$?"')
-    run = subprocess.run(["unshare", "-n", "sh", "-c", steps], capture_output=True, text=True, check=False, timeout=30)
+    run = subprocess.run(["unshare", "-n", "sh", "-c", steps], capture_output=True, text=True,
+                         check=False, timeout=30)
     lines = run.stdout.splitlines()
     assert "legacy=0" in lines, run.stderr
     legacy = next(line for line in lines if line.startswith("10.1.0.0/16"))
