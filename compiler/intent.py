@@ -383,14 +383,14 @@ RTO_MIN_CEILING_S = 120.0
 
 def _rto_min(value: float) -> float:
     if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
-        raise ValueError(f"{format_time(value)} is outside 1 ms..120 s: Linux's minimum RTO is at least a "
-                         "millisecond (ip route's rto_min unit) and at most TCP_RTO_MAX; "
-                         "write e.g. 5ms or 200ms")
+        raise ValueError(f"{format_time(value)} is outside 1 ms..120 s: Linux's minimum RTO is "
+                         "at least a millisecond (ip route's rto_min unit) and at most "
+                         "TCP_RTO_MAX; write e.g. 5ms or 200ms")
     milliseconds = value / RTO_MIN_FLOOR_S
     if abs(milliseconds - round(milliseconds)) > 1e-6:
-        raise ValueError(f"{format_time(value)} is not a whole number of milliseconds: ip route's rto_min "
-                         f"takes milliseconds and rounds up (iproute2 get_time_rtt); write "
-                         f"{math.ceil(milliseconds - 1e-6)}ms")
+        raise ValueError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
+                         "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
+                         f"write {math.ceil(milliseconds - 1e-6)}ms")
     return value
 
 
@@ -404,12 +404,13 @@ class HostTcpSpec(_Strict):
 
     rto_min: RtoMinS | None = Field(
         default=None,
-        description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms (Linux: 200ms; "
-                    "datacenters lower it to a few ms, TLT §2.2; the compiled hosts set it per route, "
-                    "ip route rto_min, or net.ipv4.tcp_rto_min_us).")
+        description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms "
+                    "(Linux: 200ms; datacenters lower it to a few ms, TLT §2.2; the compiled "
+                    "hosts set it per route, ip route rto_min, or net.ipv4.tcp_rto_min_us).")
     initial_window_segments: int | None = Field(
         default=None, ge=1,
-        description="Initial congestion window in segments (ip route initcwnd; Linux: 10, RFC 6928).")
+        description="Initial congestion window in segments (ip route initcwnd; Linux: 10, "
+                    "RFC 6928).")
 
 
 class _ClassSpecBase(_Strict):
@@ -468,9 +469,10 @@ class _ClassSpecBase(_Strict):
         if self.trim is not None and self.fastlane is not None:
             raise ValueError("'trim' and 'fastlane' both ask for FastLane's loss notification; trimming is its deployable form, keep one")
         if self.hosts is not None and transport(self.transport).host.nic_dcqcn:
-            raise ValueError(f"'hosts' on a {self.transport} class: its senders' congestion control and "
-                             "retransmission run in the RoCE NIC, not in Linux TCP, so no route "
-                             "rto_min or initcwnd applies; remove 'hosts' from this class")
+            raise ValueError(f"'hosts' on a {self.transport} class: its senders' congestion "
+                             "control and retransmission run in the RoCE NIC, not in Linux TCP, "
+                             "so no route rto_min or initcwnd applies; remove 'hosts' from this "
+                             "class")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
                 if code in self.dscp:

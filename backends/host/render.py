@@ -77,8 +77,9 @@ def render_routes(kind: HostKind) -> str:
              f"({kind.nic.name}, {kind.speed_bps / 1e9:g}G).",
              "# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   "
              "(e.g. sh tcp-routes.sh bulk 10.1.0.0/16 via 10.0.0.1 dev eth0)",
-             "# Replaces the route to DESTINATION, the prefix of the class's peers, with ROUTE... and the",
-             "# class's attributes: ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root."]
+             "# Replaces the route to DESTINATION, the prefix of the class's peers, with",
+             "# ROUTE... and the class's attributes:",
+             "# ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root."]
     if not classes:
         lines.append("# No class of this host kind states a minimum RTO or initial window: Linux's "
                      "defaults hold (200 ms, 10 segments).")
@@ -92,8 +93,8 @@ def render_routes(kind: HostKind) -> str:
         lines.append(f'  {klass.name}) ip route replace "$DESTINATION" "$@" '
                      f"{route_attributes(klass)} ;;")
     names = ", ".join(c.name for c in classes) or "none"
-    lines.append(f'  *) echo "tcp-routes.sh: no route attributes for class $CLASS (classes: {names})" '
-                 ">&2; exit 2 ;;")
+    lines.append(f'  *) echo "tcp-routes.sh: no route attributes for class $CLASS '
+                 f'(classes: {names})" >&2; exit 2 ;;')
     lines.append("esac")
     return "\n".join(lines) + "\n"
 
@@ -138,5 +139,5 @@ def render_document(kind: HostKind) -> str:
     return json.dumps(host_document(kind), indent=2) + "\n"
 
 
-__all__ = ["DOCUMENT_FILE", "NIC_SCRIPT", "ROUTES_SCRIPT", "SYSCTL_FILE", "host_document", "render_document", "render_nic_script",
-           "render_routes", "render_sysctl"]
+__all__ = ["DOCUMENT_FILE", "NIC_SCRIPT", "ROUTES_SCRIPT", "SYSCTL_FILE", "host_document",
+           "render_document", "render_nic_script", "render_routes", "render_sysctl"]

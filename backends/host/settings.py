@@ -68,10 +68,10 @@ SRC_CABLE_LEN = (
     "--cable_len"
 )
 SRC_IP_ROUTE = (
-    "ip-route(8) (rto_min TIME: the minimum RTO to this destination, Linux 2.6.23; initcwnd NUMBER: "
-    "the initial congestion window, Linux 2.6.33; congctl NAME: its congestion control, Linux 4.0); "
-    "iproute2 ip/iproute.c locks rto_min and takes it in ms, and Linux applies a route's rto_min "
-    "only when locked (include/net/tcp.h tcp_rto_min)"
+    "ip-route(8) (rto_min TIME: the minimum RTO to this destination, Linux 2.6.23; initcwnd "
+    "NUMBER: the initial congestion window, Linux 2.6.33; congctl NAME: its congestion control, "
+    "Linux 4.0); iproute2 ip/iproute.c locks rto_min and takes it in ms, and Linux applies a "
+    "route's rto_min only when locked (include/net/tcp.h tcp_rto_min)"
 )
 SRC_RTO_MIN_SYSCTL = (
     f"{SRC_IP_SYSCTL} tcp_rto_min_us (Linux 6.11; per network namespace; default 200000; a "
@@ -165,8 +165,9 @@ def _plan_value(value: float, unit: str, quantity: str, formula: str, source: st
 def _host_classes(switch: SwitchIR, classes: Iterable[ClassIR]) -> tuple[HostClass, ...]:
     tc_of = dict(switch.maps.dscp_to_tc)
     return tuple(HostClass(c.name, c.transport, c.dscp + c.important_dscp, tc_of.get(c.dscp[0], c.traffic_class), c.lossless,
-                           transport(c.transport).host.congestion_control, transport(c.transport).host.ecn,
-                           *_stated_tcp(c.host_tcp)) for c in classes)
+                           transport(c.transport).host.congestion_control,
+                           transport(c.transport).host.ecn, *_stated_tcp(c.host_tcp))
+                 for c in classes)
 
 
 def _stated_tcp(tcp: HostTcpIR | None) -> tuple[float | None, int | None]:
@@ -211,7 +212,8 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
     return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
                     dscp_to_priority=dscp_to_priority, pfc_priorities=tuple(port.pfc_priorities), cnp_dscp=cnp_dscp,
                     cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=tcp_ecn,
-                    tcp_rto_min_us=tcp_rto_min_us, rp_priorities=rp_priorities, np_priorities=rp_priorities, dcqcn=model, values=values)
+                    tcp_rto_min_us=tcp_rto_min_us, rp_priorities=rp_priorities,
+                    np_priorities=rp_priorities, dcqcn=model, values=values)
 
 
 def _rdma(klass: HostClass) -> bool:
@@ -495,8 +497,9 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
             if port.host_nic is None:
                 continue
             if classes_key is None:
-                classes_key = (switch.maps, switch.control_classes, tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless,
-                                                                            c.host_tcp) for c in switch.classes))
+                classes_key = (switch.maps, switch.control_classes,
+                               tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless,
+                                      c.host_tcp) for c in switch.classes))
             cable_m = math.ceil(port.cable_m) if port.pfc_priorities else None
             key = (port.host_nic, port.speed_bps, port.pfc_priorities, cable_m, classes_key)
             groups.setdefault(key, []).append((switch, port))
@@ -511,4 +514,5 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
     return tuple(kinds)
 
 
-__all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds", "route_attributes"]
+__all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds",
+           "route_attributes"]

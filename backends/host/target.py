@@ -48,8 +48,8 @@ def _explain(switches: tuple[SwitchIR, ...], kind: str, name: str) -> Explanatio
 
 TARGET = Target(
     name=TARGET_NAME,
-    description="host kernel sysctls, TCP route attributes (rto_min, initcwnd), NIC QoS (trust, PFC, "
-                "DSCP->priority) and DCQCN settings per host kind",
+    description="host kernel sysctls, TCP route attributes (rto_min, initcwnd), NIC QoS "
+                "(trust, PFC, DSCP->priority) and DCQCN settings per host kind",
     file_names=("99-qosforge.conf", "nic-setup.sh", "tcp-routes.sh", "host_settings.json"),
     view=_view,
     render=_render,

@@ -41,7 +41,8 @@ def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, se
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
     # Each window flow's hosts as the intent states them for its class (minimum RTO, initial
     # window; --rto-min over the first); a DSCP no class lists keeps the run's.
-    specs, _ = apply_intent_hosts(fabric.switches[0].ir.classes, tuple(flow.spec for flow in traffic.flows),
+    specs, _ = apply_intent_hosts(fabric.switches[0].ir.classes,
+                                  tuple(flow.spec for flow in traffic.flows),
                                   rto_min_flag_s=rto_min_s)
     run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
                   transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,

@@ -104,7 +104,8 @@ def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> No
     assert "tcp_rto_min_us" not in rendered["99-qosforge.conf"]
     steps = (f'ip link set lo up; sh "{script}" legacy 10.1.0.0/16 dev lo; echo "legacy=$?"; '
              f'ip route show 10.1.0.0/16; sh "{script}" bulk 10.2.0.0/16 dev lo; echo "bulk=$?"; '
-             f'ip route show 10.2.0.0/16; sh "{script}" storage 10.3.0.0/16 dev lo; echo "other=$?"')
+             f'ip route show 10.2.0.0/16; sh "{script}" storage 10.3.0.0/16 dev lo; '
+             'echo "other=$?"')
     run = subprocess.run(["unshare", "-n", "sh", "-c", steps], capture_output=True, text=True,
                          check=False, timeout=30)
     lines = run.stdout.splitlines()
