@@ -13,29 +13,8 @@ import pytest
 
 from qosforge.cli import main
 
-INTENT = """apiVersion: qosforge/v1
-kind: Fabric
-metadata: {name: hosts}
-topology:
-  switches:
-    - name: tor1
-      profile: softswitch
-      ports:
-        - {name: "Ethernet[0-16/4]", speed: 40G, cable: 3m, peer: host}
-hosts:
-  rto_min: 4ms
-classes:
-  - name: bulk
-    transport: dctcp
-    dscp: [10]
-    rtt: 80us
-  - name: legacy
-    transport: tcp
-    dscp: [0]
-    rtt: 80us
-    hosts: {rto_min: 7ms, initial_window_segments: 16}
-targets: [sai]
-"""
+#: Two TCP classes: bulk on the intent's 4 ms, legacy on its own 7 ms and IW16.
+INTENT = Path(__file__).resolve().parents[1] / "validation" / "fabrics" / "tcp-hosts.yaml"
 #: What the intent states per class: (rto_min_s, initial window, their sources).
 STATED = {
     "bulk": (0.004, 10, "intent hosts.rto_min", "Linux default (TCP_INIT_CWND, RFC 6928)"),
@@ -84,10 +63,8 @@ def _incast(
 
 
 @pytest.fixture
-def intent(tmp_path: Path) -> Path:
-    path = tmp_path / "hosts.yaml"
-    path.write_text(INTENT)
-    return path
+def intent() -> Path:
+    return INTENT
 
 
 @pytest.mark.parametrize("klass", sorted(STATED))
@@ -118,7 +95,7 @@ def test_an_intent_that_states_nothing_runs_linux_s_defaults(
 ) -> None:
     path = tmp_path / "linux.yaml"
     path.write_text(
-        INTENT.replace("hosts:\n  rto_min: 4ms\n", "").replace(
+        INTENT.read_text().replace("hosts:\n  rto_min: 4ms\n", "").replace(
             "    hosts: {rto_min: 7ms, initial_window_segments: 16}\n", ""
         )
     )

@@ -63,26 +63,8 @@ def test_sysctl_file_applies_in_a_namespace(example: str, tmp_path: Path) -> Non
     assert Path("/proc/sys/net/ipv4/tcp_ecn").read_text() == outside
 
 
-ROUTES_INTENT = """apiVersion: qosforge/v1
-kind: Fabric
-metadata: {name: routes}
-topology:
-  switches:
-    - name: tor1
-      profile: softswitch
-      ports:
-        - {name: "Ethernet[0-12/4]", speed: 40G, cable: 3m, peer: host}
-hosts:
-  rto_min: 4ms
-classes:
-  - {name: bulk, transport: dctcp, dscp: [10], rtt: 80us}
-  - name: legacy
-    transport: tcp
-    dscp: [0]
-    rtt: 80us
-    hosts: {rto_min: 7ms, initial_window_segments: 16}
-targets: [sai]
-"""
+#: Two TCP classes: bulk on the intent's 4 ms, legacy on its own 7 ms and IW16.
+ROUTES_INTENT = ROOT / "tests" / "validation" / "fabrics" / "tcp-hosts.yaml"
 
 
 def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> None:
@@ -92,9 +74,7 @@ def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> No
     reason = _can_unshare()
     if reason is not None:
         pytest.skip(reason)
-    path = tmp_path / "routes.yaml"
-    path.write_text(ROUTES_INTENT)
-    intent, source_map = load_intent(path)
+    intent, source_map = load_intent(ROUTES_INTENT)
     fabric = compile_intent(intent, source_map, targets=("host",))
     items = get_target("host").render(fabric.for_target("host"))
     rendered = {item.file_name: item.text for item in items}
