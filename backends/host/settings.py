@@ -120,6 +120,9 @@ class HostClass:
     """The minimum RTO the intent states for the class's connections; None: Linux's."""
     initial_window_segments: int | None = None
     """The initial window the intent states; None: Linux's."""
+    rto_min_source: str = ""
+    """Where the intent states the minimum RTO (e.g. ``intent hosts.rto_min``)."""
+    initial_window_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -170,12 +173,14 @@ def _host_classes(switch: SwitchIR, classes: Iterable[ClassIR]) -> tuple[HostCla
                  for c in classes)
 
 
-def _stated_tcp(tcp: HostTcpIR | None) -> tuple[float | None, int | None]:
-    """The minimum RTO and initial window the intent states (a Linux default needs no command)."""
+def _stated_tcp(tcp: HostTcpIR | None) -> tuple[float | None, int | None, str, str]:
+    """The minimum RTO and initial window the intent states, and where (a Linux default needs
+    no command)."""
     if tcp is None:
-        return None, None
+        return None, None, "", ""
     return (tcp.rto_min_s if tcp.rto_min_stated else None,
-            tcp.initial_window_segments if tcp.initial_window_stated else None)
+            tcp.initial_window_segments if tcp.initial_window_stated else None,
+            tcp.rto_min_source, tcp.initial_window_source)
 
 
 def _one_rto_min_us(classes: tuple[HostClass, ...]) -> int | None:
@@ -388,12 +393,13 @@ def _route_values(classes: tuple[HostClass, ...], tcp_rto_min_us: int | None) ->
     form every kernel since 2.6.33 takes and which wins over the sysctl."""
     values: list[HostValue] = []
     if tcp_rto_min_us is not None:
+        stated = sorted({c.rto_min_source for c in classes if not _rdma(c)})
         values.append(HostValue(
             "net.ipv4.tcp_rto_min_us", tcp_rto_min_us, "us", "sysctl",
             f"net.ipv4.tcp_rto_min_us = {tcp_rto_min_us}", SRC_RTO_MIN_SYSCTL,
             _plan_value(tcp_rto_min_us, "us", "tcp_rto_min_us",
                         "the minimum RTO the intent's hosts state for every TCP class",
-                        "intent hosts.rto_min / classes[].hosts.rto_min"),
+                        "; ".join(stated)),
             "Linux 6.11 or later (an older kernel has no such key: tcp-routes.sh sets the same per "
             "route); every TCP connection of the host's namespace gets it unless its route says "
             "otherwise"))
@@ -407,15 +413,14 @@ def _route_values(classes: tuple[HostClass, ...], tcp_rto_min_us: int | None) ->
                 f"class.{c.name}.rto_min", ms, "ms", "ip-route",
                 f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
                 _plan_value(ms, "ms", "rto_min", f"the intent's minimum RTO for class '{c.name}'",
-                            "intent hosts.rto_min / classes[].hosts.rto_min")))
+                            c.rto_min_source)))
         if c.initial_window_segments is not None:
             values.append(HostValue(
                 f"class.{c.name}.initcwnd", c.initial_window_segments, "segments", "ip-route",
                 f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
                 _plan_value(c.initial_window_segments, "segments", "initcwnd",
                             f"the intent's initial window for class '{c.name}'",
-                            "intent hosts.initial_window_segments / "
-                            "classes[].hosts.initial_window_segments; RFC 6928")))
+                            f"{c.initial_window_source}; RFC 6928 (Linux's default, 10)")))
     return values
 
 
