@@ -95,9 +95,9 @@ def test_an_intent_that_states_nothing_runs_linux_s_defaults(
 ) -> None:
     path = tmp_path / "linux.yaml"
     path.write_text(
-        INTENT.read_text().replace("hosts:\n  rto_min: 4ms\n", "").replace(
-            "    hosts: {rto_min: 7ms, initial_window_segments: 16}\n", ""
-        )
+        INTENT.read_text()
+        .replace("hosts:\n  rto_min: 4ms\n", "")
+        .replace("    hosts: {rto_min: 7ms, initial_window_segments: 16}\n", "")
     )
     (model,) = _incast(capsys, path, "bulk")["hosts"]["tcp"]
     assert (model["rto_min_s"], model["initial_window_segments"]) == (0.2, 10)
@@ -118,3 +118,45 @@ def test_the_rendered_host_document_round_trips_every_class_s_values(
         (model,) = _incast(capsys, intent, klass, "--hosts", str(document))["hosts"]["tcp"]
         assert (model["rto_min_s"], model["initial_window_segments"]) == (rto, window), klass
         assert model["sources"]["rto_min"].startswith("host document classes[")
+
+
+def test_the_intent_s_minimum_rto_is_the_one_the_hosts_time_out_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """100 DCTCP flows into one 1G port of dctcp-fig17: the queue (about 1,000 packets, 12 ms at
+    1G) delays packets past a 4 ms minimum RTO, so hosts stated at 4 ms time out with nothing
+    dropped (timeouts no loss caused); Linux's 200 ms, where the intent states none, does
+    not. The RTO lower bound is the one the intent states, not a fixed engine value."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "dctcp-fig17.yaml"
+    stated = tmp_path / "fig17-4ms.yaml"
+    stated.write_text(
+        example.read_text().replace("\nclasses:\n", "\nhosts: {rto_min: 4ms}\nclasses:\n", 1)
+    )
+    runs = {}
+    for name, path in (("linux", example), ("4ms", stated)):
+        code, out, err = _run(
+            capsys,
+            [
+                "simulate",
+                str(path),
+                "--scenario",
+                "incast",
+                "--flows",
+                "100",
+                "--duration",
+                "10ms",
+                "--warmup",
+                "1ms",
+                "--format",
+                "json",
+            ],
+        )
+        assert code == 0, err
+        runs[name] = json.loads(out)
+    linux, datacenter = runs["linux"], runs["4ms"]
+    assert linux["hosts"]["tcp"][0]["rto_min_s"] == 0.2
+    assert datacenter["hosts"]["tcp"][0]["rto_min_s"] == 0.004
+    assert linux["drops"] == datacenter["drops"] == 0
+    assert linux["timeouts"] == 0 and datacenter["timeouts"] > 0
+    # Nothing was lost, so both deliver the line's payload.
+    assert linux["goodput_gbps"] == pytest.approx(datacenter["goodput_gbps"], rel=0.02)
