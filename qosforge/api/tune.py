@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from qosforge.api.tuning.evaluate import (
     check_candidate,
     simulate_candidate,
 )
+from qosforge.api.tuning.from_gnmi import TRAFFIC_FILE, FromGnmi, GnmiSource
 from qosforge.api.tuning.knobs import (
     ClassMarking,
     KnobSpace,
@@ -79,6 +80,8 @@ class TuneRequest:
     robustness: bool = True
     search_seed: int = SAMPLER_SEED
     """The TPE sampler's seed (its first trials are random draws from it)."""
+    from_gnmi: GnmiSource | None = None
+    """Build the traffic from a running fabric's counters instead of ``traffic_path``."""
 
 
 @dataclass(frozen=True)
@@ -111,10 +114,12 @@ class TuneResult:
     cpu_s: float
     out_dir: Path
     notes: list[str] = field(default_factory=list)
+    from_gnmi: FromGnmi | None = None
 
     def document(self) -> dict[str, Any]:
         """The JSON document ``--format json`` prints and ``tune.json`` holds."""
         return {
+            **({"from_gnmi": self.from_gnmi.document()} if self.from_gnmi is not None else {}),
             "objectives": {"source": self.objectives.source, "targets": self.objectives.describe()},
             "knobs": [
                 {
@@ -385,9 +390,10 @@ def tune(
     reporter: Reporter,
     executor_factory: Callable[[int, str | None], Any] = default_executor,
 ) -> TuneResult:
-    """Search, evaluate on held-out seeds, and write ``--out`` (module docstring)."""
+    """Search, evaluate on held-out seeds, and write ``--out`` (module docstring); with
+    ``from_gnmi``, first build the traffic from the fabric's counters and compare today's
+    prediction with them (:mod:`qosforge.api.tuning.from_gnmi`)."""
     from qosforge.api.compile import compile_fabric
-    from qosforge.softswitch.traffic.traffic_file import load_traffic
 
     wall_started, cpu_started = time.perf_counter(), _cpu_s()
     _check_request(request)
@@ -395,6 +401,48 @@ def tune(
         request.intent_path, "INTENT", "give an intent YAML, e.g. examples/roce-pod.yaml"
     )
     compiled = compile_fabric(str(intent_path))
+    if request.from_gnmi is None:
+        return _tune(request, reporter, executor_factory, compiled, (wall_started, cpu_started))
+    from qosforge.api.tuning.from_gnmi import traffic_from_gnmi
+
+    with tempfile.TemporaryDirectory(prefix="qosforge-tune-gnmi-") as folder:
+        with reporter.progress(
+            f"reading {', '.join(request.from_gnmi.switches)} for {request.from_gnmi.window}, "
+            "then simulating today's config on the traffic built from it"
+        ):
+            gnmi = traffic_from_gnmi(
+                request.from_gnmi, intent_path, compiled, request.seeds[0], Path(folder)
+            )
+        reporter.note(
+            f"tune: {gnmi.built.flows} flows built from the counters of "
+            f"{', '.join(request.from_gnmi.switches)} ({gnmi.observed.window_s:.6g} s of device "
+            f"time); today's prediction compared on {len(gnmi.check.compared)} queues"
+        )
+        warning = gnmi.warning()
+        if warning is not None:
+            reporter.note(warning)
+        return _tune(
+            replace(request, traffic_path=str(gnmi.traffic_path)),
+            reporter,
+            executor_factory,
+            compiled,
+            (wall_started, cpu_started),
+            gnmi,
+        )
+
+
+def _tune(
+    request: TuneRequest,
+    reporter: Reporter,
+    executor_factory: Callable[[int, str | None], Any],
+    compiled: Any,
+    started: tuple[float, float],
+    gnmi: FromGnmi | None = None,
+) -> TuneResult:
+    from qosforge.softswitch.traffic.traffic_file import load_traffic
+
+    wall_started, cpu_started = started
+    intent_path = Path(request.intent_path)
     traffic_path = _existing(
         request.traffic_path,
         "--traffic",
@@ -441,6 +489,12 @@ def tune(
     start_text, start_changes = candidate(space.start())
     start = Trial(0, space.start(), start_text, start_changes)
     notes: list[str] = []
+    if gnmi is not None and gnmi.warning() is not None:
+        notes.append(
+            f"today's prediction departs from the counters on {len(gnmi.check.departures)} "
+            f"metric(s) beyond {gnmi.check.tolerance:.0%}: "
+            + "; ".join(d.line() for d in gnmi.check.departures[:3])
+        )
     with executor_factory(request.workers, request.scheduler) as executor:
         check = check_candidate(CheckJob(intent_text, intent_path.name))
         if not check.ok:
@@ -581,6 +635,7 @@ def tune(
         0.0,
         Path(request.out_dir),
         notes,
+        gnmi,
     )
     # The cluster's processes are not ours to measure: add the CPU each job reported (the first
     # check ran here and is in _cpu_s already).
@@ -631,6 +686,8 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_text: str) -> No
             CompileRequest(intent_path=str(tuned), output_dir=str(staging / "configs")),
             QuietReporter(),
         )
+        if result.from_gnmi is not None:
+            (staging / TRAFFIC_FILE).write_text(result.from_gnmi.traffic_text, encoding="utf-8")
         (staging / "tune.json").write_text(
             json.dumps(result.document(), indent=2, default=str) + "\n", encoding="utf-8"
         )

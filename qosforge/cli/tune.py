@@ -46,10 +46,48 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 @click.option(
     "--traffic",
     "traffic",
-    required=True,
     type=click.Path(dir_okay=False),
     metavar="FILE",
     help='The traffic to tune for (a YAML traffic file: docs/softswitch.md "Your own traffic").',
+)
+@click.option(
+    "--from-gnmi",
+    "from_gnmi",
+    metavar="SWITCH[,SWITCH...]",
+    help="Instead of --traffic: build the traffic from these switches' counters over gNMI "
+    "(--address or --inventory, as for watch; docs/tune.md).",
+)
+@click.option(
+    "--gnmi-window",
+    "gnmi_window",
+    default="30s",
+    show_default=True,
+    metavar="TIME",
+    help="--from-gnmi: how long apart the two counter snapshots are taken.",
+)
+@click.option(
+    "--flow-sizes",
+    "flow_sizes",
+    metavar="FILE|NAME",
+    help="--from-gnmi: flow-size CDF ('bytes cumulative_probability' per line) or web-search, "
+    "data-mining (default web-search, DCTCP SIGCOMM 2010 Fig. 4).",
+)
+@click.option(
+    "--gnmi-duration",
+    "gnmi_duration",
+    default="3ms",
+    show_default=True,
+    metavar="TIME",
+    help="--from-gnmi: the simulated window of the traffic built from the counters.",
+)
+@click.option(
+    "--max-departure",
+    "max_departure",
+    default="50%",
+    show_default=True,
+    metavar="SHARE",
+    help="--from-gnmi: how far today's prediction may depart from the counters before "
+    "the tune warns that its result is less trustworthy.",
 )
 @click.option(
     "--out",
@@ -180,9 +218,11 @@ def tune_command(**params: Any) -> None:
             hint="give one of --workers or --scheduler",
         )
     workers = params["workers"] if params["workers"] is not None else os.cpu_count() or 1
+    source = _gnmi_source(params)
     request = TuneRequest(
         intent_path=params["intent"],
-        traffic_path=params["traffic"],
+        traffic_path=params["traffic"] or "",
+        from_gnmi=source,
         out_dir=params["out_dir"],
         objectives=tuple(params["objectives"]),
         minimize=params["minimize"],
@@ -204,6 +244,38 @@ def tune_command(**params: Any) -> None:
             click.echo(line)
     if params["push"]:
         _rollout(params, result.out_dir)
+
+
+def _gnmi_source(params: dict[str, Any]) -> Any:
+    """``--from-gnmi``'s source, or None with ``--traffic``; exactly one of them."""
+    from qosforge.api.tuning.from_gnmi import GnmiSource
+    from qosforge.errors import QosforgeError
+    from qosforge.units import parse_flag, parse_fraction
+
+    if (params["traffic"] is None) == (params["from_gnmi"] is None):
+        raise QosforgeError(
+            "give the traffic to tune for: --traffic FILE or --from-gnmi SWITCH[,...]",
+            place="--traffic" if params["traffic"] is None else "--from-gnmi",
+            hint="one of them, not both",
+        )
+    if params["from_gnmi"] is None:
+        return None
+    if params["address"] is None and params["inventory"] is None:
+        raise QosforgeError(
+            "--from-gnmi needs where the switches are",
+            place="--address",
+            hint="give --address HOST:PORT (one switch) or --inventory FILE",
+        )
+    switches = tuple(s.strip() for s in params["from_gnmi"].split(",") if s.strip())
+    return GnmiSource(
+        switches=switches,
+        connection=connection_request(params),
+        window=params["gnmi_window"],
+        flow_sizes=params["flow_sizes"],
+        duration=params["gnmi_duration"],
+        password=ask_password() if params["username"] else None,
+        tolerance=parse_flag("--max-departure", parse_fraction, params["max_departure"]),
+    )
 
 
 def _check_push(params: dict[str, Any]) -> None:
