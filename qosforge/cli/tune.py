@@ -259,6 +259,12 @@ def _gnmi_source(params: dict[str, Any]) -> Any:
             hint="one of them, not both",
         )
     if params["from_gnmi"] is None:
+        if params["flow_sizes"] is not None:
+            raise QosforgeError(
+                "is for --from-gnmi (a traffic file states its flows' sizes)",
+                place="--flow-sizes",
+                hint="drop --flow-sizes, or use --from-gnmi instead of --traffic",
+            )
         return None
     if params["address"] is None and params["inventory"] is None:
         raise QosforgeError(

@@ -96,8 +96,8 @@ def source_weights(
             )
     return (
         {h.name: 1.0 / len(hosts) for h in hosts},
-        "sources in equal shares over the host ports read (no per-port ingress counter "
-        "published: the software switch and SONiC's COUNTERS_DB queue counters have none)",
+        "sources in equal shares over the host ports read (not every host port published "
+        "in-pkts: the software switch does not, and watch reads it from OpenConfig only)",
     )
 
 

@@ -75,7 +75,7 @@ def test_the_traffic_built_from_the_counters_carries_the_served_load(
         1,
         tmp_path,
     )
-    loads = {(l.destination.name, l.class_name): l for l in gnmi.loads if l.payload_bps > 1e8}
+    loads = {(x.destination.name, x.class_name): x for x in gnmi.loads if x.payload_bps > 1e8}
     assert set(loads) == {("leaf1:Ethernet0", "tcp"), ("leaf1:Ethernet44", "rdma")}
     rdma = loads[("leaf1:Ethernet44", "rdma")]
     # Known: two constant-bit-rate senders of 1,024 B datagrams at 20 Gb/s each. The counters
@@ -122,7 +122,7 @@ def _tune_args(served: Any, out: Path) -> list[str]:
 
 def test_tune_from_gnmi_push_completes(served: Any, cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "tuned"
-    code, text, err = cli(*_tune_args(served, out))
+    code, _, err = cli(*_tune_args(served, out))
     assert code == 0, err
     assert "WARNING: the simulator's prediction for today's config departs" in err
     log = (out / "rollout.log").read_text().splitlines()
@@ -151,7 +151,7 @@ def test_a_regressing_canary_is_rolled_back(
 
     monkeypatch.setattr(tune_module, "_write_out", regressing)
     out = tmp_path / "tuned"
-    code, text, err = cli(*_tune_args(served, out))
+    code, _, err = cli(*_tune_args(served, out))
     assert code == 1, err
     log = (out / "rollout.log").read_text().splitlines()
     assert log[0].startswith("pushed leaf1 (canary)")
