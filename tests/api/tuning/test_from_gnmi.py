@@ -143,10 +143,10 @@ def test_a_regressing_canary_is_rolled_back(
 
     write_out = tune_module._write_out
 
-    def regressing(result: Any, request: Any, intent_text: str) -> None:
+    def regressing(result: Any, request: Any, intent: Any) -> None:
         # The tuned configs as written, then ECN turned off on the DCTCP class: what watch
         # must catch on the canary.
-        write_out(result, request, intent_text)
+        write_out(result, request, intent)
         ecn_off(Path(request.out_dir) / "configs", Path(request.out_dir) / "configs")
 
     monkeypatch.setattr(tune_module, "_write_out", regressing)
