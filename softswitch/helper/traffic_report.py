@@ -37,11 +37,18 @@ def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, se
     """Simulate ``traffic`` until the window's end, sampling its queues over the window;
     ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects;
     ``series=False``: without the time series (the report needs only the engine's statistics)."""
-    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
-    run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
-                  transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
-                  link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
+    run = user_traffic_run(fabric, traffic, window, seed=seed, rto_min_s=rto_min_s, pauses=pauses)
     return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run, series=series)
+
+
+def user_traffic_run(fabric: Fabric, traffic: UserTraffic, window: Window, *, seed: int, rto_min_s: float | None = None,
+                     pauses: tuple[PauseSpec, ...] = ()) -> RunSpec:
+    """The run :func:`run_user_traffic` simulates (``tune --from-gnmi`` runs the same one to
+    read its switches' counters)."""
+    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
+    return RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
+                   transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
+                   link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
 
 
 def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
@@ -149,4 +156,4 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
     return out
 
 
-__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic"]
+__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic", "user_traffic_run"]

@@ -103,13 +103,13 @@ def predicted_observations(
     """Run the traffic file on the intent (every switch, as ``simulate --traffic`` does) until
     ``until_s`` (the end of its arrivals: the busy part, as the fabric was busy while it was
     read) and publish the read switches' counters then: (observations, seconds counted)."""
-    from qosforge.api.scenarios.traffic import intent_fabric
+    from qosforge.api.scenarios.traffic import DEFAULT_SAMPLE_S, intent_fabric
     from qosforge.lint.watch.observation import Observation
     from qosforge.softswitch.device.counters import switch_counters
     from qosforge.softswitch.device.publish import samples
+    from qosforge.softswitch.helper.traffic_report import Window, user_traffic_run
     from qosforge.softswitch.helper.user_traffic import user_traffic
     from qosforge.softswitch.simulation import SegmentedRun
-    from qosforge.softswitch.traffic.spec import RunSpec
     from qosforge.softswitch.traffic.traffic_file import load_traffic
 
     fabric = intent_fabric(intent_path, (), {})
@@ -117,14 +117,8 @@ def predicted_observations(
     assert traffic_file.measure_s is not None
     start_s, end_s = traffic_file.measure_s
     traffic = user_traffic(fabric, traffic_file, seed=seed)
-    run = RunSpec(
-        duration_s=end_s,
-        warmup_s=start_s,
-        seed=seed,
-        pfc_watchdog=True,
-        link_delays_s=fabric.link_delays_s,
-        forwarding_delays_s=fabric.forwarding_delays_s,
-    )
+    window = Window(start_s, end_s, min(DEFAULT_SAMPLE_S, end_s - start_s))
+    run = user_traffic_run(fabric, traffic, window, seed=seed)
     segmented = SegmentedRun(
         fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run
     )
