@@ -26,6 +26,8 @@ Examples:
   qosforge tune fabric.yaml --traffic flows.yaml --objective 'class=rdma,fct_p99_us<=300' \\
       --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us \\
       --budget 40 --workers 2 --out tuned
+  qosforge tune fabric.yaml --from-gnmi leaf1,leaf2 --inventory inventory.yaml --out tuned \\
+      --push --switch leaf1 --switch leaf2 --apply
 """
 
 
@@ -201,6 +203,9 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 def tune_command(**params: Any) -> None:
     """Find ECN, DCQCN and buffer settings that meet objectives on your traffic, on the simulator.
 
+    The traffic is a file (--traffic) or built from running switches' counters (--from-gnmi,
+    which first compares today's prediction with those counters).
+
     Searches the knobs INTENT leaves free (optuna TPE with successive halving over the training
     seeds), never simulating a point that compile or lint refuses, then reports the best
     point against the compiled start on held-out seeds and at ±20 % load.
@@ -246,6 +251,17 @@ def tune_command(**params: Any) -> None:
         _rollout(params, result.out_dir)
 
 
+def _password(params: dict[str, Any]) -> str | None:
+    """The gNMI password (asked once: --from-gnmi and the rollout share it), or None without
+    --username."""
+    if not params["username"]:
+        return None
+    if params.get("_password") is None:
+        params["_password"] = ask_password()
+    password: str = params["_password"]
+    return password
+
+
 def _gnmi_source(params: dict[str, Any]) -> Any:
     """``--from-gnmi``'s source, or None with ``--traffic``; exactly one of them."""
     from qosforge.api.tuning.from_gnmi import GnmiSource
@@ -279,7 +295,7 @@ def _gnmi_source(params: dict[str, Any]) -> Any:
         window=params["gnmi_window"],
         flow_sizes=params["flow_sizes"],
         duration=params["gnmi_duration"],
-        password=ask_password() if params["username"] else None,
+        password=_password(params),
         tolerance=parse_flag("--max-departure", parse_fraction, params["max_departure"]),
     )
 
@@ -312,7 +328,7 @@ def _rollout(params: dict[str, Any], out: Any) -> None:
     from qosforge.api.tuning.rollout import RolloutRequest, rollout
 
     connection = connection_request(params)
-    password = ask_password() if params["apply"] and params["username"] else None
+    password = _password(params) if params["apply"] else None
     result = rollout(
         RolloutRequest(
             configs_dir=Path(out) / "configs",
