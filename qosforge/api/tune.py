@@ -398,6 +398,12 @@ def tune(
 
     wall_started, cpu_started = time.perf_counter(), _cpu_s()
     _check_request(request)
+    if request.from_gnmi is not None and request.traffic_path:
+        raise QosforgeError(
+            "give the traffic to tune for once: a traffic file or the switches to read",
+            place="--from-gnmi",
+            hint="drop --traffic or --from-gnmi",
+        )
     intent_path = _existing(
         request.intent_path, "INTENT", "give an intent YAML, e.g. examples/roce-pod.yaml"
     )
@@ -662,7 +668,7 @@ def _tune(
 def provenance_lines(result: TuneResult, request: TuneRequest) -> list[str]:
     seeds = ", ".join(map(str, request.seeds))
     holdout = ", ".join(map(str, request.holdout))
-    return [
+    lines = [
         f"found by qosforge tune: {result.log.simulations} simulations of "
         f"{Path(request.traffic_path).name} "
         f"({len(result.log.trials) - 1} trials, trial {result.best.number} best)",
@@ -670,6 +676,21 @@ def provenance_lines(result: TuneResult, request: TuneRequest) -> list[str]:
         f"score {result.score_before:.3f} -> {result.score_after:.3f} on held-out seeds {holdout} "
         f"(trained on seeds {seeds}; lower is better, the start's primary metric is 1)",
     ]
+    gnmi = result.from_gnmi
+    if gnmi is not None and request.from_gnmi is not None:
+        departures = len(gnmi.check.departures)
+        lines.append(
+            f"traffic built from the counters of {', '.join(request.from_gnmi.switches)} over "
+            f"{gnmi.observed.window_s:.6g} s of their clocks; today's prediction "
+            + (
+                f"departed from them on {departures} metric(s) beyond "
+                f"{gnmi.check.tolerance:.0%}"
+                if departures
+                else f"agreed with them within {gnmi.check.tolerance:.0%}"
+            )
+            + " (tune.json from_gnmi)"
+        )
+    return lines
 
 
 def _write_out(result: TuneResult, request: TuneRequest, intent_yaml: Any) -> None:

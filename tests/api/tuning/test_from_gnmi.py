@@ -117,7 +117,10 @@ def test_tune_from_gnmi_push_completes(served: Any, cli: Cli, tmp_path: Path) ->
     log = (out / "rollout.log").read_text().splitlines()
     assert log[0].startswith("pushed leaf1 (canary)")
     assert log[-1] == "watched leaf1 for 6s: counters agree with the prediction"
-    assert f"simulations of {TRAFFIC_FILE}" in (out / "overrides.yaml").read_text()
+    header = (out / "overrides.yaml").read_text()
+    assert f"simulations of {TRAFFIC_FILE}" in header
+    assert "# traffic built from the counters of leaf1 over " in header
+    assert "today's prediction departed from them on " in header
     assert in_sync(out / "configs", connection(served))  # leaf1 runs the tuned config
 
 
@@ -194,3 +197,22 @@ def test_a_switch_without_traffic_is_exit_2(cli: Cli, tmp_path: Path) -> None:
         "error: --gnmi-window: leaf1's queue counters did not change in "
     ), err
     assert not out.exists()
+
+
+def test_a_request_with_a_traffic_file_and_switches_to_read_is_refused(tmp_path: Path) -> None:
+    from qosforge.api.delivery import ConnectionRequest
+    from qosforge.api.reporting import QuietReporter
+    from qosforge.api.tune import TuneRequest, tune
+    from qosforge.api.tuning.from_gnmi import GnmiSource
+    from qosforge.errors import QosforgeError
+
+    source = GnmiSource(("leaf1",), ConnectionRequest(address="127.0.0.1:9", insecure=True))
+    request = TuneRequest(
+        intent_path=str(INTENT),
+        traffic_path=str(INTENT.parent / "roce-pod-mixed.traffic.yaml"),
+        out_dir=str(tmp_path / "tuned"),
+        from_gnmi=source,
+    )
+    with pytest.raises(QosforgeError, match="give the traffic to tune for once") as caught:
+        tune(request, QuietReporter())
+    assert caught.value.place == "--from-gnmi" and not (tmp_path / "tuned").exists()
