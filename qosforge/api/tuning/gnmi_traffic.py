@@ -77,8 +77,6 @@ class BuiltTraffic:
     offered_bps: dict[tuple[str, str], float]
     """(destination host, class) -> the payload rate the file's flows offer during the arrival
     window (their sizes summed over it)."""
-    target_bps: dict[tuple[str, str], float]
-    """(destination host, class) -> the observed payload rate the arrivals were drawn for."""
     assumptions: list[str] = field(default_factory=list)
 
 
@@ -116,7 +114,6 @@ def build_traffic(
     arrival_s = duration_s * ARRIVAL_SHARE
     entries: list[dict[str, object]] = []
     offered: dict[tuple[str, str], float] = {}
-    target: dict[tuple[str, str], float] = {}
     for load in sorted(loads, key=lambda item: (item.class_name, item.destination.name)):
         key = (load.destination.name, load.class_name)
         if load.payload_bps < MIN_LOAD_SHARE * load.destination.speed_bps:
@@ -125,7 +122,6 @@ def build_traffic(
         shares = np.array([weights.get(h.name, 0.0) for h in sources])
         if not sources or shares.sum() <= 0:
             continue
-        target[key] = load.payload_bps
         flow_sizes = carrying_sizes(sizes, load.payload_bps / 8.0 * arrival_s, rng)
         picks = rng.choice(len(sources), size=len(flow_sizes), p=shares / shares.sum())
         offered[key] = float(sum(flow_sizes)) * 8.0 / arrival_s
@@ -162,7 +158,7 @@ def build_traffic(
         "measure": f"0s:{duration_s * 1e6:.6g}us",
         "flows": entries,
     }
-    return BuiltTraffic(document, len(entries), offered, target)
+    return BuiltTraffic(document, len(entries), offered)
 
 
 def carrying_sizes(

@@ -50,6 +50,15 @@ class QueueRates:
     """Share of the window the queue's PFC priority was paused by the peer (lossless classes
     where the switch publishes pause time), else None."""
 
+    def metrics(self) -> dict[str, float | None]:
+        """The rates the prediction check compares, by name."""
+        return {
+            "bytes_per_s": self.bytes_per_s,
+            "marks_per_s": self.marks_per_s,
+            "drops_per_s": self.drops_per_s,
+            "paused_share": self.paused_share,
+        }
+
 
 @dataclass(frozen=True)
 class ObservedFabric:

@@ -83,18 +83,15 @@ class PredictionCheck:
                     "queue": o.queue,
                     "class": o.class_name,
                     **{
-                        f"{metric}_{side}": getattr(rates, metric)
-                        for metric in _METRICS
+                        f"{metric}_{side}": value
                         for side, rates in (("observed", o), ("predicted", p))
+                        for metric, value in rates.metrics().items()
                     },
                 }
                 for o, p in self.compared
             ],
             "departures": [d.line() for d in self.departures],
         }
-
-
-_METRICS = ("bytes_per_s", "marks_per_s", "drops_per_s", "paused_share")
 
 
 def predicted_observations(
@@ -164,8 +161,9 @@ def compare_prediction(
                 "drops_per_s": FLOOR_SHARE * packets,
                 "paused_share": FLOOR_SHARE,
             }
+            seen_values, predicted_values = o.metrics(), p.metrics()
             for metric, floor in floors.items():
-                a, b = getattr(o, metric), getattr(p, metric)
+                a, b = seen_values[metric], predicted_values[metric]
                 if a is None or b is None:
                     continue  # not published by one side: nothing to compare
                 departure = Departure(name, o.port, o.queue, o.class_name, metric, a, b)
