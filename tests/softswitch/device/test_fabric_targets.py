@@ -29,6 +29,9 @@ def _get(port: int, *elements: str) -> Any:
     return json.loads(stub.Get(request, timeout=30).notification[0].update[0].val.json_ietf_val)
 
 
+# A fabric served until its run ends, then held to a second run (~3 CPU s): the slow tier
+# (pyproject.toml); test_gnmi_target.py holds one served switch to a run in the default tier.
+@pytest.mark.slow
 def test_each_switch_serves_its_own_counters_and_together_they_are_the_run() -> None:
     fabric = compile_fabric(WATCHDOG, ())
     storm = pause_storm_run(fabric, fabric_traffic(fabric, None, None, None, lossless=True), stalled=None, stall_s=1.5e-3,
