@@ -5,8 +5,8 @@ Runs each command as a whole process, interleaved with ``python -c pass`` from t
 (paired runs: both see the same machine load), and prints the median wall time and CPU time of
 each, its least CPU time, its peak RSS and the wall-time ratio. Targets: ``qosforge --help``
 <= 6x bare python, ``lint`` of one small file <= 10x; the issue's dumbbell ``simulate`` (DCTCP,
-10 flows, 10G, 100 us, K = 65 pkt, 0.3 s) <= 0.74 s wall, a tenth of ns-3 3.37's 7.4 s on the identical scenario
-(``bench/ns3_compare.py``). CPU time (user + system of the child) is the figure to compare on a
+10 flows, 10G, 100 us, K = 65 pkt, 0.3 s) <= 0.74 s wall, a tenth of ns-3 3.37's 7.4 s on the
+identical scenario (``bench/ns3_compare.py``). CPU time (user + system of the child) is the figure to compare on a
 shared machine: wall time there includes waiting for a core.
 
 ``simulate traffic``: ``simulate examples/dctcp-fig17.yaml`` (2 switches) with a traffic file of
@@ -127,8 +127,8 @@ def main() -> None:
             baseline = statistics.median(w for w, _, _ in base)
             ratio = median_wall / baseline
             verdict = _verdict(name, median_wall, ratio, median_cpu)
-            print(f"{name:<20}{median_wall:>9.3f}{median_cpu:>8.3f}{least_cpu:>9.3f}{peak_rss:>9.1f}"
-                  f"{baseline:>9.3f}{ratio:>7.1f}x  {verdict}")
+            print(f"{name:<20}{median_wall:>9.3f}{median_cpu:>8.3f}{least_cpu:>9.3f}"
+                  f"{peak_rss:>9.1f}{baseline:>9.3f}{ratio:>7.1f}x  {verdict}")
 
 
 if __name__ == "__main__":
