@@ -1,12 +1,12 @@
 """Start-up cost of light commands, and `simulate` as a whole process, vs the bare interpreter
 (docs/softswitch-speed.md).
 
-Runs each command as a whole process, interleaved with ``python -c pass`` from the same venv
-(paired runs: both see the same machine load), and prints the median wall time and CPU time of
-each, its least CPU time, its peak RSS and the wall-time ratio. Targets: ``qosforge --help``
-<= 6x bare python, ``lint`` of one small file <= 10x; the issue's dumbbell ``simulate`` (DCTCP,
-10 flows, 10G, 100 us, K = 65 pkt, 0.3 s) <= 0.74 s wall, a tenth of ns-3 3.37's 7.4 s on the
-identical scenario (``bench/ns3_compare.py``). CPU time (user + system of the child) is the figure to compare on a
+Runs each command as a whole process, interleaved with ``python -c pass`` from the same venv (paired
+runs: both see the same machine load), and prints the median wall time and CPU time of each, its
+least CPU time, its peak RSS and the wall-time ratio. Targets: ``qosforge --help`` <= 6x bare
+python, ``lint`` of one small file <= 10x; the issue's dumbbell ``simulate`` (DCTCP, 10 flows, 10G,
+100 us, K = 65 pkt, 0.3 s) <= 0.74 s wall, a tenth of ns-3 3.37's 7.4 s on the identical scenario
+(``bench/ns3_compare.py``). CPU time (user + system of the child) is the figure to compare on a
 shared machine: wall time there includes waiting for a core.
 
 ``simulate traffic``: ``simulate examples/dctcp-fig17.yaml`` (2 switches) with a traffic file of
