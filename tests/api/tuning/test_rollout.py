@@ -115,6 +115,10 @@ def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_pat
     assert _in_sync(compiled, connection)  # the switch runs the config it had before the rollout
 
 
+# The same push, then 6 s of wall time against the live incast (~7-9 CPU s): the slow tier
+# (pyproject.toml). The default tier pushes and diffs against a served switch
+# (tests/api/test_delivery.py) and watches one (tests/cli/test_watch_end_to_end.py).
+@pytest.mark.slow
 def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -> None:
     connection = ConnectionRequest(
         address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
