@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder: the figures a command saves, read back for their axes."""
+"""Fixtures shared by every test folder: the figures a command saves, read back for their axes;
+the compiled-intent cache of a run; fewer hypothesis examples in the default tier."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+
+pytest_plugins = ("pytester",)  # tests/test_conftest.py runs pytest on the tiers below
 
 _CACHE = "QOSFORGE_CACHE_DIR"
 
@@ -29,6 +32,43 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _CACHE_KEY = pytest.StashKey[str]()
+
+#: The default tier runs each property test with this fraction of the examples its ``@settings``
+#: asks for (at least :data:`QUICK_EXAMPLES_FLOOR`); every tier (``-m ''``, as .ci/run runs)
+#: runs them all.
+QUICK_EXAMPLES_DIVISOR = 4
+QUICK_EXAMPLES_FLOOR = 10
+
+
+def quick_examples(max_examples: int) -> int:
+    """The examples a property test asking for ``max_examples`` runs in the default tier."""
+    return min(max_examples, max(QUICK_EXAMPLES_FLOOR, max_examples // QUICK_EXAMPLES_DIVISOR))
+
+
+def every_tier(config: pytest.Config) -> bool:
+    """Whether this run selects every tier: an empty mark expression (``pytest -m ''``)."""
+    return not str(config.getoption("markexpr", "")).strip()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Outside the every-tier run, scale each hypothesis test's ``max_examples`` down
+    (:func:`quick_examples`). The test's settings live on its function as hypothesis's own
+    pytest plugin keeps them (``_hypothesis_internal_use_settings``, which that plugin also
+    replaces for parametrized tests); without that attribute a test keeps its full count."""
+    if every_tier(config):
+        return
+    from hypothesis import settings
+
+    scaled: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        test = getattr(test, "__func__", test)  # a method's function
+        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+        if not isinstance(chosen, settings) or id(test) in scaled:
+            continue  # not a property test, or one function under several parameters
+        scaled.add(id(test))
+        quick = settings(chosen, max_examples=quick_examples(chosen.max_examples))
+        test._hypothesis_internal_use_settings = quick  # type: ignore[union-attr]
 
 
 class SavedFigures:

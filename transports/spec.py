@@ -16,13 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Literal
 
 from qosforge.ir import Derived
 from qosforge.models.tlt import TltSteadyQueue
-from qosforge.vendor_profiles.schema import VendorProfile
+
+if TYPE_CHECKING:
+    # Annotations only: the software switch reads the registry for each transport's flow kind,
+    # and a warm `simulate --traffic` should not load the vendor profiles' schemas for that.
+    from pydantic import BaseModel
+
+    from qosforge.vendor_profiles.schema import VendorProfile
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,12 @@ def serve_request(params: dict[str, Any]) -> ServeRequest:
 def serve_settings_for(request: ServeRequest, scenario: str) -> ServeOptions | None:
     """The application layer's settings, with the password read as push/diff read it and each
     served switch announced on stderr."""
-    from qosforge.cli._gnmi import ask_password
+    def ask_password() -> str:
+        # Imported only when a run serves with --username: the delivery layer it brings in
+        # (gNMI clients, the target registry) is ~0.1 CPU s a plain `simulate` need not pay.
+        from qosforge.cli._gnmi import ask_password as ask
+
+        return ask()
 
     def announce(line: str) -> None:
         click.echo(line, err=True)

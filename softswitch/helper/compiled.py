@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
-from qosforge.backends.sai import SaiProgram, render_sai_program
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR, SwitchIR
 from qosforge.softswitch.config import SwitchConfig, load_switch_program
@@ -20,6 +19,7 @@ from qosforge.softswitch.traffic.spec import TBTCP_BETA, TBTCP_R, FlowKind
 from qosforge.transports import transports
 
 if TYPE_CHECKING:
+    from qosforge.backends.sai import SaiProgram
     from qosforge.compiler.intent import Intent
 
 
@@ -128,6 +128,10 @@ def tbtcp_host_settings(entry: ClassIR) -> tuple[float, float]:
 
 def load_compiled(switch: SwitchIR, *, assume: Mapping[str, str] | None = None, design: DesignPoint | None = None,
                   declared_classes: tuple[str, ...] = ()) -> CompiledSwitch:
+    # The renderer (with the SAI metadata, the vendor profiles' schemas) is imported here, not at
+    # the top: a warm `simulate --traffic` unpickles its loaded switches and never renders.
+    from qosforge.backends.sai import render_sai_program
+
     program = render_sai_program(switch)
     return CompiledSwitch(ir=switch, program=program, config=load_switch_program(program, assume=assume), design=design or DesignPoint(),
                           assumptions=tuple(sorted((assume or {}).items())), declared_classes=declared_classes)

@@ -127,7 +127,8 @@ def test_only_the_newest_entries_are_kept(
 def test_simulate_traffic_reads_the_compile_back_and_reports_the_same(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The second run of an unchanged intent does not compile it, and its report is the first's."""
+    """The second run of an unchanged intent neither compiles it nor renders and loads its
+    switches' SAI programs, and its report is the first's."""
     command = [
         "simulate",
         str(ROOT / "examples" / "dctcp-fig17.yaml"),
@@ -147,6 +148,9 @@ def test_simulate_traffic_reads_the_compile_back_and_reports_the_same(
                 raise AssertionError("compiled again although the intent did not change")
 
             monkeypatch.setattr(compiler, "compile_intent", no_compile)
+            import qosforge.backends.sai.render as renderer
+
+            monkeypatch.setattr(renderer, "render_sai_program", no_compile)
         with pytest.raises(SystemExit) as done:
             main(command)
         assert done.value.code == 0
@@ -159,4 +163,32 @@ def test_simulate_traffic_reads_the_compile_back_and_reports_the_same(
             }
         )
     assert reports[0] == reports[1]
-    assert len(list(folder.glob("*.pickle"))) == 1
+    # The compiled intent and the world loaded from it.
+    assert len(list(folder.glob("*.pickle"))) == 2
+
+
+def test_another_switch_selection_loads_its_own_world_from_the_same_compile(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The loaded world is stored per selection of switches: --switch T1 after a run of the
+    whole fabric reuses the compile but not the two-switch world."""
+    intent = str(ROOT / "examples" / "dctcp-fig17.yaml")
+    traffic = folder.parent / "one-switch.traffic.yaml"
+    traffic.write_text("apiVersion: qosforge/v1\nkind: Traffic\nflows:\n"
+                       "  - {src: T1:Ethernet0, dst: T1:Ethernet1, size: 20kB, class: bulk}\n")
+    runs = {}
+    for selection in ((), ("--switch", "T1")):
+        with pytest.raises(SystemExit) as done:
+            main(["simulate", intent, "--traffic", str(traffic), *selection, "--duration", "1ms",
+                  "--format", "json"])
+        assert done.value.code == 0, capsys.readouterr().err
+        runs[selection] = json.loads(capsys.readouterr().out)
+        if not selection:
+            import qosforge.compiler.compile as compiler
+
+            def no_compile(*args: object, **kwargs: object) -> object:
+                raise AssertionError("compiled again although the intent did not change")
+
+            monkeypatch.setattr(compiler, "compile_intent", no_compile)
+    assert len(list(folder.glob("*.pickle"))) == 3
+    assert [report["switches"] for report in runs.values()] == [["T1", "T2"], ["T1"]]

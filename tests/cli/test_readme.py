@@ -88,6 +88,9 @@ def test_readme_has_commands() -> None:
     assert all(command.startswith("qosforge ") for command in commands)
 
 
+# Every command in sequence (~11 CPU s): the slow tier (pyproject.toml); the tests of each
+# command run the same code in the default tier.
+@pytest.mark.slow
 def test_every_readme_command_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "examples").symlink_to(README.parent / "examples")
     monkeypatch.chdir(tmp_path)

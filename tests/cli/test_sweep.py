@@ -38,6 +38,9 @@ def _without_timing(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(({key: value for key, value in row.items() if key != "timing"} for row in rows), key=lambda row: row["point"])
 
 
+# Three sweeps forking up to three workers (~2 CPU s): the slow tier (pyproject.toml); the
+# default tier forks local workers in test_local_worker_processes below.
+@pytest.mark.slow
 def test_same_grid_same_rows_whatever_the_number_of_worker_processes(run_cli: Run, tmp_path: Path) -> None:
     """Rows depend on the points alone: 1, 2 and 3 forked worker processes (not threads) give the same rows, timing aside."""
     grid = [*DUMBBELL, "--flows", "2,6", "--ecn-threshold", "10pkt:30pkt:2", "--seeds", "2"]

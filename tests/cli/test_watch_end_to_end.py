@@ -122,6 +122,9 @@ def test_headroom_cut_by_30_percent(compiled: Path, serve: Callable[..., Any], r
             assert "xoff 47,104 B" in finding["values"]["predicted_source"]
 
 
+# A push that restarts the run, then a watch window (~5 CPU s): the slow tier (pyproject.toml);
+# tests/softswitch/device/test_gnmi_target.py sets ECN off on the device in the default tier.
+@pytest.mark.slow
 def test_ecn_disabled_on_the_marking_class(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
     built = _build("tcp", 8, 2e-3)
     served = serve(built)
@@ -164,6 +167,9 @@ def test_dscp_mapped_to_the_wrong_traffic_class(compiled: Path, serve: Callable[
     assert {rule for rule, _, _ in _problems(findings)} <= {"watch-unplanned-queue", "watch-ecn-off"}
 
 
+# A streaming watch over the 200 ms PFC watchdog (~4 CPU s): the slow tier (pyproject.toml);
+# tests/validation/test_fabric.py holds the watchdog to the storm in the default tier.
+@pytest.mark.slow
 def test_stalled_receiver_is_a_storm(compiled: Path, serve: Callable[..., Any], run_cli: Run) -> None:
     """The receiver on Ethernet0 sends XOFF on priority 3 at 0.1 ms and never XON: streaming, watch
     sees the priority's pause time grow with (device) time for longer than the compiled watchdog

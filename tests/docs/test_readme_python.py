@@ -20,6 +20,9 @@ def python_examples() -> list[str]:
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 
+# Every Python example in a fresh interpreter (~2 CPU s): the slow tier (pyproject.toml), as
+# the README's commands (tests/cli/test_readme.py).
+@pytest.mark.slow
 def test_the_python_examples_run(tmp_path: Path) -> None:
     """After the README's install line (its `compile ... -o out`), as a reader follows it; what
     the lint example prints is the comment beside it."""

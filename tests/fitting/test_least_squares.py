@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.integrate import quad, simpson
-from scipy.optimize import minimize_scalar
 
 from qosforge.errors import InfeasibleDesignError, ModelInputError
 from qosforge.fitting import least_squares
@@ -29,6 +27,10 @@ def _reference_fit(
     bdp: float, start: float, t_max: float, r: float, steps: int = 8, c: float = 0.5
 ) -> tuple[float, float]:
     """P_max and error (Q in kB) from scipy's adaptive quad, independent of fitting/quadrature."""
+    # scipy's integrators are imported by the tests that use them, not at collection (~0.4 CPU
+    # s in every worker).
+    from scipy.integrate import quad
+
     width = (t_max - start) / steps
     fractions = (np.arange(steps) + c) / steps
 
@@ -92,6 +94,9 @@ def _brute_force_p_max(
     bdp: float, start: float, t_max: float, r: float, steps: int, c: float
 ) -> float:
     """minimize_scalar over P_max in [0, 1] of the error on a fine Simpson quadrature."""
+    from scipy.integrate import simpson
+    from scipy.optimize import minimize_scalar
+
     width = (t_max - start) / steps
     fractions = (np.arange(steps) + c) / steps
     pieces = []
@@ -214,6 +219,8 @@ def test_programmed_p_max_is_the_best_value_on_the_percent_grid(
     assert round(fit.p_max * 100) == pytest.approx(fit.p_max * 100, abs=1e-9)
     assert fit.error_kilobytes >= fit.error_unquantized_kilobytes * (1 - 1e-9)
     # Brute-force check on a fine Simpson grid: neither grid neighbour does better.
+    from scipy.integrate import simpson
+
     fractions = RedStepModel().step_fractions()
     q = np.linspace(start * KB, (start + span) * KB, 20001)
     index = np.clip(np.ceil((q - start * KB) / (span * KB / 8)) - 1, 0, 7).astype(int)

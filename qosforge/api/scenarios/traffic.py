@@ -296,7 +296,6 @@ def existing_traffic_path(text: str) -> Path:
 def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Fabric:
     """Every switch of the intent (or those named), one or many, as the fabric scenarios load them."""
     from qosforge.api.compile_cache import cached
-    from qosforge.softswitch.helper.fabric import fabric_from_switches
 
     if not intent.is_file():
         raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/roce-pod.yaml")
@@ -315,15 +314,29 @@ def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> 
         return (compiled.for_target("sai"), design_point(loaded), declared_classes(loaded),
                 intent_link_latencies_s(resolve_topology(loaded, source_map)))
 
-    sai_switches, design, declared, latencies = cached("simulate-traffic/sai", intent,
-                                                       compiled_inputs)
-    by_name = {s.name: s for s in sai_switches}
-    for name in switches:
-        if name not in by_name:
-            raise QosforgeError(f"no switch {name!r} in {intent}", place="--switch", hint=f"switches: {', '.join(by_name)}")
-    selected = tuple(by_name[n] for n in dict.fromkeys(switches)) if switches else tuple(by_name.values())
-    return fabric_from_switches(selected, assume=assume, design=design, declared_classes=declared,
-                                link_latencies_s=latencies)
+    def world() -> Fabric:
+        """The selected switches loaded and linked, routes found (cached as a whole: loading a
+        switch renders and validates its SAI program and reads its vendor profile, which a
+        warm run then does not import)."""
+        from qosforge.softswitch.helper.fabric import fabric_from_switches
+
+        sai_switches, design, declared, latencies = cached("simulate-traffic/sai", intent,
+                                                           compiled_inputs)
+        by_name = {s.name: s for s in sai_switches}
+        for name in switches:
+            if name not in by_name:
+                raise QosforgeError(f"no switch {name!r} in {intent}", place="--switch",
+                                    hint=f"switches: {', '.join(by_name)}")
+        selected = (tuple(by_name[n] for n in dict.fromkeys(switches)) if switches
+                    else tuple(by_name.values()))
+        return fabric_from_switches(selected, assume=assume, design=design,
+                                    declared_classes=declared, link_latencies_s=latencies)
+
+    # The selection and the assumptions shape the world, so they are part of its entry's kind
+    # (NUL-separated: no switch name or --assume text holds one).
+    assumed = sorted(f"{field}={value}" for field, value in assume.items())
+    chosen = "\0".join(["simulate-traffic/fabric", *switches, "", *assumed])
+    return cached(chosen, intent, world)
 
 
 def intent_fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Fabric:

@@ -72,6 +72,10 @@ def _tune_args(served: Any, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
+# A served leaf1 read, tuned, pushed and watched for 6 s (~20 CPU s with the rollback below): the
+# slow tier (pyproject.toml). The default tier keeps the traffic construction
+# (test_gnmi_traffic.py), the departure check (test_prediction.py) and the refusals below.
+@pytest.mark.slow
 def test_tune_from_gnmi_push_completes(served: Any, cli: Cli, tmp_path: Path) -> None:
     from qosforge.softswitch.traffic.traffic_file import load_traffic
 
@@ -124,6 +128,7 @@ def test_tune_from_gnmi_push_completes(served: Any, cli: Cli, tmp_path: Path) ->
     assert in_sync(out / "configs", connection(served))  # leaf1 runs the tuned config
 
 
+@pytest.mark.slow
 def test_a_regressing_canary_is_rolled_back(
     served: Any, cli: Cli, tmp_path: Path, today: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

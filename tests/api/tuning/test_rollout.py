@@ -49,6 +49,10 @@ def _for_real(configs: Path, connection: ConnectionRequest, backups: Path) -> Ro
     )
 
 
+# A canary pushed, watched for 6 s against a live incast and rolled back (~20 CPU s): the slow
+# tier (pyproject.toml), as is the clean canary below; the default tier pushes and diffs against a
+# served switch (tests/api/test_delivery.py) and watches one (tests/cli/test_watch_end_to_end.py).
+@pytest.mark.slow
 def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_path: Path) -> None:
     address = connection(served)
     assert served.live.wait_until(1e-4, timeout_s=600.0)
@@ -66,6 +70,10 @@ def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_pat
     assert in_sync(compiled, address)  # the switch runs the config it had before the rollout
 
 
+# The same push, then 6 s of wall time against the live incast (~7-9 CPU s): the slow tier
+# (pyproject.toml). The default tier pushes and diffs against a served switch
+# (tests/api/test_delivery.py) and watches one (tests/cli/test_watch_end_to_end.py).
+@pytest.mark.slow
 def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -> None:
     assert served.live.wait_until(1e-4, timeout_s=600.0)
     result = rollout(_for_real(compiled, connection(served), tmp_path), None, lambda text: None)

@@ -116,6 +116,9 @@ def test_strict_priority_queues_get_their_own_schedulers(roce: FabricIR) -> None
     assert "rdma" not in [i["id"] for i in schedulers[2]["inputs"]["input"]]
 
 
+# pyangbind decodes ~0.25 s per interface (~3 CPU s): the slow tier (pyproject.toml);
+# tests/cli/test_push_cli.py has a model-breaking payload refused in the default tier.
+@pytest.mark.slow
 def test_document_loads_back_and_model_rejects_bad_values(roce_rendered: str) -> None:
     document = json.loads(roce_rendered)
     # the decoder builds ~0.25 s per interface entry: two ports of each binding kind suffice here

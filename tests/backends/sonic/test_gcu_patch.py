@@ -166,6 +166,8 @@ def test_a_running_speed_is_checked_whichever_json_type_it_has(speed: object) ->
         gcu_patch(base, _compiled(), port_speeds_bps={"Ethernet0": 40e9})
 
 
+# Fresh interpreters under several hash seeds (~2 CPU s): the slow tier (pyproject.toml).
+@pytest.mark.slow
 def test_the_patch_is_the_same_file_whatever_the_hash_seed() -> None:
     """The operations come in one order on every run (the realcheck run found four orders in four
     runs: the tables were walked in a frozenset's hash order)."""

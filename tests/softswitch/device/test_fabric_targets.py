@@ -15,9 +15,12 @@ from pygnmi.spec.v080 import gnmi_pb2, gnmi_pb2_grpc
 
 from qosforge.softswitch.device.live import Scenario
 from qosforge.softswitch.device.serve import serve_simulation
+from qosforge.softswitch.engine.build import single_switch
 from qosforge.softswitch.helper.fabric import compile_fabric
 from qosforge.softswitch.helper.fabric_scenarios import fabric_traffic, pause_storm_run
 from qosforge.softswitch.simulation import simulate_fabric
+
+from .conftest import build
 
 WATCHDOG = Path(__file__).resolve().parents[2] / "validation" / "fabrics" / "lossless-watchdog.yaml"
 
@@ -29,6 +32,9 @@ def _get(port: int, *elements: str) -> Any:
     return json.loads(stub.Get(request, timeout=30).notification[0].update[0].val.json_ietf_val)
 
 
+# A fabric served until its run ends, then held to a second run (~3 CPU s): the slow tier
+# (pyproject.toml); test_gnmi_target.py holds one served switch to a run in the default tier.
+@pytest.mark.slow
 def test_each_switch_serves_its_own_counters_and_together_they_are_the_run() -> None:
     fabric = compile_fabric(WATCHDOG, ())
     storm = pause_storm_run(fabric, fabric_traffic(fabric, None, None, None, lossless=True), stalled=None, stall_s=1.5e-3,
@@ -57,10 +63,13 @@ def test_each_switch_serves_its_own_counters_and_together_they_are_the_run() -> 
         served.stop()
 
 
-def test_a_target_that_cannot_listen_is_refused() -> None:
-    fabric = compile_fabric(WATCHDOG, ())
-    storm = pause_storm_run(fabric, fabric_traffic(fabric, None, None, None, lossless=True), stalled=None, stall_s=1e-4,
-                            stall_start_s=1e-4, flows=1, size_bytes=None, duration_s=1e-3, warmup_s=0.0, seed=1)
+def test_a_target_that_cannot_listen_is_refused(intent_file: Path) -> None:
+    # conftest.py's small leaf, not the fabric: the first server that cannot bind refuses the
+    # whole run (its run stopped) however many switches follow, and compiling the fabric
+    # cost ~2 CPU s.
+    built = build(intent_file, duration_s=1e-3)
+    config = built.compiled.config
+    scenario = Scenario((config,), single_switch(len(config.ports)), built.flows, built.run)
     with pytest.raises(RuntimeError):
-        serve_simulation(Scenario(fabric.configs, fabric.topology, storm.flows, storm.run), tuple(s.ir for s in fabric.switches),
-                         "203.0.113.1", 1, server_credentials=None, credentials=None)
+        serve_simulation(scenario, (built.compiled.ir,), "203.0.113.1", 1, server_credentials=None,
+                         credentials=None)

@@ -92,6 +92,9 @@ def test_gnmi_cli_reads_the_values_and_timestamps_our_client_reads(start_served:
     assert fields["SAI_QUEUE_STAT_PACKETS"] == ours["transmit-pkts"]
 
 
+# A 3.5 s stream against the live run (~2 CPU s): the slow tier (pyproject.toml); the default
+# tier has gnmi_cli read values and a once subscription above and below.
+@pytest.mark.slow
 def test_gnmi_cli_capabilities_and_a_stream_over_tls(start_served: StartServed, tmp_path: Path) -> None:
     import sys
 
