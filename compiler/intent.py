@@ -365,9 +365,11 @@ class LoadBalancingSpec(_Strict):
 
     @model_validator(mode="after")
     def _gap_fits_mode(self) -> Self:
+        # A gap that parses to zero seconds (0us, or one below a float's range) means no
+        # flowlets at all, whatever it was written as.
         if self.mode == "flowlet" and not self.flowlet_gap:
-            raise ValueError("mode flowlet needs flowlet_gap, e.g. 50us (longer than the paths' "
-                             "delay difference, LetFlow NSDI 2017 §3)")
+            raise ValueError("mode flowlet needs flowlet_gap above zero, e.g. 50us (longer than the "
+                             "paths' delay difference, LetFlow NSDI 2017 §3)")
         if self.mode in ("ecmp", "spray") and self.flowlet_gap is not None:
             raise ValueError(f"mode {self.mode} has no flowlets; drop flowlet_gap, or use mode "
                              "flowlet or adaptive")

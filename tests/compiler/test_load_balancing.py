@@ -138,7 +138,9 @@ def test_a_balancing_is_accepted_exactly_when_its_mode_has_the_gap_it_needs(
 
     given_gap = None if gap_us is None else f"{gap_us!r}us"
     needs_gap, takes_gap = mode == "flowlet", mode in ("flowlet", "adaptive")
-    accepted = (takes_gap or gap_us is None) and (not needs_gap or bool(gap_us))
+    # The gap as the intent holds it, in seconds: 5e-324 us is 0.0 s, no flowlets at all.
+    gap_s = None if gap_us is None else gap_us * 1e-6
+    accepted = (takes_gap or gap_us is None) and (not needs_gap or bool(gap_s))
     try:
         spec = LoadBalancingSpec.model_validate({"mode": mode, "flowlet_gap": given_gap})
     except ValidationError:
