@@ -70,7 +70,7 @@ SOURCE_TRIM_QUEUE = (
     "trimmed packets on their own queue, sharing the port by DWRR at the trimmed class's "
     "weight: NDP (Handley et al., SIGCOMM 2017) §3.1 (weighted round robin between header and "
     "data queues); NVIDIA Cumulus Linux 5.14+ 'Lossy Multi TC Profile' (trim TC 4 at DWRR 22 %, "
-    "as its RoCE TCs); FastLane §5 (5% buffer cap)"
+    "the largest trimmed TC's weight); FastLane §5 (5% buffer cap)"
 )
 LOSSY_PG = 0
 DEFAULT_CLASS_NAME = "default"

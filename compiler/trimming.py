@@ -16,10 +16,11 @@ the forward path (Zats et al., UCB/EECS-2013-113, §3). The trim queue:
   sources time out (§3.2); it does not queue them behind a shaper. Unshaped strict priority lets
   headers starve the data they report on when many senders overflow one port (congestion
   collapse, which NDP avoids by weighted round robin between its header and data queues, NDP,
-  Handley et al., SIGCOMM 2017, §3.1). NVIDIA's deployed trimming profile does the same: trimmed
-  packets on switch priority 4, traffic class 4, DWRR 22 %, the weight of its RoCE classes
-  (NVIDIA Cumulus Linux 5.14+ User Guide, "RDMA over Converged Ethernet", "Lossy Multi TC
-  Profile", and "Packet Trimming", default profile). One scheduler serves every port speed.
+  Handley et al., SIGCOMM 2017, §3.1). NVIDIA's deployed trimming profile does the same: it trims
+  traffic classes 1, 2 and 3 (DWRR 8, 18 and 22 %) and sends trimmed packets to traffic class 4 at
+  DWRR 22 %, the largest trimmed class's weight (NVIDIA Cumulus Linux 5.14+ User Guide, "RDMA over
+  Converged Ethernet", "Lossy Multi TC Profile", and "Packet Trimming", default profile). One
+  scheduler serves every port speed.
 * has its own egress profile whose dynamic threshold lets one congested trim queue hold at most
   5 % of the shared buffer (FastLane §5): with Choudhury and Hahne's dynamic threshold a lone
   congested queue settles at alpha/(1+alpha) of the free buffer, so alpha is the largest power of
