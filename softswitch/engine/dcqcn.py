@@ -120,7 +120,7 @@ from qosforge.softswitch.engine.selective_repeat import (
     sr_timeout,
     sr_trim_nack,
 )
-from qosforge.softswitch.engine.trimming import NACK_SHIFT
+from qosforge.softswitch.engine.trimming import NACK_RTX, NACK_SHIFT
 from qosforge.softswitch.traffic.spec import DCQCN_RATE_REFERENCE_BPS
 
 
@@ -391,10 +391,10 @@ def dcqcn_trim_nack(w: World, now: float, f: int, payload: int, echo: float) -> 
     fli, flf = w[W_FLI], w[W_FLF]
     if fli[f, FL_DONE] == 1:
         return
-    seq = payload & ((1 << NACK_SHIFT) - 1)
+    seq = payload & (NACK_RTX - 1)
     expected = payload >> NACK_SHIFT
     if fli[f, FL_SR] == 1:
-        sr_trim_nack(w, f, seq)
+        sr_trim_nack(w, f, seq, payload & NACK_RTX != 0)
         if echo >= flf[f, FF_REWIND_AT]:
             flf[f, FF_REWIND_AT] = now
             dcqcn_cnp(w, now, f)
