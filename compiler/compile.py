@@ -19,6 +19,7 @@ from qosforge.compiler.buffers import (
 )
 from qosforge.compiler.capabilities import apply_target_capabilities, check_targets
 from qosforge.compiler.deadlock import check_deadlock_free, check_routes_reach_every_host
+from qosforge.compiler.host_tcp import host_tcp
 from qosforge.compiler.hosts import host_nic_lookup
 from qosforge.compiler.intent import ClassSpec, Intent
 from qosforge.compiler.loader import SourceMap
@@ -398,6 +399,7 @@ def _template(
                     warnings=thresholds.warnings,
                     load_balancing=spec.load_balancing.mode,
                     flowlet_gap_s=spec.load_balancing.flowlet_gap or 0.0,
+                    host_tcp=host_tcp(intent, intent.classes.index(spec)),
                 )
             )
     trim = None

@@ -8,6 +8,7 @@ exports the JSON Schema of :class:`Intent` for editors.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -64,6 +65,7 @@ from qosforge.transports.d2tcp import D2tcpSpec
 from qosforge.transports.dcqcn import DcqcnSpec
 from qosforge.transports.ear import EarSpec
 from qosforge.transports.tbtcp import TbtcpSpec
+from qosforge.units import format_time
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
@@ -372,6 +374,45 @@ class LoadBalancingSpec(_Strict):
         return self
 
 
+#: Linux keeps the minimum RTO in jiffies and ``ip route ... rto_min`` takes whole milliseconds
+#: (iproute2 ip/iproute.c get_time_rtt, rounded up): below 1 ms no Linux host can run it.
+RTO_MIN_FLOOR_S = 1e-3
+#: TCP_RTO_MAX (include/net/tcp.h: 120 s): an RTO is never longer, so neither is its minimum.
+RTO_MIN_CEILING_S = 120.0
+
+
+def _rto_min(value: float) -> float:
+    if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
+        raise ValueError(f"{format_time(value)} is outside 1 ms..120 s: Linux's minimum RTO is "
+                         "at least a millisecond (ip route's rto_min unit) and at most "
+                         "TCP_RTO_MAX; write e.g. 5ms or 200ms")
+    milliseconds = value / RTO_MIN_FLOOR_S
+    if abs(milliseconds - round(milliseconds)) > 1e-6:
+        raise ValueError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
+                         "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
+                         f"write {math.ceil(milliseconds - 1e-6)}ms")
+    return value
+
+
+RtoMinS = Annotated[TimeS, AfterValidator(_rto_min)]
+
+
+class HostTcpSpec(_Strict):
+    """What a class's Linux TCP hosts run per connection: the minimum retransmission timeout and
+    the initial congestion window (ip-route(8) ``rto_min`` and ``initcwnd``). Unset: Linux's
+    defaults, TCP_RTO_MIN = 200 ms and TCP_INIT_CWND = 10 (include/net/tcp.h; RFC 6928)."""
+
+    rto_min: RtoMinS | None = Field(
+        default=None,
+        description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms "
+                    "(Linux: 200ms; datacenters lower it to a few ms, TLT §2.2; the compiled "
+                    "hosts set it per route, ip route rto_min, or net.ipv4.tcp_rto_min_us).")
+    initial_window_segments: int | None = Field(
+        default=None, ge=1,
+        description="Initial congestion window in segments (ip route initcwnd; Linux: 10, "
+                    "RFC 6928).")
+
+
 class _ClassSpecBase(_Strict):
     """A traffic class. Each transport's parameter block (``tbtcp:``, ``dcqcn:``, ...) is a field
     of :data:`ClassSpec`, which adds them from the transport registry (transports/)."""
@@ -387,6 +428,10 @@ class _ClassSpecBase(_Strict):
         default_factory=LoadBalancingSpec,
         description="How switches spread the class over equal-cost next hops (simulator; "
                     "vendor configuration beyond ecmp, docs/load-balancing.md).")
+    hosts: HostTcpSpec | None = Field(
+        default=None,
+        description="The class's Linux TCP hosts (rto_min, initial_window_segments), over the "
+                    "intent's top-level hosts; not for a RoCE class (its NIC retransmits).")
     if TYPE_CHECKING:  # declared after the parameter blocks (ClassSpec below), in the intent's order
         fastlane: FastLaneSpec | None
         trim: TrimSpec | None
@@ -423,6 +468,11 @@ class _ClassSpecBase(_Strict):
                              "and none is trimmed; make the class lossy (lossy RoCE with trimming) or remove 'trim'")
         if self.trim is not None and self.fastlane is not None:
             raise ValueError("'trim' and 'fastlane' both ask for FastLane's loss notification; trimming is its deployable form, keep one")
+        if self.hosts is not None and transport(self.transport).host.nic_dcqcn:
+            raise ValueError(f"'hosts' on a {self.transport} class: its senders' congestion "
+                             "control and retransmission run in the RoCE NIC, not in Linux TCP, "
+                             "so no route rto_min or initcwnd applies; remove 'hosts' from this "
+                             "class")
         if self.tlt is not None:
             for code in self.tlt.important_dscp:
                 if code in self.dscp:
@@ -499,6 +549,11 @@ class Intent(_Strict):
         default=None,
         description="What qosforge tune holds a configuration to (docs/tune.md); the compiler ignores them.",
     )
+    hosts: HostTcpSpec | None = Field(
+        default=None,
+        description="Every TCP class's Linux hosts (rto_min, initial_window_segments) unless the "
+                    "class states its own; unset: Linux's 200ms and 10 (docs/hosts.md).",
+    )
 
     @model_validator(mode="after")
     def _objective_classes(self) -> Self:
@@ -529,6 +584,7 @@ __all__ = [
     "EarSpec",
     "EcnSpec",
     "FastLaneSpec",
+    "HostTcpSpec",
     "Intent",
     "LinkSpec",
     "RoutingSpec",

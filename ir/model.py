@@ -173,6 +173,21 @@ class CapabilityGap:
 
 
 @dataclass(frozen=True)
+class HostTcpIR:
+    """A TCP class's Linux hosts: the minimum RTO and initial window its connections run, each
+    with where it came from (the class's ``hosts``, the intent's top-level ``hosts``, or Linux's
+    default). ``*_stated``: the intent gives the value, so the host target renders it (a Linux
+    default needs no command)."""
+
+    rto_min_s: float
+    rto_min_source: str
+    rto_min_stated: bool
+    initial_window_segments: int
+    initial_window_source: str
+    initial_window_stated: bool
+
+
+@dataclass(frozen=True)
 class ClassIR:
     """The plan and the model results for one traffic class on one switch."""
 
@@ -203,6 +218,9 @@ class ClassIR:
     (compiler/intent.py LoadBalancingSpec; the simulator's, SONiC renders only ecmp)."""
     flowlet_gap_s: float = 0.0
     """The inactivity gap that starts a new flowlet (flowlet, adaptive); 0: none."""
+    host_tcp: HostTcpIR | None = None
+    """The class's Linux TCP hosts (compiler/host_tcp.py); None for a class whose congestion
+    control runs in a RoCE NIC."""
 
 
 @dataclass(frozen=True)

@@ -29,3 +29,8 @@ DEFAULT_PORT_MTU = "9100B"
 #: FastLane's notification queue caps (FastLane §3.2, §5: 2 % of bandwidth, 5 % of buffer).
 DEFAULT_FASTLANE_BANDWIDTH_CAP = "2%"
 DEFAULT_FASTLANE_BUFFER_CAP = "5%"
+#: Linux's minimum RTO, TCP_RTO_MIN = HZ/5 (include/net/tcp.h), and initial window,
+#: TCP_INIT_CWND = 10 segments (include/net/tcp.h; RFC 6928): what a TCP class's hosts run where
+#: neither the intent's ``hosts`` nor a host settings document says otherwise.
+LINUX_RTO_MIN = "200ms"
+LINUX_INITIAL_WINDOW_SEGMENTS = 10

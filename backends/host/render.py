@@ -9,11 +9,12 @@ import json
 from typing import Any
 
 from qosforge.backends.host.document import DOCUMENT_FORMAT
-from qosforge.backends.host.settings import HostKind, HostValue
+from qosforge.backends.host.settings import HostKind, HostValue, route_attributes
 from qosforge.provenance import to_jsonable
 
 SYSCTL_FILE = "99-qosforge.conf"
 NIC_SCRIPT = "nic-setup.sh"
+ROUTES_SCRIPT = "tcp-routes.sh"
 DOCUMENT_FILE = "host_settings.json"
 
 
@@ -21,7 +22,7 @@ def render_sysctl(kind: HostKind) -> str:
     """A sysctl.d(5) file: apply with ``sysctl -p FILE`` or install in /etc/sysctl.d/."""
     lines = [f"# qosforge host settings for host kind {kind.name} ({kind.nic.name}, {kind.speed_bps / 1e9:g}G)",
              "# Install as /etc/sysctl.d/99-qosforge.conf, or apply now with: sysctl -p 99-qosforge.conf",
-             "# Both keys are per network namespace (Linux Documentation/networking/ip-sysctl.rst)."]
+             "# Every key is per network namespace (Linux Documentation/networking/ip-sysctl.rst)."]
     kernel = [v for v in kind.values if v.form == "sysctl"]
     if not kernel:
         lines.append("# No kernel setting is needed: no class of this host is an ECN-marked TCP class.")
@@ -64,6 +65,40 @@ def render_nic_script(kind: HostKind) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_routes(kind: HostKind) -> str:
+    """A POSIX shell script that gives one class's routes the minimum RTO, initial window and
+    congestion control the intent states (ip-route(8) rto_min, initcwnd, congctl): routes are
+    per destination, so the operator names the class's peers' prefix and the route to them."""
+    usage = "usage: tcp-routes.sh CLASS DESTINATION ROUTE..."
+    classes = [c for c in kind.classes if kind.value(f"class.{c.name}.rto_min") is not None
+               or kind.value(f"class.{c.name}.initcwnd") is not None]
+    lines = ["#!/bin/sh",
+             f"# qosforge TCP route attributes for host kind {kind.name} "
+             f"({kind.nic.name}, {kind.speed_bps / 1e9:g}G).",
+             "# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   "
+             "(e.g. sh tcp-routes.sh bulk 10.1.0.0/16 via 10.0.0.1 dev eth0)",
+             "# Replaces the route to DESTINATION, the prefix of the class's peers, with",
+             "# ROUTE... and the class's attributes:",
+             "# ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root."]
+    if not classes:
+        lines.append("# No class of this host kind states a minimum RTO or initial window: Linux's "
+                     "defaults hold (200 ms, 10 segments).")
+    lines += ["set -eu", f'CLASS="${{1:?{usage}}}"', f'DESTINATION="${{2:?{usage}}}"', "shift 2",
+              'case "$CLASS" in']
+    for klass in classes:
+        names_of = (f"class.{klass.name}.rto_min", f"class.{klass.name}.initcwnd")
+        stated = [v for v in kind.values if v.name in names_of]
+        said = ", ".join(f"{v.name.rsplit('.', 1)[1]} = {v.value} {v.unit}" for v in stated)
+        lines.append(f"  # {klass.name}: {said} (ip-route(8); host_settings.json has the sources)")
+        lines.append(f'  {klass.name}) ip route replace "$DESTINATION" "$@" '
+                     f"{route_attributes(klass)} ;;")
+    names = ", ".join(c.name for c in classes) or "none"
+    lines.append(f'  *) echo "tcp-routes.sh: no route attributes for class $CLASS '
+                 f'(classes: {names})" >&2; exit 2 ;;')
+    lines.append("esac")
+    return "\n".join(lines) + "\n"
+
+
 def _value_json(value: HostValue) -> dict[str, Any]:
     return {"name": value.name, "value": value.value, "unit": value.unit, "form": value.form, "apply": value.apply,
             "knob_source": value.knob_source, "note": value.note, "provenance": to_jsonable(value.derived.provenance)}
@@ -89,9 +124,12 @@ def host_document(kind: HostKind) -> dict[str, Any]:
             "cnp": None if kind.cnp_dscp is None else {"dscp": kind.cnp_dscp, "priority": kind.cnp_priority},
             "dcqcn": dcqcn,
         },
-        "kernel": {"tcp_congestion_control": kind.tcp_congestion_control, "tcp_ecn": kind.tcp_ecn},
+        "kernel": {"tcp_congestion_control": kind.tcp_congestion_control, "tcp_ecn": kind.tcp_ecn,
+                   "tcp_rto_min_us": kind.tcp_rto_min_us},
         "classes": [{"name": c.name, "transport": c.transport, "dscp": list(c.dscp), "priority": c.priority, "lossless": c.lossless,
-                     "congestion_control": c.congestion_control, "ecn": c.ecn} for c in kind.classes],
+                     "congestion_control": c.congestion_control, "ecn": c.ecn,
+                     "rto_min_s": c.rto_min_s,
+                     "initial_window_segments": c.initial_window_segments} for c in kind.classes],
         "values": [_value_json(v) for v in kind.values if v.form != "manual"],
         "manual": [_value_json(v) for v in kind.values if v.form == "manual"],
     }
@@ -101,4 +139,5 @@ def render_document(kind: HostKind) -> str:
     return json.dumps(host_document(kind), indent=2) + "\n"
 
 
-__all__ = ["DOCUMENT_FILE", "NIC_SCRIPT", "SYSCTL_FILE", "host_document", "render_document", "render_nic_script", "render_sysctl"]
+__all__ = ["DOCUMENT_FILE", "NIC_SCRIPT", "ROUTES_SCRIPT", "SYSCTL_FILE", "host_document",
+           "render_document", "render_nic_script", "render_routes", "render_sysctl"]

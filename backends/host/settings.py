@@ -18,12 +18,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from qosforge.ir import ClassIR, Derived, PortIR, SwitchIR, derived_constant, derived_from
+from qosforge.ir import (
+    ClassIR,
+    Derived,
+    HostTcpIR,
+    PortIR,
+    SwitchIR,
+    derived_constant,
+    derived_from,
+)
 from qosforge.models.dcqcn_host import DcqcnHost, dcqcn_host
 from qosforge.transports import transport
 from qosforge.vendor_profiles.host_nics import HostNicProfile, load_host_nic
 
-Form = Literal["sysctl", "mlnx_qos", "sysfs", "configfs", "manual"]
+Form = Literal["sysctl", "mlnx_qos", "sysfs", "configfs", "ip-route", "manual"]
 
 # The congestion control each transport's senders run, whether they must react to ECN and whether
 # it runs in a RoCE NIC are its TransportSpec's host settings (transports/, e.g. dctcp: Linux
@@ -58,6 +66,16 @@ SRC_CABLE_LEN = (
     "and MTU), "
     "en_dcbnl.c (cable length set through dcbnl, MLX5E_MAX_CABLE_LENGTH 1000 m); mlnx_qos "
     "--cable_len"
+)
+SRC_IP_ROUTE = (
+    "ip-route(8) (rto_min TIME: the minimum RTO to this destination, Linux 2.6.23; initcwnd "
+    "NUMBER: the initial congestion window, Linux 2.6.33; congctl NAME: its congestion control, "
+    "Linux 4.0); iproute2 ip/iproute.c locks rto_min and takes it in ms, and Linux applies a "
+    "route's rto_min only when locked (include/net/tcp.h tcp_rto_min)"
+)
+SRC_RTO_MIN_SYSCTL = (
+    f"{SRC_IP_SYSCTL} tcp_rto_min_us (Linux 6.11; per network namespace; default 200000; a "
+    "route's rto_min takes precedence)"
 )
 SRC_TCP_CONG_MODULE = (
     "Linux net/ipv4/tcp_cong.c tcp_set_default_congestion_control -> tcp_ca_find_autoload: "
@@ -98,6 +116,13 @@ class HostClass:
     lossless: bool
     congestion_control: str | None
     ecn: bool
+    rto_min_s: float | None = None
+    """The minimum RTO the intent states for the class's connections; None: Linux's."""
+    initial_window_segments: int | None = None
+    """The initial window the intent states; None: Linux's."""
+    rto_min_source: str = ""
+    """Where the intent states the minimum RTO (e.g. ``intent hosts.rto_min``)."""
+    initial_window_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,8 @@ class HostKind:
     classes: tuple[HostClass, ...]
     tcp_congestion_control: str | None
     tcp_ecn: int | None
+    tcp_rto_min_us: int | None
+    """net.ipv4.tcp_rto_min_us where every TCP class states one minimum RTO; None otherwise."""
     rp_priorities: tuple[int, ...]
     np_priorities: tuple[int, ...]
     dcqcn: DcqcnHost | None
@@ -141,7 +168,29 @@ def _plan_value(value: float, unit: str, quantity: str, formula: str, source: st
 def _host_classes(switch: SwitchIR, classes: Iterable[ClassIR]) -> tuple[HostClass, ...]:
     tc_of = dict(switch.maps.dscp_to_tc)
     return tuple(HostClass(c.name, c.transport, c.dscp + c.important_dscp, tc_of.get(c.dscp[0], c.traffic_class), c.lossless,
-                           transport(c.transport).host.congestion_control, transport(c.transport).host.ecn) for c in classes)
+                           transport(c.transport).host.congestion_control,
+                           transport(c.transport).host.ecn, *_stated_tcp(c.host_tcp))
+                 for c in classes)
+
+
+def _stated_tcp(tcp: HostTcpIR | None) -> tuple[float | None, int | None, str, str]:
+    """The minimum RTO and initial window the intent states, and where (a Linux default needs
+    no command)."""
+    if tcp is None:
+        return None, None, "", ""
+    return (tcp.rto_min_s if tcp.rto_min_stated else None,
+            tcp.initial_window_segments if tcp.initial_window_stated else None,
+            tcp.rto_min_source, tcp.initial_window_source)
+
+
+def _one_rto_min_us(classes: tuple[HostClass, ...]) -> int | None:
+    """The minimum RTO in µs when every Linux TCP class of the host states the same one: then
+    net.ipv4.tcp_rto_min_us sets it once; otherwise None (per route only)."""
+    tcp = [c for c in classes if not _rdma(c)]
+    values = {c.rto_min_s for c in tcp}
+    if not tcp or len(values) != 1 or None in values:
+        return None
+    return round(next(iter(v for v in values if v is not None)) * 1e6)
 
 
 def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tuple[tuple[str, str], ...]) -> HostKind:
@@ -161,12 +210,15 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
     rp_priorities = tuple(sorted({c.priority for c in rdma}))
     tcp_cc = _kernel_cc(host_classes)
     tcp_ecn = 1 if any(c.ecn and not _rdma(c) for c in host_classes) else None
+    tcp_rto_min_us = _one_rto_min_us(host_classes)
     model = dcqcn_host(port.speed_bps) if rdma else None
     values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, tcp_ecn, model)
+    values = (*values, *_route_values(host_classes, tcp_rto_min_us))
     return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
                     dscp_to_priority=dscp_to_priority, pfc_priorities=tuple(port.pfc_priorities), cnp_dscp=cnp_dscp,
                     cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=tcp_ecn,
-                    rp_priorities=rp_priorities, np_priorities=rp_priorities, dcqcn=model, values=values)
+                    tcp_rto_min_us=tcp_rto_min_us, rp_priorities=rp_priorities,
+                    np_priorities=rp_priorities, dcqcn=model, values=values)
 
 
 def _rdma(klass: HostClass) -> bool:
@@ -335,6 +387,56 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
     return values
 
 
+def _route_values(classes: tuple[HostClass, ...], tcp_rto_min_us: int | None) -> list[HostValue]:
+    """The minimum RTO and initial window the intent states: once as net.ipv4.tcp_rto_min_us where
+    every TCP class has the same minimum RTO, and per class as route attributes (ip-route(8)), the
+    form every kernel since 2.6.33 takes and which wins over the sysctl."""
+    values: list[HostValue] = []
+    if tcp_rto_min_us is not None:
+        stated = sorted({c.rto_min_source for c in classes if not _rdma(c)})
+        values.append(HostValue(
+            "net.ipv4.tcp_rto_min_us", tcp_rto_min_us, "us", "sysctl",
+            f"net.ipv4.tcp_rto_min_us = {tcp_rto_min_us}", SRC_RTO_MIN_SYSCTL,
+            _plan_value(tcp_rto_min_us, "us", "tcp_rto_min_us",
+                        "the minimum RTO the intent's hosts state for every TCP class",
+                        "; ".join(stated)),
+            "Linux 6.11 or later (an older kernel has no such key: tcp-routes.sh sets the same per "
+            "route); every TCP connection of the host's namespace gets it unless its route says "
+            "otherwise"))
+    for c in classes:
+        if _rdma(c) or (c.rto_min_s is None and c.initial_window_segments is None):
+            continue
+        route = route_attributes(c)
+        if c.rto_min_s is not None:
+            ms = round(c.rto_min_s * 1e3)
+            values.append(HostValue(
+                f"class.{c.name}.rto_min", ms, "ms", "ip-route",
+                f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
+                _plan_value(ms, "ms", "rto_min", f"the intent's minimum RTO for class '{c.name}'",
+                            c.rto_min_source)))
+        if c.initial_window_segments is not None:
+            values.append(HostValue(
+                f"class.{c.name}.initcwnd", c.initial_window_segments, "segments", "ip-route",
+                f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
+                _plan_value(c.initial_window_segments, "segments", "initcwnd",
+                            f"the intent's initial window for class '{c.name}'",
+                            f"{c.initial_window_source}; RFC 6928 (Linux's default, 10)")))
+    return values
+
+
+def route_attributes(klass: HostClass) -> str:
+    """The ip-route(8) attributes of a class's routes: ``rto_min Xms initcwnd N congctl NAME``
+    (congctl where the class runs a congestion control a mainline kernel ships)."""
+    parts = []
+    if klass.rto_min_s is not None:
+        parts.append(f"rto_min {round(klass.rto_min_s * 1e3)}ms")
+    if klass.initial_window_segments is not None:
+        parts.append(f"initcwnd {klass.initial_window_segments}")
+    if klass.congestion_control in LINUX_CONGESTION_CONTROLS:
+        parts.append(f"congctl {klass.congestion_control}")
+    return " ".join(parts)
+
+
 def _module_note(congestion_control: str) -> str:
     """Where the algorithm comes from: a module the sysctl loads, which the kernel must have."""
     if congestion_control in BUILT_IN_CONGESTION_CONTROLS:
@@ -400,8 +502,9 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
             if port.host_nic is None:
                 continue
             if classes_key is None:
-                classes_key = (switch.maps, switch.control_classes, tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless)
-                                                                           for c in switch.classes))
+                classes_key = (switch.maps, switch.control_classes,
+                               tuple((c.name, c.transport, c.dscp, c.important_dscp, c.lossless,
+                                      c.host_tcp) for c in switch.classes))
             cable_m = math.ceil(port.cable_m) if port.pfc_priorities else None
             key = (port.host_nic, port.speed_bps, port.pfc_priorities, cable_m, classes_key)
             groups.setdefault(key, []).append((switch, port))
@@ -416,4 +519,5 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
     return tuple(kinds)
 
 
-__all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds"]
+__all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds",
+           "route_attributes"]

@@ -22,9 +22,11 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
     from qosforge.backends.host.render import (
         DOCUMENT_FILE,
         NIC_SCRIPT,
+        ROUTES_SCRIPT,
         SYSCTL_FILE,
         render_document,
         render_nic_script,
+        render_routes,
         render_sysctl,
     )
     from qosforge.backends.host.settings import host_kinds
@@ -33,6 +35,7 @@ def _render(switches: tuple[SwitchIR, ...]) -> Iterator[RenderedFile]:
         folder = f"{HOSTS_FOLDER}/{kind.name}"
         yield RenderedFile(folder, SYSCTL_FILE, render_sysctl(kind))
         yield RenderedFile(folder, NIC_SCRIPT, render_nic_script(kind))
+        yield RenderedFile(folder, ROUTES_SCRIPT, render_routes(kind))
         yield RenderedFile(folder, DOCUMENT_FILE, render_document(kind))
 
 
@@ -45,8 +48,9 @@ def _explain(switches: tuple[SwitchIR, ...], kind: str, name: str) -> Explanatio
 
 TARGET = Target(
     name=TARGET_NAME,
-    description="host kernel sysctls, NIC QoS (trust, PFC, DSCP->priority) and DCQCN settings per host kind",
-    file_names=("99-qosforge.conf", "nic-setup.sh", "host_settings.json"),
+    description="host kernel sysctls, TCP route attributes (rto_min, initcwnd), NIC QoS "
+                "(trust, PFC, DSCP->priority) and DCQCN settings per host kind",
+    file_names=("99-qosforge.conf", "nic-setup.sh", "tcp-routes.sh", "host_settings.json"),
     view=_view,
     render=_render,
     explain=Explainer("host", "a host setting's name in host_settings.json, e.g. ecn.roce_rp.rpg_ai_rate", _explain),

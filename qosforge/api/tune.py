@@ -11,6 +11,7 @@ load, and written to ``--out`` with its provenance and the configs it compiles t
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import math
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from qosforge.api.tuning.evaluate import (
     check_candidate,
     simulate_candidate,
 )
+from qosforge.api.tuning.from_gnmi import TRAFFIC_FILE, FromGnmi, GnmiSource
 from qosforge.api.tuning.knobs import (
     ClassMarking,
     KnobSpace,
@@ -79,6 +81,8 @@ class TuneRequest:
     robustness: bool = True
     search_seed: int = SAMPLER_SEED
     """The TPE sampler's seed (its first trials are random draws from it)."""
+    from_gnmi: GnmiSource | None = None
+    """Build the traffic from a running fabric's counters instead of ``traffic_path``."""
 
 
 @dataclass(frozen=True)
@@ -111,10 +115,12 @@ class TuneResult:
     cpu_s: float
     out_dir: Path
     notes: list[str] = field(default_factory=list)
+    from_gnmi: FromGnmi | None = None
 
     def document(self) -> dict[str, Any]:
         """The JSON document ``--format json`` prints and ``tune.json`` holds."""
         return {
+            **({"from_gnmi": self.from_gnmi.document()} if self.from_gnmi is not None else {}),
             "objectives": {"source": self.objectives.source, "targets": self.objectives.describe()},
             "knobs": [
                 {
@@ -385,16 +391,65 @@ def tune(
     reporter: Reporter,
     executor_factory: Callable[[int, str | None], Any] = default_executor,
 ) -> TuneResult:
-    """Search, evaluate on held-out seeds, and write ``--out`` (module docstring)."""
+    """Search, evaluate on held-out seeds, and write ``--out`` (module docstring); with
+    ``from_gnmi``, first build the traffic from the fabric's counters and compare today's
+    prediction with them (:mod:`qosforge.api.tuning.from_gnmi`)."""
     from qosforge.api.compile import compile_fabric
-    from qosforge.softswitch.traffic.traffic_file import load_traffic
 
     wall_started, cpu_started = time.perf_counter(), _cpu_s()
     _check_request(request)
+    if request.from_gnmi is not None and request.traffic_path:
+        raise QosforgeError(
+            "give the traffic to tune for once: a traffic file or the switches to read",
+            place="--from-gnmi",
+            hint="drop --traffic or --from-gnmi",
+        )
     intent_path = _existing(
         request.intent_path, "INTENT", "give an intent YAML, e.g. examples/roce-pod.yaml"
     )
     compiled = compile_fabric(str(intent_path))
+    if request.from_gnmi is None:
+        return _tune(request, reporter, executor_factory, compiled, (wall_started, cpu_started))
+    from qosforge.api.tuning.from_gnmi import traffic_from_gnmi
+
+    with tempfile.TemporaryDirectory(prefix="qosforge-tune-gnmi-") as folder:
+        with reporter.progress(
+            f"reading {', '.join(request.from_gnmi.switches)} for {request.from_gnmi.window}, "
+            "then simulating today's config on the traffic built from it"
+        ):
+            gnmi = traffic_from_gnmi(
+                request.from_gnmi, intent_path, compiled, request.seeds[0], Path(folder)
+            )
+        reporter.note(
+            f"tune: {gnmi.built.flows} flows built from the counters of "
+            f"{', '.join(request.from_gnmi.switches)} ({gnmi.observed.window_s:.6g} s of device "
+            f"time); today's prediction compared on {len(gnmi.check.compared)} queues"
+        )
+        warning = gnmi.warning()
+        if warning is not None:
+            reporter.note(warning)
+        return _tune(
+            replace(request, traffic_path=str(gnmi.traffic_path)),
+            reporter,
+            executor_factory,
+            compiled,
+            (wall_started, cpu_started),
+            gnmi,
+        )
+
+
+def _tune(
+    request: TuneRequest,
+    reporter: Reporter,
+    executor_factory: Callable[[int, str | None], Any],
+    compiled: Any,
+    started: tuple[float, float],
+    gnmi: FromGnmi | None = None,
+) -> TuneResult:
+    from qosforge.softswitch.traffic.traffic_file import load_traffic
+
+    wall_started, cpu_started = started
+    intent_path = Path(request.intent_path)
     traffic_path = _existing(
         request.traffic_path,
         "--traffic",
@@ -412,7 +467,13 @@ def tune(
         start_s, end_s = traffic_file.measure_s
         measure = f"{start_s * 1e6:.9g}us:{end_s * 1e6:.9g}us"
     intent_text = intent_path.read_text(encoding="utf-8")
-    intent_yaml = _yaml().load(intent_text)
+    # The compiler loader's own round-trip document (comments and order kept; its duplicate-key
+    # and field checks already passed): every candidate is a copy of it with the knobs set.
+    intent_yaml = compiled.source_map.root
+    # Every target the intent deploys to, and SONiC for lint: a target's capability view or
+    # renderer may refuse a point another takes, at little cost (roce-pod: 45 ms of CPU per
+    # candidate for sonic, sai and openconfig, 24 ms for sonic alone).
+    targets = tuple(dict.fromkeys(("sonic", *compiled.intent.targets)))
     classes = [(spec.name, spec.lossless) for spec in compiled.intent.classes]
     objectives = objective_set(
         request.objectives, request.minimize, compiled.intent.objectives, classes
@@ -431,7 +492,7 @@ def tune(
 
     def candidate(values: Mapping[str, float]) -> tuple[str, dict[str, Any]]:
         changes = overrides(space, values)
-        document = _yaml().load(intent_text)
+        document = copy.deepcopy(intent_yaml)
         apply_overrides(document, changes)
         return _dump(document), changes
 
@@ -441,8 +502,14 @@ def tune(
     start_text, start_changes = candidate(space.start())
     start = Trial(0, space.start(), start_text, start_changes)
     notes: list[str] = []
+    if gnmi is not None and gnmi.warning() is not None:
+        notes.append(
+            f"today's prediction departs from the counters on {len(gnmi.check.departures)} "
+            f"metric(s) beyond {gnmi.check.tolerance:.0%}: "
+            + "; ".join(d.line() for d in gnmi.check.departures[:3])
+        )
     with executor_factory(request.workers, request.scheduler) as executor:
-        check = check_candidate(CheckJob(intent_text, intent_path.name))
+        check = check_candidate(CheckJob(intent_text, intent_path.name, targets))
         if not check.ok:
             raise QosforgeError(
                 f"the intent itself does not pass: {check.reason}",
@@ -512,6 +579,7 @@ def tune(
             intent_name=intent_path.name,
             progress=progress,
             sampler_seed=request.search_seed,
+            targets=targets,
         )
         log.trials = searched.trials
         log.simulations += searched.simulations
@@ -581,6 +649,7 @@ def tune(
         0.0,
         Path(request.out_dir),
         notes,
+        gnmi,
     )
     # The cluster's processes are not ours to measure: add the CPU each job reported (the first
     # check ran here and is in _cpu_s already).
@@ -590,7 +659,7 @@ def tune(
         else 0.0
     )
     result.cpu_s = _cpu_s() - cpu_started + remote_cpu_s
-    _write_out(result, request, intent_text)
+    _write_out(result, request, intent_yaml)
     result.wall_s = time.perf_counter() - wall_started
     result.cpu_s = _cpu_s() - cpu_started + remote_cpu_s  # with the final compile, for the summary
     return result
@@ -599,7 +668,7 @@ def tune(
 def provenance_lines(result: TuneResult, request: TuneRequest) -> list[str]:
     seeds = ", ".join(map(str, request.seeds))
     holdout = ", ".join(map(str, request.holdout))
-    return [
+    lines = [
         f"found by qosforge tune: {result.log.simulations} simulations of "
         f"{Path(request.traffic_path).name} "
         f"({len(result.log.trials) - 1} trials, trial {result.best.number} best)",
@@ -607,9 +676,24 @@ def provenance_lines(result: TuneResult, request: TuneRequest) -> list[str]:
         f"score {result.score_before:.3f} -> {result.score_after:.3f} on held-out seeds {holdout} "
         f"(trained on seeds {seeds}; lower is better, the start's primary metric is 1)",
     ]
+    gnmi = result.from_gnmi
+    if gnmi is not None and request.from_gnmi is not None:
+        departures = len(gnmi.check.departures)
+        lines.append(
+            f"traffic built from the counters of {', '.join(request.from_gnmi.switches)} over "
+            f"{gnmi.observed.window_s:.6g} s of their clocks; today's prediction "
+            + (
+                f"departed from them on {departures} metric(s) beyond "
+                f"{gnmi.check.tolerance:.0%}"
+                if departures
+                else f"agreed with them within {gnmi.check.tolerance:.0%}"
+            )
+            + " (tune.json from_gnmi)"
+        )
+    return lines
 
 
-def _write_out(result: TuneResult, request: TuneRequest, intent_text: str) -> None:
+def _write_out(result: TuneResult, request: TuneRequest, intent_yaml: Any) -> None:
     """Everything ``--out`` holds, written to a sibling folder first and moved into place, so a
     failed tune leaves no partial folder: overrides.yaml, tuned-intent.yaml, configs/ and
     tune.json."""
@@ -623,7 +707,7 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_text: str) -> No
         (staging / "overrides.yaml").write_text(
             header + _dump(result.best.overrides or {}), encoding="utf-8"
         )
-        document = _yaml().load(intent_text)
+        document = copy.deepcopy(intent_yaml)
         apply_overrides(document, result.best.overrides)
         tuned = staging / "tuned-intent.yaml"
         tuned.write_text(header + _dump(document), encoding="utf-8")
@@ -631,6 +715,8 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_text: str) -> No
             CompileRequest(intent_path=str(tuned), output_dir=str(staging / "configs")),
             QuietReporter(),
         )
+        if result.from_gnmi is not None:
+            (staging / TRAFFIC_FILE).write_text(result.from_gnmi.traffic_text, encoding="utf-8")
         (staging / "tune.json").write_text(
             json.dumps(result.document(), indent=2, default=str) + "\n", encoding="utf-8"
         )

@@ -26,6 +26,8 @@ Examples:
   qosforge tune fabric.yaml --traffic flows.yaml --objective 'class=rdma,fct_p99_us<=300' \\
       --objective 'class=tcp,goodput_percent>=30' --minimize rdma.fct_p99_us \\
       --budget 40 --workers 2 --out tuned
+  qosforge tune fabric.yaml --from-gnmi leaf1,leaf2 --inventory inventory.yaml --out tuned \\
+      --push --switch leaf1 --switch leaf2 --apply
 """
 
 
@@ -46,10 +48,48 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 @click.option(
     "--traffic",
     "traffic",
-    required=True,
     type=click.Path(dir_okay=False),
     metavar="FILE",
     help='The traffic to tune for (a YAML traffic file: docs/softswitch.md "Your own traffic").',
+)
+@click.option(
+    "--from-gnmi",
+    "from_gnmi",
+    metavar="SWITCH[,SWITCH...]",
+    help="Instead of --traffic: build the traffic from these switches' counters over gNMI "
+    "(--address or --inventory, as for watch; docs/tune.md).",
+)
+@click.option(
+    "--gnmi-window",
+    "gnmi_window",
+    default="30s",
+    show_default=True,
+    metavar="TIME",
+    help="--from-gnmi: how long apart the two counter snapshots are taken.",
+)
+@click.option(
+    "--flow-sizes",
+    "flow_sizes",
+    metavar="FILE|NAME",
+    help="--from-gnmi: flow-size CDF ('bytes cumulative_probability' per line) or web-search, "
+    "data-mining (default web-search, DCTCP SIGCOMM 2010 Fig. 4).",
+)
+@click.option(
+    "--gnmi-duration",
+    "gnmi_duration",
+    default="3ms",
+    show_default=True,
+    metavar="TIME",
+    help="--from-gnmi: the simulated window of the traffic built from the counters.",
+)
+@click.option(
+    "--max-departure",
+    "max_departure",
+    default="50%",
+    show_default=True,
+    metavar="SHARE",
+    help="--from-gnmi: how far today's prediction may depart from the counters before "
+    "the tune warns that its result is less trustworthy.",
 )
 @click.option(
     "--out",
@@ -163,6 +203,9 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 def tune_command(**params: Any) -> None:
     """Find ECN, DCQCN and buffer settings that meet objectives on your traffic, on the simulator.
 
+    The traffic is a file (--traffic) or built from running switches' counters (--from-gnmi,
+    which first compares today's prediction with those counters).
+
     Searches the knobs INTENT leaves free (optuna TPE with successive halving over the training
     seeds), never simulating a point that compile or lint refuses, then reports the best
     point against the compiled start on held-out seeds and at ±20 % load.
@@ -180,9 +223,11 @@ def tune_command(**params: Any) -> None:
             hint="give one of --workers or --scheduler",
         )
     workers = params["workers"] if params["workers"] is not None else os.cpu_count() or 1
+    source = _gnmi_source(params)
     request = TuneRequest(
         intent_path=params["intent"],
-        traffic_path=params["traffic"],
+        traffic_path=params["traffic"] or "",
+        from_gnmi=source,
         out_dir=params["out_dir"],
         objectives=tuple(params["objectives"]),
         minimize=params["minimize"],
@@ -204,6 +249,55 @@ def tune_command(**params: Any) -> None:
             click.echo(line)
     if params["push"]:
         _rollout(params, result.out_dir)
+
+
+def _password(params: dict[str, Any]) -> str | None:
+    """The gNMI password (asked once: --from-gnmi and the rollout share it), or None without
+    --username."""
+    if not params["username"]:
+        return None
+    if params.get("_password") is None:
+        params["_password"] = ask_password()
+    password: str = params["_password"]
+    return password
+
+
+def _gnmi_source(params: dict[str, Any]) -> Any:
+    """``--from-gnmi``'s source, or None with ``--traffic``; exactly one of them."""
+    from qosforge.api.tuning.from_gnmi import GnmiSource
+    from qosforge.errors import QosforgeError
+    from qosforge.units import parse_flag, parse_fraction
+
+    if (params["traffic"] is None) == (params["from_gnmi"] is None):
+        raise QosforgeError(
+            "give the traffic to tune for: --traffic FILE or --from-gnmi SWITCH[,...]",
+            place="--traffic" if params["traffic"] is None else "--from-gnmi",
+            hint="one of them, not both",
+        )
+    if params["from_gnmi"] is None:
+        if params["flow_sizes"] is not None:
+            raise QosforgeError(
+                "is for --from-gnmi (a traffic file states its flows' sizes)",
+                place="--flow-sizes",
+                hint="drop --flow-sizes, or use --from-gnmi instead of --traffic",
+            )
+        return None
+    if params["address"] is None and params["inventory"] is None:
+        raise QosforgeError(
+            "--from-gnmi needs where the switches are",
+            place="--address",
+            hint="give --address HOST:PORT (one switch) or --inventory FILE",
+        )
+    switches = tuple(s.strip() for s in params["from_gnmi"].split(",") if s.strip())
+    return GnmiSource(
+        switches=switches,
+        connection=connection_request(params),
+        window=params["gnmi_window"],
+        flow_sizes=params["flow_sizes"],
+        duration=params["gnmi_duration"],
+        password=_password(params),
+        tolerance=parse_flag("--max-departure", parse_fraction, params["max_departure"]),
+    )
 
 
 def _check_push(params: dict[str, Any]) -> None:
@@ -234,7 +328,7 @@ def _rollout(params: dict[str, Any], out: Any) -> None:
     from qosforge.api.tuning.rollout import RolloutRequest, rollout
 
     connection = connection_request(params)
-    password = ask_password() if params["apply"] and params["username"] else None
+    password = _password(params) if params["apply"] else None
     result = rollout(
         RolloutRequest(
             configs_dir=Path(out) / "configs",

@@ -18,6 +18,7 @@ from qosforge.ir import ClassIR
 from qosforge.softswitch.helper.compiled import class_chosen_by, host_transport, tbtcp_host_settings
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.fabric_capacity import uplink_report
+from qosforge.softswitch.helper.host_kernel import class_transport_params
 from qosforge.softswitch.helper.topology import first_path
 from qosforge.softswitch.traffic.fabric_workloads import (
     FabricFlow,
@@ -36,7 +37,6 @@ from qosforge.softswitch.traffic.spec import (
     LoadBalancing,
     PauseSpec,
     RunSpec,
-    TransportParams,
     packets_for_payload,
 )
 
@@ -148,7 +148,7 @@ def _run(fabric: Fabric, traffic: FabricTraffic, duration_s: float, warmup_s: fl
          pauses: tuple[PauseSpec, ...] = ()) -> tuple[RunSpec, int]:
     ports = fabric.ports
     queue = ports[origin].tc_to_queue[traffic.entry.traffic_class]
-    params = TransportParams() if traffic.rto_min_s is None else TransportParams(rto_min_s=traffic.rto_min_s)
+    params = class_transport_params(traffic.entry, traffic.rto_min_s)
     run = RunSpec(duration_s=duration_s, warmup_s=warmup_s, seed=seed, monitors=((origin, queue),), transport=params, pauses=pauses,
                   pfc_watchdog=True, queue_histograms=True, trace_points=FABRIC_TRACE_POINTS, link_delays_s=fabric.link_delays_s,
                   forwarding_delays_s=fabric.forwarding_delays_s)

@@ -20,21 +20,34 @@ kernel section, the intent's transport, a flag, or Linux's default).
   ``--rto-min`` flag overrides all three.
 * Initial window: the class's route ``initcwnd`` (``classes[].initial_window_segments``), else
   TCP_INIT_CWND = 10 segments (include/net/tcp.h; RFC 6928).
+
+Without a document (:func:`apply_intent_hosts`), each class's hosts run what the intent states
+for them (``classes[].hosts``, else the intent's ``hosts``, else Linux's defaults:
+compiler/host_tcp.py): the class's transport, its minimum RTO and initial window; ``--rto-min``
+still overrides the minimum RTO.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from qosforge.backends.host.document import ClassDoc, HostSettingsDocument
+from qosforge.defaults import LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_RTO_MIN
 from qosforge.errors import QosforgeError
-from qosforge.softswitch.traffic.spec import WINDOW_KINDS, FlowKind, FlowSpec
+from qosforge.ir import ClassIR
+from qosforge.softswitch.traffic.spec import WINDOW_KINDS, FlowKind, FlowSpec, TransportParams
+from qosforge.units import parse_time_s
 
 #: Linux's TCP_RTO_MIN (include/net/tcp.h: HZ/5) and TCP_INIT_CWND (RFC 6928's IW10).
-LINUX_RTO_MIN_S = 0.2
+LINUX_RTO_MIN_S = parse_time_s(LINUX_RTO_MIN)
 
 
-LINUX_INITIAL_WINDOW = 10
+LINUX_INITIAL_WINDOW = LINUX_INITIAL_WINDOW_SEGMENTS
+
+
+#: How a value read from the host settings document is named in the report's sources.
+DOCUMENT = "host document"
 
 
 #: net.ipv4.tcp_ecn's default (ip-sysctl.rst): accept ECN when the peer asks, never ask.
@@ -111,7 +124,7 @@ def host_model(
             cc, key = kernel.tcp_congestion_control, "kernel.tcp_congestion_control"
         else:
             cc, key = LINUX_CONGESTION_CONTROL, "Linux default (net.ipv4.tcp_congestion_control)"
-        sources["congestion_control"] = key
+        sources["congestion_control"] = key if key.startswith("Linux") else f"{DOCUMENT} {key}"
         kind = flow.kind
         if cc not in SIMULATED:
             own = cls is not None and cls.congestion_control == cc and cc == cls.transport
@@ -122,7 +135,7 @@ def host_model(
                     hint=f"the simulated Linux hosts run {', '.join(SIMULATED)} "
                     "(or the class's own transport)",
                 )
-            sources["congestion_control"] = f"{key} (the intent transport's host model)"
+            sources["congestion_control"] = f"{DOCUMENT} {key} (the intent transport's host model)"
     tcp_ecn = kernel.tcp_ecn if kernel.tcp_ecn is not None else LINUX_TCP_ECN
     if transport_flag:
         ecn, sources["ecn"] = flow.ect, "--transport"
@@ -132,7 +145,7 @@ def host_model(
         if cc in NEEDS_ECN:
             sources["ecn"] = "TCP_CONG_NEEDS_ECN"
         elif kernel.tcp_ecn is not None:
-            sources["ecn"] = "kernel.tcp_ecn"
+            sources["ecn"] = f"{DOCUMENT} kernel.tcp_ecn"
         else:
             sources["ecn"] = "Linux default (net.ipv4.tcp_ecn = 2)"
     else:
@@ -140,15 +153,17 @@ def host_model(
     if rto_min_flag_s is not None:
         rto_min_s, sources["rto_min"] = rto_min_flag_s, "--rto-min"
     elif cls is not None and cls.rto_min_s is not None:
-        rto_min_s, sources["rto_min"] = cls.rto_min_s, f"{where}.rto_min_s (route rto_min)"
+        rto_min_s = cls.rto_min_s
+        sources["rto_min"] = f"{DOCUMENT} {where}.rto_min_s (route rto_min)"
     elif kernel.tcp_rto_min_us is not None:
-        rto_min_s, sources["rto_min"] = kernel.tcp_rto_min_us / 1e6, "kernel.tcp_rto_min_us"
+        rto_min_s = kernel.tcp_rto_min_us / 1e6
+        sources["rto_min"] = f"{DOCUMENT} kernel.tcp_rto_min_us"
     else:
         rto_min_s, sources["rto_min"] = LINUX_RTO_MIN_S, "Linux default (TCP_RTO_MIN)"
     if cls is not None and cls.initial_window_segments is not None:
         initial, sources["initial_window"] = (
             cls.initial_window_segments,
-            f"{where}.initial_window_segments (route initcwnd)",
+            f"{DOCUMENT} {where}.initial_window_segments (route initcwnd)",
         )
     else:
         initial, sources["initial_window"] = (
@@ -188,4 +203,69 @@ def apply_host_kernel(
     return tuple(adjusted), tuple(models.values())
 
 
-__all__ = ["HostModel", "apply_host_kernel", "host_model"]
+def intent_host_model(
+    entry: ClassIR,
+    flow: FlowSpec,
+    *,
+    transport_flag: bool = False,
+    rto_min_flag_s: float | None = None,
+) -> HostModel | None:
+    """The TCP host of a window flow of class ``entry`` as the intent states it (None for a class
+    without a Linux TCP host: RoCE)."""
+    tcp = entry.host_tcp
+    if tcp is None:
+        return None
+    sources = {
+        "congestion_control": "--transport" if transport_flag else "intent transport",
+        "ecn": "--transport" if transport_flag else "intent transport",
+        "rto_min": "--rto-min" if rto_min_flag_s is not None else tcp.rto_min_source,
+        "initial_window": tcp.initial_window_source,
+    }
+    rto_min_s = rto_min_flag_s if rto_min_flag_s is not None else tcp.rto_min_s
+    return HostModel(entry.name, flow.kind, flow.kind, flow.ect, rto_min_s,
+                     tcp.initial_window_segments, sources)
+
+
+def class_transport_params(entry: ClassIR, rto_min_flag_s: float | None) -> TransportParams:
+    """The run's transport parameters for one class's flows: the minimum RTO and initial window
+    the intent states for its TCP hosts (compiler/host_tcp.py: the class's ``hosts``, the
+    intent's, else Linux's), ``--rto-min`` over the first; a RoCE class keeps the engine's."""
+    tcp = entry.host_tcp
+    if tcp is None:
+        if rto_min_flag_s is None:
+            return TransportParams()
+        return TransportParams(rto_min_s=rto_min_flag_s)
+    rto_min_s = rto_min_flag_s if rto_min_flag_s is not None else tcp.rto_min_s
+    return TransportParams(rto_min_s=rto_min_s, initial_window=tcp.initial_window_segments)
+
+
+def apply_intent_hosts(
+    classes: Iterable[ClassIR],
+    flows: tuple[FlowSpec, ...],
+    *,
+    transport_flag: bool = False,
+    rto_min_flag_s: float | None = None,
+) -> tuple[tuple[FlowSpec, ...], tuple[HostModel, ...]]:
+    """The window flows with the minimum RTO and initial window the intent states for their class
+    (found by DSCP, important DSCPs included), and each class's host model once. A flow of a DSCP
+    no class lists keeps the run's values (and ``--rto-min``)."""
+    by_dscp = {d: c for c in classes for d in (*c.dscp, *c.important_dscp)}
+    adjusted: list[FlowSpec] = []
+    models: dict[str, HostModel] = {}
+    for flow in flows:
+        entry = by_dscp.get(flow.dscp)
+        model = None
+        if flow.kind in WINDOW_KINDS and entry is not None:
+            model = intent_host_model(entry, flow, transport_flag=transport_flag,
+                                      rto_min_flag_s=rto_min_flag_s)
+        if model is None:
+            adjusted.append(flow)
+            continue
+        models.setdefault(model.class_name, model)
+        adjusted.append(replace(flow, rto_min_s=model.rto_min_s,
+                                initial_window=model.initial_window))
+    return tuple(adjusted), tuple(models.values())
+
+
+__all__ = ["HostModel", "apply_host_kernel", "apply_intent_hosts", "class_transport_params",
+           "host_model", "intent_host_model"]

@@ -37,8 +37,9 @@ def intent_incast(intent: Path, switch_name: str | None, class_name: str | None,
         host_transport,
         tbtcp_host_settings,
     )
+    from qosforge.softswitch.helper.host_kernel import class_transport_params
     from qosforge.softswitch.helper.single_switch import incast_flows
-    from qosforge.softswitch.traffic.spec import HEADER_BYTES, TransportParams, packets_for_payload
+    from qosforge.softswitch.traffic.spec import HEADER_BYTES, packets_for_payload
 
     if not intent.is_file():
         raise QosforgeError(f"no such file: {intent}", place="INTENT", hint="give an intent YAML, e.g. examples/tlt-softswitch.yaml")
@@ -59,7 +60,8 @@ def intent_incast(intent: Path, switch_name: str | None, class_name: str | None,
                               packet_bytes=packet, ack_delay_s=ack_delay, beta=beta, window_reduction_r=window_r,
                               cnp_dscp=compiled.cnp_dscp, last_packet_bytes=last_bytes)
     queue = config.ports[receiver].tc_to_queue[entry.traffic_class]
-    params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
+    # The class's TCP hosts as the intent states them (--rto-min over the minimum RTO).
+    params = class_transport_params(entry, rto_min_s)
     # The compiled switch runs the PFC watchdog its SAI program configures (PFC_TC_DLD/DLR_INTERVAL,
     # ENABLE_PFC_DLDR), as the switch with that PFC_WD config does; it acts only on a priority
     # paused for the whole detection interval, which no incast's short pauses are.

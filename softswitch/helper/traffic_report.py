@@ -12,9 +12,10 @@ from dataclasses import asdict, dataclass
 from qosforge.softswitch.fabric_metrics import pfc_victims
 from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
 from qosforge.softswitch.helper.fabric import Fabric
+from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
 from qosforge.softswitch.helper.user_traffic import UserTraffic, flow_hops
 from qosforge.softswitch.sampling import SampledRun, simulate_sampled
-from qosforge.softswitch.traffic.spec import PauseSpec, RunSpec, TransportParams
+from qosforge.softswitch.traffic.spec import FlowSpec, PauseSpec, RunSpec, TransportParams
 from qosforge.softswitch.traffic.traffic_file import TrafficFile
 
 #: The engine's depth histograms of the monitored queues are not reported here (means and maxima
@@ -38,11 +39,30 @@ def run_user_traffic(fabric: Fabric, traffic: UserTraffic, window: Window, *, se
     """Simulate ``traffic`` until the window's end, sampling its queues over the window;
     ``pauses``: PFC frames hosts send (a stalled receiver), as the pause-storm scenario injects;
     ``series=False``: without the time series (the report needs only the engine's statistics)."""
+    run = user_traffic_run(fabric, traffic, window, seed=seed, rto_min_s=rto_min_s, pauses=pauses)
+    specs = user_traffic_specs(fabric, traffic, rto_min_s=rto_min_s)
+    return simulate_sampled(fabric.configs, fabric.topology, specs, run, series=series)
+
+
+def user_traffic_specs(fabric: Fabric, traffic: UserTraffic, *,
+                       rto_min_s: float | None = None) -> tuple[FlowSpec, ...]:
+    """The flows :func:`run_user_traffic` simulates: each window flow's hosts as the intent
+    states them for its class (minimum RTO, initial window; ``rto_min_s``, the run's --rto-min,
+    over the first); a DSCP no class lists keeps the run's."""
+    specs, _ = apply_intent_hosts(fabric.switches[0].ir.classes,
+                                  tuple(flow.spec for flow in traffic.flows),
+                                  rto_min_flag_s=rto_min_s)
+    return specs
+
+
+def user_traffic_run(fabric: Fabric, traffic: UserTraffic, window: Window, *, seed: int, rto_min_s: float | None = None,
+                     pauses: tuple[PauseSpec, ...] = ()) -> RunSpec:
+    """The run :func:`run_user_traffic` simulates (``tune --from-gnmi`` runs the same one to
+    read its switches' counters)."""
     params = TransportParams() if rto_min_s is None else TransportParams(rto_min_s=rto_min_s)
-    run = RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
-                  transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
-                  link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
-    return simulate_sampled(fabric.configs, fabric.topology, tuple(flow.spec for flow in traffic.flows), run, series=series)
+    return RunSpec(duration_s=window.end_s, warmup_s=window.start_s, sample_interval_s=window.sample_s, seed=seed, monitors=traffic.monitors,
+                   transport=params, pauses=pauses, pfc_watchdog=True, histogram_packets=_HISTOGRAM_PACKETS, trace_points=2,
+                   link_delays_s=fabric.link_delays_s, forwarding_delays_s=fabric.forwarding_delays_s)
 
 
 def flows_json(traffic: UserTraffic, sampled: SampledRun, window: Window) -> list[dict[str, object]]:
@@ -168,4 +188,5 @@ def mark_pfc_victims(fabric: Fabric, traffic: UserTraffic, flows: list[dict[str,
         row["pfc_victim"] = victim
 
 
-__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "mark_pfc_victims", "ports_json", "run_user_traffic"]
+__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "mark_pfc_victims", "ports_json", "run_user_traffic",
+           "user_traffic_run", "user_traffic_specs"]

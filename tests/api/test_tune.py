@@ -77,8 +77,10 @@ def test_a_small_tune_writes_compiling_overrides_with_provenance(tmp_path: Path)
 
 def test_a_refused_candidate_is_never_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
     simulated: list[SimulationJob] = []
+    checked: list[Any] = []
 
     def refuse(job: Any) -> CheckResult:
+        checked.append(job)
         return CheckResult(False, "lint: pfc-headroom: too small", 0.0)
 
     def run(job: SimulationJob) -> SimulationResult:
@@ -106,8 +108,10 @@ def test_a_refused_candidate_is_never_simulated(monkeypatch: pytest.MonkeyPatch)
             executor=executor,
             intent_name="i.yaml",
             progress=lambda trial, index: None,
+            targets=("sonic", "sai", "openconfig"),
         )
     assert simulated == [] and log.simulations == 0
+    assert [job.targets for job in checked] == [("sonic", "sai", "openconfig")] * 4
     assert [t.refused for t in log.trials[1:]] == ["lint: pfc-headroom: too small"] * 4
     assert search.best_trial(log, 1) is start
 

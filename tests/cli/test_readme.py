@@ -39,6 +39,8 @@ SKIPPED: dict[str, str] = {
         "needs the simulation above serving; tests/softswitch/device run clients against a served switch",
     "qosforge compile fabric.yaml --base running-configs/ -o out":
         "needs the switches' running configs; tests/cli/test_compile_base.py runs it on synthetic ones",
+    "qosforge tune examples/roce-pod.yaml --from-gnmi leaf1,leaf2 --inventory examples/inventories/roce-pod.yaml --gnmi-window 30s --out tuned-live --push --switch leaf1 --switch leaf2 --apply":
+        "needs gNMI devices; tests/api/tuning/test_from_gnmi.py runs it against a served switch on 127.0.0.1",
     "qosforge sweep compile examples/tlt-softswitch.yaml --set design.alpha=1,2,4 --scheduler tcp://HOST:8786 --out alpha.jsonl":
         "needs a running Dask cluster at HOST; tests/cli/test_sweep.py runs sweep compile on a local one",
 }

@@ -31,6 +31,7 @@ TRAFFIC = str(ROOT / "examples" / "roce-pod-mixed.traffic.yaml")
             ["--free", "classes.rdma.weight"],
             "error: --free: 'classes.rdma.weight' is not a block tune searches",
         ),
+        (["--flow-sizes", "web-search"], "error: --flow-sizes: is for --from-gnmi"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -73,12 +73,13 @@ def test_the_report_names_each_tcp_class_s_host_model_and_its_sources(
             "congestion_control": "dctcp",
             "flow_kind": "dctcp",
             "ecn_capable": True,
-            "rto_min_s": 0.2,
+            # roce-pod's hosts.rto_min, rendered into the document's class (route rto_min).
+            "rto_min_s": 0.004,
             "initial_window_segments": 10,
             "sources": {
-                "congestion_control": "classes[0].congestion_control",
+                "congestion_control": "host document classes[0].congestion_control",
                 "ecn": "TCP_CONG_NEEDS_ECN",
-                "rto_min": "Linux default (TCP_RTO_MIN)",
+                "rto_min": "host document classes[0].rto_min_s (route rto_min)",
                 "initial_window": "Linux default (TCP_INIT_CWND, RFC 6928)",
             },
         }

@@ -59,6 +59,15 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
                            **({"tcp": [model.as_json() for model in tcp_hosts]} if tcp_hosts else {})}
         if flow_specs:
             header["transport"] = flow_specs[0].kind
+    else:
+        from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
+
+        # The hosts the intent states (classes[].hosts, hosts, else Linux's), with sources.
+        flow_specs, tcp_hosts = apply_intent_hosts(
+            compiled.ir.classes, flow_specs, transport_flag=request.transport is not None,
+            rto_min_flag_s=inp.rto_min_s)
+        if tcp_hosts:
+            header["hosts"] = {"tcp": [model.as_json() for model in tcp_hosts]}
     return run_single(inp, single, config, flow_specs, run_spec, header, config.ports[built.receiver].speed_bps, int(header["packet_bytes"]), compiled.ir)
 
 

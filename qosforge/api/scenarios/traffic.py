@@ -329,6 +329,12 @@ def _fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> 
                                 link_latencies_s=latencies)
 
 
+def intent_fabric(intent: Path, switches: tuple[str, ...], assume: dict[str, str]) -> Fabric:
+    """The fabric ``simulate INTENT --traffic FILE`` runs on (``tune --from-gnmi`` predicts on
+    the same one)."""
+    return _fabric(intent, switches, assume)
+
+
 def _write_timeseries(path: Path, fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> None:
     from qosforge.softswitch.helper.series_file import write_series
 

@@ -1,12 +1,12 @@
 """One candidate of a tune, checked and simulated: what a worker runs.
 
-:func:`check_candidate` compiles the candidate intent for the SONiC target and lints the
-config_db files it renders against the intent (the ``compile`` and ``lint --intent`` a person
-would run); a candidate either refuses is never simulated. :func:`simulate_candidate` runs the
-traffic on the candidate (``simulate INTENT --traffic FILE``, the application layer's own
-function) for one seed and load, and :func:`class_metrics` reads the objectives' metrics from
-its report. Jobs and results are plain data so they travel to worker processes or a Dask
-cluster as they are.
+:func:`check_candidate` compiles the candidate intent for every target the intent deploys to
+(and SONiC) and lints the config_db files it renders against the intent (the ``compile`` and
+``lint --intent`` a person would run); a candidate either refuses is never simulated.
+:func:`simulate_candidate` runs the traffic on the candidate (``simulate INTENT --traffic
+FILE``, the application layer's own function) for one seed and load, and
+:func:`class_metrics` reads the objectives' metrics from its report. Jobs and results are plain
+data so they travel to worker processes or a Dask cluster as they are.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ SAMPLE = "10us"
 class CheckJob:
     intent_text: str
     intent_name: str
+    targets: tuple[str, ...] = ("sonic",)
+    """Every target the candidate is compiled (rendered) for; lint reads SONiC's config_db."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,9 @@ class SimulationResult:
 
 
 def check_candidate(job: CheckJob) -> CheckResult:
-    """Compile (SONiC target) and lint the candidate; errors only, warnings pass."""
+    """Compile and render the candidate for every target of ``job`` (a target's capability
+    view or renderer may refuse what another takes) and lint its SONiC config_db files against
+    it (lint's rules read SONiC's schema only); errors only, warnings pass."""
     from qosforge.api.compile import CompileRequest, compile_to_folder
     from qosforge.api.lint import LintRequest, lint
     from qosforge.api.reporting import QuietReporter
@@ -73,7 +77,7 @@ def check_candidate(job: CheckJob) -> CheckResult:
         out = Path(folder) / "out"
         try:
             compile_to_folder(
-                CompileRequest(intent_path=str(intent), output_dir=str(out), targets=("sonic",)),
+                CompileRequest(intent_path=str(intent), output_dir=str(out), targets=job.targets),
                 QuietReporter(),
             )
         except QosforgeError as error:

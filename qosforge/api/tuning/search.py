@@ -109,6 +109,7 @@ def run_search(
     intent_name: str,
     progress: Callable[[Trial, int], None],
     sampler_seed: int = SAMPLER_SEED,
+    targets: tuple[str, ...] = ("sonic",),
 ) -> SearchLog:
     """Up to ``budget`` trials besides the start (already simulated on ``seeds``)."""
     import optuna
@@ -145,7 +146,10 @@ def run_search(
             text, changes = candidate(values)
             trials.append((handle, Trial(handle.number, values, text, changes)))
         checks: list[CheckResult] = list(
-            executor.map(check_candidate, [CheckJob(t.intent_text, intent_name) for _, t in trials])
+            executor.map(
+                check_candidate,
+                [CheckJob(t.intent_text, intent_name, targets) for _, t in trials],
+            )
         )
         alive: list[tuple[Any, Trial]] = []
         for (handle, trial), check in zip(trials, checks, strict=True):

@@ -97,6 +97,18 @@ def test_load_scales_arrival_windows_of_finite_entries_only() -> None:
     assert windows == {"storage": "800us", "rpc": "800us", "bulk": None, "query": "800us"}
 
 
+def test_every_target_of_the_intent_may_refuse_a_candidate() -> None:
+    # Without its approximations, roce-pod's lossless class has no OpenConfig rendering (no
+    # PFC in openconfig-qos): SONiC takes the candidate, its openconfig target does not.
+    text = (ROOT / "examples" / "roce-pod.yaml").read_text()
+    bare = text.replace("approximations: [pfc-out-of-band, pools-out-of-band]\n", "")
+    assert bare != text
+    assert check_candidate(CheckJob(bare, "roce-pod.yaml", ("sonic",))).ok
+    refused = check_candidate(CheckJob(bare, "roce-pod.yaml", ("sonic", "sai", "openconfig")))
+    assert not refused.ok and refused.reason.startswith("compile: ")
+    assert "openconfig target cannot express" in refused.reason
+
+
 def test_compile_and_lint_refuse_what_sonic_cannot_hold() -> None:
     text = (ROOT / "examples" / "roce-pod.yaml").read_text()
     assert check_candidate(CheckJob(text, "roce-pod.yaml")).ok

@@ -5,20 +5,16 @@ nothing."""
 
 from __future__ import annotations
 
-import copy
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from served_leaf import INTENT, connection, ecn_off, in_sync, serve_leaf1
 
-from qosforge.api.delivery import ConnectionRequest, DeliveryRequest, deliver, plan_delivery
+from qosforge.api.delivery import ConnectionRequest
 from qosforge.api.tuning.rollout import RolloutRequest, rollout
 
-ROOT = Path(__file__).resolve().parents[3]
-INTENT = ROOT / "examples" / "roce-pod.yaml"
 #: Long enough for the restarted simulation to queue the DCTCP incast above K (a few hundred
 #: simulated microseconds) on a loaded 2-core machine.
 WINDOW = "6s"
@@ -36,42 +32,10 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def served() -> Iterator[Any]:
-    """roce-pod's leaf1 under a DCTCP incast into Ethernet0 (a minute of simulated time: still
-    running through every watch window), served on a free port."""
-    from qosforge.softswitch.device.live import Scenario
-    from qosforge.softswitch.device.serve import serve_simulation
-    from qosforge.softswitch.engine.build import single_switch
-    from qosforge.softswitch.helper.intent_incast import intent_incast
-
-    built = intent_incast(
-        INTENT, "leaf1", "tcp", "Ethernet0", 8, None, None, None, 60.0, 0.0, 1, None, {}
-    )
-    config = built.compiled.config
-    scenario = Scenario((config,), single_switch(len(config.ports)), built.flows, built.run)
-    server = serve_simulation(
-        scenario, (built.compiled.ir,), "127.0.0.1", 0, server_credentials=None, credentials=None
-    )
+    """roce-pod's leaf1 under a DCTCP incast into Ethernet0, served on a free port."""
+    server = serve_leaf1()
     yield server
     server.stop()
-
-
-def _ecn_off(compiled: Path, into: Path) -> Path:
-    """A copy of the compiled folder whose leaf1 OpenConfig turns ECN off on the tcp queues."""
-    shutil.copytree(compiled, into)
-    path = into / "leaf1" / "openconfig.json"
-    document = copy.deepcopy(json.loads(path.read_text()))
-    qos = document["openconfig-qos:qos"]
-    profiles = {
-        queue["config"]["queue-management-profile"]
-        for interface in qos["interfaces"]["interface"]
-        for queue in interface["output"]["queues"]["queue"]
-        if queue["name"] == "tcp" and "queue-management-profile" in queue.get("config", {})
-    }
-    for profile in qos["queue-management-profiles"]["queue-management-profile"]:
-        if profile["name"] in profiles:
-            profile["wred"]["uniform"]["config"]["enable-ecn"] = False
-    path.write_text(json.dumps(document))
-    return into
 
 
 def _for_real(configs: Path, connection: ConnectionRequest, backups: Path) -> RolloutRequest:
@@ -85,22 +49,13 @@ def _for_real(configs: Path, connection: ConnectionRequest, backups: Path) -> Ro
     )
 
 
-def _in_sync(compiled: Path, connection: ConnectionRequest) -> bool | None:
-    plan = plan_delivery(
-        DeliveryRequest(action="diff", connection=connection, config=compiled, switches=("leaf1",))
-    )
-    return deliver(plan, "diff", None).outcomes[0].in_sync
-
-
 def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_path: Path) -> None:
-    connection = ConnectionRequest(
-        address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
-    )
+    address = connection(served)
     assert served.live.wait_until(1e-4, timeout_s=600.0)
-    assert _in_sync(compiled, connection)
+    assert in_sync(compiled, address)
     notes: list[str] = []
     result = rollout(
-        _for_real(_ecn_off(compiled, tmp_path / "tuned"), connection, tmp_path), None, notes.append
+        _for_real(ecn_off(compiled, tmp_path / "tuned"), address, tmp_path), None, notes.append
     )
     assert result.status == "rolled-back", (result.log, served.live.progress())
     assert any(finding.startswith("watch-ecn-off ") for finding in result.findings), result.findings
@@ -108,24 +63,21 @@ def test_a_regressing_canary_is_rolled_back(compiled: Path, served: Any, tmp_pat
     assert result.log[-1].startswith("rolled leaf1 back to ") and notes == [
         f"rollout: {line}" for line in result.log
     ]
-    assert _in_sync(compiled, connection)  # the switch runs the config it had before the rollout
+    assert in_sync(compiled, address)  # the switch runs the config it had before the rollout
 
 
 def test_a_clean_canary_completes(compiled: Path, served: Any, tmp_path: Path) -> None:
-    connection = ConnectionRequest(
-        address=f"127.0.0.1:{served.endpoints[0].port}", insecure=True, timeout="60s"
-    )
     assert served.live.wait_until(1e-4, timeout_s=600.0)
-    result = rollout(_for_real(compiled, connection, tmp_path), None, lambda text: None)
+    result = rollout(_for_real(compiled, connection(served), tmp_path), None, lambda text: None)
     assert result.status == "completed", result.log
     assert result.log[-1] == f"watched leaf1 for {WINDOW}: counters agree with the prediction"
 
 
 def test_a_dry_run_plans_without_connecting(compiled: Path, tmp_path: Path) -> None:
     # Nothing listens on port 9 of 127.0.0.1: a connection attempt would fail the rollout.
-    connection = ConnectionRequest(address="127.0.0.1:9", insecure=True)
+    nowhere = ConnectionRequest(address="127.0.0.1:9", insecure=True)
     result = rollout(
-        RolloutRequest(configs_dir=compiled, connection=connection, switches=("leaf1",)),
+        RolloutRequest(configs_dir=compiled, connection=nowhere, switches=("leaf1",)),
         None,
         lambda text: None,
     )

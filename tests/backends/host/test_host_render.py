@@ -115,7 +115,8 @@ def test_kernel_only_hosts_list_nic_values_for_manual_configuration() -> None:
     tlt = _kinds("tlt-simulation")["linux-kernel-40G"]
     names = {v.name: v for v in tlt.values}
     assert names["net.ipv4.tcp_congestion_control"].value == "dctcp" and names["net.ipv4.tcp_ecn"].value == 1
-    assert all(v.form == "sysctl" for v in tlt.values)  # no lossless or RoCE class: no NIC value at all
+    # No lossless or RoCE class: no NIC value at all, only kernel and route settings.
+    assert {v.form for v in tlt.values} == {"sysctl", "ip-route"}
     # D2TCP and EAR have no mainline Linux module and DCTCP disagrees with them: no single default
     # is written, each class's congestion control is listed for manual selection.
     mixed = kinds["nvidia-connectx-5-100G"]
@@ -129,7 +130,8 @@ def test_sysctl_file_lines_are_key_equals_value() -> None:
     text = get_target("host").render(_fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host"))
     sysctl = next(item.text for item in text if item.file_name == "99-qosforge.conf")
     settings = [line for line in sysctl.splitlines() if line and not line.startswith("#")]
-    assert settings == ["net.ipv4.tcp_ecn = 1", "net.ipv4.tcp_congestion_control = dctcp"]
+    assert settings == ["net.ipv4.tcp_ecn = 1", "net.ipv4.tcp_congestion_control = dctcp",
+                        "net.ipv4.tcp_rto_min_us = 4000"]
 
 
 def test_explain_shows_a_host_values_derivation() -> None:

@@ -61,3 +61,41 @@ def test_sysctl_file_applies_in_a_namespace(example: str, tmp_path: Path) -> Non
         assert read_back[key] == value, f"{key}: applied {value}, read back {read_back.get(key)}"
     # The namespace kept them: the test machine's own value is untouched.
     assert Path("/proc/sys/net/ipv4/tcp_ecn").read_text() == outside
+
+
+#: Two TCP classes: bulk on the intent's 4 ms, legacy on its own 7 ms and IW16.
+ROUTES_INTENT = ROOT / "tests" / "validation" / "fabrics" / "tcp-hosts.yaml"
+
+
+def test_tcp_routes_script_sets_what_the_kernel_reads_back(tmp_path: Path) -> None:
+    """tcp-routes.sh applied for real in a new network namespace: ``ip route show`` reads back
+    the class's minimum RTO (locked, as Linux needs to apply it: include/net/tcp.h tcp_rto_min)
+    and initial window; a class that is not listed is refused (exit 2)."""
+    reason = _can_unshare()
+    if reason is not None:
+        pytest.skip(reason)
+    intent, source_map = load_intent(ROUTES_INTENT)
+    fabric = compile_intent(intent, source_map, targets=("host",))
+    items = get_target("host").render(fabric.for_target("host"))
+    rendered = {item.file_name: item.text for item in items}
+    script = tmp_path / "tcp-routes.sh"
+    script.write_text(rendered["tcp-routes.sh"])
+    # Two classes, two minimum RTOs: no single sysctl.
+    assert "tcp_rto_min_us" not in rendered["99-qosforge.conf"]
+    steps = (f'ip link set lo up; sh "{script}" legacy 10.1.0.0/16 dev lo; echo "legacy=$?"; '
+             f'ip route show 10.1.0.0/16; sh "{script}" bulk 10.2.0.0/16 dev lo; echo "bulk=$?"; '
+             f'ip route show 10.2.0.0/16; sh "{script}" storage 10.3.0.0/16 dev lo; '
+             'echo "other=$?"')
+    run = subprocess.run(["unshare", "-n", "sh", "-c", steps], capture_output=True, text=True,
+                         check=False, timeout=30)
+    lines = run.stdout.splitlines()
+    assert "legacy=0" in lines, run.stderr
+    legacy = next(line for line in lines if line.startswith("10.1.0.0/16"))
+    assert "rto_min lock 7ms" in legacy and "initcwnd 16" in legacy and "congctl" not in legacy
+    if "dctcp" in _available_congestion_controls():
+        bulk = next(line for line in lines if line.startswith("10.2.0.0/16"))
+        assert "bulk=0" in lines and "rto_min lock 4ms" in bulk and "congctl dctcp" in bulk
+    else:
+        # This kernel has no tcp_dctcp: the kernel refuses the route rather than ignore congctl.
+        assert "bulk=2" in lines and "Unknown tcp congestion algorithm" in run.stderr
+    assert "other=2" in lines and "no route attributes for class storage" in run.stderr

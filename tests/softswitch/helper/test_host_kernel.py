@@ -38,8 +38,10 @@ def _document(
             "tcp_rto_min_us": rto_min_us,
         }
     )
+    # The rendered document carries the intent's 4 ms minimum RTO; cleared here so each test
+    # states the route's value it checks (None: the kernel's).
     classes = [
-        c.model_copy(update=legacy) if c.name == "legacy" and legacy else c
+        c.model_copy(update={"rto_min_s": None, **(legacy or {})}) if c.name == "legacy" else c
         for c in document.classes
     ]
     return document.model_copy(update={"kernel": kernel, "classes": classes})
@@ -66,7 +68,7 @@ def test_ecn_is_negotiated_as_linux_does(tcp_ecn: int | None, class_cc: str | No
     }[cc]
     assert model.flow_kind == expected
     assert model.sources["congestion_control"] == (
-        "classes[4].congestion_control"
+        "host document classes[4].congestion_control"
         if class_cc
         else "Linux default (net.ipv4.tcp_congestion_control)"
     )
@@ -77,7 +79,7 @@ def test_the_minimum_rto_comes_from_the_route_then_the_sysctl_then_linux() -> No
     assert host_model(_document(rto_min_us=5000), _flow()).rto_min_s == 0.005
     routed = host_model(_document(rto_min_us=5000, legacy={"rto_min_s": 0.001}), _flow())
     assert routed.rto_min_s == 0.001 and routed.sources["rto_min"].startswith(
-        "classes[4].rto_min_s"
+        "host document classes[4].rto_min_s"
     )
     assert host_model(_document(), _flow(), rto_min_flag_s=0.004).sources["rto_min"] == "--rto-min"
 
@@ -96,7 +98,7 @@ def test_the_kernel_default_runs_where_the_class_names_none() -> None:
         "dctcp",
         True,
     )
-    assert model.sources["congestion_control"] == "kernel.tcp_congestion_control"
+    assert model.sources["congestion_control"] == "host document kernel.tcp_congestion_control"
 
 
 def test_a_class_s_own_transport_keeps_its_host_model() -> None:

@@ -1,0 +1,14 @@
+#!/bin/sh
+# qosforge TCP route attributes for host kind linux-kernel-1G (linux-kernel, 1G).
+# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   (e.g. sh tcp-routes.sh bulk 10.1.0.0/16 via 10.0.0.1 dev eth0)
+# Replaces the route to DESTINATION, the prefix of the class's peers, with
+# ROUTE... and the class's attributes:
+# ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root.
+# No class of this host kind states a minimum RTO or initial window: Linux's defaults hold (200 ms, 10 segments).
+set -eu
+CLASS="${1:?usage: tcp-routes.sh CLASS DESTINATION ROUTE...}"
+DESTINATION="${2:?usage: tcp-routes.sh CLASS DESTINATION ROUTE...}"
+shift 2
+case "$CLASS" in
+  *) echo "tcp-routes.sh: no route attributes for class $CLASS (classes: none)" >&2; exit 2 ;;
+esac
