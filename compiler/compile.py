@@ -38,7 +38,6 @@ from qosforge.compiler.trimming import (
     EGRESS_TRIM_PROFILE,
     TrimPlan,
     plan_trimming,
-    trim_scheduler_name,
 )
 from qosforge.errors import QosforgeError
 from qosforge.ir import (
@@ -406,7 +405,8 @@ def _template(
     trim = None
     if plan.trim is not None:
         try:
-            trim = plan_trimming(plan.trim, buffer_plan, profile, speeds)
+            weight = max(s.weight for s in intent.classes if s.trim is not None)
+            trim = plan_trimming(plan.trim, buffer_plan, profile, weight)
         except QosforgeError as error:
             index = next(i for i, s in enumerate(intent.classes) if s.trim is not None)
             raise source_map.error(("classes", index, "trim"), f"switch '{switch.name}': {error.message}", error.hint) from None
@@ -447,7 +447,7 @@ def _port_parts(plan: ClassPlan, template: _SwitchTemplate, kind: tuple[float, f
         QueueIR(
             index=c.queue,
             class_name=c.name,
-            scheduler=_queue_scheduler(c, template, speed_bps),
+            scheduler=_scheduler_name(c),
             buffer_profile=_queue_profile(c, plan, template),
             wred_profile=template.queue_wred.get((speed_bps, c.queue)),
             lossless=c.lossless,
@@ -502,12 +502,6 @@ def _assemble(intent: Intent, switch: ResolvedSwitch, profile: VendorProfile, pl
         control_classes=plan.control,
         trimming=template.trim.trimming if template.trim is not None else None,
     )
-
-
-def _queue_scheduler(planned: PlannedClass, template: _SwitchTemplate, rate_bps: float) -> str:
-    if planned.name == TRIM_CLASS_NAME and template.trim is not None:
-        return trim_scheduler_name(rate_bps)
-    return _scheduler_name(planned)
 
 
 def _queue_profile(planned: PlannedClass, plan: ClassPlan, template: _SwitchTemplate) -> str:

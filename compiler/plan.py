@@ -67,9 +67,10 @@ FASTLANE_TC = 7
 TRIM_TC = FASTLANE_TC
 TRIM_CLASS_NAME = "trim"
 SOURCE_TRIM_QUEUE = (
-    "trimmed packets on a strict-priority queue capped to FastLane's notification budget "
-    "(FastLane §3.2, §5: 2% bandwidth, 5% buffer); NDP (Handley et al., SIGCOMM 2017) §3.1 "
-    "forwards trimmed headers at high priority"
+    "trimmed packets on their own queue, sharing the port by DWRR at the trimmed class's "
+    "weight: NDP (Handley et al., SIGCOMM 2017) §3.1 (weighted round robin between header and "
+    "data queues); NVIDIA Cumulus Linux 5.14+ 'Lossy Multi TC Profile' (trim TC 4 at DWRR 22 %, "
+    "the largest trimmed TC's weight); FastLane §5 (5% buffer cap)"
 )
 LOSSY_PG = 0
 DEFAULT_CLASS_NAME = "default"
@@ -190,7 +191,7 @@ def plan_classes(intent: Intent, source_map: SourceMap, profile: VendorProfile) 
         fastlane_dscps = tuple(s.fastlane.dscp for s in intent.classes if s.fastlane is not None)
         control.append(ControlClassIR("fastlane", "FastLane drop notifications", FASTLANE_TC, FASTLANE_TC, fastlane_dscps, "FastLane §3.2 (notifications in a strict-priority queue)"))
     if trim is not None:
-        planned.append(PlannedClass(None, TRIM_CLASS_NAME, TRIM_TC, TRIM_TC, LOSSY_PG, False, strict_priority=True))
+        planned.append(PlannedClass(None, TRIM_CLASS_NAME, TRIM_TC, TRIM_TC, LOSSY_PG, False))
         trim_dscps = (trim.dscp,) if isinstance(trim.dscp, int) else ()
         control.append(ControlClassIR(TRIM_CLASS_NAME, "trimmed packets (packet trimming: FastLane's loss notification on the forward path)",
                                       TRIM_TC, TRIM_TC, trim_dscps, SOURCE_TRIM_QUEUE))
@@ -247,7 +248,8 @@ def _trim_setting(intent: Intent, source_map: SourceMap, profile: VendorProfile)
                                "remove the trim block, or use a vendor profile with packet_trimming: true (e.g. mellanox-spectrum-4)")
     if trim.dscp == "from-tc":
         raise source_map.error(("classes", first, "trim", "dscp"), "dscp 'from-tc' takes the trimmed packets' DSCP from each port's TC_TO_DSCP_MAP "
-                               "(SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC), a map qosforge does not render",
+                               "(SAI_PACKET_TRIM_DSCP_RESOLUTION_MODE_FROM_TC), the port's egress remarking map, which "
+                               "rewrites every packet it sends by TC, not only trimmed ones; qosforge compiles no remarking",
                                "give the DSCP of trimmed packets, e.g. dscp: 11 (the NVIDIA Cumulus default)")
     size = profile.packet_trim_size.known("packet_trim_size")
     if not (size.min_bytes <= trim.size <= size.max_bytes) or round(trim.size) % size.step_bytes or trim.size != round(trim.size):

@@ -6,14 +6,25 @@ trim``, sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.
 inc/saibuffer.h, "applicable only when attached to a queue"): a packet the queue cannot admit is
 cut to the switch's trim size and sent on the trim queue, so its receiver learns of the loss within
 one RTT (NDP, Handley et al., SIGCOMM 2017, §3.1). That is FastLane's drop notification carried by
-the forward path (Zats et al., UCB/EECS-2013-113, §3), and the trim queue gets FastLane's budget:
+the forward path (Zats et al., UCB/EECS-2013-113, §3). The trim queue:
 
-* strict priority (FastLane §2.3: notifications at the highest priority), shaped to 2 % of the
-  port's rate (FastLane §3.2, §5.3.4), one scheduler per port speed;
-* its own egress profile whose dynamic threshold lets one congested trim queue hold at most 5 % of
-  the shared buffer (FastLane §5): with Choudhury and Hahne's dynamic threshold a lone congested
-  queue settles at alpha/(1+alpha) of the free buffer, so alpha is the largest power of two with
-  alpha/(1+alpha) <= 5 % (2^-5: 3.0 %).
+* shares the port by DWRR with the weight of the class it reports on, not by strict priority and
+  not shaped. A trimmed header's worth is its delay: every NACK waits for the headers queued
+  before it, so a queue shaped to FastLane's 2 % (FastLane §3.2, §5.3.4) drains 2,580 headers of
+  256 B in 26 ms at 10G, past a NIC's transport timer (docs/trimming.md "Measured"). FastLane's
+  2 % is a cap it expects never to reach, and beyond it FastLane drops notifications and lets the
+  sources time out (§3.2); it does not queue them behind a shaper. Unshaped strict priority lets
+  headers starve the data they report on when many senders overflow one port (congestion
+  collapse, which NDP avoids by weighted round robin between its header and data queues, NDP,
+  Handley et al., SIGCOMM 2017, §3.1). NVIDIA's deployed trimming profile does the same: it trims
+  traffic classes 1, 2 and 3 (DWRR 8, 18 and 22 %) and sends trimmed packets to traffic class 4 at
+  DWRR 22 %, the largest trimmed class's weight (NVIDIA Cumulus Linux 5.14+ User Guide, "RDMA over
+  Converged Ethernet", "Lossy Multi TC Profile", and "Packet Trimming", default profile). One
+  scheduler serves every port speed.
+* has its own egress profile whose dynamic threshold lets one congested trim queue hold at most
+  5 % of the shared buffer (FastLane §5): with Choudhury and Hahne's dynamic threshold a lone
+  congested queue settles at alpha/(1+alpha) of the free buffer, so alpha is the largest power of
+  two with alpha/(1+alpha) <= 5 % (2^-5: 3.0 %). This bounds what headers can hold.
 """
 
 from __future__ import annotations
@@ -27,12 +38,7 @@ from qosforge.compiler.intent import TrimSpec
 from qosforge.compiler.plan import TRIM_CLASS_NAME, TRIM_TC
 from qosforge.errors import InfeasibleDesignError
 from qosforge.ir import BufferProfileIR, Derived, SchedulerIR, TrimmingIR, derived_constant
-from qosforge.models.fastlane import (
-    FASTLANE_BANDWIDTH_CAP_FRACTION,
-    FASTLANE_BUFFER_CAP_FRACTION,
-    SOURCE_CAPS,
-    fastlane_notification_budget,
-)
+from qosforge.models.fastlane import FASTLANE_BUFFER_CAP_FRACTION, SOURCE_CAPS
 from qosforge.provenance import Derivation, Provenance, input_value
 from qosforge.vendor_profiles.schema import VendorProfile
 
@@ -58,18 +64,15 @@ class TrimPlan:
     trimming: TrimmingIR
 
 
-def trim_scheduler_name(rate_bps: float) -> str:
-    """One shaped scheduler per port speed: the 2 % cap is a rate."""
-    gbps = rate_bps / 1e9
-    speed = f"{gbps:g}G" if gbps == round(gbps) else f"{round(rate_bps / 1e6)}M"
-    return f"scheduler_{TRIM_CLASS_NAME}_{speed}"
+#: The trim queue's one DWRR scheduler (every port speed: a weight is not a rate).
+TRIM_SCHEDULER_NAME = f"scheduler_{TRIM_CLASS_NAME}"
 
 
 def plan_trimming(
-    trim: TrimSpec, buffers: BufferPlan, profile: VendorProfile, speeds_bps: list[float]
+    trim: TrimSpec, buffers: BufferPlan, profile: VendorProfile, weight: int
 ) -> TrimPlan:
-    """The trimmed classes' profile, the trim queue's profile and shapers, and the switch
-    setting."""
+    """The trimmed classes' profile, the trim queue's profile and scheduler (DWRR at ``weight``,
+    the trimmed classes' largest), and the switch setting."""
     lossy = next(p for p in buffers.profiles if p.name == EGRESS_LOSSY_PROFILE)
     trimmed = BufferProfileIR(
         EGRESS_LOSSY_TRIM_PROFILE,
@@ -84,12 +87,7 @@ def plan_trimming(
         lossy.reserved_bytes,
         dynamic_th=_trim_queue_dynamic_th(profile, buffers),
     )
-    schedulers = tuple(
-        SchedulerIR(
-            trim_scheduler_name(rate), "STRICT", max_rate_bytes_per_s=_rate_cap(rate, buffers)
-        )
-        for rate in sorted(set(speeds_bps))
-    )
+    schedulers = (SchedulerIR(TRIM_SCHEDULER_NAME, "DWRR", weight=weight),)
     assert isinstance(trim.dscp, int)  # from-tc is refused when the class plan is made
     size = derived_constant(
         trim.size,
@@ -107,22 +105,6 @@ def plan_trimming(
         source=SOURCE_TRIMMING,
     )
     return TrimPlan((trimmed, queue_profile), schedulers, trimming)
-
-
-def _rate_cap(rate_bps: float, buffers: BufferPlan) -> Derived:
-    budget = fastlane_notification_budget(rate_bps, buffers.per_port_share_bytes.value, 1.0)
-    cap_bytes_per_s = float(budget.notification_rate_cap_bps) / 8.0
-    provenance = Provenance(
-        model="fastlane_notification_budget",
-        inputs=budget.provenance.inputs,
-        derivations=(
-            *budget.provenance.derivations,
-            Derivation(
-                "trim_queue_max_rate_bytes_per_s", "notification_rate_cap_bps/8", SOURCE_CAPS
-            ),
-        ),
-    )
-    return Derived(cap_bytes_per_s, "B/s", provenance, "trim_queue_max_rate_bytes_per_s")
 
 
 def _trim_queue_dynamic_th(profile: VendorProfile, buffers: BufferPlan) -> Derived:
@@ -165,8 +147,7 @@ def _trim_queue_dynamic_th(profile: VendorProfile, buffers: BufferPlan) -> Deriv
 __all__ = [
     "EGRESS_LOSSY_TRIM_PROFILE",
     "EGRESS_TRIM_PROFILE",
-    "FASTLANE_BANDWIDTH_CAP_FRACTION",
+    "TRIM_SCHEDULER_NAME",
     "TrimPlan",
     "plan_trimming",
-    "trim_scheduler_name",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,4 +117,52 @@ def pause_depth(
     return depth
 
 
-__all__ = ["FlowCompletionStats", "PortRef", "flow_completion_stats", "pause_depth"]
+@dataclass(frozen=True)
+class PfcExposure:
+    """Which flows PFC paused, and which of those were victims of another port's congestion."""
+
+    paused: tuple[bool, ...]
+    victim: tuple[bool, ...]
+
+
+def pfc_victims(
+    flow_hops: Sequence[Sequence[Sequence[int]]],
+    queue_paused: Sequence[bool],
+    queue_congested: Sequence[bool],
+) -> PfcExposure:
+    """Victim flows of PFC: flows paused at some hop whose own path crosses no congested egress.
+
+    PFC pauses a whole priority on a link, so a flow that shares a paused link with the flows of
+    a congested port stops with them although its own path is free: head-of-line blocking and
+    congestion spreading, the "victim flow" of Zhu et al., "Congestion Control for Large-Scale
+    RDMA Deployments" (DCQCN), SIGCOMM 2015, §2, and of Mittal et al., "Revisiting Network
+    Support for RDMA" (IRN), SIGCOMM 2018, §2.
+
+    ``flow_hops[f]`` lists flow f's hops, each the egress queues (indexes into the two masks) it
+    may leave that switch by: one queue, or each ECMP member when its hash is not known here.
+    ``queue_paused[q]``: the queue received PFC PAUSE in the window. ``queue_congested[q]``: the
+    queue was congested on its own (not paused, yet it backed up: the caller's test).
+
+    A flow is paused when, at some hop, every queue it may take was paused; it is a victim when
+    it is paused and no queue it may take anywhere is congested. With ECMP both tests lean the
+    same way (a flow counts as paused only if it was, and as crossing a congested queue if it may
+    have), so the victims are a lower bound.
+    """
+    paused = tuple(
+        any(hop and all(queue_paused[q] for q in hop) for hop in hops) for hops in flow_hops
+    )
+    victim = tuple(
+        was_paused and not any(queue_congested[q] for hop in hops for q in hop)
+        for was_paused, hops in zip(paused, flow_hops, strict=True)
+    )
+    return PfcExposure(paused, victim)
+
+
+__all__ = [
+    "FlowCompletionStats",
+    "PfcExposure",
+    "PortRef",
+    "flow_completion_stats",
+    "pause_depth",
+    "pfc_victims",
+]

@@ -16,7 +16,8 @@ same traffic file, seed and window:
   refused, with the compiler's reason, where the intent's switch profile cannot trim.
 
 Each mode reports the collectives' job completion time, FCT p50/p99, lossless and total drops,
-timeouts, trimmed packets, PFC pause time and how many queues it reached, and the mode's
+timeouts, trimmed packets, PFC pause time and how many queues it reached, the flows PFC paused
+and its victims among them (paused, their own path uncongested), and the mode's
 deadlock exposure from ``check deadlock`` (single link failures). The CLI renders the table and
 the plot (qosforge/cli/compare.py).
 """
@@ -91,13 +92,23 @@ class ModeResult:
     paused_queues: int = 0
     """Queues that were paused at all: how far the pause spread."""
     queues: int = 0
+    paused_flows: int = 0
+    """Flows PFC paused at some hop (softswitch/fabric_metrics.py pfc_victims)."""
+    victim_flows: int = 0
+    """Paused flows whose own path crosses no congested queue: PFC's victims (DCQCN SIGCOMM 2015
+    §2; IRN SIGCOMM 2018 §2), a lower bound where ECMP hides a flow's path."""
     deadlock_verdict: str | None = None
     deadlock_detail: str | None = None
     cpu_s: float = 0.0
     out_dir: str | None = None
 
+    @property
+    def victim_share(self) -> float | None:
+        """Victim flows over all the mode's flows (None: no flow ran)."""
+        return self.victim_flows / self.flows if self.flows else None
+
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "victim_share": self.victim_share}
 
 
 @dataclass(frozen=True)
@@ -261,6 +272,8 @@ def summarise(mode: str, report: dict[str, Any], cpu_s: float) -> ModeResult:
         pfc_pause_s=sum(paused),
         paused_queues=sum(1 for p in paused if p > 0.0),
         queues=len(ports),
+        paused_flows=sum(1 for f in flows if f.get("pfc_paused")),
+        victim_flows=sum(1 for f in flows if f.get("pfc_victim")),
         cpu_s=cpu_s,
     )
 

@@ -52,7 +52,7 @@ DEFAULT_MODES = "lossless-dcqcn,pfc-only,lossy-irn,trimming"
     "plot_path",
     type=OutputPath("compare.png", dir_okay=False),
     metavar="FILE",
-    help="Draw JCT (or FCT p99) and PFC pause per mode (.png, .svg or .pdf).",
+    help="Draw JCT (or FCT p99), PFC pause and PFC victim flows per mode (.png, .svg or .pdf).",
 )
 @click.option(
     "--measure",
@@ -115,7 +115,7 @@ def compare_command(
     Each mode is a compiled variant of INTENT: lossless-dcqcn (PFC + DCQCN), pfc-only (PFC, the
     NICs' DCQCN off), lossy-irn (no PFC, IRN selective repeat), trimming (lossy-irn with packet
     trimming; refused where the switch profile cannot trim). Reports JCT, FCT p50/p99, lossless
-    drops, timeouts, PFC pause and its spread, and each mode's deadlock exposure.
+    drops, timeouts, PFC pause and its spread (victim flows), and each mode's deadlock exposure.
 
     \b
     Examples:
@@ -153,6 +153,13 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value * 1e3:.3f}"
 
 
+def _victims(row: Any) -> str:
+    """Victim flows, their share of the flows, and the flows paused at all."""
+    share = row.victim_share
+    percent = "-" if share is None else f"{share:.0%}"
+    return f"{row.victim_flows} ({percent}) of {row.paused_flows} paused"
+
+
 def render_table(result: Any) -> str:
     """The modes side by side, one line each; refused modes with their reason below."""
     header = (
@@ -166,12 +173,13 @@ def render_table(result: Any) -> str:
         "trimmed",
         "PFC pause ms",
         "paused queues",
+        "victim flows",
         "deadlock",
     )
     rows = [header]
     for row in result.modes:
         if row.refused is not None:
-            rows.append((row.mode, "refused", "", "", "", "", "", "", "", "", ""))
+            rows.append((row.mode, "refused", *[""] * (len(header) - 2)))
             continue
         rows.append(
             (
@@ -185,6 +193,7 @@ def render_table(result: Any) -> str:
                 str(row.trimmed_packets),
                 _ms(row.pfc_pause_s),
                 f"{row.paused_queues}/{row.queues}",
+                _victims(row),
                 row.deadlock_verdict or "-",
             )
         )
@@ -198,11 +207,16 @@ def render_table(result: Any) -> str:
         if row.deadlock_verdict not in (None, "deadlock_free") and row.deadlock_detail
     ]
     lines += [f"note: {note}" for note in result.notes]
+    lines.append(
+        "note: a victim flow was paused by PFC at some hop, yet its own path crosses no queue "
+        "that backed up unpaused past its ECN threshold (DCQCN SIGCOMM 2015 §2)"
+    )
     return "\n".join(lines)
 
 
 def _plot(path: Path, result: Any) -> None:
-    """Two panels: each mode's JCT (FCT p99 without a collective) and its PFC pause."""
+    """Three panels: each mode's JCT (FCT p99 without a collective), its PFC pause and its PFC
+    victim flows."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -215,12 +229,15 @@ def _plot(path: Path, result: Any) -> None:
     names = [row.mode for row in ran]
     times = [((row.jct_s if use_jct else row.fct_p99_s) or 0.0) * 1e3 for row in ran]
     pauses = [row.pfc_pause_s * 1e3 for row in ran]
-    figure, (upper, lower) = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    victims = [row.victim_flows for row in ran]
+    figure, (upper, lower, bottom) = plt.subplots(3, 1, figsize=(7, 7), sharex=True)
     upper.bar(names, times, color="tab:blue")
     upper.set_ylabel("JCT (ms)" if use_jct else "FCT p99 (ms)")
     upper.set_title(f"{Path(result.intent).name}: class {result.class_name}")
     lower.bar(names, pauses, color="tab:red")
     lower.set_ylabel("PFC pause (ms, all queues)")
+    bottom.bar(names, victims, color="tab:purple")
+    bottom.set_ylabel("PFC victim flows")
     figure.tight_layout()
     write_atomically(path, lambda temporary: figure.savefig(temporary, dpi=120))
     plt.close(figure)

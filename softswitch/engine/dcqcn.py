@@ -120,7 +120,7 @@ from qosforge.softswitch.engine.selective_repeat import (
     sr_timeout,
     sr_trim_nack,
 )
-from qosforge.softswitch.engine.trimming import NACK_SHIFT
+from qosforge.softswitch.engine.trimming import NACK_RTX, NACK_SHIFT
 from qosforge.softswitch.traffic.spec import DCQCN_RATE_REFERENCE_BPS
 
 
@@ -379,19 +379,31 @@ def _sr_ack(w: World, now: float, f: int, payload: int) -> None:
 def dcqcn_trim_nack(w: World, now: float, f: int, payload: int, echo: float) -> None:
     """A NACK for a trimmed packet (engine/trimming.py) reaches the sender: selective repeat
     resends that packet; go-back-N goes back to the receiver's next expected packet unless the
-    trimmed packet left before the last go-back (whose resending covers it already)."""
+    trimmed packet left before the last go-back (whose resending covers it already).
+
+    A trimmed packet is a loss to congestion, so the sender also slows down, once per round:
+    FastLane's sender resends a notified packet at once and halves its window on the first
+    notification of a window only (Zats et al., UCB/EECS-2013-113, §3.1 Algorithm 1, lines 6-13),
+    so that senders do not answer notifications "too aggressively" (§3.2). DCQCN's rate is cut as
+    by a CNP (dcqcn_cnp); a round is what left before the last cut (a NACK for a packet sent
+    before it belongs to the same congestion event), the rule go-back-N applies to its go-backs.
+    """
     fli, flf = w[W_FLI], w[W_FLF]
     if fli[f, FL_DONE] == 1:
         return
-    seq = payload & ((1 << NACK_SHIFT) - 1)
+    seq = payload & (NACK_RTX - 1)
     expected = payload >> NACK_SHIFT
     if fli[f, FL_SR] == 1:
-        sr_trim_nack(w, f, seq)
+        sr_trim_nack(w, f, seq, payload & NACK_RTX != 0)
+        if echo >= flf[f, FF_REWIND_AT]:
+            flf[f, FF_REWIND_AT] = now
+            dcqcn_cnp(w, now, f)
         resume_pacer(w, now, f)
         return
     if echo < flf[f, FF_REWIND_AT] or not fli[f, FL_SNDUNA] <= expected < fli[f, FL_SNDNXT]:
         return
     flf[f, FF_REWIND_AT] = now
+    dcqcn_cnp(w, now, f)
     fli[f, FL_SNDNXT] = expected
     fli[f, FL_RTX_FIRST] = 1
     resume_pacer(w, now, f)

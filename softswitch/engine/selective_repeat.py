@@ -57,11 +57,13 @@ from qosforge.softswitch.engine.layout import (
 )
 
 #: Ring bits: the receiver holds the packet; the sender was told a trimmed copy was lost and
-#: must resend it; the sender resent it on that NACK; the receiver selectively ACKed it.
+#: must resend it; the sender resent it on that NACK; the receiver selectively ACKed it; the
+#: sender resent it by IRN's loss rule (a later packet selectively ACKed).
 HELD = 1
 TRIMMED = 2
 TRIM_RESENT = 4
 SACKED = 8
+LOST_RESENT = 16
 SENDER_BITS = TRIMMED | TRIM_RESENT | SACKED
 
 
@@ -128,14 +130,19 @@ def sr_ack(w: World, f: int, payload: int) -> bool:
 
 
 @compiled
-def sr_trim_nack(w: World, f: int, seq: int) -> None:
-    """A NACK for trimmed packet ``seq``: it is lost; resend it before anything else."""
+def sr_trim_nack(w: World, f: int, seq: int, retransmission: bool) -> None:
+    """A NACK for trimmed packet ``seq``: it is lost; resend it before anything else.
+
+    Not when the trimmed copy was the first transmission and the loss rule has resent the packet
+    since: a header that waits behind others in the trim queue lets a later packet's selective ACK
+    overtake it, and the packet is already on its way again (a NACK for a trimmed resend, which
+    carries ``retransmission``, is answered)."""
     fli, rcv = w[W_FLI], w[W_RCV]
     ring = rcv.shape[1]
     if not fli[f, FL_SNDUNA] <= seq < fli[f, FL_SNDNXT]:
         return
     bits = rcv[f, seq % ring]
-    if bits & (TRIMMED | SACKED):
+    if bits & (TRIMMED | SACKED) or (bits & LOST_RESENT and not retransmission):
         return
     rcv[f, seq % ring] = (bits | TRIMMED) & ~TRIM_RESENT
     fli[f, FL_TRIM_MARKS] += 1
@@ -184,6 +191,7 @@ def sr_sent(w: World, f: int, seq: int) -> None:
         fli[f, FL_TRIM_MARKS] -= 1
         fli[f, FL_TRIM_SCAN] = seq + 1
     else:
+        rcv[f, seq % ring] = bits | LOST_RESENT
         fli[f, FL_HIGH_RXT] = seq + 1
 
 
@@ -194,7 +202,7 @@ def sr_timeout(w: World, f: int) -> None:
     ring = rcv.shape[1]
     una, nxt = fli[f, FL_SNDUNA], fli[f, FL_SNDNXT]
     for seq in range(una, min(nxt, una + ring)):
-        rcv[f, seq % ring] &= ~TRIM_RESENT
+        rcv[f, seq % ring] &= ~(TRIM_RESENT | LOST_RESENT)
     fli[f, FL_HIGH_RXT] = una
     fli[f, FL_LOST_BELOW] = nxt
 

@@ -29,6 +29,7 @@ from qosforge.softswitch.engine.layout import (
     C_TRIMMED,
     EV_TRIM_NACK,
     F_CNP,
+    F_RTX,
     F_TRIM,
     FF_ACK_DELAY,
     FL_KIND,
@@ -68,6 +69,9 @@ TRIM_DSCP_SHIFT = 8
 FRAME_OVERHEAD_BYTES = MAC_HEADER_BYTES + FCS_BYTES
 #: Half of the NACK payload's bits: the trimmed sequence below, the receiver's next expected above.
 NACK_SHIFT = 32
+#: Set in the lower half when the trimmed copy was a retransmission (it carried F_RTX), so the
+#: sender can tell a NACK for a copy it already resent from one for the resend itself.
+NACK_RTX = 1 << (NACK_SHIFT - 1)
 
 
 @compiled
@@ -100,13 +104,15 @@ def trim_packet(w: World, now: float, packet: int, switch: int, port: int) -> No
 
 @compiled
 def trimmed_header_received(w: World, now: float, packet: int) -> None:
-    """A trimmed header reaches its receiver: a RoCE receiver NACKs it (the trimmed sequence and
-    its next expected one, echoing the header's send time); a window receiver discards it."""
+    """A trimmed header reaches its receiver: a RoCE receiver NACKs it (the trimmed sequence,
+    whether that copy was a retransmission, and its next expected one, echoing the header's send
+    time); a window receiver discards it."""
     pki, fli = w[W_PKI], w[W_FLI]
     f = pki[packet, P_FLOW]
     if fli[f, FL_KIND] != K_DCQCN:
         return
-    payload = pki[packet, P_SEQ] | (fli[f, FL_RCVNXT] << NACK_SHIFT)
+    rtx = NACK_RTX if pki[packet, P_FLAGS] & F_RTX else 0
+    payload = pki[packet, P_SEQ] | rtx | (fli[f, FL_RCVNXT] << NACK_SHIFT)
     push_event(
         w, now + w[W_FLF][f, FF_ACK_DELAY], EV_TRIM_NACK, f, payload, w[W_PKF][packet, PF_SENT]
     )
@@ -114,6 +120,7 @@ def trimmed_header_received(w: World, now: float, packet: int) -> None:
 
 __all__ = [
     "FRAME_OVERHEAD_BYTES",
+    "NACK_RTX",
     "NACK_SHIFT",
     "TRIM_DSCP_SHIFT",
     "trim_packet",

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from qosforge.softswitch.fabric_metrics import pfc_victims
 from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
-from qosforge.softswitch.helper.user_traffic import UserTraffic
+from qosforge.softswitch.helper.user_traffic import UserTraffic, flow_hops
 from qosforge.softswitch.sampling import SampledRun, simulate_sampled
 from qosforge.softswitch.traffic.spec import FlowSpec, PauseSpec, RunSpec, TransportParams
 from qosforge.softswitch.traffic.traffic_file import TrafficFile
@@ -169,5 +170,23 @@ def ports_json(fabric: Fabric, traffic: UserTraffic, sampled: SampledRun) -> lis
     return out
 
 
-__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "ports_json", "run_user_traffic", "user_traffic_run",
-           "user_traffic_specs"]
+def mark_pfc_victims(fabric: Fabric, traffic: UserTraffic, flows: list[dict[str, object]],
+                     ports: list[dict[str, object]]) -> None:
+    """Add ``pfc_paused`` and ``pfc_victim`` to each flow's row (softswitch/fabric_metrics.py
+    :func:`pfc_victims`). ``ports`` are :func:`ports_json`'s rows, one per monitored queue. A
+    queue was congested on its own when it was not paused yet crossed its ECN marking threshold
+    (its WRED marked packets): the compiled config's own congestion signal, which every RoCE
+    class has."""
+    index = {queue: m for m, queue in enumerate(traffic.monitors)}
+    paused = [bool(row["paused_s"]) for row in ports]
+    congested = [not was_paused and bool(row["marks"]) for was_paused, row in zip(paused, ports, strict=True)]
+    hops = [[[index[q] for q in hop] for hop in flow_hops(fabric, flow.spec.src_port, flow.spec.dst_port, flow.dscp)]
+            for flow in traffic.flows]
+    exposure = pfc_victims(hops, paused, congested)
+    for row, was_paused, victim in zip(flows, exposure.paused, exposure.victim, strict=True):
+        row["pfc_paused"] = was_paused
+        row["pfc_victim"] = victim
+
+
+__all__ = ["Window", "collectives_json", "flows_json", "groups_json", "mark_pfc_victims", "ports_json", "run_user_traffic",
+           "user_traffic_run", "user_traffic_specs"]

@@ -189,25 +189,29 @@ def _implicit_traffic(fabric: Fabric, entry: ClassIR, transport: FlowKind | None
     return FabricTraffic(entry, kind, DEFAULT_PACKET_BYTES, cnp_dscp, None, "dscp")
 
 
-def _ecmp_ports(fabric: Fabric, src_port: int, dst_port: int) -> list[int]:
+def _ecmp_stages(fabric: Fabric, src_port: int, dst_port: int) -> list[list[int]]:
     """Every switch egress port a packet from ``src_port``'s host to ``dst_port``'s may leave
-    by: each member of each ECMP group on each shortest path (the engine hashes a flow onto one)."""
+    by, one list per stage of the path (the first switch's ports, the next switches', ...): each
+    member of each ECMP group on each shortest path (the engine hashes a flow onto one)."""
     topology = fabric.topology
     owner = topology.switch_of()
-    seen: list[int] = []
-    frontier = [owner[src_port]]
+    stages: list[list[int]] = []
     visited: set[int] = set()
-    while frontier:
-        switch = frontier.pop()
-        if switch in visited:
-            continue
-        visited.add(switch)
-        for port in topology.routes[switch][dst_port]:
-            if port not in seen:
-                seen.append(port)
-            if port != dst_port:
-                frontier.append(owner[topology.peers[port]])
-    return seen
+    level = [owner[src_port]]
+    while level:
+        visited.update(level)
+        stage: list[int] = []
+        following: list[int] = []
+        for switch in level:
+            for port in topology.routes[switch][dst_port]:
+                if port not in stage:
+                    stage.append(port)
+                peer = owner[topology.peers[port]] if port != dst_port else None
+                if peer is not None and peer not in visited and peer not in following:
+                    following.append(peer)
+        stages.append(stage)
+        level = following
+    return stages
 
 
 def user_traffic(fabric: Fabric, traffic: TrafficFile, *, seed: int) -> UserTraffic:
@@ -324,11 +328,19 @@ def _built(fabric: Fabric, placed: PlacedEntry | PlacedCollective) -> FabricTraf
         raise error.with_place(placed.place) from None
 
 
+def flow_hops(fabric: Fabric, src_port: int, dst_port: int, dscp: int) -> list[list[tuple[int, int]]]:
+    """The (engine port, queue) pairs a flow's DSCP may leave each stage of its path by, in path
+    order: one pair where the path is single, each ECMP member's where it forks."""
+    ports = fabric.ports
+    return [[(port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]) for port in stage]
+            for stage in _ecmp_stages(fabric, src_port, dst_port)]
+
+
 def _monitor(fabric: Fabric, monitors: dict[tuple[int, int], str], src_port: int, dst_port: int, dscp: int, class_name: str) -> None:
     """Sample every egress queue the flow's DSCP can take on its way (each ECMP member)."""
-    ports = fabric.ports
-    for port in _ecmp_ports(fabric, src_port, dst_port):
-        monitors.setdefault((port, ports[port].tc_to_queue[ports[port].dscp_to_tc[dscp]]), class_name)
+    for hop in flow_hops(fabric, src_port, dst_port, dscp):
+        for queue in hop:
+            monitors.setdefault(queue, class_name)
 
 
 def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:
@@ -338,4 +350,4 @@ def _with_dscp(spec: FlowSpec, dscp: int) -> FlowSpec:
     return replace(spec, dscp=dscp)
 
 
-__all__ = ["UserFlow", "UserTraffic", "user_traffic"]
+__all__ = ["UserFlow", "UserTraffic", "flow_hops", "user_traffic"]

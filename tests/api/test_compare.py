@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ROCE_POD = ROOT / "examples" / "roce-pod.yaml"
 TRIM_POD = ROOT / "examples" / "trim-pod.yaml"
 ALLREDUCE = ROOT / "examples" / "allreduce.traffic.yaml"
+VICTIMS = ROOT / "examples" / "victims.traffic.yaml"
 
 
 def _document(path: Path) -> object:
@@ -134,8 +135,10 @@ def _report(
             "retransmissions": 2,
             "trimmed_packets": 3,
             "ooo_packets": 4,
+            "pfc_paused": i < 3,
+            "pfc_victim": i == 0,
         }
-        for f in fcts
+        for i, f in enumerate(fcts)
     ]
     return {
         "flows": flows,
@@ -162,6 +165,8 @@ def test_a_modes_row_takes_the_slowest_collective_and_nearest_rank_percentiles()
         20,
     )
     assert row.pfc_pause_s == pytest.approx(3e-3) and (row.paused_queues, row.queues) == (2, 3)
+    assert (row.paused_flows, row.victim_flows, row.victim_share) == (3, 1, 0.2)
+    assert row.to_json()["victim_share"] == 0.2
     unfinished = summarise("lossy-irn", _report([0.001], [0.01, None], []), 0.0)
     assert unfinished.jct_s is None
 
@@ -184,3 +189,57 @@ def test_a_malformed_intent_is_refused_at_its_line_and_nothing_is_written(
     with pytest.raises(QosforgeError, match=message):
         compare(request, StderrReporter())
     assert not out.exists()
+
+
+def test_pfc_victims_are_counted_where_pfc_pauses_and_none_where_nothing_pauses() -> None:
+    result = compare(
+        CompareRequest(
+            str(ROCE_POD),
+            str(VICTIMS),
+            modes=("pfc-only", "lossy-irn"),
+            duration="8ms",
+            assumptions=("red.steps=1024", "red.step_offset=0"),
+            fail_links=0,
+        ),
+        StderrReporter(),
+    )
+    pfc, lossy = result.modes
+    # PFC alone: leaf4 pauses both spines' links to it; the eight incast flows and the leaf2 flow
+    # to host 49 cross them, and only that one's own path is free: one victim of ten flows.
+    assert pfc.paused_queues == 2 and pfc.paused_flows == 9
+    assert pfc.victim_flows == 1 and pfc.victim_share == pytest.approx(0.1)
+    # Without PFC nothing pauses, so nothing is a victim.
+    assert lossy.pfc_pause_s == 0.0 and (lossy.paused_flows, lossy.victim_flows) == (0, 0)
+
+
+def test_the_victim_is_the_flow_whose_own_path_is_free() -> None:
+    from qosforge.api.compare import PFC_ONLY_FLOWS
+    from qosforge.api.scenarios.traffic import TrafficOptions, run_traffic
+    from qosforge.api.simulation import assumptions
+
+    options = TrafficOptions(
+        intent=str(ROCE_POD),
+        traffic=str(VICTIMS),
+        switches=(),
+        measure=None,
+        duration_s=8e-3,
+        sample_s=None,
+        seed=1,
+        rto_min_s=None,
+        assume=assumptions(("red.steps=1024", "red.step_offset=0")),
+        timeseries=None,
+        plot=None,
+        flow_overrides=PFC_ONLY_FLOWS,
+    )
+    report, _ = run_traffic(options, StderrReporter())
+    flags: dict[str, set[tuple[bool, bool]]] = {}
+    for flow in report["flows"]:
+        flags.setdefault(flow["group"], set()).add((flow["pfc_paused"], flow["pfc_victim"]))
+    assert flags == {
+        "incast": {(True, False)},
+        "victim": {(True, True)},
+        "local": {(False, False)},
+    }
+    victim = next(f for f in report["flows"] if f["group"] == "victim")
+    # 2 MB at 100G takes 0.16 ms alone; stopped with the incast's links it takes several times it.
+    assert victim["fct_s"] > 3 * 2e6 * 8 / 100e9

@@ -76,15 +76,23 @@ def test_trimmed_class_gets_the_trim_profile_and_the_trim_queue(write_intent: Wr
     assert [c.name for c in switch.control_classes if c.name == "trim"] == ["trim"]
 
 
-def test_trim_queue_is_strict_and_capped_to_the_fastlane_budget(write_intent: Writer) -> None:
-    switch = compile_text(write_intent, SPECTRUM4).switches[0]
+def test_trim_queue_shares_the_port_at_the_trimmed_class_weight_unshaped(
+    write_intent: Writer,
+) -> None:
+    weighted = SPECTRUM4.replace("    dscp: [26]\n", "    dscp: [26]\n    weight: 60\n")
+    switch = compile_text(write_intent, weighted).switches[0]
     trim_queue = next(q for q in switch.ports[0].queues if q.class_name == "trim")
     scheduler = next(s for s in switch.schedulers if s.name == trim_queue.scheduler)
-    assert scheduler.kind == "STRICT"
-    assert scheduler.max_rate_bytes_per_s is not None
-    # FastLane §3.2/§5: 2 % of the port rate, here 400 Gb/s -> 8 Gb/s = 1e9 B/s.
-    assert scheduler.max_rate_bytes_per_s.value == pytest.approx(0.02 * 400e9 / 8)
-    assert "FastLane" in str(scheduler.max_rate_bytes_per_s.provenance)
+    # DWRR at the trimmed class's weight, no shaper: a shaped queue delays every NACK behind the
+    # cap, strict priority lets headers starve the data (NDP §3.1; NVIDIA's lossy-multi-tc).
+    rdma_queue = next(q for q in switch.ports[0].queues if q.class_name == "rdma")
+    rdma = next(s for s in switch.schedulers if s.name == rdma_queue.scheduler)
+    assert scheduler.kind == "DWRR" and scheduler.max_rate_bytes_per_s is None
+    assert scheduler.weight == rdma.weight == 60
+    # One scheduler for every port speed: a weight is not a rate.
+    assert {q.scheduler for p in switch.ports for q in p.queues if q.class_name == "trim"} == {
+        scheduler.name
+    }
     dynamic_th = next(p for p in switch.buffer_profiles if p.name == EGRESS_TRIM_PROFILE).dynamic_th
     assert dynamic_th is not None
     alpha = 2.0**dynamic_th.value

@@ -15,6 +15,7 @@ from qosforge.softswitch.fabric_metrics import (
     PortRef,
     flow_completion_stats,
     pause_depth,
+    pfc_victims,
 )
 
 
@@ -158,3 +159,46 @@ def test_a_tree_reports_its_deepest_paused_branch() -> None:
     paused = [PortRef("a", "down"), PortRef("b", "down"), PortRef("a1", "down"), PortRef("a2", "down")]
     assert pause_depth(PortRef("root", "host"), paused, links) == 3
     assert pause_depth(PortRef("root", "host"), paused[:2], links) == 1
+
+
+# Victim flows. Queues: 0 leaf1 uplink, 1 spine -> leaf4, 2 leaf4 -> host R (the incast's
+# congested port), 3 leaf4 -> host V, 4 leaf2 uplink (not on any paused path).
+_PAUSED = [True, True, False, False, False]
+_CONGESTED = [False, False, True, False, False]
+
+
+def test_a_flow_paused_upstream_of_a_congested_port_it_does_not_cross_is_a_victim() -> None:
+    incast = [[0], [1], [2]]  # leaf1 -> spine -> leaf4 -> R: paused, and crosses the congestion
+    victim = [[0], [1], [3]]  # leaf1 -> spine -> leaf4 -> V: paused with it, its own port is free
+    bystander = [[4], [3]]  # never crosses a paused queue
+    exposure = pfc_victims([incast, victim, bystander], _PAUSED, _CONGESTED)
+    assert exposure.paused == (True, True, False)
+    assert exposure.victim == (False, True, False)
+
+
+def test_with_ecmp_a_flow_is_paused_only_if_every_member_of_a_stage_was() -> None:
+    # Two uplinks at the first stage, one paused: the flow may have taken the free one.
+    paused = [True, False, False, False]
+    exposure = pfc_victims([[[0, 1], [3]], [[0], [3]]], paused, [False] * 4)
+    assert exposure.paused == (False, True)
+    assert exposure.victim == (False, True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=6),
+    st.lists(
+        st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=3), min_size=1, max_size=4),
+        max_size=8,
+    ),
+)
+def test_victims_are_paused_flows_and_nothing_pauses_without_a_paused_queue(
+    queues: list[tuple[bool, bool]], flows: list[list[list[int]]]
+) -> None:
+    paused = [p for p, _ in queues]
+    congested = [c and not p for p, c in queues]
+    flows = [[[q % len(queues) for q in hop] for hop in hops] for hops in flows]
+    exposure = pfc_victims(flows, paused, congested)
+    assert all(p for p, v in zip(exposure.paused, exposure.victim, strict=True) if v)
+    if not any(paused):
+        assert not any(exposure.paused) and not any(exposure.victim)

@@ -114,6 +114,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         collectives_json,
         flows_json,
         groups_json,
+        mark_pfc_victims,
         ports_json,
         run_user_traffic,
     )
@@ -162,6 +163,8 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
                  for group in groups if group["jain_index"] is None]
     for warning in warnings:
         reporter.note(f"warning: {warning}")
+    ports = ports_json(fabric, traffic, sampled)
+    mark_pfc_victims(fabric, traffic, flows, ports)
     counters = {key: value for key, value in summary(sampled.result).items()
                 if not key.startswith("queue_") and key not in ("mark_fraction", "drop_fraction")}
     report: dict[str, Any] = {
@@ -183,7 +186,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
                                       REASONS_WITH_WATCHDOG),
         "flow_ect": flow_ect(tuple(flow.spec for flow in traffic.flows)),
         "flows": flows, "groups": groups,
-        "ports": ports_json(fabric, traffic, sampled), "warnings": warnings,
+        "ports": ports, "warnings": warnings,
     }
     collectives = collectives_json(traffic, traffic_file, sampled, window)
     if collectives:

@@ -48,13 +48,9 @@ def test_only_the_trimmed_queue_profile_trims(config: ConfigDb) -> None:
     assert config["BUFFER_QUEUE"]["Ethernet0|7"] == {"profile": "egress_trim_profile"}
     assert config["BUFFER_PROFILE"]["egress_trim_profile"]["dynamic_th"] == "-5"
     scheduler = config["SCHEDULER"][config["QUEUE"]["Ethernet0|7"]["scheduler"]]
-    # 2 % of 400 Gb/s = 1e9 B/s, strict priority (FastLane §3.2, §5).
-    assert scheduler == {
-        "type": "STRICT",
-        "meter_type": "bytes",
-        "cir": "1000000000",
-        "pir": "1000000000",
-    }
+    # DWRR at the trimmed class's weight, unshaped (compiler/trimming.py).
+    rdma = config["SCHEDULER"][config["QUEUE"]["Ethernet0|1"]["scheduler"]]
+    assert scheduler == {"type": "DWRR", "weight": rdma["weight"]}
 
 
 @pytest.mark.parametrize(
