@@ -13,25 +13,34 @@ newreno and tcp-ecn: congestion avoidance adds one segment per window of segment
 Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per ACK, half as fast
 under delayed ACKs). ``--stock`` adds ns-3's run with its own defaults beside each.
 
-Usage: ``python bench/ns3_compare.py [--duration 0.3] [--only dctcp] [--stock]``.
+``--write-referee FILE`` records ns-3's rows (with the argv that produced them) for the scenarios
+run; ``--referee FILE`` takes ns-3's rows from such a file instead of running ns-3 (the CI fixture
+tests/bench/fixtures/dumbbell_ns3.json, held by tests/bench/test_dumbbell_referee.py);
+``--format json`` prints every row as JSON.
+
+Usage: ``python bench/ns3_compare.py [--duration 0.3] [--only dctcp] [--stock] [--referee FILE]
+[--write-referee FILE] [--format table|json]``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _ns3 import build, timed
+from _usage import OneLineParser, fail
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
 MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux")
+#: TCP payload per segment in both simulators (dumbbell.cc --segment, the dumbbell's packets).
+SEGMENT_BYTES = 1448
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,8 @@ class Scenario:
     ns3_sack: bool = True
     flows: int = 10
     buffer_packets: int = 1000
+    bandwidth_gbps: int = 10
+    rtt_us: int = 100
 
 
 SCENARIOS = (
@@ -50,13 +61,27 @@ SCENARIOS = (
     Scenario("newreno tail-drop", "newreno", 0),
     Scenario("cubic tail-drop", "cubic", 0),
     Scenario("newreno tail-drop, ns-3 without SACK", "newreno", 0, ns3_sack=False),
+    # Tuned on by neither simulator: 20 flows into a 25G port, K = 30 packets, 60 us RTT.
+    Scenario("dctcp 25G K=30 20 flows", "dctcp", 30, flows=20, bandwidth_gbps=25, rtt_us=60),
 )
+
+
+def marks_per_packet(row: dict[str, Any], measured_s: float) -> float:
+    """CE marks per payload packet delivered in the measured window: qosforge's frames carry
+    Ethernet framing (1538 B on the wire) where ns-3's point-to-point links carry 1502 B, so
+    the same goodput share is 1502/1538 as many packets a second on qosforge; per packet the
+    two simulators compare without that difference."""
+    packets = row["goodput"] * 1e9 * measured_s / 8.0 / SEGMENT_BYTES
+    return float(row["marks"]) / packets if packets else 0.0
 
 
 def run_qosforge(s: Scenario, duration: float, warmup: float) -> dict[str, float]:
     qosforge = str(Path(sys.executable).with_name("qosforge"))
-    argv = [qosforge, "simulate", "--scenario", "dumbbell", "--flows", str(s.flows), "--transport", s.transport, "--bandwidth", "10G",
-            "--rtt", "100us", "--buffer", f"{s.buffer_packets}pkt", "--duration", f"{duration}s", "--warmup", f"{warmup}s", "--format", "json"]
+    argv = [qosforge, "simulate", "--scenario", "dumbbell", "--flows", str(s.flows),
+            "--transport", s.transport, "--bandwidth", f"{s.bandwidth_gbps}G",
+            "--rtt", f"{s.rtt_us}us",
+            "--buffer", f"{s.buffer_packets}pkt", "--duration", f"{duration}s",
+            "--warmup", f"{warmup}s", "--format", "json"]
     if s.k_packets:
         argv += ["--ecn-threshold", f"{s.k_packets}pkt"]
     out, wall, cpu = timed(argv)
@@ -67,40 +92,101 @@ def run_qosforge(s: Scenario, duration: float, warmup: float) -> dict[str, float
             "loop": report["wall_seconds"]}
 
 
-def run_ns3(binary: Path, s: Scenario, duration: float, warmup: float, *, stock: bool = False) -> dict[str, float]:
-    argv = [str(binary), f"--transport={s.transport}", f"--flows={s.flows}", "--bandwidth=10Gbps", "--rttUs=100", f"--k={s.k_packets}",
+def ns3_argv(s: Scenario, duration: float, warmup: float, *, stock: bool = False) -> list[str]:
+    argv = [f"--transport={s.transport}", f"--flows={s.flows}",
+            f"--bandwidth={s.bandwidth_gbps}Gbps",
+            f"--rttUs={s.rtt_us}", f"--k={s.k_packets}",
             f"--buffer={s.buffer_packets}", f"--duration={duration}", f"--warmup={warmup}", f"--sack={'true' if s.ns3_sack else 'false'}"]
-    out, wall, cpu = timed(argv if stock else [*argv, *MATCH_LINUX])
+    return argv if stock else [*argv, *MATCH_LINUX]
+
+
+def run_ns3(binary: Path, s: Scenario, duration: float, warmup: float, *,
+            stock: bool = False) -> dict[str, Any]:
+    """ns-3's row (no event-loop time: ``loop`` None) with the argv that produced it."""
+    argv = ns3_argv(s, duration, warmup, stock=stock)
+    out, wall, cpu = timed([str(binary), *argv])
     report = json.loads(out.strip().splitlines()[-1])
     return {"queue_mean": report["queue_mean_packets"], "queue_p99": report["queue_p99_packets"], "goodput": report["goodput_gbps"],
-            "marks": report["marks"], "drops": report["drops"], "wall": wall, "cpu": cpu, "loop": float("nan")}
+            "marks": report["marks"], "drops": report["drops"], "wall": wall, "cpu": cpu,
+            "loop": None,
+            "argv": argv}
+
+
+def _recorded(path: Path) -> dict[str, Any]:
+    try:
+        rows: dict[str, Any] = json.loads(path.read_text())["scenarios"]
+    except (OSError, ValueError, KeyError) as error:
+        fail(f"--referee {path}: not a referee file written by --write-referee ({error})")
+    return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(__doc__)
     parser.add_argument("--duration", type=float, default=0.3)
     parser.add_argument("--warmup", type=float, default=0.1)
     parser.add_argument("--only", help="run the scenarios whose name contains this")
     parser.add_argument("--stock", action="store_true", help="also run ns-3 with its own defaults")
+    parser.add_argument("--referee", type=Path,
+                        help="ns-3's rows recorded with --write-referee (skips ns-3)")
+    parser.add_argument("--write-referee", type=Path,
+                        help="record ns-3's rows for the scenarios run")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args()
-    binary = build(SOURCE)
-    print(f"dumbbell, 10 flows, 10G, RTT 100 us, 1000-packet queue, {args.duration} s ({args.warmup} s warm-up); "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    header = f"| {'scenario':<38} | {'simulator':<10} | {'queue mean':>10} | {'p99':>4} | {'goodput Gb/s':>12} | {'marks':>6} | {'drops':>6} | {'wall s':>6} | {'CPU s':>6} | {'loop s':>6} |"
-    print(header)
-    print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
-    for s in SCENARIOS:
-        if args.only and args.only not in s.name:
-            continue
-        rows = [("qosforge", run_qosforge(s, args.duration, args.warmup)), ("ns-3", run_ns3(binary, s, args.duration, args.warmup))]
+    chosen = [s for s in SCENARIOS if not args.only or args.only in s.name]
+    recorded = _recorded(args.referee) if args.referee is not None else {}
+    if args.referee is not None:
+        chosen = [s for s in chosen if s.name in recorded]
+    if not chosen:
+        where = f" recorded in {args.referee}" if args.referee else ""
+        fail(f"--only {args.only!r} matches no scenario{where}")
+    binary = build(SOURCE) if args.referee is None or args.stock else None
+    table = args.format == "table"
+    if table:
+        print(f"dumbbell (10 flows, 10G, RTT 100 us, 1000-packet queue unless named), "
+              f"{args.duration} s ({args.warmup} s warm-up); "
+              f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+        header = (f"| {'scenario':<38} | {'simulator':<10} | {'queue mean':>10} | {'p99':>4} | "
+                  f"{'goodput Gb/s':>12} | {'marks':>6} | {'marks/pkt':>9} | {'drops':>6} | "
+                  f"{'wall s':>6} | {'CPU s':>6} | {'loop s':>6} |")
+        print(header)
+        print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
+    results: dict[str, Any] = {}
+    for s in chosen:
+        if s.name in recorded:
+            ns3 = recorded[s.name]
+            if ns3.get("argv") != ns3_argv(s, args.duration, args.warmup):
+                fail(f"--referee {args.referee}: {s.name} was recorded with other ns-3 flags than "
+                     f"{' '.join(ns3_argv(s, args.duration, args.warmup))}; regenerate it")
+        else:
+            assert binary is not None
+            ns3 = run_ns3(binary, s, args.duration, args.warmup)
+        rows = [("qosforge", run_qosforge(s, args.duration, args.warmup)), ("ns-3", ns3)]
         if args.stock:
+            assert binary is not None
             rows.append(("ns-3 stock", run_ns3(binary, s, args.duration, args.warmup, stock=True)))
         if not s.ns3_sack:
             rows = rows[1:]
+        results[s.name] = dict(rows)
         for simulator, r in rows:
-            loop = "" if r["loop"] != r["loop"] else f"{r['loop']:.2f}"
-            print(f"| {s.name:<38} | {simulator:<10} | {r['queue_mean']:>10.1f} | {r['queue_p99']:>4.0f} | {r['goodput']:>12.3f} | {r['marks']:>6} | "
-                  f"{r['drops']:>6} | {r['wall']:>6.2f} | {r['cpu']:>6.2f} | {loop:>6} |", flush=True)
+            if not table:
+                continue
+            loop = "" if r["loop"] is None else f"{r['loop']:.2f}"
+            per_packet = marks_per_packet(r, args.duration - args.warmup)
+            print(f"| {s.name:<38} | {simulator:<10} | {r['queue_mean']:>10.1f} | "
+                  f"{r['queue_p99']:>4.0f} | {r['goodput']:>12.3f} | {r['marks']:>6} | "
+                  f"{per_packet:>9.4f} | {r['drops']:>6} | {r['wall']:>6.2f} | {r['cpu']:>6.2f} | "
+                  f"{loop:>6} |", flush=True)
+    if args.write_referee is not None:
+        only = f" --only '{args.only}'" if args.only else ""
+        args.write_referee.write_text(json.dumps({
+            "comment": "ns-3 3.37 (Debian libns3-dev) rows of bench/ns3/dumbbell.cc, the referee "
+                       "of tests/bench/test_dumbbell_referee.py. Regenerate with the command "
+                       "below (it runs ns-3).",
+            "regenerate": f"python bench/ns3_compare.py{only} --write-referee {args.write_referee}",
+            "scenarios": {name: r["ns-3"] for name, r in results.items() if "ns-3" in r},
+        }, indent=2) + "\n")
+    if not table:
+        print(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ def test_ce_marks_at_the_fabric_bottleneck_are_within_25_percent_of_ns3(result: 
     """DCTCP's CE marks where the S1 and S2 flows meet (T1->T2, the 10G port), against ns-3
     with its own delayed ACKs. (R1's 1G port runs at a mean queue of 57 packets against its
     60-packet max_th, where a mark is certain above max: its count is the queue's upper tail,
-    and qosforge's is 32 % below ns-3's there at the same mean queue; docs/softswitch.md.)"""
+    and qosforge's is 37 % below ns-3's there at the same mean queue; docs/dctcp-ce-marks.md.)"""
     check = result["checks"]["T1->T2 marks"]
     assert check["ok"], f"T1->T2: qosforge {check['qosforge']} marks, ns-3 {check['ns3']}"
 
