@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import io
 import math
+import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -341,34 +342,79 @@ def _reason(error: QosforgeError, variant: Path) -> str:
     return QosforgeError(error.message, place=place or None, hint=error.hint).one_line()
 
 
+def _check_shared_inputs(request: CompareRequest) -> None:
+    """What every mode shares (the traffic file, the window) is the user's input, not a mode's:
+    read it once before any mode runs, so an error in it is one line and exit 2, not a refusal
+    repeated in every row."""
+    from qosforge.api.scenarios.traffic import existing_traffic_path
+    from qosforge.softswitch.traffic.traffic_file import load_traffic
+    from qosforge.units import parse_flag, parse_time_s
+
+    if request.duration:
+        parse_flag("--duration", parse_time_s, request.duration)
+    load_traffic(existing_traffic_path(request.traffic))
+
+
+def _is_the_users_input(error: QosforgeError, request: CompareRequest) -> bool:
+    """A flag or the traffic file: stop the comparison (a mode's variant: refuse the mode)."""
+    place = error.place or ""
+    return place.startswith(("--", request.traffic, str(Path(request.traffic))))
+
+
+def _publish(staging: Path, out: Path) -> None:
+    """Move the finished modes' folders and variants from ``staging`` into ``out``, replacing
+    what an earlier comparison wrote under the same names (and nothing else)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(staging.iterdir()):
+        target = out / entry.name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()
+        shutil.move(str(entry), str(target))
+
+
 def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     """Compile and run every mode; a mode the intent cannot express is reported refused, with
-    the compiler's one-line reason, and the others still run."""
+    the compiler's one-line reason, and the others still run. ``--out`` gets every mode's
+    variant and configs only once all of them ran: an error leaves it as it was."""
     source = Path(request.intent)
     document = _load_document(source)
     index = roce_class(document, request.class_name)
     class_name = str(document["classes"][index]["name"])
     out = Path(request.out_dir) if request.out_dir is not None else None
-    if out is not None:
-        if out.exists() and not out.is_dir():
-            raise QosforgeError(
-                f"{out} is a file, not a folder", place="--out", hint="choose a folder path"
-            )
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None and out.exists() and not out.is_dir():
+        raise QosforgeError(
+            f"{out} is a file, not a folder", place="--out", hint="choose a folder path"
+        )
+    _check_shared_inputs(request)
     results = []
     with tempfile.TemporaryDirectory(prefix="qosforge-compare-") as scratch:
+        staging = Path(scratch) / "out"
+        staging.mkdir()
         for mode in request.modes:
-            folder = out if out is not None else Path(scratch)
-            intent_path = folder / f"{mode}.yaml"
+            intent_path = staging / f"{mode}.yaml"
             intent_path.write_text(_dump(mode_document(document, index, mode)))
             with reporter.progress(f"mode {mode}"):
                 try:
-                    results.append(_run_mode(request, mode, intent_path, out, reporter))
+                    results.append(
+                        _run_mode(
+                            request, mode, intent_path, staging if out else None, reporter
+                        )
+                    )
                 except QosforgeError as error:
-                    if error.place is not None and error.place.startswith("--"):
-                        raise  # the user's flag, not the mode: stop
+                    if _is_the_users_input(error, request):
+                        raise
                     reason = _reason(error, intent_path)
+                    # A refused mode has no configs: drop what its compile began.
+                    shutil.rmtree(staging / mode, ignore_errors=True)
                     results.append(ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=reason))
+        if out is not None:
+            _publish(staging, out)
+            results = [
+                replace(row, out_dir=str(out / row.mode)) if row.out_dir is not None else row
+                for row in results
+            ]
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",

@@ -119,7 +119,7 @@ def compare_command(
 
     \b
     Examples:
-      qosforge compare examples/trim-pod.yaml --traffic examples/allreduce-trim.traffic.yaml \\
+      qosforge compare examples/trim-pod.yaml --traffic examples/allreduce.traffic.yaml \\
           --assume red.steps=1024 --assume red.step_offset=0 --plot compare.png
     """
     from qosforge.api.compare import CompareRequest, compare, parse_modes
@@ -167,6 +167,7 @@ def render_table(result: Any) -> str:
         "JCT ms",
         "FCT p50 ms",
         "FCT p99 ms",
+        "unfinished",
         "lossless drops",
         "drops",
         "timeouts",
@@ -187,6 +188,7 @@ def render_table(result: Any) -> str:
                 _ms(row.jct_s),
                 _ms(row.fct_p50_s),
                 _ms(row.fct_p99_s),
+                f"{row.unfinished_flows} of {row.flows}",
                 str(row.lossless_drops),
                 str(row.drops),
                 str(row.timeouts),

@@ -3,6 +3,7 @@ and the per-mode numbers taken from a traffic run's report."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,31 @@ def test_the_victim_is_the_flow_whose_own_path_is_free() -> None:
     victim = next(f for f in report["flows"] if f["group"] == "victim")
     # 2 MB at 100G takes 0.16 ms alone; stopped with the incast's links it takes several times it.
     assert victim["fct_s"] > 3 * 2e6 * 8 / 100e9
+
+
+@pytest.mark.parametrize(
+    ("flows", "duration", "message"),
+    [
+        ("flows: [{src: 0, dst: banana}]\n", None, r"garbage\.traffic\.yaml"),
+        # Valid YAML that only the fabric refuses (roce-pod has 64 hosts): found once the first
+        # mode's variant is compiled, it stops the comparison instead of refusing every mode.
+        ("flows: [{src: 0, dst: 999, class: rdma, size: 1MB}]\n", None, r"garbage\.traffic\.yaml"),
+        ("flows: [{src: 0, dst: 1, class: rdma, size: 1MB}]\n", "0s", "--duration"),
+    ],
+)
+def test_bad_shared_input_stops_the_comparison_and_leaves_out_untouched(
+    tmp_path: Path, flows: str, duration: str | None, message: str
+) -> None:
+    traffic = tmp_path / "garbage.traffic.yaml"
+    traffic.write_text("apiVersion: qosforge/v1\nkind: Traffic\n" + flows)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("kept")
+    request = CompareRequest(
+        intent=str(ROCE_POD), traffic=str(traffic), out_dir=str(out), duration=duration,
+        modes=("lossless-dcqcn", "pfc-only"),
+    )  # fmt: skip
+    with pytest.raises(QosforgeError) as raised:
+        compare(request, StderrReporter())
+    assert re.search(message, raised.value.one_line()), raised.value.one_line()
+    assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
