@@ -113,12 +113,11 @@ class GnmiSession:
         if connection.insecure:
             return grpc.insecure_channel(device.address)
         options: list[tuple[str, Any]] = []
-        from qosforge.deliver.tls import check_certificates, check_key_pair
+        from qosforge.deliver.tls import check_connection_files
 
-        if connection.tls_ca:
-            check_certificates(connection.tls_ca, "--tls-ca", self._place())
-        if connection.tls_cert and connection.tls_key:
-            check_key_pair(connection.tls_cert, connection.tls_key, self._place())
+        check_connection_files(
+            False, connection.tls_ca, connection.tls_cert, connection.tls_key, self._place()
+        )
         root = self._read(connection.tls_ca, "--tls-ca") if connection.tls_ca else None
         if connection.skip_verify:
             root, name = self._server_certificate()

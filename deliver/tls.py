@@ -58,6 +58,23 @@ def check_key_pair(certificate: Path, key: Path, place: str | None = None) -> No
         ) from None
 
 
+def check_connection_files(
+    insecure: bool,
+    tls_ca: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    place: str,
+) -> None:
+    """The PEM files a TLS connection will read, checked before anything runs or connects (a
+    dry run, a tune that pushes when it is done): ``place`` names the device."""
+    if insecure:
+        return
+    if tls_ca:
+        check_certificates(tls_ca, "--tls-ca", place)
+    if tls_cert and tls_key:
+        check_key_pair(tls_cert, tls_key, place)
+
+
 def _no_password() -> str:
     raise ssl.SSLError("the key is encrypted")
 
@@ -66,4 +83,4 @@ def _where(place: str | None, flag: str) -> str:
     return f"{place}: {flag}" if place else flag
 
 
-__all__ = ["check_certificates", "check_key_pair"]
+__all__ = ["check_certificates", "check_connection_files", "check_key_pair"]

@@ -12,7 +12,7 @@ Get and compare: deliver/session.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -343,6 +343,34 @@ def plan_delivery(request: DeliveryRequest) -> DeliveryPlan:
     return DeliveryPlan(target_name, pairs, request.dry_run)
 
 
+def _check_tls_files(devices: Iterable[Device]) -> None:
+    """Each device's PEM files, read before any connection (``push --dry-run`` does not: it
+    prints the SetRequests on a machine that may hold no certificate)."""
+    from qosforge.deliver.tls import check_connection_files
+
+    for device in devices:
+        connection = device.connection
+        check_connection_files(
+            connection.insecure,
+            connection.tls_ca,
+            connection.tls_cert,
+            connection.tls_key,
+            f"{device.name} ({device.address})",
+        )
+
+
+def check_devices(connection: ConnectionRequest, switches: tuple[str, ...]) -> None:
+    """The switches a later push will reach are in the inventory (or one is named for
+    ``--address``) and their TLS files readable: checked before a long run (``tune --push``)
+    rather than after it."""
+    request = DeliveryRequest("push", connection, switches=switches, dry_run=True)
+    if connection.inventory is not None:
+        devices, names = _inventory_devices(request, connection.inventory, "")
+    else:
+        devices, names = _address_device(request, "")
+    _check_tls_files(devices[n] for n in names)
+
+
 def set_request_texts(plan: DeliveryPlan) -> tuple[str, ...]:
     """push --dry-run: each device's SetRequest as text, in the plan's order."""
     from qosforge.deliver.gnmi import request_text, set_request
@@ -380,6 +408,7 @@ __all__ = [
     "DeliveryPlan",
     "DeliveryRequest",
     "DeliveryResult",
+    "check_devices",
     "compiled_switch_of",
     "deliver",
     "delivery_target",

@@ -320,6 +320,11 @@ def _check_push(params: dict[str, Any]) -> None:
             place="--address",
             hint="give --address HOST:PORT (one switch) or --inventory FILE",
         )
+    if params["push"]:
+        from qosforge.api.delivery import check_devices
+
+        # The rollout's switches and TLS files are checked before the tune, not after it.
+        check_devices(connection_request(params), tuple(params["switches"]))
 
 
 def _rollout(params: dict[str, Any], out: Any) -> None:

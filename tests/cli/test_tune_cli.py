@@ -32,6 +32,18 @@ TRAFFIC = str(ROOT / "examples" / "roce-pod-mixed.traffic.yaml")
             "error: --free: 'classes.rdma.weight' is not a block tune searches",
         ),
         (["--flow-sizes", "web-search"], "error: --flow-sizes: is for --from-gnmi"),
+        # The rollout's devices are checked before the tune runs, not after it: the shipped
+        # example inventory names a CA file (ca.pem) an operator supplies.
+        (
+            ["--push", "--switch", "leaf1", "--inventory",
+             str(ROOT / "examples" / "inventories" / "roce-pod.yaml")],
+            "error: leaf1 (192.0.2.11:9339): --tls-ca: cannot read ",
+        ),
+        (
+            ["--push", "--switch", "leaf9", "--inventory",
+             str(ROOT / "examples" / "inventories" / "roce-pod.yaml")],
+            "error: --switch: switch(es) leaf9 not in the inventory",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from qosforge.api.delivery import ConnectionRequest, DeliveryRequest, deliver, plan_delivery
+from qosforge.api.delivery import (
+    ConnectionRequest,
+    DeliveryRequest,
+    check_devices,
+    deliver,
+    plan_delivery,
+)
 from qosforge.errors import EXIT_BAD_INPUT, QosforgeError
 from qosforge.units import parse_flag, parse_time_s
 
@@ -110,6 +116,9 @@ def rollout(
             place="--switch",
             hint="name the canary first, e.g. --switch leaf1",
         )
+    # The rollout's switches and TLS files, dry run or not: a dry run that says "would push"
+    # has checked what the push will need.
+    check_devices(request.connection, request.switches)
     result = RolloutResult("dry-run" if request.dry_run else "completed")
 
     def step(text: str) -> None:

@@ -94,3 +94,34 @@ def test_a_dry_run_plans_without_connecting(compiled: Path, tmp_path: Path) -> N
         "dry run: would push leaf1 (canary), run it for 10s, then watch it against "
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dry_run_checks_the_inventorys_switches_and_tls_files(
+    compiled: Path, tmp_path: Path
+) -> None:
+    from qosforge.errors import QosforgeError
+
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text(
+        "defaults: {tls_ca: ca.pem, timeout: 10s}\n"
+        "switches:\n  leaf1: {address: '192.0.2.11:9339'}\n"
+    )
+    request = RolloutRequest(
+        configs_dir=compiled,
+        connection=ConnectionRequest(inventory=inventory),
+        switches=("leaf1",),
+    )
+    # The dry run must not say "would push leaf1" over a CA file the push could not read.
+    with pytest.raises(QosforgeError) as missing:
+        rollout(request, None, lambda text: None)
+    assert missing.value.one_line().startswith("leaf1 (192.0.2.11:9339): --tls-ca: cannot read ")
+    with pytest.raises(QosforgeError, match="not in the inventory"):
+        rollout(
+            RolloutRequest(
+                configs_dir=compiled,
+                connection=ConnectionRequest(inventory=inventory),
+                switches=("leaf9",),
+            ),
+            None,
+            lambda text: None,
+        )
