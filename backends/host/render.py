@@ -70,8 +70,9 @@ def render_routes(kind: HostKind) -> str:
     congestion control the intent states (ip-route(8) rto_min, initcwnd, congctl): routes are
     per destination, so the operator names the class's peers' prefix and the route to them."""
     usage = "usage: tcp-routes.sh CLASS DESTINATION ROUTE..."
-    classes = [c for c in kind.classes if kind.value(f"class.{c.name}.rto_min") is not None
-               or kind.value(f"class.{c.name}.initcwnd") is not None]
+    classes = [c for c in kind.classes
+               if any(kind.value(f"class.{c.name}.{attribute}") is not None
+                      for attribute in ("rto_min", "initcwnd", "congctl"))]
     lines = ["#!/bin/sh",
              f"# qosforge TCP route attributes for host kind {kind.name} "
              f"({kind.nic.name}, {kind.speed_bps / 1e9:g}G).",
@@ -86,9 +87,9 @@ def render_routes(kind: HostKind) -> str:
     lines += ["set -eu", f'CLASS="${{1:?{usage}}}"', f'DESTINATION="${{2:?{usage}}}"', "shift 2",
               'case "$CLASS" in']
     for klass in classes:
-        names_of = (f"class.{klass.name}.rto_min", f"class.{klass.name}.initcwnd")
+        names_of = tuple(f"class.{klass.name}.{a}" for a in ("rto_min", "initcwnd", "congctl"))
         stated = [v for v in kind.values if v.name in names_of]
-        said = ", ".join(f"{v.name.rsplit('.', 1)[1]} = {v.value} {v.unit}" for v in stated)
+        said = ", ".join(f"{v.name.rsplit('.', 1)[1]} = {v.value} {v.unit}".rstrip() for v in stated)
         lines.append(f"  # {klass.name}: {said} (ip-route(8); host_settings.json has the sources)")
         lines.append(f'  {klass.name}) ip route replace "$DESTINATION" "$@" '
                      f"{route_attributes(klass)} ;;")

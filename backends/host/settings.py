@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from qosforge.ir import (
@@ -39,6 +39,8 @@ Form = Literal["sysctl", "mlnx_qos", "sysfs", "configfs", "ip-route", "manual"]
 # listed for manual installation; dcqcn / irn: the RoCE NIC's reaction point, DCQCN §3.1).
 #: Congestion controls a mainline Linux kernel ships (net/ipv4/tcp_*.c) that the sysctl can name.
 LINUX_CONGESTION_CONTROLS = frozenset({"dctcp", "cubic", "reno", "bbr"})
+#: What a Linux kernel runs unless told otherwise (net/ipv4/Kconfig DEFAULT_TCP_CONG).
+LINUX_DEFAULT_CONGESTION_CONTROL = "cubic"
 
 SRC_IP_SYSCTL = "Linux Documentation/networking/ip-sysctl.rst"
 SRC_DCTCP_DOC = "Linux Documentation/networking/dctcp.rst ('sysctl -w net.ipv4.tcp_congestion_control=dctcp')"
@@ -209,11 +211,20 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
     rdma = [c for c in host_classes if _rdma(c)]
     rp_priorities = tuple(sorted({c.priority for c in rdma}))
     tcp_cc = _kernel_cc(host_classes)
+    if tcp_cc is not None:
+        # A class that leaves its congestion control to the kernel (plain TCP) would run the
+        # default written for the ECN classes (dctcp): name Linux's own default for it, which
+        # its routes then set (congctl cubic; net/ipv4/Kconfig DEFAULT_TCP_CONG).
+        host_classes = tuple(
+            replace(c, congestion_control=LINUX_DEFAULT_CONGESTION_CONTROL)
+            if c.congestion_control is None and not _rdma(c) else c
+            for c in host_classes
+        )
     tcp_ecn = 1 if any(c.ecn and not _rdma(c) for c in host_classes) else None
     tcp_rto_min_us = _one_rto_min_us(host_classes)
     model = dcqcn_host(port.speed_bps) if rdma else None
     values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, tcp_ecn, model)
-    values = (*values, *_route_values(host_classes, tcp_rto_min_us))
+    values = (*values, *_route_values(host_classes, tcp_rto_min_us, tcp_cc))
     return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
                     dscp_to_priority=dscp_to_priority, pfc_priorities=tuple(port.pfc_priorities), cnp_dscp=cnp_dscp,
                     cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=tcp_ecn,
@@ -387,7 +398,9 @@ def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: 
     return values
 
 
-def _route_values(classes: tuple[HostClass, ...], tcp_rto_min_us: int | None) -> list[HostValue]:
+def _route_values(
+    classes: tuple[HostClass, ...], tcp_rto_min_us: int | None, tcp_cc: str | None
+) -> list[HostValue]:
     """The minimum RTO and initial window the intent states: once as net.ipv4.tcp_rto_min_us where
     every TCP class has the same minimum RTO, and per class as route attributes (ip-route(8)), the
     form every kernel since 2.6.33 takes and which wins over the sysctl."""
@@ -404,9 +417,19 @@ def _route_values(classes: tuple[HostClass, ...], tcp_rto_min_us: int | None) ->
             "route); every TCP connection of the host's namespace gets it unless its route says "
             "otherwise"))
     for c in classes:
-        if _rdma(c) or (c.rto_min_s is None and c.initial_window_segments is None):
+        other_cc = (tcp_cc is not None and c.congestion_control != tcp_cc
+                    and c.congestion_control in LINUX_CONGESTION_CONTROLS)
+        if _rdma(c) or (c.rto_min_s is None and c.initial_window_segments is None and not other_cc):
             continue
         route = route_attributes(c)
+        if other_cc and c.congestion_control is not None:
+            values.append(HostValue(
+                f"class.{c.name}.congctl", c.congestion_control, "", "ip-route",
+                f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
+                _plan_value(0, "", "congctl", f"class '{c.name}' runs {c.congestion_control}, "
+                            f"not the host's default {tcp_cc}", SRC_IP_ROUTE),
+                f"net.ipv4.tcp_congestion_control = {tcp_cc} is every other connection's "
+                "default: this class's routes select its own"))
         if c.rto_min_s is not None:
             ms = round(c.rto_min_s * 1e3)
             values.append(HostValue(

@@ -146,3 +146,17 @@ def test_explain_shows_a_host_values_derivation() -> None:
     with pytest.raises(QosforgeError, match="has no setting") as raised:
         explain_host_value(kinds, "nvidia-connectx-6dx-100G", "ecn.roce_rp.rpg_ai_rat")
     assert "ecn.roce_rp.rpg_ai_rate" in (raised.value.hint or "")
+
+
+def test_a_plain_tcp_class_beside_a_dctcp_default_is_kept_on_cubic() -> None:
+    """The host-wide default written for the DCTCP class (net.ipv4.tcp_congestion_control =
+    dctcp) would also make the intent's plain TCP class run DCTCP: its routes name cubic, and the
+    document says so for simulate --hosts."""
+    intent, source_map = load_intent(ROOT / "tests" / "validation" / "fabrics" / "tcp-hosts.yaml")
+    fabric = compile_intent(intent, source_map, targets=("host",))
+    items = {item.file_name: item.text for item in get_target("host").render(fabric.for_target("host"))}
+    assert "net.ipv4.tcp_congestion_control = dctcp" in items["99-qosforge.conf"]
+    legacy = next(line for line in items["tcp-routes.sh"].splitlines() if line.startswith("  legacy)"))
+    assert legacy.endswith("rto_min 7ms initcwnd 16 congctl cubic ;;")
+    document = json.loads(items["host_settings.json"])
+    assert {c["name"]: c["congestion_control"] for c in document["classes"]}["legacy"] == "cubic"
