@@ -338,8 +338,9 @@ class TrimSpec(_Strict):
 
     @model_validator(mode="after")
     def _tc_with_from_tc(self) -> Self:
-        if self.dscp == "from-tc" and self.tc is None:
-            raise ValueError("dscp 'from-tc' needs 'tc', the TC whose TC_TO_DSCP entry gives the trimmed packets' DSCP")
+        # dscp 'from-tc' without 'tc' is not refused here: the class plan refuses from-tc itself
+        # (compiler/plan.py), and asking for 'tc' first would send the operator to a fix that is
+        # then refused.
         if self.dscp != "from-tc" and self.tc is not None:
             raise ValueError("'tc' is only used with dscp 'from-tc'; drop it, or write dscp: from-tc")
         return self
