@@ -49,6 +49,7 @@ from qosforge.fields import (
     RttS,
     SizeBytes,
     TimeS,
+    unit_parser,
 )
 from qosforge.models.pfc_headroom import MIN_FRAME_BYTES
 from qosforge.transports import (
@@ -386,7 +387,8 @@ RTO_MIN_CEILING_S = 120.0
 
 def _rto_min(value: float) -> float:
     if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
-        raise ValueError(f"{format_time(value)} is outside 1 ms..120 s: Linux's minimum RTO is "
+        shown = format_time(value) if value > 0 else f"{value:g} s"
+        raise ValueError(f"{shown} is outside 1 ms..120 s: Linux's minimum RTO is "
                          "at least a millisecond (ip route's rto_min unit) and at most "
                          "TCP_RTO_MAX; write e.g. 5ms or 200ms")
     milliseconds = value / RTO_MIN_FLOOR_S
@@ -397,7 +399,24 @@ def _rto_min(value: float) -> float:
     return value
 
 
-RtoMinS = Annotated[TimeS, AfterValidator(_rto_min)]
+def _parse_rto_min(text: str) -> float:
+    # TimeS's own hint suggests 80us or 200ns, which no minimum RTO can be.
+    from qosforge.errors import UnitError
+    from qosforge.units import parse_time_s
+
+    try:
+        return parse_time_s(text, allow_zero=True)
+    except UnitError:
+        raise ValueError(f"{text!r} is not a minimum RTO: write whole milliseconds from 1ms to "
+                         "120s, e.g. 4ms") from None
+
+
+RtoMinS = Annotated[
+    float,
+    unit_parser(_parse_rto_min, "4ms"),
+    AfterValidator(_rto_min),
+    Field(json_schema_extra={"type": "string", "examples": ["4ms", "200ms"]}),
+]
 
 
 class HostTcpSpec(_Strict):

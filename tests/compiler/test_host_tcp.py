@@ -109,8 +109,11 @@ def test_a_fraction_of_a_millisecond_is_refused_with_the_value_ip_route_would_us
     [
         ("500us", "outside 1 ms..120 s"),
         ("121s", "outside 1 ms..120 s"),
-        ("5", "has no unit"),
-        ("0ms", "outside 1 ms..120 s"),
+        ("5", "has no unit; write it like 4ms"),
+        ("0ms", "0 s is outside 1 ms..120 s"),
+        # The hint is a minimum RTO's, not TimeS's 80us or 200ns (neither is a valid one).
+        ("-1ms", "not a minimum RTO: write whole milliseconds from 1ms to 120s, e.g. 4ms"),
+        ("banana", "not a minimum RTO: write whole milliseconds from 1ms to 120s, e.g. 4ms"),
     ],
 )
 def test_out_of_range_minimum_rtos_are_refused_at_their_line(
