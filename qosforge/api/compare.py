@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import math
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -289,20 +288,13 @@ def _deadlock(intent_path: Path, fail_links: int) -> tuple[str, str]:
 
 
 def _run_mode(
-    request: CompareRequest, mode: str, intent_path: Path, out: Path | None, reporter: Reporter
+    request: CompareRequest, mode: str, intent_path: Path, reporter: Reporter
 ) -> ModeResult:
     from qosforge.api.scenarios.traffic import TrafficOptions, run_traffic
     from qosforge.api.simulation import assumptions
     from qosforge.units import parse_flag, parse_time_s
 
     cpu_start = time.process_time()
-    written = None
-    if out is not None:
-        from qosforge.api.compile import CompileRequest, compile_to_folder
-
-        folder = out / mode
-        compile_to_folder(CompileRequest(str(intent_path), str(folder), force=True), reporter)
-        written = str(folder)
     duration = (
         parse_flag("--duration", parse_time_s, request.duration) if request.duration else None
     )
@@ -323,14 +315,21 @@ def _run_mode(
     report, _ = run_traffic(options, reporter)
     verdict, detail = _deadlock(intent_path, request.fail_links)
     row = summarise(mode, report, time.process_time() - cpu_start)
-    return ModeResult(
-        **{
-            **row.__dict__,
-            "deadlock_verdict": verdict,
-            "deadlock_detail": detail,
-            "out_dir": written,
-        }
-    )
+    return replace(row, deadlock_verdict=verdict, deadlock_detail=detail)
+
+
+def _write_mode(row: ModeResult, variant_text: str, out: Path, reporter: Reporter) -> ModeResult:
+    """``--out``: the mode's variant as ``<mode>.yaml`` and, for a mode that ran, its configs as
+    compile writes them (compile's manifest: files it did not write are kept)."""
+    from qosforge.api.compile import CompileRequest, compile_to_folder
+
+    variant = out / f"{row.mode}.yaml"
+    variant.write_text(variant_text)
+    if row.refused is not None:
+        return row
+    folder = out / row.mode
+    compile_to_folder(CompileRequest(str(variant), str(folder), force=True), reporter)
+    return replace(row, out_dir=str(folder))
 
 
 def _reason(error: QosforgeError, variant: Path) -> str:
@@ -361,23 +360,10 @@ def _is_the_users_input(error: QosforgeError, request: CompareRequest) -> bool:
     return place.startswith(("--", request.traffic, str(Path(request.traffic))))
 
 
-def _publish(staging: Path, out: Path) -> None:
-    """Move the finished modes' folders and variants from ``staging`` into ``out``, replacing
-    what an earlier comparison wrote under the same names (and nothing else)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for entry in sorted(staging.iterdir()):
-        target = out / entry.name
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        elif target.exists() or target.is_symlink():
-            target.unlink()
-        shutil.move(str(entry), str(target))
-
-
 def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     """Compile and run every mode; a mode the intent cannot express is reported refused, with
     the compiler's one-line reason, and the others still run. ``--out`` gets every mode's
-    variant and configs only once all of them ran: an error leaves it as it was."""
+    variant and configs only once all of them ran: an error in a run leaves it as it was."""
     source = Path(request.intent)
     document = _load_document(source)
     index = roce_class(document, request.class_name)
@@ -388,33 +374,25 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
             f"{out} is a file, not a folder", place="--out", hint="choose a folder path"
         )
     _check_shared_inputs(request)
-    results = []
+    results: list[ModeResult] = []
+    variants = {mode: _dump(mode_document(document, index, mode)) for mode in request.modes}
     with tempfile.TemporaryDirectory(prefix="qosforge-compare-") as scratch:
-        staging = Path(scratch) / "out"
-        staging.mkdir()
         for mode in request.modes:
-            intent_path = staging / f"{mode}.yaml"
-            intent_path.write_text(_dump(mode_document(document, index, mode)))
+            intent_path = Path(scratch) / f"{mode}.yaml"
+            intent_path.write_text(variants[mode])
             with reporter.progress(f"mode {mode}"):
                 try:
-                    results.append(
-                        _run_mode(
-                            request, mode, intent_path, staging if out else None, reporter
-                        )
-                    )
+                    results.append(_run_mode(request, mode, intent_path, reporter))
                 except QosforgeError as error:
                     if _is_the_users_input(error, request):
                         raise
                     reason = _reason(error, intent_path)
-                    # A refused mode has no configs: drop what its compile began.
-                    shutil.rmtree(staging / mode, ignore_errors=True)
                     results.append(ModeResult(mode, MODE_DESCRIPTIONS[mode], refused=reason))
-        if out is not None:
-            _publish(staging, out)
-            results = [
-                replace(row, out_dir=str(out / row.mode)) if row.out_dir is not None else row
-                for row in results
-            ]
+    if out is not None:
+        # Only once every mode ran: a bad traffic file or flag found in a later mode leaves
+        # --out as it was.
+        out.mkdir(parents=True, exist_ok=True)
+        results = [_write_mode(row, variants[row.mode], out, reporter) for row in results]
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",

@@ -272,3 +272,23 @@ def test_bad_shared_input_stops_the_comparison_and_leaves_out_untouched(
         compare(request, StderrReporter())
     assert re.search(message, raised.value.one_line()), raised.value.one_line()
     assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
+
+
+def test_out_gets_each_modes_configs_as_compile_writes_them(tmp_path: Path) -> None:
+    # compile's manifest rules hold in a mode's folder: a file qosforge did not write stays.
+    traffic = tmp_path / "one.traffic.yaml"
+    traffic.write_text(
+        "apiVersion: qosforge/v1\nkind: Traffic\n"
+        "flows: [{src: 0, dst: 20, class: rdma, size: 100kB}]\n"
+    )
+    out = tmp_path / "out"
+    (out / "lossy-irn").mkdir(parents=True)
+    (out / "lossy-irn" / "notes.txt").write_text("mine")
+    request = CompareRequest(
+        intent=str(ROCE_POD), traffic=str(traffic), out_dir=str(out), duration="1ms",
+        modes=("lossy-irn",), fail_links=0,
+    )  # fmt: skip
+    (row,) = compare(request, StderrReporter()).modes
+    assert row.refused is None and row.out_dir == str(out / "lossy-irn")
+    assert (out / "lossy-irn" / "notes.txt").read_text() == "mine"
+    assert (out / "lossy-irn" / "report.json").is_file() and (out / "lossy-irn.yaml").is_file()
