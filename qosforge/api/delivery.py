@@ -12,7 +12,7 @@ Get and compare: deliver/session.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -343,32 +343,24 @@ def plan_delivery(request: DeliveryRequest) -> DeliveryPlan:
     return DeliveryPlan(target_name, pairs, request.dry_run)
 
 
-def _check_tls_files(devices: Iterable[Device]) -> None:
-    """Each device's PEM files, read before any connection (``push --dry-run`` does not: it
-    prints the SetRequests on a machine that may hold no certificate)."""
-    from qosforge.deliver.tls import check_connection_files
-
-    for device in devices:
-        connection = device.connection
-        check_connection_files(
-            connection.insecure,
-            connection.tls_ca,
-            connection.tls_cert,
-            connection.tls_key,
-            f"{device.name} ({device.address})",
-        )
-
-
 def check_devices(connection: ConnectionRequest, switches: tuple[str, ...]) -> None:
     """The switches a later push will reach are in the inventory (or one is named for
     ``--address``) and their TLS files readable: checked before a long run (``tune --push``)
     rather than after it."""
+    from qosforge.deliver.tls import check_connection_files
+
     request = DeliveryRequest("push", connection, switches=switches, dry_run=True)
     if connection.inventory is not None:
         devices, names = _inventory_devices(request, connection.inventory, "")
     else:
         devices, names = _address_device(request, "")
-    _check_tls_files(devices[n] for n in names)
+    # push --dry-run does not check these: it prints SetRequests on a machine that may hold no
+    # certificate.
+    for device in (devices[n] for n in names):
+        tls = device.connection
+        check_connection_files(
+            tls.insecure, tls.tls_ca, tls.tls_cert, tls.tls_key, f"{device.name} ({device.address})"
+        )
 
 
 def set_request_texts(plan: DeliveryPlan) -> tuple[str, ...]:
