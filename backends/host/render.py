@@ -65,14 +65,20 @@ def render_nic_script(kind: HostKind) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The per-class values tcp-routes.sh sets (HostValue names ``class.<name>.<attribute>``).
+ROUTE_ATTRIBUTES = ("rto_min", "initcwnd", "congctl")
+
+
 def render_routes(kind: HostKind) -> str:
     """A POSIX shell script that gives one class's routes the minimum RTO, initial window and
     congestion control the intent states (ip-route(8) rto_min, initcwnd, congctl): routes are
     per destination, so the operator names the class's peers' prefix and the route to them."""
     usage = "usage: tcp-routes.sh CLASS DESTINATION ROUTE..."
-    classes = [c for c in kind.classes
-               if any(kind.value(f"class.{c.name}.{attribute}") is not None
-                      for attribute in ("rto_min", "initcwnd", "congctl"))]
+    # Each class with its route values (tcp-routes.sh's attributes), the classes with none left out.
+    stated_of = {c.name: [v for v in kind.values
+                          if v.name in {f"class.{c.name}.{a}" for a in ROUTE_ATTRIBUTES}]
+                 for c in kind.classes}
+    classes = [c for c in kind.classes if stated_of[c.name]]
     lines = ["#!/bin/sh",
              f"# qosforge TCP route attributes for host kind {kind.name} "
              f"({kind.nic.name}, {kind.speed_bps / 1e9:g}G).",
@@ -87,9 +93,8 @@ def render_routes(kind: HostKind) -> str:
     lines += ["set -eu", f'CLASS="${{1:?{usage}}}"', f'DESTINATION="${{2:?{usage}}}"', "shift 2",
               'case "$CLASS" in']
     for klass in classes:
-        names_of = tuple(f"class.{klass.name}.{a}" for a in ("rto_min", "initcwnd", "congctl"))
-        stated = [v for v in kind.values if v.name in names_of]
-        said = ", ".join(f"{v.name.rsplit('.', 1)[1]} = {v.value} {v.unit}".rstrip() for v in stated)
+        said = ", ".join(f"{v.name.rsplit('.', 1)[1]} = {v.value} {v.unit}".rstrip()
+                         for v in stated_of[klass.name])
         lines.append(f"  # {klass.name}: {said} (ip-route(8); host_settings.json has the sources)")
         lines.append(f'  {klass.name}) ip route replace "$DESTINATION" "$@" '
                      f"{route_attributes(klass)} ;;")
