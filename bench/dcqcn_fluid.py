@@ -65,7 +65,9 @@ class FluidParams:
     flows: int = 8
     capacity_bps: float = 40e9
     line_rate_bps: float = 40e9
-    packet_bytes: float = 1086.0  # on the wire: 1024 B of payload, 44 B of RoCEv2 headers, Ethernet's 18
+    #: On the wire: 1,024 B of payload, RoCEv2's 44 B (IPv4 20, UDP 8, BTH 12, ICRC 4) and
+    #: Ethernet's 38 (header, FCS, preamble, gap: IEEE 802.3).
+    packet_bytes: float = 1106.0
     kmin_bytes: float = 5e3
     kmax_bytes: float = 200e3
     pmax: float = 0.01
@@ -107,7 +109,9 @@ class FluidRun:
 
     def utilisation(self, start_s: float, end_s: float) -> float:
         """The bottleneck's busy share of [start, end]."""
-        return self.served_bytes(start_s, end_s) * 8.0 / (self.params.capacity_bps * (end_s - start_s))
+        return (
+            self.served_bytes(start_s, end_s) * 8.0 / (self.params.capacity_bps * (end_s - start_s))
+        )
 
     def mean_queue_bytes(self, start_s: float, end_s: float) -> float:
         mask = (self.time_s >= start_s) & (self.time_s <= end_s)
@@ -141,7 +145,9 @@ def _event_rate(mark: float, packets_per_s: float, packets: float) -> float:
         return 0.0
     with np.errstate(over="ignore"):
         denominator = float(np.expm1(-packets * np.log1p(-mark)))
-    return packets_per_s * mark / denominator if np.isfinite(denominator) and denominator > 0 else 0.0
+    return (
+        packets_per_s * mark / denominator if np.isfinite(denominator) and denominator > 0 else 0.0
+    )
 
 
 class _History:
@@ -187,16 +193,24 @@ def _rhs(p: FluidParams, history: _History):  # type: ignore[no-untyped-def]
         alpha_marked = _any_marked(mark, p.alpha_timer_s * packets_per_s)
         timer_packets = p.rate_timer_s * packets_per_s
         byte_events = _event_rate(mark, packets_per_s, byte_packets)
-        timer_events = _event_rate(mark, packets_per_s, timer_packets) if timer_packets > 0 else 1.0 / p.rate_timer_s
+        timer_events = (
+            _event_rate(mark, packets_per_s, timer_packets)
+            if timer_packets > 0
+            else 1.0 / p.rate_timer_s
+        )
         unmarked = 1.0 - mark
         stages = p.fast_recovery_stages
-        additive = byte_events * unmarked ** (stages * byte_packets) + timer_events * unmarked ** (stages * timer_packets)
+        additive = byte_events * unmarked ** (stages * byte_packets) + timer_events * unmarked ** (
+            stages * timer_packets
+        )
         d_alpha = p.g / p.alpha_timer_s * (alpha_marked - alpha)
         d_target = -(target - rate) / p.cnp_interval_s * cnp + rai * additive
-        d_rate = -rate * alpha / (2.0 * p.cnp_interval_s) * cnp + (target - rate) / 2.0 * (byte_events + timer_events)
-        if rate >= line and d_rate > 0.0 or rate <= floor and d_rate < 0.0:
+        d_rate = -rate * alpha / (2.0 * p.cnp_interval_s) * cnp + (target - rate) / 2.0 * (
+            byte_events + timer_events
+        )
+        if (rate >= line and d_rate > 0.0) or (rate <= floor and d_rate < 0.0):
             d_rate = 0.0
-        if target >= line and d_target > 0.0 or target <= floor and d_target < 0.0:
+        if (target >= line and d_target > 0.0) or (target <= floor and d_target < 0.0):
             d_target = 0.0
         d_queue = p.flows * rate - capacity
         if queue <= 0.0 and d_queue < 0.0:
@@ -219,8 +233,16 @@ def solve(p: FluidParams, duration_s: float, sample_s: float = 1e-6) -> FluidRun
     start, state = 0.0, initial
     while start < duration_s - 1e-15:
         end = min(start + step, duration_s)
-        solution = solve_ivp(rhs, (start, end), state, method="RK23", dense_output=True, max_step=step / 4.0,
-                             rtol=1e-5, atol=[1.0, 1.0, 1e-7, 1e-3])
+        solution = solve_ivp(
+            rhs,
+            (start, end),
+            state,
+            method="RK23",
+            dense_output=True,
+            max_step=step / 4.0,
+            rtol=1e-5,
+            atol=[1.0, 1.0, 1e-7, 1e-3],
+        )
         if not solution.success:
             raise RuntimeError(f"the integration stopped at {start:g} s: {solution.message}")
         history.add(start, solution.sol)
@@ -229,8 +251,66 @@ def solve(p: FluidParams, duration_s: float, sample_s: float = 1e-6) -> FluidRun
         start = end
     times = np.arange(0.0, duration_s + sample_s / 2.0, sample_s)
     values = np.array([history.at(t) if t > 0 else initial for t in times])
-    return FluidRun(p, times, np.maximum(values[:, 3], 0.0), values[:, 0], values[:, 1], values[:, 2],
-                    history.pieces)
+    return FluidRun(
+        p,
+        times,
+        np.maximum(values[:, 3], 0.0),
+        values[:, 0],
+        values[:, 1],
+        values[:, 2],
+        history.pieces,
+    )
+
+
+@dataclass(frozen=True)
+class FixedPoint:
+    """The model's equilibrium: every derivative zero (the delays then do not matter)."""
+
+    rate_Bps: float  # R_C = C / N
+    target_Bps: float
+    alpha: float
+    mark_probability: float
+    queue_bytes: float
+    cnps_per_s: float  # per flow
+
+
+def fixed_point(p: FluidParams) -> FixedPoint:
+    """Solve the model at rest: dq/dt = 0 gives R_C = C/N; dalpha/dt = 0 gives alpha; dR_C/dt = 0
+    gives R_T - R_C = R_C alpha a / (tau (byte + timer events)), a the CNP probability per tau;
+    dR_T/dt = 0 then leaves one equation in p, solved by bracketing (brentq) on (0, P_max]."""
+    from scipy.optimize import brentq
+
+    rate = p.capacity_bps / 8.0 / p.flows
+    packets_per_s = rate / p.packet_bytes
+    byte_packets = p.byte_counter_bytes / p.packet_bytes
+    timer_packets = p.rate_timer_s * packets_per_s
+    rai = p.rai_bps / 8.0
+
+    def parts(mark: float) -> tuple[float, float, float, float]:
+        cnp = _any_marked(mark, p.cnp_interval_s * packets_per_s)
+        alpha = _any_marked(mark, p.alpha_timer_s * packets_per_s)
+        events = _event_rate(mark, packets_per_s, byte_packets) + _event_rate(
+            mark, packets_per_s, timer_packets
+        )
+        unmarked = 1.0 - mark
+        additive = _event_rate(mark, packets_per_s, byte_packets) * unmarked ** (
+            p.fast_recovery_stages * byte_packets
+        ) + _event_rate(mark, packets_per_s, timer_packets) * unmarked ** (
+            p.fast_recovery_stages * timer_packets
+        )
+        gap = rate * alpha * cnp / (p.cnp_interval_s * events)
+        return gap * cnp / p.cnp_interval_s - rai * additive, gap, alpha, cnp
+
+    low, high = 1e-9, p.pmax
+    if parts(high)[0] < 0.0:
+        raise ValueError(
+            "no equilibrium with the queue between K_min and K_max: "
+            "the marks at P_max do not hold the rate"
+        )
+    mark = float(brentq(lambda m: parts(m)[0], low, high, xtol=1e-14, rtol=1e-12))
+    _, gap, alpha, cnp = parts(mark)
+    queue = p.kmin_bytes + mark / p.pmax * (p.kmax_bytes - p.kmin_bytes)
+    return FixedPoint(rate, rate + gap, alpha, mark, queue, cnp / p.cnp_interval_s)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -250,19 +330,31 @@ def main(argv: list[str] | None = None) -> int:
     scale = capacity / 40e9
     # The DCQCN paper's values at 40G; K_min, K_max and R_AI scaled with the line rate as
     # models/dcqcn.py and models/dcqcn_host.py scale them.
-    params = FluidParams(flows=args.flows, capacity_bps=capacity, line_rate_bps=capacity, kmin_bytes=5e3 * scale,
-                         kmax_bytes=200e3 * scale, rai_bps=40e6 * scale, feedback_delay_s=parse_time_s(args.rtt),
-                         queueing_in_feedback=args.queueing_in_feedback,
-                         min_rate_bps=parse_rate_bps(args.min_rate) if args.min_rate != "0" else 0.0)
+    params = FluidParams(
+        flows=args.flows,
+        capacity_bps=capacity,
+        line_rate_bps=capacity,
+        kmin_bytes=5e3 * scale,
+        kmax_bytes=200e3 * scale,
+        rai_bps=40e6 * scale,
+        feedback_delay_s=parse_time_s(args.rtt),
+        queueing_in_feedback=args.queueing_in_feedback,
+        min_rate_bps=parse_rate_bps(args.min_rate) if args.min_rate != "0" else 0.0,
+    )
     duration = parse_time_s(args.duration)
     run = solve(params, duration)
     print("t_ms  offered_Gbps  queue_kB  alpha  R_C_Gbps  R_T_Gbps")
     for t in np.arange(0.5e-3, duration + 1e-9, 0.5e-3):
-        i = int(round(t / 1e-6))
-        print(f"{t * 1e3:4.1f}  {run.aggregate_bps[i] / 1e9:7.1f}  {run.queue_bytes[i] / 1e3:8.1f}  {run.alpha[i]:.3f}  "
-              f"{run.rate_Bps[i] * 8 / 1e9:6.2f}  {run.target_Bps[i] * 8 / 1e9:6.2f}")
-    print(f"utilisation over 0..{duration * 1e3:g} ms: {run.utilisation(0.0, duration):.3f}; "
-          f"peak queue {run.queue_bytes.max() / 1e3:.0f} kB")
+        i = round(t / 1e-6)
+        print(
+            f"{t * 1e3:4.1f}  {run.aggregate_bps[i] / 1e9:7.1f}  "
+            f"{run.queue_bytes[i] / 1e3:8.1f}  {run.alpha[i]:.3f}  "
+            f"{run.rate_Bps[i] * 8 / 1e9:6.2f}  {run.target_Bps[i] * 8 / 1e9:6.2f}"
+        )
+    print(
+        f"utilisation over 0..{duration * 1e3:g} ms: {run.utilisation(0.0, duration):.3f}; "
+        f"peak queue {run.queue_bytes.max() / 1e3:.0f} kB"
+    )
     return 0
 
 

@@ -78,15 +78,24 @@ def observer(port: int, queue: int):  # type: ignore[no-untyped-def]
     return observe
 
 
-def trace(intent: str, traffic_path: str, duration_s: float, sample_s: float, port_name: str, queue: int,
-          seed: int = 1) -> tuple[list[Sample], int]:
+def trace(
+    intent: str,
+    traffic_path: str,
+    duration_s: float,
+    sample_s: float,
+    port_name: str,
+    queue: int,
+    seed: int = 1,
+) -> tuple[list[Sample], int]:
     fabric = intent_fabric(Path(intent), (), {})
     traffic = user_traffic(fabric, load_traffic(Path(traffic_path)), seed=seed)
     window = Window(0.0, duration_s, sample_s)
     run = user_traffic_run(fabric, traffic, window, seed=seed)
     specs = user_traffic_specs(fabric, traffic)
     port = engine_port(fabric, port_name)
-    _, samples = simulate_fabric_observed(fabric.configs, fabric.topology, specs, run, sample_s, observer(port, queue))
+    _, samples = simulate_fabric_observed(
+        fabric.configs, fabric.topology, specs, run, sample_s, observer(port, queue)
+    )
     return samples, len(specs)
 
 
@@ -102,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv")
     args = parser.parse_args(argv)
     duration, sample = parse_time_s(args.duration), parse_time_s(args.sample)
-    samples, flows = trace(args.intent, args.traffic, duration, sample, args.port, args.queue, args.seed)
+    samples, flows = trace(
+        args.intent, args.traffic, duration, sample, args.port, args.queue, args.seed
+    )
     cnps = np.zeros(flows, dtype=int)
     last = np.full(flows, -1.0)
     rows = []
@@ -114,12 +125,36 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         with open(args.csv, "w", newline="") as handle:
             out = csv.writer(handle)
-            out.writerow(["time_s", "flow", "rate_bps", "target_bps", "alpha", "timer_stage", "byte_stage",
-                          "cnps", "payload_bytes", "queue_bytes"])
+            out.writerow(
+                [
+                    "time_s",
+                    "flow",
+                    "rate_bps",
+                    "target_bps",
+                    "alpha",
+                    "timer_stage",
+                    "byte_stage",
+                    "cnps",
+                    "payload_bytes",
+                    "queue_bytes",
+                ]
+            )
             for s, c in rows:
                 for f in range(flows):
-                    out.writerow([s.time_s, f, s.rate_bps[f], s.target_bps[f], s.alpha[f], s.timer_stage[f],
-                                  s.byte_stage[f], c[f], s.payload_bytes[f], s.queue_bytes])
+                    out.writerow(
+                        [
+                            s.time_s,
+                            f,
+                            s.rate_bps[f],
+                            s.target_bps[f],
+                            s.alpha[f],
+                            s.timer_stage[f],
+                            s.byte_stage[f],
+                            c[f],
+                            s.payload_bytes[f],
+                            s.queue_bytes,
+                        ]
+                    )
     print("t_ms  goodput_Gbps  queue_kB  cnps  R_C per flow (Gb/s)")
     step = max(1, round(0.5e-3 / sample))
     previous = np.zeros(flows)
@@ -129,7 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         goodput = (s.payload_bytes - previous).sum() * 8.0 / (s.time_s - previous_t) / 1e9
         previous, previous_t = s.payload_bytes, s.time_s
         rates = " ".join(f"{r / 1e9:5.1f}" for r in s.rate_bps)
-        print(f"{s.time_s * 1e3:4.1f}  {goodput:6.1f}  {s.queue_bytes / 1e3:8.1f}  {int(c.sum()):4d}  {rates}")
+        print(
+            f"{s.time_s * 1e3:4.1f}  {goodput:6.1f}  {s.queue_bytes / 1e3:8.1f}  "
+            f"{int(c.sum()):4d}  {rates}"
+        )
     return 0
 
 
