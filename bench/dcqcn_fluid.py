@@ -314,19 +314,26 @@ def fixed_point(p: FluidParams) -> FixedPoint:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from _usage import OneLineParser
+    from _usage import OneLineParser, fail, positive_int
 
+    from qosforge.errors import QosforgeError
     from qosforge.units import parse_rate_bps, parse_time_s
 
     parser = OneLineParser(__doc__)
-    parser.add_argument("--flows", type=int, default=8)
+    parser.add_argument("--flows", type=positive_int, default=8)
     parser.add_argument("--capacity", default="100G")
     parser.add_argument("--duration", default="8ms")
     parser.add_argument("--rtt", default="8us", help="the feedback delay tau* without queueing")
     parser.add_argument("--queueing-in-feedback", action="store_true")
     parser.add_argument("--min-rate", default="0")
     args = parser.parse_args(argv)
-    capacity = parse_rate_bps(args.capacity)
+    try:
+        capacity = parse_rate_bps(args.capacity)
+        rtt = parse_time_s(args.rtt)
+        duration = parse_time_s(args.duration)
+        min_rate = parse_rate_bps(args.min_rate) if args.min_rate != "0" else 0.0
+    except QosforgeError as error:
+        fail(str(error))
     scale = capacity / 40e9
     # The DCQCN paper's values at 40G; K_min, K_max and R_AI scaled with the line rate as
     # models/dcqcn.py and models/dcqcn_host.py scale them.
@@ -337,11 +344,10 @@ def main(argv: list[str] | None = None) -> int:
         kmin_bytes=5e3 * scale,
         kmax_bytes=200e3 * scale,
         rai_bps=40e6 * scale,
-        feedback_delay_s=parse_time_s(args.rtt),
+        feedback_delay_s=rtt,
         queueing_in_feedback=args.queueing_in_feedback,
-        min_rate_bps=parse_rate_bps(args.min_rate) if args.min_rate != "0" else 0.0,
+        min_rate_bps=min_rate,
     )
-    duration = parse_time_s(args.duration)
     run = solve(params, duration)
     print("t_ms  offered_Gbps  queue_kB  alpha  R_C_Gbps  R_T_Gbps")
     for t in np.arange(0.5e-3, duration + 1e-9, 0.5e-3):

@@ -23,9 +23,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _usage import OneLineParser
+from _usage import OneLineParser, fail
 
 from qosforge.api.scenarios.traffic import intent_fabric
+from qosforge.errors import QosforgeError
+from qosforge.models.dcqcn_host import DCQCN_CNP_INTERVAL_S as CNP_INTERVAL_S
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.helper.fabric import Fabric
 from qosforge.softswitch.helper.traffic_report import Window, user_traffic_run, user_traffic_specs
@@ -56,7 +58,7 @@ def engine_port(fabric: Fabric, name: str) -> int:
         ref = fabric.port_ref(index)
         if ref.switch == switch and ref.port == port:
             return index
-    raise SystemExit(f"error: --port: no port {name!r} in the fabric (e.g. leaf4:Ethernet0)")
+    fail(f"--port: no port {name!r} in the fabric (e.g. leaf4:Ethernet0)")
 
 
 def observer(port: int, queue: int):  # type: ignore[no-untyped-def]
@@ -93,10 +95,27 @@ def trace(
     run = user_traffic_run(fabric, traffic, window, seed=seed)
     specs = user_traffic_specs(fabric, traffic)
     port = engine_port(fabric, port_name)
+    if not 0 <= queue < len(fabric.ports[port].queues):
+        fail(f"--queue: {port_name} has queues 0..{len(fabric.ports[port].queues) - 1}")
     _, samples = simulate_fabric_observed(
         fabric.configs, fabric.topology, specs, run, sample_s, observer(port, queue)
     )
     return samples, len(specs)
+
+
+def _write_csv(path: Path, rows: list[tuple[Sample, np.ndarray]], flows: int) -> None:
+    """One row per sample and flow, written to a temporary name and renamed (all or nothing)."""
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["time_s", "flow", "rate_bps", "target_bps", "alpha", "timer_stage",
+                      "byte_stage", "cnps", "payload_bytes", "queue_bytes", "queue_marks"])
+        for s, c in rows:
+            for f in range(flows):
+                out.writerow([s.time_s, f, s.rate_bps[f], s.target_bps[f], s.alpha[f],
+                              s.timer_stage[f], s.byte_stage[f], c[f], s.payload_bytes[f],
+                              s.queue_bytes, s.queue_marks])
+    partial.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,10 +129,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--csv")
     args = parser.parse_args(argv)
-    duration, sample = parse_time_s(args.duration), parse_time_s(args.sample)
-    samples, flows = trace(
-        args.intent, args.traffic, duration, sample, args.port, args.queue, args.seed
-    )
+    try:
+        duration, sample = parse_time_s(args.duration), parse_time_s(args.sample)
+        if sample > CNP_INTERVAL_S:
+            # A receiver sends at most one CNP per flow per interval: a longer sample step
+            # could hide one behind the next.
+            fail(f"--sample: at most {CNP_INTERVAL_S * 1e6:g} us, to see each CNP (e.g. 10us)")
+        samples, flows = trace(
+            args.intent, args.traffic, duration, sample, args.port, args.queue, args.seed
+        )
+    except QosforgeError as error:
+        fail(str(error))
     cnps = np.zeros(flows, dtype=int)
     last = np.full(flows, -1.0)
     rows = []
@@ -123,38 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         last = s.last_cnp_s
         rows.append((s, cnps.copy()))
     if args.csv:
-        with open(args.csv, "w", newline="") as handle:
-            out = csv.writer(handle)
-            out.writerow(
-                [
-                    "time_s",
-                    "flow",
-                    "rate_bps",
-                    "target_bps",
-                    "alpha",
-                    "timer_stage",
-                    "byte_stage",
-                    "cnps",
-                    "payload_bytes",
-                    "queue_bytes",
-                ]
-            )
-            for s, c in rows:
-                for f in range(flows):
-                    out.writerow(
-                        [
-                            s.time_s,
-                            f,
-                            s.rate_bps[f],
-                            s.target_bps[f],
-                            s.alpha[f],
-                            s.timer_stage[f],
-                            s.byte_stage[f],
-                            c[f],
-                            s.payload_bytes[f],
-                            s.queue_bytes,
-                        ]
-                    )
+        _write_csv(Path(args.csv), rows, flows)
     print("t_ms  goodput_Gbps  queue_kB  cnps  R_C per flow (Gb/s)")
     step = max(1, round(0.5e-3 / sample))
     previous = np.zeros(flows)

@@ -34,6 +34,10 @@ def _run(script: str, *argv: str) -> tuple[int, str, str]:
         ("engine_ab.py", ["nosuch.so", "A.so"], "nosuch.so: no such file"),
         ("engine_ab.py", ["X", "X", "--runs", "0"], "--runs"),
         ("engine_ab.py", [str(BENCH / "engine_ab.py"), str(BENCH / "engine_ab.py")], "not the event core"),
+        ("dcqcn_fluid.py", ["--flows", "0"], "--flows"),
+        ("dcqcn_fluid.py", ["--capacity", "40GB"], "bits per second"),
+        ("dcqcn_trace.py", ["examples/roce-pod.yaml", "x.yaml", "--sample", "100us"], "--sample"),
+        ("dcqcn_trace.py", ["nosuch.yaml", "examples/victims.traffic.yaml"], "nosuch.yaml"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(script: str, argv: list[str], expected: str) -> None:
