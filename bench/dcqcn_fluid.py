@@ -58,9 +58,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 @dataclass(frozen=True, kw_only=True)
 class FluidParams:
-    """The model's inputs, bytes and seconds; the defaults are the DCQCN paper's (SIGCOMM 2015
-    §3.1 and §5: g = 1/256, tau = 50 us, tau' = T = 55 us, B = 10 MB, F = 5, R_AI = 40 Mb/s,
-    K_min = 5 KB, K_max = 200 KB, P_max = 1 %) at its 40 Gb/s."""
+    """The model's inputs, bytes and seconds; the defaults are the DCQCN paper's settings at its
+    40 Gb/s (SIGCOMM 2015 §3.1 and its default parameters, as models/dcqcn_host.py and
+    models/dcqcn.py cite them: g = 1/256, tau = 50 us, tau' = T = 55 us, B = 10 MB, F = 5,
+    R_AI = 40 Mb/s, K_min = 5 KB, K_max = 200 KB, P_max = 1 %)."""
 
     flows: int = 8
     capacity_bps: float = 40e9
