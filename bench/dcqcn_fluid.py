@@ -2,7 +2,7 @@
 
 An independent referee for the software switch's DCQCN (softswitch/engine/dcqcn.py), written from
 the papers, not from the engine: Zhu, Ghobadi, Misra, Padhye, "ECN or Delay: Lessons Learnt from
-Analysis of DCQCN and TIMELY", CoNEXT 2016, §3.1 (the fluid model, its equations (1)-(5)), of the
+Analysis of DCQCN and TIMELY", CoNEXT 2016, §3.1 (the DCQCN fluid model), of the
 algorithm of Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015, §3.1
 (CP, NP and RP). The model counts packets: ``p`` is the probability that the congestion point
 marks a packet, a function of the queue (RED: 0 up to K_min, rising linearly to P_max at K_max, 1
@@ -120,7 +120,7 @@ class FluidRun:
 
 
 def marking_probability(queue_bytes: float, p: FluidParams) -> float:
-    """RED on the instantaneous queue (SIGCOMM 2015 §3.1 CP; CoNEXT 2016 eq. (1))."""
+    """RED on the instantaneous queue (SIGCOMM 2015 §3.1 CP; CoNEXT 2016 §3.1)."""
     if queue_bytes <= p.kmin_bytes:
         return 0.0
     if queue_bytes <= p.kmax_bytes:
