@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +94,6 @@ class FluidRun:
     rate_Bps: np.ndarray
     target_Bps: np.ndarray
     alpha: np.ndarray
-    segments: list[Any] = field(default_factory=list, repr=False)
 
     @property
     def aggregate_bps(self) -> np.ndarray:
@@ -113,10 +112,6 @@ class FluidRun:
         return (
             self.served_bytes(start_s, end_s) * 8.0 / (self.params.capacity_bps * (end_s - start_s))
         )
-
-    def mean_queue_bytes(self, start_s: float, end_s: float) -> float:
-        mask = (self.time_s >= start_s) & (self.time_s <= end_s)
-        return float(np.trapezoid(self.queue_bytes[mask], self.time_s[mask]) / (end_s - start_s))
 
 
 def marking_probability(queue_bytes: float, p: FluidParams) -> float:
@@ -259,7 +254,6 @@ def solve(p: FluidParams, duration_s: float, sample_s: float = 1e-6) -> FluidRun
         values[:, 0],
         values[:, 1],
         values[:, 2],
-        history.pieces,
     )
 
 
