@@ -223,6 +223,10 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
             # Which flows are ECN-capable, one group a line part; the reasons are in --format json.
             text = "; ".join(f"flows {g['flows']} {g['transport']} "
                              f"{'ECT' if g['ect'] else 'not ECT'}" for g in value)
+        elif key == "host_tcp":
+            from qosforge.cli.host_tcp_text import host_tcp_lines
+
+            text = "\n".join(host_tcp_lines(value))
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
         elif key == "waiting_buffers" and len(value) > 3:

@@ -117,6 +117,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         mark_pfc_victims,
         ports_json,
         run_user_traffic,
+        user_traffic_hosts,
     )
     from qosforge.softswitch.helper.user_traffic import user_traffic
     from qosforge.softswitch.metrics import (
@@ -169,7 +170,10 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
                 if not key.startswith("queue_") and key not in ("mark_fraction", "drop_fraction")}
     report: dict[str, Any] = {
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
-        "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
+        "hosts": len(fabric.hosts),
+        # Each class's Linux TCP host, its values' sources (``hosts`` is the host count).
+        "host_tcp": [model.as_json() for model in user_traffic_hosts(fabric, traffic, rto_min_s=options.rto_min_s)],
+        "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
         "window_from": window_source,
         # The file's own seed draws its random staggers in place of --seed (user_traffic.py).
