@@ -59,6 +59,9 @@ class TrafficOptions:
     flow_overrides: tuple[tuple[str, object], ...] = ()
     """FlowSpec fields set on every flow of the run (``qosforge compare``'s pfc-only mode turns
     the NICs' DCQCN off this way)."""
+    traffic_file: TrafficFile | None = None
+    """``traffic`` already read (``qosforge compare`` reads it once for all its modes); None: the
+    run reads it."""
 
 
 def parse_measure(text: str) -> tuple[float, float]:
@@ -133,8 +136,9 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         raise QosforgeError("--traffic runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/roce-pod.yaml --traffic flows.yaml")
     _check_output(options.timeseries, "--timeseries", TIMESERIES_SUFFIXES)
     _check_output(options.plot, "--plot", PLOT_SUFFIXES)
-    traffic_path = existing_traffic_path(options.traffic)
-    traffic_file = load_traffic(traffic_path)
+    traffic_file = options.traffic_file
+    if traffic_file is None:
+        traffic_file = load_traffic(existing_traffic_path(options.traffic))
     window, window_source = _window(options, traffic_file, reporter)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
