@@ -79,7 +79,7 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
         if not os.access(path, os.W_OK):
             raise QosforgeError(f"{str(path)!r} is not writable", place=flag, hint="choose a file you can write")
     elif not _can_create_in(parent):
-        raise QosforgeError(f"folder {str(parent)!r} is not writable", place=flag,
+        raise QosforgeError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable", place=flag,
                             hint="choose a folder you can write to, or make this one writable")
 
 

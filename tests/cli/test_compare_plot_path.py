@@ -41,7 +41,8 @@ def test_an_unwritable_plot_folder_is_refused_before_any_run(
     )  # fmt: skip
     assert code == 2 and stdout == ""
     assert stderr.strip() == (
-        f"error: --plot: folder '{folder}' is not writable "
+        f"error: --plot: cannot write '{folder / 'compare.png'}': "
+        f"folder '{folder}' is not writable "
         "(hint: choose a folder you can write to, or make this one writable)"
     )
     assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
