@@ -422,9 +422,9 @@ RtoMinS = Annotated[
 
 
 #: The largest initial window an intent states. ip route's initcwnd takes any 32-bit count and
-#: Linux clamps it only to snd_cwnd_clamp (net/ipv4/tcp_input.c tcp_init_cwnd), but a sender never
-#: has more in flight than its peer's receive window (RFC 9293 §3.8.6): the simulated hosts' is
-#: SIMULATED_RECEIVE_WINDOW_PACKETS, so a larger initial window would run as this one, not as stated.
+#: Linux clamps it only to snd_cwnd_clamp (net/ipv4/tcp_input.c tcp_init_cwnd), but a sender
+#: never has more in flight than its peer's receive window (RFC 9293 §3.8.6): the simulated
+#: hosts' is SIMULATED_RECEIVE_WINDOW_PACKETS, so a larger initial window would not run as stated.
 MAX_INITIAL_WINDOW_SEGMENTS = SIMULATED_RECEIVE_WINDOW_PACKETS - 1
 
 
@@ -433,8 +433,8 @@ def _initial_window(value: int) -> int:
         raise ValueError(
             f"{value:,} segments is above {MAX_INITIAL_WINDOW_SEGMENTS:,}: a sender never has more "
             "in flight than its peer's receive window (RFC 9293 §3.8.6), and the simulated hosts' "
-            f"is {SIMULATED_RECEIVE_WINDOW_PACKETS:,} packets, so a larger initial window would not "
-            f"run as stated; write at most {MAX_INITIAL_WINDOW_SEGMENTS:,} (Linux's default: "
+            f"is {SIMULATED_RECEIVE_WINDOW_PACKETS:,} packets, so a larger initial window would "
+            f"not run as stated; write at most {MAX_INITIAL_WINDOW_SEGMENTS:,} (Linux's default: "
             f"{LINUX_INITIAL_WINDOW_SEGMENTS}, RFC 6928)")
     return value
 

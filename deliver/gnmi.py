@@ -51,8 +51,8 @@ _CAUSES = {
 
 #: How a peer that is no gNMI server answers gNMI's Capabilities (:meth:`GnmiSession.capabilities`).
 _NOT_GNMI = (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL)
-NOT_GNMI_HINT = ("check the address and port: they must be the switch's gNMI server (on SONiC its gnmi or "
-                 "telemetry container's port), not another HTTP/2 or gRPC service")
+NOT_GNMI_HINT = ("check the address and port: they must be the switch's gNMI server (on SONiC "
+                 "its gnmi or telemetry container's port), not another HTTP/2 or gRPC service")
 
 
 def qos_path() -> Any:
@@ -185,14 +185,16 @@ class GnmiSession:
         UNIMPLEMENTED (gRPC doc/http-grpc-status-mapping.md, doc/statuscodes.md)."""
         gnmi_pb2, _ = protos()
         try:
-            response = self._stub.Capabilities(gnmi_pb2.CapabilityRequest(), timeout=self.device.connection.timeout_s,
+            response = self._stub.Capabilities(gnmi_pb2.CapabilityRequest(),
+                                               timeout=self.device.connection.timeout_s,
                                                metadata=self._metadata)
         except grpc.RpcError as error:
             code = error.code() if hasattr(error, "code") else None
             if code not in _NOT_GNMI:
                 raise self.device_error("Capabilities", error) from None
             details = " ".join(str(error.details() if hasattr(error, "details") else error).split())
-            raise DeviceError(f"the endpoint did not answer as a gNMI server (Capabilities: {code.name}: {details})",
+            raise DeviceError("the endpoint did not answer as a gNMI server "
+                              f"(Capabilities: {code.name}: {details})",
                               place=self._place(), hint=NOT_GNMI_HINT) from None
         return Capabilities(
             models={m.name: m.version for m in response.supported_models},

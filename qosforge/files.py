@@ -77,9 +77,11 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
     if _special(path):
         # Written in place, not via a sibling (write_atomically): the file itself must take it.
         if not os.access(path, os.W_OK):
-            raise QosforgeError(f"{str(path)!r} is not writable", place=flag, hint="choose a file you can write")
+            raise QosforgeError(f"{str(path)!r} is not writable", place=flag,
+                                hint="choose a file you can write")
     elif not _can_create_in(parent):
-        raise QosforgeError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable", place=flag,
+        raise QosforgeError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable",
+                            place=flag,
                             hint="choose a folder you can write to, or make this one writable")
 
 

@@ -140,5 +140,5 @@ def renamed_options(*renames: Rename) -> Callable[[F], F]:
     return decorate
 
 
-__all__ = ["FORMATS", "OutputPath", "Rename", "format_option", "format_parameter", "hidden_alias_option", "merge_renamed",
-           "renamed_options"]
+__all__ = ["FORMATS", "OutputPath", "Rename", "format_option", "format_parameter",
+           "hidden_alias_option", "merge_renamed", "renamed_options"]

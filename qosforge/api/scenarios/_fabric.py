@@ -196,7 +196,9 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> Pl
     return result, keys, header, duration_s, warmup_s
 
 
-def intent_host_tcp(fabric: Fabric, built: FabricRun, options: FabricOptions) -> tuple[FabricRun, list[dict[str, Any]]]:
+def intent_host_tcp(
+    fabric: Fabric, built: FabricRun, options: FabricOptions
+) -> tuple[FabricRun, list[dict[str, Any]]]:
     """The run with each window flow's Linux TCP host as the intent states it for the flow's class
     (softswitch/helper/host_kernel.py ``apply_intent_hosts``: the minimum RTO and initial window,
     ``--rto-min`` over the first), and the report's ``host_tcp``: each such class's host once,
@@ -206,7 +208,8 @@ def intent_host_tcp(fabric: Fabric, built: FabricRun, options: FabricOptions) ->
 
     from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
 
-    flows, models = apply_intent_hosts(fabric.switches[0].ir.classes, built.flows, transport_flag=options.transport is not None,
+    flows, models = apply_intent_hosts(fabric.switches[0].ir.classes, built.flows,
+                                       transport_flag=options.transport is not None,
                                        rto_min_flag_s=options.rto_min_s)
     return replace(built, flows=flows), [model.as_json() for model in models]
 

@@ -73,7 +73,8 @@ def _whole(options: FabricOptions, fabric: Fabric, reporter: Reporter) -> PlanRe
     with reporter.progress(f"simulating {format_value(duration_s, 's')} of deadlock on {len(setup.fabric.switches)} switches"):
         result, observations = simulate_fabric_observed(setup.fabric.configs, setup.fabric.topology, built.flows, built.run,
                                                         duration_s / OBSERVATIONS, observer)
-    header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)), "host_tcp": tcp_hosts,
+    header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
+              "host_tcp": tcp_hosts,
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
     keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
             "flow_ect": flow_ect(built.flows),

@@ -176,7 +176,8 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
         "hosts": len(fabric.hosts),
         # Each class's Linux TCP host, its values' sources (``hosts`` is the host count).
-        "host_tcp": [model.as_json() for model in user_traffic_hosts(fabric, traffic, rto_min_s=options.rto_min_s)],
+        "host_tcp": [model.as_json()
+                     for model in user_traffic_hosts(fabric, traffic, rto_min_s=options.rto_min_s)],
         "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
         "window_from": window_source,
