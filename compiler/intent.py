@@ -38,6 +38,8 @@ from qosforge.defaults import (
     DEFAULT_MTU,
     DEFAULT_PORT_MTU,
     DEFAULT_SMALL_PACKET_PERCENT,
+    LINUX_INITIAL_WINDOW_SEGMENTS,
+    SIMULATED_RECEIVE_WINDOW_PACKETS,
 )
 from qosforge.fields import (
     CableM,
@@ -419,6 +421,24 @@ RtoMinS = Annotated[
 ]
 
 
+#: The largest initial window an intent states. ip route's initcwnd takes any 32-bit count and
+#: Linux clamps it only to snd_cwnd_clamp (net/ipv4/tcp_input.c tcp_init_cwnd), but a sender
+#: never has more in flight than its peer's receive window (RFC 9293 §3.8.6): the simulated
+#: hosts' is SIMULATED_RECEIVE_WINDOW_PACKETS, so a larger initial window would not run as stated.
+MAX_INITIAL_WINDOW_SEGMENTS = SIMULATED_RECEIVE_WINDOW_PACKETS - 1
+
+
+def _initial_window(value: int) -> int:
+    if value > MAX_INITIAL_WINDOW_SEGMENTS:
+        raise ValueError(
+            f"{value:,} segments is above {MAX_INITIAL_WINDOW_SEGMENTS:,}: a sender never has more "
+            "in flight than its peer's receive window (RFC 9293 §3.8.6), and the simulated hosts' "
+            f"is {SIMULATED_RECEIVE_WINDOW_PACKETS:,} packets, so a larger initial window would "
+            f"not run as stated; write at most {MAX_INITIAL_WINDOW_SEGMENTS:,} (Linux's default: "
+            f"{LINUX_INITIAL_WINDOW_SEGMENTS}, RFC 6928)")
+    return value
+
+
 class HostTcpSpec(_Strict):
     """What a class's Linux TCP hosts run per connection: the minimum retransmission timeout and
     the initial congestion window (ip-route(8) ``rto_min`` and ``initcwnd``). Unset: Linux's
@@ -429,10 +449,11 @@ class HostTcpSpec(_Strict):
         description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms "
                     "(Linux: 200ms; datacenters lower it to a few ms, TLT §2.2; the compiled "
                     "hosts set it per route, ip route rto_min, or net.ipv4.tcp_rto_min_us).")
-    initial_window_segments: int | None = Field(
+    initial_window_segments: Annotated[int, AfterValidator(_initial_window)] | None = Field(
         default=None, ge=1,
         description="Initial congestion window in segments (ip route initcwnd; Linux: 10, "
-                    "RFC 6928).")
+                    f"RFC 6928), at most {MAX_INITIAL_WINDOW_SEGMENTS} (a larger one exceeds the "
+                    "simulated hosts' receive window).")
 
 
 class _ClassSpecBase(_Strict):
@@ -576,6 +597,25 @@ class Intent(_Strict):
         description="Every TCP class's Linux hosts (rto_min, initial_window_segments) unless the "
                     "class states its own; unset: Linux's 200ms and 10 (docs/hosts.md).",
     )
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts_need_a_tcp_class(
+        cls, value: HostTcpSpec | None, info: ValidationInfo
+    ) -> HostTcpSpec | None:
+        # ``classes`` is validated before ``hosts`` (field order); absent when it was refused.
+        classes: list[ClassSpec] | None = info.data.get("classes")
+        if value is None or not classes:
+            return value
+        if all(transport(spec.transport).host.nic_dcqcn for spec in classes):
+            names = ", ".join(f"{spec.name} ({spec.transport})" for spec in classes)
+            tcp = ", ".join(name for name in accepted_transports()
+                            if not transport(name).host.nic_dcqcn)
+            raise ValueError(f"no class runs Linux TCP hosts ({names}): a RoCE class's congestion "
+                             "control and retransmission run in its NIC, so no route rto_min or "
+                             "initcwnd applies; remove 'hosts', or add a class of transport "
+                             f"{tcp} for it to apply to")
+        return value
 
     @model_validator(mode="after")
     def _objective_classes(self) -> Self:

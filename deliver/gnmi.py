@@ -49,6 +49,12 @@ _CAUSES = {
 }
 
 
+#: How a peer that is no gNMI server answers gNMI's Capabilities (:meth:`GnmiSession.capabilities`).
+_NOT_GNMI = (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL)
+NOT_GNMI_HINT = ("check the address and port: they must be the switch's gNMI server (on SONiC "
+                 "its gnmi or telemetry container's port), not another HTTP/2 or gRPC service")
+
+
 def qos_path() -> Any:
     gnmi_pb2, _ = protos()
     return gnmi_pb2.Path(elem=[gnmi_pb2.PathElem(name="qos")])
@@ -172,13 +178,34 @@ class GnmiSession:
                               hint=_hint(code)) from None
 
     def capabilities(self) -> Capabilities:
+        """The Capabilities RPC, which every gNMI target serves (gNMI specification §3.2). A peer
+        that fails it as no gNMI server does is named as such: an HTTP/2 server without gRPC
+        answers with an HTTP status, which gRPC maps to UNIMPLEMENTED (404) or INTERNAL (400),
+        or with no grpc-status at all (UNKNOWN); a gRPC server without the gNMI service answers
+        UNIMPLEMENTED (gRPC doc/http-grpc-status-mapping.md, doc/statuscodes.md)."""
         gnmi_pb2, _ = protos()
-        response = self._call("Capabilities", self._stub.Capabilities, gnmi_pb2.CapabilityRequest())
+        try:
+            response = self._stub.Capabilities(gnmi_pb2.CapabilityRequest(),
+                                               timeout=self.device.connection.timeout_s,
+                                               metadata=self._metadata)
+        except grpc.RpcError as error:
+            code = error.code() if hasattr(error, "code") else None
+            if code not in _NOT_GNMI:
+                raise self.device_error("Capabilities", error) from None
+            details = " ".join(str(error.details() if hasattr(error, "details") else error).split())
+            raise DeviceError("the endpoint did not answer as a gNMI server "
+                              f"(Capabilities: {code.name}: {details})",
+                              place=self._place(), hint=NOT_GNMI_HINT) from None
         return Capabilities(
             models={m.name: m.version for m in response.supported_models},
             encodings=tuple(gnmi_pb2.Encoding.Name(e) for e in response.supported_encodings),
             gnmi_version=response.gNMI_version,
         )
+
+    def require_gnmi_server(self) -> None:
+        """Raise a :class:`DeviceError` when the endpoint does not answer as a gNMI server
+        (:meth:`capabilities`); a gNMI server's answer is not needed."""
+        self.capabilities()
 
     def get_qos(self) -> dict[str, Any]:
         """The device's ``/qos`` configuration as ``{"openconfig-qos:qos": {...}}`` (empty when unset)."""

@@ -91,9 +91,10 @@ def decode_notification(notification: Any, state: FamilyState) -> Iterator[Sampl
             yield from oc.decode(elements, value, stamp, state.queue_index)
 
 
-def _resolve_names(session: GnmiSession, state: FamilyState) -> None:
+def _resolve_names(session: GnmiSession, state: FamilyState) -> bool:
     """Fill the family's name maps with one Get; a target that does not serve the family's name
-    map marks the family (or, for SONiC PG drops, only the PG object ids) unavailable."""
+    map marks the family (or, for SONiC PG drops, only the PG object ids) unavailable, and the
+    answer is True (the Get was refused)."""
     gnmi_pb2, _ = protos()
     if state.name == OPENCONFIG:
         request = gnmi_pb2.GetRequest(prefix=_prefix(OPENCONFIG), path=[_oc_path(oc.QUEUE_IDS)], encoding=gnmi_pb2.JSON_IETF)
@@ -105,7 +106,7 @@ def _resolve_names(session: GnmiSession, state: FamilyState) -> None:
         if any(code.name in error.message for code in _NOT_SERVED):
             if state.name == OPENCONFIG:
                 state.unavailable = f"no /qos/queues/queue/state/queue-id: {error.message}"
-            return
+            return True
         raise
     for notification in response.notification:
         for update in notification.update:
@@ -120,6 +121,7 @@ def _resolve_names(session: GnmiSession, state: FamilyState) -> None:
                 state.queue_index.update(_queue_ids(value))
             elif "name" in keys and value is not None and str(value).isdigit():
                 state.queue_index[keys["name"]] = int(value)
+    return False
 
 
 def _queue_ids(value: Any) -> dict[str, int]:
@@ -162,9 +164,17 @@ def subscribe_request(state: FamilyState, mode: str, interval_s: float, on_chang
 
 
 def families(session: GnmiSession, wanted: Iterable[str] = FAMILIES) -> list[FamilyState]:
+    """Each family's name maps. A Get that failed or was refused is first checked against the
+    endpoint itself: an HTTP/2 or gRPC service that is no gNMI server refuses every path too, and
+    its error says so instead of calling the switch's counters unavailable."""
     states = [FamilyState(name) for name in wanted]
-    for state in states:
-        _resolve_names(session, state)
+    try:
+        refused = [_resolve_names(session, state) for state in states]
+    except DeviceError:
+        session.require_gnmi_server()
+        raise
+    if any(refused):
+        session.require_gnmi_server()
     return states
 
 

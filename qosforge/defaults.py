@@ -34,3 +34,7 @@ DEFAULT_FASTLANE_BUFFER_CAP = "5%"
 #: neither the intent's ``hosts`` nor a host settings document says otherwise.
 LINUX_RTO_MIN = "200ms"
 LINUX_INITIAL_WINDOW_SEGMENTS = 10
+#: The receive window of the software switch's window hosts, packets: no congestion window is
+#: larger than it less one (softswitch/engine/window.py), so it bounds the initial window an
+#: intent may state (``hosts.initial_window_segments``).
+SIMULATED_RECEIVE_WINDOW_PACKETS = 2048

@@ -56,8 +56,9 @@ def default_file_mode() -> int:
 def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) -> None:
     """Fail early, with the flag named, when ``path`` cannot be written as asked.
 
-    The parent folder must exist (a tool does not create ``/nonexistent`` for a file flag), the
-    path must not be a folder, and with ``suffixes`` its suffix must be one of them.
+    The parent folder must exist (a tool does not create ``/nonexistent`` for a file flag) and
+    take a new file, the path must not be a folder, and with ``suffixes`` its suffix must be one of
+    them.
     """
     allowed = tuple(suffixes)
     if path.is_dir():
@@ -73,6 +74,34 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
     if not parent.is_dir():
         what = "is not a folder" if parent.exists() else "does not exist"
         raise QosforgeError(f"folder {str(parent)!r} {what}", place=flag, hint="create the folder first, or choose another path")
+    if _special(path):
+        # Written in place, not via a sibling (write_atomically): the file itself must take it.
+        if not os.access(path, os.W_OK):
+            raise QosforgeError(f"{str(path)!r} is not writable", place=flag,
+                                hint="choose a file you can write")
+    elif not _can_create_in(parent):
+        raise QosforgeError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable",
+                            place=flag,
+                            hint="choose a folder you can write to, or make this one writable")
+
+
+def _special(path: Path) -> bool:
+    """An existing file that is not a regular one (``/dev/stdout``, a FIFO)."""
+    try:
+        return not stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can be created in ``folder``, as :func:`write_atomically` creates its
+    temporary sibling. Tried, not read from the mode bits: root passes any permission check
+    (access(2)), while a read-only mount or /sys refuses even root."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".qosforge-check-"):
+            return True
+    except OSError:
+        return False
 
 
 def write_text_atomically(

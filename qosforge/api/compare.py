@@ -30,10 +30,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.reporting import Reporter
 from qosforge.errors import QosforgeError
+
+if TYPE_CHECKING:
+    from qosforge.softswitch.traffic.traffic_file import TrafficFile
 
 MODES = ("lossless-dcqcn", "pfc-only", "lossy-irn", "trimming")
 MODE_DESCRIPTIONS = {
@@ -288,7 +291,7 @@ def _deadlock(intent_path: Path, fail_links: int) -> tuple[str, str]:
 
 
 def _run_mode(
-    request: CompareRequest, mode: str, intent_path: Path, reporter: Reporter
+    request: CompareRequest, mode: str, intent_path: Path, traffic: TrafficFile, reporter: Reporter
 ) -> ModeResult:
     from qosforge.api.scenarios.traffic import TrafficOptions, run_traffic
     from qosforge.api.simulation import assumptions
@@ -311,6 +314,7 @@ def _run_mode(
         timeseries=None,
         plot=None,
         flow_overrides=PFC_ONLY_FLOWS if mode == "pfc-only" else (),
+        traffic_file=traffic,
     )
     report, _ = run_traffic(options, reporter)
     verdict, detail = _deadlock(intent_path, request.fail_links)
@@ -341,17 +345,17 @@ def _reason(error: QosforgeError, variant: Path) -> str:
     return QosforgeError(error.message, place=place or None, hint=error.hint).one_line()
 
 
-def _check_shared_inputs(request: CompareRequest) -> None:
+def _shared_inputs(request: CompareRequest) -> TrafficFile:
     """What every mode shares (the traffic file, the window) is the user's input, not a mode's:
     read it once before any mode runs, so an error in it is one line and exit 2, not a refusal
-    repeated in every row."""
+    repeated in every row; every mode runs the file read here."""
     from qosforge.api.scenarios.traffic import existing_traffic_path
     from qosforge.softswitch.traffic.traffic_file import load_traffic
     from qosforge.units import parse_flag, parse_time_s
 
     if request.duration:
         parse_flag("--duration", parse_time_s, request.duration)
-    load_traffic(existing_traffic_path(request.traffic))
+    return load_traffic(existing_traffic_path(request.traffic))
 
 
 def _is_the_users_input(error: QosforgeError, request: CompareRequest) -> bool:
@@ -373,7 +377,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
         raise QosforgeError(
             f"{out} is a file, not a folder", place="--out", hint="choose a folder path"
         )
-    _check_shared_inputs(request)
+    traffic = _shared_inputs(request)
     results: list[ModeResult] = []
     variants = {mode: _dump(mode_document(document, index, mode)) for mode in request.modes}
     with tempfile.TemporaryDirectory(prefix="qosforge-compare-") as scratch:
@@ -382,7 +386,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
             intent_path.write_text(variants[mode])
             with reporter.progress(f"mode {mode}"):
                 try:
-                    results.append(_run_mode(request, mode, intent_path, reporter))
+                    results.append(_run_mode(request, mode, intent_path, traffic, reporter))
                 except QosforgeError as error:
                     if _is_the_users_input(error, request):
                         raise

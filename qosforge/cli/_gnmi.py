@@ -21,7 +21,7 @@ import click
 
 from qosforge.api.delivery import ConnectionRequest, DeliveryRequest, gnmi_connection
 from qosforge.api.registry import approximation_names, target_names
-from qosforge.cli.options import RegistryChoice
+from qosforge.cli.options import RegistryChoice, format_option
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def gnmi_options(function: F) -> F:
                      help="With INTENT: accept a named approximation, as for compile."),
         click.option("--target", "target_name", type=RegistryChoice(target_names), default=None,
                      help="The target whose rendering to deliver (default: openconfig, the one target with push and diff)."),
-        click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True),
+        format_option("text", "json"),
     ]
     return functools.reduce(lambda f, option: option(f), reversed(options), function)
 

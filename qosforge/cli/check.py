@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from qosforge.cli._lazy import HelpWhenBareGroup
+from qosforge.cli.options import format_option
 
 if TYPE_CHECKING:
     from qosforge.api.check import DeadlockOutcome, DependencyCycle
@@ -78,7 +79,7 @@ def _report_text(outcome: DeadlockOutcome) -> str:
               metavar="SECONDS",
               help="Stop the failure sweep after this many seconds "
                    "(the rest are not proven: exit 3).")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("table", "json")
 @click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]),
               default=None, help="Check the routes of this routing model instead of the intent's "
                                  "topology.routing.model.")

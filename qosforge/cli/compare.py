@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from qosforge.cli.options import OutputPath
+from qosforge.cli.options import OutputPath, format_option
 
 DEFAULT_MODES = "lossless-dcqcn,pfc-only,lossy-irn,trimming"
 
@@ -89,13 +89,7 @@ DEFAULT_MODES = "lossless-dcqcn,pfc-only,lossy-irn,trimming"
     show_default=True,
     help="Link failures the deadlock exposure (check deadlock) sweeps.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@format_option("text", "json")
 def compare_command(
     intent: str,
     traffic: str,

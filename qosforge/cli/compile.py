@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from qosforge.api.registry import approximation_names, target_names
-from qosforge.cli.options import OutputPath, RegistryChoice
+from qosforge.cli.options import OutputPath, RegistryChoice, format_option
 
 _APPROXIMATION_OPTION = click.option(
     "--accept-approximation",
@@ -29,7 +29,7 @@ _APPROXIMATION_OPTION = click.option(
 @click.option("-o", "--output", "output_dir", default="out", show_default=True, type=OutputPath("out", file_okay=False), help="Folder for <switch>/<target files> (config_db.json; sai.json and sairedis.rec; openconfig.json) and the report.")
 @click.option("--target", "targets", multiple=True, type=RegistryChoice(target_names), help="Backends to render, repeatable (default: the intent's targets).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME", help="Compile only these switches (repeatable).")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True, help="Report on stdout as tables or JSON (the report.json document).")
+@format_option("table", "json", json_is="the report.json document")
 @click.option("-v", "--verbose", is_flag=True, help="Print every switch's tables (classes, headroom, pools, gaps), not just the fabric summary.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success (errors still go to stderr).")
 @click.option("--base", "base_path", default=None, type=click.Path(), metavar="PATH", help="A switch's running config_db.json (or a folder of <switch>/config_db.json): also write <switch>/gcu-patch.json for 'config apply-patch' (docs/deploy-sonic.md).")
@@ -99,7 +99,7 @@ def compile_command(intent: str, output_dir: str, targets: tuple[str, ...], swit
               "with --host a host setting's name in host_settings.json, e.g. ecn.roce_rp.rpg_ai_rate.")
 @click.option("--target", "target_name", type=RegistryChoice(target_names), default=None,
               help="The target whose value to explain (default: sonic for --switch, host for --host).")
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("table", "json")
 @_APPROXIMATION_OPTION
 def explain_command(intent: str, switch_name: str | None, value_path: str, output_format: str, approximations: tuple[str, ...],
                     host_kind: str | None = None, target_name: str | None = None) -> None:

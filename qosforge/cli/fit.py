@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from qosforge.api.fit import FitRedOutcome, FitRedRequest, SweepAxis, fit_red
-from qosforge.cli.options import OutputPath
+from qosforge.cli.options import OutputPath, format_option
 from qosforge.defaults import DEFAULT_TBTCP_BETA, DEFAULT_TBTCP_R
 from qosforge.errors import QosforgeError
 from qosforge.files import PLOT_SUFFIXES, check_output_file, write_atomically
@@ -133,13 +133,7 @@ _MAX_TABLE_ROWS = 40
     metavar="FILE.png",
     help="Draw ideal, scaled and programmed curves (or the sweep).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-)
+@format_option("table", "json")
 def red_command(**options: Any) -> None:
     """Fit P_max (and optionally t_max) of a step RED profile to TBTCP's ideal curve.
 

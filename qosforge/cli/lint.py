@@ -16,7 +16,7 @@ from typing import cast
 import click
 
 from qosforge.api.registry import target_names
-from qosforge.cli.options import OutputPath, RegistryChoice
+from qosforge.cli.options import OutputPath, RegistryChoice, format_option
 
 _EPILOG = """\b
 Exit codes: 0 clean, 1 findings at or above --fail-on, 2 unusable input.
@@ -62,8 +62,7 @@ def _list_rules(output_format: str) -> None:
               "hosts as they run); enables the host rules (hosts and switch agree).")
 @click.option("--switch", "switch", metavar="NAME", help="Which switch of the intent the files are "
               "(default: the file's folder name, as qosforge compile writes them).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]),
-              default="text", show_default=True, help="Output on stdout.")
+@format_option("text", "json", "sarif", "github")
 @click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning"]), default="error", show_default=True,
               help="Lowest severity that makes the exit code 1.")
 @click.option("--fix", "fix", is_flag=True, help="Write a corrected copy (FILE.fixed.json) for mechanical fixes.")

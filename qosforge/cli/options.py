@@ -9,6 +9,9 @@
 
 An old name still works, is not shown in ``--help``, and giving both names is an error.
 
+Every command's ``--format`` is :func:`format_option`: the command's own choices, each described
+in the same words (:data:`FORMATS`), the first the default.
+
 Every option that names a file or folder a command writes uses :class:`OutputPath`, which refuses
 an empty value (``-o ""`` would be ``Path("")``, the current folder) before any work is done.
 """
@@ -26,6 +29,37 @@ from click.core import ParameterSource
 from qosforge.errors import QosforgeError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+#: What each ``--format`` choice prints on stdout, the same words in every command's help.
+FORMATS = {
+    "text": "readable text",
+    "table": "readable tables",
+    "json": "one JSON document with stable keys",
+    "sarif": "SARIF 2.1.0 for code-scanning tools",
+    "github": "GitHub Actions annotations",
+}
+
+
+def _format_settings(choices: tuple[str, ...], json_is: str | None) -> dict[str, Any]:
+    unknown = [choice for choice in choices if choice not in FORMATS]
+    if not choices or unknown:
+        raise ValueError(f"--format choices must be among {', '.join(FORMATS)}: {unknown}")
+    described = {**FORMATS, **({"json": json_is} if json_is else {})}
+    listed = "; ".join(f"{choice}: {described[choice]}" for choice in choices)
+    return {"type": click.Choice(list(choices)), "default": choices[0], "show_default": True,
+            "help": f"Output on stdout ({listed})."}
+
+
+def format_option(*choices: str, json_is: str | None = None) -> Callable[[F], F]:
+    """The ``--format`` option (parameter ``output_format``) of a command that prints ``choices``,
+    the first its default; ``json_is`` says what its JSON is where that is a named document."""
+    return click.option("--format", "output_format", **_format_settings(choices, json_is))
+
+
+def format_parameter(*choices: str, json_is: str | None = None) -> click.Option:
+    """:func:`format_option` as a ``click.Option``, for a command built from a parameter list."""
+    return click.Option(["--format", "output_format"], **_format_settings(choices, json_is))
 
 
 class RegistryChoice(click.Choice):  # type: ignore[type-arg]
@@ -106,4 +140,5 @@ def renamed_options(*renames: Rename) -> Callable[[F], F]:
     return decorate
 
 
-__all__ = ["OutputPath", "Rename", "hidden_alias_option", "merge_renamed", "renamed_options"]
+__all__ = ["FORMATS", "OutputPath", "Rename", "format_option", "format_parameter",
+           "hidden_alias_option", "merge_renamed", "renamed_options"]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from qosforge.cli._lazy import HelpWhenBareGroup
+from qosforge.cli.options import format_option
 from qosforge.units import format_bytes, format_rate
 
 if TYPE_CHECKING:  # the profile schema (pydantic) is imported when a command runs
@@ -19,14 +20,7 @@ if TYPE_CHECKING:  # the profile schema (pydantic) is imported when a command ru
 
     from qosforge.vendor_profiles import BreakoutMode, PortGroup
 
-_FORMAT = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Readable table or JSON (stable keys).",
-)
+_FORMAT = format_option("table", "json")
 
 #: Fields whose integer value is a byte count (shown with units in tables).
 _BYTE_FIELDS = frozenset({"buffer_bytes", "cell_bytes", "red.threshold_granularity_bytes"})

@@ -29,7 +29,7 @@ from qosforge.api.simulate import (
     SimulateRequest,
     engine_needs_compiling,
 )
-from qosforge.cli.options import OutputPath, Rename, renamed_options
+from qosforge.cli.options import OutputPath, Rename, format_option, renamed_options
 from qosforge.cli.reporter import CliReporter
 from qosforge.cli.serve_gnmi import SERVE_PARAMS, serve_options, serve_request, serve_settings_for
 from qosforge.errors import EXIT_INTERRUPTED
@@ -151,7 +151,7 @@ def build_command() -> click.Command:
 
     command: Any = serve_options(simulate_command)
     command = click.option("--plot", "plot_path", type=OutputPath("queue.png", dir_okay=False), help="Draw the queue over time to this PNG.")(command)
-    command = click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table", show_default=True)(command)
+    command = format_option("table", "json")(command)
     for spec in reversed(all_flags()):
         command = _option(spec)(command)
     choices = [name for name, scenario in SCENARIOS.items() if scenario.selectable]
@@ -223,6 +223,10 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
             # Which flows are ECN-capable, one group a line part; the reasons are in --format json.
             text = "; ".join(f"flows {g['flows']} {g['transport']} "
                              f"{'ECT' if g['ect'] else 'not ECT'}" for g in value)
+        elif key == "host_tcp":
+            from qosforge.cli.host_tcp_text import host_tcp_lines
+
+            text = "\n".join(host_tcp_lines(value))
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             text = f"{len(value)} entries (per switch and port: --format json)"
         elif key == "waiting_buffers" and len(value) > 3:

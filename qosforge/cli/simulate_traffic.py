@@ -57,6 +57,10 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
                                if cause not in ("lossless", "drops"))
             kind = " (a lossless class: lossless losses)" if entry["lossless"] else ""
             click.echo(f"  drops in {name}{kind}: {causes}")
+    from qosforge.cli.host_tcp_text import host_tcp_lines
+
+    for line in host_tcp_lines(report["host_tcp"]):
+        click.echo(f"TCP hosts: {line}")
     effective = report.get("seed_effective", True)
     seeds = f"seed {report['seed']}" + ("" if effective else " (no effect on this run)")
     if report.get("traffic_seed") is not None:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from qosforge.cli._gnmi import ask_password, connection_options, connection_request
+from qosforge.cli.options import format_option
 from qosforge.cli.reporter import CliReporter
 
 _EPILOG = """\b
@@ -170,13 +171,7 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
 @click.option(
     "--no-robustness", "no_robustness", is_flag=True, help="Skip the runs at 80 % and 120 % load."
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@format_option("text", "json")
 @click.option(
     "--push",
     "push",

@@ -13,6 +13,7 @@ import click
 
 from qosforge.api.watch import WatchRequest, prepare_watch, render_watch, run_watch
 from qosforge.cli._gnmi import ask_password, connection_options, connection_request
+from qosforge.cli.options import format_option
 
 _EPILOG = """\b
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 unusable input or a
@@ -38,7 +39,7 @@ def _options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--family", "family_names", multiple=True, type=click.Choice(["sonic", "openconfig"]),
                      help="Counter families to read (repeatable; default: both)."),
         click.option("--disable", "disable", metavar="RULE[,RULE]", multiple=True, help="Turn rules off (repeatable, comma-separated)."),
-        click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True),
+        format_option("text", "json", "sarif"),
         click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning"]), default="error", show_default=True,
                      help="Lowest severity that makes the exit code 1."),
         click.option("--live/--no-live", "live", default=None, help="Live table while streaming (default: on a terminal)."),

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from qosforge.softswitch.fabric_metrics import pfc_victims
 from qosforge.softswitch.flow_metrics import completion_time_s, group_stats
 from qosforge.softswitch.helper.fabric import Fabric
-from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
+from qosforge.softswitch.helper.host_kernel import HostModel, apply_intent_hosts
 from qosforge.softswitch.helper.user_traffic import UserTraffic, flow_hops
 from qosforge.softswitch.sampling import SampledRun, simulate_sampled
 from qosforge.softswitch.traffic.spec import FlowSpec, PauseSpec, RunSpec, TransportParams
@@ -49,10 +49,20 @@ def user_traffic_specs(fabric: Fabric, traffic: UserTraffic, *,
     """The flows :func:`run_user_traffic` simulates: each window flow's hosts as the intent
     states them for its class (minimum RTO, initial window; ``rto_min_s``, the run's --rto-min,
     over the first); a DSCP no class lists keeps the run's."""
-    specs, _ = apply_intent_hosts(fabric.switches[0].ir.classes,
-                                  tuple(flow.spec for flow in traffic.flows),
-                                  rto_min_flag_s=rto_min_s)
-    return specs
+    return _intent_hosts(fabric, traffic, rto_min_s)[0]
+
+
+def user_traffic_hosts(fabric: Fabric, traffic: UserTraffic, *,
+                       rto_min_s: float | None = None) -> tuple[HostModel, ...]:
+    """The Linux TCP host of each class :func:`user_traffic_specs` gives window flows, once per
+    class, with the source of each value (the report's ``host_tcp``)."""
+    return _intent_hosts(fabric, traffic, rto_min_s)[1]
+
+
+def _intent_hosts(fabric: Fabric, traffic: UserTraffic,
+                  rto_min_s: float | None) -> tuple[tuple[FlowSpec, ...], tuple[HostModel, ...]]:
+    return apply_intent_hosts(fabric.switches[0].ir.classes,
+                              tuple(flow.spec for flow in traffic.flows), rto_min_flag_s=rto_min_s)
 
 
 def user_traffic_run(fabric: Fabric, traffic: UserTraffic, window: Window, *, seed: int, rto_min_s: float | None = None,
@@ -189,4 +199,4 @@ def mark_pfc_victims(fabric: Fabric, traffic: UserTraffic, flows: list[dict[str,
 
 
 __all__ = ["Window", "collectives_json", "flows_json", "groups_json", "mark_pfc_victims", "ports_json", "run_user_traffic",
-           "user_traffic_run", "user_traffic_specs"]
+           "user_traffic_hosts", "user_traffic_run", "user_traffic_specs"]

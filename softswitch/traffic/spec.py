@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import qosforge.models.dcqcn_host as _dcqcn_host
+from qosforge.defaults import SIMULATED_RECEIVE_WINDOW_PACKETS
 from qosforge.models.dcqcn_host import DCQCN_REFERENCE_RATE_BPS
 
 #: How the switches spread a flow's packets over the members of an ECMP group
@@ -252,7 +253,7 @@ class RunSpec:
     host receiving from the port gets the packet that much after the wire; default: none."""
     transport: TransportParams = field(default_factory=TransportParams)
     pauses: tuple[PauseSpec, ...] = ()
-    receive_window_packets: int = 2048
+    receive_window_packets: int = SIMULATED_RECEIVE_WINDOW_PACKETS
     """Largest congestion window (and receiver reordering window), packets."""
     host_queue_packets: int = 4096
     """Host NIC queue per priority for open-loop sources; beyond it the host drops."""

@@ -292,3 +292,31 @@ def test_out_gets_each_modes_configs_as_compile_writes_them(tmp_path: Path) -> N
     assert row.refused is None and row.out_dir == str(out / "lossy-irn")
     assert (out / "lossy-irn" / "notes.txt").read_text() == "mine"
     assert (out / "lossy-irn" / "report.json").is_file() and (out / "lossy-irn.yaml").is_file()
+
+
+def test_the_traffic_file_is_read_once_for_every_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import qosforge.softswitch.traffic.traffic_file as traffic_file
+
+    traffic = tmp_path / "one.traffic.yaml"
+    traffic.write_text(
+        "apiVersion: qosforge/v1\nkind: Traffic\n"
+        "flows: [{src: 0, dst: 20, class: rdma, size: 100kB}]\n"
+    )
+    reads: list[Path] = []
+    load = traffic_file.load_traffic
+
+    def counted(path: Path) -> traffic_file.TrafficFile:
+        reads.append(path)
+        return load(path)
+
+    monkeypatch.setattr(traffic_file, "load_traffic", counted)
+    request = CompareRequest(
+        intent=str(ROCE_POD), traffic=str(traffic), duration="1ms",
+        modes=("lossless-dcqcn", "lossy-irn"), fail_links=0,
+    )  # fmt: skip
+    rows = compare(request, StderrReporter()).modes
+    assert reads == [traffic]
+    # Both modes ran the file: its one 100 kB flow finished in each.
+    assert [(row.refused, row.flows, row.unfinished_flows) for row in rows] == [(None, 1, 0)] * 2

@@ -9,6 +9,7 @@ import click
 import pytest
 
 from qosforge.cli import cli
+from qosforge.cli.options import FORMATS
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -71,3 +72,34 @@ def test_old_names_are_hidden_from_help(run_cli: Run) -> None:
     assert code == 0
     assert "--speed" in out and "--queue-limit" in out
     assert "--bandwidth" not in out and "--buffer " not in out
+
+
+#: Every command's --format choices (default first), as each command prints them.
+FORMAT_CHOICES = {
+    **dict.fromkeys(("check deadlock", "compile", "explain", "fit red", "profiles list",
+                     "profiles show", "simulate"), ("table", "json")),
+    **{f"whatif {name}": ("table", "json") for name in (
+        "buffer", "d2tcp", "dcqcn", "dctcp", "ear", "fastlane", "pfc-headroom", "tbtcp", "tlt")},
+    **dict.fromkeys(("compare", "diff", "push", "tune"), ("text", "json")),
+    "lint": ("text", "json", "sarif", "github"),
+    "watch": ("text", "json", "sarif"),
+}  # fmt: skip
+
+
+def test_every_format_option_describes_its_choices_in_the_same_words() -> None:
+    found: dict[str, tuple[str, ...]] = {}
+    for name, command in _commands().items():
+        for param in command.params:
+            if isinstance(param, click.Option) and "--format" in param.opts:
+                assert isinstance(param.type, click.Choice)
+                choices = found[name] = tuple(param.type.choices)
+                assert (param.name, param.default, param.show_default) == (
+                    "output_format", choices[0], True), name
+                help_text = param.help or ""
+                assert help_text.startswith("Output on stdout ("), (name, help_text)
+                for choice in choices:
+                    # compile's JSON is its report.json; every other choice reads the same.
+                    words = ("the report.json document" if (name, choice) == ("compile", "json")
+                             else FORMATS[choice])
+                    assert f"{choice}: {words}" in help_text, (name, help_text)
+    assert found == FORMAT_CHOICES

@@ -175,3 +175,20 @@ def test_a_ca_file_that_is_not_pem_is_named(roce_out: Path, tmp_path: Path, run_
     assert code == 2
     assert f"error: leaf1 (127.0.0.1:9): --tls-ca: {ca} holds no PEM certificate" in err, err
     assert "handshaker" not in err
+
+
+def test_an_http2_server_that_is_no_gnmi_server_is_named_not_the_flex_counters(
+    roce_out: Path, run_cli: Run
+) -> None:
+    from http2_responder import Http2Responder
+
+    responder = Http2Responder(404)
+    try:
+        code, out, err = run_cli("watch", str(roce_out), "--switch", "leaf1", "--address",
+                                 responder.address, "--insecure", "--once", "--timeout", "5s")
+    finally:
+        responder.close()
+    assert code == 2
+    assert (f"error: leaf1 ({responder.address}): the endpoint did not answer as a gNMI server "
+            "(Capabilities: UNIMPLEMENTED: Received http2 header with status: 404)") in err
+    assert "flex" not in (out + err).lower() and "watch-counter-unavailable" not in out

@@ -6,6 +6,7 @@ iproute2 get_time_rtt; at most TCP_RTO_MAX), as is ``hosts`` on a RoCE class."""
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,11 @@ from hypothesis import strategies as st
 
 from qosforge.compiler.compile import compile_intent
 from qosforge.compiler.host_tcp import SOURCE_LINUX_INITIAL_WINDOW, SOURCE_LINUX_RTO_MIN
+from qosforge.compiler.intent import MAX_INITIAL_WINDOW_SEGMENTS
 from qosforge.compiler.loader import load_intent
 from qosforge.errors import QosforgeError
 from qosforge.ir import HostTcpIR
+from qosforge.softswitch.traffic.spec import RunSpec
 
 INTENT = """apiVersion: qosforge/v1
 kind: Fabric
@@ -159,3 +162,41 @@ def test_a_roce_class_has_no_linux_tcp_host(tmp_path: Path) -> None:
     assert classes["legacy"] is None
     bulk = classes["bulk"]
     assert bulk is not None and bulk.rto_min_s == 0.005
+
+
+def test_fabric_hosts_without_a_tcp_class_is_refused_at_its_line(tmp_path: Path) -> None:
+    # Every class RoCE: the fabric-wide block applies to no class, so it is refused, not ignored.
+    path = tmp_path / "roce.yaml"
+    path.write_text(
+        INTENT.format(fabric="hosts: {rto_min: 5ms}\n", bulk="", legacy="")
+        .replace("transport: tcp", "transport: dcqcn\n    lossless: true")
+        .replace("transport: dctcp", "transport: irn")
+    )
+    with pytest.raises(QosforgeError) as refused:
+        load_intent(path)
+    line = refused.value.one_line()
+    assert f"{path}:10:" in line  # the line of hosts
+    assert "no class runs Linux TCP hosts (bulk (irn), legacy (dcqcn))" in line
+    assert "remove 'hosts', or add a class of transport tcp, dctcp" in line
+
+
+@pytest.mark.parametrize("segments", [2047, 2048, 65_536])
+def test_an_initial_window_above_the_simulated_receive_window_is_refused(
+    tmp_path: Path, segments: int
+) -> None:
+    path = _write(tmp_path, fabric=f"hosts:\n  initial_window_segments: {segments}\n")
+    if segments <= MAX_INITIAL_WINDOW_SEGMENTS:
+        intent, _ = load_intent(path)
+        assert intent.hosts is not None and intent.hosts.initial_window_segments == segments
+        return
+    with pytest.raises(QosforgeError) as refused:
+        load_intent(path)
+    line = refused.value.one_line()
+    assert f"{path}:11:" in line  # the line of initial_window_segments
+    assert f"{segments:,} segments is above 2,047" in line and "write at most 2,047" in line
+
+
+def test_the_initial_window_bound_is_the_simulated_hosts_receive_window() -> None:
+    # One number: the engine caps every window at the receive window less one (engine/window.py).
+    defaults = {field.name: field.default for field in fields(RunSpec)}
+    assert MAX_INITIAL_WINDOW_SEGMENTS == defaults["receive_window_packets"] - 1

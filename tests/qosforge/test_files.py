@@ -86,3 +86,32 @@ def test_all_or_nothing_keeps_the_files_of_a_chosen_exit_and_what_must_be_writte
         assert (tmp_path / "backup.json").read_text() == "device"
         raise RuntimeError
     assert (tmp_path / "backup.json").read_text() == "device"
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path: Path) -> Path:
+    """A folder no file can be created in: read-only by its mode, or, for root (whom the mode
+    does not stop), /sys, whose kernel refuses every new file."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    for candidate in (folder, Path("/sys")):
+        try:
+            (candidate / "probe").touch()
+        except OSError:
+            return candidate
+        (candidate / "probe").unlink()
+    pytest.skip("no folder here refuses a new file")
+
+
+def test_check_output_file_refuses_a_folder_it_cannot_write(unwritable_folder: Path) -> None:
+    with pytest.raises(QosforgeError) as raised:
+        check_output_file(unwritable_folder / "p.png", flag="--plot", suffixes=(".png",))
+    assert raised.value.place == "--plot"
+    assert f"folder {str(unwritable_folder)!r} is not writable" in raised.value.message
+    assert not list(unwritable_folder.glob(".qosforge-check-*"))
+
+
+def test_check_output_file_takes_a_writable_special_file() -> None:
+    # /dev/null is written in place (not via a sibling), so /dev itself need not take new files.
+    check_output_file(Path("/dev/null"), flag="--out")

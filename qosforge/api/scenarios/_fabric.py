@@ -171,6 +171,7 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> Pl
     traffic = fabric_traffic(fabric, options.class_name, options.transport, options.packet_bytes,  # type: ignore[arg-type]
                              lossless=plan.lossless, rto_min_s=options.rto_min_s)
     built = plan.build(FabricBuild(options, fabric, traffic, flows, duration_s, warmup_s))
+    built, tcp_hosts = intent_host_tcp(fabric, built, options)
     # Every host link at line rate bounds the packets the run carries.
     check_work(duration_s, sum(port.speed_bps for port in fabric.ports if port.peer == "host"), traffic.packet_bytes)
     if options.serve is not None:
@@ -185,7 +186,7 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> Pl
                       "(the traffic, if any, was all inside the warm-up; try --warmup 0s)")
     # The scenario's own header leaves these out where it had no use for them (pause-storm's size).
     header = {**built.header, "intent": options.intent, "flow_size_bytes": options.flow_size_bytes,
-              "monitored_port": str(fabric.port_ref(built.origin)),
+              "monitored_port": str(fabric.port_ref(built.origin)), "host_tcp": tcp_hosts,
               "approximations": announce_approximations(reporter, (s.ir for s in fabric.switches), (s.config.asic for s in fabric.switches))}
     if not plan.reports_flow_size:
         del header["flow_size_bytes"]
@@ -193,6 +194,24 @@ def run_plan(options: FabricOptions, plan: FabricPlan, reporter: Reporter) -> Pl
             "flow_ect": flow_ect(built.flows),
             "seed_effective": fabric_seed_matters(fabric.configs, fabric.topology, built.flows, seeded_workload=plan.seeded_workload)}
     return result, keys, header, duration_s, warmup_s
+
+
+def intent_host_tcp(
+    fabric: Fabric, built: FabricRun, options: FabricOptions
+) -> tuple[FabricRun, list[dict[str, Any]]]:
+    """The run with each window flow's Linux TCP host as the intent states it for the flow's class
+    (softswitch/helper/host_kernel.py ``apply_intent_hosts``: the minimum RTO and initial window,
+    ``--rto-min`` over the first), and the report's ``host_tcp``: each such class's host once,
+    with the source of every value; empty where no class of the run has a Linux TCP host (RoCE).
+    The report's ``hosts`` stays the fabric's host count."""
+    from dataclasses import replace
+
+    from qosforge.softswitch.helper.host_kernel import apply_intent_hosts
+
+    flows, models = apply_intent_hosts(fabric.switches[0].ir.classes, built.flows,
+                                       transport_flag=options.transport is not None,
+                                       rto_min_flag_s=options.rto_min_s)
+    return replace(built, flows=flows), [model.as_json() for model in models]
 
 
 def announce_approximations(reporter: Reporter, switches: Iterable[SwitchIR], asics: Iterable[AsicModel] = ()) -> list[str]:
@@ -218,4 +237,4 @@ def _default_warmup_s(options: FabricOptions, defaults: ScenarioDefaults, durati
 
 
 __all__ = ["FabricBuild", "FabricOptions", "FabricPlan", "PlanResult", "ScenarioDefaults", "announce_approximations", "fabric_options", "fabric_outcome",
-           "run_fabric", "run_plan"]
+           "intent_host_tcp", "run_fabric", "run_plan"]

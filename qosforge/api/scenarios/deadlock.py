@@ -16,6 +16,7 @@ from qosforge.api.scenarios._fabric import (
     ScenarioDefaults,
     announce_approximations,
     fabric_outcome,
+    intent_host_tcp,
 )
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios.flags import COMPILED_INSTEAD
@@ -56,6 +57,7 @@ def _whole(options: FabricOptions, fabric: Fabric, reporter: Reporter) -> PlanRe
     watchdog_s = watchdog_interval_s(setup.fabric, traffic)
     duration_s = options.duration_s if options.duration_s is not None else default_duration_s(options.watchdog, watchdog_s[0])
     built = deadlock_run(setup, traffic, flows=options.flows, duration_s=duration_s, seed=options.seed, watchdog=options.watchdog)
+    built, tcp_hosts = intent_host_tcp(setup.fabric, built, options)
     ports = setup.fabric.ports
     # The watchdog's detection interval is spent deadlocked, where a packet time costs one host-side
     # drop and no switch work (roce-pod, 210 ms with SONiC's 200 ms watchdog: 174 M events in 26 s
@@ -72,6 +74,7 @@ def _whole(options: FabricOptions, fabric: Fabric, reporter: Reporter) -> PlanRe
         result, observations = simulate_fabric_observed(setup.fabric.configs, setup.fabric.topology, built.flows, built.run,
                                                         duration_s / OBSERVATIONS, observer)
     header = {**built.header, "intent": options.intent, "monitored_port": str(setup.fabric.port_ref(built.origin)),
+              "host_tcp": tcp_hosts,
               "approximations": announce_approximations(reporter, (s.ir for s in setup.fabric.switches), (s.config.asic for s in setup.fabric.switches))}
     keys = {**fabric_summary(result, setup.fabric, built.origin, "deadlock"),
             "flow_ect": flow_ect(built.flows),

@@ -59,6 +59,9 @@ class TrafficOptions:
     flow_overrides: tuple[tuple[str, object], ...] = ()
     """FlowSpec fields set on every flow of the run (``qosforge compare``'s pfc-only mode turns
     the NICs' DCQCN off this way)."""
+    traffic_file: TrafficFile | None = None
+    """``traffic`` already read (``qosforge compare`` reads it once for all its modes); None: the
+    run reads it."""
 
 
 def parse_measure(text: str) -> tuple[float, float]:
@@ -117,6 +120,7 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         mark_pfc_victims,
         ports_json,
         run_user_traffic,
+        user_traffic_hosts,
     )
     from qosforge.softswitch.helper.user_traffic import user_traffic
     from qosforge.softswitch.metrics import (
@@ -132,8 +136,9 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
         raise QosforgeError("--traffic runs on a compiled intent", place="INTENT", hint="e.g. qosforge simulate examples/roce-pod.yaml --traffic flows.yaml")
     _check_output(options.timeseries, "--timeseries", TIMESERIES_SUFFIXES)
     _check_output(options.plot, "--plot", PLOT_SUFFIXES)
-    traffic_path = existing_traffic_path(options.traffic)
-    traffic_file = load_traffic(traffic_path)
+    traffic_file = options.traffic_file
+    if traffic_file is None:
+        traffic_file = load_traffic(existing_traffic_path(options.traffic))
     window, window_source = _window(options, traffic_file, reporter)
     fabric = _fabric(Path(options.intent), options.switches, options.assume)
     traffic = user_traffic(fabric, traffic_file, seed=options.seed)
@@ -169,7 +174,11 @@ def run_traffic(options: TrafficOptions, reporter: Reporter) -> tuple[dict[str, 
                 if not key.startswith("queue_") and key not in ("mark_fraction", "drop_fraction")}
     report: dict[str, Any] = {
         "scenario": "traffic", "intent": options.intent, "traffic": options.traffic, "switches": [s.ir.name for s in fabric.switches],
-        "hosts": len(fabric.hosts), "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
+        "hosts": len(fabric.hosts),
+        # Each class's Linux TCP host, its values' sources (``hosts`` is the host count).
+        "host_tcp": [model.as_json()
+                     for model in user_traffic_hosts(fabric, traffic, rto_min_s=options.rto_min_s)],
+        "flows_count": len(flows), "duration_s": window.end_s, "measure_start_s": window.start_s,
         "measure_end_s": window.end_s, "sample_s": window.sample_s, "seed": options.seed,
         "window_from": window_source,
         # The file's own seed draws its random staggers in place of --seed (user_traffic.py).

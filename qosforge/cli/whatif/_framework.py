@@ -27,7 +27,13 @@ from rich.text import Text
 
 from qosforge.api.calculators._framework import Param, WhatIf
 from qosforge.api.whatif import SweepAxis, WhatIfRequest, whatif
-from qosforge.cli.options import OutputPath, Rename, hidden_alias_option, merge_renamed
+from qosforge.cli.options import (
+    OutputPath,
+    Rename,
+    format_parameter,
+    hidden_alias_option,
+    merge_renamed,
+)
 from qosforge.files import write_atomically
 from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.presentation import as_text
@@ -217,7 +223,7 @@ def build_command(spec: WhatIf) -> click.Command:
         )
     click_params += [hidden_alias_option(rename) for rename in renames]
     click_params += [
-        click.Option(["--format", "output_format"], type=click.Choice(["table", "json"]), default="table", show_default=True, help="Readable table or one JSON object (stable keys)."),
+        format_parameter("table", "json"),
         click.Option(["--sweep"], multiple=True, metavar="NAME=START:STOP:N", help="Evaluate over N evenly spaced values of an input (repeat for a grid)."),
         click.Option(["--plot"], default=None, type=OutputPath("sweep.png"), metavar="FILE.png", help="Draw the sweep to a PNG file."),
         click.Option(["--explain"], is_flag=True, default=False, help="Show inputs, formulas and sources."),

@@ -221,3 +221,29 @@ def test_a_request_with_a_traffic_file_and_switches_to_read_is_refused(tmp_path:
     with pytest.raises(QosforgeError, match="give the traffic to tune for once") as caught:
         tune(request, QuietReporter())
     assert caught.value.place == "--from-gnmi" and not (tmp_path / "tuned").exists()
+
+
+def test_an_http2_server_that_is_no_gnmi_server_is_named_not_the_flex_counters(
+    cli: Cli, tmp_path: Path
+) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deliver"))
+    from http2_responder import Http2Responder
+
+    responder = Http2Responder(404)
+    out = tmp_path / "tuned"
+    try:
+        code, text, err = cli(
+            "tune", str(INTENT), "--from-gnmi", "leaf1", "--address", responder.address,
+            "--insecure", "--timeout", "5s", "--out", str(out), "--gnmi-window", "1s",
+        )  # fmt: skip
+    finally:
+        responder.close()
+    assert code == 2 and text == "" and not out.exists()
+    assert err.strip() == (
+        f"error: --from-gnmi: leaf1 ({responder.address}): the endpoint did not answer as a gNMI "
+        "server (Capabilities: UNIMPLEMENTED: Received http2 header with status: 404) (hint: "
+        "check the address and port: they must be the switch's gNMI server (on SONiC its gnmi "
+        "or telemetry container's port), not another HTTP/2 or gRPC service)"
+    )
