@@ -10,7 +10,9 @@
 // carries rttUs2/2 - rttUs/4, the bottleneck link rttUs/4 as for the others). --trace FILE writes
 // one line per packet joining the bottleneck queue in the measured window ("E time_s sender
 // queue_packets_before marked") and one per ssthresh change of a sender ("S time_s sender
-// ssthresh_segments cwnd_segments"), for the per-packet comparison in docs/dctcp-ce-marks.md.
+// ssthresh_segments cwnd_segments"), each advance of a sender's highest ACK ("A time_s sender 0
+// ack_segments"), each segment it sends ("T time_s sender seq_segments") and each change of its
+// congestion state ("C time_s sender state", TcpSocketState::TcpCongState_t), for the per-packet comparison in docs/dctcp-ce-marks.md.
 //
 // Build: g++ -O2 -std=c++17 dumbbell.cc $(pkg-config --cflags --libs ns3-core ns3-network
 //        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
@@ -138,8 +140,41 @@ OnSsthresh(std::string context, uint32_t, uint32_t ssthresh)
 }
 
 void
+OnHighestRxAck(std::string context, SequenceNumber32, SequenceNumber32 ack)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "A %.9f %u 0 %u\n", Simulator::Now().GetSeconds(), node, ack.GetValue() / g_segment);
+    }
+}
+
+void
+OnTx(std::string context, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && packet->GetSize() > 0 && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "T %.9f %u %u\n", Simulator::Now().GetSeconds(), node, header.GetSequenceNumber().GetValue() / g_segment);
+    }
+}
+
+void
+OnCongState(std::string context, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t state)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "C %.9f %u %d\n", Simulator::Now().GetSeconds(), node, int(state));
+    }
+}
+
+void
 ConnectSockets()
 {
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState", MakeCallback(&OnCongState));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/HighestRxAck", MakeCallback(&OnHighestRxAck));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx", MakeCallback(&OnTx));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow", MakeCallback(&OnCwnd));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/SlowStartThreshold", MakeCallback(&OnSsthresh));
 }
@@ -171,6 +206,7 @@ main(int argc, char* argv[])
     uint32_t flows2 = 0;
     double rttUs2 = 0;
     std::string trace;
+    double accessSkewNs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -190,6 +226,7 @@ main(int argc, char* argv[])
     cmd.AddValue("flows2", "of the flows, this many (the last) with base RTT rttUs2", flows2);
     cmd.AddValue("rttUs2", "base round-trip time of the last flows2 flows, microseconds", rttUs2);
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
+    cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
@@ -255,10 +292,8 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < flows; ++i)
     {
         PointToPointHelper access = link;
-        if (i >= flows - flows2)
-        {
-            access.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs2 * 1000 / 2 - rttUs * 1000 / 4)));
-        }
+        double accessNs = i >= flows - flows2 ? rttUs2 * 1000 / 2 - rttUs * 1000 / 4 : rttUs * 1000 / 4;
+        access.SetChannelAttribute("Delay", TimeValue(NanoSeconds(accessNs + i * accessSkewNs)));
         NetDeviceContainer devices = access.Install(senders.Get(i), router);
         senderSide.Install(devices);
         address.Assign(devices);
