@@ -302,6 +302,7 @@ main(int argc, char* argv[])
     std::string hostRate = "1Gbps";
     std::string fabricRate = "10Gbps";
     double linkDelayUs = 10;
+    double hostSkewNs = 0;
     double minTh1 = 20;
     double maxTh1 = 60;
     double minTh10 = 50;
@@ -331,6 +332,10 @@ main(int argc, char* argv[])
     cmd.AddValue("hostRate", "rate of every host link", hostRate);
     cmd.AddValue("fabricRate", "rate of the T1-T2 link", fabricRate);
     cmd.AddValue("linkDelayUs", "one-way delay of every link, us", linkDelayUs);
+    cmd.AddValue("hostSkewNs",
+                 "the k-th sender's host link (S1, S2, S3 in order) is k times this longer one way, ns: cables of unequal "
+                 "length, so that no two senders' packets reach a switch at the same nanosecond by construction",
+                 hostSkewNs);
     cmd.AddValue("minTh1", "RED min_th on host-facing ports, packets", minTh1);
     cmd.AddValue("maxTh1", "RED max_th on host-facing ports, packets", maxTh1);
     cmd.AddValue("minTh10", "RED min_th on the fabric ports, packets", minTh10);
@@ -421,12 +426,18 @@ main(int argc, char* argv[])
     NetDeviceContainer t1t2 = fabricLink.Install(t1, t2);
     NetDeviceContainer r1t2 = hostLink.Install(r1, t2);
     std::vector<NetDeviceContainer> s1t1, s2t1, s3t2, r2t2;
+    uint32_t sendersLinked = 0;
+    auto senderLink = [&](Ptr<Node> host, Ptr<Node> tor) {
+        PointToPointHelper link = hostLink;
+        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(linkDelayUs * 1000 + hostSkewNs * sendersLinked++)));
+        return link.Install(host, tor);
+    };
     for (uint32_t i = 0; i < n1; i++)
-        s1t1.push_back(hostLink.Install(s1.Get(i), t1));
+        s1t1.push_back(senderLink(s1.Get(i), t1));
     for (uint32_t i = 0; i < n2; i++)
-        s2t1.push_back(hostLink.Install(s2.Get(i), t1));
+        s2t1.push_back(senderLink(s2.Get(i), t1));
     for (uint32_t i = 0; i < n3; i++)
-        s3t2.push_back(hostLink.Install(s3.Get(i), t2));
+        s3t2.push_back(senderLink(s3.Get(i), t2));
     for (uint32_t i = 0; i < n2; i++)
         r2t2.push_back(hostLink.Install(r2.Get(i), t2));
 

@@ -6,6 +6,14 @@
 // and ECN marking, not gentle (DCTCP's step at K, DCTCP §3.1), or a
 // FIFO tail-drop queue when K = 0. Output: one JSON object on stdout.
 //
+// Mixed round trips: the last --flows2 senders get base RTT --rttUs2 (their access link one way
+// carries rttUs2/2 - rttUs/4, the bottleneck link rttUs/4 as for the others). --trace FILE writes
+// one line per packet joining the bottleneck queue in the measured window ("E time_s sender
+// queue_packets_before marked") and one per ssthresh change of a sender ("S time_s sender
+// ssthresh_segments cwnd_segments"), each advance of a sender's highest ACK ("A time_s sender 0
+// ack_segments"), each segment it sends ("T time_s sender seq_segments") and each change of its
+// congestion state ("C time_s sender state", TcpSocketState::TcpCongState_t), for the per-packet comparison in docs/dctcp-ce-marks.md.
+//
 // Build: g++ -O2 -std=c++17 dumbbell.cc $(pkg-config --cflags --libs ns3-core ns3-network
 //        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
 
@@ -54,6 +62,7 @@ struct Snapshot
 };
 
 std::vector<Ptr<PacketSink>> g_sinks;
+double g_atWarmupTime = 0;
 
 Snapshot
 Take()
@@ -70,6 +79,105 @@ Take()
 }
 
 Snapshot g_atWarmup;
+
+std::FILE* g_trace = nullptr;
+uint32_t g_segment = 1448;
+const QueueDiscItem* g_lastMarked = nullptr;
+std::vector<uint32_t> g_cwnd;
+
+uint32_t
+SenderOf(Ptr<const QueueDiscItem> item)
+{
+    // Sender i's address is 10.1.i.1 (one /24 per access link, assigned in order).
+    Ptr<const Ipv4QueueDiscItem> ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    return ip ? (ip->GetHeader().GetSource().Get() >> 8) & 0xff : 0xffff;
+}
+
+void
+OnMark(Ptr<const QueueDiscItem> item, const char*)
+{
+    g_lastMarked = PeekPointer(item);
+}
+
+void
+OnEnqueue(Ptr<const QueueDiscItem> item)
+{
+    bool marked = PeekPointer(item) == g_lastMarked;
+    g_lastMarked = nullptr;
+    if (Simulator::Now().GetSeconds() < g_atWarmupTime)
+    {
+        return;
+    }
+    std::fprintf(g_trace, "E %.9f %u %u %d\n", Simulator::Now().GetSeconds(), SenderOf(item),
+                 g_queue->GetNPackets() - 1, marked ? 1 : 0);
+}
+
+uint32_t
+NodeOf(const std::string& context)
+{
+    return std::stoul(context.substr(10, context.find('/', 10) - 10));  // "/NodeList/N/..."
+}
+
+void
+OnCwnd(std::string context, uint32_t, uint32_t cwnd)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size())
+    {
+        g_cwnd[node] = cwnd;
+    }
+}
+
+void
+OnSsthresh(std::string context, uint32_t, uint32_t ssthresh)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "S %.9f %u %.3f %.3f\n", Simulator::Now().GetSeconds(), node,
+                     ssthresh / double(g_segment), g_cwnd[node] / double(g_segment));
+    }
+}
+
+void
+OnHighestRxAck(std::string context, SequenceNumber32, SequenceNumber32 ack)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "A %.9f %u 0 %u\n", Simulator::Now().GetSeconds(), node, ack.GetValue() / g_segment);
+    }
+}
+
+void
+OnTx(std::string context, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && packet->GetSize() > 0 && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "T %.9f %u %u\n", Simulator::Now().GetSeconds(), node, header.GetSequenceNumber().GetValue() / g_segment);
+    }
+}
+
+void
+OnCongState(std::string context, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t state)
+{
+    uint32_t node = NodeOf(context);
+    if (node < g_cwnd.size() && Simulator::Now().GetSeconds() >= g_atWarmupTime)
+    {
+        std::fprintf(g_trace, "C %.9f %u %d\n", Simulator::Now().GetSeconds(), node, int(state));
+    }
+}
+
+void
+ConnectSockets()
+{
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState", MakeCallback(&OnCongState));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/HighestRxAck", MakeCallback(&OnHighestRxAck));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx", MakeCallback(&OnTx));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow", MakeCallback(&OnCwnd));
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/SlowStartThreshold", MakeCallback(&OnSsthresh));
+}
 
 void
 AtWarmup()
@@ -95,6 +203,10 @@ main(int argc, char* argv[])
     uint32_t delAck = 0;
     std::string reno = "ns3";
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
+    uint32_t flows2 = 0;
+    double rttUs2 = 0;
+    std::string trace;
+    double accessSkewNs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -111,8 +223,19 @@ main(int argc, char* argv[])
                          "per segment ACKed, as Linux's tcp_cong_avoid_ai and RFC 3465)", reno);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount (0: ns-3's default, 2 segments)", delAck);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
+    cmd.AddValue("flows2", "of the flows, this many (the last) with base RTT rttUs2", flows2);
+    cmd.AddValue("rttUs2", "base round-trip time of the last flows2 flows, microseconds", rttUs2);
+    cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
+    cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
     cmd.Parse(argc, argv);
     g_end = duration;
+    g_atWarmupTime = warmup;
+    g_segment = segment;
+    if (flows2 > flows || (flows2 > 0 && rttUs2 < rttUs / 2))
+    {
+        std::fprintf(stderr, "--flows2 must be at most --flows and --rttUs2 at least rttUs/2\n");
+        return 2;
+    }
 
     if (transport == "dctcp")
     {
@@ -168,7 +291,10 @@ main(int argc, char* argv[])
     senderSide.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
     for (uint32_t i = 0; i < flows; ++i)
     {
-        NetDeviceContainer devices = link.Install(senders.Get(i), router);
+        PointToPointHelper access = link;
+        double accessNs = i >= flows - flows2 ? rttUs2 * 1000 / 2 - rttUs * 1000 / 4 : rttUs * 1000 / 4;
+        access.SetChannelAttribute("Delay", TimeValue(NanoSeconds(accessNs + i * accessSkewNs)));
+        NetDeviceContainer devices = access.Install(senders.Get(i), router);
         senderSide.Install(devices);
         address.Assign(devices);
         address.NewNetwork();
@@ -202,6 +328,14 @@ main(int argc, char* argv[])
         app.Start(MicroSeconds(rttUs * i / flows));  // staggered as the qosforge dumbbell
     }
     Simulator::Schedule(Seconds(warmup), &AtWarmup);
+    if (!trace.empty())
+    {
+        g_trace = std::fopen(trace.c_str(), "w");
+        g_cwnd.assign(flows, 0);
+        g_queue->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
+        g_queue->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnEnqueue));
+        Simulator::Schedule(MicroSeconds(rttUs * 2), &ConnectSockets);  // every sender has started
+    }
     Simulator::Schedule(Seconds(warmup), &Sample);
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
@@ -225,6 +359,10 @@ main(int argc, char* argv[])
                 g_samples ? g_sum / g_samples : 0.0, p99, (end.rxBytes - g_atWarmup.rxBytes) * 8.0 / measured / 1e9,
                 (unsigned long long)(end.marks - g_atWarmup.marks), (unsigned long long)(end.drops - g_atWarmup.drops),
                 (unsigned long long)g_samples);
+    if (g_trace)
+    {
+        std::fclose(g_trace);
+    }
     Simulator::Destroy();
     return 0;
 }

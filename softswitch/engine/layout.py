@@ -168,7 +168,9 @@ FL_RTO_M = 88  # its retransmission timeouts (measured window)
 FL_LB = 89  # how switches pick among ECMP members for the flow's data: LB_* below
 FL_RCV_HIGH = 90  # receiver: highest first-transmission sequence received + 1 (RFC 4737 NextExp)
 FL_DUP_RTX_M = 91  # segments reaching a receiver that already held them (RFC 2883 D-SACK), measured
-FL_COLS = 92
+# DCTCP's whole-packet window (window.py _linux_reno_increase, Linux tcp_cong_avoid_ai):
+FL_CWND_CNT = 92  # segments ACKed toward the next +1 of cwnd (Linux tp->snd_cwnd_cnt)
+FL_COLS = 93
 HYSTART_OFF = 2
 
 # flow float columns (fl_f)

@@ -19,7 +19,8 @@
   ECN-Echo sets ssthresh = cwnd (1 - alpha/2) at most once per window of data and opens a window
   of reduction (CWR, RFC 8257 §3.3 step 9) in which cwnd does not grow and Proportional Rate
   Reduction (RFC 6937) brings it down to ssthresh as ACKs return, as Linux and ns-3 run it;
-  losses as NewReno.
+  losses as NewReno. Its window is Linux's whole packets (``_linux_reno_increase``): ssthresh
+  by tcp_dctcp.c's integer arithmetic, growth by tcp_cong_avoid_ai's counter.
 * TCP with RFC 3168 ECN: NewReno whose ECN-Echo opens the same window of reduction with
   ssthresh = max(FlightSize/2, 2) (RFC 3168 §6.1.2: answered as a loss), once per window of data
   whether the reduction came from a loss or a mark.
@@ -93,6 +94,7 @@ from qosforge.softswitch.engine.layout import (
     FF_TLP_AT,
     FL_ACKED_W,
     FL_CE_STATE,
+    FL_CWND_CNT,
     FL_CWR,
     FL_CWR_END,
     FL_DELACK,
@@ -482,6 +484,7 @@ def loss_window(w: World, f: int) -> None:
             fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]  # RFC 3168 §6.1.2, as for RFC 3168 TCP below
         return
     flf[f, FF_SSTHRESH] = _reno_ssthresh(fli[f, FL_SNDNXT] - fli[f, FL_SNDUNA])
+    fli[f, FL_CWND_CNT] = 0  # tcp_init_cwnd_reduction and tcp_enter_loss reset tp->snd_cwnd_cnt
     if fli[f, FL_KIND] == K_TCP_ECN:
         # RFC 3168 §6.1.2: at most one window reduction per window, whether from a loss or ECE.
         fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
@@ -539,9 +542,8 @@ def _ecn_cwr_window(w: World, now: float, f: int, ece: bool, acked: int, flight_
         fli[f, FL_CWR] = 1
         fli[f, FL_CWR_END] = fli[f, FL_SNDNXT]
         if dctcp:
-            # Linux keeps two segments (tcp_dctcp.c dctcp_ssthresh: max(..., 2U)): a window of
-            # one would wait for the receiver's delayed-ACK timer on every round trip.
-            flf[f, FF_SSTHRESH] = max(flf[f, FF_CWND] * (1.0 - flf[f, FF_ALPHA] / 2.0), 2.0)
+            flf[f, FF_SSTHRESH] = _dctcp_ssthresh(flf[f, FF_CWND], flf[f, FF_ALPHA])
+            fli[f, FL_CWND_CNT] = 0  # tcp_init_cwnd_reduction: tp->snd_cwnd_cnt = 0
         elif fli[f, FL_KIND] == K_CUBIC:
             cubic_congestion(w, f, flight_before)
         else:
@@ -569,8 +571,52 @@ def _ecn_cwr_window(w: World, now: float, f: int, ece: bool, acked: int, flight_
 
 
 @compiled
+def _dctcp_ssthresh(cwnd: float, alpha: float) -> float:
+    """tcp_dctcp.c dctcp_ssthresh on Linux's whole-packet window: max(cwnd - ((cwnd * alpha) >>
+    11), 2) with alpha in 1/1024 units (DCTCP_MAX_ALPHA), so the cut is rounded down to whole
+    packets. Linux keeps two segments (max(..., 2U)): a window of one would wait for the
+    receiver's delayed-ACK timer on every round trip."""
+    packets = int(cwnd)
+    alpha_1024 = int(alpha * 1024.0)
+    return float(max(packets - ((packets * alpha_1024) >> 11), 2))
+
+
+@compiled
+def _linux_reno_increase(w: World, f: int, acked: int) -> None:
+    """Linux's Reno growth on a whole-packet window (net/ipv4/tcp_cong.c tcp_reno_cong_avoid,
+    which DCTCP runs): slow start up to ssthresh (tcp_slow_start: cwnd = min(cwnd + acked,
+    ssthresh), the rest of the ACKed segments go on to avoidance), then one packet per cwnd
+    segments ACKed counted in tp->snd_cwnd_cnt (tcp_cong_avoid_ai), which a window reduction
+    resets (tcp_init_cwnd_reduction). Linux's tcp_sock.snd_cwnd is a packet count: a real-valued
+    window (cwnd += acked/cwnd) keeps the fraction a cut leaves and grows on it, and with
+    windows of a few packets that moves when flows are cut (docs/dctcp-ce-marks.md)."""
+    fli, flf = w[W_FLI], w[W_FLF]
+    cwnd = int(flf[f, FF_CWND])
+    ssthresh = flf[f, FF_SSTHRESH]
+    if cwnd < ssthresh:
+        grown = min(cwnd + acked, int(ssthresh))
+        acked -= grown - cwnd
+        cwnd = grown
+    if acked > 0:
+        per = max(cwnd, 1)
+        count = fli[f, FL_CWND_CNT]
+        if count >= per:
+            count = 0  # "credits accumulated at a higher w, apply them gently now"
+            cwnd += 1
+        count += acked
+        if count >= per:
+            cwnd += count // per
+            count -= (count // per) * per
+        fli[f, FL_CWND_CNT] = count
+    flf[f, FF_CWND] = min(float(cwnd), w[W_PRMI][PRI_WINDOW] - 1.0)
+
+
+@compiled
 def _increase(w: World, now: float, f: int, acked: int) -> None:
     fli, flf = w[W_FLI], w[W_FLF]
+    if fli[f, FL_KIND] == K_DCTCP:
+        _linux_reno_increase(w, f, acked)
+        return
     cwnd = flf[f, FF_CWND]
     if fli[f, FL_KIND] == K_TBTCP and fli[f, FL_SEEN_ECN] == 1:
         cwnd += flf[f, FF_BETA] * acked / cwnd  # RAI: beta MSS per RTT (TBTCP §4.3)

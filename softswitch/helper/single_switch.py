@@ -4,7 +4,10 @@
 bottleneck port of rate C; base RTT = the given RTT (each of the two data links carries a
 quarter of it one way, the ACK path the other half). The bottleneck queue has a static limit of
 ``buffer`` bytes and, when a threshold is given, one RED/ECN curve: DCTCP's step at K
-(min = max = K, 100 %) or RED's (min, max, P_max).
+(min = max = K, 100 %) or RED's (min, max, P_max). With ``flows2`` the last ``flows2`` flows
+have base RTT ``rtt2`` instead (flows of two round trips sharing one port): their sender's link
+carries rtt2/2 - RTT/4 one way and their ACK path rtt2/2, the bottleneck's link RTT/4 as for the
+others (each flow then has its own sender port).
 
 ``incast``: ``flows`` senders on the other ports send to one receiver port through a compiled
 switch configuration (DSCP of the chosen class), closed-loop with the class's transport.
@@ -58,6 +61,8 @@ class DumbbellSpec:
     tbtcp_beta: float = 0.1
     tbtcp_r: float = 4.0
     rto_min_s: float | None = None
+    flows2: int = 0
+    rtt2_s: float = 0.0
 
 
 def _check(spec: DumbbellSpec) -> None:
@@ -85,6 +90,9 @@ def _check(spec: DumbbellSpec) -> None:
         raise QosforgeError("must be positive", place="--rtt", hint="e.g. 100us")
     if not spec.bandwidth_bps > 0:
         raise QosforgeError("must be positive", place="--bandwidth", hint="e.g. 10G")
+    if spec.flows2 and not (spec.flows2 <= spec.flows <= DUMBBELL_MAX_SENDER_PORTS and spec.rtt2_s >= spec.rtt_s / 2.0):
+        raise QosforgeError("the second RTT group needs flows2 <= flows <= 16 and rtt2 >= RTT/2", place="flows2",
+                            hint="e.g. flows 8, flows2 4, rtt2 300us with RTT 60us")
 
 
 def dumbbell(spec: DumbbellSpec) -> tuple[SwitchConfig, tuple[FlowSpec, ...], RunSpec]:
@@ -119,10 +127,15 @@ def dumbbell(spec: DumbbellSpec) -> tuple[SwitchConfig, tuple[FlowSpec, ...], Ru
             queues=queues, pgs=tuple(PgConfig(g, None) for g in range(8)), port_max_rate_bytes_per_s=0,
         ))
     config = SwitchConfig("dumbbell", asic, True, (pool,), (profile,), wreds, (), tuple(ports), ("flag-configured dumbbell",))
+    first_of_second = spec.flows - spec.flows2
+    delays = [spec.rtt_s / 4.0] * n_ports
+    for f in range(first_of_second, spec.flows):
+        delays[f] = spec.rtt2_s / 2.0 - spec.rtt_s / 4.0
     flows = tuple(
         FlowSpec(
             kind=spec.transport, src_port=f % senders, dst_port=bottleneck, dscp=0,
-            packet_bytes=spec.packet_bytes, ect=ect, ack_delay_s=spec.rtt_s / 2.0,
+            packet_bytes=spec.packet_bytes, ect=ect,
+            ack_delay_s=(spec.rtt2_s if f >= first_of_second else spec.rtt_s) / 2.0,
             # Staggered starts within one RTT avoid an artificial synchronised first window.
             start_s=spec.rtt_s * f / spec.flows,
             beta=spec.tbtcp_beta, window_reduction_r=spec.tbtcp_r,
@@ -133,7 +146,7 @@ def dumbbell(spec: DumbbellSpec) -> tuple[SwitchConfig, tuple[FlowSpec, ...], Ru
     band = threshold[0] / 16 if threshold is not None else spec.packet_bytes
     run = RunSpec(
         duration_s=spec.duration_s, warmup_s=spec.warmup_s, seed=spec.seed, monitors=((bottleneck, 0),),
-        link_delays_s=(spec.rtt_s / 4.0,) * n_ports, transport=transport, band_bytes=max(band, 1.0),
+        link_delays_s=tuple(delays), transport=transport, band_bytes=max(band, 1.0),
     )
     return config, flows, run
 

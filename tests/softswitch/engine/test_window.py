@@ -1,13 +1,18 @@
 """The window receivers and senders against Linux's and the RFCs' behaviour on scripted cases:
-delayed ACKs (RFC 1122 §4.2.3.2, Linux __tcp_ack_snd_check) and DCTCP's delayed-ACK ECN-Echo
-rule (RFC 8257 §3.2)."""
+delayed ACKs (RFC 1122 §4.2.3.2, Linux __tcp_ack_snd_check), DCTCP's delayed-ACK ECN-Echo
+rule (RFC 8257 §3.2) and its whole-packet window (Linux tcp_cong_avoid_ai, dctcp_ssthresh)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import single_switch
+from qosforge.softswitch.engine.window import _dctcp_ssthresh, _linux_reno_increase
 from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import SegmentedRun
 from qosforge.softswitch.traffic.spec import (
@@ -55,3 +60,55 @@ def test_delayed_acks_can_be_turned_off() -> None:
     segmented = SegmentedRun((config,), single_switch(len(config.ports)), flows, run)
     segmented.advance(0.01)
     assert segmented.world[L.W_CNT][L.C_ACKS] == 41
+
+
+def _window_world(cwnd: float, ssthresh: float) -> tuple[np.ndarray, ...]:
+    """The arrays a DCTCP sender's window update reads, for one flow."""
+    world = [np.zeros(1)] * L.W_LEN
+    world[L.W_FLI] = np.zeros((1, L.FL_COLS), dtype=np.int64)
+    world[L.W_FLI][0, L.FL_KIND] = L.K_DCTCP
+    world[L.W_FLF] = np.zeros((1, L.FL_F_COLS))
+    world[L.W_FLF][0, L.FF_CWND], world[L.W_FLF][0, L.FF_SSTHRESH] = cwnd, ssthresh
+    world[L.W_PRMI] = np.full(L.PRI_COLS, 1 << 20, dtype=np.int64)
+    return tuple(world)
+
+
+def test_dctcp_grows_one_whole_packet_per_window_of_acked_segments() -> None:
+    # Linux tcp_cong_avoid_ai: snd_cwnd_cnt counts segments ACKed; cwnd + 1 after cwnd of them.
+    world = _window_world(10.0, 5.0)
+    for _ in range(4):
+        _linux_reno_increase(world, 0, 2)
+        assert world[L.W_FLF][0, L.FF_CWND] == 10.0
+    _linux_reno_increase(world, 0, 2)
+    assert world[L.W_FLF][0, L.FF_CWND] == 11.0 and world[L.W_FLI][0, L.FL_CWND_CNT] == 0
+    # Slow start stops at ssthresh; the rest of the ACKed segments count toward avoidance
+    # (tcp_slow_start returns them to tcp_reno_cong_avoid).
+    world = _window_world(8.0, 9.0)
+    _linux_reno_increase(world, 0, 3)
+    assert world[L.W_FLF][0, L.FF_CWND] == 9.0 and world[L.W_FLI][0, L.FL_CWND_CNT] == 2
+
+
+@settings(deadline=None, max_examples=300)  # the first call compiles the engine function
+@given(st.integers(1, 4000), st.floats(0.0, 1.0))
+def test_dctcp_ssthresh_is_linux_whole_packet_cut(cwnd: int, alpha: float) -> None:
+    ssthresh = _dctcp_ssthresh(float(cwnd) + 0.75, alpha)  # a fraction of a packet is no packet
+    alpha_1024 = int(alpha * 1024)
+    assert ssthresh == max(cwnd - (cwnd * alpha_1024) // 2048, 2)
+    # The cut is rounded down: never below the real-valued cwnd (1 - alpha/2) of whole packets.
+    assert ssthresh >= min(cwnd * (1 - alpha_1024 / 2048), float(cwnd)) - 1e-9 or ssthresh == 2
+
+
+def test_dctcp_windows_stay_whole_packets_under_marking() -> None:
+    config, flows, run = dumbbell(DumbbellSpec(flows=4, transport="dctcp", bandwidth_bps=1e9, rtt_s=40e-6,
+                                               buffer_bytes=1000 * PKT, ecn_threshold_bytes=100 * PKT,
+                                               duration_s=0.05, warmup_s=0.0))
+    segmented = SegmentedRun((config,), single_switch(len(config.ports)), flows, run)
+    reduced = 0
+    for step in range(1, 101):
+        segmented.advance(step * 0.5e-3)
+        flf = segmented.world[L.W_FLF]
+        for f in range(4):
+            assert flf[f, L.FF_CWND] == int(flf[f, L.FF_CWND])
+            assert flf[f, L.FF_SSTHRESH] == int(flf[f, L.FF_SSTHRESH])
+            reduced += int(flf[f, L.FF_SSTHRESH] < 1e12)
+    assert segmented.world[L.W_CNT][L.C_MARKS] > 0 and reduced > 0
