@@ -70,11 +70,17 @@ def flow_ect(flows: Sequence[FlowSpec]) -> list[dict[str, object]]:
 
 def port_classes(ir: SwitchIR, port: PortConfig) -> tuple[ClassQueue, ...]:
     """The switch's classes (and control classes, lossy) on ``port``: the queue each one's TC
-    maps to there (the port's TC_TO_QUEUE map)."""
+    maps to there (the port's TC_TO_QUEUE map). A switch with ports of several speeds holds one
+    ClassIR per class and speed (thresholds differ by speed); the class is still one class, on one
+    TC, so it is listed once."""
     queue_of = port.tc_to_queue
-    classes = [ClassQueue(c.name, c.lossless, queue_of[c.traffic_class]) for c in ir.classes]
-    classes += [ClassQueue(c.name, False, queue_of[c.traffic_class]) for c in ir.control_classes]
-    return tuple(classes)
+    classes: dict[str, ClassQueue] = {}
+    for c in ir.classes:
+        classes.setdefault(c.name, ClassQueue(c.name, c.lossless, queue_of[c.traffic_class]))
+    for control in ir.control_classes:
+        classes.setdefault(control.name,
+                           ClassQueue(control.name, False, queue_of[control.traffic_class]))
+    return tuple(classes.values())
 
 
 def all_port_classes(fabric: Fabric) -> list[tuple[int, tuple[ClassQueue, ...]]]:

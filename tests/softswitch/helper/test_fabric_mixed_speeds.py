@@ -64,3 +64,21 @@ def test_1g_senders_are_held_to_1g_each_into_a_40g_receiver(tmp_path: Path, caps
     report = _incast(tmp_path, capsys, "core:Ethernet8", 4)
     assert 3.9 <= report["wire_gbps"] <= 4.0 + 4 * BOUNDARY_GBPS
     assert report["queue_mean_packets"] < 1.0
+
+
+def test_a_class_on_ports_of_several_speeds_is_one_class_in_the_drop_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # edge holds one ClassIR for bulk per port speed (1G and 10G thresholds); its drops are still
+    # one class's, under its own name, where tune's lossless_drops objective looks them up.
+    intent = tmp_path / "mixed.yaml"
+    intent.write_text(textwrap.dedent(MIXED).lstrip())
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", str(intent), "--scenario", "fabric-incast", "--port", "edge:Ethernet0",
+              "--flows", "4", "--duration", "2ms", "--warmup", "1ms", "--format", "json"])
+    assert not exited.value.code
+    report = json.loads(capsys.readouterr().out)
+    tables = [report["drops_by_class"]]
+    for switch in report["switches"]:
+        tables.append(switch["drops_by_class"])
+        tables.extend(port["drops_by_class"] for port in switch["ports"])
+    assert all(list(table) == ["bulk"] for table in tables), tables
