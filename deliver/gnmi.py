@@ -51,6 +51,10 @@ _CAUSES = {
 
 #: How a peer that is no gNMI server answers gNMI's Capabilities (:meth:`GnmiSession.capabilities`).
 _NOT_GNMI = (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL)
+#: What grpc-core reports when the peer's first bytes are not an HTTP/2 SETTINGS frame.
+_NOT_HTTP2 = "Failed parsing HTTP/2"
+NOT_HTTP2_HINT = ("check the address and port: they must be the switch's gNMI server, not a web "
+                  "server; a gNMI server that uses TLS is reached without --insecure")
 NOT_GNMI_HINT = ("check the address and port: they must be the switch's gNMI server (on SONiC "
                  "its gnmi or telemetry container's port), not another HTTP/2 or gRPC service")
 
@@ -242,6 +246,13 @@ class GnmiSession:
     def device_error(self, what: str, error: grpc.RpcError) -> DeviceError:
         code = error.code() if hasattr(error, "code") else None
         details = error.details() if hasattr(error, "details") else str(error)
+        if code == grpc.StatusCode.UNAVAILABLE and _NOT_HTTP2 in str(details):
+            # gRPC runs over HTTP/2 (gRPC's PROTOCOL-HTTP2.md); a peer whose first bytes are no
+            # HTTP/2 SETTINGS frame is no gNMI server: a web server speaking HTTP/1.x, or a TLS
+            # server reached in plaintext.
+            return DeviceError(f"{what}: the endpoint did not answer in HTTP/2, so it is no gNMI "
+                               f"server: {' '.join(str(details).split())}", place=self._place(),
+                               hint=NOT_HTTP2_HINT)
         return DeviceError(f"{what}: {_CAUSES.get(code, 'failed')}: {code.name if code else 'error'}: {' '.join(str(details).split())}",
                            place=self._place(), hint=_hint(code))
 

@@ -65,3 +65,25 @@ def test_a_gnmi_server_without_a_family_still_has_it_unavailable() -> None:
         server.stop(None)
     assert states["openconfig"].unavailable is None
     assert states["sonic"].pg_names == {}
+
+
+def test_an_http1_web_server_is_named_as_no_gnmi_server() -> None:
+    # python -m http.server answers the HTTP/2 preface with an HTTP/1.0 error page: grpc-core
+    # reports UNAVAILABLE "Failed parsing HTTP/2", which is neither a TLS failure nor a switch
+    # without counters.
+    import threading
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+    server = HTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        with GnmiSession(_device(address), None) as session, pytest.raises(DeviceError) as raised:
+            families(session, FAMILIES)
+    finally:
+        server.shutdown()
+        server.server_close()
+    line = raised.value.one_line()
+    assert "did not answer in HTTP/2, so it is no gNMI server" in line, line
+    assert "TLS handshake" not in line
+    assert "--insecure for a plaintext" not in (raised.value.hint or "")
