@@ -39,6 +39,9 @@ class DeviceError(QosforgeError):
     """The device could not be used: unreachable, TLS or authentication failure, timeout, missing
     capability, or a Set it rejected (nothing applied). Exit code 2."""
 
+    #: The gRPC status of the failed call, where a call failed (None for other failures).
+    status: grpc.StatusCode | None = None
+
 
 _CAUSES = {
     grpc.StatusCode.UNAVAILABLE: "unreachable or TLS handshake failed",
@@ -172,14 +175,7 @@ class GnmiSession:
         try:
             return rpc(request, timeout=self.device.connection.timeout_s, metadata=self._metadata)
         except grpc.RpcError as error:
-            code = error.code() if hasattr(error, "code") else None
-            details = error.details() if hasattr(error, "details") else str(error)
-            cause = _CAUSES.get(code, "failed")
-            if what == "Set" and code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.DEADLINE_EXCEEDED):
-                cause = "rejected the Set (nothing applied)"
-            detail = " ".join(str(details).split())
-            raise DeviceError(f"{what}: {cause}: {code.name if code else 'error'}: {detail}", place=self._place(),
-                              hint=_hint(code)) from None
+            raise self.device_error(what, error) from None
 
     def capabilities(self) -> Capabilities:
         """The Capabilities RPC, which every gNMI target serves (gNMI specification §3.2). A peer
@@ -253,8 +249,14 @@ class GnmiSession:
             return DeviceError(f"{what}: the endpoint did not answer in HTTP/2, so it is no gNMI "
                                f"server: {' '.join(str(details).split())}", place=self._place(),
                                hint=NOT_HTTP2_HINT)
-        return DeviceError(f"{what}: {_CAUSES.get(code, 'failed')}: {code.name if code else 'error'}: {' '.join(str(details).split())}",
-                           place=self._place(), hint=_hint(code))
+        cause = _CAUSES.get(code, "failed")
+        if what == "Set" and code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAUTHENTICATED,
+                                          grpc.StatusCode.DEADLINE_EXCEEDED):
+            cause = "rejected the Set (nothing applied)"
+        failed = DeviceError(f"{what}: {cause}: {code.name if code else 'error'}: "
+                             f"{' '.join(str(details).split())}", place=self._place(), hint=_hint(code))
+        failed.status = code
+        return failed
 
     def close(self) -> None:
         self._channel.close()

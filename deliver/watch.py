@@ -163,6 +163,10 @@ def subscribe_request(state: FamilyState, mode: str, interval_s: float, on_chang
     return gnmi_pb2.SubscribeRequest(subscribe=subscription_list)
 
 
+_NO_SECOND_CALL = (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE,
+                   grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+
+
 def families(session: GnmiSession, wanted: Iterable[str] = FAMILIES) -> list[FamilyState]:
     """Each family's name maps. A Get that failed or was refused is first checked against the
     endpoint itself: an HTTP/2 or gRPC service that is no gNMI server refuses every path too, and
@@ -170,8 +174,11 @@ def families(session: GnmiSession, wanted: Iterable[str] = FAMILIES) -> list[Fam
     states = [FamilyState(name) for name in wanted]
     try:
         refused = [_resolve_names(session, state) for state in states]
-    except DeviceError:
-        session.require_gnmi_server()
+    except DeviceError as failed:
+        # A peer that timed out, could not be reached or refused the credentials would do the
+        # same to Capabilities: asking it again only doubles --timeout.
+        if failed.status not in _NO_SECOND_CALL:
+            session.require_gnmi_server()
         raise
     if any(refused):
         session.require_gnmi_server()

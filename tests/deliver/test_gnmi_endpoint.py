@@ -87,3 +87,23 @@ def test_an_http1_web_server_is_named_as_no_gnmi_server() -> None:
     assert "did not answer in HTTP/2, so it is no gNMI server" in line, line
     assert "TLS handshake" not in line
     assert "--insecure for a plaintext" not in (raised.value.hint or "")
+
+
+def test_a_peer_that_never_answers_is_asked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A listener that accepts and stays silent: the Get times out, and Capabilities, which would
+    # time out the same way, is not tried (it doubled the --timeout the user gave).
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    device = Device("leaf1", "127.0.0.1", listener.getsockname()[1],
+                    GnmiConnection(insecure=True, timeout_s=0.5))
+    try:
+        with GnmiSession(device, None) as session, pytest.raises(DeviceError) as raised:
+            monkeypatch.setattr(session, "require_gnmi_server",
+                                lambda: pytest.fail("Capabilities asked after a timeout"))
+            families(session, FAMILIES)
+    finally:
+        listener.close()
+    assert raised.value.status == grpc.StatusCode.DEADLINE_EXCEEDED, raised.value.one_line()
+    assert address in raised.value.one_line()
