@@ -41,14 +41,31 @@ FORMATS = {
 }
 
 
+#: The readable output's two names: commands that print tables call it ``table``, the others
+#: ``text``; each command takes either name for its own.
+_READABLE = ("text", "table")
+
+
+class FormatChoice(click.Choice):  # type: ignore[type-arg]
+    """``click.Choice`` of a command's formats that also takes the readable output's other name."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in _READABLE and value not in self.choices:
+            value = next((name for name in _READABLE if name in self.choices), value)
+        return super().convert(value, param, ctx)
+
+
 def _format_settings(choices: tuple[str, ...], json_is: str | None) -> dict[str, Any]:
     unknown = [choice for choice in choices if choice not in FORMATS]
     if not choices or unknown:
         raise ValueError(f"--format choices must be among {', '.join(FORMATS)}: {unknown}")
     described = {**FORMATS, **({"json": json_is} if json_is else {})}
     listed = "; ".join(f"{choice}: {described[choice]}" for choice in choices)
-    return {"type": click.Choice(list(choices)), "default": choices[0], "show_default": True,
-            "help": f"Output on stdout ({listed})."}
+    readable = next((name for name in _READABLE if name in choices), None)
+    other = next((name for name in _READABLE if name != readable), None) if readable else None
+    also = f"; {other} is taken for {readable}" if other else ""
+    return {"type": FormatChoice(list(choices)), "default": choices[0], "show_default": True,
+            "help": f"Output on stdout ({listed}{also})."}
 
 
 def format_option(*choices: str, json_is: str | None = None) -> Callable[[F], F]:

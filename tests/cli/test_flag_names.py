@@ -103,3 +103,20 @@ def test_every_format_option_describes_its_choices_in_the_same_words() -> None:
                              else FORMATS[choice])
                     assert f"{choice}: {words}" in help_text, (name, help_text)
     assert found == FORMAT_CHOICES
+
+
+def test_text_and_table_name_one_readable_output_in_every_command() -> None:
+    # Half the commands print tables and call their readable output "table", the others "text";
+    # a user who types the other name gets the readable output, not a refusal.
+    from click.testing import CliRunner
+
+    from qosforge.cli import cli
+
+    runner = CliRunner()
+    table = runner.invoke(cli, ["whatif", "dctcp", "--speed", "10G", "--rtt", "100us", "--format", "text"])
+    assert table.exit_code == 0, table.output
+    assert table.output == runner.invoke(
+        cli, ["whatif", "dctcp", "--speed", "10G", "--rtt", "100us", "--format", "table"]).output
+    text = runner.invoke(cli, ["profiles", "list", "--format", "text"])
+    assert text.exit_code == 0, text.output
+    assert text.output == runner.invoke(cli, ["profiles", "list"]).output
