@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qosforge.api.reporting import Reporter
+from qosforge.api.reporting import OnceEachReporter, Reporter
 from qosforge.errors import QosforgeError
 
 if TYPE_CHECKING:
@@ -368,6 +368,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     """Compile and run every mode; a mode the intent cannot express is reported refused, with
     the compiler's one-line reason, and the others still run. ``--out`` gets every mode's
     variant and configs only once all of them ran: an error in a run leaves it as it was."""
+    reporter = OnceEachReporter(reporter)
     source = Path(request.intent)
     document = _load_document(source)
     index = roce_class(document, request.class_name)
@@ -397,10 +398,11 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
         # --out as it was.
         out.mkdir(parents=True, exist_ok=True)
         results = [_write_mode(row, variants[row.mode], out, reporter) for row in results]
+    ran_pfc_only = any(row.mode == "pfc-only" and row.refused is None for row in results)
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",
-    )
+    ) if ran_pfc_only and traffic.collectives else ()
     return CompareResult(request.intent, request.traffic, class_name, tuple(results), notes)
 
 

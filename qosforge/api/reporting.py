@@ -48,4 +48,24 @@ class QuietReporter(StderrReporter):
         return None
 
 
-__all__ = ["QuietReporter", "Reporter", "StderrReporter"]
+class OnceEachReporter:
+    """Another reporter's notes, each text once: for a command that runs several simulations of
+    one intent (compare's modes), whose shared notes would repeat per run."""
+
+    def __init__(self, inner: Reporter) -> None:
+        self._inner = inner
+        self._seen: set[str] = set()
+
+    def note(self, text: str) -> None:
+        if text not in self._seen:
+            self._seen.add(text)
+            self._inner.note(text)
+
+    def progress(self, description: str) -> AbstractContextManager[object]:
+        return self._inner.progress(description)
+
+    def engine_starting(self) -> None:
+        self._inner.engine_starting()
+
+
+__all__ = ["OnceEachReporter", "QuietReporter", "Reporter", "StderrReporter"]

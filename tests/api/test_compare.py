@@ -320,3 +320,30 @@ def test_the_traffic_file_is_read_once_for_every_mode(
     assert reads == [traffic]
     # Both modes ran the file: its one 100 kB flow finished in each.
     assert [(row.refused, row.flows, row.unfinished_flows) for row in rows] == [(None, 1, 0)] * 2
+
+
+class _Recorder(StderrReporter):
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+def test_notes_are_said_once_and_only_where_they_apply(tmp_path: Path) -> None:
+    # Two modes of one intent share its notes (the software switch's approximations): each is
+    # said once. Without pfc-only or collectives, pfc-only's admission-control note does not apply.
+    traffic = tmp_path / "one.traffic.yaml"
+    traffic.write_text(
+        "apiVersion: qosforge/v1\nkind: Traffic\n"
+        "flows: [{src: 0, dst: 20, class: rdma, size: 100kB}]\n"
+    )
+    recorder = _Recorder()
+    request = CompareRequest(
+        intent=str(ROCE_POD), traffic=str(traffic), duration="1ms",
+        modes=("lossless-dcqcn", "lossy-irn"), fail_links=0,
+    )  # fmt: skip
+    result = compare(request, recorder)
+    assert recorder.notes, "roce-pod's runs note the software switch's approximations"
+    assert len(recorder.notes) == len(set(recorder.notes)), recorder.notes
+    assert result.notes == ()
