@@ -3,7 +3,7 @@ can be compared with other simulators (softswitch/helper/single_switch.py ``dumb
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qosforge.api.scenarios._framework import Scenario
 from qosforge.api.scenarios._single import prepare, run_single
@@ -12,10 +12,38 @@ from qosforge.api.simulation import ScenarioInput, SimulationOutcome
 from qosforge.errors import QosforgeError
 from qosforge.units import parse_flag, parse_percent, parse_rate_bps, parse_size_bytes, parse_time_s
 
+if TYPE_CHECKING:
+    from qosforge.softswitch.traffic.spec import FlowSpec, TransportParams
+
 
 def _percent_as_fraction(percent: float | None) -> float | None:
     """The engine's RED takes P_max as a probability; the flag and the JSON show it in percent."""
     return None if percent is None else percent / 100.0
+
+
+def _host_tcp(flows: tuple[FlowSpec, ...], transport: TransportParams, *,
+              rto_min_flag: bool) -> list[dict[str, object]]:
+    """What the dumbbell's TCP senders ran (the report's ``host_tcp``, as the fabric scenarios
+    give it): no intent states their hosts, so the flags and the engine's defaults do."""
+    from qosforge.softswitch.helper.host_kernel import HostModel
+    from qosforge.softswitch.traffic.spec import WINDOW_KINDS
+
+    window = [flow for flow in flows if flow.kind in WINDOW_KINDS]
+    if not window:
+        return []
+    flow = window[0]
+    sources = {
+        "congestion_control": "--transport",
+        "ecn": "--transport",
+        "rto_min": "--rto-min" if rto_min_flag else (
+            "the dumbbell's default: one jiffy at HZ=250, Linux's lowest (TLT §2.1); "
+            "--rto-min to change"),
+        "initial_window": "TCP_INIT_CWND (include/net/tcp.h; RFC 6928)",
+    }
+    rto_min_s = transport.rto_min_s if flow.rto_min_s is None else flow.rto_min_s
+    initial = transport.initial_window if flow.initial_window is None else flow.initial_window
+    return [HostModel("dumbbell", flow.kind, flow.kind, flow.ect, rto_min_s, initial,
+                      sources).as_json()]
 
 
 def run(inp: ScenarioInput) -> SimulationOutcome:
@@ -60,7 +88,9 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
                                                    "pmax_percent": 100.0 * spec.red_pmax if spec.red_pmax is not None else None}
     header: dict[str, Any] = {"scenario": "dumbbell", "flows": single.flows, "transport": TRANSPORTS[transport], "bandwidth_bps": spec.bandwidth_bps,
                               "rtt_s": spec.rtt_s, "buffer_bytes": spec.buffer_bytes, "ecn_threshold_bytes": spec.ecn_threshold_bytes,
-                              "red": red, "approximations": []}
+                              "red": red, "approximations": [],
+                              "host_tcp": _host_tcp(flow_specs, run_spec.transport,
+                                                    rto_min_flag=inp.rto_min_s is not None)}
     return run_single(inp, single, config, flow_specs, run_spec, header, spec.bandwidth_bps, int(packet), None)
 
 

@@ -137,3 +137,24 @@ def test_a_run_without_a_linux_tcp_host_lists_none(
     report = _json(capsys, str(intent_path), *scenario)
     assert report["host_tcp"] == []
     assert isinstance(report["hosts"], int)
+
+
+@pytest.mark.parametrize(("flags", "rto_min_s", "rto_source"), [
+    ((), 4e-3, "the dumbbell's default"),
+    (("--rto-min", "10ms"), 10e-3, "--rto-min"),
+])
+def test_the_dumbbell_says_what_its_tcp_senders_ran(
+        capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], rto_min_s: float,
+        rto_source: str) -> None:
+    # No intent states the dumbbell's hosts: its report says which minimum RTO and initial
+    # window the flags and defaults gave them, as the fabric scenarios' host_tcp does.
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", "--scenario", "dumbbell", "--transport", "dctcp", "--flows", "2",
+              "--ecn-threshold", "20pkt", "--duration", "2ms", "--format", "json", *flags])
+    assert not exited.value.code
+    (host,) = json.loads(capsys.readouterr().out)["host_tcp"]
+    identity = (host["class"], host["congestion_control"], host["ecn_capable"])
+    assert identity == ("dumbbell", "dctcp", True)
+    assert host["rto_min_s"] == pytest.approx(rto_min_s)
+    assert host["initial_window_segments"] == 10
+    assert host["sources"]["rto_min"].startswith(rto_source)
