@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,6 +34,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _CACHE_KEY = pytest.StashKey[str]()
+
+
+def bytecode_note(dont_write_bytecode: bool, rewritten_cached: bool) -> list[str]:
+    """The line a run ends with when Python writes no bytecode (``PYTHONDONTWRITEBYTECODE``) and
+    none was left by an earlier run: every xdist worker then compiles qosforge's sources and
+    pytest rewrites every test module's asserts again at collection (~9.8 CPU s a process instead
+    of ~3.5, docs/speed.md), and so does every later run. Said, not overridden: the variable is
+    the user's choice (.ci/run, on a clone it throws away, clears it)."""
+    if not dont_write_bytecode or rewritten_cached:
+        return []
+    return ["PYTHONDONTWRITEBYTECODE is set: each worker compiles the sources and rewrites the "
+            "test modules again (~6 CPU s a worker, docs/speed.md); unset it to reuse bytecode"]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # pytest's own name for a rewritten module's bytecode (_pytest/assertion/rewrite.py PYC_TAIL).
+    cached = any(Path(__file__).parent.glob("__pycache__/conftest.*-pytest-*.pyc"))
+    for line in bytecode_note(bool(sys.flags.dont_write_bytecode), cached):
+        terminalreporter.write_line(line)
 
 #: The default tier runs each property test with this fraction of the examples its ``@settings``
 #: asks for (at least :data:`QUICK_EXAMPLES_FLOOR`); every tier (``-m ''``, as .ci/run runs)

@@ -59,3 +59,11 @@ def test_the_default_tier_runs_fewer_examples_and_every_tier_all(
                                           "-m", "not referee and not slow", *marks)
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines([f"*CALLS {plain} {parametrized}*"])
+
+
+def test_a_run_without_bytecode_or_its_cache_says_what_it_costs() -> None:
+    from tests.conftest import bytecode_note
+
+    assert bytecode_note(False, False) == bytecode_note(True, True) == []
+    [line] = bytecode_note(True, False)
+    assert line.startswith("PYTHONDONTWRITEBYTECODE is set: ") and "unset it" in line
