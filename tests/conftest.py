@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +18,23 @@ pytest_plugins = ("pytester",)  # tests/test_conftest.py runs pytest on the tier
 _CACHE = "QOSFORGE_CACHE_DIR"
 
 
+def distribution(current: str, args: Sequence[str]) -> str:
+    """xdist's distribution for a run: per file (``loadfile``) where ``-n`` left xdist's default
+    per-test ``load`` and the command names none, so each test file runs whole in one worker: a
+    module's fixtures (a compiled fabric, certificates, a rendered document) are built once, not
+    in every worker, and its tests reuse the worker's render and compile caches (16-20 CPU s less
+    on 2 workers, docs/speed.md). Set here rather than in addopts, so ``-p no:xdist`` still runs."""
+    named = any(arg in ("--dist", "-d", "--distload") or arg.startswith("--dist=") for arg in args)
+    return "loadfile" if current == "load" and not named else current
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """One compiled-intent cache (qosforge/api/compile_cache.py) for the whole run, shared by the
-    xdist workers and the CLI subprocesses (they inherit it): never the user's own cache."""
+    xdist workers and the CLI subprocesses (they inherit it): never the user's own cache. Under
+    ``-n``, each test file whole in one worker (:func:`distribution`)."""
+    if hasattr(config.option, "dist"):  # xdist's option; absent under -p no:xdist
+        args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+        config.option.dist = distribution(config.option.dist, args)
     if _CACHE not in os.environ:
         os.environ[_CACHE] = tempfile.mkdtemp(prefix="qosforge-test-cache-")
         config.stash[_CACHE_KEY] = os.environ[_CACHE]
@@ -32,6 +48,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _CACHE_KEY = pytest.StashKey[str]()
+
+
+def bytecode_note(dont_write_bytecode: bool, rewritten_cached: bool) -> list[str]:
+    """The line a run ends with when Python writes no bytecode (``PYTHONDONTWRITEBYTECODE``) and
+    none was left by an earlier run: every xdist worker then compiles qosforge's sources and
+    pytest rewrites every test module's asserts again at collection (~9.8 CPU s a process instead
+    of ~3.5, docs/speed.md), and so does every later run. Said, not overridden: the variable is
+    the user's choice (.ci/run, on a clone it throws away, clears it)."""
+    if not dont_write_bytecode or rewritten_cached:
+        return []
+    return ["PYTHONDONTWRITEBYTECODE is set: each worker compiles the sources and rewrites the "
+            "test modules again (~6 CPU s a worker, docs/speed.md); unset it to reuse bytecode"]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # pytest's own name for a rewritten module's bytecode (_pytest/assertion/rewrite.py PYC_TAIL).
+    cached = any(Path(__file__).parent.glob("__pycache__/conftest.*-pytest-*.pyc"))
+    for line in bytecode_note(bool(sys.flags.dont_write_bytecode), cached):
+        terminalreporter.write_line(line)
 
 #: The default tier runs each property test with this fraction of the examples its ``@settings``
 #: asks for (at least :data:`QUICK_EXAMPLES_FLOOR`); every tier (``-m ''``, as .ci/run runs)

@@ -59,3 +59,27 @@ def test_the_default_tier_runs_fewer_examples_and_every_tier_all(
                                           "-m", "not referee and not slow", *marks)
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines([f"*CALLS {plain} {parametrized}*"])
+
+
+def test_a_run_without_bytecode_or_its_cache_says_what_it_costs() -> None:
+    from tests.conftest import bytecode_note
+
+    assert bytecode_note(False, False) == bytecode_note(True, True) == []
+    [line] = bytecode_note(True, False)
+    assert line.startswith("PYTHONDONTWRITEBYTECODE is set: ") and "unset it" in line
+
+
+@pytest.mark.parametrize(("current", "args", "chosen"), [
+    ("load", ["-n", "2"], "loadfile"),  # -n alone: xdist's per-test default becomes per file
+    ("load", ["-n", "2", "--dist", "load"], "load"),  # named on the command line: kept
+    ("load", ["-n", "2", "--dist=load"], "load"),
+    ("load", ["-n", "2", "-d"], "load"),
+    ("loadscope", ["-n", "2", "--dist", "loadscope"], "loadscope"),
+    ("no", [], "no"),  # one process
+])
+def test_each_file_runs_whole_in_one_worker_unless_the_command_names_a_distribution(
+    current: str, args: list[str], chosen: str
+) -> None:
+    from tests.conftest import distribution
+
+    assert distribution(current, args) == chosen

@@ -151,6 +151,7 @@ _._something  # unused method (softswitch/traffic/traffic_file.py: pydantic mode
 pytest_configure  # unused function (tests/conftest.py:16): a pytest hook, called by name
 pytest_unconfigure  # unused function (tests/conftest.py:24): a pytest hook, called by name
 pytest_collection_modifyitems  # unused function (tests/conftest.py): a pytest hook, called by name
+pytest_terminal_summary  # unused function (tests/conftest.py): a pytest hook, called by name
 pytest_plugins  # unused variable (tests/conftest.py): the plugins pytest loads, read by name
 _._objective_classes  # unused method (compiler/intent.py: pydantic model_validator)
 _._known_metric  # unused method (compiler/objectives.py: pydantic model_validator)

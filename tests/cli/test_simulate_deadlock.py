@@ -42,7 +42,10 @@ def test_the_deadlock_is_reported_with_the_graphs_cycles_and_the_watchdogs_cost(
 
 
 def test_the_table_names_the_deadlock(run_cli: Run) -> None:
-    code, out, err = run_cli("simulate", str(POD), "--scenario", "deadlock", *BOUNCE, "--no-watchdog", "--duration", "2ms")
+    # 1.5 ms: the cycle closes at ~1.007 ms (tests/softswitch/helper/test_fabric_deadlock.py).
+    code, out, err = run_cli(
+        "simulate", str(POD), "--scenario", "deadlock", *BOUNCE, "--no-watchdog", "--duration", "1500us"
+    )
     assert code == 0, err
     assert "pfc_deadlock" in out and "True" in out and "500 points" in out
 

@@ -26,7 +26,9 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from qosforge.api.reporting import QuietReporter
 
     out = tmp_path_factory.mktemp("roce") / "out"
-    compile_to_folder(CompileRequest(intent_path=str(INTENT), output_dir=str(out)), QuietReporter())
+    # leaf1 alone: every rollout here pushes and watches leaf1 only.
+    request = CompileRequest(intent_path=str(INTENT), output_dir=str(out), switches=("leaf1",))
+    compile_to_folder(request, QuietReporter())
     return out
 
 

@@ -49,3 +49,17 @@ def test_publisher_gives_what_every_leaf_built_from_its_samples_gives(family: st
     counters = switch_counters(run.world, config, 0, run.now_s)
     without = replace(counters, pfc_watchdog_enabled=counters.pfc_watchdog_enabled * 0)
     assert publisher.index(without).leaves == published_leaves(without, names, family)
+
+
+def test_each_served_document_is_its_own_copy_of_the_cached_render() -> None:
+    """A served switch's /qos comes from render_fabric's process-wide cache; a gNMI Set replaces
+    the device's copy, which must never reach the cache or another served switch."""
+    from qosforge.compiler.compile import compile_intent
+    from qosforge.compiler.loader import load_intent
+
+    intent, source_map = load_intent(INTENT)
+    leaf = compile_intent(intent, source_map, switches=("leaf1",)).switches[0]
+    first = openconfig_document(leaf)
+    pristine = json.dumps(first)
+    first["openconfig-qos:qos"]["queues"]["queue"][0]["config"]["name"] = "changed"
+    assert json.dumps(openconfig_document(leaf)) == pristine
