@@ -72,8 +72,10 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
         )
     parent = path.parent
     if not parent.is_dir():
-        what = "is not a folder" if parent.exists() else "does not exist"
-        raise QosforgeError(f"folder {str(parent)!r} {what}", place=flag, hint="create the folder first, or choose another path")
+        if parent.exists():
+            raise QosforgeError(f"{str(parent)!r} is a file, not a folder", place=flag,
+                                hint="choose a path inside a folder")
+        raise QosforgeError(f"folder {str(parent)!r} does not exist", place=flag, hint="create the folder first, or choose another path")
     if _special(path):
         # Written in place, not via a sibling (write_atomically): the file itself must take it.
         if not os.access(path, os.W_OK):
@@ -82,6 +84,27 @@ def check_output_file(path: Path, *, flag: str, suffixes: Iterable[str] = ()) ->
     elif not _can_create_in(parent):
         raise QosforgeError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable",
                             place=flag,
+                            hint="choose a folder you can write to, or make this one writable")
+
+
+def check_output_folder(path: Path, *, flag: str) -> None:
+    """Fail early, with the flag named, when ``path`` cannot be the output folder: a file there
+    or in its path, a parent folder that does not exist (a tool does not create ``/nonexistent``
+    for its output folder), or a folder that will not take a new file (/proc, /sys, a read-only
+    mount)."""
+    for ancestor in (path, *path.parents):
+        if ancestor.exists() and not ancestor.is_dir():
+            raise QosforgeError(f"{str(ancestor)!r} is a file, not a folder", place=flag,
+                                hint="choose a folder path")
+    if path.is_dir():
+        folder = path
+    elif path.parent.is_dir():
+        folder = path.parent
+    else:
+        raise QosforgeError(f"folder {str(path.parent)!r} does not exist", place=flag,
+                            hint="create it first, or choose another path")
+    if not _can_create_in(folder):
+        raise QosforgeError(f"cannot write into folder {str(folder)!r}", place=flag,
                             hint="choose a folder you can write to, or make this one writable")
 
 

@@ -374,10 +374,10 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     index = roce_class(document, request.class_name)
     class_name = str(document["classes"][index]["name"])
     out = Path(request.out_dir) if request.out_dir is not None else None
-    if out is not None and out.exists() and not out.is_dir():
-        raise QosforgeError(
-            f"{out} is a file, not a folder", place="--out", hint="choose a folder path"
-        )
+    if out is not None:
+        from qosforge.files import check_output_folder
+
+        check_output_folder(out, flag="--out")
     traffic = _shared_inputs(request)
     results: list[ModeResult] = []
     variants = {mode: _dump(mode_document(document, index, mode)) for mode in request.modes}

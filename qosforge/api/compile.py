@@ -122,11 +122,11 @@ def compile_fabric(intent_path: str, switches: tuple[str, ...] = (), approximati
 def compile_to_folder(request: CompileRequest, reporter: Reporter, rendering: RenderingProgress = _no_progress) -> CompileOutcome:
     """Compile, render and (with ``base_path``) patch every selected switch, then write the folder."""
     from qosforge.api.render_pool import resolve_workers
+    from qosforge.files import check_output_folder
     from qosforge.outputs import OutputSpool
 
     root = Path(request.output_dir)
-    if root.exists() and not root.is_dir():
-        raise QosforgeError(f"{request.output_dir!r} is a file, not a folder", place="-o/--output", hint="choose a folder path")
+    check_output_folder(root, flag="-o/--output")
     workers = resolve_workers(request.workers)  # bad input refused before the compile
     with reporter.progress(f"compiling {request.intent_path}"):
         compiled = compile_fabric(request.intent_path, request.switches, request.approximations, request.targets)

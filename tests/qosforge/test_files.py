@@ -12,6 +12,7 @@ from qosforge.errors import QosforgeError
 from qosforge.files import (
     all_or_nothing,
     check_output_file,
+    check_output_folder,
     default_file_mode,
     replace_directory_contents,
     write_text_atomically,
@@ -115,3 +116,26 @@ def test_check_output_file_refuses_a_folder_it_cannot_write(unwritable_folder: P
 def test_check_output_file_takes_a_writable_special_file() -> None:
     # /dev/null is written in place (not via a sibling), so /dev itself need not take new files.
     check_output_file(Path("/dev/null"), flag="--out")
+
+
+def test_check_output_folder_names_what_is_wrong_with_the_path(tmp_path: Path) -> None:
+    a_file = tmp_path / "afile"
+    a_file.write_text("x")
+    check_output_folder(tmp_path / "new", flag="-o")  # a new folder in an existing one
+    check_output_folder(tmp_path, flag="-o")  # an existing folder
+    cases = {
+        a_file: f"{str(a_file)!r} is a file, not a folder",
+        a_file / "sub": f"{str(a_file)!r} is a file, not a folder",
+        tmp_path / "missing" / "sub": f"folder {str(tmp_path / 'missing')!r} does not exist",
+    }
+    for path, message in cases.items():
+        with pytest.raises(QosforgeError) as raised:
+            check_output_folder(path, flag="-o")
+        assert (raised.value.place, raised.value.message) == ("-o", message)
+
+
+def test_check_output_folder_refuses_a_folder_it_cannot_write(unwritable_folder: Path) -> None:
+    for path in (unwritable_folder, unwritable_folder / "out"):
+        with pytest.raises(QosforgeError) as raised:
+            check_output_folder(path, flag="--out")
+        assert raised.value.message == f"cannot write into folder {str(unwritable_folder)!r}"
