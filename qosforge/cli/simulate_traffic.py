@@ -23,7 +23,7 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, markup=False)
+    console = Console(highlight=False, markup=False, width=max(100, Console().width))
     window = (f"{report['measure_start_s']:g} s .. {report['measure_end_s']:g} s "
               f"({report['window_from']})")
     groups = Table(title=f"groups over {window} (payload throughput)")
@@ -36,7 +36,9 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
     console.print(groups)
     ports = Table(title="queues (sampled every " + f"{report['sample_s'] * 1e6:g} us)")
     for column in ("switch:port", "queue", "class", "mean", "max", "mean delay", "PFC paused"):
-        ports.add_column(column, justify="left" if column in ("switch:port", "class") else "right")
+        # A port's name is what the row is about: never cut it, fold it (a pipe is 80 columns).
+        ports.add_column(column, justify="left" if column in ("switch:port", "class") else "right",
+                         no_wrap=column == "switch:port")
     busy = sorted(report["ports"], key=lambda p: -p["mean_queue_bytes"])
     for port in busy[:PLOTTED_QUEUES * 2]:
         ports.add_row(f"{port['switch']}:{port['port']}", str(port["queue"]), port["class"], _bytes(port["mean_queue_bytes"]), _bytes(port["max_queue_bytes"]),

@@ -334,3 +334,19 @@ def test_a_dscp_no_class_lists_runs_where_compile_maps_it(run_cli: Run, tmp_path
     ]
     assert all(f["fct_s"] is not None for f in report["flows"])
     assert {(p["queue"], p["class"]) for p in report["ports"]} == {(0, "default"), (6, "cnp")}
+
+
+def test_a_queue_row_names_its_whole_port_on_an_80_column_pipe(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Piped output is 80 columns wide: the switch:port of a row must still be whole.
+    from qosforge.cli.simulate_traffic import emit_traffic
+
+    monkeypatch.setenv("COLUMNS", "80")
+    port = {"switch": "spine12", "port": "Ethernet128", "queue": 3, "class": "rdma",
+            "mean_queue_bytes": 570370.0, "max_queue_bytes": 1511000.0,
+            "mean_queue_delay_s": 45.6e-6, "paused_s": 0.0}
+    report = {"measure_start_s": 0.0, "measure_end_s": 1e-3, "window_from": "--duration",
+              "groups": [], "sample_s": 1e-4, "ports": [port], "flows": [], "flows_count": 0,
+              "drops": 0, "marks": 0, "pfc_xoff_sent": 0, "host_tcp": [], "seed": 1}
+    emit_traffic(report, "table")
+    assert "spine12:Ethernet128" in capsys.readouterr().out
