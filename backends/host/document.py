@@ -82,6 +82,9 @@ class ClassDoc(_Strict):
     lossless: bool
     congestion_control: str | None = None
     ecn: bool
+    route_ecn: bool = False
+    """The routes to the class's peers ask for ECN (ip-route(8) ``features ecn``): its
+    connections negotiate ECN whatever ``net.ipv4.tcp_ecn`` says."""
     rto_min_s: float | None = Field(default=None, gt=0)
     """The minimum RTO of the routes to the class's peers (ip-route(8) ``rto_min``); None: the
     kernel's."""

@@ -9,7 +9,12 @@ import json
 from typing import Any
 
 from qosforge.backends.host.document import DOCUMENT_FORMAT
-from qosforge.backends.host.settings import HostKind, HostValue, route_attributes
+from qosforge.backends.host.settings import (
+    HostKind,
+    HostValue,
+    route_attributes,
+    route_requests_ecn,
+)
 from qosforge.provenance import to_jsonable
 
 SYSCTL_FILE = "99-qosforge.conf"
@@ -66,7 +71,7 @@ def render_nic_script(kind: HostKind) -> str:
 
 
 #: The per-class values tcp-routes.sh sets (HostValue names ``class.<name>.<attribute>``).
-ROUTE_ATTRIBUTES = ("rto_min", "initcwnd", "congctl")
+ROUTE_ATTRIBUTES = ("rto_min", "initcwnd", "congctl", "features")
 
 
 def render_routes(kind: HostKind) -> str:
@@ -134,7 +139,7 @@ def host_document(kind: HostKind) -> dict[str, Any]:
                    "tcp_rto_min_us": kind.tcp_rto_min_us},
         "classes": [{"name": c.name, "transport": c.transport, "dscp": list(c.dscp), "priority": c.priority, "lossless": c.lossless,
                      "congestion_control": c.congestion_control, "ecn": c.ecn,
-                     "rto_min_s": c.rto_min_s,
+                     "route_ecn": route_requests_ecn(c), "rto_min_s": c.rto_min_s,
                      "initial_window_segments": c.initial_window_segments} for c in kind.classes],
         "values": [_value_json(v) for v in kind.values if v.form != "manual"],
         "manual": [_value_json(v) for v in kind.values if v.form == "manual"],

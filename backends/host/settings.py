@@ -45,6 +45,8 @@ LINUX_DEFAULT_CONGESTION_CONTROL = "cubic"
 SRC_IP_SYSCTL = "Linux Documentation/networking/ip-sysctl.rst"
 SRC_DCTCP_DOC = "Linux Documentation/networking/dctcp.rst ('sysctl -w net.ipv4.tcp_congestion_control=dctcp')"
 SRC_RFC8257 = "RFC 8257 (DCTCP) §3.2-§3.3 (receiver echoes CE, sender reacts to the fraction of marks), §5 (both ends and the switches must run it)"
+#: Congestion controls that negotiate ECN on their own (TCP_CONG_NEEDS_ECN, tcp_dctcp.c).
+NEEDS_ECN_CONGESTION_CONTROLS = frozenset({"dctcp"})
 SRC_MLNX_QOS = "NVIDIA MLNX_OFED documentation, Quality of Service: mlnx_qos (--trust, --pfc, --dscp2prio)"
 SRC_MLNX_ECN = ("NVIDIA MLNX_OFED documentation v24.10, Explicit Congestion Notification (ECN): "
                 "/sys/class/net/<interface>/ecn/<roce_rp|roce_np>/enable/<priority>")
@@ -220,14 +222,16 @@ def derive_host_kind(name: str, switch: SwitchIR, port: PortIR, attachments: tup
             if c.congestion_control is None and not _rdma(c) else c
             for c in host_classes
         )
-    tcp_ecn = 1 if any(c.ecn and not _rdma(c) for c in host_classes) else None
+    # ECN is asked for per class, on its routes (features ecn), not host-wide: net.ipv4.tcp_ecn = 1
+    # would make every other class's connections on the host ECN-capable too (a legacy CUBIC
+    # class the intent keeps on drops), and DCTCP negotiates ECN without it (TCP_CONG_NEEDS_ECN).
     tcp_rto_min_us = _one_rto_min_us(host_classes)
     model = dcqcn_host(port.speed_bps) if rdma else None
-    values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, tcp_ecn, model)
+    values = _values(nic, port, host_classes, dscp_to_priority, cnp_dscp, cnp_priority, rp_priorities, tcp_cc, model)
     values = (*values, *_route_values(host_classes, tcp_rto_min_us, tcp_cc))
     return HostKind(name=name, nic=nic, speed_bps=port.speed_bps, attachments=attachments, trust="dscp",
                     dscp_to_priority=dscp_to_priority, pfc_priorities=tuple(port.pfc_priorities), cnp_dscp=cnp_dscp,
-                    cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=tcp_ecn,
+                    cnp_priority=cnp_priority, classes=host_classes, tcp_congestion_control=tcp_cc, tcp_ecn=None,
                     tcp_rto_min_us=tcp_rto_min_us, rp_priorities=rp_priorities,
                     np_priorities=rp_priorities, dcqcn=model, values=values)
 
@@ -249,9 +253,9 @@ def _kernel_cc(classes: tuple[HostClass, ...]) -> str | None:
 
 def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], dscp_to_priority: tuple[tuple[int, int], ...],
             cnp_dscp: int | None, cnp_priority: int | None, rp_priorities: tuple[int, ...], tcp_cc: str | None,
-            tcp_ecn: int | None, model: DcqcnHost | None) -> tuple[HostValue, ...]:
+            model: DcqcnHost | None) -> tuple[HostValue, ...]:
     values: list[HostValue] = []
-    values += _kernel_values(classes, tcp_cc, tcp_ecn)
+    values += _kernel_values(classes, tcp_cc)
     mlx5 = nic.driver == "mlx5"
     unrendered = f"host NIC {nic.name} has no NIC command set in qosforge; name a host_nic (e.g. nvidia-connectx-6dx) to render it"
 
@@ -355,14 +359,19 @@ def _values(nic: HostNicProfile, port: PortIR, classes: tuple[HostClass, ...], d
     return tuple(values)
 
 
-def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None, tcp_ecn: int | None) -> list[HostValue]:
+def route_requests_ecn(klass: HostClass) -> bool:
+    """The class's routes ask for ECN (ip-route(8) ``features ecn``): an ECN-marked TCP class
+    whose congestion control does not negotiate ECN itself. Linux's SYN asks for ECN with
+    net.ipv4.tcp_ecn = 1, a congestion control with TCP_CONG_NEEDS_ECN (tcp_dctcp.c), or a route
+    with RTAX_FEATURE_ECN (tcp_ecn_send_syn, net/ipv4/tcp_output.c); a listener accepts with
+    tcp_ecn 1 or Linux's default 2 (tcp_ecn_create_request, net/ipv4/tcp_input.c)."""
+    return (klass.ecn and not _rdma(klass)
+            and klass.congestion_control not in NEEDS_ECN_CONGESTION_CONTROLS)
+
+
+def _kernel_values(classes: tuple[HostClass, ...], tcp_cc: str | None) -> list[HostValue]:
     values: list[HostValue] = []
     ecn_tcp = [c for c in classes if c.ecn and not _rdma(c)]
-    if tcp_ecn is not None:
-        values.append(HostValue("net.ipv4.tcp_ecn", tcp_ecn, "", "sysctl", f"net.ipv4.tcp_ecn = {tcp_ecn}",
-                                f"{SRC_IP_SYSCTL} tcp_ecn (1: request ECN on outgoing and accept it on incoming connections; default 2 only accepts)",
-                                _plan_value(tcp_ecn, "", "tcp_ecn", f"classes {', '.join(repr(c.name) for c in ecn_tcp)} are ECN-marked by the switches: "
-                                                                    "senders must negotiate ECN (RFC 3168 §6.1.1)", "RFC 3168 §6.1.1; " + SRC_RFC8257)))
     if tcp_cc is not None:
         values.append(
             HostValue(
@@ -419,7 +428,9 @@ def _route_values(
     for c in classes:
         other_cc = (tcp_cc is not None and c.congestion_control != tcp_cc
                     and c.congestion_control in LINUX_CONGESTION_CONTROLS)
-        if _rdma(c) or (c.rto_min_s is None and c.initial_window_segments is None and not other_cc):
+        asks_ecn = route_requests_ecn(c)
+        if _rdma(c) or (c.rto_min_s is None and c.initial_window_segments is None and not other_cc
+                        and not asks_ecn):
             continue
         route = route_attributes(c)
         if other_cc and c.congestion_control is not None:
@@ -444,12 +455,23 @@ def _route_values(
                 _plan_value(c.initial_window_segments, "segments", "initcwnd",
                             f"the intent's initial window for class '{c.name}'",
                             f"{c.initial_window_source}; RFC 6928 (Linux's default, 10)")))
+        if asks_ecn:
+            values.append(HostValue(
+                f"class.{c.name}.features", "ecn", "", "ip-route",
+                f'ip route replace "$DESTINATION" "$@" {route}', SRC_IP_ROUTE,
+                _plan_value(0, "", "features", f"class '{c.name}' is ECN-marked by the switches "
+                            f"and {c.congestion_control or 'its congestion control'} does not ask "
+                            "for ECN itself: its connections must (RFC 3168 §6.1.1)",
+                            "RFC 3168 §6.1.1; " + SRC_IP_ROUTE),
+                "per route, so that the host's other classes keep Linux's default "
+                "(net.ipv4.tcp_ecn = 2: accept ECN, never ask for it)"))
     return values
 
 
 def route_attributes(klass: HostClass) -> str:
-    """The ip-route(8) attributes of a class's routes: ``rto_min Xms initcwnd N congctl NAME``
-    (congctl where the class runs a congestion control a mainline kernel ships)."""
+    """The ip-route(8) attributes of a class's routes: ``rto_min Xms initcwnd N congctl NAME
+    features ecn`` (congctl where the class runs a congestion control a mainline kernel ships;
+    features ecn where :func:`route_requests_ecn`)."""
     parts = []
     if klass.rto_min_s is not None:
         parts.append(f"rto_min {round(klass.rto_min_s * 1e3)}ms")
@@ -457,6 +479,8 @@ def route_attributes(klass: HostClass) -> str:
         parts.append(f"initcwnd {klass.initial_window_segments}")
     if klass.congestion_control in LINUX_CONGESTION_CONTROLS:
         parts.append(f"congctl {klass.congestion_control}")
+    if route_requests_ecn(klass):
+        parts.append("features ecn")
     return " ".join(parts)
 
 
@@ -543,4 +567,4 @@ def host_kinds(switches: tuple[SwitchIR, ...]) -> tuple[HostKind, ...]:
 
 
 __all__ = ["HostClass", "HostKind", "HostValue", "derive_host_kind", "host_kinds",
-           "route_attributes"]
+           "route_attributes", "route_requests_ecn"]

@@ -324,18 +324,20 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
     # Linux negotiates ECN when the SYN's sender asks (net.ipv4.tcp_ecn = 1, or a congestion
     # control that needs ECN: tcp_ecn_send_syn, net/ipv4/tcp_output.c) and the listener accepts
     # (tcp_ecn 1 or 2, or its congestion control needs ECN: tcp_ecn_create_request,
-    # net/ipv4/tcp_input.c). The class's receivers are hosts of this document; their listeners run
-    # the kernel's default congestion control.
+    # net/ipv4/tcp_input.c); a route with features ecn does both (RTAX_FEATURE_ECN, the
+    # receivers' routes back to the class's peers as tcp-routes.sh sets them). The class's
+    # receivers are hosts of this document; their listeners run the kernel's default congestion
+    # control.
     default = hosts.kernel.tcp_congestion_control or KERNEL_DEFAULT_CC
     cc = klass.congestion_control or default
     tcp_ecn = hosts.kernel.tcp_ecn
     shown_ecn = tcp_ecn if tcp_ecn is not None else "2 (default)"
     if cc not in ECN_REACTING:
         return f"its senders run {cc}, which does not react to ECN marks"
-    if not ECN_REACTING[cc] and tcp_ecn != 1:
+    if not ECN_REACTING[cc] and tcp_ecn != 1 and not klass.route_ecn:
         return (f"its senders run {cc} with net.ipv4.tcp_ecn = {shown_ecn}: "
                 "they do not request ECN, send Not-ECT packets, and the queue drops instead of marking")
-    if tcp_ecn == 0 and not ECN_REACTING.get(default, False):
+    if tcp_ecn == 0 and not ECN_REACTING.get(default, False) and not klass.route_ecn:
         return (f"its receivers refuse ECN (net.ipv4.tcp_ecn = 0, listeners on the kernel default "
                 f"{default}): no connection negotiates ECN, so even {cc} senders send Not-ECT "
                 "packets and the queue drops instead of marking")
@@ -346,11 +348,12 @@ def _reacts(hosts: HostSettingsDocument, klass: ClassDoc, priority: int) -> str 
     "host-cc-ignores-ecn", E, "hosts", "ECN-marked classes' senders react to ECN",
     rationale="A queue that ECN-marks a class only helps if the class's senders react: DCTCP needs tcp_dctcp at both ends "
          "(RFC 8257 §3.2-3.3, §5; Linux Documentation/networking/dctcp.rst), classic TCP reacts only with ECN "
-         "negotiated (net.ipv4.tcp_ecn = 1, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
+         "negotiated (net.ipv4.tcp_ecn = 1 or its routes' features ecn, RFC 3168 §6.1.1; the default 2 never requests it, so its Not-ECT packets "
          "are dropped instead of marked), RoCE needs DCQCN's reaction and notification points on the class's priority "
          "(mlx5 ecn/roce_rp and roce_np enable). Otherwise marks are ignored and the queue grows to drops or PFC.",
-    fix="run the class's congestion control on its senders and receivers, with a net.ipv4.tcp_ecn "
-        "that lets them negotiate ECN (the host target's 99-qosforge.conf and nic-setup.sh)",
+    fix="run the class's congestion control on its senders and receivers, with ECN negotiated: its "
+        "routes' features ecn or a net.ipv4.tcp_ecn that asks (the host target's tcp-routes.sh, "
+        "99-qosforge.conf and nic-setup.sh)",
     needs="hosts",
 )
 def _cc_ignores_ecn(ctx: LintContext) -> Iterator[Finding]:

@@ -11,6 +11,8 @@ kernel section, the intent's transport, a flag, or Linux's default).
   host model; any other name is refused.
 * ECN (Documentation/networking/ip-sysctl.rst ``tcp_ecn``): 1 requests ECN on outgoing
   connections and accepts it on incoming ones; 2, Linux's default, only accepts it; 0 neither.
+  A class whose routes carry ``features ecn`` (``classes[].route_ecn``, ip-route(8)) requests it
+  whatever the sysctl says.
   Both ends of a class's connections run the document, so cubic or reno connections are
   ECN-capable with 1 (RFC 3168 §6.1.1: the SYN asks, the SYN-ACK agrees) and not with 2 or 0.
   A congestion control that needs ECN (DCTCP's TCP_CONG_NEEDS_ECN, tcp_dctcp.c) negotiates it
@@ -140,10 +142,13 @@ def host_model(
     if transport_flag:
         ecn, sources["ecn"] = flow.ect, "--transport"
     elif cc in SIMULATED:
-        ecn = cc in NEEDS_ECN or tcp_ecn == 1
+        route_ecn = cls is not None and cls.route_ecn
+        ecn = cc in NEEDS_ECN or tcp_ecn == 1 or route_ecn
         kind = SIMULATED[cc][int(ecn)]
         if cc in NEEDS_ECN:
             sources["ecn"] = "TCP_CONG_NEEDS_ECN"
+        elif route_ecn:
+            sources["ecn"] = f"{DOCUMENT} {where}.route_ecn (route features ecn)"
         elif kernel.tcp_ecn is not None:
             sources["ecn"] = f"{DOCUMENT} kernel.tcp_ecn"
         else:

@@ -118,6 +118,11 @@ def test_the_rendered_host_document_round_trips_every_class_s_values(
         (model,) = _incast(capsys, intent, klass, "--hosts", str(document))["hosts"]["tcp"]
         assert (model["rto_min_s"], model["initial_window_segments"]) == (rto, window), klass
         assert model["sources"]["rto_min"].startswith("host document classes[")
+        # ECN as the intent has it: legacy TCP beside a DCTCP class is not made ECN-capable by
+        # a host-wide net.ipv4.tcp_ecn = 1 written for the DCTCP class.
+        (stated,) = _incast(capsys, intent, klass)["hosts"]["tcp"]
+        assert (model["flow_kind"], model["ecn_capable"]) == (
+            stated["flow_kind"], stated["ecn_capable"]), klass
 
 
 def test_the_intent_s_minimum_rto_is_the_one_the_hosts_time_out_on(

@@ -114,7 +114,8 @@ def test_kernel_only_hosts_list_nic_values_for_manual_configuration() -> None:
     assert set(kinds) == {"nvidia-connectx-6dx-100G", "nvidia-connectx-5-100G"}  # per host group (host_nic per port range)
     tlt = _kinds("tlt-simulation")["linux-kernel-40G"]
     names = {v.name: v for v in tlt.values}
-    assert names["net.ipv4.tcp_congestion_control"].value == "dctcp" and names["net.ipv4.tcp_ecn"].value == 1
+    # DCTCP negotiates ECN itself (TCP_CONG_NEEDS_ECN): no host-wide net.ipv4.tcp_ecn.
+    assert names["net.ipv4.tcp_congestion_control"].value == "dctcp" and "net.ipv4.tcp_ecn" not in names
     # No lossless or RoCE class: no NIC value at all, only kernel and route settings.
     assert {v.form for v in tlt.values} == {"sysctl", "ip-route"}
     # D2TCP and EAR have no mainline Linux module and DCTCP disagrees with them: no single default
@@ -124,14 +125,18 @@ def test_kernel_only_hosts_list_nic_values_for_manual_configuration() -> None:
     manual = {v.name: v for v in mixed.values if v.form == "manual" and v.name.startswith("class.")}
     assert set(manual) == {"class.rpc.congestion_control", "class.search.congestion_control", "class.bulk.congestion_control"}
     assert "no mainline Linux" in manual["class.rpc.congestion_control"].note and "no mainline" not in manual["class.bulk.congestion_control"].note
+    # ECN is asked for per class on its routes, where the congestion control does not ask itself
+    # (D2TCP, EAR); DCTCP needs no route feature, and legacy TCP (no ECN) stays on Linux's default.
+    features = {v.name: v.value for v in mixed.values if v.name.endswith(".features")}
+    assert features == {"class.rpc.features": "ecn", "class.search.features": "ecn"}
+    assert "net.ipv4.tcp_ecn" not in {v.name for v in mixed.values}
 
 
 def test_sysctl_file_lines_are_key_equals_value() -> None:
     text = get_target("host").render(_fabric(ROOT / "examples" / "roce-pod.yaml").for_target("host"))
     sysctl = next(item.text for item in text if item.file_name == "99-qosforge.conf")
     settings = [line for line in sysctl.splitlines() if line and not line.startswith("#")]
-    assert settings == ["net.ipv4.tcp_ecn = 1", "net.ipv4.tcp_congestion_control = dctcp",
-                        "net.ipv4.tcp_rto_min_us = 4000"]
+    assert settings == ["net.ipv4.tcp_congestion_control = dctcp", "net.ipv4.tcp_rto_min_us = 4000"]
 
 
 def test_explain_shows_a_host_values_derivation() -> None:

@@ -132,6 +132,23 @@ def test_a_kernel_that_refuses_ecn_is_found_whatever_the_class_says(
     assert _host_findings(config, doc, tmp_path) == []
 
 
+def test_a_route_that_asks_for_ecn_is_ecn_negotiated(
+    roce_pod: tuple[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """A cubic class on the DCTCP class's marking queue, net.ipv4.tcp_ecn at Linux's default 2:
+    its senders never ask for ECN, unless its routes carry features ecn (RTAX_FEATURE_ECN,
+    tcp_ecn_send_syn), as tcp-routes.sh writes them (``route_ecn``)."""
+    config, document = roce_pod
+    doc = json.loads(json.dumps(document))
+    doc["kernel"] = {"tcp_congestion_control": "dctcp", "tcp_ecn": 2}
+    tcp = next(c for c in doc["classes"] if c["transport"] == "dctcp")
+    tcp["congestion_control"] = "cubic"
+    findings = _host_findings(config, doc, tmp_path)
+    assert "host-cc-ignores-ecn" in {f.rule for f in findings}
+    tcp["route_ecn"] = True
+    assert "host-cc-ignores-ecn" not in {f.rule for f in _host_findings(config, doc, tmp_path)}
+
+
 def test_an_attachment_to_a_port_the_config_lacks_is_a_finding_not_every_port(
     roce_pod: tuple[str, dict[str, Any]], tmp_path: Path
 ) -> None:

@@ -11,8 +11,8 @@ shift 2
 case "$CLASS" in
   # storage: rto_min = 4 ms (ip-route(8); host_settings.json has the sources)
   storage) ip route replace "$DESTINATION" "$@" rto_min 4ms congctl dctcp ;;
-  # rpc: rto_min = 4 ms (ip-route(8); host_settings.json has the sources)
-  rpc) ip route replace "$DESTINATION" "$@" rto_min 4ms ;;
+  # rpc: rto_min = 4 ms, features = ecn (ip-route(8); host_settings.json has the sources)
+  rpc) ip route replace "$DESTINATION" "$@" rto_min 4ms features ecn ;;
   # bulk: rto_min = 4 ms (ip-route(8); host_settings.json has the sources)
   bulk) ip route replace "$DESTINATION" "$@" rto_min 4ms ;;
   *) echo "tcp-routes.sh: no route attributes for class $CLASS (classes: storage, rpc, bulk)" >&2; exit 2 ;;

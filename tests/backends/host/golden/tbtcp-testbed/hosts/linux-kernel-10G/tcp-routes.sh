@@ -9,7 +9,7 @@ CLASS="${1:?usage: tcp-routes.sh CLASS DESTINATION ROUTE...}"
 DESTINATION="${2:?usage: tcp-routes.sh CLASS DESTINATION ROUTE...}"
 shift 2
 case "$CLASS" in
-  # iperf: rto_min = 4 ms (ip-route(8); host_settings.json has the sources)
-  iperf) ip route replace "$DESTINATION" "$@" rto_min 4ms ;;
+  # iperf: rto_min = 4 ms, features = ecn (ip-route(8); host_settings.json has the sources)
+  iperf) ip route replace "$DESTINATION" "$@" rto_min 4ms features ecn ;;
   *) echo "tcp-routes.sh: no route attributes for class $CLASS (classes: iperf)" >&2; exit 2 ;;
 esac
