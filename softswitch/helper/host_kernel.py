@@ -32,12 +32,13 @@ still overrides the minimum RTO.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from qosforge.backends.host.document import ClassDoc, HostSettingsDocument
 from qosforge.defaults import LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_RTO_MIN
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
+from qosforge.softswitch.helper.host_model import HostModel
 from qosforge.softswitch.traffic.spec import WINDOW_KINDS, FlowKind, FlowSpec, TransportParams
 from qosforge.units import parse_time_s
 
@@ -72,28 +73,6 @@ SIMULATED: dict[str, tuple[FlowKind, FlowKind]] = {
 NEEDS_ECN = frozenset({"dctcp"})
 
 
-@dataclass(frozen=True)
-class HostModel:
-    """What one class's Linux hosts run, and where each value came from."""
-
-    class_name: str
-    congestion_control: str
-    flow_kind: FlowKind
-    ecn_capable: bool
-    rto_min_s: float
-    initial_window: int
-    sources: dict[str, str]
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "class": self.class_name,
-            "congestion_control": self.congestion_control,
-            "flow_kind": self.flow_kind,
-            "ecn_capable": self.ecn_capable,
-            "rto_min_s": self.rto_min_s,
-            "initial_window_segments": self.initial_window,
-            "sources": dict(self.sources),
-        }
 
 
 def _class_of(document: HostSettingsDocument, dscp: int) -> tuple[int, ClassDoc] | None:

@@ -25,7 +25,7 @@ def _host_tcp(flows: tuple[FlowSpec, ...], transport: TransportParams, *,
               rto_min_flag: bool) -> list[dict[str, object]]:
     """What the dumbbell's TCP senders ran (the report's ``host_tcp``, as the fabric scenarios
     give it): no intent states their hosts, so the flags and the engine's defaults do."""
-    from qosforge.softswitch.helper.host_kernel import HostModel
+    from qosforge.softswitch.helper.host_model import HostModel
     from qosforge.softswitch.traffic.spec import WINDOW_KINDS
 
     window = [flow for flow in flows if flow.kind in WINDOW_KINDS]
