@@ -104,7 +104,10 @@ ApproximationName = Annotated[str, _registered("approximation", approximation_na
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: a YAML true or a quoted '10' is refused where an integer is due; pydantic's lax
+    # mode reads them as 1 and 10, so `spines: true` would compile a one-spine fabric. Quantities
+    # with units are unaffected: their parsers run before the type check.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
 
 class LinkSpec(_Strict):
