@@ -452,8 +452,14 @@ class HostTcpSpec(_Strict):
         description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms "
                     "(Linux: 200ms; datacenters lower it to a few ms, TLT §2.2; the compiled "
                     "hosts set it per route, ip route rto_min, or net.ipv4.tcp_rto_min_us).")
-    initial_window_segments: Annotated[int, AfterValidator(_initial_window)] | None = Field(
-        default=None, ge=1,
+    # The bounds sit on the int inside the Optional, so the JSON Schema gets minimum/maximum (a
+    # ge= on the outer Field lands as a non-JSON-Schema "ge" key in the anyOf). The maximum is
+    # schema-only: _initial_window refuses above it with the reason.
+    initial_window_segments: Annotated[
+        int, Field(ge=1, json_schema_extra={"maximum": MAX_INITIAL_WINDOW_SEGMENTS}),
+        AfterValidator(_initial_window),
+    ] | None = Field(
+        default=None,
         description="Initial congestion window in segments (ip route initcwnd; Linux: 10, "
                     f"RFC 6928), at most {MAX_INITIAL_WINDOW_SEGMENTS} (a larger one exceeds the "
                     "simulated hosts' receive window).")
