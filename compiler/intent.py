@@ -390,36 +390,35 @@ RTO_MIN_FLOOR_S = 1e-3
 RTO_MIN_CEILING_S = 120.0
 
 
-def _rto_min(value: float) -> float:
-    if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
-        shown = format_time(value) if value > 0 else f"{value:g} s"
-        raise ValueError(f"{shown} is outside 1 ms..120 s: Linux's minimum RTO is "
-                         "at least a millisecond (ip route's rto_min unit) and at most "
-                         "TCP_RTO_MAX; write e.g. 5ms or 200ms")
-    milliseconds = value / RTO_MIN_FLOOR_S
-    if abs(milliseconds - round(milliseconds)) > 1e-6:
-        raise ValueError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
-                         "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
-                         f"write {math.ceil(milliseconds - 1e-6)}ms")
-    return value
-
-
-def _parse_rto_min(text: str) -> float:
-    # TimeS's own hint suggests 80us or 200ns, which no minimum RTO can be.
+def parse_rto_min_s(text: str) -> float:
+    """A minimum RTO in seconds as a Linux host runs it: whole milliseconds (ip route's rto_min
+    unit) from 1 ms to TCP_RTO_MAX. The intent's ``hosts.rto_min`` and ``simulate --rto-min``
+    both read it here, so a value one refuses the other refuses too."""
     from qosforge.errors import UnitError
     from qosforge.units import parse_time_s
 
     try:
-        return parse_time_s(text, allow_zero=True)
+        value = parse_time_s(text, allow_zero=True)
     except UnitError:
-        raise ValueError(f"{text!r} is not a minimum RTO: write whole milliseconds from 1ms to "
-                         "120s, e.g. 4ms") from None
+        # parse_time_s's own hint suggests 80us or 200ns, which no minimum RTO can be.
+        raise UnitError(f"{text!r} is not a minimum RTO: write whole milliseconds from 1ms to "
+                        "120s, e.g. 4ms") from None
+    if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
+        shown = format_time(value) if value > 0 else f"{value:g} s"
+        raise UnitError(f"{shown} is outside 1 ms..120 s: Linux's minimum RTO is "
+                        "at least a millisecond (ip route's rto_min unit) and at most "
+                        "TCP_RTO_MAX; write e.g. 5ms or 200ms")
+    milliseconds = value / RTO_MIN_FLOOR_S
+    if abs(milliseconds - round(milliseconds)) > 1e-6:
+        raise UnitError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
+                        "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
+                        f"write {math.ceil(milliseconds - 1e-6)}ms")
+    return value
 
 
 RtoMinS = Annotated[
     float,
-    unit_parser(_parse_rto_min, "4ms"),
-    AfterValidator(_rto_min),
+    unit_parser(parse_rto_min_s, "4ms"),
     Field(json_schema_extra={"type": "string", "examples": ["4ms", "200ms"]}),
 ]
 

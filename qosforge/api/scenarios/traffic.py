@@ -364,11 +364,13 @@ def _write_timeseries(path: Path, fabric: Fabric, traffic: UserTraffic, sampled:
 
 
 def run(inp: ScenarioInput) -> SimulationOutcome:
+    from qosforge.compiler.intent import parse_rto_min_s
+
     request = inp.request
     options = TrafficOptions(intent=request.intent, traffic=str(request.traffic_path), switches=request.switch_names, measure=request.measure_text,
                              duration_s=parse_flag("--duration", parse_time_s, request.duration),
                              sample_s=parse_flag("--sample", parse_time_s, request.sample_text), seed=request.seed,
-                             rto_min_s=parse_flag("--rto-min", parse_time_s, request.rto_min),
+                             rto_min_s=parse_flag("--rto-min", parse_rto_min_s, request.rto_min),
                              assume=assumptions(request.assumptions), timeseries=request.timeseries_path, plot=request.plot_path)
     report, series = run_traffic(options, inp.reporter)
     title = f"{Path(options.traffic).name} on {Path(str(options.intent)).name}"
