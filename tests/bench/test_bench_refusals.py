@@ -38,6 +38,10 @@ def _run(script: str, *argv: str) -> tuple[int, str, str]:
         ("dcqcn_fluid.py", ["--capacity", "40GB"], "bits per second"),
         ("dcqcn_trace.py", ["examples/roce-pod.yaml", "x.yaml", "--sample", "100us"], "--sample"),
         ("dcqcn_trace.py", ["nosuch.yaml", "examples/victims.traffic.yaml"], "nosuch.yaml"),
+        ("dcqcn_trace.py", ["examples/roce-pod.yaml", "examples/victims.traffic.yaml",
+                            "--csv", "/nonexistent/x.csv"], "--csv: folder '/nonexistent'"),
+        ("dcqcn_trace.py", ["examples/dctcp-fig17.yaml", "examples/dctcp-fig17.traffic.yaml",
+                            "--port", "T1:Ethernet0", "--queue", "1"], "runs DCQCN"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(script: str, argv: list[str], expected: str) -> None:
