@@ -98,9 +98,10 @@ def trace(
     if not any(spec.kind == "dcqcn" for spec in specs):
         # R_C, R_T and alpha are a DCQCN reaction point's state: the engine leaves them 0 for
         # every other sender, and a trace of zeros would read as DCQCN flows sending nothing.
-        fail(f"no flow of {traffic_path} runs DCQCN (its classes' transports: "
-             f"{', '.join(sorted({spec.kind for spec in specs})) or 'no flow in the run'}): trace a traffic file with "
-             "flows of a dcqcn class, e.g. examples/victims.traffic.yaml on examples/roce-pod.yaml")
+        kinds = ", ".join(sorted({spec.kind for spec in specs})) or "no flow in the run"
+        fail(f"no flow of {traffic_path} runs DCQCN (its classes' transports: {kinds}): trace a "
+             "traffic file with flows of a dcqcn class, e.g. examples/victims.traffic.yaml on "
+             "examples/roce-pod.yaml")
     port = engine_port(fabric, port_name)
     if not 0 <= queue < len(fabric.ports[port].queues):
         fail(f"--queue: {port_name} has queues 0..{len(fabric.ports[port].queues) - 1}")

@@ -27,7 +27,7 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
-from qosforge.units import parse_flag, parse_size_bytes
+from qosforge.units import parse_flag, parse_rto_min_s, parse_size_bytes
 
 
 def engine_needs_compiling() -> bool:
@@ -45,8 +45,6 @@ def engine_needs_compiling() -> bool:
 
 def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
     """Check the request, refuse flags its scenario ignores, and run the scenario."""
-    from qosforge.compiler.intent import parse_rto_min_s
-
     if request.traffic_path is not None:
         if request.scenario is not None:
             raise QosforgeError("the traffic file is the scenario", place="--scenario", hint="drop --scenario, or drop --traffic")

@@ -22,7 +22,7 @@ from qosforge.api.simulation import (
     check_packets,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_flag, parse_time_s
+from qosforge.units import parse_flag, parse_rto_min_s, parse_time_s
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -364,8 +364,6 @@ def _write_timeseries(path: Path, fabric: Fabric, traffic: UserTraffic, sampled:
 
 
 def run(inp: ScenarioInput) -> SimulationOutcome:
-    from qosforge.compiler.intent import parse_rto_min_s
-
     request = inp.request
     options = TrafficOptions(intent=request.intent, traffic=str(request.traffic_path), switches=request.switch_names, measure=request.measure_text,
                              duration_s=parse_flag("--duration", parse_time_s, request.duration),
