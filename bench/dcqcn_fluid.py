@@ -24,8 +24,9 @@ delay ``tau*`` earlier:
 * ``dq/dt = N R_C - C`` (never below an empty queue).
 
 As the paper's model, hyper increase is left out (it needs both counters past F: 5 x 10 MB without
-a mark at B = 10 MB). Two additions, each off unless asked: a rate floor (the sender's minimum
-rate, as a NIC has one: ``min_rate_bps``) and the queueing delay in the feedback delay
+a mark at B = 10 MB). Two additions, each off in :class:`FluidParams` unless asked: a rate floor
+(the sender's minimum rate, as a NIC has one: ``min_rate_bps``; the command line's default is the
+software switch's 100 Mb/s, ``--min-rate 0`` for none) and the queueing delay in the feedback delay
 (``queueing_in_feedback``: a switch that marks a packet when it is enqueued delays its mark by the
 queue ahead of it; the paper's ``tau*`` is fixed, as for marking at dequeue). Rates start at line
 rate with alpha = 1 (SIGCOMM 2015 §3.1: a flow starts at line rate).
@@ -35,7 +36,7 @@ smallest feedback delay, so every delayed value lies in an interval already solv
 dense output.
 
     python bench/dcqcn_fluid.py [--flows 8] [--capacity 100G] [--duration 8ms] [--rtt 8us]
-        [--queueing-in-feedback] [--min-rate 100M]
+        [--queueing-in-feedback] [--min-rate 100M (the default; 0: no floor)]
 
 prints the aggregate rate, queue and per-flow R_C every 0.5 ms and the mean utilisation; the
 parameters default to the software switch's at 100G (models/dcqcn_host.py, models/dcqcn.py: the
@@ -312,23 +313,39 @@ def main(argv: list[str] | None = None) -> int:
     from _usage import OneLineParser, fail, positive_int
 
     from qosforge.errors import QosforgeError
-    from qosforge.units import parse_rate_bps, parse_time_s
+    from qosforge.models.dcqcn_host import DCQCN_MIN_RATE_BPS
+    from qosforge.units import parse_flag, parse_rate_bps, parse_time_s
 
     parser = OneLineParser(__doc__)
-    parser.add_argument("--flows", type=positive_int, default=8)
-    parser.add_argument("--capacity", default="100G")
-    parser.add_argument("--duration", default="8ms")
-    parser.add_argument("--rtt", default="8us", help="the feedback delay tau* without queueing")
-    parser.add_argument("--queueing-in-feedback", action="store_true")
-    parser.add_argument("--min-rate", default="0")
+    parser.add_argument("--flows", type=positive_int, default=8, metavar="N",
+                        help="synchronised senders into the bottleneck (default: %(default)s)")
+    parser.add_argument("--capacity", default="100G", metavar="RATE",
+                        help="bottleneck and sender line rate, e.g. 40G (default: %(default)s)")
+    parser.add_argument("--duration", default="8ms", metavar="TIME",
+                        help="simulated time (default: %(default)s)")
+    parser.add_argument("--rtt", default="8us", metavar="TIME",
+                        help="the feedback delay tau* without queueing (default: %(default)s)")
+    parser.add_argument("--queueing-in-feedback", action="store_true",
+                        help="add the queue ahead of a marked packet to its feedback delay")
+    # The software switch's floor (models/dcqcn_host.py DCQCN_MIN_RATE_BPS, HPCC's rdma-hw.cc
+    # MinRate), as the docstring says the defaults are the software switch's; 0: no floor, as
+    # the paper's model.
+    parser.add_argument("--min-rate", default=f"{DCQCN_MIN_RATE_BPS / 1e6:g}M", metavar="RATE",
+                        help="the senders' rate floor, or 0 for none (default: %(default)s)")
     args = parser.parse_args(argv)
     try:
-        capacity = parse_rate_bps(args.capacity)
-        rtt = parse_time_s(args.rtt)
-        duration = parse_time_s(args.duration)
-        min_rate = parse_rate_bps(args.min_rate) if args.min_rate != "0" else 0.0
+        capacity = parse_flag("--capacity", parse_rate_bps, args.capacity)
+        rtt = parse_flag("--rtt", parse_time_s, args.rtt)
+        duration = parse_flag("--duration", parse_time_s, args.duration)
+        min_rate = (parse_flag("--min-rate", parse_rate_bps, args.min_rate)
+                    if args.min_rate != "0" else 0.0)
     except QosforgeError as error:
         fail(str(error))
+    if min_rate > capacity:
+        # A sender never runs below its floor, so a floor above the line rate would hold every
+        # sender above what its own link carries.
+        fail(f"--min-rate: {args.min_rate} is above --capacity {args.capacity}: a rate floor is "
+             "at most the line rate (e.g. 100M)")
     scale = capacity / 40e9
     # The DCQCN paper's values at 40G; K_min, K_max and R_AI scaled with the line rate as
     # models/dcqcn.py and models/dcqcn_host.py scale them.

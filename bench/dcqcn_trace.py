@@ -27,6 +27,7 @@ from _usage import OneLineParser, fail
 
 from qosforge.api.scenarios.traffic import intent_fabric
 from qosforge.errors import QosforgeError
+from qosforge.files import check_output_file
 from qosforge.models.dcqcn_host import DCQCN_CNP_INTERVAL_S as CNP_INTERVAL_S
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.helper.fabric import Fabric
@@ -94,6 +95,13 @@ def trace(
     window = Window(0.0, duration_s, sample_s)
     run = user_traffic_run(fabric, traffic, window, seed=seed)
     specs = user_traffic_specs(fabric, traffic)
+    if not any(spec.kind == "dcqcn" for spec in specs):
+        # R_C, R_T and alpha are a DCQCN reaction point's state: the engine leaves them 0 for
+        # every other sender, and a trace of zeros would read as DCQCN flows sending nothing.
+        kinds = ", ".join(sorted({spec.kind for spec in specs})) or "no flow in the run"
+        fail(f"no flow of {traffic_path} runs DCQCN (its classes' transports: {kinds}): trace a "
+             "traffic file with flows of a dcqcn class, e.g. examples/victims.traffic.yaml on "
+             "examples/roce-pod.yaml")
     port = engine_port(fabric, port_name)
     if not 0 <= queue < len(fabric.ports[port].queues):
         fail(f"--queue: {port_name} has queues 0..{len(fabric.ports[port].queues) - 1}")
@@ -130,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv")
     args = parser.parse_args(argv)
     try:
+        if args.csv:
+            # Before the run: a path that cannot be written would fail only after it.
+            check_output_file(Path(args.csv), flag="--csv", suffixes=(".csv",))
         duration, sample = parse_time_s(args.duration), parse_time_s(args.sample)
         if sample > CNP_INTERVAL_S:
             # A receiver sends at most one CNP per flow per interval: a longer sample step

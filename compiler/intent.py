@@ -8,7 +8,6 @@ exports the JSON Schema of :class:`Intent` for editors.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -68,7 +67,7 @@ from qosforge.transports.d2tcp import D2tcpSpec
 from qosforge.transports.dcqcn import DcqcnSpec
 from qosforge.transports.ear import EarSpec
 from qosforge.transports.tbtcp import TbtcpSpec
-from qosforge.units import format_time
+from qosforge.units import parse_rto_min_s
 
 #: A DSCP code point: 6 bits (RFC 2474 §3).
 Dscp = Annotated[int, Field(ge=0, le=63)]
@@ -104,7 +103,10 @@ ApproximationName = Annotated[str, _registered("approximation", approximation_na
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: a YAML true or a quoted '10' is refused where an integer is due; pydantic's lax
+    # mode reads them as 1 and 10, so `spines: true` would compile a one-spine fabric. Quantities
+    # with units are unaffected: their parsers run before the type check.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
 
 class LinkSpec(_Strict):
@@ -380,43 +382,9 @@ class LoadBalancingSpec(_Strict):
         return self
 
 
-#: Linux keeps the minimum RTO in jiffies and ``ip route ... rto_min`` takes whole milliseconds
-#: (iproute2 ip/iproute.c get_time_rtt, rounded up): below 1 ms no Linux host can run it.
-RTO_MIN_FLOOR_S = 1e-3
-#: TCP_RTO_MAX (include/net/tcp.h: 120 s): an RTO is never longer, so neither is its minimum.
-RTO_MIN_CEILING_S = 120.0
-
-
-def _rto_min(value: float) -> float:
-    if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
-        shown = format_time(value) if value > 0 else f"{value:g} s"
-        raise ValueError(f"{shown} is outside 1 ms..120 s: Linux's minimum RTO is "
-                         "at least a millisecond (ip route's rto_min unit) and at most "
-                         "TCP_RTO_MAX; write e.g. 5ms or 200ms")
-    milliseconds = value / RTO_MIN_FLOOR_S
-    if abs(milliseconds - round(milliseconds)) > 1e-6:
-        raise ValueError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
-                         "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
-                         f"write {math.ceil(milliseconds - 1e-6)}ms")
-    return value
-
-
-def _parse_rto_min(text: str) -> float:
-    # TimeS's own hint suggests 80us or 200ns, which no minimum RTO can be.
-    from qosforge.errors import UnitError
-    from qosforge.units import parse_time_s
-
-    try:
-        return parse_time_s(text, allow_zero=True)
-    except UnitError:
-        raise ValueError(f"{text!r} is not a minimum RTO: write whole milliseconds from 1ms to "
-                         "120s, e.g. 4ms") from None
-
-
 RtoMinS = Annotated[
     float,
-    unit_parser(_parse_rto_min, "4ms"),
-    AfterValidator(_rto_min),
+    unit_parser(parse_rto_min_s, "4ms"),
     Field(json_schema_extra={"type": "string", "examples": ["4ms", "200ms"]}),
 ]
 
@@ -449,8 +417,14 @@ class HostTcpSpec(_Strict):
         description="Minimum RTO of the class's connections, whole milliseconds, e.g. 5ms "
                     "(Linux: 200ms; datacenters lower it to a few ms, TLT §2.2; the compiled "
                     "hosts set it per route, ip route rto_min, or net.ipv4.tcp_rto_min_us).")
-    initial_window_segments: Annotated[int, AfterValidator(_initial_window)] | None = Field(
-        default=None, ge=1,
+    # The bounds sit on the int inside the Optional, so the JSON Schema gets minimum/maximum (a
+    # ge= on the outer Field lands as a non-JSON-Schema "ge" key in the anyOf). The maximum is
+    # schema-only: _initial_window refuses above it with the reason.
+    initial_window_segments: Annotated[
+        int, Field(ge=1, json_schema_extra={"maximum": MAX_INITIAL_WINDOW_SEGMENTS}),
+        AfterValidator(_initial_window),
+    ] | None = Field(
+        default=None,
         description="Initial congestion window in segments (ip route initcwnd; Linux: 10, "
                     f"RFC 6928), at most {MAX_INITIAL_WINDOW_SEGMENTS} (a larger one exceeds the "
                     "simulated hosts' receive window).")

@@ -29,7 +29,8 @@ DEFAULT_MESSAGE_MAX_KB = 100.0
 class ClassObjective(BaseModel):
     """Targets for one class of the intent; a metric left out is measured but not held."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
     class_name: str = Field(alias="class", min_length=1, description="A class of the intent.")
     fct_p99_us: float | None = Field(
@@ -76,7 +77,8 @@ class ClassObjective(BaseModel):
 class Objectives(BaseModel):
     """``objectives:`` of an intent: per-class targets and the one metric the search minimises."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
     minimize: str | None = Field(
         default=None,

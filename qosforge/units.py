@@ -273,6 +273,36 @@ def format_time(value_s: float) -> str:
     return f"{value_s / 1e-9:.4g} ns"
 
 
+#: Linux keeps the minimum RTO in jiffies and ``ip route ... rto_min`` takes whole milliseconds
+#: (iproute2 ip/iproute.c get_time_rtt, rounded up): below 1 ms no Linux host can run it.
+RTO_MIN_FLOOR_S = 1e-3
+#: TCP_RTO_MAX (include/net/tcp.h: 120 s): an RTO is never longer, so neither is its minimum.
+RTO_MIN_CEILING_S = 120.0
+
+
+def parse_rto_min_s(text: str) -> float:
+    """A minimum RTO in seconds as a Linux host runs it: whole milliseconds (ip route's rto_min
+    unit) from 1 ms to TCP_RTO_MAX. The intent's ``hosts.rto_min`` and ``simulate --rto-min``
+    both read it here, so a value one refuses the other refuses too."""
+    try:
+        value = parse_time_s(text, allow_zero=True)
+    except UnitError:
+        # parse_time_s's own hint suggests 80us or 200ns, which no minimum RTO can be.
+        raise UnitError(f"{text!r} is not a minimum RTO: write whole milliseconds from 1ms to "
+                        "120s, e.g. 4ms") from None
+    if not RTO_MIN_FLOOR_S <= value <= RTO_MIN_CEILING_S:
+        shown = format_time(value) if value > 0 else f"{value:g} s"
+        raise UnitError(f"{shown} is outside 1 ms..120 s: Linux's minimum RTO is "
+                        "at least a millisecond (ip route's rto_min unit) and at most "
+                        "TCP_RTO_MAX; write e.g. 5ms or 200ms")
+    milliseconds = value / RTO_MIN_FLOOR_S
+    if abs(milliseconds - round(milliseconds)) > 1e-6:
+        raise UnitError(f"{format_time(value)} is not a whole number of milliseconds: ip route's "
+                        "rto_min takes milliseconds and rounds up (iproute2 get_time_rtt); "
+                        f"write {math.ceil(milliseconds - 1e-6)}ms")
+    return value
+
+
 def parse_flag(flag: str, parser: Callable[..., Any], text: str | None, **kwargs: Any) -> Any:
     """``parser(text, **kwargs)`` (one of this module's parsers), its unit error placed at
     ``flag``; None for a flag not given."""

@@ -15,7 +15,8 @@ from qosforge.transports.spec import HostSettings, Marking, MarkingInputs, Trans
 
 #: The intent's ``d2tcp:`` block. (A comment, not a docstring: the intent's JSON Schema would show it.)
 class D2tcpSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
     d_min: float = Field(default=D_MIN_DEFAULT, gt=0)
     d_max: float = Field(default=D_MAX_DEFAULT, gt=0)
 

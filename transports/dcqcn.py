@@ -20,7 +20,8 @@ from qosforge.transports.spec import (
 
 #: The intent's ``dcqcn:`` block (also IRN's, which runs DCQCN's congestion control, IRN §4). (A comment, not a docstring: the intent's JSON Schema would show it.)
 class DcqcnSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
     kmin: SizeBytes | None = None
     kmax: SizeBytes | None = None
     pmax: Percent | None = Field(default=None, description="P_max in percent, with the % sign (e.g. 1%, DCQCN's default).")

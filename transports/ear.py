@@ -21,7 +21,8 @@ EAR_T_OVER_K = 120.0 / 65.0
 
 #: The intent's ``ear:`` block. (A comment, not a docstring: the intent's JSON Schema would show it.)
 class EarSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
     rtt_threshold: RttS | None = None
 
 

@@ -37,7 +37,8 @@ TBTCP_RED_FIT = MarkingModel("tbtcp-red-fit", "TBTCP §6.2 (least-squares fit of
 
 #: The intent's ``tbtcp:`` block. (A comment, not a docstring: the intent's JSON Schema would show it.)
 class TbtcpSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # strict: as the intent's models (compiler/intent.py _Strict), no YAML true for a number.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
     beta: float = Field(
         default=DEFAULT_TBTCP_BETA,
         gt=0,

@@ -84,11 +84,13 @@ def render_routes(kind: HostKind) -> str:
                           if v.name in {f"class.{c.name}.{a}" for a in ROUTE_ATTRIBUTES}]
                  for c in kind.classes}
     classes = [c for c in kind.classes if stated_of[c.name]]
+    # The example names a class of this intent, one the script takes where there is one.
+    example = next((c.name for c in [*classes, *kind.classes]), "CLASS")
     lines = ["#!/bin/sh",
              f"# qosforge TCP route attributes for host kind {kind.name} "
              f"({kind.nic.name}, {kind.speed_bps / 1e9:g}G).",
              "# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   "
-             "(e.g. sh tcp-routes.sh bulk 10.1.0.0/16 via 10.0.0.1 dev eth0)",
+             f"(e.g. sh tcp-routes.sh {example} 10.1.0.0/16 via 10.0.0.1 dev eth0)",
              "# Replaces the route to DESTINATION, the prefix of the class's peers, with",
              "# ROUTE... and the class's attributes:",
              "# ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root."]

@@ -27,7 +27,7 @@ from qosforge.api.simulation import (
 )
 from qosforge.errors import QosforgeError
 from qosforge.softswitch.traffic.spec import MAX_FLOWS, MAX_SEED
-from qosforge.units import parse_flag, parse_size_bytes, parse_time_s
+from qosforge.units import parse_flag, parse_rto_min_s, parse_size_bytes
 
 
 def engine_needs_compiling() -> bool:
@@ -66,7 +66,7 @@ def simulate(request: SimulateRequest, reporter: Reporter) -> SimulationOutcome:
     if request.flows is not None and not 1 <= request.flows <= MAX_FLOWS:
         raise QosforgeError(f"must be 1 to {MAX_FLOWS:,} (got {request.flows:,})", place="--flows",
                             hint=f"the engine keeps ~3 kB per flow; above {MAX_FLOWS:,} flows memory, not the model, is the limit")
-    rto_min_s = parse_flag("--rto-min", parse_time_s, request.rto_min)
+    rto_min_s = parse_flag("--rto-min", parse_rto_min_s, request.rto_min)
     refuse_unread(scenario, request.typed)
     serve = request.serve(scenario.name) if request.serve is not None else None
     return scenario.run(ScenarioInput(request, reporter, packet, rto_min_s, serve))

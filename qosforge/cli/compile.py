@@ -127,8 +127,11 @@ def explain_command(intent: str, switch_name: str | None, value_path: str, outpu
 
     # markup=False: sources such as "[Alizadeh10 §3.3]" or "[dctcp]" are text, not rich tags.
     console = Console(highlight=False, markup=False, width=output_width(110))
-    console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"),
-                                f"  ({explanation.value:g} {explanation.unit})"))
+    quantity = f"{explanation.value:g} {explanation.unit}"
+    # The model's quantity after the rendered value, unless the rendering already starts with it
+    # (a host setting's "4 ms (ip-route: ...)"): said once.
+    suffix = "" if explanation.rendered.startswith(quantity) else f"  ({quantity})"
+    console.print(Text.assemble((value_path, "bold"), f" on {switch_name} = ", (explanation.rendered, "bold"), suffix))
     console.print(f"model: {explanation.model}; quantity: {explanation.quantity}")
     if explanation.inputs:
         inputs = Table(title="inputs", title_justify="left")

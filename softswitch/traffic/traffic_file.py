@@ -24,6 +24,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictInt,
     ValidationError,
     field_validator,
     model_validator,
@@ -62,7 +63,8 @@ def _text(value: object) -> object:
 
 
 Quantity = Annotated[str, BeforeValidator(_text)]
-HostToken = str | int
+# Strict: a YAML true or a quoted '10' is no count or host index (pydantic would read 1 and 10).
+HostToken = str | StrictInt
 
 
 def _unit(parser: Callable[..., float], text: str, **kwargs: bool) -> float:
@@ -105,9 +107,9 @@ class TrafficEntry(BaseModel):
     src: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="Sending hosts.")
     dst: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="Receiving hosts.")
     pairing: Literal["each", "all"] = "each"
-    count: int = Field(default=1, ge=1, le=MAX_FLOWS, description="Flows per (src, dst) pair.")
+    count: StrictInt = Field(default=1, ge=1, le=MAX_FLOWS, description="Flows per (src, dst) pair.")
     class_name: str | None = Field(default=None, alias="class", min_length=1)
-    dscp: int | None = Field(default=None, ge=0, le=63)
+    dscp: StrictInt | None = Field(default=None, ge=0, le=63)
     transport: TransportChoice | None = None
     size: Quantity = LONG_LIVED
     start: Quantity = "0s"
@@ -115,7 +117,7 @@ class TrafficEntry(BaseModel):
     stagger: Literal["even", "random"] = "even"
     rate: Quantity | None = None
     pattern: Literal["cbr", "poisson"] | None = None
-    step: int | None = Field(default=None, ge=0, le=MAX_FLOWS, description="Step of a per-step trace (a collective's CSV export): "
+    step: StrictInt | None = Field(default=None, ge=0, le=MAX_FLOWS, description="Step of a per-step trace (a collective's CSV export): "
                              "a host's flows of a step start when every flow of the group's previous step it sent or received has finished.")
 
     @field_validator("size")
@@ -186,9 +188,9 @@ class CollectiveEntry(BaseModel):
     collective: CollectiveKind
     hosts: Annotated[tuple[HostToken, ...], BeforeValidator(_host_tokens)] = Field(min_length=1, description="The ranks, in ring order.")
     size: Quantity = Field(description="Message size M: each of 2(N-1) ring all-reduce steps moves M/N bytes per rank.")
-    iterations: int = Field(default=1, ge=1, le=10_000)
+    iterations: StrictInt = Field(default=1, ge=1, le=10_000)
     class_name: str | None = Field(default=None, alias="class", min_length=1)
-    dscp: int | None = Field(default=None, ge=0, le=63)
+    dscp: StrictInt | None = Field(default=None, ge=0, le=63)
     transport: TransportChoice | None = None
     start: Quantity = "0s"
 
@@ -243,7 +245,7 @@ class TrafficDocument(BaseModel):
 
     api_version: Literal["qosforge/v1"] = Field(alias="apiVersion")
     kind: Literal["Traffic"]
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
     duration: Quantity | None = None
     """How long the run is (``--duration``): statistics over [0, duration]."""
     measure: str | None = None

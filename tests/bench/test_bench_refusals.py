@@ -36,8 +36,15 @@ def _run(script: str, *argv: str) -> tuple[int, str, str]:
         ("engine_ab.py", [str(BENCH / "engine_ab.py"), str(BENCH / "engine_ab.py")], "not the event core"),
         ("dcqcn_fluid.py", ["--flows", "0"], "--flows"),
         ("dcqcn_fluid.py", ["--capacity", "40GB"], "bits per second"),
+        ("dcqcn_fluid.py", ["--capacity", "100"], "--capacity: '100' has no unit"),
+        ("dcqcn_fluid.py", ["--rtt", "5"], "--rtt: '5' has no unit"),
+        ("dcqcn_fluid.py", ["--min-rate", "200G"], "--min-rate: 200G is above --capacity 100G"),
         ("dcqcn_trace.py", ["examples/roce-pod.yaml", "x.yaml", "--sample", "100us"], "--sample"),
         ("dcqcn_trace.py", ["nosuch.yaml", "examples/victims.traffic.yaml"], "nosuch.yaml"),
+        ("dcqcn_trace.py", ["examples/roce-pod.yaml", "examples/victims.traffic.yaml",
+                            "--csv", "/nonexistent/x.csv"], "--csv: folder '/nonexistent'"),
+        ("dcqcn_trace.py", ["examples/dctcp-fig17.yaml", "examples/dctcp-fig17.traffic.yaml",
+                            "--port", "T1:Ethernet0", "--queue", "1"], "runs DCQCN"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(script: str, argv: list[str], expected: str) -> None:
@@ -89,3 +96,20 @@ def test_compare_of_a_missing_folder_fails(tmp_path: Path) -> None:
     present = _dump(tmp_path / "a", s={"drops": 3})
     code, _, err = _run("engine_fingerprint.py", "--compare", str(tmp_path / "nosuch"), str(present))
     assert code == 1 and "nosuch" in err
+
+
+def test_dcqcn_fluid_help_shows_each_option_and_its_default() -> None:
+    code, out, _ = _run("dcqcn_fluid.py", "--help")
+    assert code == 0
+    words = " ".join(out.split())
+    assert all(text in words for text in ("--flows N", "(default: 8)", "--capacity RATE",
+                                          "(default: 100G)", "--duration TIME", "(default: 8ms)",
+                                          "--min-rate RATE", "(default: 100M)"))
+
+
+def test_dcqcn_fluid_default_floor_is_the_software_switchs() -> None:
+    # The docstring says the defaults are the software switch's: its RP floor is 100 Mb/s.
+    from qosforge.models.dcqcn_host import DCQCN_MIN_RATE_BPS
+
+    code, out, _ = _run("dcqcn_fluid.py", "--help")
+    assert code == 0 and f"(default: {DCQCN_MIN_RATE_BPS / 1e6:g}M)" in " ".join(out.split())

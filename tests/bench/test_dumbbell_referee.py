@@ -35,9 +35,10 @@ SEGMENT_BYTES = 1448
 PAYLOAD_SHARE = {"qosforge": SEGMENT_BYTES / 1538, "ns-3": SEGMENT_BYTES / 1502}
 GBPS = {"dctcp K=65": 10.0, "dctcp 25G K=30 20 flows": 25.0, "dctcp 1G K=20 4x60us+4x300us": 1.0,
         "dctcp 10G K=65 4x60us+4x300us": 10.0, DEEP_STEP: 1.0}
-#: The marks' known miss (docs/dctcp-ce-marks.md "Few flows under a deep step"): strict, so the
-#: test reports it when the gap closes.
-DEEP_STEP_MISS = pytest.mark.xfail(strict=True, reason="qosforge marks ~25 % fewer than ns-3 under "
+#: The marks' known miss (docs/dctcp-ce-marks.md "The failing class, small", and "Where the
+#: counts stand": -31.3 % raw, the mean of seeds 1-3): strict, so the test reports it when the
+#: gap closes.
+DEEP_STEP_MISS = pytest.mark.xfail(strict=True, reason="qosforge marks ~31 % fewer than ns-3 under "
                                                       "a deep step with few flows")
 MARKS_CASES = [pytest.param(name, marks=DEEP_STEP_MISS) if name == DEEP_STEP else name
                for name in SCENARIOS]

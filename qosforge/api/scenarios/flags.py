@@ -53,7 +53,8 @@ LEADING: tuple[FlagSpec, ...] = (
     FlagSpec("--beta", "beta", "TBTCP RAI beta (TBTCP §4.3).", kind="float", default=0.1, show_default=True),
     FlagSpec("--r", "window_r", "TBTCP QCD window reduction r (TBTCP §6.2).", kind="float", default=float(DEFAULT_TBTCP_R), show_default=True),
     FlagSpec("--rto-min", "rto_min", "Minimum retransmission timeout of the TCP hosts (default: "
-             "the intent's hosts.rto_min, else Linux's 200ms; dumbbell 4ms, TLT §2.1).",
+             "the intent's hosts.rto_min, else Linux's 200ms; dumbbell 4ms, TLT §2.1); whole "
+             "milliseconds from 1ms to 120s, as hosts.rto_min.",
              metavar="TIME", checked=False),
     FlagSpec("--duration", "duration", "Simulated time (default 0.3s; fabric-incast 20ms, all-to-all 3ms, pause-storm 1ms + stall + 1ms).", metavar="TIME",
              checked=False),

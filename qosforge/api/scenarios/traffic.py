@@ -22,7 +22,7 @@ from qosforge.api.simulation import (
     check_packets,
 )
 from qosforge.errors import QosforgeError
-from qosforge.units import parse_flag, parse_time_s
+from qosforge.units import parse_flag, parse_rto_min_s, parse_time_s
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -368,7 +368,7 @@ def run(inp: ScenarioInput) -> SimulationOutcome:
     options = TrafficOptions(intent=request.intent, traffic=str(request.traffic_path), switches=request.switch_names, measure=request.measure_text,
                              duration_s=parse_flag("--duration", parse_time_s, request.duration),
                              sample_s=parse_flag("--sample", parse_time_s, request.sample_text), seed=request.seed,
-                             rto_min_s=parse_flag("--rto-min", parse_time_s, request.rto_min),
+                             rto_min_s=parse_flag("--rto-min", parse_rto_min_s, request.rto_min),
                              assume=assumptions(request.assumptions), timeseries=request.timeseries_path, plot=request.plot_path)
     report, series = run_traffic(options, inp.reporter)
     title = f"{Path(options.traffic).name} on {Path(str(options.intent)).name}"

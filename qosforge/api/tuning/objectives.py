@@ -83,7 +83,10 @@ def parse_objective(text: str) -> ClassObjective:
         if operator not in ("=", wanted):
             kind = "a ceiling" if direction == "max" else "a floor"
             raise QosforgeError(f"{key} is {kind}", place=_FLAG, hint=f"write {key}{wanted}{value}")
-        fields[key] = _number(key, value)
+        number = _number(key, value)
+        # A packet count is a whole number; the objective model takes ints strictly, as the
+        # intent's YAML must write them (a YAML true is no count).
+        fields[key] = int(number) if key == "lossless_drops" and number.is_integer() else number
     if "class" not in fields:
         raise QosforgeError(
             f"{text!r} names no class",

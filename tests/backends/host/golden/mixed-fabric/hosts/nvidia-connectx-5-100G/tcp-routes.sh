@@ -1,6 +1,6 @@
 #!/bin/sh
 # qosforge TCP route attributes for host kind nvidia-connectx-5-100G (nvidia-connectx-5, 100G).
-# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   (e.g. sh tcp-routes.sh bulk 10.1.0.0/16 via 10.0.0.1 dev eth0)
+# Usage: sh tcp-routes.sh CLASS DESTINATION ROUTE...   (e.g. sh tcp-routes.sh rpc 10.1.0.0/16 via 10.0.0.1 dev eth0)
 # Replaces the route to DESTINATION, the prefix of the class's peers, with
 # ROUTE... and the class's attributes:
 # ip route replace DESTINATION ROUTE... ATTRIBUTES. Run as root.
