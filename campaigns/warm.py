@@ -22,7 +22,7 @@ _SIMULATE = (
     "qosforge.api.simulate", "qosforge.api.scenarios", "qosforge.api.reporting", "qosforge.presentation", "qosforge.softswitch.engine.core", "qosforge.softswitch.simulation",
     "qosforge.softswitch.metrics", "qosforge.softswitch.randomness",
     "qosforge.softswitch.helper.single_switch", "qosforge.models.tbtcp", "qosforge.fitting.red_model",
-    "qosforge.softswitch.helper.class_report",
+    "qosforge.softswitch.helper.class_report", "qosforge.softswitch.helper.host_model",
 )
 #: What ``simulate INTENT`` adds: the intent's switches (one, or a fabric) and their scenarios.
 _SIMULATE_INTENT = (
