@@ -1,11 +1,17 @@
 """The benchmark scripts refuse bad input with one line on stderr and exit 2 (never a traceback),
 and ``engine_fingerprint.py --compare``, the proof that an engine change is result-neutral, fails
-on any difference. Each script runs as the operator runs it, in its own process; every case here
-stops before any simulation."""
+on any difference. Each script runs as ``python bench/SCRIPT`` runs it (``__main__``, its folder
+first on sys.path), in this process: a second interpreter per case cost ~0.7 CPU s of start-up
+each and checked nothing more, since an exception that escapes the script fails the test here
+as a traceback would there. One case runs in its own process (the interpreter's exit status).
+Every case stops before any simulation."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +22,28 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def _run(script: str, *argv: str) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, str(BENCH / script), *argv], capture_output=True, text=True, timeout=120)
-    return done.returncode, done.stdout, done.stderr
+    out, err = io.StringIO(), io.StringIO()
+    saved_argv, saved_path = sys.argv, list(sys.path)
+    sys.argv = [str(BENCH / script), *argv]
+    sys.path.insert(0, str(BENCH))
+    code: int = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                runpy.run_path(str(BENCH / script), run_name="__main__")
+            except SystemExit as exited:
+                code = exited.code if isinstance(exited.code, int) else (0 if exited.code is None else 1)
+                if isinstance(exited.code, str):
+                    err.write(exited.code + "\n")
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_refusal_is_exit_2_from_the_interpreter() -> None:
+    done = subprocess.run([sys.executable, str(BENCH / "bench_softswitch.py"), "abc"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize(
