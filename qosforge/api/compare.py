@@ -25,6 +25,7 @@ the plot (qosforge/cli/compare.py).
 from __future__ import annotations
 
 import io
+import json
 import math
 import tempfile
 import time
@@ -403,7 +404,14 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",
     ) if ran_pfc_only and traffic.collectives else ()
-    return CompareResult(request.intent, request.traffic, class_name, tuple(results), notes)
+    result = CompareResult(request.intent, request.traffic, class_name, tuple(results), notes)
+    if out is not None:
+        # The folder may hold an earlier comparison's modes (never removed: they may have been
+        # edited); compare.json says which modes this one ran, and what each gave.
+        from qosforge.files import write_text_atomically
+
+        write_text_atomically(out / "compare.json", json.dumps(result.to_json(), indent=2) + "\n")
+    return result
 
 
 __all__ = [

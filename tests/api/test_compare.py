@@ -3,6 +3,7 @@ and the per-mode numbers taken from a traffic run's report."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -292,6 +293,9 @@ def test_out_gets_each_modes_configs_as_compile_writes_them(tmp_path: Path) -> N
     assert row.refused is None and row.out_dir == str(out / "lossy-irn")
     assert (out / "lossy-irn" / "notes.txt").read_text() == "mine"
     assert (out / "lossy-irn" / "report.json").is_file() and (out / "lossy-irn.yaml").is_file()
+    # What this comparison ran, whatever else the folder holds from earlier ones.
+    recorded = json.loads((out / "compare.json").read_text())
+    assert [m["mode"] for m in recorded["modes"]] == ["lossy-irn"]
 
 
 def test_the_traffic_file_is_read_once_for_every_mode(
