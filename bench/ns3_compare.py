@@ -11,7 +11,12 @@ qosforge models with two named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40
 TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms) and ``--reno=linux`` (ns-3's TcpLinuxReno for
 newreno and tcp-ecn: congestion avoidance adds one segment per window of segments ACKed, as
 Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per ACK, half as fast
-under delayed ACKs). ``--stock`` adds ns-3's run with its own defaults beside each.
+under delayed ACKs). Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame
+takes Ethernet's line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies
+1,538 B of line time on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so
+packets of different senders never tie at the same nanosecond, which ns-3 would order by
+scheduling order into trains of one sender's packets; docs/dctcp-ce-marks.md). ``--stock`` adds
+ns-3's run with its own defaults (PPP framing, equal cables) beside each.
 
 ``--write-referee FILE`` records ns-3's rows (with the argv that produced them) for the scenarios
 run; ``--referee FILE`` takes ns-3's rows from such a file instead of running ns-3 (the CI fixture
@@ -41,6 +46,9 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
 MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux")
+#: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
+#: between senders (module doc; bench/ns3/dumbbell.cc's header says how each is modelled).
+MODELLED_WIRE = ("--ethernet=true", "--accessSkewNs=1")
 #: TCP payload per segment in both simulators (dumbbell.cc --segment, the dumbbell's packets).
 SEGMENT_BYTES = 1448
 
@@ -79,10 +87,10 @@ SCENARIOS = (
 
 
 def marks_per_packet(row: dict[str, Any], measured_s: float) -> float:
-    """CE marks per payload packet delivered in the measured window: qosforge's frames carry
-    Ethernet framing (1538 B on the wire) where ns-3's point-to-point links carry 1502 B, so
-    the same goodput share is 1502/1538 as many packets a second on qosforge; per packet the
-    two simulators compare without that difference."""
+    """CE marks per payload packet delivered in the measured window. With ``MODELLED_WIRE`` both
+    simulators' frames take 1,538 B of line time and this tracks the raw count; ns-3's stock
+    point-to-point frames take 1,502 B, 1538/1502 as many packets a second, and per packet the
+    stock row compares without that difference."""
     packets = row["goodput"] * 1e9 * measured_s / 8.0 / SEGMENT_BYTES
     return float(row["marks"]) / packets if packets else 0.0
 
@@ -138,7 +146,7 @@ def ns3_argv(s: Scenario, duration: float, warmup: float, *, stock: bool = False
             f"--buffer={s.buffer_packets}", f"--duration={duration}", f"--warmup={warmup}", f"--sack={'true' if s.ns3_sack else 'false'}"]
     if s.flows2:
         argv += [f"--flows2={s.flows2}", f"--rttUs2={s.rtt2_us}"]
-    return argv if stock else [*argv, *MATCH_LINUX]
+    return argv if stock else [*argv, *MATCH_LINUX, *MODELLED_WIRE]
 
 
 def run_ns3(binary: Path, s: Scenario, duration: float, warmup: float, *,

@@ -14,6 +14,24 @@
 // ack_segments"), each segment it sends ("T time_s sender seq_segments") and each change of its
 // congestion state ("C time_s sender state", TcpSocketState::TcpCongState_t), for the per-packet comparison in docs/dctcp-ce-marks.md.
 //
+// --ethernet: every frame takes the line time of an Ethernet frame instead of a PPP one. ns-3's
+// point-to-point device serialises the IP datagram plus a 2 B PPP header; an Ethernet frame
+// adds MAC header 14 B + FCS 4 B to the datagram and preamble/SFD 8 B + inter-frame gap 12 B
+// between frames (IEEE Std 802.3 clauses 3.1.1 and 4.4.2), 38 B, so 36 B more than PPP. The flag
+// sets the device's InterframeGap to 36 B at the link rate: the device then starts its next
+// frame (and the queue disc hands it one) 36 B later, so the bottleneck drains 1,538 B of line
+// time per full 1,500 B datagram, as Ethernet and qosforge do (softswitch/engine/ports.py
+// wire_bytes). A constant gap is exact per frame where scaling DataRate by 1502/1538 would be
+// exact only for full frames (a 54 B ACK would take 55 B of line time instead of 90 B); the
+// frames ns-3 sends here are all at least Ethernet's 64 B minimum (a 52 B IP ACK is a 70 B
+// frame), so no padding is missing. What the gap does not move: the last bit of a frame
+// reaches the far end 24 B of line time earlier than Ethernet's (192 ns at 1G per hop), a
+// constant offset in the base round trip.
+// --accessSkewNs S: sender i's access link is i * S ns longer one way. With every cable equally
+// long, packets of different senders reach the router at the same nanosecond and ns-3 orders the
+// tie by scheduling order, which lines them up into trains of one sender's packets
+// (docs/dctcp-ce-marks.md); 1 ns of skew breaks the ties without moving any round trip.
+//
 // Build: g++ -O2 -std=c++17 dumbbell.cc $(pkg-config --cflags --libs ns3-core ns3-network
 //        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
 
@@ -207,6 +225,7 @@ main(int argc, char* argv[])
     double rttUs2 = 0;
     std::string trace;
     double accessSkewNs = 0;
+    bool ethernet = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -227,6 +246,7 @@ main(int argc, char* argv[])
     cmd.AddValue("rttUs2", "base round-trip time of the last flows2 flows, microseconds", rttUs2);
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
     cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
+    cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
@@ -282,6 +302,12 @@ main(int argc, char* argv[])
     link.SetDeviceAttribute("DataRate", StringValue(bandwidth));
     link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs * 1000 / 4)));
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+    if (ethernet)
+    {
+        // Ethernet's 8 + 14 + 4 + 12 = 38 B per frame against PPP's 2 B (header comment).
+        const uint32_t extraBytes = 38 - 2;
+        link.SetDeviceAttribute("InterframeGap", TimeValue(DataRate(bandwidth).CalculateBytesTxTime(extraBytes)));
+    }
 
     InternetStackHelper stack;
     stack.InstallAll();
