@@ -50,6 +50,80 @@
 
 using namespace ns3;
 
+namespace ns3
+{
+/**
+ * ns-3's TcpDctcp with Linux's window arithmetic (--linuxWindow, diagnostic; docs/dctcp-ce-marks.md).
+ * Growth: tcp_cong_avoid_ai (net/ipv4/tcp_cong.c) counts segments ACKed in tp->snd_cwnd_cnt and
+ * adds one packet per cwnd of them; tcp_init_cwnd_reduction (net/ipv4/tcp_input.c) zeroes the
+ * count when a reduction starts. ns-3's TcpLinuxReno counts the same way but keeps its count
+ * across the cut, so credit earned at the larger window is spent right after it. The cut: Linux's
+ * dctcp_ssthresh (net/ipv4/tcp_dctcp.c) is max(cwnd - ((cwnd * alpha) >> 11), 2) on a
+ * whole-packet cwnd, the cut rounded down to whole packets; TcpDctcp::GetSsThresh computes
+ * (1 - alpha/2) * cWnd in bytes. Here the cut is TcpDctcp's, rounded down to whole segments.
+ */
+class TcpDctcpLinuxWindow : public TcpDctcp
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpDctcpLinuxWindow")
+                                .SetParent<TcpDctcp>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpDctcpLinuxWindow>();
+        return tid;
+    }
+
+    TcpDctcpLinuxWindow() = default;
+
+    TcpDctcpLinuxWindow(const TcpDctcpLinuxWindow& sock) = default;
+
+    std::string GetName() const override
+    {
+        return "TcpDctcpLinuxWindow";
+    }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        m_ackedCount = 0;  // tcp_init_cwnd_reduction: tp->snd_cwnd_cnt = 0
+        uint32_t ns3Bytes = TcpDctcp::GetSsThresh(tcb, bytesInFlight);
+        uint32_t packets = tcb->m_cWnd / tcb->m_segmentSize;
+        double halfAlpha = 1.0 - double(ns3Bytes) / double(tcb->m_cWnd);
+        auto cut = static_cast<uint32_t>(std::floor(packets * halfAlpha + 1e-9));
+        return std::max<uint32_t>(packets - cut, 2) * tcb->m_segmentSize;
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<TcpDctcpLinuxWindow>(this);
+    }
+
+  protected:
+    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    {
+        // tcp_cong_avoid_ai(tp, w = snd_cwnd, acked)
+        uint32_t w = std::max<uint32_t>(tcb->m_cWnd / tcb->m_segmentSize, 1);
+        if (m_ackedCount >= w)
+        {
+            m_ackedCount = 0;
+            tcb->m_cWnd += tcb->m_segmentSize;
+        }
+        m_ackedCount += segmentsAcked;
+        if (m_ackedCount >= w)
+        {
+            uint32_t delta = m_ackedCount / w;
+            m_ackedCount -= delta * w;
+            tcb->m_cWnd += delta * tcb->m_segmentSize;
+        }
+    }
+
+  private:
+    uint32_t m_ackedCount{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinuxWindow);
+} // namespace ns3
+
 namespace
 {
 Ptr<QueueDisc> g_queue;
@@ -226,6 +300,7 @@ main(int argc, char* argv[])
     std::string trace;
     double accessSkewNs = 0;
     bool ethernet = false;
+    bool linuxWindow = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -247,6 +322,8 @@ main(int argc, char* argv[])
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
     cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
     cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
+    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
+                 linuxWindow);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
@@ -259,7 +336,8 @@ main(int argc, char* argv[])
 
     if (transport == "dctcp")
     {
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           linuxWindow ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId()) : TypeIdValue(TcpDctcp::GetTypeId()));
     }
     else if (transport == "cubic")
     {
