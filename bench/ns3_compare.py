@@ -7,16 +7,20 @@ Gb/s), CE marks and drops after the warm-up, and wall and CPU seconds of the who
 docs/softswitch-validation.md table is this script's output.
 
 Both simulators' receivers delay ACKs (one per two segments). ns-3 is run as the Linux hosts
-qosforge models with two named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
-TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms) and ``--reno=linux`` (ns-3's TcpLinuxReno for
+qosforge models with three named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
+TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms), ``--reno=linux`` (ns-3's TcpLinuxReno for
 newreno and tcp-ecn: congestion avoidance adds one segment per window of segments ACKed, as
 Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per ACK, half as fast
-under delayed ACKs). Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame
-takes Ethernet's line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies
-1,538 B of line time on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so
-packets of different senders never tie at the same nanosecond, which ns-3 would order by
-scheduling order into trains of one sender's packets; docs/dctcp-ce-marks.md). ``--stock`` adds
-ns-3's run with its own defaults (PPP framing, equal cables) beside each.
+under delayed ACKs) and ``--linuxWindow=true`` (DCTCP's window on Linux's arithmetic, as
+qosforge's engine/window.py keeps it: the congestion-avoidance count zeroed when a reduction
+starts, tcp_init_cwnd_reduction, where ns-3's TcpLinuxReno keeps it across the cut; the cut
+rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp cuts bytes).
+Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame takes Ethernet's
+line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies 1,538 B of line time
+on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so packets of different
+senders never tie at the same nanosecond, which ns-3 would order by scheduling order into trains
+of one sender's packets; docs/dctcp-ce-marks.md). ``--stock`` adds ns-3's run with its own
+defaults (ns-3's DCTCP and NewReno, PPP framing, equal cables) beside each.
 
 ``--write-referee FILE`` records ns-3's rows (with the argv that produced them) for the scenarios
 run; ``--referee FILE`` takes ns-3's rows from such a file instead of running ns-3 (the CI fixture
@@ -45,7 +49,7 @@ from _usage import OneLineParser, fail
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
-MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux")
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux", "--linuxWindow=true")
 #: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
 #: between senders (module doc; bench/ns3/dumbbell.cc's header says how each is modelled).
 MODELLED_WIRE = ("--ethernet=true", "--accessSkewNs=1")
