@@ -53,7 +53,8 @@ using namespace ns3;
 namespace ns3
 {
 /**
- * ns-3's TcpDctcp with Linux's window arithmetic (--linuxWindow, diagnostic; docs/dctcp-ce-marks.md).
+ * ns-3's TcpDctcp with Linux's window arithmetic (--linuxWindow; bench/ns3_compare.py passes it, as
+ * qosforge's engine/window.py keeps DCTCP's window so; docs/dctcp-ce-marks.md).
  * Growth: tcp_cong_avoid_ai (net/ipv4/tcp_cong.c) counts segments ACKed in tp->snd_cwnd_cnt and
  * adds one packet per cwnd of them; tcp_init_cwnd_reduction (net/ipv4/tcp_input.c) zeroes the
  * count when a reduction starts. ns-3's TcpLinuxReno counts the same way but keeps its count
