@@ -85,7 +85,7 @@ SCENARIOS = (
     Scenario("dctcp 10G K=65 4x60us+4x300us", "dctcp", 65, flows=8, bandwidth_gbps=10, rtt_us=60,
              flows2=4, rtt2_us=300),
     # Few flows under a deep step (K 30 times the 40 us BDP): windows of ~27 packets, the queue
-    # held above K for whole packet trains; qosforge marks a quarter less than ns-3 here.
+    # held above K for whole packet trains (docs/dctcp-ce-marks.md).
     Scenario("dctcp 1G K=100 4 flows", "dctcp", 100, flows=4, bandwidth_gbps=1, rtt_us=40),
 )
 
