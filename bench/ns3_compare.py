@@ -7,11 +7,20 @@ Gb/s), CE marks and drops after the warm-up, and wall and CPU seconds of the who
 docs/softswitch-validation.md table is this script's output.
 
 Both simulators' receivers delay ACKs (one per two segments). ns-3 is run as the Linux hosts
-qosforge models with two named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
-TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms) and ``--reno=linux`` (ns-3's TcpLinuxReno for
+qosforge models with three named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
+TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms), ``--reno=linux`` (ns-3's TcpLinuxReno for
 newreno and tcp-ecn: congestion avoidance adds one segment per window of segments ACKed, as
 Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per ACK, half as fast
-under delayed ACKs). ``--stock`` adds ns-3's run with its own defaults beside each.
+under delayed ACKs) and ``--linuxWindow=true`` (DCTCP's window on Linux's arithmetic, as
+qosforge's engine/window.py keeps it: the congestion-avoidance count zeroed when a reduction
+starts, tcp_init_cwnd_reduction, where ns-3's TcpLinuxReno keeps it across the cut; the cut
+rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp cuts bytes).
+Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame takes Ethernet's
+line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies 1,538 B of line time
+on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so packets of different
+senders never tie at the same nanosecond, which ns-3 would order by scheduling order into trains
+of one sender's packets; docs/dctcp-ce-marks.md). ``--stock`` adds ns-3's run with its own
+defaults (ns-3's DCTCP and NewReno, PPP framing, equal cables) beside each.
 
 ``--write-referee FILE`` records ns-3's rows (with the argv that produced them) for the scenarios
 run; ``--referee FILE`` takes ns-3's rows from such a file instead of running ns-3 (the CI fixture
@@ -40,7 +49,10 @@ from _usage import OneLineParser, fail
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
-MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux")
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux", "--linuxWindow=true")
+#: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
+#: between senders (module doc; bench/ns3/dumbbell.cc's header says how each is modelled).
+MODELLED_WIRE = ("--ethernet=true", "--accessSkewNs=1")
 #: TCP payload per segment in both simulators (dumbbell.cc --segment, the dumbbell's packets).
 SEGMENT_BYTES = 1448
 
@@ -73,16 +85,16 @@ SCENARIOS = (
     Scenario("dctcp 10G K=65 4x60us+4x300us", "dctcp", 65, flows=8, bandwidth_gbps=10, rtt_us=60,
              flows2=4, rtt2_us=300),
     # Few flows under a deep step (K 30 times the 40 us BDP): windows of ~27 packets, the queue
-    # held above K for whole packet trains; qosforge marks a quarter less than ns-3 here.
+    # held above K for whole packet trains (docs/dctcp-ce-marks.md).
     Scenario("dctcp 1G K=100 4 flows", "dctcp", 100, flows=4, bandwidth_gbps=1, rtt_us=40),
 )
 
 
 def marks_per_packet(row: dict[str, Any], measured_s: float) -> float:
-    """CE marks per payload packet delivered in the measured window: qosforge's frames carry
-    Ethernet framing (1538 B on the wire) where ns-3's point-to-point links carry 1502 B, so
-    the same goodput share is 1502/1538 as many packets a second on qosforge; per packet the
-    two simulators compare without that difference."""
+    """CE marks per payload packet delivered in the measured window. With ``MODELLED_WIRE`` both
+    simulators' frames take 1,538 B of line time and this tracks the raw count; ns-3's stock
+    point-to-point frames take 1,502 B, 1538/1502 as many packets a second, and per packet the
+    stock row compares without that difference."""
     packets = row["goodput"] * 1e9 * measured_s / 8.0 / SEGMENT_BYTES
     return float(row["marks"]) / packets if packets else 0.0
 
@@ -138,7 +150,7 @@ def ns3_argv(s: Scenario, duration: float, warmup: float, *, stock: bool = False
             f"--buffer={s.buffer_packets}", f"--duration={duration}", f"--warmup={warmup}", f"--sack={'true' if s.ns3_sack else 'false'}"]
     if s.flows2:
         argv += [f"--flows2={s.flows2}", f"--rttUs2={s.rtt2_us}"]
-    return argv if stock else [*argv, *MATCH_LINUX]
+    return argv if stock else [*argv, *MATCH_LINUX, *MODELLED_WIRE]
 
 
 def run_ns3(binary: Path, s: Scenario, duration: float, warmup: float, *,

@@ -125,7 +125,7 @@ def test_hystart_ends_slow_start_before_the_buffer_overflows() -> None:
     smallest RTT once the flow's window fills its share of the path, so slow start ends near
     that share (21 packets) and not at the buffer's end. Without it slow start grows the windows
     until the 1000-packet buffer overflows (ns-3's TcpCubic, HyStart on, drops none on the
-    10-flow dumbbell, bench/ns3_compare.py)."""
+    10-flow dumbbell on its own PPP links, bench/ns3_compare.py --stock)."""
     with_hystart, without = _cubic_dumbbell(True), _cubic_dumbbell(False)
     assert without.world[L.W_CNT][L.C_DROP] > 0
     assert with_hystart.world[L.W_CNT][L.C_DROP] == 0
