@@ -39,8 +39,10 @@ class DeviceError(QosforgeError):
     """The device could not be used: unreachable, TLS or authentication failure, timeout, missing
     capability, or a Set it rejected (nothing applied). Exit code 2."""
 
-    #: The gRPC status of the failed call, where a call failed (None for other failures).
+    #: The gRPC status of the failed call and its details, where a call failed (None and "" for
+    #: other failures).
     status: grpc.StatusCode | None = None
+    details: str = ""
 
 
 _CAUSES = {
@@ -185,16 +187,13 @@ class GnmiSession:
         UNIMPLEMENTED (gRPC doc/http-grpc-status-mapping.md, doc/statuscodes.md)."""
         gnmi_pb2, _ = protos()
         try:
-            response = self._stub.Capabilities(gnmi_pb2.CapabilityRequest(),
-                                               timeout=self.device.connection.timeout_s,
-                                               metadata=self._metadata)
-        except grpc.RpcError as error:
-            code = error.code() if hasattr(error, "code") else None
-            if code not in _NOT_GNMI:
-                raise self.device_error("Capabilities", error) from None
-            details = " ".join(str(error.details() if hasattr(error, "details") else error).split())
+            response = self._call("Capabilities", self._stub.Capabilities, gnmi_pb2.CapabilityRequest())
+        except DeviceError as failed:
+            if failed.status not in _NOT_GNMI:
+                raise
+            assert failed.status is not None
             raise DeviceError("the endpoint did not answer as a gNMI server "
-                              f"(Capabilities: {code.name}: {details})",
+                              f"(Capabilities: {failed.status.name}: {failed.details})",
                               place=self._place(), hint=NOT_GNMI_HINT) from None
         return Capabilities(
             models={m.name: m.version for m in response.supported_models},
@@ -241,21 +240,22 @@ class GnmiSession:
 
     def device_error(self, what: str, error: grpc.RpcError) -> DeviceError:
         code = error.code() if hasattr(error, "code") else None
-        details = error.details() if hasattr(error, "details") else str(error)
-        if code == grpc.StatusCode.UNAVAILABLE and _NOT_HTTP2 in str(details):
+        details = " ".join(str(error.details() if hasattr(error, "details") else error).split())
+        if code == grpc.StatusCode.UNAVAILABLE and _NOT_HTTP2 in details:
             # gRPC runs over HTTP/2 (gRPC's PROTOCOL-HTTP2.md); a peer whose first bytes are no
             # HTTP/2 SETTINGS frame is no gNMI server: a web server speaking HTTP/1.x, or a TLS
             # server reached in plaintext.
-            return DeviceError(f"{what}: the endpoint did not answer in HTTP/2, so it is no gNMI "
-                               f"server: {' '.join(str(details).split())}", place=self._place(),
-                               hint=NOT_HTTP2_HINT)
-        cause = _CAUSES.get(code, "failed")
-        if what == "Set" and code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAUTHENTICATED,
-                                          grpc.StatusCode.DEADLINE_EXCEEDED):
-            cause = "rejected the Set (nothing applied)"
-        failed = DeviceError(f"{what}: {cause}: {code.name if code else 'error'}: "
-                             f"{' '.join(str(details).split())}", place=self._place(), hint=_hint(code))
-        failed.status = code
+            failed = DeviceError(f"{what}: the endpoint did not answer in HTTP/2, so it is no "
+                                 f"gNMI server: {details}", place=self._place(), hint=NOT_HTTP2_HINT)
+        else:
+            cause = _CAUSES.get(code, "failed")
+            if what == "Set" and code not in (grpc.StatusCode.UNAVAILABLE,
+                                              grpc.StatusCode.UNAUTHENTICATED,
+                                              grpc.StatusCode.DEADLINE_EXCEEDED):
+                cause = "rejected the Set (nothing applied)"
+            failed = DeviceError(f"{what}: {cause}: {code.name if code else 'error'}: {details}",
+                                 place=self._place(), hint=_hint(code))
+        failed.status, failed.details = code, details
         return failed
 
     def close(self) -> None:
