@@ -292,22 +292,19 @@ def _deadlock(intent_path: Path, fail_links: int) -> tuple[str, str]:
 
 
 def _run_mode(
-    request: CompareRequest, mode: str, intent_path: Path, traffic: TrafficFile, reporter: Reporter
+    request: CompareRequest, mode: str, intent_path: Path, shared: _SharedInputs,
+    reporter: Reporter,
 ) -> ModeResult:
     from qosforge.api.scenarios.traffic import TrafficOptions, run_traffic
     from qosforge.api.simulation import assumptions
-    from qosforge.units import parse_flag, parse_time_s
 
     cpu_start = time.process_time()
-    duration = (
-        parse_flag("--duration", parse_time_s, request.duration) if request.duration else None
-    )
     options = TrafficOptions(
         intent=str(intent_path),
         traffic=request.traffic,
         switches=(),
         measure=request.measure,
-        duration_s=duration,
+        duration_s=shared.duration_s,
         sample_s=None,
         seed=request.seed,
         rto_min_s=None,
@@ -315,7 +312,7 @@ def _run_mode(
         timeseries=None,
         plot=None,
         flow_overrides=PFC_ONLY_FLOWS if mode == "pfc-only" else (),
-        traffic_file=traffic,
+        traffic_file=shared.traffic,
     )
     report, _ = run_traffic(options, reporter)
     verdict, detail = _deadlock(intent_path, request.fail_links)
@@ -346,17 +343,24 @@ def _reason(error: QosforgeError, variant: Path) -> str:
     return QosforgeError(error.message, place=place or None, hint=error.hint).one_line()
 
 
-def _shared_inputs(request: CompareRequest) -> TrafficFile:
+@dataclass(frozen=True)
+class _SharedInputs:
+    traffic: TrafficFile
+    duration_s: float | None
+
+
+def _shared_inputs(request: CompareRequest) -> _SharedInputs:
     """What every mode shares (the traffic file, the window) is the user's input, not a mode's:
     read it once before any mode runs, so an error in it is one line and exit 2, not a refusal
-    repeated in every row; every mode runs the file read here."""
+    repeated in every row; every mode runs what is read here."""
     from qosforge.api.scenarios.traffic import existing_traffic_path
     from qosforge.softswitch.traffic.traffic_file import load_traffic
     from qosforge.units import parse_flag, parse_time_s
 
-    if request.duration:
-        parse_flag("--duration", parse_time_s, request.duration)
-    return load_traffic(existing_traffic_path(request.traffic))
+    duration_s = (
+        parse_flag("--duration", parse_time_s, request.duration) if request.duration else None
+    )
+    return _SharedInputs(load_traffic(existing_traffic_path(request.traffic)), duration_s)
 
 
 def _is_the_users_input(error: QosforgeError, request: CompareRequest) -> bool:
@@ -379,7 +383,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
         from qosforge.files import check_output_folder
 
         check_output_folder(out, flag="--out")
-    traffic = _shared_inputs(request)
+    shared = _shared_inputs(request)
     results: list[ModeResult] = []
     variants = {mode: _dump(mode_document(document, index, mode)) for mode in request.modes}
     with tempfile.TemporaryDirectory(prefix="qosforge-compare-") as scratch:
@@ -388,7 +392,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
             intent_path.write_text(variants[mode])
             with reporter.progress(f"mode {mode}"):
                 try:
-                    results.append(_run_mode(request, mode, intent_path, traffic, reporter))
+                    results.append(_run_mode(request, mode, intent_path, shared, reporter))
                 except QosforgeError as error:
                     if _is_the_users_input(error, request):
                         raise
@@ -403,7 +407,7 @@ def compare(request: CompareRequest, reporter: Reporter) -> CompareResult:
     notes = (
         "pfc-only models the collective library's admission control as the collectives' step "
         "dependencies; Meta's receiver-driven clear-to-send is not modelled",
-    ) if ran_pfc_only and traffic.collectives else ()
+    ) if ran_pfc_only and shared.traffic.collectives else ()
     result = CompareResult(request.intent, request.traffic, class_name, tuple(results), notes)
     if out is not None:
         # The folder may hold an earlier comparison's modes (never removed: they may have been
