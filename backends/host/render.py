@@ -30,7 +30,8 @@ def render_sysctl(kind: HostKind) -> str:
              "# Every key is per network namespace (Linux Documentation/networking/ip-sysctl.rst)."]
     kernel = [v for v in kind.values if v.form == "sysctl"]
     if not kernel:
-        lines.append("# No kernel setting is needed: no class of this host is an ECN-marked TCP class.")
+        lines.append("# No kernel-wide setting is needed for this host's classes (a TCP class's ECN, "
+                     "minimum RTO and initial window are per route: tcp-routes.sh).")
     for value in kernel:
         lines.append(f"# {value.knob_source}")
         if value.note:
