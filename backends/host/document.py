@@ -21,6 +21,11 @@ Priority = Annotated[int, Field(ge=0, le=7)]
 Dscp = Annotated[int, Field(ge=0, le=63)]
 
 
+#: Congestion controls that negotiate ECN on their own, whatever net.ipv4.tcp_ecn or a route says
+#: (TCP_CONG_NEEDS_ECN: net/ipv4/tcp_dctcp.c).
+NEEDS_ECN_CONGESTION_CONTROLS = frozenset({"dctcp"})
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -143,4 +148,5 @@ def load_host_document(path: Path, flag: str = "--hosts") -> HostSettingsDocumen
                             hint=f"a host settings document has format {DOCUMENT_FORMAT!r} (docs/hosts.md)") from None
 
 
-__all__ = ["DOCUMENT_FORMAT", "HostSettingsDocument", "load_host_document"]
+__all__ = ["DOCUMENT_FORMAT", "NEEDS_ECN_CONGESTION_CONTROLS", "HostSettingsDocument",
+           "load_host_document"]

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from qosforge.backends.host.document import NEEDS_ECN_CONGESTION_CONTROLS
 from qosforge.ir import (
     ClassIR,
     Derived,
@@ -45,8 +46,6 @@ LINUX_DEFAULT_CONGESTION_CONTROL = "cubic"
 SRC_IP_SYSCTL = "Linux Documentation/networking/ip-sysctl.rst"
 SRC_DCTCP_DOC = "Linux Documentation/networking/dctcp.rst ('sysctl -w net.ipv4.tcp_congestion_control=dctcp')"
 SRC_RFC8257 = "RFC 8257 (DCTCP) §3.2-§3.3 (receiver echoes CE, sender reacts to the fraction of marks), §5 (both ends and the switches must run it)"
-#: Congestion controls that negotiate ECN on their own (TCP_CONG_NEEDS_ECN, tcp_dctcp.c).
-NEEDS_ECN_CONGESTION_CONTROLS = frozenset({"dctcp"})
 SRC_MLNX_QOS = "NVIDIA MLNX_OFED documentation, Quality of Service: mlnx_qos (--trust, --pfc, --dscp2prio)"
 SRC_MLNX_ECN = ("NVIDIA MLNX_OFED documentation v24.10, Explicit Congestion Notification (ECN): "
                 "/sys/class/net/<interface>/ecn/<roce_rp|roce_np>/enable/<priority>")

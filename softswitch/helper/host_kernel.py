@@ -34,7 +34,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from qosforge.backends.host.document import ClassDoc, HostSettingsDocument
+from qosforge.backends.host.document import (
+    NEEDS_ECN_CONGESTION_CONTROLS,
+    ClassDoc,
+    HostSettingsDocument,
+)
 from qosforge.defaults import LINUX_INITIAL_WINDOW_SEGMENTS, LINUX_RTO_MIN
 from qosforge.errors import QosforgeError
 from qosforge.ir import ClassIR
@@ -69,8 +73,6 @@ SIMULATED: dict[str, tuple[FlowKind, FlowKind]] = {
 }
 
 
-#: Congestion controls that negotiate ECN whatever net.ipv4.tcp_ecn says (TCP_CONG_NEEDS_ECN).
-NEEDS_ECN = frozenset({"dctcp"})
 
 
 
@@ -122,9 +124,9 @@ def host_model(
         ecn, sources["ecn"] = flow.ect, "--transport"
     elif cc in SIMULATED:
         route_ecn = cls is not None and cls.route_ecn
-        ecn = cc in NEEDS_ECN or tcp_ecn == 1 or route_ecn
+        ecn = cc in NEEDS_ECN_CONGESTION_CONTROLS or tcp_ecn == 1 or route_ecn
         kind = SIMULATED[cc][int(ecn)]
-        if cc in NEEDS_ECN:
+        if cc in NEEDS_ECN_CONGESTION_CONTROLS:
             sources["ecn"] = "TCP_CONG_NEEDS_ECN"
         elif route_ecn:
             sources["ecn"] = f"{DOCUMENT} {where}.route_ecn (route features ecn)"
