@@ -23,7 +23,9 @@ def emit_traffic(report: dict[str, Any], output_format: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, markup=False, width=max(100, Console().width))
+    from qosforge.presentation import output_width
+
+    console = Console(highlight=False, markup=False, width=output_width(100))
     window = (f"{report['measure_start_s']:g} s .. {report['measure_end_s']:g} s "
               f"({report['window_from']})")
     groups = Table(title=f"groups over {window} (payload throughput)")
