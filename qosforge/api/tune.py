@@ -51,6 +51,7 @@ from qosforge.api.tuning.objectives import (
 )
 from qosforge.api.tuning.search import SAMPLER_SEED, SearchLog, Trial, best_trial, run_search
 from qosforge.errors import QosforgeError
+from qosforge.files import check_output_folder
 
 #: Default training and held-out seeds: two to train on keeps a tune of roce-pod within minutes;
 #: three held out give a spread.
@@ -330,6 +331,10 @@ def _check_request(request: TuneRequest) -> None:
             place="--workers",
             hint="e.g. --workers 2",
         )
+    if not request.out_dir.strip():
+        raise QosforgeError(
+            "the output folder is empty", place="--out", hint="name a folder, e.g. --out tuned"
+        )
     out = Path(request.out_dir)
     if out.exists() and (
         not out.is_dir() or (any(out.iterdir()) and not (out / "tune.json").is_file())
@@ -339,6 +344,9 @@ def _check_request(request: TuneRequest) -> None:
             place="--out",
             hint="give a new folder, or an earlier tune's to replace it",
         )
+    # Before the search, not after it: a folder the results cannot go to would otherwise be
+    # found only once every simulation has run (a missing parent, /proc, a read-only mount).
+    check_output_folder(out, flag="--out")
 
 
 def _cpu_s() -> float:
@@ -700,7 +708,6 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_yaml: Any) -> No
     from qosforge.api.compile import CompileRequest, compile_to_folder
 
     out = Path(request.out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         header = "".join(f"# {line}\n" for line in provenance_lines(result, request))

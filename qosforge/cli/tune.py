@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from qosforge.cli._gnmi import ask_password, connection_options, connection_request
-from qosforge.cli.options import format_option
+from qosforge.cli.options import OutputPath, format_option
 from qosforge.cli.reporter import CliReporter
 
 _EPILOG = """\b
@@ -96,7 +96,7 @@ def _seeds(text: str, flag: str) -> tuple[int, ...]:
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False),
+    type=OutputPath("tuned", file_okay=False),
     metavar="DIR",
     help="Where the tuned overrides, the tuned intent, its configs and tune.json go.",
 )

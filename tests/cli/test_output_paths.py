@@ -12,6 +12,7 @@ from qosforge.errors import EXIT_BAD_INPUT
 
 Run = Callable[..., tuple[int, str, str]]
 ROCE = str(Path(__file__).resolve().parents[2] / "examples" / "roce-pod.yaml")
+TRAFFIC = str(Path(__file__).resolve().parents[2] / "examples" / "roce-pod-mixed.traffic.yaml")
 
 WRITERS = [
     (("compile", ROCE, "-o", ""), "-o/--output: the output folder is empty"),
@@ -26,6 +27,7 @@ WRITERS = [
     (("sweep", "whatif", "buffer", "--out", ""), "--out: the output file is empty"),
     (("sweep", "whatif", "buffer", "--out", "r.jsonl", "--plot", ""), "--plot: the output file is empty"),
     (("push", ROCE, "--backup", ""), "--backup: the output file is empty"),
+    (("tune", ROCE, "--traffic", TRAFFIC, "--out", ""), "--out: the output folder is empty"),
 ]
 
 

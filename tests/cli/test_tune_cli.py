@@ -103,3 +103,27 @@ def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Pat
     assert f"rollout: dry-run; steps in {out / 'rollout.log'}" in err
     document = json.loads((out / "tune.json").read_text())
     assert document["trials"][0]["trial"] == 0 and len(document["trials"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("where", "line"),
+    [
+        ("under-a-file", "is a file, not a folder"),
+        ("missing-parent", "does not exist"),
+    ],
+)
+def test_an_out_folder_that_cannot_be_written_is_refused_before_the_search(
+    run_cli: Run, tmp_path: Path, where: str, line: str
+) -> None:
+    # Found after the search, such a folder cost every simulation of the tune, and a missing
+    # parent was created although no other command creates one.
+    (tmp_path / "a-file").write_text("")
+    out = tmp_path / ("a-file" if where == "under-a-file" else "missing") / "tuned"
+    code, text, err = run_cli(
+        "tune", INTENT, "--traffic", TRAFFIC, "--out", str(out), "--budget", "1",
+        "--seeds", "1", "--holdout", "101", "--no-robustness", "--workers", "1",
+    )
+    assert code == 2 and text == "", err
+    [message] = err.strip().splitlines()  # no "tune: N knobs" or trial lines: nothing ran
+    assert message.startswith("error: --out: ") and line in message
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a-file"]
