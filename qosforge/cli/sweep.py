@@ -1,4 +1,5 @@
-"""``qosforge sweep``: run simulate, whatif or compile over a grid of parameters on Dask.
+"""``qosforge sweep``: run simulate, whatif or compile over a grid of parameters on local worker
+processes or an existing Dask cluster.
 
 The sweep commands are made from the target commands' own click parameters (campaigns/flags.py),
 so a flag added to or renamed in ``simulate`` is a sweep flag at once. Dask and pyarrow are
@@ -47,9 +48,9 @@ def _campaign_params(has_seed: bool, has_intent: bool) -> list[click.Parameter]:
                      help="Rows are appended here as points finish; a re-run skips finished points and retries failed ones."),
         click.Option(["--parquet"], type=OutputPath("results.parquet", dir_okay=False), metavar="FILE.parquet", help="Also write all rows as a Parquet table at the end."),
         click.Option(["--plot"], type=OutputPath("sweep.png", dir_okay=False), metavar="FILE.png", help="Draw each numeric output against the first swept parameter."),
-        click.Option(["--workers"], type=int, default=None, metavar="N", help="Local Dask workers (default: the number of cores)."),
+        click.Option(["--workers"], type=int, default=None, metavar="N", help="Local worker processes (default: the number of cores)."),
         click.Option(["--scheduler"], metavar="tcp://HOST:PORT", help="Run on an existing Dask cluster instead (see docs/campaigns.md)."),
-        click.Option(["--dashboard"], is_flag=True, help="Serve the local cluster's Dask dashboard on 127.0.0.1:8787."),
+        click.Option(["--dashboard"], is_flag=True, help="Run the local workers as a Dask cluster and serve its dashboard on 127.0.0.1:8787."),
     ]
     return params
 
@@ -146,8 +147,8 @@ class _TargetGroup(click.Group):
 
 sweep_group = _TargetGroup(
     "sweep", (),
-    "Run simulate, whatif or compile over a grid of parameters on Dask: a local cluster (--workers) or an existing one "
-    "(--scheduler). Rows go to --out as points finish; a re-run resumes. See docs/campaigns.md.",
+    "Run simulate, whatif or compile over a grid of parameters on local worker processes (--workers) or an existing "
+    "Dask cluster (--scheduler). Rows go to --out as points finish; a re-run resumes. See docs/campaigns.md.",
 )
 
 __all__ = ["resolve_command", "sweep_group"]

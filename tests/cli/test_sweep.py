@@ -165,3 +165,13 @@ def test_other_commands_do_not_import_dask_or_pyarrow() -> None:
 def test_sweep_alone_prints_its_help(run_cli: Run) -> None:
     code, out, err = run_cli("sweep")
     assert code == 0 and out.startswith("Usage: qosforge sweep") and "simulate" in out and err == ""
+
+
+def test_the_help_says_where_points_run(run_cli: Run) -> None:
+    # Local workers are processes forked from the sweep (campaigns/runner.py), not Dask's: only
+    # --scheduler and --dashboard use Dask.
+    code, out, _ = run_cli("sweep", "--help")
+    assert code == 0 and "local worker processes (--workers) or an existing Dask cluster" in " ".join(out.split())
+    code, out, _ = run_cli("sweep", "whatif", "buffer", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and "--workers N Local worker processes" in flat and "Dask workers" not in flat
