@@ -11,6 +11,7 @@ import click
 from qosforge.cli._gnmi import ask_password, connection_options, connection_request
 from qosforge.cli.options import OutputPath, format_option
 from qosforge.cli.reporter import CliReporter
+from qosforge.units import format_value
 
 _EPILOG = """\b
 Objectives (--objective, one per class; docs/tune.md):
@@ -372,9 +373,10 @@ def render_text(document: dict[str, Any]) -> list[str]:
         f"{document['simulations']} simulations; best: trial {best['trial']}"
     )
     for knob in document["knobs"]:
+        # As compile's summary prints a size (64.5 kB, not 6.45e+04 B); tune.json has the values.
         lines.append(
-            f"  {knob['name']}: {knob['start']:.4g} -> "
-            f"{best['values'][knob['name']]:.4g} {knob['unit']}"
+            f"  {knob['name']}: {format_value(knob['start'], knob['unit'], exact=False)} -> "
+            f"{format_value(best['values'][knob['name']], knob['unit'], exact=False)}"
         )
     held = document["held_out"]
     lines.append(

@@ -127,3 +127,25 @@ def test_an_out_folder_that_cannot_be_written_is_refused_before_the_search(
     [message] = err.strip().splitlines()  # no "tune: N knobs" or trial lines: nothing ran
     assert message.startswith("error: --out: ") and line in message
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_the_summary_prints_sizes_as_sizes() -> None:
+    from qosforge.cli.tune import render_text
+
+    knobs = [
+        {"name": "tcp.ecn@100G.min", "start": 64500.0, "unit": "B"},
+        {"name": "rdma.dcqcn.ratio", "start": 40.0, "unit": "x"},
+        {"name": "rdma.dcqcn.pmax", "start": 1, "unit": "%"},
+    ]
+    best = {"tcp.ecn@100G.min": 186862.52557, "rdma.dcqcn.ratio": 10.4265, "rdma.dcqcn.pmax": 64}
+    document = {
+        "objectives": {"source": "the default set", "targets": ["minimise rdma.fct_p99_us"]},
+        "knobs": knobs, "best": {"trial": 1, "values": best},
+        "trials": [{"refused": None, "pruned": False}] * 2, "simulations": 3,
+        "held_out": {"score_before": 1.0, "score_after": 0.5, "metrics": []},
+        "robustness": {}, "notes": [], "wall_seconds": 1.0, "cpu_seconds": 1.0, "out": "tuned",
+    }
+    lines = render_text(document)
+    assert "  tcp.ecn@100G.min: 64.5 kB -> 186.86 kB" in lines  # was 6.45e+04 -> 1.869e+05 B
+    assert "  rdma.dcqcn.ratio: 40 x -> 10.4265 x" in lines
+    assert "  rdma.dcqcn.pmax: 1 % -> 64 %" in lines
