@@ -158,7 +158,8 @@ def plan_buffers(
     lossless profile per speed and cable, so every port of a kind gets the longest wire's headroom)."""
     phy_delay = phy_delay_by_kind or {}
     buffer_bytes = float(profile.buffer_bytes.known("buffer_bytes"))
-    dynamic_th_value = dynamic_th_from_alpha(design.alpha)
+    accepted = dynamic_th_range(profile).representable
+    dynamic_th_value = dynamic_th_from_alpha(design.alpha, suggest=accepted)
     _check_dynamic_th(profile, design.alpha, dynamic_th_value)
     dynamic_th = derived_constant(dynamic_th_value, "1", quantity="dynamic_th", formula=f"log2(alpha) = log2({design.alpha:g})", source="SAI SHARED_DYNAMIC_TH: alpha = 2^n (sonic-buildimage src/sonic-yang-models/yang-models/sonic-buffer-profile.yang)")
     headroom: dict[tuple[float, float], PortHeadroom] = {}

@@ -11,7 +11,7 @@ SONiC ``BUFFER_PROFILE.dynamic_th`` range -8..7, sonic-buildimage src/sonic-yang
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,18 +92,24 @@ def alpha_from_dynamic_th(dynamic_th: int, special: Mapping[int, float] | None =
     return float(2.0**dynamic_th)
 
 
-def dynamic_th_from_alpha(alpha: float) -> int:
-    """The ``dynamic_th`` exponent n with 2^n = alpha; alpha must be a power of two in SONiC's range."""
+def dynamic_th_from_alpha(alpha: float, suggest: Sequence[int] = ()) -> int:
+    """The ``dynamic_th`` exponent n with 2^n = alpha, a power of two in SONiC's range.
+
+    ``suggest`` are the exponents a hint may name for an alpha that is no power of two (an
+    ASIC's accepted range; default SONiC's), so the fix it offers is one that is accepted."""
     if alpha <= 0:
         raise ModelInputError(f"must be > 0 (got {alpha:g})", place="alpha", hint="use a power of two such as 1 or 0.5")
     exponent = math.log2(alpha)
     rounded = round(exponent)
     if not math.isclose(exponent, rounded, abs_tol=1e-12):
-        lower, upper = 2.0 ** math.floor(exponent), 2.0 ** math.ceil(exponent)
+        allowed = sorted(suggest) or range(SONIC_DYNAMIC_TH_MIN, SONIC_DYNAMIC_TH_MAX + 1)
+        below = [n for n in allowed if n < exponent]
+        above = [n for n in allowed if n > exponent]
+        nearest = ([below[-1]] if below else []) + ([above[0]] if above else [])
         raise ModelInputError(
             f"alpha {alpha:g} is not a power of two, which dynamic_th (alpha = 2^n) cannot express",
             place="alpha",
-            hint=f"use {lower:g} (dynamic_th {math.floor(exponent)}) or {upper:g} (dynamic_th {math.ceil(exponent)})",
+            hint="use " + " or ".join(f"{2.0**n:g} (dynamic_th {n})" for n in nearest),
         )
     if not SONIC_DYNAMIC_TH_MIN <= rounded <= SONIC_DYNAMIC_TH_MAX:
         raise ModelInputError(

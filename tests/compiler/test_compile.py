@@ -204,8 +204,10 @@ def test_tbtcp_beta_changes_the_report(write_intent: Writer, base_intent: str) -
 
 def test_an_alpha_the_models_refuse_is_reported_at_design_alpha(write_intent: Writer, base_intent: str) -> None:
     path = write_intent(base_intent + "design: {alpha: 1000}\n")
-    with pytest.raises(QosforgeError, match=r"design\.alpha: .*alpha 1000 is not a power of two"):
+    with pytest.raises(QosforgeError, match=r"design\.alpha: .*alpha 1000 is not a power of two") as caught:
         compile_file(path)
+    # The fix offered is an alpha the ASIC takes (Trident2: dynamic_th -7..3), not 512 or 1024.
+    assert caught.value.hint == "use 8 (dynamic_th 3)"
 
 
 @pytest.mark.parametrize(("ear_block", "formula"), [("", "(120/65)"), ("    ear: {rtt_threshold: 50us}\n", "intent ear.rtt_threshold")])

@@ -53,6 +53,24 @@ def test_dynamic_th_round_trip_and_range() -> None:
         dynamic_th_from_alpha(256.0)
 
 
+@pytest.mark.parametrize(
+    ("alpha", "suggest", "hint"),
+    [
+        (3.0, (), "use 2 (dynamic_th 1) or 4 (dynamic_th 2)"),
+        # Beyond the range, the hint names its end, not 512 or 1024 (dynamic_th 9, 10).
+        (1000.0, (), "use 128 (dynamic_th 7)"),
+        (1000.0, tuple(range(-7, 4)), "use 8 (dynamic_th 3)"),
+        (0.001, tuple(range(-7, 4)), "use 0.0078125 (dynamic_th -7)"),
+    ],
+)
+def test_a_power_of_two_hint_names_only_accepted_alphas(
+    alpha: float, suggest: tuple[int, ...], hint: str
+) -> None:
+    with pytest.raises(ModelInputError, match="not a power of two") as caught:
+        dynamic_th_from_alpha(alpha, suggest=suggest)
+    assert caught.value.hint == hint
+
+
 @given(
     st.floats(min_value=1e5, max_value=1e9),
     st.sampled_from([2.0**n for n in range(-8, 8)]),
