@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from qosforge.api.reporting import StderrReporter
 from qosforge.campaigns.point import PointSpec
 from qosforge.errors import QosforgeError
 
@@ -36,6 +37,10 @@ class PointOutcome:
     result: dict[str, Any] | None
     error: str | None
     timing: dict[str, Any]
+    notes: tuple[str, ...] = ()
+    """What the command would have printed as notes on stderr; the sweep prints each text once
+    for the campaign (every point of one intent repeats its approximation notes), and the row's
+    result already carries what they say (``approximations``)."""
 
     @property
     def failed(self) -> bool:
@@ -71,51 +76,58 @@ def _materialise(spec: PointSpec, folder: Path) -> tuple[dict[str, Any], dict[st
     return fields, replacements
 
 
-def _simulate(fields: dict[str, Any], typed: frozenset[str]) -> dict[str, Any]:
+class _Notes(StderrReporter):
+    """A point's notes, kept for the sweep to print once each (no progress: it runs on a worker)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def note(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def _simulate(fields: dict[str, Any], typed: frozenset[str], notes: _Notes) -> dict[str, Any]:
     """The point's report, as ``qosforge simulate --format json`` prints it (presentation.tidy)."""
-    from qosforge.api.reporting import StderrReporter
     from qosforge.api.simulate import SimulateRequest, simulate
     from qosforge.presentation import tidy
 
     # operator_typed stays empty: a note about a flag is the sweep's to give, once (campaigns/seeds.py).
-    outcome = simulate(SimulateRequest(**fields, typed=typed), StderrReporter())
+    outcome = simulate(SimulateRequest(**fields, typed=typed), notes)
     report: dict[str, Any] = tidy(outcome.report)
     return report
 
 
-def _whatif(name: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+def _whatif(name: str, fields: Mapping[str, Any], notes: _Notes) -> dict[str, Any]:
     """The point's document, as ``qosforge whatif NAME --format json`` prints it (no --sweep: the
     grid is the campaign's)."""
     from qosforge.api.calculators import calculator
-    from qosforge.api.reporting import StderrReporter
     from qosforge.api.whatif import WhatIfRequest, whatif
 
     spec = calculator(name)
     # A field the point does not hold takes the flag's default, as on the command line.
     request = WhatIfRequest(calculator=name, values={param.argument: fields[param.argument] for param in spec.params if param.argument in fields})
-    return whatif(request, StderrReporter()).document()
+    return whatif(request, notes).document()
 
 
-def _compile(fields: Mapping[str, Any]) -> dict[str, Any]:
+def _compile(fields: Mapping[str, Any], notes: _Notes) -> dict[str, Any]:
     """The point's report, as ``qosforge compile --format json`` prints it (report.json); the
     configs go to the point's private folder, dropped after the point."""
     from qosforge.api.compile import CompileRequest, check_report_choice, compile_to_folder
-    from qosforge.api.reporting import StderrReporter
 
     check_report_choice(bool(fields.get("verbose")), bool(fields.get("quiet")))
     request = CompileRequest(intent_path=str(fields["intent"]), output_dir=str(fields["output_dir"]), targets=tuple(fields.get("targets", ())),
                              switches=tuple(fields.get("switches", ())), approximations=tuple(fields.get("approximations", ())),
                              base_path=fields.get("base_path"), force=bool(fields.get("force")))
-    return compile_to_folder(request, StderrReporter()).report
+    return compile_to_folder(request, notes).report
 
 
-def _run(spec: PointSpec, fields: dict[str, Any]) -> dict[str, Any]:
+def _run(spec: PointSpec, fields: dict[str, Any], notes: _Notes) -> dict[str, Any]:
     if spec.command == ("simulate",):
-        return _simulate(fields, spec.typed)
+        return _simulate(fields, spec.typed, notes)
     if spec.command == ("compile",):
-        return _compile(fields)
+        return _compile(fields, notes)
     if spec.command[0] == "whatif" and len(spec.command) == 2:
-        return _whatif(spec.command[1], fields)
+        return _whatif(spec.command[1], fields, notes)
     raise LookupError(f"qosforge {' '.join(spec.command)} has no application-layer function for a campaign point")
 
 
@@ -150,10 +162,11 @@ def run_point(spec: PointSpec) -> PointOutcome:
     result: dict[str, Any] | None = None
     error: str | None = None
     timing: dict[str, Any] = {}
+    notes = _Notes()
     with tempfile.TemporaryDirectory(prefix="qosforge-point-") as folder:
         fields, replacements = _materialise(spec, Path(folder))
         try:
-            result = _replace_text(_run(spec, fields), replacements)
+            result = _replace_text(_run(spec, fields, notes), replacements)
         except Exception as failure:  # every failure is this point's error; the campaign goes on
             error = _error_line(failure, replacements)
     if result is not None:
@@ -162,7 +175,8 @@ def run_point(spec: PointSpec) -> PointOutcome:
                 timing[key] = result.pop(key)
     timing.update({"seconds": time.perf_counter() - clock, "cpu_seconds": time.thread_time() - cpu, "started_unix_s": started,
                    "worker": _worker_name()})
-    return PointOutcome(point_id=spec.point_id, result=result, error=error, timing=timing)
+    return PointOutcome(point_id=spec.point_id, result=result, error=error, timing=timing,
+                        notes=tuple(_replace_text(notes.texts, replacements)))
 
 
 __all__ = ["WALL_CLOCK_KEYS", "PointOutcome", "run_point"]

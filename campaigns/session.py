@@ -81,12 +81,14 @@ class CampaignReport:
     #: The latest row of every grid point that has one, in grid order.
     rows: tuple[Row, ...] = ()
     split: WallSplit = WallSplit()
+    #: The notes the points ran with, each text once, in the order they first came.
+    notes: tuple[str, ...] = ()
 
     def lines(self, out: Path) -> list[str]:
         summary = (f"sweep: {self.points} point{'' if self.points == 1 else 's'}, {self.skipped} already done, {self.ran} run, {self.failed} failed "
                    f"in {self.seconds:.1f} s; rows in {out}")
         split = [self.split.line()] if self.ran else []
-        return [summary, *split, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
+        return [*self.notes, summary, *split, *(f"sweep: {count} point(s) failed: {error}" for error, count in self.errors)]
 
 
 def _check_suffix(path: Path | None, suffix: str, flag: str) -> None:
@@ -144,6 +146,7 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
     todo = [spec for spec in campaign.points if not store.finished(spec.point_id)]
     startup_s = run_s = 0.0
     ran: list[Row] = []
+    notes: dict[str, None] = {}  # insertion-ordered set
     if todo:
         if cluster.scheduler is None and cluster.workers > len(todo):
             cluster = replace(cluster, workers=len(todo))  # no idle worker processes for a small re-run
@@ -163,6 +166,7 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
                         store.append(row)
                         ran.append(row)
                         failed += outcome.failed
+                        notes.update(dict.fromkeys(outcome.notes))
                         if advance is not None:
                             advance(failed)
 
@@ -188,7 +192,7 @@ def run_campaign(campaign: Campaign, outputs: Outputs, cluster: ClusterChoice) -
                       busy_s=sum(float(row.timing.get("seconds", 0.0)) for row in ran), workers=workers)
     return CampaignReport(points=len(campaign.points), skipped=len(campaign.points) - len(todo), ran=len(todo),
                           failed=sum(errors.values()), seconds=seconds, errors=tuple(errors.most_common(3)),
-                          rows=tuple(rows), split=split)
+                          rows=tuple(rows), split=split, notes=tuple(notes))
 
 
 __all__ = ["CampaignReport", "Outputs", "WallSplit", "check_outputs", "run_campaign"]

@@ -175,3 +175,14 @@ def test_the_help_says_where_points_run(run_cli: Run) -> None:
     code, out, _ = run_cli("sweep", "whatif", "buffer", "--help")
     flat = " ".join(out.split())
     assert code == 0 and "--workers N Local worker processes" in flat and "Dask workers" not in flat
+
+
+def test_a_note_every_point_gives_is_printed_once(run_cli: Run, threads: None, tmp_path: Path) -> None:
+    # Each roce-pod point runs Spectrum-2's unpublished RED steps as SAI's linear curve and says
+    # so; a campaign says it once, not once per point (the rows' approximations hold it).
+    code, _, err = run_cli("sweep", "simulate", str(EXAMPLES / "roce-pod.yaml"), "--scenario", "incast", "--flows", "2,4,8",
+                           "--duration", "1ms", "--warmup", "0s", "--workers", "2", "--out", str(tmp_path / "runs.jsonl"))
+    assert code == 0, err
+    assert err.count("red-linear") == 1 and err.startswith("note: software switch: red-linear: ")
+    rows = _rows(tmp_path / "runs.jsonl")
+    assert len(rows) == 3 and all(row["result"]["approximations"] == ["red-linear"] for row in rows)
