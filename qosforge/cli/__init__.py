@@ -76,6 +76,26 @@ def _print_error(text: str) -> None:
     click.echo(f"error: {' '.join(text.split())}", err=True)
 
 
+def _command_path(argv: list[str] | None) -> str:
+    """``qosforge compile`` for ``compile x.yaml -o``: the command whose --help a usage error
+    should point to when click raised it without a context (an option missing its value)."""
+    words = sys.argv[1:] if argv is None else argv
+    group: click.Command = cli
+    path = ["qosforge"]
+    for word in words:
+        if word.startswith("-") or not isinstance(group, click.Group):
+            break
+        try:
+            found = group.get_command(click.Context(group, info_name=path[-1]), word)
+        except Exception:  # a plugin that does not load: its name is still the best pointer
+            found = None
+        if found is None:
+            break
+        group = found
+        path.append(word)
+    return " ".join(path)
+
+
 def _finished(error: BaseException) -> bool:
     """A command that ended by choosing its exit code (findings: 1) succeeded: keep its files;
     bad input, a bug or an interrupt do not."""
@@ -113,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
         _print_error(error.one_line())
         sys.exit(EXIT_BAD_INPUT)
     except click.UsageError as error:
-        command = error.ctx.command_path if error.ctx is not None else "qosforge"
+        command = error.ctx.command_path if error.ctx is not None else _command_path(argv)
         _print_error(f"{error.format_message()} (hint: see '{command} --help')")
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as error:

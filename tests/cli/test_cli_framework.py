@@ -49,6 +49,21 @@ def test_unknown_option_is_a_usage_error(run_cli: Callable[..., tuple[int, str, 
     assert code == 2 and "--bogus" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(("argv", "command"), [
+    (("whatif", "dctcp", "--rtt"), "qosforge whatif dctcp"),
+    (("compile", "x.yaml", "-o"), "qosforge compile"),
+    (("sweep", "simulate", "--flows"), "qosforge sweep simulate"),
+    (("whatif", "dctcp", "--bogus"), "qosforge whatif dctcp"),
+    (("--bogus",), "qosforge"),
+])
+def test_a_usage_error_points_to_its_own_commands_help(run_cli: Callable[..., tuple[int, str, str]], argv: tuple[str, ...],
+                                                       command: str) -> None:
+    # An option missing its value is raised by click without a context: it once pointed to
+    # 'qosforge --help', which does not list the option.
+    code, _, err = run_cli(*argv)
+    assert code == 2 and err.strip().endswith(f"(hint: see '{command} --help')") and err.count("\n") == 1
+
+
 def test_sweep_grid_is_vectorised_and_in_json(run_cli: Callable[..., tuple[int, str, str]]) -> None:
     code, out, _ = run_cli("whatif", "buffer", "--buffer", "12MB", "--sweep", "congested-ports=1:32:32", "--sweep", "buffer=1MB:12MB:12", "--format", "json"
     )
