@@ -122,6 +122,7 @@ def main() -> int:
         help="Sampler seeds of the bad-start tunes (one tune each).",
     )
     args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)  # tune --out takes a folder in an existing one
     good, good_wall, good_cpu = _run(INTENT, args.out / "compiled", args.budget, args.workers, ())
     reference = float(good["trials"][0]["primary"])
     best_good = min(j for j in (_j(t, reference) for t in good["trials"]) if j is not None)
