@@ -183,7 +183,9 @@ def given_values(flags: list[Flag], options: Mapping[str, Any]) -> tuple[dict[st
         if flag.kind == "switch":
             fixed[flag.key] = bool(given)
         elif flag.kind == "multiple":
-            fixed[flag.key] = tuple(given) if given else tuple(flag.default() or ())
+            # Checked as the target checks each (a --target choice), before anything runs; a
+            # repeatable flag is no grid axis, so each value is one item, a,b,c included.
+            fixed[flag.key] = tuple(flag.value(str(item)) for item in given) if given else tuple(flag.default() or ())
         elif given is None:
             default = flag.default()
             if default is not None:

@@ -132,6 +132,8 @@ def test_whatif_and_compile_campaigns(run_cli: Run, threads: None, tmp_path: Pat
     (["sweep", "compile", str(EXAMPLES / "tlt-softswitch.yaml"), "--set", "design.alpha=nope"], "--set design.alpha=nope"),
     (["sweep", "simulate", "--scenario", "dumbbell", "--set", "design.alpha=1"], "--set"),
     (["sweep", "whatif", "nope"], "nope"),
+    # A repeatable flag's value is checked as the command checks it, before any point runs.
+    (["sweep", "compile", str(EXAMPLES / "tlt-softswitch.yaml"), "--target", "sonic,sai"], "--target: 'sonic,sai' is not one of"),
 ])
 def test_bad_input_is_one_line_exit_2_and_no_files(run_cli: Run, threads: None, tmp_path: Path, argv: list[str], place: str) -> None:
     outputs = {"--out": tmp_path / "runs.jsonl", "--parquet": tmp_path / "runs.parquet"}
