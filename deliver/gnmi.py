@@ -248,13 +248,15 @@ class GnmiSession:
             failed = DeviceError(f"{what}: the endpoint did not answer in HTTP/2, so it is no "
                                  f"gNMI server: {details}", place=self._place(), hint=NOT_HTTP2_HINT)
         else:
-            cause = _CAUSES.get(code, "failed")
+            plaintext = self.device.connection.insecure
+            unreachable = plaintext and code == grpc.StatusCode.UNAVAILABLE
+            cause = "unreachable" if unreachable else _CAUSES.get(code, "failed")
             if what == "Set" and code not in (grpc.StatusCode.UNAVAILABLE,
                                               grpc.StatusCode.UNAUTHENTICATED,
                                               grpc.StatusCode.DEADLINE_EXCEEDED):
                 cause = "rejected the Set (nothing applied)"
             failed = DeviceError(f"{what}: {cause}: {code.name if code else 'error'}: {details}",
-                                 place=self._place(), hint=_hint(code))
+                                 place=self._place(), hint=_hint(code, plaintext))
         failed.status, failed.details = code, details
         return failed
 
@@ -268,9 +270,12 @@ class GnmiSession:
         self.close()
 
 
-def _hint(code: grpc.StatusCode | None) -> str:
+def _hint(code: grpc.StatusCode | None, plaintext: bool = False) -> str:
     if code == grpc.StatusCode.UNAUTHENTICATED:
         return "check --username and QOSFORGE_GNMI_PASSWORD"
+    if code == grpc.StatusCode.UNAVAILABLE and plaintext:
+        # No TLS was tried (--insecure): neither a handshake nor --insecure can be the fix.
+        return "check the address and port, and that the device's gNMI server is running"
     if code == grpc.StatusCode.UNAVAILABLE:
         return "check the address and port, the CA (--tls-ca) or --skip-verify, or --insecure for a plaintext target"
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:

@@ -120,6 +120,17 @@ def test_unreachable_address(compiled: Path, run_cli: Run, pki: Pki) -> None:
     assert err.startswith("error: leaf1 (127.0.0.1:1): Capabilities: unreachable") and err.count("\n") == 1
 
 
+def test_an_unreachable_plaintext_address_blames_no_tls(compiled: Path, run_cli: Run) -> None:
+    # With --insecure no handshake is tried: the cause is the address, and --insecure (given)
+    # or a CA cannot be the fix.
+    code, out, err = run_cli("push", "--config", str(compiled), "--address", "127.0.0.1:1",
+                             "--insecure", "--timeout", "3s")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("error: leaf1 (127.0.0.1:1): Capabilities: unreachable: UNAVAILABLE: ")
+    hint = "(hint: check the address and port, and that the device's gNMI server is running)"
+    assert err.rstrip().endswith(hint)
+
+
 def test_dry_run_sends_nothing(compiled: Path, start_target: StartTarget, run_cli: Run) -> None:
     target = start_target(tls=False)
     code, out, err = run_cli("push", "--config", str(compiled), "--address", target.address, "--insecure", "--dry-run")
