@@ -355,7 +355,14 @@ def _rollout(params: dict[str, Any], out: Any) -> None:
 def _number(value: float | None, std: float | None) -> str:
     if value is None:
         return "not measured"
-    return f"{value:.4g}" + (f" ± {std:.2g}" if std else "")
+    return _plain(value, 4) + (f" ± {_plain(std, 2)}" if std else "")
+
+
+def _plain(value: float, digits: int) -> str:
+    """``value`` to ``digits`` significant digits, never in exponent form (3742 ± 610, not
+    3742 ± 6.1e+02): a whole number where the digits run out before the decimal point."""
+    text = f"{value:.{digits}g}"
+    return f"{value:.0f}" if "e+" in text else text
 
 
 def render_text(document: dict[str, Any]) -> list[str]:

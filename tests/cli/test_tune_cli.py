@@ -142,10 +142,14 @@ def test_the_summary_prints_sizes_as_sizes() -> None:
         "objectives": {"source": "the default set", "targets": ["minimise rdma.fct_p99_us"]},
         "knobs": knobs, "best": {"trial": 1, "values": best},
         "trials": [{"refused": None, "pruned": False}] * 2, "simulations": 3,
-        "held_out": {"score_before": 1.0, "score_after": 0.5, "metrics": []},
+        "held_out": {"score_before": 1.0, "score_after": 0.5, "metrics": [
+            {"name": "storage.fct_p99_us", "before_mean": 5510.70, "before_std": 7.435,
+             "after_mean": 3741.96, "after_std": 610.14},
+        ]},
         "robustness": {}, "notes": [], "wall_seconds": 1.0, "cpu_seconds": 1.0, "out": "tuned",
     }
     lines = render_text(document)
     assert "  tcp.ecn@100G.min: 64.5 kB -> 186.86 kB" in lines  # was 6.45e+04 -> 1.869e+05 B
     assert "  rdma.dcqcn.ratio: 40 x -> 10.4265 x" in lines
     assert "  rdma.dcqcn.pmax: 1 % -> 64 %" in lines
+    assert "  storage.fct_p99_us: 5511 ± 7.4 -> 3742 ± 610" in lines  # was ± 6.1e+02
