@@ -239,11 +239,26 @@ def _emit(report: dict[str, Any], output_format: str) -> None:
         elif key == "notes":
             continue  # printed in full under the table
         else:
-            text = f"{value:.6g}" if isinstance(value, float) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+            text = _cell(key, value)
         table.add_row(key, text)
     Console(highlight=False, markup=False).print(table)
     for note in report.get("notes", ()):
         click.echo(f"note: {note}")
+
+
+def _cell(key: str, value: Any) -> str:
+    """One scalar of the report as a person reads it: sizes as sizes (177.44 MB, not
+    1.77438e+08), large counts and rates whole with separators, nothing measured as "-"."""
+    if value is None:
+        return "-"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if not isinstance(value, float):
+        return str(value)
+    if key.endswith("_bytes"):
+        return format_value(value, "B", exact=False)
+    text = f"{value:.6g}"
+    return f"{value:,.0f}" if "e+" in text else text
 
 
 simulate_command = build_command()

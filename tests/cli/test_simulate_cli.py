@@ -234,3 +234,16 @@ def test_the_help_examples_carry_no_flags_they_do_not_need(run_cli: Run) -> None
     assert code == 0
     storm = next(line for line in out.splitlines() if "--scenario pause-storm" in line)
     assert storm.strip() == "qosforge simulate examples/roce-pod.yaml --scenario pause-storm"
+
+
+@pytest.mark.parametrize(("key", "value", "text"), [
+    ("deadlocked_bytes", 177437952.0, "177.4 MB"),  # was 1.77438e+08
+    ("packet_events_per_second", 1775650.4, "1,775,650"),  # was 1.77565e+06
+    ("fct_mean_s", None, "-"),  # was None: no flow finished
+    ("goodput_gbps", 9.41478016, "9.41478"),
+    ("drops", 0, "0"),
+])
+def test_the_table_prints_each_number_as_a_person_reads_it(key: str, value: object, text: str) -> None:
+    from qosforge.cli.simulate import _cell
+
+    assert _cell(key, value) == text
