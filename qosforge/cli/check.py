@@ -21,6 +21,32 @@ if TYPE_CHECKING:
     from qosforge.api.check import DeadlockOutcome, DependencyCycle
 
 
+class TimeLimit(click.ParamType):  # type: ignore[type-arg]
+    """``--time-limit``: a duration with its unit, as every other duration flag takes one
+    (``300s``, ``5ms``); a bare number is seconds, as the flag first took it."""
+
+    name = "time"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        from qosforge.errors import QosforgeError, UnitError
+        from qosforge.units import parse_time_s
+
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        try:
+            seconds = float(text)
+        except ValueError:
+            try:
+                return parse_time_s(text)
+            except UnitError as error:
+                raise error.with_place("--time-limit") from None
+        if not seconds > 0:
+            raise QosforgeError(f"must be positive (got {text})", place="--time-limit",
+                                hint="e.g. --time-limit 300s")
+        return seconds
+
+
 @click.group("check", cls=HelpWhenBareGroup)
 def check_group() -> None:
     """Check properties of a fabric the configuration alone cannot show."""
@@ -75,10 +101,10 @@ def _report_text(outcome: DeadlockOutcome) -> str:
               help="Also check every set of this many failed links (0: the healthy routes only).")
 @click.option("--max-failures", "max_failures", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after N failure sets (the rest are not proven: exit 3).")
-@click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
-              metavar="SECONDS",
-              help="Stop the failure sweep after this many seconds "
-                   "(the rest are not proven: exit 3).")
+@click.option("--time-limit", "time_limit_s", type=TimeLimit(), default="600s", show_default=True,
+              metavar="TIME",
+              help="Stop the failure sweep after this long, e.g. 300s (a bare number is "
+                   "seconds; the rest are not proven: exit 3).")
 @format_option("table", "json")
 @click.option("--routing", "routing_model", type=click.Choice(["ebgp-rfc7938", "shortest-path"]),
               default=None, help="Check the routes of this routing model instead of the intent's "
@@ -96,7 +122,7 @@ def deadlock_command(intent: str, fail_links: int, max_failures: int | None, tim
     Examples:
       qosforge check deadlock examples/roce-pod.yaml --fail-links 1
       qosforge check deadlock examples/roce-pod.yaml --fail-links 2 --routing shortest-path
-      qosforge check deadlock fabric.yaml --fail-links 2 --time-limit 300 --format json
+      qosforge check deadlock fabric.yaml --fail-links 2 --time-limit 300s --format json
     """
     from qosforge.api.check import DeadlockRequest, check_deadlock
     from qosforge.cli.progress import progress

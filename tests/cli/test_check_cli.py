@@ -9,6 +9,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 Run = Callable[..., tuple[int, str, str]]
 
@@ -100,6 +102,22 @@ def test_a_stopped_sweep_is_not_a_proof(run_cli: Run, tmp_path: Path) -> None:
     assert code == 3 and report["verdict"] == "not_proven" and report["exit_code"] == 3
     assert report["failures"]["checked"] < 28 and report["failures"]["complete"] is False
     assert [item["deadlock_free"] for item in report["summary"]] == [None]
+
+
+@pytest.mark.parametrize(("limit", "line"), [
+    ("1ns", None),  # with its unit, as every other duration flag (it once refused "0s" and "1ns")
+    ("1e-9", None),  # a bare number is seconds, as the flag first took it
+    ("0s", "error: --time-limit: duration '0s' must be positive"),
+    ("0", "error: --time-limit: must be positive (got 0)"),
+    ("5 minutes", "error: --time-limit: "),
+])
+def test_the_time_limit_is_a_duration(run_cli: Run, limit: str, line: str | None) -> None:
+    code, out, err = run_cli("check", "deadlock", POD, "--fail-links", "2", "--time-limit", limit,
+                             "--format", "json")
+    if line is None:
+        assert code == 3 and json.loads(out)["verdict"] == "not_proven", err
+    else:
+        assert code == 2 and out == "" and err.startswith(line) and err.count("\n") == 1
 
 
 def test_a_sweep_skipped_for_a_healthy_cycle_says_why(run_cli: Run, tmp_path: Path) -> None:
