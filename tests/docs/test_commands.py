@@ -32,7 +32,8 @@ SKIPPED: dict[str, str] = {
     "qosforge sweep simulate --scenario dumbbell --transport dctcp --flows 2,4,8,16 --ecn-threshold"
     " 20pkt:60pkt:3 --seeds 2 --duration 0.3s --warmup 10ms --workers 2 --out dumbbell.jsonl"
     " --parquet dumbbell.parquet --plot dumbbell.png": _LONG,
-    "qosforge check deadlock big-fabric.yaml --fail-links 2 --max-failures 100000 --time-limit 300s":
+    "qosforge check deadlock big-fabric.yaml --fail-links 2 --max-failures 100000"
+    " --time-limit 300s":
         "an operator's own fabric; bench/bench_deadlock.py runs a 1,000-switch Clos",
     "qosforge compile fabric.yaml --switch leaf1 --base running.json -o out":
         "needs a switch's running config; the README runs examples/running/roce-pod-leaf1.json",
