@@ -102,8 +102,10 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
     if len(footer) > 400:
         footer = footer[:400] + " ..."
     figure.suptitle(f"{title} ({len(ok_rows)} of {len(rows)} points ok)")
-    # Room for about three lines of footnote, whatever the figure's height.
-    figure.tight_layout(rect=(0, 0.5 / figure.get_figheight() if footer else 0, 1, 1))
+    # Room for about three lines of footnote and for the title, whatever the figure's height
+    # (tight_layout lays out the panels only: in a tall figure the title sat on the first row).
+    height = figure.get_figheight()
+    figure.tight_layout(rect=(0, 0.5 / height if footer else 0, 1, 1 - 0.4 / height))
     if footer:
         figure.text(0.01, 0.005, footer, fontsize="x-small", wrap=True)
     write_atomically(path, lambda temporary: _save(figure, temporary))
