@@ -62,6 +62,7 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     ok_rows = [row for row in rows if row.ok]
     # A result key that only echoes a swept parameter (simulate's "flows") is the x axis or a legend.
@@ -91,6 +92,9 @@ def plot_campaign(path: Path, title: str, axes: Sequence[Axis], rows: Sequence[R
         subplot.set_xlabel(f"{x_axis.key} [{unit}]" if unit else x_axis.key, fontsize="small")
         if labels is not None:
             subplot.set_xticks(positions, labels, fontsize="small", rotation=30)
+        elif all(isinstance(value, int) for value in x_axis.values):
+            # A count (flows, ports) has no 2.5: ticks at whole numbers only.
+            subplot.xaxis.set_major_locator(MaxNLocator(integer=True))
         subplot.grid(True, alpha=0.3)
     for subplot in list(subplots.flat)[len(varying):]:
         subplot.axis("off")

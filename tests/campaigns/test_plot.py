@@ -45,3 +45,19 @@ def test_the_title_clears_the_panels_of_a_tall_figure(tmp_path: Path, monkeypatc
     plot_campaign(tmp_path / "tall.png", "qosforge sweep simulate", (Axis("flows", (4, 8)),), rows)
     title, *panels = extents
     assert len(panels) == 23 and not any(title.overlaps(panel) for panel in panels)
+
+
+def test_a_count_axis_has_whole_ticks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [Row(f"p{flows}", ("simulate",), {"flows": flows}, {"queue": float(flows)}, None, {"seconds": 0.1})
+            for flows in (4, 8)]
+    ticks: list[float] = []
+    save = plot._save
+
+    def measured(figure: Any, temporary: Path) -> None:
+        save(figure, temporary)
+        ticks.extend(figure.axes[0].get_xticks())
+
+    monkeypatch.setattr(plot, "_save", measured)
+    plot_campaign(tmp_path / "flows.png", "t", (Axis("flows", (4, 8)),), rows)
+    inside = [tick for tick in ticks if 4 <= tick <= 8]
+    assert len(inside) >= 2 and all(tick == int(tick) for tick in inside)  # once 2.0, 2.5, ...
