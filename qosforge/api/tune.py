@@ -51,7 +51,7 @@ from qosforge.api.tuning.objectives import (
 )
 from qosforge.api.tuning.search import SAMPLER_SEED, SearchLog, Trial, best_trial, run_search
 from qosforge.errors import QosforgeError
-from qosforge.files import check_output_folder
+from qosforge.files import check_output_folder, write_text_atomically
 
 #: Default training and held-out seeds: two to train on keeps a tune of roce-pod within minutes;
 #: three held out give a spread.
@@ -670,7 +670,14 @@ def _tune(
     _write_out(result, request, intent_yaml)
     result.wall_s = time.perf_counter() - wall_started
     result.cpu_s = _cpu_s() - cpu_started + remote_cpu_s  # with the final compile, for the summary
+    # tune.json is the document --format json prints: the same seconds, the final compile's
+    # included (written in place: the folder itself is complete already).
+    write_text_atomically(Path(request.out_dir) / "tune.json", _document_text(result))
     return result
+
+
+def _document_text(result: TuneResult) -> str:
+    return json.dumps(result.document(), indent=2, default=str) + "\n"
 
 
 def provenance_lines(result: TuneResult, request: TuneRequest) -> list[str]:
@@ -724,9 +731,7 @@ def _write_out(result: TuneResult, request: TuneRequest, intent_yaml: Any) -> No
         )
         if result.from_gnmi is not None:
             (staging / TRAFFIC_FILE).write_text(result.from_gnmi.traffic_text, encoding="utf-8")
-        (staging / "tune.json").write_text(
-            json.dumps(result.document(), indent=2, default=str) + "\n", encoding="utf-8"
-        )
+        (staging / "tune.json").write_text(_document_text(result), encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         os.replace(staging, out)

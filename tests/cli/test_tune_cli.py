@@ -103,6 +103,10 @@ def test_a_small_tune_prints_the_change_and_its_cost(run_cli: Run, tmp_path: Pat
     assert f"rollout: dry-run; steps in {out / 'rollout.log'}" in err
     document = json.loads((out / "tune.json").read_text())
     assert document["trials"][0]["trial"] == 0 and len(document["trials"]) == 2
+    # tune.json holds the seconds the summary prints (it once stopped before the final compile).
+    assert lines[-1].startswith(
+        f"wall {document['wall_seconds']:.1f} s, CPU {document['cpu_seconds']:.1f} s; "
+    )
 
 
 @pytest.mark.parametrize(
