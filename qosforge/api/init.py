@@ -366,7 +366,7 @@ def starter_intent_text(request: InitRequest) -> str:
 
 def write_starter_intent(request: InitRequest) -> InitResult:
     """Write the starter intent to ``request.output`` (refused when it exists, unless ``force``)."""
-    from qosforge.files import write_text_atomically
+    from qosforge.files import check_output_file, write_text_atomically
 
     if request.output.exists() and not request.force:
         raise QosforgeError(
@@ -374,6 +374,7 @@ def write_starter_intent(request: InitRequest) -> InitResult:
             place=str(request.output),
             hint="pass --force to overwrite it, or choose another -o",
         )
+    check_output_file(request.output, flag="-o/--output")
     text = starter_intent_text(request)
     write_text_atomically(request.output, text)
     return InitResult(request.output, text)

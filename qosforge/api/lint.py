@@ -105,6 +105,13 @@ def _groups(request: LintRequest) -> list[list[Path]]:
         raise LintUsageError("--fix on stdin needs -o/--output")
     if request.merge_folders and not request.merge:
         raise LintUsageError("--merge-folders groups the files of --merge: give --merge too")
+    # Before linting: a file lint cannot write is named by its flag, not found at the end.
+    from qosforge.files import check_output_file
+
+    written = ((request.output, "-o/--output"), (request.write_baseline, "--write-baseline"))
+    for path, flag in written:
+        if path and path != STDIN:
+            check_output_file(Path(path), flag=flag)
     groups = merge_groups(files, by_folder=request.merge_folders) if request.merge else []
     # A folder holding one file of the fabric is linted as that file (its switch rendered only one).
     if request.merge and (request.fix or STDIN in files or not groups or (len(groups) == 1 and len(groups[0]) < 2)):

@@ -154,8 +154,10 @@ def explain_command(intent: str, switch_name: str | None, value_path: str, outpu
 def schema_command(output_path: str | None) -> None:
     """Print the JSON Schema of the intent file (for editors and CI validation)."""
     from qosforge.api.schema import intent_schema_text
-    from qosforge.files import write_text_atomically
+    from qosforge.files import check_output_file, write_text_atomically
 
+    if output_path is not None:  # a missing folder is an error naming the flag, not created
+        check_output_file(Path(output_path), flag="-o/--output")
     text = intent_schema_text()
     if output_path is None:
         click.echo(text, nl=False)

@@ -41,3 +41,28 @@ def test_an_empty_output_path_is_refused_by_every_writing_command(run_cli: Run, 
     [line] = err.strip().splitlines()
     assert expected in line and "(hint: name a " in line
     assert list(tmp_path.iterdir()) == [] and out == ""
+
+
+MISSING_FOLDER = [
+    (("schema", "-o", "MISSING/intent.schema.json"), "-o/--output"),
+    (("init", "-o", "MISSING/fabric.yaml"), "-o/--output"),
+    (("lint", "--fix", "-o", "MISSING/fixed.json", "CONFIG"), "-o/--output"),
+    (("lint", "--write-baseline", "MISSING/baseline.json", "CONFIG"), "--write-baseline"),
+]
+
+
+@pytest.mark.parametrize(("argv", "flag"), MISSING_FOLDER,
+                         ids=[f"{argv[0]} {flag}" for argv, flag in MISSING_FOLDER])
+def test_a_missing_output_folder_is_named_by_its_flag(run_cli: Run, tmp_path: Path,
+                                                      argv: tuple[str, ...], flag: str) -> None:
+    # These once fell through to the operating system's error: the path, but not the flag.
+    config = tmp_path / "config_db.json"
+    config.write_text("{}")
+    places = {"CONFIG": str(config)}
+    missing = str(tmp_path / "missing")
+    argv = tuple(places.get(item, item.replace("MISSING", missing)) for item in argv)
+    code, out, err = run_cli(*argv)
+    assert code == EXIT_BAD_INPUT and out == ""
+    [line] = err.strip().splitlines()
+    assert line.startswith(f"error: {flag}: folder '{tmp_path / 'missing'}' does not exist")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["config_db.json"]
