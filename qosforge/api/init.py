@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -279,9 +280,11 @@ def intent_text(document: CommentedMap) -> str:
     return stream.getvalue()
 
 
-def check_compiles(text: str) -> None:
+def check_compiles(text: str, class_flags: Sequence[str] = ()) -> None:
     """Compile ``text`` as ``qosforge compile`` would (loader, topology and port checks, class
-    planning, buffers): a starter intent that does not compile is never written."""
+    planning, buffers): a starter intent that does not compile is never written. An error at
+    ``classes[i]`` is named by the ``--class`` that made the class (``class_flags[i]``): the
+    starter's lines are in a file the user never sees."""
     from qosforge.compiler.compile import compile_intent
     from qosforge.compiler.loader import load_intent
 
@@ -293,9 +296,14 @@ def check_compiles(text: str) -> None:
             compile_intent(intent, source_map)
         except QosforgeError as error:
             where = (error.place or "").replace(str(path), "the starter intent")
+            place = "qosforge init"
+            own = re.search(r"classes\[(\d+)\](\.\S+)?$", where)
+            if own is not None and int(own.group(1)) < len(class_flags):
+                place = f"--class {class_flags[int(own.group(1))]}"
+                where = f"classes[{own.group(1)}]{own.group(2) or ''}"
             raise QosforgeError(
                 f"the starter intent would not compile: {where}: {error.message}",
-                place="qosforge init",
+                place=place,
                 hint=error.hint or "change the flags named above",
             ) from None
 
@@ -360,7 +368,8 @@ def starter_intent_text(request: InitRequest) -> str:
         classes=[parse_class(text) for text in request.classes],
     )
     text = intent_text(document)
-    check_compiles(text)
+    # The default classes are no flag the user gave: an error there keeps the starter's place.
+    check_compiles(text, request.classes if request.classes != DEFAULT_CLASSES else ())
     return text
 
 

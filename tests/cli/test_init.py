@@ -142,6 +142,21 @@ def test_answers_that_would_not_compile_write_nothing(tmp_path: Path, run_cli: R
     assert not target.exists()
 
 
+@pytest.mark.parametrize(("classes", "place"), [
+    (["web:dctcp:0", "rdma:hpcc:26"], "--class rdma:hpcc:26: "),
+    (["a:dctcp:1", "b:dctcp:1"], "--class b:dctcp:1: "),
+])
+def test_a_class_that_would_not_compile_is_named_by_its_flag(tmp_path: Path, run_cli: Run,
+                                                            classes: list[str], place: str) -> None:
+    # It was "qosforge init: ... the starter intent:18:5: classes[1]...": a line of a file the
+    # user never sees, not the --class they typed.
+    target = tmp_path / "fabric.yaml"
+    code, _out, err = run_cli("init", "-o", str(target), *(f"--class={text}" for text in classes))
+    assert code == 2, err
+    assert err.startswith(f"error: {place}the starter intent would not compile: "), err
+    assert "starter intent:" not in err and not target.exists()
+
+
 def test_the_suggested_compile_uses_a_folder_of_its_own(tmp_path: Path, run_cli: Run) -> None:
     # `-o out` for every intent would now be refused once out holds another intent's output.
     intent = tmp_path / "pod.yaml"
