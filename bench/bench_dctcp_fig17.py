@@ -15,17 +15,24 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
 RED default is gentle), ns-3's own delayed ACKs (DelAckCount 2, as dctcp-example.cc and Linux)
-with ``--delAckTimeoutMs=40`` (Linux's TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms) and
-``--dctcp=linux`` (ns-3's TcpDctcp with Linux's floor of two segments on the reduced window,
-tcp_dctcp.c dctcp_ssthresh: ns-3.37's TcpDctcp lets a window fall to one segment, whose ACK then
-waits for the delayed-ACK timer, and Fig. 17's S1 flows starve; qosforge's DCTCP keeps Linux's
-floor), and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+with ``--delAckTimeoutMs=40`` (Linux's TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms),
+``--linuxWindow=true`` (ns-3's TcpDctcp on Linux's window arithmetic and order, as qosforge's
+engine/window.py runs DCTCP: the growth count zeroed at a cut, tcp_init_cwnd_reduction; the cut
+rounded down to whole packets with Linux's floor of two, tcp_dctcp.c dctcp_ssthresh, where
+ns-3.37's TcpDctcp cuts bytes and lets a window fall to one segment, whose ACK then waits for the
+delayed-ACK timer; alpha updated before the cut on the same ACK, tcp_ack's tcp_in_ack_event
+before tcp_fastretrans_alert; bench/ns3/linux_host.h), its wire qosforge's (``MODELLED_WIRE``,
+as bench/ns3_compare.py's: ``--ethernet=true``, every frame 36 B longer on the line than ns-3's
+PPP frame, 1,538 B per full datagram as on qosforge's ports, and ``--hostSkewNs=1``, the k-th
+sender's cable k ns longer, so no two senders' packets tie at a switch on the same nanosecond,
+which ns-3 orders into trains of one sender's packets; docs/dctcp-ce-marks.md), and
+``--wred=switch --redSteps=N`` (the program's own queue disc marks each
 packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
 and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
 at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). qosforge's receivers delay ACKs as Linux does
 (softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
-dctcp-example.cc) for reference. Queue thresholds in packets become bytes in the intent as the
+dctcp-example.cc: ns-3's own DCTCP on PPP links with equal cables) for reference. Queue thresholds in packets become bytes in the intent as the
 softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
 counts occupancy in whole cells.
 
@@ -59,12 +66,16 @@ from _usage import OneLineParser, fail
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
-#: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
-#: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAckTimeoutMs=40", "--dctcp=linux",
-                  "--wred=switch")
+#: The ns-3 flags that make the referee's switch ports the ones qosforge models (module doc); the
+#: RED staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
+MATCH_SWITCH = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
+#: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--linuxWindow=true")
 #: The same for a variant refereed with one ACK per segment (Variant.ns3_delayed_acks False).
-MATCH_QOSFORGE_PER_SEGMENT = ("--deviceQueue=1", "--gentle=false", "--delAck=1", "--wred=switch")
+MATCH_LINUX_PER_SEGMENT = ("--delAck=1", "--linuxWindow=true")
+#: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
+#: between senders (module doc; bench/ns3/linux_host.h says how each is modelled).
+MODELLED_WIRE = ("--ethernet=true", "--hostSkewNs=1")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
@@ -145,8 +156,8 @@ def red_steps() -> int:
 
 
 def match_qosforge(v: Variant) -> tuple[str, ...]:
-    match = MATCH_QOSFORGE if v.ns3_delayed_acks else MATCH_QOSFORGE_PER_SEGMENT
-    return (*match, f"--redSteps={red_steps()}")
+    hosts = MATCH_LINUX if v.ns3_delayed_acks else MATCH_LINUX_PER_SEGMENT
+    return (*MATCH_SWITCH, *hosts, *MODELLED_WIRE, f"--redSteps={red_steps()}")
 
 
 def cell_packet_bytes() -> int:

@@ -14,19 +14,9 @@
 // ack_segments"), each segment it sends ("T time_s sender seq_segments") and each change of its
 // congestion state ("C time_s sender state", TcpSocketState::TcpCongState_t), for the per-packet comparison in docs/dctcp-ce-marks.md.
 //
-// --ethernet: every frame takes the line time of an Ethernet frame instead of a PPP one. ns-3's
-// point-to-point device serialises the IP datagram plus a 2 B PPP header; an Ethernet frame
-// adds MAC header 14 B + FCS 4 B to the datagram and preamble/SFD 8 B + inter-frame gap 12 B
-// between frames (IEEE Std 802.3 clauses 3.1.1 and 4.4.2), 38 B, so 36 B more than PPP. The flag
-// sets the device's InterframeGap to 36 B at the link rate: the device then starts its next
-// frame (and the queue disc hands it one) 36 B later, so the bottleneck drains 1,538 B of line
-// time per full 1,500 B datagram, as Ethernet and qosforge do (softswitch/engine/ports.py
-// wire_bytes). A constant gap is exact per frame where scaling DataRate by 1502/1538 would be
-// exact only for full frames (a 54 B ACK would take 55 B of line time instead of 90 B); the
-// frames ns-3 sends here are all at least Ethernet's 64 B minimum (a 52 B IP ACK is a 70 B
-// frame), so no padding is missing. What the gap does not move: the last bit of a frame
-// reaches the far end 24 B of line time earlier than Ethernet's (192 ns at 1G per hop), a
-// constant offset in the base round trip.
+// --ethernet: every frame takes Ethernet's line time instead of PPP's (linux_host.h
+// UseEthernetFraming says how and what it leaves). --linuxWindow: DCTCP on Linux's window
+// arithmetic and order (linux_host.h TcpDctcpLinuxWindow).
 // --accessSkewNs S: sender i's access link is i * S ns longer one way. With every cable equally
 // long, packets of different senders reach the router at the same nanosecond and ns-3 orders the
 // tie by scheduling order, which lines them up into trains of one sender's packets
@@ -42,6 +32,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "linux_host.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -49,81 +41,6 @@
 #include <vector>
 
 using namespace ns3;
-
-namespace ns3
-{
-/**
- * ns-3's TcpDctcp with Linux's window arithmetic (--linuxWindow; bench/ns3_compare.py passes it, as
- * qosforge's engine/window.py keeps DCTCP's window so; docs/dctcp-ce-marks.md).
- * Growth: tcp_cong_avoid_ai (net/ipv4/tcp_cong.c) counts segments ACKed in tp->snd_cwnd_cnt and
- * adds one packet per cwnd of them; tcp_init_cwnd_reduction (net/ipv4/tcp_input.c) zeroes the
- * count when a reduction starts. ns-3's TcpLinuxReno counts the same way but keeps its count
- * across the cut, so credit earned at the larger window is spent right after it. The cut: Linux's
- * dctcp_ssthresh (net/ipv4/tcp_dctcp.c) is max(cwnd - ((cwnd * alpha) >> 11), 2) on a
- * whole-packet cwnd, the cut rounded down to whole packets; TcpDctcp::GetSsThresh computes
- * (1 - alpha/2) * cWnd in bytes. Here the cut is TcpDctcp's, rounded down to whole segments.
- */
-class TcpDctcpLinuxWindow : public TcpDctcp
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::TcpDctcpLinuxWindow")
-                                .SetParent<TcpDctcp>()
-                                .SetGroupName("Internet")
-                                .AddConstructor<TcpDctcpLinuxWindow>();
-        return tid;
-    }
-
-    TcpDctcpLinuxWindow() = default;
-
-    TcpDctcpLinuxWindow(const TcpDctcpLinuxWindow& sock) = default;
-
-    std::string GetName() const override
-    {
-        return "TcpDctcpLinuxWindow";
-    }
-
-    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
-    {
-        m_ackedCount = 0;  // tcp_init_cwnd_reduction: tp->snd_cwnd_cnt = 0
-        uint32_t ns3Bytes = TcpDctcp::GetSsThresh(tcb, bytesInFlight);
-        uint32_t packets = tcb->m_cWnd / tcb->m_segmentSize;
-        double halfAlpha = 1.0 - double(ns3Bytes) / double(tcb->m_cWnd);
-        auto cut = static_cast<uint32_t>(std::floor(packets * halfAlpha + 1e-9));
-        return std::max<uint32_t>(packets - cut, 2) * tcb->m_segmentSize;
-    }
-
-    Ptr<TcpCongestionOps> Fork() override
-    {
-        return CopyObject<TcpDctcpLinuxWindow>(this);
-    }
-
-  protected:
-    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
-    {
-        // tcp_cong_avoid_ai(tp, w = snd_cwnd, acked)
-        uint32_t w = std::max<uint32_t>(tcb->m_cWnd / tcb->m_segmentSize, 1);
-        if (m_ackedCount >= w)
-        {
-            m_ackedCount = 0;
-            tcb->m_cWnd += tcb->m_segmentSize;
-        }
-        m_ackedCount += segmentsAcked;
-        if (m_ackedCount >= w)
-        {
-            uint32_t delta = m_ackedCount / w;
-            m_ackedCount -= delta * w;
-            tcb->m_cWnd += delta * tcb->m_segmentSize;
-        }
-    }
-
-  private:
-    uint32_t m_ackedCount{0};
-};
-
-NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinuxWindow);
-} // namespace ns3
 
 namespace
 {
@@ -323,7 +240,8 @@ main(int argc, char* argv[])
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
     cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
     cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
-    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
+    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut, "
+                 "alpha updated before the cut)",
                  linuxWindow);
     cmd.Parse(argc, argv);
     g_end = duration;
@@ -383,9 +301,7 @@ main(int argc, char* argv[])
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
     if (ethernet)
     {
-        // Ethernet's 8 + 14 + 4 + 12 = 38 B per frame against PPP's 2 B (header comment).
-        const uint32_t extraBytes = 38 - 2;
-        link.SetDeviceAttribute("InterframeGap", TimeValue(DataRate(bandwidth).CalculateBytesTxTime(extraBytes)));
+        UseEthernetFraming(link, bandwidth);
     }
 
     InternetStackHelper stack;
