@@ -71,8 +71,6 @@ SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
 MATCH_SWITCH = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
 MATCH_LINUX = ("--delAckTimeoutMs=40", "--linuxWindow=true")
-#: The same for a variant refereed with one ACK per segment (Variant.ns3_delayed_acks False).
-MATCH_LINUX_PER_SEGMENT = ("--delAck=1", "--linuxWindow=true")
 #: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
 #: between senders (module doc; bench/ns3/linux_host.h says how each is modelled).
 MODELLED_WIRE = ("--ethernet=true", "--hostSkewNs=1")
@@ -105,9 +103,6 @@ class Variant:
     convergence_s: float = 3.0
     measure_s: float = 1.0
     link_delay_us: float = 10.0
-    ns3_delayed_acks: bool = True
-    """The ns-3 referee delays ACKs (its default, as Linux and qosforge's hosts); False: it ACKs
-    every segment (``--delAck=1``), where ns-3's delayed ACKs are no referee (half-flows)."""
 
     @property
     def end_s(self) -> float:
@@ -116,16 +111,11 @@ class Variant:
 
 VARIANTS = {v.name: v for v in (
     # The paper's experiment as dctcp-example.cc runs it.
-    # Refereed with one ACK per segment: ns-3 with its delayed ACKs (and Linux's DCTCP floor)
-    # starves S1 here too (5.5 Mb/s against the stock dctcp-example's 23.9; docs/softswitch.md).
-    Variant("fig17", ns3_delayed_acks=False),
+    Variant("fig17"),
     # The same, 1.5 s long (0.5 s start-up, 0.5 s convergence, 0.5 s measured).
     Variant("fig17-short", startup_s=0.5, convergence_s=0.5, measure_s=0.5),
-    # Half the senders: T1->T2 still carries 10 x 1G + 5 x S1 onto 10G. Refereed with one ACK
-    # per segment: ns-3 with its delayed ACKs (and Linux's DCTCP floor) starves S1 here (21.9
-    # Mb/s with Jain 0.855, against 50.3 with Jain 0.98 on qosforge and 51.5 with Jain 0.998 on
-    # ns-3 ACKing every segment), where the same ns-3 agrees on ci and fig17.
-    Variant("half-flows", n1=5, n2=10, n3=5, startup_s=0.1, convergence_s=0.2, measure_s=0.2, ns3_delayed_acks=False),
+    # Half the senders: T1->T2 still carries 10 x 1G + 5 x S1 onto 10G.
+    Variant("half-flows", n1=5, n2=10, n3=5, startup_s=0.1, convergence_s=0.2, measure_s=0.2),
     # DCTCP's own step marking (DCTCP §3.4: K = 20 packets at 1G, 65 at 10G) instead of RED.
     Variant("step-k", n1=5, n2=10, n3=5, host_red_packets=(20, 20), fabric_red_packets=(65, 65), pmax_percent=100.0,
             startup_s=0.1, convergence_s=0.2, measure_s=0.2),
@@ -155,9 +145,8 @@ def red_steps() -> int:
     return int(red.steps.known("red.steps")) if red is not None else 0
 
 
-def match_qosforge(v: Variant) -> tuple[str, ...]:
-    hosts = MATCH_LINUX if v.ns3_delayed_acks else MATCH_LINUX_PER_SEGMENT
-    return (*MATCH_SWITCH, *hosts, *MODELLED_WIRE, f"--redSteps={red_steps()}")
+def match_qosforge() -> tuple[str, ...]:
+    return (*MATCH_SWITCH, *MATCH_LINUX, *MODELLED_WIRE, f"--redSteps={red_steps()}")
 
 
 def cell_packet_bytes() -> int:
@@ -216,7 +205,7 @@ def ns3_argv(v: Variant, *, stock: bool = False) -> list[str]:
             f"--maxTh1={v.host_red_packets[1]:g}", f"--minTh10={v.fabric_red_packets[0]:g}", f"--maxTh10={v.fabric_red_packets[1]:g}",
             f"--lInterm={100.0 / v.pmax_percent:g}", f"--startup={v.startup_s:g}", f"--convergence={v.convergence_s:g}",
             f"--measure={v.measure_s:g}"]
-    return argv if stock else [*argv, *match_qosforge(v)]
+    return argv if stock else [*argv, *match_qosforge()]
 
 
 def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
