@@ -40,7 +40,9 @@ namespace ns3
  * that window with the alpha this ACK produced, which PRR then brings cwnd down to.
  *
  * TcpDctcp keeps alpha private; its own GetSsThresh on a probe window of 2^30 bytes returns
- * (1 - alpha/2) 2^30, which gives alpha/2 to within 2^-30.
+ * (1 - alpha/2) 2^30, which gives alpha/2 to within 2^-30. The attribute AlphaFirst=false
+ * (--ns3::TcpDctcpLinuxWindow::AlphaFirst=false on either program's command line) keeps ns-3's
+ * order, to measure what the order moves.
  */
 class TcpDctcpLinuxWindow : public TcpDctcp
 {
@@ -50,7 +52,11 @@ class TcpDctcpLinuxWindow : public TcpDctcp
         static TypeId tid = TypeId("ns3::TcpDctcpLinuxWindow")
                                 .SetParent<TcpDctcp>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<TcpDctcpLinuxWindow>();
+                                .AddConstructor<TcpDctcpLinuxWindow>()
+                                .AddAttribute("AlphaFirst",
+                                              "Linux's order: alpha updated before the cut on one ACK (false: ns-3's, cut first)",
+                                              BooleanValue(true), MakeBooleanAccessor(&TcpDctcpLinuxWindow::m_alphaFirst),
+                                              MakeBooleanChecker());
         return tid;
     }
 
@@ -81,7 +87,7 @@ class TcpDctcpLinuxWindow : public TcpDctcp
         if (m_cutPending)
         {
             m_cutPending = false;
-            if (tcb->m_congState == TcpSocketState::CA_CWR)
+            if (m_alphaFirst && tcb->m_congState == TcpSocketState::CA_CWR)
             {
                 tcb->m_ssThresh = LinuxSsThresh(tcb->m_segmentSize);
                 tcb->m_cWndInfl = tcb->m_ssThresh;
@@ -127,6 +133,7 @@ class TcpDctcpLinuxWindow : public TcpDctcp
     uint32_t m_ackedCount{0};
     uint32_t m_cutPackets{0};
     bool m_cutPending{false};
+    bool m_alphaFirst{true};
     Ptr<TcpSocketState> m_probe;
 };
 
