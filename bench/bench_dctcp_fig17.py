@@ -32,9 +32,9 @@ and the software switch do, on the switch profile's N-step RED staircase; ns-3's
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
 at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). qosforge's receivers delay ACKs as Linux does
 (softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
-dctcp-example.cc: ns-3's own DCTCP on PPP links with equal cables) for reference. Queue thresholds in packets become bytes in the intent as the
-softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
-counts occupancy in whole cells.
+dctcp-example.cc: ns-3's own DCTCP on PPP links with equal cables) for reference. Queue
+thresholds in packets become bytes in the intent as the softswitch profile's cells hold a
+1500-byte packet (8 cells of 208 B = 1664 B), since the switch counts occupancy in whole cells.
 
 Printed per variant and simulator: per-group mean throughput (payload, Mb/s) and Jain's index,
 mean queue (packets) at T1->T2 and T2->R1 in the measurement window, and CPU seconds of the

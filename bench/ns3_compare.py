@@ -14,8 +14,9 @@ Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per
 under delayed ACKs) and ``--linuxWindow=true`` (DCTCP's window on Linux's arithmetic, as
 qosforge's engine/window.py keeps it: the congestion-avoidance count zeroed when a reduction
 starts, tcp_init_cwnd_reduction, where ns-3's TcpLinuxReno keeps it across the cut; the cut
-rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp cuts bytes).
-Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame takes Ethernet's
+rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp cuts bytes;
+alpha updated before the cut on one ACK, as tcp_ack orders them, where ns-3 cuts first;
+bench/ns3/linux_host.h). Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame takes Ethernet's
 line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies 1,538 B of line time
 on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so packets of different
 senders never tie at the same nanosecond, which ns-3 would order by scheduling order into trains

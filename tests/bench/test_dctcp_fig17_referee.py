@@ -70,9 +70,9 @@ def fig17() -> dict[str, Any]:
 
 
 #: S1's throughput, which runs above ns-3's with the same Linux hosts (module doc).
-S1_ABOVE_NS3 = pytest.mark.xfail(strict=True, reason="S1's flows of one to four packets across both bottlenecks get "
-                                 "12-22 % more than ns-3 gives them with the same Linux hosts; not traced "
-                                 "(docs/dctcp-ce-marks.md)")
+S1_ABOVE_NS3 = pytest.mark.xfail(
+    strict=True, reason="S1's flows of one to four packets across both bottlenecks get 12-22 % "
+    "more than ns-3 gives them with the same Linux hosts; not traced (docs/dctcp-ce-marks.md)")
 
 
 def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float,
@@ -93,7 +93,8 @@ def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float,
 
 
 @pytest.mark.referee  # 5 s simulated, 40 flows: the referee tier (pyproject.toml)
-def test_fig17_meets_the_fairness_queue_marks_and_s2_s3_throughput_targets(fig17: dict[str, Any]) -> None:
+def test_fig17_meets_the_fairness_queue_marks_and_s2_s3_throughput_targets(
+        fig17: dict[str, Any]) -> None:
     checks = fig17["checks"]
     stock = json.loads(FIXTURE.read_text())["stock"]["groups_mean_mbps"]
     groups = fig17["qosforge"]["groups"]
@@ -119,7 +120,8 @@ def test_fig17_s1_is_within_10_percent_of_the_stock_run(fig17: dict[str, Any]) -
 
 
 @pytest.mark.referee  # three seeds of 0.5 s: the referee tier
-def test_half_flows_meets_the_throughput_queue_and_marks_targets(half_flows: dict[str, Any]) -> None:
+def test_half_flows_meets_the_throughput_queue_and_marks_targets(
+        half_flows: dict[str, Any]) -> None:
     _assert_every_group_and_queue(half_flows["checks"], lowest_jain=0.97)
     assert half_flows["checks"]["S1 jain"]["qosforge"] >= 0.97
     assert len(half_flows["qosforge"]["seeds"]) == 3

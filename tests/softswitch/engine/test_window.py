@@ -115,7 +115,8 @@ def test_dctcp_windows_stay_whole_packets_under_marking() -> None:
     assert segmented.world[L.W_CNT][L.C_MARKS] > 0 and reduced > 0
 
 
-def _ack_closing_an_observation_window(cwnd: float, alpha: float, marked: int, acked: int) -> tuple[np.ndarray, ...]:
+def _ack_closing_an_observation_window(cwnd: float, alpha: float, marked: int,
+                                       acked: int) -> tuple[np.ndarray, ...]:
     """A DCTCP sender outside CWR with ``cwnd`` packets in flight whose observation window
     (DCTCP §3.1, Linux's next_seq) ends at the next ACK; ``marked`` of the ``acked`` segments
     ACKed before it carried ECN-Echo."""
@@ -132,7 +133,8 @@ def _ack_closing_an_observation_window(cwnd: float, alpha: float, marked: int, a
 
 @settings(deadline=None, max_examples=200)  # the first call compiles the engine function
 @given(st.integers(10, 2000), st.floats(0.0, 1.0), st.integers(0, 40))
-def test_dctcp_cuts_with_the_alpha_the_same_ack_produced(cwnd: int, alpha: float, marked: int) -> None:
+def test_dctcp_cuts_with_the_alpha_the_same_ack_produced(cwnd: int, alpha: float,
+                                                        marked: int) -> None:
     """Linux's tcp_ack runs tcp_in_ack_event (dctcp_update_alpha) before tcp_fastretrans_alert
     -> tcp_enter_cwr -> dctcp_ssthresh: an ECN-Echo ACK that closes the observation window cuts
     with the alpha that includes it (ns-3's EnterCwr cuts with the alpha before it)."""
