@@ -27,6 +27,11 @@
 // frame), so no padding is missing. What the gap does not move: the last bit of a frame
 // reaches the far end 24 B of line time earlier than Ethernet's (192 ns at 1G per hop), a
 // constant offset in the base round trip.
+// --mtu M: every device's MTU (PointToPointNetDevice::Mtu, default 1500), for jumbo frames; pass
+// --segment M - 52 with it (IPv4 20 B + TCP 20 B + timestamps 12 B, as qosforge's
+// traffic/spec.py HEADER_BYTES), so every data packet is one M-byte datagram.
+// --startSpacingUs S: sender i starts at i * S us (flows joining one after another) instead of
+// spread over the first round trip (i * rttUs / flows us, as the qosforge dumbbell starts them).
 // --accessSkewNs S: sender i's access link is i * S ns longer one way. With every cable equally
 // long, packets of different senders reach the router at the same nanosecond and ns-3 orders the
 // tie by scheduling order, which lines them up into trains of one sender's packets
@@ -302,6 +307,8 @@ main(int argc, char* argv[])
     double accessSkewNs = 0;
     bool ethernet = false;
     bool linuxWindow = false;
+    uint32_t mtu = 1500;
+    double startSpacingUs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -325,6 +332,8 @@ main(int argc, char* argv[])
     cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
     cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
                  linuxWindow);
+    cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
+    cmd.AddValue("startSpacingUs", "sender i starts at i times this, us (0: spread over the first round trip)", startSpacingUs);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
@@ -381,6 +390,7 @@ main(int argc, char* argv[])
     link.SetDeviceAttribute("DataRate", StringValue(bandwidth));
     link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs * 1000 / 4)));
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+    link.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     if (ethernet)
     {
         // Ethernet's 8 + 14 + 4 + 12 = 38 B per frame against PPP's 2 B (header comment).
@@ -430,8 +440,10 @@ main(int argc, char* argv[])
         source.SetAttribute("MaxBytes", UintegerValue(0));
         source.SetAttribute("SendSize", UintegerValue(segment));
         ApplicationContainer app = source.Install(senders.Get(i));
-        app.Start(MicroSeconds(rttUs * i / flows));  // staggered as the qosforge dumbbell
+        // Staggered as the qosforge dumbbell (bench/ns3_compare.py passes the same spacing).
+        app.Start(MicroSeconds(startSpacingUs > 0 ? startSpacingUs * i : rttUs * i / flows));
     }
+    double lastStartUs = startSpacingUs > 0 ? startSpacingUs * (flows - 1) : rttUs;
     Simulator::Schedule(Seconds(warmup), &AtWarmup);
     if (!trace.empty())
     {
@@ -439,7 +451,7 @@ main(int argc, char* argv[])
         g_cwnd.assign(flows, 0);
         g_queue->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
         g_queue->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnEnqueue));
-        Simulator::Schedule(MicroSeconds(rttUs * 2), &ConnectSockets);  // every sender has started
+        Simulator::Schedule(MicroSeconds(lastStartUs + rttUs), &ConnectSockets);  // every sender has started
     }
     Simulator::Schedule(Seconds(warmup), &Sample);
     Simulator::Stop(Seconds(duration));
