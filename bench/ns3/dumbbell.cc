@@ -30,8 +30,12 @@
 // --mtu M: every device's MTU (PointToPointNetDevice::Mtu, default 1500), for jumbo frames; pass
 // --segment M - 52 with it (IPv4 20 B + TCP 20 B + timestamps 12 B, as qosforge's
 // traffic/spec.py HEADER_BYTES), so every data packet is one M-byte datagram.
-// --startSpacingUs S: sender i starts at i * S us (flows joining one after another) instead of
-// spread over the first round trip (i * rttUs / flows us, as the qosforge dumbbell starts them).
+// --joiners N --joinSpacingUs S: the last N senders join one after another, the k-th of them
+// (k = 1..N) at k * S us; the others start spread over the first round trip (sender i at
+// i * rttUs / flows us, as the qosforge dumbbell starts them). At least two senders start
+// together: a lone sender whose access link runs at the bottleneck's rate meets no queue and no
+// mark, so its window grows until the sender's own buffers stop it (here 64 MiB, far beyond
+// Linux's TCP small queues), and the experiment would measure that backlog draining.
 // --accessSkewNs S: sender i's access link is i * S ns longer one way. With every cable equally
 // long, packets of different senders reach the router at the same nanosecond and ns-3 orders the
 // tie by scheduling order, which lines them up into trains of one sender's packets
@@ -308,7 +312,8 @@ main(int argc, char* argv[])
     bool ethernet = false;
     bool linuxWindow = false;
     uint32_t mtu = 1500;
-    double startSpacingUs = 0;
+    uint32_t joiners = 0;
+    double joinSpacingUs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -333,11 +338,17 @@ main(int argc, char* argv[])
     cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
                  linuxWindow);
     cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
-    cmd.AddValue("startSpacingUs", "sender i starts at i times this, us (0: spread over the first round trip)", startSpacingUs);
+    cmd.AddValue("joiners", "of the flows, this many (the last) join one after another", joiners);
+    cmd.AddValue("joinSpacingUs", "the k-th joiner starts at k times this, us", joinSpacingUs);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
     g_segment = segment;
+    if (joiners + 2 > flows && joiners > 0)
+    {
+        std::fprintf(stderr, "--joiners must leave at least two flows starting together\n");
+        return 2;
+    }
     if (flows2 > flows || (flows2 > 0 && rttUs2 < rttUs / 2))
     {
         std::fprintf(stderr, "--flows2 must be at most --flows and --rttUs2 at least rttUs/2\n");
@@ -441,9 +452,10 @@ main(int argc, char* argv[])
         source.SetAttribute("SendSize", UintegerValue(segment));
         ApplicationContainer app = source.Install(senders.Get(i));
         // Staggered as the qosforge dumbbell (bench/ns3_compare.py passes the same spacing).
-        app.Start(MicroSeconds(startSpacingUs > 0 ? startSpacingUs * i : rttUs * i / flows));
+        uint32_t firstJoiner = flows - joiners;
+        app.Start(MicroSeconds(i >= firstJoiner ? joinSpacingUs * (i - firstJoiner + 1) : rttUs * i / flows));
     }
-    double lastStartUs = startSpacingUs > 0 ? startSpacingUs * (flows - 1) : rttUs;
+    double lastStartUs = joiners > 0 ? joinSpacingUs * joiners : rttUs;
     Simulator::Schedule(Seconds(warmup), &AtWarmup);
     if (!trace.empty())
     {
