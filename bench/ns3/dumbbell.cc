@@ -132,6 +132,152 @@ class TcpDctcpLinuxWindow : public TcpDctcp
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinuxWindow);
+
+/**
+ * A sender socket with Linux's tail loss probe where ns-3 3.37 has none (--tlp; bench/ns3_compare.py
+ * passes it). Linux arms a probe timeout instead of the retransmission timer while the sender is
+ * in Open or CWR (tcp_schedule_loss_probe, RFC 8985 §7.2): 2 SRTT, and with one segment
+ * outstanding at least 1.5 SRTT + TCP_DELACK_MAX (200 ms), both capped at the RTO still to run.
+ * With one segment outstanding and a minimum RTO below 200 ms the probe therefore fires when the
+ * retransmission timer would, and it sends one new segment (tcp_send_loss_probe, RFC 8985 §7.3,
+ * beyond cwnd: tcp_write_xmit's push_one == 2) and re-arms the timer, where ns-3 times out: cwnd
+ * one segment, and on the ACK that ends the loss no growth (ProcessAck counts only segments above
+ * m_recover), so the next lone segment waits on the receiver's delayed ACK again and the flow
+ * times out every minimum RTO (docs/dctcp-ce-marks.md, the 64-flow dumbbell). Only the probe at
+ * the retransmission timer is modelled: with two or more segments outstanding the receiver ACKs
+ * at once, so on these loss-free dumbbells the 2 SRTT probe has nothing to find. One probe at a
+ * time (tp->tlp_high_seq), until an ACK covers it.
+ */
+class TcpSocketLinuxProbe : public TcpSocketBase
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpSocketLinuxProbe")
+                                .SetParent<TcpSocketBase>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<TcpSocketLinuxProbe>();
+        return tid;
+    }
+
+    TcpSocketLinuxProbe() = default;
+
+    TcpSocketLinuxProbe(const TcpSocketLinuxProbe& sock) = default;
+
+    uint64_t probes = 0;    // probes sent over the whole run
+    uint64_t timeouts = 0;  // retransmission timeouts of data over the whole run
+
+  protected:
+    Ptr<TcpSocketBase> Fork() override
+    {
+        return CopyObject<TcpSocketLinuxProbe>(this);
+    }
+
+    void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override
+    {
+        TcpSocketBase::ReceivedAck(packet, tcpHeader);
+        if (m_probeHigh != SequenceNumber32(0) && m_txBuffer->HeadSequence() >= m_probeHigh)
+        {
+            m_probeHigh = SequenceNumber32(0);  // tcp_process_tlp_ack
+        }
+    }
+
+    void ReTxTimeout() override
+    {
+        auto state = m_tcb->m_congState;
+        bool open = state == TcpSocketState::CA_OPEN || state == TcpSocketState::CA_CWR;
+        if (m_state == ESTABLISHED && open && m_probeHigh == SequenceNumber32(0) && BytesInFlight() > 0 &&
+            m_txBuffer->SizeFromSequence(m_tcb->m_nextTxSequence) > 0)
+        {
+            uint32_t sent = SendDataPacket(m_tcb->m_nextTxSequence, m_tcb->m_segmentSize, true);
+            m_tcb->m_nextTxSequence += sent;
+            m_probeHigh = m_tcb->m_nextTxSequence;
+            ++probes;
+            if (!m_retxEvent.IsRunning())
+            {
+                m_retxEvent = Simulator::Schedule(m_rto, &TcpSocketLinuxProbe::ReTxTimeout, this);
+            }
+            return;
+        }
+        if (m_state == ESTABLISHED && BytesInFlight() > 0)
+        {
+            ++timeouts;
+        }
+        TcpSocketBase::ReTxTimeout();
+    }
+
+  private:
+    SequenceNumber32 m_probeHigh{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpSocketLinuxProbe);
+
+/**
+ * BulkSendApplication's endless sender on a TcpSocketLinuxProbe (ns-3's TcpL4Protocol creates
+ * only TcpSocketBase): the socket gets the congestion control, recovery and RTT estimator types
+ * TcpL4Protocol would give it.
+ */
+class ProbeBulkSender : public Application
+{
+  public:
+    ProbeBulkSender(Address peer, uint32_t sendSize)
+        : m_peer(peer),
+          m_sendSize(sendSize)
+    {
+    }
+
+    Ptr<TcpSocketLinuxProbe> socket;
+
+  private:
+    void StartApplication() override
+    {
+        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
+        ObjectFactory factory;
+        TypeIdValue type;
+        socket = CreateObject<TcpSocketLinuxProbe>();
+        socket->SetNode(GetNode());
+        socket->SetTcp(tcp);
+        tcp->GetAttribute("RttEstimatorType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetRtt(factory.Create<RttEstimator>());
+        tcp->GetAttribute("SocketType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+        tcp->GetAttribute("RecoveryType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        socket->Bind();
+        socket->Connect(m_peer);
+        socket->ShutdownRecv();
+        socket->SetConnectCallback(MakeCallback(&ProbeBulkSender::Connected, this),
+                                   MakeNullCallback<void, Ptr<Socket>>());
+        socket->SetSendCallback(MakeCallback(&ProbeBulkSender::Room, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Connected(Ptr<Socket>)
+    {
+        Fill();
+    }
+
+    void Room(Ptr<Socket>, uint32_t)
+    {
+        Fill();
+    }
+
+    void Fill()
+    {
+        while (socket->GetTxAvailable() >= m_sendSize && socket->Send(Create<Packet>(m_sendSize), 0) > 0)
+        {
+        }
+    }
+
+    Address m_peer;
+    uint32_t m_sendSize;
+};
 } // namespace ns3
 
 namespace
@@ -164,6 +310,7 @@ struct Snapshot
 };
 
 std::vector<Ptr<PacketSink>> g_sinks;
+std::vector<Ptr<ProbeBulkSender>> g_probeSenders;  // --tlp's senders, in sender order
 double g_atWarmupTime = 0;
 
 Snapshot
@@ -279,6 +426,17 @@ ConnectSockets()
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx", MakeCallback(&OnTx));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow", MakeCallback(&OnCwnd));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/SlowStartThreshold", MakeCallback(&OnSsthresh));
+    // --tlp's sockets are not in TcpL4Protocol's SocketList: connect them one by one.
+    for (uint32_t i = 0; i < g_probeSenders.size(); ++i)
+    {
+        Ptr<TcpSocketLinuxProbe> socket = g_probeSenders[i]->socket;
+        std::string context = "/NodeList/" + std::to_string(i) + "/";
+        socket->TraceConnect("CongState", context, MakeCallback(&OnCongState));
+        socket->TraceConnect("HighestRxAck", context, MakeCallback(&OnHighestRxAck));
+        socket->TraceConnect("Tx", context, MakeCallback(&OnTx));
+        socket->TraceConnect("CongestionWindow", context, MakeCallback(&OnCwnd));
+        socket->TraceConnect("SlowStartThreshold", context, MakeCallback(&OnSsthresh));
+    }
 }
 
 void
@@ -313,6 +471,7 @@ main(int argc, char* argv[])
     bool linuxWindow = false;
     uint32_t mtu = 1500;
     uint32_t joiners = 0;
+    bool tlp = false;
     double joinSpacingUs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
@@ -338,6 +497,7 @@ main(int argc, char* argv[])
     cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
                  linuxWindow);
     cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
+    cmd.AddValue("tlp", "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe (TcpSocketLinuxProbe)", tlp);
     cmd.AddValue("joiners", "of the flows, this many (the last) join one after another", joiners);
     cmd.AddValue("joinSpacingUs", "the k-th joiner starts at k times this, us", joinSpacingUs);
     cmd.Parse(argc, argv);
@@ -447,10 +607,21 @@ main(int argc, char* argv[])
         ApplicationContainer sink = sinkHelper.Install(receiver);
         sink.Start(Seconds(0));
         g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkSide.GetAddress(1), port + i));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
-        source.SetAttribute("SendSize", UintegerValue(segment));
-        ApplicationContainer app = source.Install(senders.Get(i));
+        ApplicationContainer app;
+        if (tlp)
+        {
+            Ptr<ProbeBulkSender> sender = CreateObject<ProbeBulkSender>(InetSocketAddress(sinkSide.GetAddress(1), port + i), segment);
+            senders.Get(i)->AddApplication(sender);
+            g_probeSenders.push_back(sender);
+            app.Add(sender);
+        }
+        else
+        {
+            BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkSide.GetAddress(1), port + i));
+            source.SetAttribute("MaxBytes", UintegerValue(0));
+            source.SetAttribute("SendSize", UintegerValue(segment));
+            app = source.Install(senders.Get(i));
+        }
         // Staggered as the qosforge dumbbell (bench/ns3_compare.py passes the same spacing).
         uint32_t firstJoiner = flows - joiners;
         app.Start(MicroSeconds(i >= firstJoiner ? joinSpacingUs * (i - firstJoiner + 1) : rttUs * i / flows));
@@ -483,11 +654,18 @@ main(int argc, char* argv[])
         }
     }
     double measured = duration - warmup;
+    uint64_t probes = 0;
+    uint64_t timeouts = 0;
+    for (auto& sender : g_probeSenders)
+    {
+        probes += sender->socket->probes;
+        timeouts += sender->socket->timeouts;
+    }
     std::printf("{\"queue_mean_packets\": %.6f, \"queue_p99_packets\": %u, \"goodput_gbps\": %.6f, \"marks\": %llu, \"drops\": %llu, "
-                "\"queue_samples\": %llu}\n",
+                "\"queue_samples\": %llu, \"tlp_probes\": %llu, \"tlp_timeouts\": %llu}\n",
                 g_samples ? g_sum / g_samples : 0.0, p99, (end.rxBytes - g_atWarmup.rxBytes) * 8.0 / measured / 1e9,
                 (unsigned long long)(end.marks - g_atWarmup.marks), (unsigned long long)(end.drops - g_atWarmup.drops),
-                (unsigned long long)g_samples);
+                (unsigned long long)g_samples, (unsigned long long)probes, (unsigned long long)timeouts);
     if (g_trace)
     {
         std::fclose(g_trace);
