@@ -143,10 +143,12 @@ NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinuxWindow);
  * beyond cwnd: tcp_write_xmit's push_one == 2) and re-arms the timer, where ns-3 times out: cwnd
  * one segment, and on the ACK that ends the loss no growth (ProcessAck counts only segments above
  * m_recover), so the next lone segment waits on the receiver's delayed ACK again and the flow
- * times out every minimum RTO (docs/dctcp-ce-marks.md, the 64-flow dumbbell). Only the probe at
- * the retransmission timer is modelled: with two or more segments outstanding the receiver ACKs
- * at once, so on these loss-free dumbbells the 2 SRTT probe has nothing to find. One probe at a
- * time (tp->tlp_high_seq), until an ACK covers it.
+ * times out every minimum RTO (docs/dctcp-ce-marks.md, the 64-flow dumbbell). Only that probe is
+ * modelled, with exactly one segment outstanding, where Linux's timing is the retransmission
+ * timer's: with two or more outstanding Linux probes after 2 SRTT, which ns-3's retransmission
+ * timer (and so this socket) does not; there the receiver ACKs every second segment at once, so
+ * without a loss the probe has nothing to find, and a tail-drop run keeps ns-3's timeout. One
+ * probe at a time (tp->tlp_high_seq), until an ACK covers it.
  */
 class TcpSocketLinuxProbe : public TcpSocketBase
 {
@@ -186,8 +188,9 @@ class TcpSocketLinuxProbe : public TcpSocketBase
     {
         auto state = m_tcb->m_congState;
         bool open = state == TcpSocketState::CA_OPEN || state == TcpSocketState::CA_CWR;
-        if (m_state == ESTABLISHED && open && m_probeHigh == SequenceNumber32(0) && BytesInFlight() > 0 &&
-            m_txBuffer->SizeFromSequence(m_tcb->m_nextTxSequence) > 0)
+        uint32_t inFlight = BytesInFlight();
+        if (m_state == ESTABLISHED && open && m_probeHigh == SequenceNumber32(0) && inFlight > 0 &&
+            inFlight <= m_tcb->m_segmentSize && m_txBuffer->SizeFromSequence(m_tcb->m_nextTxSequence) > 0)
         {
             uint32_t sent = SendDataPacket(m_tcb->m_nextTxSequence, m_tcb->m_segmentSize, true);
             m_tcb->m_nextTxSequence += sent;
