@@ -7,7 +7,7 @@ Gb/s), CE marks and drops after the warm-up, and wall and CPU seconds of the who
 docs/softswitch-validation.md table is this script's output.
 
 Both simulators' receivers delay ACKs (one per two segments). ns-3 is run as the Linux hosts
-qosforge models with four named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
+qosforge models with five named changes (``MATCH_LINUX``): ``--delAckTimeoutMs=40`` (Linux's
 TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms), ``--reno=linux`` (ns-3's TcpLinuxReno for
 newreno and tcp-ecn: congestion avoidance adds one segment per window of segments ACKed, as
 Linux's tcp_cong_avoid_ai and RFC 3465 do; ns-3's TcpNewReno adds MSS^2/cwnd per ACK, half as fast
@@ -18,7 +18,11 @@ rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp
 and ``--tlp=true`` (Linux's tail loss probe, RFC 8985 §7, where ns-3 3.37 has none: a lone
 outstanding segment the receiver holds for its delayed ACK is probed with a new segment when the
 retransmission timer would fire, as Linux and qosforge's engine/window.py do, instead of timing
-out to a window of one that ns-3 then never grows; bench/ns3/dumbbell.cc TcpSocketLinuxProbe).
+out to a window of one that ns-3 then never grows; bench/ns3/dumbbell.cc TcpSocketLinuxProbe)
+and ``--linuxReceiver=true`` (Linux's receiver: a segment that changes the CE state is ACKed at
+once, tcp_dctcp.h dctcp_ece_ack_update, where ns-3's TcpDctcp ACKs only the segments held before
+it; quick ACKs for a connection's first 16 segments and the 16 after a duplicate,
+tcp_incr_quickack / tcp_enter_quickack_mode; as qosforge's engine/window.py _delayed_ack).
 Its wire is qosforge's (``MODELLED_WIRE``): ``--ethernet=true`` (every frame takes Ethernet's
 line time, 36 B more than ns-3's PPP frame, so a 1,500 B datagram occupies 1,538 B of line time
 on both sides) and ``--accessSkewNs=1`` (sender i's cable i ns longer, so packets of different
@@ -57,7 +61,8 @@ from _usage import OneLineParser, fail
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dumbbell.cc"
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
-MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux", "--linuxWindow=true", "--tlp=true")
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--reno=linux", "--linuxWindow=true", "--tlp=true",
+               "--linuxReceiver=true")
 #: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
 #: between senders (module doc; bench/ns3/dumbbell.cc's header says how each is modelled).
 MODELLED_WIRE = ("--ethernet=true", "--accessSkewNs=1")

@@ -168,6 +168,14 @@ class TcpSocketLinuxProbe : public TcpSocketBase
 
     uint64_t probes = 0;    // probes sent over the whole run
     uint64_t timeouts = 0;  // retransmission timeouts of data over the whole run
+    // --linuxReceiver (bench/ns3_compare.py's MATCH_LINUX passes it): the receiving side ACKs
+    // at once a segment that changes its CE state, as Linux's dctcp_ece_ack_update
+    // (net/ipv4/tcp_dctcp.h, ICSK_ACK_NOW) does where TcpDctcp::CeState0to1 ACKs only the held
+    // ones, and ACKs the first TCP_MAX_QUICKACKS (16) segments of a connection and the 16 after
+    // a duplicate segment at once, as Linux's tcp_event_data_recv -> tcp_incr_quickack and
+    // tcp_data_queue -> tcp_enter_quickack_mode (include/net/tcp.h; qosforge's
+    // traffic/spec.py QUICKACK_SEGMENTS). Forked sockets inherit it.
+    bool linuxReceiver = false;
 
   protected:
     Ptr<TcpSocketBase> Fork() override
@@ -209,8 +217,40 @@ class TcpSocketLinuxProbe : public TcpSocketBase
         TcpSocketBase::ReTxTimeout();
     }
 
+    void ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader) override
+    {
+        if (linuxReceiver)
+        {
+            SequenceNumber32 next = m_tcb->m_rxBuffer->NextRxSequence();
+            auto ecn = m_tcb->m_ecnState;
+            bool ce = ecn == TcpSocketState::ECN_CE_RCVD || ecn == TcpSocketState::ECN_SENDING_ECE;
+            bool changed = ce != m_ceSeen;  // DoForwardUp ran the CE event before this
+            m_ceSeen = ce;
+            if (tcpHeader.GetSequenceNumber() + packet->GetSize() <= next)
+            {
+                m_quickAcks = 16;  // the base ACKs the duplicate itself
+            }
+            else if (tcpHeader.GetSequenceNumber() == next && packet->GetSize() > 0 &&
+                     (changed || m_quickAcks > 0))
+            {
+                if (!changed)
+                {
+                    --m_quickAcks;
+                }
+                m_delAckCount = m_delAckMaxCount > 0 ? m_delAckMaxCount - 1 : 0;  // ACK now
+                ++immediateAcks;
+            }
+        }
+        TcpSocketBase::ReceivedData(packet, tcpHeader);
+    }
+
+  public:
+    uint64_t immediateAcks = 0;
+
   private:
     SequenceNumber32 m_probeHigh{0};
+    bool m_ceSeen{false};
+    uint32_t m_quickAcks{16};  // a connection starts in quick-ACK mode (tcp_incr_quickack)
 };
 
 NS_OBJECT_ENSURE_REGISTERED(TcpSocketLinuxProbe);
@@ -281,6 +321,70 @@ class ProbeBulkSender : public Application
     Address m_peer;
     uint32_t m_sendSize;
 };
+
+/** PacketSink's counting on a listening TcpSocketLinuxProbe with --linuxReceiver set (forks
+ * inherit it), so the receiving sockets are Linux-like; TcpL4Protocol creates TcpSocketBase only. */
+class LinuxReceiverSink : public Application
+{
+  public:
+    explicit LinuxReceiverSink(uint16_t port)
+        : m_port(port)
+    {
+    }
+
+    uint64_t received = 0;
+    std::vector<Ptr<TcpSocketLinuxProbe>> accepted;
+
+  private:
+    void StartApplication() override
+    {
+        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
+        ObjectFactory factory;
+        TypeIdValue type;
+        m_listener = CreateObject<TcpSocketLinuxProbe>();
+        m_listener->linuxReceiver = true;
+        m_listener->SetNode(GetNode());
+        m_listener->SetTcp(tcp);
+        tcp->GetAttribute("RttEstimatorType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetRtt(factory.Create<RttEstimator>());
+        tcp->GetAttribute("SocketType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+        tcp->GetAttribute("RecoveryType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+        m_listener->Listen();
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeCallback(&LinuxReceiverSink::Accepted, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Accepted(Ptr<Socket> socket, const Address&)
+    {
+        accepted.push_back(DynamicCast<TcpSocketLinuxProbe>(socket));
+        socket->SetRecvCallback(MakeCallback(&LinuxReceiverSink::Read, this));
+    }
+
+    void Read(Ptr<Socket> socket)
+    {
+        while (Ptr<Packet> packet = socket->Recv())
+        {
+            if (packet->GetSize() == 0)
+            {
+                break;
+            }
+            received += packet->GetSize();
+        }
+    }
+
+    uint16_t m_port;
+    Ptr<TcpSocketLinuxProbe> m_listener;
+};
 } // namespace ns3
 
 namespace
@@ -314,6 +418,7 @@ struct Snapshot
 
 std::vector<Ptr<PacketSink>> g_sinks;
 std::vector<Ptr<ProbeBulkSender>> g_probeSenders;  // --tlp's senders, in sender order
+std::vector<Ptr<LinuxReceiverSink>> g_linuxSinks;  // --linuxReceiver's sinks
 double g_atWarmupTime = 0;
 
 Snapshot
@@ -323,6 +428,10 @@ Take()
     for (auto& sink : g_sinks)
     {
         s.rxBytes += sink->GetTotalRx();
+    }
+    for (auto& sink : g_linuxSinks)
+    {
+        s.rxBytes += sink->received;
     }
     const QueueDisc::Stats& stats = g_queue->GetStats();
     s.marks = stats.nTotalMarkedPackets;
@@ -475,6 +584,7 @@ main(int argc, char* argv[])
     uint32_t mtu = 1500;
     uint32_t joiners = 0;
     bool tlp = false;
+    bool linuxReceiver = false;
     double joinSpacingUs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
@@ -501,6 +611,7 @@ main(int argc, char* argv[])
                  linuxWindow);
     cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
     cmd.AddValue("tlp", "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe (TcpSocketLinuxProbe)", tlp);
+    cmd.AddValue("linuxReceiver", "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux (TcpSocketLinuxProbe)", linuxReceiver);
     cmd.AddValue("joiners", "of the flows, this many (the last) join one after another", joiners);
     cmd.AddValue("joinSpacingUs", "the k-th joiner starts at k times this, us", joinSpacingUs);
     cmd.Parse(argc, argv);
@@ -606,10 +717,20 @@ main(int argc, char* argv[])
     uint16_t port = 50000;
     for (uint32_t i = 0; i < flows; ++i)
     {
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
-        ApplicationContainer sink = sinkHelper.Install(receiver);
-        sink.Start(Seconds(0));
-        g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
+        if (linuxReceiver)
+        {
+            Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port + i);
+            receiver->AddApplication(sink);
+            sink->SetStartTime(Seconds(0));
+            g_linuxSinks.push_back(sink);
+        }
+        else
+        {
+            PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
+            ApplicationContainer sink = sinkHelper.Install(receiver);
+            sink.Start(Seconds(0));
+            g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
+        }
         ApplicationContainer app;
         if (tlp)
         {
@@ -659,16 +780,25 @@ main(int argc, char* argv[])
     double measured = duration - warmup;
     uint64_t probes = 0;
     uint64_t timeouts = 0;
+    uint64_t immediateAcks = 0;
     for (auto& sender : g_probeSenders)
     {
         probes += sender->socket->probes;
         timeouts += sender->socket->timeouts;
     }
+    for (auto& sink : g_linuxSinks)
+    {
+        for (auto& socket : sink->accepted)
+        {
+            immediateAcks += socket->immediateAcks;
+        }
+    }
     std::printf("{\"queue_mean_packets\": %.6f, \"queue_p99_packets\": %u, \"goodput_gbps\": %.6f, \"marks\": %llu, \"drops\": %llu, "
-                "\"queue_samples\": %llu, \"tlp_probes\": %llu, \"tlp_timeouts\": %llu}\n",
+                "\"queue_samples\": %llu, \"tlp_probes\": %llu, \"tlp_timeouts\": %llu, \"linux_receiver_acks\": %llu}\n",
                 g_samples ? g_sum / g_samples : 0.0, p99, (end.rxBytes - g_atWarmup.rxBytes) * 8.0 / measured / 1e9,
                 (unsigned long long)(end.marks - g_atWarmup.marks), (unsigned long long)(end.drops - g_atWarmup.drops),
-                (unsigned long long)g_samples, (unsigned long long)probes, (unsigned long long)timeouts);
+                (unsigned long long)g_samples, (unsigned long long)probes, (unsigned long long)timeouts,
+                (unsigned long long)immediateAcks);
     if (g_trace)
     {
         std::fclose(g_trace);

@@ -69,6 +69,7 @@ def test_the_fixture_records_every_dctcp_scenario_on_linux_hosts_and_ethernet() 
         assert "--delAckTimeoutMs=40" in row["argv"] and "--transport=dctcp" in row["argv"]
         assert "--ethernet=true" in row["argv"] and "--accessSkewNs=1" in row["argv"]
         assert "--linuxWindow=true" in row["argv"] and "--tlp=true" in row["argv"]
+        assert "--linuxReceiver=true" in row["argv"]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
