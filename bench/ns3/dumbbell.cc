@@ -168,7 +168,7 @@ class TcpSocketLinuxProbe : public TcpSocketBase
 
     uint64_t probes = 0;    // probes sent over the whole run
     uint64_t timeouts = 0;  // retransmission timeouts of data over the whole run
-    // --linuxReceiver (bench/ns3_compare.py's MATCH_LINUX passes it): the receiving side ACKs
+    // --linuxReceiver (bench/ns3_compare.py's MATCH_LINUX passes it): a DCTCP receiver ACKs
     // at once a segment that changes its CE state, as Linux's dctcp_ece_ack_update
     // (net/ipv4/tcp_dctcp.h, ICSK_ACK_NOW) does where TcpDctcp::CeState0to1 ACKs only the held
     // ones, and ACKs the first TCP_MAX_QUICKACKS (16) segments of a connection and the 16 after
@@ -224,7 +224,9 @@ class TcpSocketLinuxProbe : public TcpSocketBase
             SequenceNumber32 next = m_tcb->m_rxBuffer->NextRxSequence();
             auto ecn = m_tcb->m_ecnState;
             bool ce = ecn == TcpSocketState::ECN_CE_RCVD || ecn == TcpSocketState::ECN_SENDING_ECE;
-            bool changed = ce != m_ceSeen;  // DoForwardUp ran the CE event before this
+            // DoForwardUp ran the CE event before this. dctcp_ece_ack_update is DCTCP's own: an
+            // RFC 3168 receiver's state lasts until the sender's CWR, and is not ACKed so.
+            bool changed = ce != m_ceSeen && m_congestionControl->GetName().find("Dctcp") != std::string::npos;
             m_ceSeen = ce;
             if (tcpHeader.GetSequenceNumber() + packet->GetSize() <= next)
             {
