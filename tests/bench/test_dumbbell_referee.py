@@ -1,8 +1,9 @@
 """DCTCP on the dumbbell (``qosforge simulate --scenario dumbbell``) against ns-3 3.37's rows for
 the same runs, recorded in tests/bench/fixtures/dumbbell_ns3.json by bench/ns3/dumbbell.cc with
 the Linux hosts qosforge models (Linux's delayed-ACK timer, DCTCP's window on Linux's whole-packet
-arithmetic, Linux's tail loss probe) on qosforge's wire (Ethernet's line time per frame, no
-exact-ns ties between senders); the file says how to regenerate it (ns-3 takes about 65 CPU s).
+arithmetic, Linux's tail loss probe and receiver) on qosforge's wire (Ethernet's line time per
+frame, no exact-ns ties between senders); the file says how to regenerate it (ns-3 takes about
+65 CPU s).
 
 Nine bottlenecks: the published 10-flow 10G dumbbell with K = 65 packets; one neither
 simulator was tuned on, 20 flows into a 25G port with K = 30 packets and a 60 us base RTT; two
