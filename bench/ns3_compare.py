@@ -16,9 +16,9 @@ qosforge's engine/window.py keeps it: the congestion-avoidance count zeroed when
 starts, tcp_init_cwnd_reduction, where ns-3's TcpLinuxReno keeps it across the cut; the cut
 rounded down to whole packets, tcp_dctcp.c dctcp_ssthresh, where ns-3's TcpDctcp cuts bytes;
 alpha updated before the cut on one ACK, as tcp_ack orders them, where ns-3 cuts first;
-bench/ns3/linux_host.h) and ``--tlp=true`` (Linux's tail loss probe, RFC 8985 §7, where ns-3 3.37 has none: a lone
-outstanding segment the receiver holds for its delayed ACK is probed with a new segment when the
-retransmission timer would fire, as Linux and qosforge's engine/window.py do, instead of timing
+bench/ns3/linux_host.h) and ``--tlp=true`` (Linux's tail loss probe, RFC 8985 §7, where ns-3
+3.37 has none: a lone outstanding segment the receiver holds for its delayed ACK is probed with
+a new segment when the retransmission timer would fire, as Linux and qosforge's engine/window.py do, instead of timing
 out to a window of one that ns-3 then never grows; bench/ns3/dumbbell.cc TcpSocketLinuxProbe)
 and ``--linuxReceiver=true`` (Linux's receiver: a segment that changes the CE state is ACKed at
 once, tcp_dctcp.h dctcp_ece_ack_update, where ns-3's TcpDctcp ACKs only the segments held before
