@@ -94,7 +94,7 @@ def test_the_reused_classes_are_in_use() -> None:
         assert type(own[0].config.name) is not type(own[1].config.name)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(LEAVES), VALUES), min_size=1, max_size=6))
 def test_any_value_is_accepted_and_encoded_or_refused_as_pyangbinds_own_classes_do(
         containers: dict[str, tuple[Any, Any]], settings_: list[tuple[tuple[str, str], object]],
