@@ -23,9 +23,9 @@ the class's definition depends on, so the reused class behaves as the one pyangb
   types, chosen by the value) and extension methods (extra slots per path) keep pyangbind's path.
 - Each reused ``RestrictedClass`` still rebuilds its checks on every instantiation, as class
   attributes (pyangbind's ``__new__``): shared by several nodes, two threads could see each
-  other's half-built list, so every construction and decode through the bindings holds one
-  re-entrant lock (:data:`BINDINGS_LOCK`; pyangbind is pure Python, so the GIL serialised it
-  anyway).
+  other's half-built list, so its ``__new__``, every node construction and every decode hold
+  one re-entrant lock (:data:`BINDINGS_LOCK`; pyangbind is pure Python, so the GIL serialised
+  it anyway). A class pyangbind built for one node had no other user.
 - ``regex``: pyangbind calls the module's ``compile``/``sub``/``match`` with a few constant
   patterns per node; ``regex``'s own cache lookup checks its arguments each call (``_compile``,
   ~0.1 ms), so the module it sees keeps the compiled patterns (same patterns, same matches).
@@ -85,10 +85,23 @@ def restricted_class_type(original: Callable[..., type]) -> Callable[..., type]:
         with BINDINGS_LOCK:
             restricted = classes.get(key)
             if restricted is None:
-                restricted = classes[key] = original(*args, **kwargs)
+                restricted = classes[key] = _locked_new(original(*args, **kwargs))
             return restricted
 
     return reused
+
+
+def _locked_new(restricted: type) -> type:
+    """``restricted`` with its ``__new__`` (which rebuilds the class's checks) under the lock,
+    whoever instantiates it: a node, a leaf-list's item check, the decoder."""
+    rebuild = restricted.__new__
+
+    def new(cls: type, *args: object, **kwargs: object) -> object:
+        with BINDINGS_LOCK:
+            return rebuild(cls, *args, **kwargs)
+
+    restricted.__new__ = staticmethod(new)  # type: ignore[assignment]
+    return restricted
 
 
 def yang_dyn_class(original: Callable[..., Any]) -> Callable[..., Any]:
