@@ -141,8 +141,9 @@ def _without_key(entry: dict[str, Any]) -> str:
 def validate_openconfig(document: Any) -> int:
     """Validate a document through the bindings, decoding each distinct ``/qos/interfaces``
     entry once: entries that differ only in ``interface-id`` (a plain string key) decode alike,
-    and pyangbind's decoder costs ~0.1 s per entry, so a 968-port spine would otherwise take
-    minutes. Keys are checked to be distinct strings equal to their ``config/interface-id``.
+    and pyangbind's decoder costs ~0.02 CPU s per entry (~0.05 with pyangbind's own node classes,
+    node_classes.py), so a 968-port spine would otherwise take 20 s. Keys are checked to be
+    distinct strings equal to their ``config/interface-id``.
     A document already accepted in this process is not decoded again.
     Returns how many distinct interface entries the document has."""
     if not isinstance(document, dict) or not isinstance(document.get(ROOT_KEY), dict):

@@ -123,7 +123,7 @@ def yang_dyn_class(original: Callable[..., Any]) -> Callable[..., Any]:
             values = {name: kwargs.pop(keyword, default)
                       for keyword, name, default in _NODE_ARGUMENTS}
             values.update(dict.fromkeys(_CLASS_CELLS, node_class))
-            init = node_class.__init__
+            init: Any = vars(node_class)["__init__"]  # the class's own, with its closure
             code = init.__code__
             own_init = FunctionType(code, init.__globals__, code.co_name, None,
                                     tuple(CellType(values[name]) for name in code.co_freevars))
@@ -134,36 +134,26 @@ def yang_dyn_class(original: Callable[..., Any]) -> Callable[..., Any]:
     return reused
 
 
-@functools.cache
-def _compiled(pattern: str, flags: int = 0) -> Any:
-    import regex
-
-    return regex.compile(pattern, flags)
-
-
 class _CachedRegex(ModuleType):
     """The ``regex`` module as pyangbind calls it, with compiled patterns kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, regex: ModuleType) -> None:
         super().__init__("regex")
+        self._regex = regex
+        self._compiled: Callable[[str, int], Any] = functools.cache(regex.compile)
 
     def __getattr__(self, name: str) -> Any:
-        import regex
+        return getattr(self._regex, name)
 
-        return getattr(regex, name)
+    def compile(self, pattern: str, flags: int = 0) -> Any:
+        return self._compiled(pattern, flags)
 
-    @staticmethod
-    def compile(pattern: str, flags: int = 0) -> Any:
-        return _compiled(pattern, flags)
-
-    @staticmethod
-    def sub(pattern: str, repl: str, string: str) -> str:
-        result: str = _compiled(pattern).sub(repl, string)
+    def sub(self, pattern: str, repl: str, string: str) -> str:
+        result: str = self._compiled(pattern, 0).sub(repl, string)
         return result
 
-    @staticmethod
-    def match(pattern: str, string: str) -> Any:
-        return _compiled(pattern).match(string)
+    def match(self, pattern: str, string: str) -> Any:
+        return self._compiled(pattern, 0).match(string)
 
 
 _ORIGINALS: dict[str, Any] = {}
@@ -184,7 +174,7 @@ def reuse_node_classes(*generated: ModuleType) -> bool:
                               regex=yangtypes.regex)
             _REUSED.update(YANGDynClass=yang_dyn_class(yangtypes.YANGDynClass),
                            RestrictedClassType=restricted_class_type(yangtypes.RestrictedClassType),
-                           regex=_CachedRegex())
+                           regex=_CachedRegex(yangtypes.regex))
         _set(_REUSED, yangtypes, *generated)
         return True
 
