@@ -16,9 +16,11 @@ NS3_MODULES = ("ns3-core", "ns3-network", "ns3-internet", "ns3-point-to-point", 
 
 
 def build(source: Path) -> Path:
-    """bench/ns3/build/<name>, compiled from ``source`` unless it is newer than the source."""
+    """bench/ns3/build/<name>, compiled from ``source`` unless it is newer than the source and
+    the headers beside it (bench/ns3/linux_host.h, which the programs share)."""
     binary = source.parent / "build" / source.stem
-    if binary.exists() and binary.stat().st_mtime > source.stat().st_mtime:
+    newest = max(path.stat().st_mtime for path in (source, *source.parent.glob("*.h")))
+    if binary.exists() and binary.stat().st_mtime > newest:
         return binary
     if shutil.which("pkg-config") is None or subprocess.run(["pkg-config", "--exists", *NS3_MODULES]).returncode != 0:
         fail("ns-3 is not installed: apt-get install ns3 libns3-dev libgsl-dev")

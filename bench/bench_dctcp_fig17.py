@@ -15,19 +15,26 @@ The ns-3 program is run configured as the switch and hosts qosforge models, flag
 default keeps 100 packets in the PointToPointNetDevice below the disc, invisible to RED),
 ``--gentle=false`` (SAI inc/saiwred.h and SONiC's WRED_PROFILE mark every packet above max; ns-3's
 RED default is gentle), ns-3's own delayed ACKs (DelAckCount 2, as dctcp-example.cc and Linux)
-with ``--delAckTimeoutMs=40`` (Linux's TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms) and
-``--dctcp=linux`` (ns-3's TcpDctcp with Linux's floor of two segments on the reduced window,
-tcp_dctcp.c dctcp_ssthresh: ns-3.37's TcpDctcp lets a window fall to one segment, whose ACK then
-waits for the delayed-ACK timer, and Fig. 17's S1 flows starve; qosforge's DCTCP keeps Linux's
-floor), and ``--wred=switch --redSteps=N`` (the program's own queue disc marks each
+with ``--delAckTimeoutMs=40`` (Linux's TCP_DELACK_MIN; ns-3's DelAckTimeout is 200 ms),
+``--linuxWindow=true`` (ns-3's TcpDctcp on Linux's window arithmetic and order, as qosforge's
+engine/window.py runs DCTCP: the growth count zeroed at a cut, tcp_init_cwnd_reduction; the cut
+rounded down to whole packets with Linux's floor of two, tcp_dctcp.c dctcp_ssthresh, where
+ns-3.37's TcpDctcp cuts bytes and lets a window fall to one segment, whose ACK then waits for the
+delayed-ACK timer; alpha updated before the cut on the same ACK, tcp_ack's tcp_in_ack_event
+before tcp_fastretrans_alert; bench/ns3/linux_host.h), its wire qosforge's (``MODELLED_WIRE``,
+as bench/ns3_compare.py's: ``--ethernet=true``, every frame 36 B longer on the line than ns-3's
+PPP frame, 1,538 B per full datagram as on qosforge's ports, and ``--hostSkewNs=1``, the k-th
+sender's cable k ns longer, so no two senders' packets tie at a switch on the same nanosecond,
+which ns-3 orders into trains of one sender's packets; docs/dctcp-ce-marks.md), and
+``--wred=switch --redSteps=N`` (the program's own queue disc marks each
 packet independently with the probability of the instantaneous queue, as SAI inc/saiwred.h's WRED
 and the software switch do, on the switch profile's N-step RED staircase; ns-3's RedQueueDisc
 spaces marks by the count since the last one instead, its Wait default giving 2/3 as many marks
 at the same queue, and ns-3 RED marks from q >= min where WRED marks from q > min). qosforge's receivers delay ACKs as Linux does
 (softswitch/engine/window.py). ``--stock`` adds a run of the program with its defaults (those of
-dctcp-example.cc) for reference. Queue thresholds in packets become bytes in the intent as the
-softswitch profile's cells hold a 1500-byte packet (8 cells of 208 B = 1664 B), since the switch
-counts occupancy in whole cells.
+dctcp-example.cc: ns-3's own DCTCP on PPP links with equal cables) for reference. Queue
+thresholds in packets become bytes in the intent as the softswitch profile's cells hold a
+1500-byte packet (8 cells of 208 B = 1664 B), since the switch counts occupancy in whole cells.
 
 Printed per variant and simulator: per-group mean throughput (payload, Mb/s) and Jain's index,
 mean queue (packets) at T1->T2 and T2->R1 in the measurement window, and CPU seconds of the
@@ -59,12 +66,14 @@ from _usage import OneLineParser, fail
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
-#: The ns-3 flags that make the referee the system qosforge models (module doc); the RED
-#: staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
-MATCH_QOSFORGE = ("--deviceQueue=1", "--gentle=false", "--delAckTimeoutMs=40", "--dctcp=linux",
-                  "--wred=switch")
-#: The same for a variant refereed with one ACK per segment (Variant.ns3_delayed_acks False).
-MATCH_QOSFORGE_PER_SEGMENT = ("--deviceQueue=1", "--gentle=false", "--delAck=1", "--wred=switch")
+#: The ns-3 flags that make the referee's switch ports the ones qosforge models (module doc); the
+#: RED staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
+MATCH_SWITCH = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
+#: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--linuxWindow=true")
+#: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
+#: between senders (module doc; bench/ns3/linux_host.h says how each is modelled).
+MODELLED_WIRE = ("--ethernet=true", "--hostSkewNs=1")
 #: The wire size of a full TCP packet in both simulators (1448-byte segments + 52 header bytes).
 PACKET_BYTES = 1500
 PROFILE = "softswitch"
@@ -94,9 +103,6 @@ class Variant:
     convergence_s: float = 3.0
     measure_s: float = 1.0
     link_delay_us: float = 10.0
-    ns3_delayed_acks: bool = True
-    """The ns-3 referee delays ACKs (its default, as Linux and qosforge's hosts); False: it ACKs
-    every segment (``--delAck=1``), where ns-3's delayed ACKs are no referee (half-flows)."""
 
     @property
     def end_s(self) -> float:
@@ -105,16 +111,11 @@ class Variant:
 
 VARIANTS = {v.name: v for v in (
     # The paper's experiment as dctcp-example.cc runs it.
-    # Refereed with one ACK per segment: ns-3 with its delayed ACKs (and Linux's DCTCP floor)
-    # starves S1 here too (5.5 Mb/s against the stock dctcp-example's 23.9; docs/softswitch.md).
-    Variant("fig17", ns3_delayed_acks=False),
+    Variant("fig17"),
     # The same, 1.5 s long (0.5 s start-up, 0.5 s convergence, 0.5 s measured).
     Variant("fig17-short", startup_s=0.5, convergence_s=0.5, measure_s=0.5),
-    # Half the senders: T1->T2 still carries 10 x 1G + 5 x S1 onto 10G. Refereed with one ACK
-    # per segment: ns-3 with its delayed ACKs (and Linux's DCTCP floor) starves S1 here (21.9
-    # Mb/s with Jain 0.855, against 50.3 with Jain 0.98 on qosforge and 51.5 with Jain 0.998 on
-    # ns-3 ACKing every segment), where the same ns-3 agrees on ci and fig17.
-    Variant("half-flows", n1=5, n2=10, n3=5, startup_s=0.1, convergence_s=0.2, measure_s=0.2, ns3_delayed_acks=False),
+    # Half the senders: T1->T2 still carries 10 x 1G + 5 x S1 onto 10G.
+    Variant("half-flows", n1=5, n2=10, n3=5, startup_s=0.1, convergence_s=0.2, measure_s=0.2),
     # DCTCP's own step marking (DCTCP §3.4: K = 20 packets at 1G, 65 at 10G) instead of RED.
     Variant("step-k", n1=5, n2=10, n3=5, host_red_packets=(20, 20), fabric_red_packets=(65, 65), pmax_percent=100.0,
             startup_s=0.1, convergence_s=0.2, measure_s=0.2),
@@ -144,9 +145,8 @@ def red_steps() -> int:
     return int(red.steps.known("red.steps")) if red is not None else 0
 
 
-def match_qosforge(v: Variant) -> tuple[str, ...]:
-    match = MATCH_QOSFORGE if v.ns3_delayed_acks else MATCH_QOSFORGE_PER_SEGMENT
-    return (*match, f"--redSteps={red_steps()}")
+def match_qosforge() -> tuple[str, ...]:
+    return (*MATCH_SWITCH, *MATCH_LINUX, *MODELLED_WIRE, f"--redSteps={red_steps()}")
 
 
 def cell_packet_bytes() -> int:
@@ -205,7 +205,7 @@ def ns3_argv(v: Variant, *, stock: bool = False) -> list[str]:
             f"--maxTh1={v.host_red_packets[1]:g}", f"--minTh10={v.fabric_red_packets[0]:g}", f"--maxTh10={v.fabric_red_packets[1]:g}",
             f"--lInterm={100.0 / v.pmax_percent:g}", f"--startup={v.startup_s:g}", f"--convergence={v.convergence_s:g}",
             f"--measure={v.measure_s:g}"]
-    return argv if stock else [*argv, *match_qosforge(v)]
+    return argv if stock else [*argv, *match_qosforge()]
 
 
 def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
@@ -296,8 +296,9 @@ def compare(v: Variant, q: dict[str, Any], n: dict[str, Any]) -> dict[str, Any]:
             checks[f"{port} marks"] = {"qosforge": ours, "ns3": theirs, "error": abs(ours - theirs) / theirs if theirs else math.inf,
                                        "ok": theirs > 0 and abs(ours - theirs) <= TARGET_MARKS * theirs}
     # The CPU ratio is reported, not judged: ns-3's CPU time is the referee's cost under its own
-    # settings (the ci variant's run took 91 CPU s with an ACK per segment and 22 s with the
-    # delayed ACKs it is now recorded with, tests/bench/fixtures/dctcp_fig17_ci.json), so a
+    # settings (the ci variant's run took 91 CPU s with an ACK per segment, 22 s with delayed
+    # ACKs and 16 s with them on Linux's window and Ethernet, as it is now recorded in
+    # tests/bench/fixtures/dctcp_fig17_ci.json), so a
     # fixed target on the ratio measures the referee as much as qosforge; bench_softswitch.py
     # measures qosforge's own speed.
     ratio = n["cpu_s"] / q["cpu_s"] if q["cpu_s"] else math.inf

@@ -26,7 +26,11 @@
 // WRED do, --delAck=1 ACKs every segment, --dctcp=linux keeps Linux's two-segment floor on
 // DCTCP's window, --delAckTimeoutMs=40 is Linux's TCP_DELACK_MIN, --wred=switch replaces RedQueueDisc with
 // SwitchWredQueueDisc below (per-packet marking as SAI WRED does, optionally on an N-step
-// staircase, --redSteps), --transport=tcp-ecn / newreno change the senders.
+// staircase, --redSteps), --transport=tcp-ecn / newreno change the senders. The hosts and wire
+// qosforge models (linux_host.h, shared with dumbbell.cc): --linuxWindow=true runs DCTCP on
+// Linux's window arithmetic and order (TcpDctcpLinuxWindow, which keeps Linux's two-segment floor
+// too, so it replaces --dctcp), --ethernet=true gives every frame on every link Ethernet's line
+// time (UseEthernetFraming) and --hostSkewNs=1 makes the senders' cables 1 ns apart.
 //
 // Output: one JSON object on stdout: per-group throughput of every flow over the measurement
 // window (application bytes received, Mb/s), Jain's index per group, and for both bottlenecks
@@ -42,6 +46,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+
+#include "linux_host.h"
 
 #include <algorithm>
 #include <cmath>
@@ -315,6 +321,8 @@ main(int argc, char* argv[])
     uint32_t deviceQueue = 100;
     uint32_t delAck = 2;
     std::string dctcp = "ns3";
+    bool linuxWindow = false;
+    bool ethernet = false;
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
@@ -350,6 +358,11 @@ main(int argc, char* argv[])
     cmd.AddValue("dctcp",
                  "ns3 (TcpDctcp) or linux (with Linux's two-segment floor, tcp_dctcp.c dctcp_ssthresh)",
                  dctcp);
+    cmd.AddValue("linuxWindow",
+                 "dctcp with Linux's window arithmetic and order (TcpDctcpLinuxWindow: count reset at a cut, whole-packet "
+                 "cut, alpha updated before it, two-segment floor); takes the place of --dctcp",
+                 linuxWindow);
+    cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
     cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
@@ -364,8 +377,9 @@ main(int argc, char* argv[])
     if (transport == "dctcp")
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                           dctcp == "linux" ? TypeIdValue(TcpDctcpLinux::GetTypeId())
-                                            : TypeIdValue(TcpDctcp::GetTypeId()));
+                           linuxWindow       ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId())
+                           : dctcp == "linux" ? TypeIdValue(TcpDctcpLinux::GetTypeId())
+                                              : TypeIdValue(TcpDctcp::GetTypeId()));
     }
     else if (transport == "tcp-ecn" || transport == "newreno")
     {
@@ -422,6 +436,11 @@ main(int argc, char* argv[])
     fabricLink.SetDeviceAttribute("DataRate", StringValue(fabricRate));
     fabricLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(linkDelayUs)));
     fabricLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queueSize));
+    if (ethernet)
+    {
+        UseEthernetFraming(hostLink, hostRate);
+        UseEthernetFraming(fabricLink, fabricRate);
+    }
 
     NetDeviceContainer t1t2 = fabricLink.Install(t1, t2);
     NetDeviceContainer r1t2 = hostLink.Install(r1, t2);

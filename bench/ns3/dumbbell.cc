@@ -14,19 +14,18 @@
 // ack_segments"), each segment it sends ("T time_s sender seq_segments") and each change of its
 // congestion state ("C time_s sender state", TcpSocketState::TcpCongState_t), for the per-packet comparison in docs/dctcp-ce-marks.md.
 //
-// --ethernet: every frame takes the line time of an Ethernet frame instead of a PPP one. ns-3's
-// point-to-point device serialises the IP datagram plus a 2 B PPP header; an Ethernet frame
-// adds MAC header 14 B + FCS 4 B to the datagram and preamble/SFD 8 B + inter-frame gap 12 B
-// between frames (IEEE Std 802.3 clauses 3.1.1 and 4.4.2), 38 B, so 36 B more than PPP. The flag
-// sets the device's InterframeGap to 36 B at the link rate: the device then starts its next
-// frame (and the queue disc hands it one) 36 B later, so the bottleneck drains 1,538 B of line
-// time per full 1,500 B datagram, as Ethernet and qosforge do (softswitch/engine/ports.py
-// wire_bytes). A constant gap is exact per frame where scaling DataRate by 1502/1538 would be
-// exact only for full frames (a 54 B ACK would take 55 B of line time instead of 90 B); the
-// frames ns-3 sends here are all at least Ethernet's 64 B minimum (a 52 B IP ACK is a 70 B
-// frame), so no padding is missing. What the gap does not move: the last bit of a frame
-// reaches the far end 24 B of line time earlier than Ethernet's (192 ns at 1G per hop), a
-// constant offset in the base round trip.
+// --ethernet: every frame takes Ethernet's line time instead of PPP's (linux_host.h
+// UseEthernetFraming says how and what it leaves). --linuxWindow: DCTCP on Linux's window
+// arithmetic and order (linux_host.h TcpDctcpLinuxWindow).
+// --mtu M: every device's MTU (PointToPointNetDevice::Mtu, default 1500), for jumbo frames; pass
+// --segment M - 52 with it (IPv4 20 B + TCP 20 B + timestamps 12 B, as qosforge's
+// traffic/spec.py HEADER_BYTES), so every data packet is one M-byte datagram.
+// --joiners N --joinSpacingUs S: the last N senders join one after another, the k-th of them
+// (k = 1..N) at k * S us; the others start spread over the first round trip (sender i at
+// i * rttUs / flows us, as the qosforge dumbbell starts them). At least two senders start
+// together: a lone sender whose access link runs at the bottleneck's rate meets no queue and no
+// mark, so its window grows until the sender's own buffers stop it (here 64 MiB, far beyond
+// Linux's TCP small queues), and the experiment would measure that backlog draining.
 // --accessSkewNs S: sender i's access link is i * S ns longer one way. With every cable equally
 // long, packets of different senders reach the router at the same nanosecond and ns-3 orders the
 // tie by scheduling order, which lines them up into trains of one sender's packets
@@ -42,6 +41,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "linux_host.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -53,76 +54,259 @@ using namespace ns3;
 namespace ns3
 {
 /**
- * ns-3's TcpDctcp with Linux's window arithmetic (--linuxWindow; bench/ns3_compare.py passes it, as
- * qosforge's engine/window.py keeps DCTCP's window so; docs/dctcp-ce-marks.md).
- * Growth: tcp_cong_avoid_ai (net/ipv4/tcp_cong.c) counts segments ACKed in tp->snd_cwnd_cnt and
- * adds one packet per cwnd of them; tcp_init_cwnd_reduction (net/ipv4/tcp_input.c) zeroes the
- * count when a reduction starts. ns-3's TcpLinuxReno counts the same way but keeps its count
- * across the cut, so credit earned at the larger window is spent right after it. The cut: Linux's
- * dctcp_ssthresh (net/ipv4/tcp_dctcp.c) is max(cwnd - ((cwnd * alpha) >> 11), 2) on a
- * whole-packet cwnd, the cut rounded down to whole packets; TcpDctcp::GetSsThresh computes
- * (1 - alpha/2) * cWnd in bytes. Here the cut is TcpDctcp's, rounded down to whole segments.
+ * A sender socket with Linux's tail loss probe where ns-3 3.37 has none (--tlp; bench/ns3_compare.py
+ * passes it). Linux arms a probe timeout instead of the retransmission timer while the sender is
+ * in Open or CWR (tcp_schedule_loss_probe, RFC 8985 §7.2): 2 SRTT, and with one segment
+ * outstanding at least 1.5 SRTT + TCP_DELACK_MAX (200 ms), both capped at the RTO still to run.
+ * With one segment outstanding and a minimum RTO below 200 ms the probe therefore fires when the
+ * retransmission timer would, and it sends one new segment (tcp_send_loss_probe, RFC 8985 §7.3,
+ * beyond cwnd: tcp_write_xmit's push_one == 2) and re-arms the timer, where ns-3 times out: cwnd
+ * one segment, and on the ACK that ends the loss no growth (ProcessAck counts only segments above
+ * m_recover), so the next lone segment waits on the receiver's delayed ACK again and the flow
+ * times out every minimum RTO (docs/dctcp-ce-marks.md, the 64-flow dumbbell). Only that probe is
+ * modelled, with exactly one segment outstanding, where Linux's timing is the retransmission
+ * timer's: with two or more outstanding Linux probes after 2 SRTT, which ns-3's retransmission
+ * timer (and so this socket) does not; there the receiver ACKs every second segment at once, so
+ * without a loss the probe has nothing to find, and a tail-drop run keeps ns-3's timeout. One
+ * probe at a time (tp->tlp_high_seq), until an ACK covers it.
  */
-class TcpDctcpLinuxWindow : public TcpDctcp
+class TcpSocketLinuxProbe : public TcpSocketBase
 {
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::TcpDctcpLinuxWindow")
-                                .SetParent<TcpDctcp>()
+        static TypeId tid = TypeId("ns3::TcpSocketLinuxProbe")
+                                .SetParent<TcpSocketBase>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<TcpDctcpLinuxWindow>();
+                                .AddConstructor<TcpSocketLinuxProbe>();
         return tid;
     }
 
-    TcpDctcpLinuxWindow() = default;
+    TcpSocketLinuxProbe() = default;
 
-    TcpDctcpLinuxWindow(const TcpDctcpLinuxWindow& sock) = default;
+    TcpSocketLinuxProbe(const TcpSocketLinuxProbe& sock) = default;
 
-    std::string GetName() const override
-    {
-        return "TcpDctcpLinuxWindow";
-    }
-
-    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
-    {
-        m_ackedCount = 0;  // tcp_init_cwnd_reduction: tp->snd_cwnd_cnt = 0
-        uint32_t ns3Bytes = TcpDctcp::GetSsThresh(tcb, bytesInFlight);
-        uint32_t packets = tcb->m_cWnd / tcb->m_segmentSize;
-        double halfAlpha = 1.0 - double(ns3Bytes) / double(tcb->m_cWnd);
-        auto cut = static_cast<uint32_t>(std::floor(packets * halfAlpha + 1e-9));
-        return std::max<uint32_t>(packets - cut, 2) * tcb->m_segmentSize;
-    }
-
-    Ptr<TcpCongestionOps> Fork() override
-    {
-        return CopyObject<TcpDctcpLinuxWindow>(this);
-    }
+    uint64_t probes = 0;    // probes sent over the whole run
+    uint64_t timeouts = 0;  // retransmission timeouts of data over the whole run
+    // --linuxReceiver (bench/ns3_compare.py's MATCH_LINUX passes it): a DCTCP receiver ACKs
+    // at once a segment that changes its CE state, as Linux's dctcp_ece_ack_update
+    // (net/ipv4/tcp_dctcp.h, ICSK_ACK_NOW) does where TcpDctcp::CeState0to1 ACKs only the held
+    // ones, and ACKs the first TCP_MAX_QUICKACKS (16) segments of a connection and the 16 after
+    // a duplicate segment at once, as Linux's tcp_event_data_recv -> tcp_incr_quickack and
+    // tcp_data_queue -> tcp_enter_quickack_mode (include/net/tcp.h; qosforge's
+    // traffic/spec.py QUICKACK_SEGMENTS). Forked sockets inherit it.
+    bool linuxReceiver = false;
 
   protected:
-    void CongestionAvoidance(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+    Ptr<TcpSocketBase> Fork() override
     {
-        // tcp_cong_avoid_ai(tp, w = snd_cwnd, acked)
-        uint32_t w = std::max<uint32_t>(tcb->m_cWnd / tcb->m_segmentSize, 1);
-        if (m_ackedCount >= w)
+        return CopyObject<TcpSocketLinuxProbe>(this);
+    }
+
+    void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override
+    {
+        TcpSocketBase::ReceivedAck(packet, tcpHeader);
+        if (m_probeHigh != SequenceNumber32(0) && m_txBuffer->HeadSequence() >= m_probeHigh)
         {
-            m_ackedCount = 0;
-            tcb->m_cWnd += tcb->m_segmentSize;
-        }
-        m_ackedCount += segmentsAcked;
-        if (m_ackedCount >= w)
-        {
-            uint32_t delta = m_ackedCount / w;
-            m_ackedCount -= delta * w;
-            tcb->m_cWnd += delta * tcb->m_segmentSize;
+            m_probeHigh = SequenceNumber32(0);  // tcp_process_tlp_ack
         }
     }
 
+    void ReTxTimeout() override
+    {
+        auto state = m_tcb->m_congState;
+        bool open = state == TcpSocketState::CA_OPEN || state == TcpSocketState::CA_CWR;
+        uint32_t inFlight = BytesInFlight();
+        if (m_state == ESTABLISHED && open && m_probeHigh == SequenceNumber32(0) && inFlight > 0 &&
+            inFlight <= m_tcb->m_segmentSize && m_txBuffer->SizeFromSequence(m_tcb->m_nextTxSequence) > 0)
+        {
+            uint32_t sent = SendDataPacket(m_tcb->m_nextTxSequence, m_tcb->m_segmentSize, true);
+            m_tcb->m_nextTxSequence += sent;
+            m_probeHigh = m_tcb->m_nextTxSequence;
+            ++probes;
+            if (!m_retxEvent.IsRunning())
+            {
+                m_retxEvent = Simulator::Schedule(m_rto, &TcpSocketLinuxProbe::ReTxTimeout, this);
+            }
+            return;
+        }
+        if (m_state == ESTABLISHED && BytesInFlight() > 0)
+        {
+            ++timeouts;
+        }
+        TcpSocketBase::ReTxTimeout();
+    }
+
+    void ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader) override
+    {
+        if (linuxReceiver)
+        {
+            SequenceNumber32 next = m_tcb->m_rxBuffer->NextRxSequence();
+            auto ecn = m_tcb->m_ecnState;
+            bool ce = ecn == TcpSocketState::ECN_CE_RCVD || ecn == TcpSocketState::ECN_SENDING_ECE;
+            // DoForwardUp ran the CE event before this. dctcp_ece_ack_update is DCTCP's own: an
+            // RFC 3168 receiver's state lasts until the sender's CWR, and is not ACKed so.
+            bool changed = ce != m_ceSeen && m_congestionControl->GetName().find("Dctcp") != std::string::npos;
+            m_ceSeen = ce;
+            if (tcpHeader.GetSequenceNumber() + packet->GetSize() <= next)
+            {
+                m_quickAcks = 16;  // the base ACKs the duplicate itself
+            }
+            else if (tcpHeader.GetSequenceNumber() == next && packet->GetSize() > 0 &&
+                     (changed || m_quickAcks > 0))
+            {
+                if (!changed)
+                {
+                    --m_quickAcks;
+                }
+                m_delAckCount = m_delAckMaxCount > 0 ? m_delAckMaxCount - 1 : 0;  // ACK now
+                ++immediateAcks;
+            }
+        }
+        TcpSocketBase::ReceivedData(packet, tcpHeader);
+    }
+
+  public:
+    uint64_t immediateAcks = 0;
+
   private:
-    uint32_t m_ackedCount{0};
+    SequenceNumber32 m_probeHigh{0};
+    bool m_ceSeen{false};
+    uint32_t m_quickAcks{16};  // a connection starts in quick-ACK mode (tcp_incr_quickack)
 };
 
-NS_OBJECT_ENSURE_REGISTERED(TcpDctcpLinuxWindow);
+NS_OBJECT_ENSURE_REGISTERED(TcpSocketLinuxProbe);
+
+/**
+ * BulkSendApplication's endless sender on a TcpSocketLinuxProbe (ns-3's TcpL4Protocol creates
+ * only TcpSocketBase): the socket gets the congestion control, recovery and RTT estimator types
+ * TcpL4Protocol would give it.
+ */
+class ProbeBulkSender : public Application
+{
+  public:
+    ProbeBulkSender(Address peer, uint32_t sendSize)
+        : m_peer(peer),
+          m_sendSize(sendSize)
+    {
+    }
+
+    Ptr<TcpSocketLinuxProbe> socket;
+
+  private:
+    void StartApplication() override
+    {
+        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
+        ObjectFactory factory;
+        TypeIdValue type;
+        socket = CreateObject<TcpSocketLinuxProbe>();
+        socket->SetNode(GetNode());
+        socket->SetTcp(tcp);
+        tcp->GetAttribute("RttEstimatorType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetRtt(factory.Create<RttEstimator>());
+        tcp->GetAttribute("SocketType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+        tcp->GetAttribute("RecoveryType", type);
+        factory.SetTypeId(type.Get());
+        socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        socket->Bind();
+        socket->Connect(m_peer);
+        socket->ShutdownRecv();
+        socket->SetConnectCallback(MakeCallback(&ProbeBulkSender::Connected, this),
+                                   MakeNullCallback<void, Ptr<Socket>>());
+        socket->SetSendCallback(MakeCallback(&ProbeBulkSender::Room, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Connected(Ptr<Socket>)
+    {
+        Fill();
+    }
+
+    void Room(Ptr<Socket>, uint32_t)
+    {
+        Fill();
+    }
+
+    void Fill()
+    {
+        while (socket->GetTxAvailable() >= m_sendSize && socket->Send(Create<Packet>(m_sendSize), 0) > 0)
+        {
+        }
+    }
+
+    Address m_peer;
+    uint32_t m_sendSize;
+};
+
+/** PacketSink's counting on a listening TcpSocketLinuxProbe with --linuxReceiver set (forks
+ * inherit it), so the receiving sockets are Linux-like; TcpL4Protocol creates TcpSocketBase only. */
+class LinuxReceiverSink : public Application
+{
+  public:
+    explicit LinuxReceiverSink(uint16_t port)
+        : m_port(port)
+    {
+    }
+
+    uint64_t received = 0;
+    std::vector<Ptr<TcpSocketLinuxProbe>> accepted;
+
+  private:
+    void StartApplication() override
+    {
+        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
+        ObjectFactory factory;
+        TypeIdValue type;
+        m_listener = CreateObject<TcpSocketLinuxProbe>();
+        m_listener->linuxReceiver = true;
+        m_listener->SetNode(GetNode());
+        m_listener->SetTcp(tcp);
+        tcp->GetAttribute("RttEstimatorType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetRtt(factory.Create<RttEstimator>());
+        tcp->GetAttribute("SocketType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+        tcp->GetAttribute("RecoveryType", type);
+        factory.SetTypeId(type.Get());
+        m_listener->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+        m_listener->Listen();
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeCallback(&LinuxReceiverSink::Accepted, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Accepted(Ptr<Socket> socket, const Address&)
+    {
+        accepted.push_back(DynamicCast<TcpSocketLinuxProbe>(socket));
+        socket->SetRecvCallback(MakeCallback(&LinuxReceiverSink::Read, this));
+    }
+
+    void Read(Ptr<Socket> socket)
+    {
+        while (Ptr<Packet> packet = socket->Recv())
+        {
+            if (packet->GetSize() == 0)
+            {
+                break;
+            }
+            received += packet->GetSize();
+        }
+    }
+
+    uint16_t m_port;
+    Ptr<TcpSocketLinuxProbe> m_listener;
+};
 } // namespace ns3
 
 namespace
@@ -155,6 +339,8 @@ struct Snapshot
 };
 
 std::vector<Ptr<PacketSink>> g_sinks;
+std::vector<Ptr<ProbeBulkSender>> g_probeSenders;  // --tlp's senders, in sender order
+std::vector<Ptr<LinuxReceiverSink>> g_linuxSinks;  // --linuxReceiver's sinks
 double g_atWarmupTime = 0;
 
 Snapshot
@@ -164,6 +350,10 @@ Take()
     for (auto& sink : g_sinks)
     {
         s.rxBytes += sink->GetTotalRx();
+    }
+    for (auto& sink : g_linuxSinks)
+    {
+        s.rxBytes += sink->received;
     }
     const QueueDisc::Stats& stats = g_queue->GetStats();
     s.marks = stats.nTotalMarkedPackets;
@@ -270,6 +460,17 @@ ConnectSockets()
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx", MakeCallback(&OnTx));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionWindow", MakeCallback(&OnCwnd));
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/SlowStartThreshold", MakeCallback(&OnSsthresh));
+    // --tlp's sockets are not in TcpL4Protocol's SocketList: connect them one by one.
+    for (uint32_t i = 0; i < g_probeSenders.size(); ++i)
+    {
+        Ptr<TcpSocketLinuxProbe> socket = g_probeSenders[i]->socket;
+        std::string context = "/NodeList/" + std::to_string(i) + "/";
+        socket->TraceConnect("CongState", context, MakeCallback(&OnCongState));
+        socket->TraceConnect("HighestRxAck", context, MakeCallback(&OnHighestRxAck));
+        socket->TraceConnect("Tx", context, MakeCallback(&OnTx));
+        socket->TraceConnect("CongestionWindow", context, MakeCallback(&OnCwnd));
+        socket->TraceConnect("SlowStartThreshold", context, MakeCallback(&OnSsthresh));
+    }
 }
 
 void
@@ -302,6 +503,11 @@ main(int argc, char* argv[])
     double accessSkewNs = 0;
     bool ethernet = false;
     bool linuxWindow = false;
+    uint32_t mtu = 1500;
+    uint32_t joiners = 0;
+    bool tlp = false;
+    bool linuxReceiver = false;
+    double joinSpacingUs = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
@@ -323,12 +529,23 @@ main(int argc, char* argv[])
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
     cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
     cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
-    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut)",
+    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut, "
+                 "alpha updated before the cut)",
                  linuxWindow);
+    cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
+    cmd.AddValue("tlp", "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe (TcpSocketLinuxProbe)", tlp);
+    cmd.AddValue("linuxReceiver", "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux (TcpSocketLinuxProbe)", linuxReceiver);
+    cmd.AddValue("joiners", "of the flows, this many (the last) join one after another", joiners);
+    cmd.AddValue("joinSpacingUs", "the k-th joiner starts at k times this, us", joinSpacingUs);
     cmd.Parse(argc, argv);
     g_end = duration;
     g_atWarmupTime = warmup;
     g_segment = segment;
+    if (joiners + 2 > flows && joiners > 0)
+    {
+        std::fprintf(stderr, "--joiners must leave at least two flows starting together\n");
+        return 2;
+    }
     if (flows2 > flows || (flows2 > 0 && rttUs2 < rttUs / 2))
     {
         std::fprintf(stderr, "--flows2 must be at most --flows and --rttUs2 at least rttUs/2\n");
@@ -381,11 +598,10 @@ main(int argc, char* argv[])
     link.SetDeviceAttribute("DataRate", StringValue(bandwidth));
     link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs * 1000 / 4)));
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+    link.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     if (ethernet)
     {
-        // Ethernet's 8 + 14 + 4 + 12 = 38 B per frame against PPP's 2 B (header comment).
-        const uint32_t extraBytes = 38 - 2;
-        link.SetDeviceAttribute("InterframeGap", TimeValue(DataRate(bandwidth).CalculateBytesTxTime(extraBytes)));
+        UseEthernetFraming(link, bandwidth);
     }
 
     InternetStackHelper stack;
@@ -422,16 +638,40 @@ main(int argc, char* argv[])
     uint16_t port = 50000;
     for (uint32_t i = 0; i < flows; ++i)
     {
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
-        ApplicationContainer sink = sinkHelper.Install(receiver);
-        sink.Start(Seconds(0));
-        g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkSide.GetAddress(1), port + i));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
-        source.SetAttribute("SendSize", UintegerValue(segment));
-        ApplicationContainer app = source.Install(senders.Get(i));
-        app.Start(MicroSeconds(rttUs * i / flows));  // staggered as the qosforge dumbbell
+        if (linuxReceiver)
+        {
+            Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port + i);
+            receiver->AddApplication(sink);
+            sink->SetStartTime(Seconds(0));
+            g_linuxSinks.push_back(sink);
+        }
+        else
+        {
+            PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
+            ApplicationContainer sink = sinkHelper.Install(receiver);
+            sink.Start(Seconds(0));
+            g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
+        }
+        ApplicationContainer app;
+        if (tlp)
+        {
+            Ptr<ProbeBulkSender> sender = CreateObject<ProbeBulkSender>(InetSocketAddress(sinkSide.GetAddress(1), port + i), segment);
+            senders.Get(i)->AddApplication(sender);
+            g_probeSenders.push_back(sender);
+            app.Add(sender);
+        }
+        else
+        {
+            BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkSide.GetAddress(1), port + i));
+            source.SetAttribute("MaxBytes", UintegerValue(0));
+            source.SetAttribute("SendSize", UintegerValue(segment));
+            app = source.Install(senders.Get(i));
+        }
+        // Staggered as the qosforge dumbbell (bench/ns3_compare.py passes the same spacing).
+        uint32_t firstJoiner = flows - joiners;
+        app.Start(MicroSeconds(i >= firstJoiner ? joinSpacingUs * (i - firstJoiner + 1) : rttUs * i / flows));
     }
+    double lastStartUs = joiners > 0 ? joinSpacingUs * joiners : rttUs;
     Simulator::Schedule(Seconds(warmup), &AtWarmup);
     if (!trace.empty())
     {
@@ -439,7 +679,7 @@ main(int argc, char* argv[])
         g_cwnd.assign(flows, 0);
         g_queue->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
         g_queue->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnEnqueue));
-        Simulator::Schedule(MicroSeconds(rttUs * 2), &ConnectSockets);  // every sender has started
+        Simulator::Schedule(MicroSeconds(lastStartUs + rttUs), &ConnectSockets);  // every sender has started
     }
     Simulator::Schedule(Seconds(warmup), &Sample);
     Simulator::Stop(Seconds(duration));
@@ -459,11 +699,27 @@ main(int argc, char* argv[])
         }
     }
     double measured = duration - warmup;
+    uint64_t probes = 0;
+    uint64_t timeouts = 0;
+    uint64_t immediateAcks = 0;
+    for (auto& sender : g_probeSenders)
+    {
+        probes += sender->socket->probes;
+        timeouts += sender->socket->timeouts;
+    }
+    for (auto& sink : g_linuxSinks)
+    {
+        for (auto& socket : sink->accepted)
+        {
+            immediateAcks += socket->immediateAcks;
+        }
+    }
     std::printf("{\"queue_mean_packets\": %.6f, \"queue_p99_packets\": %u, \"goodput_gbps\": %.6f, \"marks\": %llu, \"drops\": %llu, "
-                "\"queue_samples\": %llu}\n",
+                "\"queue_samples\": %llu, \"tlp_probes\": %llu, \"tlp_timeouts\": %llu, \"linux_receiver_acks\": %llu}\n",
                 g_samples ? g_sum / g_samples : 0.0, p99, (end.rxBytes - g_atWarmup.rxBytes) * 8.0 / measured / 1e9,
                 (unsigned long long)(end.marks - g_atWarmup.marks), (unsigned long long)(end.drops - g_atWarmup.drops),
-                (unsigned long long)g_samples);
+                (unsigned long long)g_samples, (unsigned long long)probes, (unsigned long long)timeouts,
+                (unsigned long long)immediateAcks);
     if (g_trace)
     {
         std::fclose(g_trace);

@@ -44,7 +44,7 @@ class ServedSimulation:
 def openconfig_document(switch: SwitchIR) -> dict[str, Any]:
     """The switch's ``/qos`` as the OpenConfig backend renders it, approximations accepted.
     Rendered through ``render_fabric``, whose process-wide cache the compile of the same switch
-    (or a served switch with the same plan) already filled: pyangbind takes ~0.3 CPU s a switch.
+    (or a served switch with the same plan) already filled: pyangbind takes ~0.1 CPU s a switch.
     The document is the device's own copy (a JSON round trip), as gNMI Set replaces it."""
     from qosforge.backends.openconfig.capabilities import APPROXIMATIONS, openconfig_view
     from qosforge.backends.openconfig.render import openconfig_to_json, render_fabric

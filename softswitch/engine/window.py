@@ -414,11 +414,9 @@ def _sack_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
             if ack >= fli[f, FL_RECOVER]:
                 fli[f, FL_INREC] = 0  # RFC 6675 §5: recovery ends when RecoveryPoint is ACKed
                 flf[f, FF_CWND] = flf[f, FF_SSTHRESH]
-        elif _cwr_transport(w, f):
-            _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
+            _ecn_reaction(w, f, ece, acked)
         else:
-            _increase(w, now, f, acked)
-        _ecn_reaction(w, f, ece, acked)
+            _window_on_ack(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
     elif not flags & A_DUP:
         _ecn_reaction(w, f, ece, 1)
     length = (payload >> SACK_LEN_SHIFT) & SACK_MASK
@@ -513,6 +511,29 @@ def _ecn_reaction(w: World, f: int, ece: bool, acked: int) -> None:
         if flf[f, FF_CWND] > 2.0:
             flf[f, FF_CWND] = max(flf[f, FF_CWND] - flf[f, FF_R], flf[f, FF_CWND] / 2.0)
         flf[f, FF_SSTHRESH] = flf[f, FF_CWND]
+
+
+@compiled
+def _window_on_ack(w: World, now: float, f: int, ece: bool, acked: int, flight_before: int) -> None:
+    """The congestion control's answer to an ACK that advances snd_una outside loss recovery:
+    the window (a window of reduction for the ECN transports, else growth) and DCTCP's alpha or
+    TBTCP's QCD (``_ecn_reaction``).
+
+    DCTCP updates alpha first, as Linux orders the two: tcp_ack (net/ipv4/tcp_input.c) calls
+    tcp_in_ack_event, whose DCTCP hook is dctcp_update_alpha (net/ipv4/tcp_dctcp.c), before
+    tcp_fastretrans_alert -> tcp_try_to_open -> tcp_enter_cwr -> tcp_init_cwnd_reduction ->
+    dctcp_ssthresh, so the ACK that closes an observation window cuts with the alpha it produced.
+    (ns-3.37 cuts first: TcpSocketBase::ReceivedAck calls EnterCwr before ProcessAck's
+    PktsAcked.) TBTCP's QCD keeps its place after the window's growth."""
+    alpha_first = w[W_FLI][f, FL_KIND] == K_DCTCP
+    if alpha_first:
+        _ecn_reaction(w, f, ece, acked)
+    if _cwr_transport(w, f):
+        _ecn_cwr_window(w, now, f, ece, acked, flight_before)
+    else:
+        _increase(w, now, f, acked)
+    if not alpha_first:
+        _ecn_reaction(w, f, ece, acked)
 
 
 @compiled
@@ -679,11 +700,9 @@ def window_ack(w: World, now: float, f: int, payload: int, echo: float) -> None:
                 # Partial ACK: retransmit the next hole, deflate by the amount acked (step 4).
                 _retransmit(w, now, f, ack)
                 flf[f, FF_CWND] = max(flf[f, FF_CWND] - acked + 1.0, 1.0)
-        elif _cwr_transport(w, f):
-            _ecn_cwr_window(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
+            _ecn_reaction(w, f, ece, acked)
         else:
-            _increase(w, now, f, acked)
-        _ecn_reaction(w, f, ece, acked)
+            _window_on_ack(w, now, f, ece, acked, fli[f, FL_SNDNXT] - una)
     elif ack == una and fli[f, FL_SNDNXT] > una and not flags & (A_CLOCK_ECHO | A_DUP):
         fli[f, FL_DUPACKS] += 1
         threshold = 1 if tlt else 3

@@ -1,36 +1,32 @@
 """The DCTCP paper's Fig. 17 (SIGCOMM 2010 §4.2.3) on the software switch, against ns-3 3.37's
 numbers for the same runs recorded in tests/bench/fixtures/dctcp_fig17_ci.json by
-bench/ns3/dctcp_fig17.cc run as the modelled switch (the file says how to regenerate it; the
-full run costs ns-3 about 20 CPU minutes, qosforge about 5 CPU seconds). Two switches, 1G hosts,
-the 10G fabric link, long-lived flows, RED marking at both bottlenecks.
+bench/ns3/dctcp_fig17.cc run as the modelled switch and the Linux hosts qosforge models, on
+qosforge's wire (ns-3's own delayed ACKs with Linux's 40 ms timer, DCTCP on Linux's window
+arithmetic and order, Ethernet's line time per frame, senders' cables 1 ns apart:
+bench/bench_dctcp_fig17.py; the file says how to regenerate it: ns-3 about 7 CPU minutes,
+qosforge about 5 CPU seconds). Two switches, 1G hosts, the 10G fabric link, long-lived flows,
+RED marking at both bottlenecks.
 
-* ``fig17``, the published experiment itself (10/20/10 flows, measured 4-5 s): each group's mean
-  throughput within 10 % of ns-3's ``dctcp-example`` as it ships (its own delayed ACKs, recorded
-  in the fixture's ``stock`` block), Jain >= 0.99 in each group and both bottleneck queues within
-  20 % of the recorded run. That run is the modelled switch's RED with one ACK per segment
-  (``--delAck=1``): its S1 (18.5 Mb/s) is what a receiver that ACKs every segment gets, and the
-  software switch's hosts delay ACKs as Linux and ns-3 do (one ACK per two segments, RFC 1122
-  §4.2.3.2), which gives S1's one- and two-packet windows 27.4 Mb/s against the stock run's
-  23.9 (S1 is held apart, below).
+* ``fig17``, the published experiment itself (10/20/10 flows, measured 4-5 s): S2's and S3's
+  mean throughput within 10 % of ns-3's ``dctcp-example`` as it ships (recorded in the fixture's
+  ``stock`` block), Jain >= 0.99 in each group, both bottleneck queues within 20 % and the CE
+  marks at both within 25 % of the recorded run.
 * ``half-flows`` (5/10/5 flows, measured 0.3-0.5 s) is held on the mean of three seeds to the
-  throughput and queue targets in every group. Its fairness is held to 0.97, not 0.99: a Jain
-  index over 0.2 s of five flows is a noisy statistic, ns-3's own runs of the short variants
-  give 0.980 (flows-3-15-3, S1), 0.988 (red-30-90, S3) and 0.962 (flows-20-5-10, S1) with one
-  ACK per segment, and delayed ACKs make S1's one- and two-packet windows coarser still. Its
-  referee ACKs every segment: ns-3 with its own delayed ACKs gives this variant's S1 21.9 Mb/s
-  with a Jain index of 0.855 even with Linux's DCTCP floor (docs/softswitch.md).
-* ``ci`` (2/12/2 flows, measured 0.12-0.32 s), refereed by ns-3 with its own delayed ACKs
-  (Linux's 40 ms timer and DCTCP floor, ``--delAckTimeoutMs=40 --dctcp=linux``), holds S2, S3,
-  the queues and the CE marks at the fabric port; S1's two flows' mean over 0.2 s is the residue
-  of R1's link after S3 (S1 = (R1 - 2 S3)/2 amplifies S3's noise five times), so S1 is held to
-  physics (R1's and the fabric's sums) there; its CE marks are held at both bottlenecks.
+  throughput, queue and CE-mark targets in S2, S3 and both ports. Its fairness is held to 0.97,
+  not 0.99: a Jain index over 0.2 s of five flows is a noisy statistic (ns-3's own runs of the
+  short variants give 0.962-0.988 in some groups) and delayed ACKs make S1's windows of one to
+  four packets coarser still.
+* ``ci`` (2/12/2 flows, measured 0.12-0.32 s) holds S2, S3, the queues and the CE marks at both
+  bottlenecks; S1's two flows' mean over 0.2 s is the residue of R1's link after S3 (S1 =
+  (R1 - 2 S3)/2 amplifies S3's noise five times), so S1 is held to physics (R1's and the
+  fabric's sums) there.
 
-S1's throughput on fig17 and half-flows is held as a strict expected failure: qosforge's DCTCP
-cuts whole packets as Linux does (tcp_dctcp.c dctcp_ssthresh rounds the cut down, so a window of
-a few packets under a small alpha is not cut at all), where ns-3's TcpDctcp cuts bytes
-(tcp-dctcp.cc GetSsThresh) and its sender then sends whole segments only; S1's windows are one to
-four packets, and on qosforge S1 runs 11-15 % above ns-3's (docs/dctcp-ce-marks.md), toward the
-paper's 46 Mb/s on Linux hosts."""
+S1's throughput on fig17 and half-flows is held as a strict expected failure: S1's flows cross
+both bottlenecks with windows of one to four packets, and qosforge gives them more than ns-3
+does with the same hosts: half-flows 54.6 Mb/s against 44.6 (+22 %), fig17 26.9 against the
+stock run's 23.9 (+12 %; the recorded referee's S1 is 13.9 with Jain 0.94). The referee's
+window is Linux's whole-packet one now, so ns-3's byte-granular cut is no longer the reason;
+what is left is not traced (docs/dctcp-ce-marks.md). The paper's Linux testbed measured 46 Mb/s."""
 
 from __future__ import annotations
 
@@ -73,15 +69,17 @@ def fig17() -> dict[str, Any]:
     return parsed
 
 
-#: S1's throughput against ns-3's byte-granular DCTCP cut (module doc).
-S1_WHOLE_PACKET_CUT = pytest.mark.xfail(strict=True, reason="Linux's whole-packet DCTCP cut spares S1's small "
-                                        "windows that ns-3's byte-granular cut trims (docs/dctcp-ce-marks.md)")
+#: S1's throughput, which runs above ns-3's with the same Linux hosts (module doc).
+S1_ABOVE_NS3 = pytest.mark.xfail(
+    strict=True, reason="S1's flows of one to four packets across both bottlenecks get 12-22 % "
+    "more than ns-3 gives them with the same Linux hosts; not traced (docs/dctcp-ce-marks.md)")
 
 
 def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float,
                                   groups: tuple[str, ...] = ("S2", "S3")) -> None:
     """Each group's throughput within the bench's 10 % of ns-3 and its Jain index (the lowest
-    seed's, with several seeds) at least ``lowest_jain``; both queues within 20 %; physics."""
+    seed's, with several seeds) at least ``lowest_jain``; both queues within 20 % and their CE
+    marks within 25 %; physics."""
     for group in groups:
         check = checks[f"{group} throughput"]
         assert check["ok"], f"{group}: qosforge {check['qosforge']:.1f} Mb/s, ns-3 {check['ns3']:.1f} Mb/s"
@@ -89,11 +87,14 @@ def _assert_every_group_and_queue(checks: dict[str, Any], lowest_jain: float,
     for port in ("T1->T2", "T2->R1"):
         check = checks[f"{port} queue"]
         assert check["ok"], f"{port}: qosforge {check['qosforge']:.1f} packets, ns-3 {check['ns3']:.1f}"
+        marks = checks[f"{port} marks"]
+        assert marks["ok"], f"{port}: qosforge {marks['qosforge']:.0f} marks, ns-3 {marks['ns3']}"
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
 @pytest.mark.referee  # 5 s simulated, 40 flows: the referee tier (pyproject.toml)
-def test_fig17_meets_the_fairness_queue_and_s2_s3_throughput_targets(fig17: dict[str, Any]) -> None:
+def test_fig17_meets_the_fairness_queue_marks_and_s2_s3_throughput_targets(
+        fig17: dict[str, Any]) -> None:
     checks = fig17["checks"]
     stock = json.loads(FIXTURE.read_text())["stock"]["groups_mean_mbps"]
     groups = fig17["qosforge"]["groups"]
@@ -105,11 +106,13 @@ def test_fig17_meets_the_fairness_queue_and_s2_s3_throughput_targets(fig17: dict
     for port in ("T1->T2", "T2->R1"):
         check = checks[f"{port} queue"]
         assert check["ok"], f"{port}: qosforge {check['qosforge']:.1f} packets, ns-3 {check['ns3']:.1f}"
+        marks = checks[f"{port} marks"]
+        assert marks["ok"], f"{port}: qosforge {marks['qosforge']} marks, ns-3 {marks['ns3']}"
     assert checks["physics"]["ok"], checks["physics"]["problems"]
 
 
 @pytest.mark.referee
-@S1_WHOLE_PACKET_CUT
+@S1_ABOVE_NS3
 def test_fig17_s1_is_within_10_percent_of_the_stock_run(fig17: dict[str, Any]) -> None:
     stock = json.loads(FIXTURE.read_text())["stock"]["groups_mean_mbps"]["S1"]
     ours = fig17["qosforge"]["groups"]["S1"]["mean_mbps"]
@@ -117,14 +120,15 @@ def test_fig17_s1_is_within_10_percent_of_the_stock_run(fig17: dict[str, Any]) -
 
 
 @pytest.mark.referee  # three seeds of 0.5 s: the referee tier
-def test_half_flows_meets_the_throughput_and_queue_targets_in_every_group(half_flows: dict[str, Any]) -> None:
+def test_half_flows_meets_the_throughput_queue_and_marks_targets(
+        half_flows: dict[str, Any]) -> None:
     _assert_every_group_and_queue(half_flows["checks"], lowest_jain=0.97)
     assert half_flows["checks"]["S1 jain"]["qosforge"] >= 0.97
     assert len(half_flows["qosforge"]["seeds"]) == 3
 
 
 @pytest.mark.referee
-@S1_WHOLE_PACKET_CUT
+@S1_ABOVE_NS3
 def test_half_flows_s1_is_within_10_percent_of_ns3(half_flows: dict[str, Any]) -> None:
     check = half_flows["checks"]["S1 throughput"]
     assert check["ok"], f"S1: qosforge {check['qosforge']:.1f} Mb/s, ns-3 {check['ns3']:.1f} Mb/s"
@@ -137,11 +141,13 @@ def test_the_referee_obeys_physics() -> None:
     assert set(recorded["variants"]) == {"ci", "half-flows", "fig17"}
     for entry in recorded["variants"].values():
         variant, ns3 = entry["variant"], entry["ns3"]
-        assert "--wred=switch" in ns3["argv"]
+        # The referee's hosts are Linux's on qosforge's wire (bench/bench_dctcp_fig17.py).
+        for flag in ("--wred=switch", "--linuxWindow=true", "--ethernet=true", "--hostSkewNs=1"):
+            assert flag in ns3["argv"], flag
         mean = {g: ns3["groups"][g]["mean_mbps"] for g in ("S1", "S2", "S3")}
-        # ns-3's point-to-point links carry 1,500 B IP packets in 2 B PPP headers, no Ethernet
-        # framing: its bound is the IP rate's payload share.
-        payload = 1448 / 1500
+        # --ethernet: every 1,500 B IP packet takes 1,538 B of line time (bench/ns3/linux_host.h),
+        # so the bound is Ethernet's payload share, 1448/1538, as on qosforge.
+        payload = 1448 / 1538
         assert variant["n1"] * mean["S1"] + variant["n3"] * mean["S3"] <= 1000 * payload * 1.001
         assert variant["n1"] * mean["S1"] + variant["n2"] * mean["S2"] <= 10000 * payload * 1.001
         assert all(value > 0 for value in mean.values())
@@ -150,9 +156,9 @@ def test_the_referee_obeys_physics() -> None:
 @pytest.mark.parametrize("port", ["T1->T2", "T2->R1"])
 def test_ce_marks_at_both_bottlenecks_are_within_25_percent_of_ns3(result: dict[str, Any], port: str) -> None:
     """DCTCP's CE marks where the S1 and S2 flows meet (T1->T2, the 10G port) and at R1's 1G
-    port, against ns-3 with its own delayed ACKs. R1's port runs at a mean queue of 57 packets
+    port, against ns-3 with the same Linux hosts. R1's port runs at a mean queue of 57 packets
     against its 60-packet max_th, where a mark is certain above max: its count is the queue's
-    upper tail, which a real-valued window cut too often (docs/dctcp-ce-marks.md)."""
+    upper tail (docs/dctcp-ce-marks.md)."""
     check = result["checks"][f"{port} marks"]
     assert check["ok"], f"{port}: qosforge {check['qosforge']} marks, ns-3 {check['ns3']}"
 

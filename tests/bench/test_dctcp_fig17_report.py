@@ -1,6 +1,7 @@
 """bench/bench_dctcp_fig17.py's verdicts: the ratio of ns-3's CPU time to qosforge's is printed
 for information, never a pass or a miss (the referee's own settings move it: its ci run cost 91
-CPU s with an ACK per segment and 22 s with delayed ACKs)."""
+CPU s with an ACK per segment, 22 s with delayed ACKs and 16 s with them on Linux's DCTCP window
+and Ethernet)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def _ci_runs(qosforge_cpu_s: float) -> tuple[Any, dict[str, Any], dict[str, Any]
     ours = copy.deepcopy(ns3)
     for group in ours["groups"].values():
         group["total_mbps"] = group["mean_mbps"]
+        # The fairness target is qosforge's (Jain >= 0.99), which ns-3's two S3 flows miss
+        # (0.988), so the copy's groups are perfectly fair.
+        group["jain"] = 1.0
     ours["cpu_s"] = qosforge_cpu_s
     return fig17.VARIANTS["ci"], ours, ns3
 

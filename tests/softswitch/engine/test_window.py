@@ -1,6 +1,7 @@
 """The window receivers and senders against Linux's and the RFCs' behaviour on scripted cases:
 delayed ACKs (RFC 1122 §4.2.3.2, Linux __tcp_ack_snd_check), DCTCP's delayed-ACK ECN-Echo
-rule (RFC 8257 §3.2) and its whole-packet window (Linux tcp_cong_avoid_ai, dctcp_ssthresh)."""
+rule (RFC 8257 §3.2), its whole-packet window (Linux tcp_cong_avoid_ai, dctcp_ssthresh) and
+Linux's order of alpha's update and the cut on one ACK (tcp_ack)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import single_switch
-from qosforge.softswitch.engine.window import _dctcp_ssthresh, _linux_reno_increase
+from qosforge.softswitch.engine.window import _dctcp_ssthresh, _linux_reno_increase, _window_on_ack
 from qosforge.softswitch.helper.single_switch import DumbbellSpec, dumbbell
 from qosforge.softswitch.simulation import SegmentedRun
 from qosforge.softswitch.traffic.spec import (
@@ -112,3 +113,49 @@ def test_dctcp_windows_stay_whole_packets_under_marking() -> None:
             assert flf[f, L.FF_SSTHRESH] == int(flf[f, L.FF_SSTHRESH])
             reduced += int(flf[f, L.FF_SSTHRESH] < 1e12)
     assert segmented.world[L.W_CNT][L.C_MARKS] > 0 and reduced > 0
+
+
+def _ack_closing_an_observation_window(cwnd: float, alpha: float, marked: int,
+                                       acked: int) -> tuple[np.ndarray, ...]:
+    """A DCTCP sender outside CWR with ``cwnd`` packets in flight whose observation window
+    (DCTCP §3.1, Linux's next_seq) ends at the next ACK; ``marked`` of the ``acked`` segments
+    ACKed before it carried ECN-Echo."""
+    world = list(_window_world(cwnd, 1e12))
+    world[L.W_PRMF] = np.zeros(L.PRM_COLS)
+    world[L.W_PRMF][L.PRM_DCTCP_G] = 1.0 / 16  # Linux's dctcp_shift_g = 4
+    fli, flf = world[L.W_FLI], world[L.W_FLF]
+    fli[0, L.FL_SNDUNA], fli[0, L.FL_SNDNXT] = 100, 100 + int(cwnd)
+    fli[0, L.FL_WEND] = 102
+    fli[0, L.FL_ACKED_W], fli[0, L.FL_MARKED_W] = acked, marked
+    flf[0, L.FF_ALPHA] = alpha
+    return tuple(world)
+
+
+@settings(deadline=None, max_examples=200)  # the first call compiles the engine function
+@given(st.integers(10, 2000), st.floats(0.0, 1.0), st.integers(0, 40))
+def test_dctcp_cuts_with_the_alpha_the_same_ack_produced(cwnd: int, alpha: float,
+                                                        marked: int) -> None:
+    """Linux's tcp_ack runs tcp_in_ack_event (dctcp_update_alpha) before tcp_fastretrans_alert
+    -> tcp_enter_cwr -> dctcp_ssthresh: an ECN-Echo ACK that closes the observation window cuts
+    with the alpha that includes it (ns-3's EnterCwr cuts with the alpha before it)."""
+    acked_before = 40
+    world = _ack_closing_an_observation_window(float(cwnd), alpha, marked, acked_before)
+    fli, flf = world[L.W_FLI], world[L.W_FLF]
+    fli[0, L.FL_SNDUNA] = 102  # the ACK: two segments, ECN-Echo
+    _window_on_ack(world, 0.0, 0, True, 2, cwnd)
+    fraction = (marked + 2) / (acked_before + 2)
+    updated = (1 - 1 / 16) * alpha + fraction / 16
+    assert flf[0, L.FF_ALPHA] == updated
+    assert fli[0, L.FL_CWR] == 1
+    assert flf[0, L.FF_SSTHRESH] == max(cwnd - (cwnd * int(updated * 1024)) // 2048, 2)
+    # The next observation window starts at snd_nxt, as dctcp_reset sets next_seq.
+    assert fli[0, L.FL_WEND] == fli[0, L.FL_SNDNXT] and fli[0, L.FL_ACKED_W] == 0
+
+
+def test_alpha_first_moves_the_cut_where_alpha_changes_its_whole_packets() -> None:
+    # alpha 0 before the ACK, every segment of the window marked: alpha becomes 1/16, and a
+    # 100-packet window loses (100 * 64) >> 11 = 3 packets, where the alpha before it cut none.
+    world = _ack_closing_an_observation_window(100.0, 0.0, 40, 40)
+    world[L.W_FLI][0, L.FL_SNDUNA] = 102
+    _window_on_ack(world, 0.0, 0, True, 2, 100)
+    assert world[L.W_FLF][0, L.FF_SSTHRESH] == 97.0
