@@ -289,11 +289,31 @@ class TcpSocketLinuxProbe : public TcpSocketBase
 
 NS_OBJECT_ENSURE_REGISTERED(TcpSocketLinuxProbe);
 
-/**
- * BulkSendApplication's endless sender on a TcpSocketLinuxProbe (ns-3's TcpL4Protocol creates
- * only TcpSocketBase): the socket gets the congestion control, recovery and RTT estimator types
- * TcpL4Protocol would give it.
- */
+/** A TcpSocketLinuxProbe on ``node`` with the congestion control, recovery and RTT estimator
+ * types its TcpL4Protocol would give a socket of its own (TcpL4Protocol::CreateSocket creates
+ * only TcpSocketBase). */
+inline Ptr<TcpSocketLinuxProbe>
+CreateLinuxProbeSocket(Ptr<Node> node)
+{
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    ObjectFactory factory;
+    TypeIdValue type;
+    Ptr<TcpSocketLinuxProbe> socket = CreateObject<TcpSocketLinuxProbe>();
+    socket->SetNode(node);
+    socket->SetTcp(tcp);
+    tcp->GetAttribute("RttEstimatorType", type);
+    factory.SetTypeId(type.Get());
+    socket->SetRtt(factory.Create<RttEstimator>());
+    tcp->GetAttribute("SocketType", type);
+    factory.SetTypeId(type.Get());
+    socket->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+    tcp->GetAttribute("RecoveryType", type);
+    factory.SetTypeId(type.Get());
+    socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+    return socket;
+}
+
+/** BulkSendApplication's endless sender on a TcpSocketLinuxProbe. */
 class ProbeBulkSender : public Application
 {
   public:
@@ -308,21 +328,7 @@ class ProbeBulkSender : public Application
   private:
     void StartApplication() override
     {
-        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
-        ObjectFactory factory;
-        TypeIdValue type;
-        socket = CreateObject<TcpSocketLinuxProbe>();
-        socket->SetNode(GetNode());
-        socket->SetTcp(tcp);
-        tcp->GetAttribute("RttEstimatorType", type);
-        factory.SetTypeId(type.Get());
-        socket->SetRtt(factory.Create<RttEstimator>());
-        tcp->GetAttribute("SocketType", type);
-        factory.SetTypeId(type.Get());
-        socket->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
-        tcp->GetAttribute("RecoveryType", type);
-        factory.SetTypeId(type.Get());
-        socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        socket = CreateLinuxProbeSocket(GetNode());
         socket->Bind();
         socket->Connect(m_peer);
         socket->ShutdownRecv();
@@ -357,7 +363,7 @@ class ProbeBulkSender : public Application
 };
 
 /** PacketSink's counting on a listening TcpSocketLinuxProbe with --linuxReceiver set (forks
- * inherit it), so the receiving sockets are Linux-like; TcpL4Protocol creates TcpSocketBase only. */
+ * inherit it), so the receiving sockets are Linux-like. */
 class LinuxReceiverSink : public Application
 {
   public:
@@ -374,22 +380,8 @@ class LinuxReceiverSink : public Application
   private:
     void StartApplication() override
     {
-        Ptr<TcpL4Protocol> tcp = GetNode()->GetObject<TcpL4Protocol>();
-        ObjectFactory factory;
-        TypeIdValue type;
-        m_listener = CreateObject<TcpSocketLinuxProbe>();
+        m_listener = CreateLinuxProbeSocket(GetNode());
         m_listener->linuxReceiver = true;
-        m_listener->SetNode(GetNode());
-        m_listener->SetTcp(tcp);
-        tcp->GetAttribute("RttEstimatorType", type);
-        factory.SetTypeId(type.Get());
-        m_listener->SetRtt(factory.Create<RttEstimator>());
-        tcp->GetAttribute("SocketType", type);
-        factory.SetTypeId(type.Get());
-        m_listener->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
-        tcp->GetAttribute("RecoveryType", type);
-        factory.SetTypeId(type.Get());
-        m_listener->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
         m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
         m_listener->Listen();
         m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
