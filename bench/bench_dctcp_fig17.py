@@ -307,8 +307,8 @@ def compare(v: Variant, q: dict[str, Any], n: dict[str, Any]) -> dict[str, Any]:
                                        "ok": theirs > 0 and abs(ours - theirs) <= TARGET_MARKS * theirs}
     # The CPU ratio is reported, not judged: ns-3's CPU time is the referee's cost under its own
     # settings (the ci variant's run took 91 CPU s with an ACK per segment, 22 s with delayed
-    # ACKs and 16 s with them on Linux's window and Ethernet, as it is now recorded in
-    # tests/bench/fixtures/dctcp_fig17_ci.json), so a
+    # ACKs, 16 s with them on Linux's window and Ethernet and 14 s with Linux's probe and
+    # receiver too, as it is now recorded in tests/bench/fixtures/dctcp_fig17_ci.json), so a
     # fixed target on the ratio measures the referee as much as qosforge; bench_softswitch.py
     # measures qosforge's own speed.
     ratio = n["cpu_s"] / q["cpu_s"] if q["cpu_s"] else math.inf
