@@ -35,14 +35,16 @@
 // endless sender of 1000-byte writes in place of the OnOff application, which at the host's line
 // rate keeps its socket backlogged as well, since 1 Gb/s of payload is more than the 0.94 Gb/s a
 // 1G link carries) and --linuxReceiver=true the receivers Linux's immediate ACKs (a CE change, a
-// connection's first 16 segments and 16 after a duplicate; LinuxReceiverSink).
+// connection's first 16 segments and 16 after a duplicate; LinuxReceiverSink), and with it
+// --ceChangeAck=false leaves a CE change to ns-3's TcpDctcp, to measure what that ACK moves.
 //
 // Output: one JSON object on stdout: per-group throughput of every flow over the measurement
 // window (application bytes received, Mb/s), Jain's index per group, and for both bottlenecks
 // the mean queue-disc length, mean device-queue length and their sum, sampled every --sampleUs
 // during the measurement window, marks and drops there; each group's flows' retransmission
 // timeouts in the window ("timeouts"), with --tlp their probes ("probes"), and with
-// --linuxReceiver the receivers' immediate ACKs there ("linux_receiver_acks").
+// --linuxReceiver their receivers' ACKs sent by the delayed-ACK timer ("delayed_ack_timeouts")
+// and all receivers' immediate ACKs there ("linux_receiver_acks").
 //
 // Build: g++ -O2 -std=c++17 dctcp_fig17.cc $(pkg-config --cflags --libs ns3-core ns3-network
 //        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
@@ -229,6 +231,8 @@ std::vector<std::vector<uint64_t>> g_probesAtStart;            // per group, per
 std::vector<std::vector<uint64_t>> g_timeouts;                 // per group, per flow, in the window
 std::map<uint32_t, std::pair<std::size_t, std::size_t>> g_senderOf;  // node id -> group, flow
 std::vector<Ptr<LinuxReceiverSink>> g_linuxSinks;              // --linuxReceiver
+std::vector<std::vector<Ptr<LinuxReceiverSink>>> g_groupSinks;  // --linuxReceiver: per group, per flow
+std::vector<std::vector<uint64_t>> g_delayedAcksAtStart;        // per group, per flow
 uint64_t g_immediateAcksAtStart = 0;
 
 uint32_t
@@ -247,6 +251,18 @@ OnCongState(std::string context, TcpSocketState::TcpCongState_t, TcpSocketState:
     {
         g_timeouts[sender->second.first][sender->second.second] += 1;
     }
+}
+
+/** The delayed-ACK timer's ACKs of one flow's receiver so far (it accepts one connection). */
+uint64_t
+DelayedAcks(const Ptr<LinuxReceiverSink>& sink)
+{
+    uint64_t acks = 0;
+    for (auto& socket : sink->accepted)
+    {
+        acks += socket->delayedAckTimeouts;
+    }
+    return acks;
 }
 
 uint64_t
@@ -305,6 +321,13 @@ StartMeasuring()
     // Every sender has started (the start-up window ends before the measurement).
     Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState", MakeCallback(&OnCongState));
     g_immediateAcksAtStart = ImmediateAcks();
+    for (std::size_t g = 0; g < g_groupSinks.size(); g++)
+    {
+        for (std::size_t i = 0; i < g_groupSinks[g].size(); i++)
+        {
+            g_delayedAcksAtStart[g][i] = DelayedAcks(g_groupSinks[g][i]);
+        }
+    }
     for (Bottleneck* b : {&g_fabric, &g_edge})
     {
         b->marksAtStart = Marks(b->disc);
@@ -366,6 +389,15 @@ GroupJson(const char* name, std::size_t group, const std::vector<uint64_t>& byte
         }
         counters += CountsJson("probes", probes);
     }
+    if (!g_groupSinks.empty())
+    {
+        std::vector<uint64_t> delayed;
+        for (std::size_t i = 0; i < g_groupSinks[group].size(); i++)
+        {
+            delayed.push_back(DelayedAcks(g_groupSinks[group][i]) - g_delayedAcksAtStart[group][i]);
+        }
+        counters += CountsJson("delayed_ack_timeouts", delayed);
+    }
     return std::string(out) + flows + "]" + counters + "}";
 }
 
@@ -413,6 +445,7 @@ main(int argc, char* argv[])
     bool ethernet = false;
     bool tlp = false;
     bool linuxReceiver = false;
+    bool ceChangeAck = true;
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
@@ -461,6 +494,10 @@ main(int argc, char* argv[])
                  "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux "
                  "(TcpSocketLinuxProbe)",
                  linuxReceiver);
+    cmd.AddValue("ceChangeAck",
+                 "with --linuxReceiver: false leaves a CE change to ns-3's TcpDctcp (the changing segment held for the "
+                 "delayed ACK), to measure what Linux's immediate ACK of it moves",
+                 ceChangeAck);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
     cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
@@ -612,6 +649,11 @@ main(int argc, char* argv[])
         g_probeSenders.assign(3, {});
         g_probesAtStart = g_rxBytes;
     }
+    if (linuxReceiver)
+    {
+        g_groupSinks.assign(3, {});
+        g_delayedAcksAtStart = g_rxBytes;
+    }
     auto flow = [&](Ptr<Node> sender, Ptr<Node> receiver, Address remote, uint16_t port, double startS, std::size_t group, std::size_t index) {
         g_senderOf[sender->GetId()] = {group, index};
         ApplicationContainer sinkApp;
@@ -619,6 +661,8 @@ main(int argc, char* argv[])
         {
             Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port);
             sink->onReceive = MakeBoundCallback(&ReceivedBytes, group, index);
+            sink->ceChangeAck = ceChangeAck;
+            g_groupSinks[group].push_back(sink);
             receiver->AddApplication(sink);
             g_linuxSinks.push_back(sink);
             sinkApp.Add(sink);

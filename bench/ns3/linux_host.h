@@ -208,6 +208,10 @@ class TcpSocketLinuxProbe : public TcpSocketBase
     // tcp_data_queue -> tcp_enter_quickack_mode (include/net/tcp.h; qosforge's
     // traffic/spec.py QUICKACK_SEGMENTS). Forked sockets inherit it.
     bool linuxReceiver = false;
+    // With linuxReceiver, false leaves a CE change to ns-3's TcpDctcp (the segments held before
+    // it ACKed, the changing one held), to measure what dctcp_ece_ack_update's ACK moves.
+    bool ceChangeAck = true;
+    uint64_t delayedAckTimeouts = 0;  // ACKs the delayed-ACK timer sent, over the whole run
 
   protected:
     Ptr<TcpSocketBase> Fork() override
@@ -258,7 +262,8 @@ class TcpSocketLinuxProbe : public TcpSocketBase
             bool ce = ecn == TcpSocketState::ECN_CE_RCVD || ecn == TcpSocketState::ECN_SENDING_ECE;
             // DoForwardUp ran the CE event before this. dctcp_ece_ack_update is DCTCP's own: an
             // RFC 3168 receiver's state lasts until the sender's CWR, and is not ACKed so.
-            bool changed = ce != m_ceSeen && m_congestionControl->GetName().find("Dctcp") != std::string::npos;
+            bool changed = ceChangeAck && ce != m_ceSeen &&
+                           m_congestionControl->GetName().find("Dctcp") != std::string::npos;
             m_ceSeen = ce;
             if (tcpHeader.GetSequenceNumber() + packet->GetSize() <= next)
             {
@@ -276,6 +281,12 @@ class TcpSocketLinuxProbe : public TcpSocketBase
             }
         }
         TcpSocketBase::ReceivedData(packet, tcpHeader);
+    }
+
+    void DelAckTimeout() override
+    {
+        ++delayedAckTimeouts;
+        TcpSocketBase::DelAckTimeout();
     }
 
   public:
@@ -376,12 +387,14 @@ class LinuxReceiverSink : public Application
     std::vector<Ptr<TcpSocketLinuxProbe>> accepted;
     // Called with the bytes of each read while the application runs, as PacketSink's Rx trace.
     Callback<void, uint32_t> onReceive;
+    bool ceChangeAck = true;  // TcpSocketLinuxProbe::ceChangeAck of the listener (set before start)
 
   private:
     void StartApplication() override
     {
         m_listener = CreateLinuxProbeSocket(GetNode());
         m_listener->linuxReceiver = true;
+        m_listener->ceChangeAck = ceChangeAck;
         m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
         m_listener->Listen();
         m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
