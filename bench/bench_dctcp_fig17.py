@@ -21,7 +21,14 @@ engine/window.py runs DCTCP: the growth count zeroed at a cut, tcp_init_cwnd_red
 rounded down to whole packets with Linux's floor of two, tcp_dctcp.c dctcp_ssthresh, where
 ns-3.37's TcpDctcp cuts bytes and lets a window fall to one segment, whose ACK then waits for the
 delayed-ACK timer; alpha updated before the cut on the same ACK, tcp_ack's tcp_in_ack_event
-before tcp_fastretrans_alert; bench/ns3/linux_host.h), its wire qosforge's (``MODELLED_WIRE``,
+before tcp_fastretrans_alert; bench/ns3/linux_host.h), ``--tlp=true`` (Linux's tail loss probe,
+RFC 8985 §7, which ns-3 3.37 lacks: a lone outstanding segment the receiver holds for its delayed
+ACK is probed with a new segment when the retransmission timer would fire, as Linux and
+qosforge's engine/window.py do, instead of a timeout to a window of one; linux_host.h
+TcpSocketLinuxProbe, whose endless sender takes the place of the OnOff application),
+``--linuxReceiver=true`` (Linux's receiver: a segment that changes the CE state ACKed at once,
+dctcp_ece_ack_update, and quick ACKs at a connection's start and after a duplicate; as
+bench/ns3_compare.py's MATCH_LINUX), its wire qosforge's (``MODELLED_WIRE``,
 as bench/ns3_compare.py's: ``--ethernet=true``, every frame 36 B longer on the line than ns-3's
 PPP frame, 1,538 B per full datagram as on qosforge's ports, and ``--hostSkewNs=1``, the k-th
 sender's cable k ns longer, so no two senders' packets tie at a switch on the same nanosecond,
@@ -70,7 +77,7 @@ SOURCE = HERE / "ns3" / "dctcp_fig17.cc"
 #: RED staircase's step count is added from the switch's vendor profile (:func:`match_qosforge`).
 MATCH_SWITCH = ("--deviceQueue=1", "--gentle=false", "--wred=switch")
 #: The ns-3 flags that make its hosts the Linux hosts qosforge models (module doc).
-MATCH_LINUX = ("--delAckTimeoutMs=40", "--linuxWindow=true")
+MATCH_LINUX = ("--delAckTimeoutMs=40", "--linuxWindow=true", "--tlp=true", "--linuxReceiver=true")
 #: The ns-3 flags that make its wire qosforge's: Ethernet's line time per frame, no exact ties
 #: between senders (module doc; bench/ns3/linux_host.h says how each is modelled).
 MODELLED_WIRE = ("--ethernet=true", "--hostSkewNs=1")
@@ -215,6 +222,9 @@ def run_ns3(v: Variant, *, stock: bool = False) -> dict[str, Any]:
         "groups": {g: {"mean_mbps": report[g.lower()]["mean_mbps"], "jain": report[g.lower()]["jain"]} for g in GROUPS},
         "queue_packets": {"T1->T2": report["t1_t2"]["total_mean_packets"], "T2->R1": report["t2_r1"]["total_mean_packets"]},
         "marks": {"T1->T2": report["t1_t2"]["marks"], "T2->R1": report["t2_r1"]["marks"]},
+        # Per flow in the measurement window: retransmission timeouts, and with --tlp the probes.
+        "timeouts": {g: report[g.lower()]["timeouts"] for g in GROUPS},
+        **({"probes": {g: report[g.lower()]["probes"] for g in GROUPS}} if "probes" in report["s1"] else {}),
         "cpu_s": cpu, "wall_s": wall, "argv": ns3_argv(v, stock=stock),
     }
 
@@ -297,8 +307,8 @@ def compare(v: Variant, q: dict[str, Any], n: dict[str, Any]) -> dict[str, Any]:
                                        "ok": theirs > 0 and abs(ours - theirs) <= TARGET_MARKS * theirs}
     # The CPU ratio is reported, not judged: ns-3's CPU time is the referee's cost under its own
     # settings (the ci variant's run took 91 CPU s with an ACK per segment, 22 s with delayed
-    # ACKs and 16 s with them on Linux's window and Ethernet, as it is now recorded in
-    # tests/bench/fixtures/dctcp_fig17_ci.json), so a
+    # ACKs, 16 s with them on Linux's window and Ethernet and 14 s with Linux's probe and
+    # receiver too, as it is now recorded in tests/bench/fixtures/dctcp_fig17_ci.json), so a
     # fixed target on the ratio measures the referee as much as qosforge; bench_softswitch.py
     # measures qosforge's own speed.
     ratio = n["cpu_s"] / q["cpu_s"] if q["cpu_s"] else math.inf

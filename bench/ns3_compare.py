@@ -19,7 +19,7 @@ alpha updated before the cut on one ACK, as tcp_ack orders them, where ns-3 cuts
 bench/ns3/linux_host.h) and ``--tlp=true`` (Linux's tail loss probe, RFC 8985 §7, where ns-3
 3.37 has none: a lone outstanding segment the receiver holds for its delayed ACK is probed with
 a new segment when the retransmission timer would fire, as Linux and qosforge's engine/window.py do, instead of timing
-out to a window of one that ns-3 then never grows; bench/ns3/dumbbell.cc TcpSocketLinuxProbe)
+out to a window of one that ns-3 then never grows; bench/ns3/linux_host.h TcpSocketLinuxProbe)
 and ``--linuxReceiver=true`` (Linux's receiver: a segment that changes the CE state is ACKed at
 once, tcp_dctcp.h dctcp_ece_ack_update, where ns-3's TcpDctcp ACKs only the segments held before
 it; quick ACKs for a connection's first 16 segments and the 16 after a duplicate,

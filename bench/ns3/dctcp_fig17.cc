@@ -30,12 +30,21 @@
 // qosforge models (linux_host.h, shared with dumbbell.cc): --linuxWindow=true runs DCTCP on
 // Linux's window arithmetic and order (TcpDctcpLinuxWindow, which keeps Linux's two-segment floor
 // too, so it replaces --dctcp), --ethernet=true gives every frame on every link Ethernet's line
-// time (UseEthernetFraming) and --hostSkewNs=1 makes the senders' cables 1 ns apart.
+// time (UseEthernetFraming) and --hostSkewNs=1 makes the senders' cables 1 ns apart; --tlp=true
+// gives the senders Linux's tail loss probe (TcpSocketLinuxProbe under ProbeBulkSender: an
+// endless sender of 1000-byte writes in place of the OnOff application, which at the host's line
+// rate keeps its socket backlogged as well, since 1 Gb/s of payload is more than the 0.94 Gb/s a
+// 1G link carries) and --linuxReceiver=true the receivers Linux's immediate ACKs (a CE change, a
+// connection's first 16 segments and 16 after a duplicate; LinuxReceiverSink), and with it
+// --ceChangeAck=false leaves a CE change to ns-3's TcpDctcp, to measure what that ACK moves.
 //
 // Output: one JSON object on stdout: per-group throughput of every flow over the measurement
 // window (application bytes received, Mb/s), Jain's index per group, and for both bottlenecks
 // the mean queue-disc length, mean device-queue length and their sum, sampled every --sampleUs
-// during the measurement window, marks and drops there.
+// during the measurement window, marks and drops there; each group's flows' retransmission
+// timeouts in the window ("timeouts"), with --tlp their probes ("probes"), and with
+// --linuxReceiver their receivers' ACKs sent by the delayed-ACK timer ("delayed_ack_timeouts")
+// and all receivers' immediate ACKs there ("linux_receiver_acks").
 //
 // Build: g++ -O2 -std=c++17 dctcp_fig17.cc $(pkg-config --cflags --libs ns3-core ns3-network
 //        ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
@@ -52,6 +61,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -216,6 +226,58 @@ Bottleneck g_edge;    // T2 -> R1
 double g_sampleS = 100e-6;
 double g_endS = 0;
 std::vector<std::vector<uint64_t>> g_rxBytes;  // per group, per flow
+std::vector<std::vector<Ptr<ProbeBulkSender>>> g_probeSenders;  // --tlp: per group, per flow
+std::vector<std::vector<uint64_t>> g_probesAtStart;            // per group, per flow
+std::vector<std::vector<uint64_t>> g_timeouts;                 // per group, per flow, in the window
+std::map<uint32_t, std::pair<std::size_t, std::size_t>> g_senderOf;  // node id -> group, flow
+std::vector<Ptr<LinuxReceiverSink>> g_linuxSinks;              // --linuxReceiver
+std::vector<std::vector<Ptr<LinuxReceiverSink>>> g_groupSinks;  // --linuxReceiver: per group, per flow
+std::vector<std::vector<uint64_t>> g_delayedAcksAtStart;        // per group, per flow
+uint64_t g_immediateAcksAtStart = 0;
+
+uint32_t
+NodeOf(const std::string& context)
+{
+    return std::stoul(context.substr(10, context.find('/', 10) - 10));  // "/NodeList/N/..."
+}
+
+/** ns-3's sender enters CA_LOSS on a retransmission timeout and on nothing else
+ * (TcpSocketBase::ReTxTimeout), so its entries into CA_LOSS count the flow's timeouts. */
+void
+OnCongState(std::string context, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t state)
+{
+    auto sender = g_senderOf.find(NodeOf(context));
+    if (state == TcpSocketState::CA_LOSS && sender != g_senderOf.end())
+    {
+        g_timeouts[sender->second.first][sender->second.second] += 1;
+    }
+}
+
+/** The delayed-ACK timer's ACKs of one flow's receiver so far (it accepts one connection). */
+uint64_t
+DelayedAcks(const Ptr<LinuxReceiverSink>& sink)
+{
+    uint64_t acks = 0;
+    for (auto& socket : sink->accepted)
+    {
+        acks += socket->delayedAckTimeouts;
+    }
+    return acks;
+}
+
+uint64_t
+ImmediateAcks()
+{
+    uint64_t acks = 0;
+    for (auto& sink : g_linuxSinks)
+    {
+        for (auto& socket : sink->accepted)
+        {
+            acks += socket->immediateAcks;
+        }
+    }
+    return acks;
+}
 
 void
 Sample()
@@ -245,6 +307,27 @@ StartMeasuring()
     {
         std::fill(group.begin(), group.end(), 0);
     }
+    for (std::size_t g = 0; g < g_probeSenders.size(); g++)
+    {
+        for (std::size_t i = 0; i < g_probeSenders[g].size(); i++)
+        {
+            Ptr<TcpSocketLinuxProbe> socket = g_probeSenders[g][i]->socket;
+            g_probesAtStart[g][i] = socket->probes;
+            // --tlp's sockets are not in TcpL4Protocol's SocketList: connect them one by one.
+            std::string context = "/NodeList/" + std::to_string(socket->GetNode()->GetId()) + "/";
+            socket->TraceConnect("CongState", context, MakeCallback(&OnCongState));
+        }
+    }
+    // Every sender has started (the start-up window ends before the measurement).
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState", MakeCallback(&OnCongState));
+    g_immediateAcksAtStart = ImmediateAcks();
+    for (std::size_t g = 0; g < g_groupSinks.size(); g++)
+    {
+        for (std::size_t i = 0; i < g_groupSinks[g].size(); i++)
+        {
+            g_delayedAcksAtStart[g][i] = DelayedAcks(g_groupSinks[g][i]);
+        }
+    }
     for (Bottleneck* b : {&g_fabric, &g_edge})
     {
         b->marksAtStart = Marks(b->disc);
@@ -259,8 +342,26 @@ Received(std::size_t group, std::size_t flow, Ptr<const Packet> p, const Address
     g_rxBytes[group][flow] += p->GetSize();
 }
 
+void
+ReceivedBytes(std::size_t group, std::size_t flow, uint32_t bytes)
+{
+    g_rxBytes[group][flow] += bytes;
+}
+
+/** ``, "name": [per-flow count]`` */
 std::string
-GroupJson(const char* name, const std::vector<uint64_t>& bytes, double windowS)
+CountsJson(const char* name, const std::vector<uint64_t>& counts)
+{
+    std::string out = std::string(", \"") + name + "\": [";
+    for (std::size_t i = 0; i < counts.size(); i++)
+    {
+        out += (i ? ", " : "") + std::to_string(counts[i]);
+    }
+    return out + "]";
+}
+
+std::string
+GroupJson(const char* name, std::size_t group, const std::vector<uint64_t>& bytes, double windowS)
 {
     double sum = 0;
     double squares = 0;
@@ -278,7 +379,26 @@ GroupJson(const char* name, const std::vector<uint64_t>& bytes, double windowS)
     double jain = squares > 0 ? sum * sum / (n * squares) : 0.0;
     char out[256];
     std::snprintf(out, sizeof out, "\"%s\": {\"mean_mbps\": %.4f, \"jain\": %.6f, \"flows_mbps\": [", name, n ? sum / n : 0.0, jain);
-    return std::string(out) + flows + "]}";
+    std::string counters = CountsJson("timeouts", g_timeouts[group]);
+    if (!g_probeSenders.empty())
+    {
+        std::vector<uint64_t> probes;
+        for (std::size_t i = 0; i < g_probeSenders[group].size(); i++)
+        {
+            probes.push_back(g_probeSenders[group][i]->socket->probes - g_probesAtStart[group][i]);
+        }
+        counters += CountsJson("probes", probes);
+    }
+    if (!g_groupSinks.empty())
+    {
+        std::vector<uint64_t> delayed;
+        for (std::size_t i = 0; i < g_groupSinks[group].size(); i++)
+        {
+            delayed.push_back(DelayedAcks(g_groupSinks[group][i]) - g_delayedAcksAtStart[group][i]);
+        }
+        counters += CountsJson("delayed_ack_timeouts", delayed);
+    }
+    return std::string(out) + flows + "]" + counters + "}";
 }
 
 std::string
@@ -323,6 +443,9 @@ main(int argc, char* argv[])
     std::string dctcp = "ns3";
     bool linuxWindow = false;
     bool ethernet = false;
+    bool tlp = false;
+    bool linuxReceiver = false;
+    bool ceChangeAck = true;
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
     double delAckTimeoutMs = 200;  // ns-3's TcpSocket::DelAckTimeout default
@@ -363,6 +486,18 @@ main(int argc, char* argv[])
                  "cut, alpha updated before it, two-segment floor); takes the place of --dctcp",
                  linuxWindow);
     cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
+    cmd.AddValue("tlp",
+                 "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe "
+                 "(TcpSocketLinuxProbe; an endless sender in place of OnOff)",
+                 tlp);
+    cmd.AddValue("linuxReceiver",
+                 "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux "
+                 "(TcpSocketLinuxProbe)",
+                 linuxReceiver);
+    cmd.AddValue("ceChangeAck",
+                 "with --linuxReceiver: false leaves a CE change to ns-3's TcpDctcp (the changing segment held for the "
+                 "delayed ACK), to measure what Linux's immediate ACK of it moves",
+                 ceChangeAck);
     cmd.AddValue("delAckTimeoutMs", "TcpSocket::DelAckTimeout, ms (ns-3's default 200; Linux's TCP_DELACK_MIN 40)", delAckTimeoutMs);
     cmd.AddValue("segment", "TCP segment size, bytes", segment);
     cmd.AddValue("minRtoMs", "TcpSocketBase::MinRto, ms", minRtoMs);
@@ -508,18 +643,55 @@ main(int argc, char* argv[])
 
     double stopS = startupS + convergenceS + measureS;
     g_rxBytes = {std::vector<uint64_t>(n1), std::vector<uint64_t>(n2), std::vector<uint64_t>(n3)};
+    g_timeouts = g_rxBytes;
+    if (tlp)
+    {
+        g_probeSenders.assign(3, {});
+        g_probesAtStart = g_rxBytes;
+    }
+    if (linuxReceiver)
+    {
+        g_groupSinks.assign(3, {});
+        g_delayedAcksAtStart = g_rxBytes;
+    }
     auto flow = [&](Ptr<Node> sender, Ptr<Node> receiver, Address remote, uint16_t port, double startS, std::size_t group, std::size_t index) {
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sinkApp = sink.Install(receiver);
+        g_senderOf[sender->GetId()] = {group, index};
+        ApplicationContainer sinkApp;
+        if (linuxReceiver)
+        {
+            Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port);
+            sink->onReceive = MakeBoundCallback(&ReceivedBytes, group, index);
+            sink->ceChangeAck = ceChangeAck;
+            g_groupSinks[group].push_back(sink);
+            receiver->AddApplication(sink);
+            g_linuxSinks.push_back(sink);
+            sinkApp.Add(sink);
+        }
+        else
+        {
+            PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+            sinkApp = sink.Install(receiver);
+            sinkApp.Get(0)->GetObject<PacketSink>()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Received, group, index));
+        }
         sinkApp.Start(Seconds(0));
         sinkApp.Stop(Seconds(stopS));
-        sinkApp.Get(0)->GetObject<PacketSink>()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Received, group, index));
-        OnOffHelper client("ns3::TcpSocketFactory", remote);
-        client.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
-        client.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
-        client.SetAttribute("DataRate", DataRateValue(DataRate(hostRate)));
-        client.SetAttribute("PacketSize", UintegerValue(1000));
-        ApplicationContainer app = client.Install(sender);
+        ApplicationContainer app;
+        if (tlp)
+        {
+            Ptr<ProbeBulkSender> probeSender = CreateObject<ProbeBulkSender>(remote, 1000);
+            sender->AddApplication(probeSender);
+            g_probeSenders[group].push_back(probeSender);
+            app.Add(probeSender);
+        }
+        else
+        {
+            OnOffHelper client("ns3::TcpSocketFactory", remote);
+            client.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
+            client.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+            client.SetAttribute("DataRate", DataRateValue(DataRate(hostRate)));
+            client.SetAttribute("PacketSize", UintegerValue(1000));
+            app = client.Install(sender);
+        }
         app.Start(Seconds(startS));
         app.Stop(Seconds(stopS));
     };
@@ -545,9 +717,12 @@ main(int argc, char* argv[])
 
     double fabricBps = DataRate(fabricRate).GetBitRate();
     double hostBps = DataRate(hostRate).GetBitRate();
-    std::printf("{%s, %s, %s, %s, %s}\n", GroupJson("s1", g_rxBytes[0], measureS).c_str(), GroupJson("s2", g_rxBytes[1], measureS).c_str(),
-                GroupJson("s3", g_rxBytes[2], measureS).c_str(), BottleneckJson("t1_t2", g_fabric, fabricBps, 1500).c_str(),
-                BottleneckJson("t2_r1", g_edge, hostBps, 1500).c_str());
+    std::string receiverAcks =
+        linuxReceiver ? ", \"linux_receiver_acks\": " + std::to_string(ImmediateAcks() - g_immediateAcksAtStart) : "";
+    std::printf("{%s, %s, %s, %s, %s%s}\n", GroupJson("s1", 0, g_rxBytes[0], measureS).c_str(),
+                GroupJson("s2", 1, g_rxBytes[1], measureS).c_str(), GroupJson("s3", 2, g_rxBytes[2], measureS).c_str(),
+                BottleneckJson("t1_t2", g_fabric, fabricBps, 1500).c_str(), BottleneckJson("t2_r1", g_edge, hostBps, 1500).c_str(),
+                receiverAcks.c_str());
     Simulator::Destroy();
     return 0;
 }
