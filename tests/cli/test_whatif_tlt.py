@@ -139,3 +139,13 @@ def test_a_bad_mmu_count_is_reported_at_mmus(run_cli: Callable[..., tuple[int, s
     code, out, err = run_cli("whatif", command, "--buffer", "12MB", "--mmus", mmus, *extra)
     assert code == 2 and out == ""
     assert err.startswith("error: --mmus: must be >= 1") and err.count("\n") == 1
+
+
+def test_a_byte_count_whole_within_rounding_prints_without_decimals() -> None:
+    """The threshold is a BDP computed in floating point (40 Gb/s x 80 us = 400,000 B): the table
+    gives the count as 400,000 B, as every other byte row does, not 400,000.00 B."""
+    result = CliRunner().invoke(cli, ["whatif", "tlt", "--buffer", "12MB", "--congested-ports", "16",
+                                      "--transport", "dctcp", "--speed", "40G", "--rtt", "80us"])
+    assert result.exit_code == 0, result.output
+    assert "(400,000 B)" in result.output
+    assert "400,000.00 B" not in result.output

@@ -334,3 +334,11 @@ def test_known_port_layouts_match_their_sonic_platform_files() -> None:
     assert [(m.ports, m.speeds_bps) for m in spectrum2.breakout_modes.known()] == [(1, [200e9, 100e9, 40e9]), (2, [100e9, 50e9]), (4, [50e9, 25e9, 10e9])]
     assert load_vendor_profile("mellanox-spectrum-4").lanes_per_port.known() == 8
     assert load_vendor_profile("broadcom-trident2").lanes_per_port.known() == 4
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_asic_name_does_not_repeat_the_vendor(name: str) -> None:
+    """``profiles show`` prints "vendor asic": an ASIC named after its vendor read "qosforge
+    qosforge software switch"."""
+    profile = vp.load_vendor_profile(name)
+    assert not profile.asic.lower().startswith(profile.vendor.lower() + " "), profile.asic

@@ -51,7 +51,10 @@ def _format_quantity(value: Any, unit: str) -> str:
         return value
     number = float(value)
     if unit == "B":
-        exact = f"{number:,.0f} B" if number == round(number) else f"{number:,.2f} B"
+        # A byte count computed in floating point (a BDP of 40 Gb/s x 80 us) is whole within
+        # rounding: printed as 400,000 B, not 400,000.00 B (the same tolerance as format_value).
+        whole = abs(number - round(number)) < 1e-6
+        exact = f"{round(number):,} B" if whole else f"{number:,.2f} B"
         return exact if abs(number) < 1000 else f"{format_bytes(number)} ({exact})"
     if unit == "bps":
         return format_rate(number)
