@@ -232,6 +232,21 @@ def format_bytes(value: float) -> str:
     return f"{value:.6g} B"
 
 
+def format_byte_count(value: float) -> str:
+    """The exact count of a byte figure: ``400,000 B``, or ``705,882.35 B`` where it has a
+    fraction. A count computed in floating point (a BDP of 40 Gb/s x 80 us) that is whole within
+    rounding prints whole.
+
+    >>> format_byte_count(40e9 * 80e-6 / 8), format_byte_count(12e6 / 17)
+    ('400,000 B', '705,882.35 B')
+    """
+    return f"{round(value):,} B" if _whole(value) else f"{value:,.2f} B"
+
+
+def _whole(value: float) -> bool:
+    return abs(value - round(value)) < 1e-6
+
+
 def format_value(value: float, unit: str, *, exact: bool = True) -> str:
     """One number with its unit, formatted the same way everywhere qosforge prints for people.
 
@@ -244,11 +259,9 @@ def format_value(value: float, unit: str, *, exact: bool = True) -> str:
     """
     if unit == "B":
         pretty = format_bytes(value)
-        whole = abs(value - round(value)) < 1e-6
-        if not exact or abs(value) < 1000 or (whole and round(value) % 1000 == 0):
+        if not exact or abs(value) < 1000 or (_whole(value) and round(value) % 1000 == 0):
             return pretty
-        count = f"{round(value):,} B" if whole else f"{value:,.2f} B"
-        return f"{pretty} ({count})"
+        return f"{pretty} ({format_byte_count(value)})"
     if unit == "bps":
         return format_rate(value)
     if unit == "s":

@@ -38,7 +38,7 @@ from qosforge.files import write_atomically
 from qosforge.plotting import legend_beside, plain_ticks
 from qosforge.presentation import as_text
 from qosforge.provenance import QuantityView, quantities
-from qosforge.units import format_bytes, format_rate, format_time
+from qosforge.units import format_byte_count, format_bytes, format_rate, format_time
 
 #: Rows shown in a human sweep table before eliding the middle.
 MAX_TABLE_ROWS = 40
@@ -51,10 +51,7 @@ def _format_quantity(value: Any, unit: str) -> str:
         return value
     number = float(value)
     if unit == "B":
-        # A byte count computed in floating point (a BDP of 40 Gb/s x 80 us) is whole within
-        # rounding: printed as 400,000 B, not 400,000.00 B (the same tolerance as format_value).
-        whole = abs(number - round(number)) < 1e-6
-        exact = f"{round(number):,} B" if whole else f"{number:,.2f} B"
+        exact = format_byte_count(number)
         return exact if abs(number) < 1000 else f"{format_bytes(number)} ({exact})"
     if unit == "bps":
         return format_rate(number)
