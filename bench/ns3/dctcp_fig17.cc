@@ -441,10 +441,6 @@ main(int argc, char* argv[])
     uint32_t deviceQueue = 100;
     uint32_t delAck = 2;
     std::string dctcp = "ns3";
-    bool linuxWindow = false;
-    bool ethernet = false;
-    bool tlp = false;
-    bool linuxReceiver = false;
     bool ceChangeAck = true;
     uint32_t segment = 1448;
     double minRtoMs = 1000;  // ns-3's TcpSocketBase::MinRto default
@@ -455,7 +451,9 @@ main(int argc, char* argv[])
     double sampleUs = 100;
     uint32_t seed = 1;
 
+    LinuxHostFlags linuxHost;
     CommandLine cmd(__FILE__);
+    linuxHost.AddTo(cmd);
     cmd.AddValue("n1", "S1 senders (T1 -> R1)", n1);
     cmd.AddValue("n2", "S2 senders (T1 -> R2, one receiver each)", n2);
     cmd.AddValue("n3", "S3 senders (T2 -> R1)", n3);
@@ -479,21 +477,9 @@ main(int argc, char* argv[])
     cmd.AddValue("deviceQueue", "packets the PointToPointNetDevice queue holds below the disc (ns-3's default 100)", deviceQueue);
     cmd.AddValue("delAck", "TcpSocket::DelAckCount", delAck);
     cmd.AddValue("dctcp",
-                 "ns3 (TcpDctcp) or linux (with Linux's two-segment floor, tcp_dctcp.c dctcp_ssthresh)",
+                 "ns3 (TcpDctcp) or linux (with Linux's two-segment floor, tcp_dctcp.c dctcp_ssthresh); "
+                 "--linuxWindow takes its place",
                  dctcp);
-    cmd.AddValue("linuxWindow",
-                 "dctcp with Linux's window arithmetic and order (TcpDctcpLinuxWindow: count reset at a cut, whole-packet "
-                 "cut, alpha updated before it, two-segment floor); takes the place of --dctcp",
-                 linuxWindow);
-    cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
-    cmd.AddValue("tlp",
-                 "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe "
-                 "(TcpSocketLinuxProbe; an endless sender in place of OnOff)",
-                 tlp);
-    cmd.AddValue("linuxReceiver",
-                 "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux "
-                 "(TcpSocketLinuxProbe)",
-                 linuxReceiver);
     cmd.AddValue("ceChangeAck",
                  "with --linuxReceiver: false leaves a CE change to ns-3's TcpDctcp (the changing segment held for the "
                  "delayed ACK), to measure what Linux's immediate ACK of it moves",
@@ -512,9 +498,9 @@ main(int argc, char* argv[])
     if (transport == "dctcp")
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                           linuxWindow       ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId())
-                           : dctcp == "linux" ? TypeIdValue(TcpDctcpLinux::GetTypeId())
-                                              : TypeIdValue(TcpDctcp::GetTypeId()));
+                           linuxHost.linuxWindow ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId())
+                           : dctcp == "linux"    ? TypeIdValue(TcpDctcpLinux::GetTypeId())
+                                                 : TypeIdValue(TcpDctcp::GetTypeId()));
     }
     else if (transport == "tcp-ecn" || transport == "newreno")
     {
@@ -571,7 +557,7 @@ main(int argc, char* argv[])
     fabricLink.SetDeviceAttribute("DataRate", StringValue(fabricRate));
     fabricLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(linkDelayUs)));
     fabricLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queueSize));
-    if (ethernet)
+    if (linuxHost.ethernet)
     {
         UseEthernetFraming(hostLink, hostRate);
         UseEthernetFraming(fabricLink, fabricRate);
@@ -644,12 +630,12 @@ main(int argc, char* argv[])
     double stopS = startupS + convergenceS + measureS;
     g_rxBytes = {std::vector<uint64_t>(n1), std::vector<uint64_t>(n2), std::vector<uint64_t>(n3)};
     g_timeouts = g_rxBytes;
-    if (tlp)
+    if (linuxHost.tlp)
     {
         g_probeSenders.assign(3, {});
         g_probesAtStart = g_rxBytes;
     }
-    if (linuxReceiver)
+    if (linuxHost.linuxReceiver)
     {
         g_groupSinks.assign(3, {});
         g_delayedAcksAtStart = g_rxBytes;
@@ -657,7 +643,7 @@ main(int argc, char* argv[])
     auto flow = [&](Ptr<Node> sender, Ptr<Node> receiver, Address remote, uint16_t port, double startS, std::size_t group, std::size_t index) {
         g_senderOf[sender->GetId()] = {group, index};
         ApplicationContainer sinkApp;
-        if (linuxReceiver)
+        if (linuxHost.linuxReceiver)
         {
             Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port);
             sink->onReceive = MakeBoundCallback(&ReceivedBytes, group, index);
@@ -676,7 +662,7 @@ main(int argc, char* argv[])
         sinkApp.Start(Seconds(0));
         sinkApp.Stop(Seconds(stopS));
         ApplicationContainer app;
-        if (tlp)
+        if (linuxHost.tlp)
         {
             Ptr<ProbeBulkSender> probeSender = CreateObject<ProbeBulkSender>(remote, 1000);
             sender->AddApplication(probeSender);
@@ -718,7 +704,7 @@ main(int argc, char* argv[])
     double fabricBps = DataRate(fabricRate).GetBitRate();
     double hostBps = DataRate(hostRate).GetBitRate();
     std::string receiverAcks =
-        linuxReceiver ? ", \"linux_receiver_acks\": " + std::to_string(ImmediateAcks() - g_immediateAcksAtStart) : "";
+        linuxHost.linuxReceiver ? ", \"linux_receiver_acks\": " + std::to_string(ImmediateAcks() - g_immediateAcksAtStart) : "";
     std::printf("{%s, %s, %s, %s, %s%s}\n", GroupJson("s1", 0, g_rxBytes[0], measureS).c_str(),
                 GroupJson("s2", 1, g_rxBytes[1], measureS).c_str(), GroupJson("s3", 2, g_rxBytes[2], measureS).c_str(),
                 BottleneckJson("t1_t2", g_fabric, fabricBps, 1500).c_str(), BottleneckJson("t2_r1", g_edge, hostBps, 1500).c_str(),

@@ -245,14 +245,12 @@ main(int argc, char* argv[])
     double rttUs2 = 0;
     std::string trace;
     double accessSkewNs = 0;
-    bool ethernet = false;
-    bool linuxWindow = false;
     uint32_t mtu = 1500;
     uint32_t joiners = 0;
-    bool tlp = false;
-    bool linuxReceiver = false;
     double joinSpacingUs = 0;
+    LinuxHostFlags linuxHost;
     CommandLine cmd(__FILE__);
+    linuxHost.AddTo(cmd);
     cmd.AddValue("transport", "dctcp, cubic, newreno or tcp-ecn", transport);
     cmd.AddValue("flows", "long-lived senders", flows);
     cmd.AddValue("bandwidth", "every link's rate", bandwidth);
@@ -272,13 +270,7 @@ main(int argc, char* argv[])
     cmd.AddValue("rttUs2", "base round-trip time of the last flows2 flows, microseconds", rttUs2);
     cmd.AddValue("trace", "write the per-packet trace of the bottleneck and the senders' ssthresh here", trace);
     cmd.AddValue("accessSkewNs", "sender i's access link is i times this longer one way, ns (cables of unequal length)", accessSkewNs);
-    cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)", ethernet);
-    cmd.AddValue("linuxWindow", "dctcp with Linux's window arithmetic (TcpDctcpLinuxWindow: count reset at a cut, whole-packet cut, "
-                 "alpha updated before the cut)",
-                 linuxWindow);
     cmd.AddValue("mtu", "every device's MTU, bytes (jumbo frames: 9000 with --segment=8948)", mtu);
-    cmd.AddValue("tlp", "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss probe (TcpSocketLinuxProbe)", tlp);
-    cmd.AddValue("linuxReceiver", "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, as Linux (TcpSocketLinuxProbe)", linuxReceiver);
     cmd.AddValue("joiners", "of the flows, this many (the last) join one after another", joiners);
     cmd.AddValue("joinSpacingUs", "the k-th joiner starts at k times this, us", joinSpacingUs);
     cmd.Parse(argc, argv);
@@ -299,7 +291,7 @@ main(int argc, char* argv[])
     if (transport == "dctcp")
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                           linuxWindow ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId()) : TypeIdValue(TcpDctcp::GetTypeId()));
+                           linuxHost.linuxWindow ? TypeIdValue(TcpDctcpLinuxWindow::GetTypeId()) : TypeIdValue(TcpDctcp::GetTypeId()));
     }
     else if (transport == "cubic")
     {
@@ -343,7 +335,7 @@ main(int argc, char* argv[])
     link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(rttUs * 1000 / 4)));
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
     link.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-    if (ethernet)
+    if (linuxHost.ethernet)
     {
         UseEthernetFraming(link, bandwidth);
     }
@@ -382,7 +374,7 @@ main(int argc, char* argv[])
     uint16_t port = 50000;
     for (uint32_t i = 0; i < flows; ++i)
     {
-        if (linuxReceiver)
+        if (linuxHost.linuxReceiver)
         {
             Ptr<LinuxReceiverSink> sink = CreateObject<LinuxReceiverSink>(port + i);
             receiver->AddApplication(sink);
@@ -397,7 +389,7 @@ main(int argc, char* argv[])
             g_sinks.push_back(DynamicCast<PacketSink>(sink.Get(0)));
         }
         ApplicationContainer app;
-        if (tlp)
+        if (linuxHost.tlp)
         {
             Ptr<ProbeBulkSender> sender = CreateObject<ProbeBulkSender>(InetSocketAddress(sinkSide.GetAddress(1), port + i), segment);
             senders.Get(i)->AddApplication(sender);

@@ -435,6 +435,35 @@ class LinuxReceiverSink : public Application
     bool m_running{true};
     Ptr<TcpSocketLinuxProbe> m_listener;
 };
+
+/** The four flags that make a referee's hosts the Linux hosts on Ethernet that qosforge models,
+ * defined once for both programs (bench/ns3_compare.py and bench/bench_dctcp_fig17.py pass all
+ * four): the same names, meanings and help in dumbbell.cc and dctcp_fig17.cc. */
+struct LinuxHostFlags
+{
+    bool linuxWindow{false};
+    bool ethernet{false};
+    bool tlp{false};
+    bool linuxReceiver{false};
+
+    void AddTo(CommandLine& cmd)
+    {
+        cmd.AddValue("linuxWindow",
+                     "dctcp with Linux's window arithmetic and order (TcpDctcpLinuxWindow: count reset at a cut, "
+                     "whole-packet cut, alpha updated before it, two-segment floor)",
+                     linuxWindow);
+        cmd.AddValue("ethernet", "frames take Ethernet's line time (36 B more per frame than PPP, as an InterframeGap)",
+                     ethernet);
+        cmd.AddValue("tlp",
+                     "senders probe a lone outstanding segment at the retransmission timer, as Linux's tail loss "
+                     "probe (TcpSocketLinuxProbe under ProbeBulkSender, an endless sender)",
+                     tlp);
+        cmd.AddValue("linuxReceiver",
+                     "receivers ACK a CE change, a connection's first 16 segments and 16 after a duplicate at once, "
+                     "as Linux (TcpSocketLinuxProbe)",
+                     linuxReceiver);
+    }
+};
 } // namespace ns3
 
 #endif
