@@ -28,8 +28,8 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
     name = "time"
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        from qosforge.errors import QosforgeError, UnitError
-        from qosforge.units import parse_time_s
+        from qosforge.errors import QosforgeError
+        from qosforge.units import parse_flag, parse_time_s
 
         if isinstance(value, float):
             return value
@@ -37,10 +37,8 @@ class TimeLimit(click.ParamType):  # type: ignore[type-arg]
         try:
             seconds = float(text)
         except ValueError:
-            try:
-                return parse_time_s(text)
-            except UnitError as error:
-                raise error.with_place("--time-limit") from None
+            seconds_with_unit: float = parse_flag("--time-limit", parse_time_s, text)
+            return seconds_with_unit
         if not seconds > 0:
             raise QosforgeError(f"must be positive (got {text})", place="--time-limit",
                                 hint="e.g. --time-limit 300s")
