@@ -52,7 +52,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -219,6 +218,10 @@ def _rhs(p: FluidParams, history: _History):  # type: ignore[no-untyped-def]
 
 def solve(p: FluidParams, duration_s: float, sample_s: float = 1e-6) -> FluidRun:
     """Integrate from line rate, alpha = 1 and an empty queue for ``duration_s``."""
+    # Imported here: scipy's integrators take ~0.3 CPU s to import, and the fixed point and the
+    # marking curve (which the tests also import this module for) do not need them.
+    from scipy.integrate import solve_ivp
+
     if p.flows < 1 or p.capacity_bps <= 0 or p.feedback_delay_s <= 0 or duration_s <= 0:
         raise ValueError("flows, capacity, feedback delay and duration must be positive")
     line = p.line_rate_bps / 8.0

@@ -30,6 +30,7 @@ from scipy.sparse.csgraph import connected_components
 from qosforge.compiler.deadlock.graph import TurnGraph, cycles
 from qosforge.softswitch.engine import layout as L
 from qosforge.softswitch.engine.build import Topology
+from qosforge.softswitch.engine.core import kernel
 
 #: Priority groups per port the engine models (a node is port * PGS + pg).
 PGS = 8
@@ -123,13 +124,22 @@ def _links_loop(topology: Topology, paused: np.ndarray) -> bool:
     _, labels = connected_components(graph, directed=True, connection="strong")
     return bool(np.bincount(labels).max() > 1)
 
-def _queue_members(world: tuple[np.ndarray, ...], port: int, queue: int, following: list[int]) -> list[int]:
-    members = []
-    packet = int(world[L.W_QI][port, queue, L.QI_HEAD])
-    while packet >= 0:
-        members.append(packet)
-        packet = following[packet]
-    return members
+def queued_packets(world: tuple[np.ndarray, ...], keys: list[tuple[int, int]]) -> list[np.ndarray]:
+    """The packets in each switch egress queue (port, queue) of ``keys``, walked from its head by
+    the compiled core (engine/ports.py ``queue_members``): walked in Python, a deadlocked fabric's
+    ~125,000 queued packets per look cost more CPU than the run itself."""
+    if not keys:
+        return []
+    qi = world[L.W_QI]
+    wanted = np.asarray(keys, dtype=np.int64)
+    ports, queues = np.ascontiguousarray(wanted[:, 0]), np.ascontiguousarray(wanted[:, 1])
+    expected = qi[ports, queues, L.QI_PKTS]
+    members = np.empty(int(expected.sum()), dtype=np.int64)
+    counts = np.zeros(len(keys), dtype=np.int64)
+    kernel().queue_members(qi, world[L.W_PKI], ports, queues, members, counts)
+    if not np.array_equal(counts, expected):
+        raise RuntimeError(f"the engine's queue lists disagree with their counts ({counts.tolist()} walked, {expected.tolist()} counted)")
+    return np.split(members, np.cumsum(counts)[:-1])
 
 
 def stuck_buffers(world: tuple[np.ndarray, ...], topology: Topology, time_s: float) -> StuckState | None:
@@ -139,7 +149,6 @@ def stuck_buffers(world: tuple[np.ndarray, ...], topology: Topology, time_s: flo
     qi, gi, pki = world[L.W_QI], world[L.W_GI], world[L.W_PKI]
     pfcs, pfct, prio_queue = world[L.W_PFCS], world[L.W_PFCT], world[L.W_PFCPRIO]
     xoff = gi[:n_ports, :, L.GI_STATE] == 1
-    following = pki[:, L.P_NEXT].tolist()
     # Every paused switch queue: the buffers whose XOFF pauses it, and what each buffer holds in it.
     pausers: dict[tuple[int, int], set[int]] = {}
     paused_since: dict[tuple[int, int], float] = {}
@@ -157,8 +166,7 @@ def stuck_buffers(world: tuple[np.ndarray, ...], topology: Topology, time_s: flo
                 pausers.setdefault(key, set()).update(int(peer) * PGS + int(pg) for pg in np.flatnonzero(xoff[peer] & ((mask >> priority) & 1 == 1)))
             else:
                 pausers.setdefault(key, set())  # paused by a host: a host is no buffer of the fabric
-    for key in pausers:
-        members = np.asarray(_queue_members(world, key[0], key[1], following), dtype=np.int64)
+    for key, members in zip(pausers, queued_packets(world, list(pausers)), strict=True):
         if members.size == 0:
             continue
         counted = (pki[members, L.P_ACC] & 1) == 1
@@ -209,4 +217,4 @@ def _summed(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return unique, np.bincount(inverse, weights=values).astype(np.int64)
 
 
-__all__ = ["DeadlockObserver", "Observation", "StuckCycle", "StuckState", "stuck_buffers"]
+__all__ = ["DeadlockObserver", "Observation", "StuckCycle", "StuckState", "queued_packets", "stuck_buffers"]

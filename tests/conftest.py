@@ -3,6 +3,8 @@ the compiled-intent cache of a run; fewer hypothesis examples in the default tie
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import shutil
 import sys
@@ -38,6 +40,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if _CACHE not in os.environ:
         os.environ[_CACHE] = tempfile.mkdtemp(prefix="qosforge-test-cache-")
         config.stash[_CACHE_KEY] = os.environ[_CACHE]
+    # At exit the interpreter's last garbage collections traverse every object the run left
+    # alive (pyangbind's node classes, compiled fabrics, imported modules: 1-2 CPU s in each
+    # xdist worker, docs/speed.md); frozen, they are skipped. The atexit handlers registered
+    # before this one still run after it, and nothing a test checks happens at exit.
+    atexit.register(gc.freeze)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

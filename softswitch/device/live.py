@@ -11,7 +11,9 @@ stay as they ended (traffic stopped) until the process ends or a Set restarts th
 
 Segments: each is sized to take about ``segment_wall_s`` of wall time (the kernel holds the GIL
 for a segment, so the gRPC handlers answer within about that long), from the rate the last
-segment ran at. Segmenting changes no result (softswitch/simulation.py).
+segment ran at. Segmenting changes no result (softswitch/simulation.py). A run that keeps up with
+the wall clock waits until it is a segment (at most ``segment_wall_s``) behind before the next, so
+it publishes one snapshot per segment rather than one per pass of its loop.
 
 Reconfiguration (a gNMI Set): the run restarts from simulated time 0 with the new configuration,
 the same traffic and the same seed, and the counters restart from zero, as a SONiC switch's
@@ -133,19 +135,29 @@ class LiveSimulation:
             return True
         target = run.now_s + self._segment_s
         if self._pace:
-            ahead = run.now_s - (self._clock() - self._start_wall_s)
-            if ahead > 0.0:
+            behind_s = (self._clock() - self._start_wall_s) - run.now_s
+            # A run that keeps up with the wall clock (one faster than real time, or one idle
+            # until its flows start) waits until the wall clock is a segment ahead: advancing
+            # to "now" at once would publish a snapshot per pass, spinning a core and holding
+            # the GIL from the gRPC handlers between passes.
+            step_s = min(self._segment_s, self._segment_wall_s)
+            if behind_s < step_s:
                 with self._condition:
-                    self._condition.wait(min(ahead, 0.1))
+                    if not self._stopping and self._pending is None:
+                        self._condition.wait(min(step_s - behind_s, 0.1))
                 return True
-            target = min(target, self._clock() - self._start_wall_s)
+            target = min(target, run.now_s + behind_s)
         began = time.perf_counter()
         run.advance(target)
         spent = time.perf_counter() - began
         # Next segment: the simulated time that takes ~segment_wall_s at this rate, changed at
-        # most 2x per step so one quiet or busy segment does not swing it.
+        # most 2x per step so one quiet or busy segment does not swing it. Paced, a segment is
+        # at most segment_wall_s of simulated time (the wall clock allows no more), so a run
+        # that was idle (every segment free) meets its first busy segment at that size.
         factor = self._segment_wall_s / spent if spent > 0 else 2.0
         self._segment_s = max(1e-7, self._segment_s * min(2.0, max(0.5, factor)))
+        if self._pace:
+            self._segment_s = min(self._segment_s, self._segment_wall_s)
         with self._condition:
             self._publish()
         return True

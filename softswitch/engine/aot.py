@@ -46,7 +46,7 @@ def _private_numba_cache() -> None:
 
 
 def _core_compiler(output_dir: str | None) -> Any:
-    """The numba.pycc CC with the kernel's three entry points and the source digest."""
+    """The numba.pycc CC with the kernel's entry points and the source digest."""
     import warnings
 
     # numba is untyped: everything from it is Any here.
@@ -80,6 +80,11 @@ def _core_compiler(output_dir: str | None) -> Any:
     # heap_push(keys, slots, free, slot_f, slot_i, st, time, kind, a, b, value): build.py schedules the initial events with it.
     compiler.export("heap_push", types.void(types.float64[::1], types.int64[::1], types.int64[::1], types.float64[::1], types.int64[:, ::1],
                                             types.int64[::1], types.float64, types.int64, types.int64, types.int64, types.float64))(heap.heap_push.py_func)
+    ports: Any = importlib.import_module("qosforge.softswitch.engine.ports")
+    # queue_members(qi, pki, ports, queues, members, counts): softswitch/pfc_deadlock.py reads the
+    # paused queues' packets with it.
+    compiler.export("queue_members", types.void(types.int64[:, :, ::1], types.int32[:, ::1], types.int64[::1], types.int64[::1],
+                                                types.int64[::1], types.int64[::1]))(ports.queue_members.py_func)
     compiler.export("core_digest", types.int64())(core_digest)
     return compiler
 

@@ -1,4 +1,4 @@
-"""The kernel's three entry points, from the ahead-of-time core when it is current.
+"""The kernel's entry points, from the ahead-of-time core when it is current.
 
 ``pip install`` builds ``_core`` (engine/aot.py): then a run imports no numba at all. Without it
 (a build without a C compiler) or when the engine sources changed since it was built (an edit in
@@ -22,6 +22,7 @@ class Kernel:
     run_kernel: Any
     seed_kernel: Any
     heap_push: Any
+    queue_members: Any
     ahead_of_time: bool
 
 
@@ -35,7 +36,7 @@ def _ahead_of_time() -> Kernel | None:
         return None
     if _core.core_digest() != digest_word():
         return None
-    return Kernel(_core.run_kernel, _core.seed_kernel, _core.heap_push, True)
+    return Kernel(_core.run_kernel, _core.seed_kernel, _core.heap_push, _core.queue_members, True)
 
 
 def _jit() -> Kernel:
@@ -46,8 +47,9 @@ def _jit() -> Kernel:
               "one to two minutes, cached afterwards)", file=sys.stderr, flush=True)
     from qosforge.softswitch.engine.heap import heap_push
     from qosforge.softswitch.engine.kernel import run_kernel, seed_kernel
+    from qosforge.softswitch.engine.ports import queue_members
 
-    return Kernel(run_kernel, seed_kernel, heap_push, False)
+    return Kernel(run_kernel, seed_kernel, heap_push, queue_members, False)
 
 
 def kernel(*, allow_ahead_of_time: bool = True) -> Kernel:

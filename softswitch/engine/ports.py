@@ -15,6 +15,8 @@ occupancy, queue bytes, DWRR deficits and shaper tokens still count the datagram
 
 from __future__ import annotations
 
+from typing import Any
+
 from qosforge.models.ethernet import (
     FCS_BYTES,
     MAC_HEADER_BYTES,
@@ -262,11 +264,30 @@ def append(w: World, port: int, queue: int, packet: int) -> None:
 
 
 @compiled
+def queue_members(qi: Any, pki: Any, ports: Any, queues: Any, members: Any, counts: Any) -> None:
+    """The packets of egress queues (``ports[k]``, ``queues[k]``), walked from each head in order
+    and written one queue after another into ``members`` (as far as it holds), with each queue's
+    count in ``counts``: the live state's queue contents for softswitch/pfc_deadlock.py, where a
+    walk in Python cost more than the kernel's run."""
+    at = 0
+    for k in range(ports.size):
+        count = 0
+        packet = qi[ports[k], queues[k], QI_HEAD]
+        while packet >= 0:
+            if at < members.size:
+                members[at] = packet
+            at += 1
+            count += 1
+            packet = pki[packet, P_NEXT]
+        counts[k] = count
+
+
+@compiled
 def host_send(w: World, now: float, nic: int, priority: int, packet: int) -> None:
     """Hand a packet to a host NIC (transmit port P + switch port) on its priority queue."""
     append(w, nic, priority, packet)
     start_transmission(w, now, nic)
 
 
-__all__ = ["alloc_packet", "append", "free_packet", "host_send", "select_queue",
+__all__ = ["alloc_packet", "append", "free_packet", "host_send", "queue_members", "select_queue",
            "start_transmission", "wire_bytes"]

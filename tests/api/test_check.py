@@ -1,9 +1,8 @@
 """``qosforge.api.check``: the deadlock check as a typed request -> outcome with one of three
-verdicts (deadlock-free, deadlock, not proven) and its exit code, no click."""
+verdicts (deadlock-free, deadlock, not proven) and its exit code (no click: test_no_cli.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -51,11 +50,3 @@ def test_no_cycle_in_an_unfinished_sweep_is_never_a_proof() -> None:
 def test_bad_input_is_a_qosforge_error() -> None:
     with pytest.raises(QosforgeError, match="no such file"):
         check_deadlock(DeadlockRequest("missing.yaml"))
-
-
-def test_the_api_loads_no_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, loaded = run_isolated(
-        "from qosforge.api.check import DeadlockRequest, check_deadlock\n"
-        f"print(check_deadlock(DeadlockRequest({POD!r}, 2, 1)).verdict)"
-    )
-    assert printed == ["not_proven"] and loaded == []

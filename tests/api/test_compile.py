@@ -1,9 +1,10 @@
-"""``qosforge.api.compile``: an intent file in, the folder written and its report out, no click."""
+"""``qosforge.api.compile``: an intent file in, the folder written and its report out (no click:
+test_no_cli.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
@@ -127,9 +128,3 @@ def test_compile_fabric_compiles_in_memory_only(tmp_path: Path) -> None:
     compiled = compile_fabric(str(ROCE), switches=("leaf1",), targets=("sonic",))
     assert [switch.name for switch in compiled.fabric.switches] == ["leaf1"] and compiled.fabric.targets == ("sonic",)
     assert compiled.intent.metadata.name == "roce-pod" and compiled.source_map.file == str(ROCE)
-
-
-def test_the_application_layer_compiles_without_the_cli(tmp_path: Path, run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, cli_modules = run_isolated("from qosforge.api.compile import CompileRequest, compile_to_folder; from qosforge.api.reporting import StderrReporter\n"
-                       f"print(compile_to_folder(CompileRequest({str(ROCE)!r}, {str(tmp_path / 'out')!r}), StderrReporter()).report['fabric'])")
-    assert printed == ["roce-pod"] and cli_modules == []

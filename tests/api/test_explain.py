@@ -1,8 +1,7 @@
-"""``qosforge.api.explain``: one rendered value's derivation, without click."""
+"""``qosforge.api.explain``: one rendered value's derivation (without click: test_no_cli.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,12 +34,3 @@ def test_switch_and_host_together_or_neither_are_refused() -> None:
         match="target 'sonic' explains a switch's values: give --switch, not --host",
     ):
         explain(ExplainRequest(intent_path=ROCE, value_path=XOFF, host="nic", target="sonic"))
-
-
-def test_explain_loads_no_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, loaded = run_isolated(
-        "from qosforge.api.explain import ExplainRequest, explain\n"
-        f"request = ExplainRequest(intent_path={ROCE!r}, value_path={XOFF!r}, switch='leaf1')\n"
-        "print(explain(request).explanation.rendered)"
-    )
-    assert printed == ["53248"] and loaded == []

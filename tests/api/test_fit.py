@@ -1,9 +1,9 @@
-"""``qosforge.api.fit``: the chip model and the TBTCP RED fit as a typed request -> outcome, no click."""
+"""``qosforge.api.fit``: the chip model and the TBTCP RED fit as a typed request -> outcome (no
+click: test_no_cli.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -131,9 +131,3 @@ def test_the_cli_prints_the_api_report(capsys: pytest.CaptureFixture[str]) -> No
         code, out = _cli(capsys, "fit", "red", "--bdp", "180kB", "--t-min", "138kB", "--t-max", "550kB", *flags, "--format", "json")
         assert code == 0
         assert json.loads(out) == json.loads(json.dumps(tidy(fit_red(request).report()), allow_nan=False))
-
-
-def test_the_application_layer_does_not_load_click(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, cli_modules = run_isolated("from qosforge.api.fit import FitRedRequest, fit_red\n"
-                       "print(float(fit_red(FitRedRequest(bdp='180kB', t_min='138kB', t_max='550kB', r='4')).result.p_max))")
-    assert printed == ["0.18"] and cli_modules == []

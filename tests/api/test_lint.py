@@ -1,10 +1,10 @@
-"""``qosforge.api.lint``: a typed request in, the report and exit code out, with no click in between."""
+"""``qosforge.api.lint``: a typed request in, the report and exit code out (no click in
+between: test_no_cli.py)."""
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -122,10 +122,3 @@ def test_the_cli_renders_the_api_report(tmp_path: Path, capsys: pytest.CaptureFi
     outcome = lint(LintRequest(files=files, profile="mellanox-spectrum-2", jobs=1), _Notes())
     assert exited.value.code == outcome.exit_code == 1
     assert printed == json_format.render(outcome.report)
-
-
-def test_the_application_layer_does_not_load_click(tmp_path: Path, run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    path = _copy(tmp_path, "mellanox_whole.json")
-    printed, cli_modules = run_isolated("from qosforge.api.lint import LintRequest, lint; from qosforge.api.reporting import StderrReporter\n"
-                       f"print(lint(LintRequest(files=({str(path)!r},), jobs=1), StderrReporter()).exit_code)", cwd=tmp_path)
-    assert printed == ["0"] and cli_modules == []  # a clean config: exit code 0, as the CLI gives

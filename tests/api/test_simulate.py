@@ -1,8 +1,7 @@
-"""``qosforge.api.simulate``: a typed request in, the report out, with no click in between."""
+"""``qosforge.api.simulate``: a typed request in, the report out (no click in between:
+test_no_cli.py)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import pytest
 
@@ -21,12 +20,6 @@ def test_a_dumbbell_request_gives_the_report() -> None:
     # Two DCTCP flows fill the 10G bottleneck and the marks keep its queue near K = 20 packets (DCTCP §3.4).
     assert 9.0 <= report["wire_gbps"] <= 10.0 and report["mark_fraction"] > 0 and report["queue_max_packets"] < 40
     assert outcome.plot is not None and outcome.plot.labels and outcome.result is not None
-
-
-def test_the_application_layer_does_not_load_the_cli(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, cli_modules = run_isolated("from qosforge.api.simulate import SimulateRequest, simulate; from qosforge.api.reporting import StderrReporter\n"
-                       "simulate(SimulateRequest(scenario='dumbbell', transport='newreno', flows=1, duration='1ms'), StderrReporter())")
-    assert printed == [] and cli_modules == []
 
 
 @pytest.mark.parametrize(("request_", "message"), [

@@ -1,9 +1,9 @@
-"""``qosforge.api.whatif``: a calculator's inputs as typed in, the model's result out, no click."""
+"""``qosforge.api.whatif``: a calculator's inputs as typed in, the model's result out (no click:
+test_no_cli.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -77,9 +77,3 @@ def test_the_cli_prints_the_api_document(argv: list[str], capsys: pytest.Capture
     values = {param.argument: flags[param.flag] for param in spec.params if param.flag in flags}
     outcome = whatif(WhatIfRequest(argv[0], values, sweeps=tuple(v for k, v in flags.items() if k == "--sweep")), StderrReporter())
     assert printed == json.loads(json.dumps(outcome.document()))
-
-
-def test_the_application_layer_runs_a_calculator_without_the_cli(run_isolated: Callable[..., tuple[list[str], list[str]]]) -> None:
-    printed, cli_modules = run_isolated("from qosforge.api.whatif import WhatIfRequest, whatif; from qosforge.api.reporting import StderrReporter\n"
-                       "print(whatif(WhatIfRequest('tbtcp', {'rate_bps': '10G', 'rtt_s': '1ms'}), StderrReporter()).document()['flows'])")
-    assert printed == ["100.0"] and cli_modules == []  # --flows' default, and nothing of click or the CLI loaded

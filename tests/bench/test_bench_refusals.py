@@ -8,36 +8,15 @@ Every case stops before any simulation."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _run(script: str, *argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [str(BENCH / script), *argv]
-    sys.path.insert(0, str(BENCH))
-    code: int = 0
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                runpy.run_path(str(BENCH / script), run_name="__main__")
-            except SystemExit as exited:
-                code = exited.code if isinstance(exited.code, int) else (0 if exited.code is None else 1)
-                if isinstance(exited.code, str):
-                    err.write(exited.code + "\n")
-    finally:
-        sys.argv, sys.path[:] = saved_argv, saved_path
-    return code, out.getvalue(), err.getvalue()
+from .bench_script import BENCH
+from .bench_script import run_script as _run
 
 
 def test_a_refusal_is_exit_2_from_the_interpreter() -> None:

@@ -33,12 +33,12 @@ the hosts qosforge models. The paper's Linux testbed measured 46 Mb/s."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .bench_script import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "bench" / "fixtures" / "dctcp_fig17_ci.json"
@@ -46,28 +46,25 @@ FIXTURE = ROOT / "tests" / "bench" / "fixtures" / "dctcp_fig17_ci.json"
 
 @pytest.fixture(scope="module")
 def result() -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_dctcp_fig17.py"), "--only", "ci", "--referee", str(FIXTURE),
-                           "--format", "json"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    parsed: dict[str, Any] = json.loads(done.stdout)["ci"]
+    code, out, err = run_script("bench_dctcp_fig17.py", "--only", "ci", "--referee", str(FIXTURE), "--format", "json")
+    assert code == 0, err
+    parsed: dict[str, Any] = json.loads(out)["ci"]
     return parsed
 
 
 @pytest.fixture(scope="module")
 def half_flows() -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_dctcp_fig17.py"), "--only", "half-flows", "--seeds", "1,2,3",
-                           "--referee", str(FIXTURE), "--format", "json"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    parsed: dict[str, Any] = json.loads(done.stdout)["half-flows"]
+    code, out, err = run_script("bench_dctcp_fig17.py", "--only", "half-flows", "--seeds", "1,2,3", "--referee", str(FIXTURE), "--format", "json")
+    assert code == 0, err
+    parsed: dict[str, Any] = json.loads(out)["half-flows"]
     return parsed
 
 
 @pytest.fixture(scope="module")
 def fig17() -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_dctcp_fig17.py"), "--only", "fig17", "--referee", str(FIXTURE),
-                           "--format", "json"], capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr
-    parsed: dict[str, Any] = json.loads(done.stdout)["fig17"]
+    code, out, err = run_script("bench_dctcp_fig17.py", "--only", "fig17", "--referee", str(FIXTURE), "--format", "json")
+    assert code == 0, err
+    parsed: dict[str, Any] = json.loads(out)["fig17"]
     return parsed
 
 

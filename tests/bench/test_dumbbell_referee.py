@@ -21,12 +21,12 @@ framing, preamble and gap per datagram) to within 3 %."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .bench_script import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "bench" / "fixtures" / "dumbbell_ns3.json"
@@ -42,11 +42,10 @@ ETHERNET_BYTES = 38
 
 @pytest.fixture(scope="module")
 def rows() -> dict[str, Any]:
-    argv = [sys.executable, str(ROOT / "bench" / "ns3_compare.py"), "--only", "dctcp",
-            "--referee", str(FIXTURE), "--format", "json"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    parsed: dict[str, Any] = json.loads(done.stdout)
+    code, out, err = run_script("ns3_compare.py", "--only", "dctcp", "--referee", str(FIXTURE),
+                                "--format", "json")
+    assert code == 0, err
+    parsed: dict[str, Any] = json.loads(out)
     return parsed
 
 

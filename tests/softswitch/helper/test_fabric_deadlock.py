@@ -238,3 +238,37 @@ def test_the_observed_run_is_the_run(fabric: Fabric) -> None:
     for name in ("drops", "marks", "enqueued", "dequeued_bytes", "queue_max_cells", "pg_max_cells", "pfc_seconds", "queue_histograms"):
         np.testing.assert_array_equal(getattr(whole, name), getattr(stopped, name), err_msg=name)
     np.testing.assert_array_equal(whole.monitors[0].trace_packets, stopped.monitors[0].trace_packets)
+
+
+def test_the_queued_packets_are_those_a_walk_from_each_head_finds(fabric: Fabric) -> None:
+    """pfc_deadlock.queued_packets (the compiled core's walk) gives, at every stop of the deadlock
+    run before and after it closes (~1.007 ms), each switch queue's packets exactly as a walk in
+    Python from the queue's head along P_NEXT finds them, in queue order."""
+    from qosforge.softswitch.engine import layout as L
+    from qosforge.softswitch.pfc_deadlock import queued_packets
+
+    setup, built = _bounce_run(fabric, 1.2e-3, watchdog=False)
+    n_ports = setup.fabric.topology.n_ports
+    checked: list[int] = []
+
+    def walk(world: tuple[np.ndarray, ...], port: int, queue: int) -> list[int]:
+        members, packet = [], int(world[L.W_QI][port, queue, L.QI_HEAD])
+        while packet >= 0:
+            members.append(packet)
+            packet = int(world[L.W_PKI][packet, L.P_NEXT])
+        return members
+
+    def compare(world: tuple[np.ndarray, ...], time_s: float) -> float:
+        qi = world[L.W_QI]
+        held = np.nonzero(qi[:n_ports, :, L.QI_PKTS] > 0)
+        keys = [(int(p), int(q)) for p, q in zip(*held, strict=True)]
+        for (port, queue), members in zip(keys, queued_packets(world, keys), strict=True):
+            assert members.tolist() == walk(world, port, queue), (time_s, port, queue)
+        checked.append(sum(int(qi[p, q, L.QI_PKTS]) for p, q in keys))
+        return time_s
+
+    simulate_fabric_observed(
+        setup.fabric.configs, setup.fabric.topology, built.flows, built.run, 100e-6, compare
+    )
+    # Twelve stops, the later ones with the deadlocked queues full (thousands of packets each).
+    assert len(checked) == 12 and max(checked) > 10_000, checked
