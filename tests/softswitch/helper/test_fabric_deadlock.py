@@ -268,7 +268,7 @@ def test_the_queued_packets_are_those_a_walk_from_each_head_finds(fabric: Fabric
         return time_s
 
     simulate_fabric_observed(
-        setup.fabric.configs, setup.fabric.topology, built.flows, built.run, 100e-6, compare
+        setup.fabric.configs, setup.fabric.topology, built.flows, built.run, 300e-6, compare
     )
-    # Twelve stops, the later ones with the deadlocked queues full (thousands of packets each).
-    assert len(checked) == 12 and max(checked) > 10_000, checked
+    # Four stops, the last after the cycle closed: the deadlocked queues full (~125,000 packets).
+    assert len(checked) == 4 and max(checked) > 100_000, checked
