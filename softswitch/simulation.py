@@ -90,6 +90,24 @@ class SegmentedRun:
             self._advance(stop)
         self.now_s = stop
 
+    def next_event_s(self) -> float:
+        """When the next event is due (inf: none): the earliest of the next flow start, the event
+        heap's top and the lanes' heads, as the kernel's ``pop_until`` (engine/heap.py) takes it.
+        A segment that ends before it processes nothing."""
+        w = self.world
+        st = w[L.W_ST]
+        times = [math.inf]
+        start = int(st[L.ST_NEXT_START])
+        if start < w[L.W_START_S].shape[0]:
+            times.append(float(w[L.W_START_S][start]))
+        if st[L.ST_HSIZE] > 0:
+            times.append(float(w[L.W_HT][0]))
+        for lane in range(L.LANES):
+            head, length = w[L.W_LANE_N][lane]
+            if length > 0:
+                times.append(float(w[L.W_LANE_T][lane, head]))
+        return min(times)
+
     def add_loop_time(self, wall_s: float, cpu_s: float) -> None:
         """Count a batch of untimed segments (``advance(timed=False)``) as event-loop time."""
         self.wall_seconds += wall_s

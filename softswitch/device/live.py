@@ -12,8 +12,10 @@ stay as they ended (traffic stopped) until the process ends or a Set restarts th
 Segments: each is sized to take about ``segment_wall_s`` of wall time (the kernel holds the GIL
 for a segment, so the gRPC handlers answer within about that long), from the rate the last
 segment ran at. Segmenting changes no result (softswitch/simulation.py). A run that keeps up with
-the wall clock waits until it is a segment (at most ``segment_wall_s``) behind before the next, so
-it publishes one snapshot per segment rather than one per pass of its loop.
+the wall clock waits until it is a segment behind before the next, so it publishes one snapshot
+per segment rather than one per pass of its loop; a span with no event due (flows that start
+later, a lull) is jumped once the wall clock is ``segment_wall_s`` ahead, and leaves the segment
+as the last busy one sized it.
 
 Reconfiguration (a gNMI Set): the run restarts from simulated time 0 with the new configuration,
 the same traffic and the same seed, and the counters restart from zero, as a SONiC switch's
@@ -133,27 +135,42 @@ class LiveSimulation:
                 if not self._stopping and self._pending is None:
                     self._condition.wait(0.5)
             return True
-        target = run.now_s + self._segment_s
         if self._pace:
             behind_s = (self._clock() - self._start_wall_s) - run.now_s
-            # A run that keeps up with the wall clock (one faster than real time, or one idle
-            # until its flows start) waits until the wall clock is a segment ahead: advancing
-            # to "now" at once would publish a snapshot per pass, spinning a core and holding
-            # the GIL from the gRPC handlers between passes.
-            step_s = min(self._segment_s, self._segment_wall_s)
-            if behind_s < step_s:
+            next_event_s = run.next_event_s()
+            if next_event_s > run.now_s + behind_s:
+                # Nothing is due before the wall clock (flows that start later, a lull): wait until
+                # the wall clock is a segment of wall time ahead, then jump to it. An idle span
+                # costs nothing and tells nothing about the run's rate, so the segment is left as
+                # the last busy one sized it: the first busy segment after a lull is no longer.
+                # (Advancing to "now" on every pass published a snapshot per pass, spinning a
+                # core and holding the GIL from the gRPC handlers.)
+                if behind_s < self._segment_wall_s:
+                    with self._condition:
+                        if not self._stopping and self._pending is None:
+                            self._condition.wait(min(self._segment_wall_s - behind_s, 0.1))
+                    return True
+                run.advance(run.now_s + behind_s)
+                with self._condition:
+                    self._publish()
+                return True
+            # A run that keeps up with the wall clock waits until it is a segment behind.
+            if behind_s < min(self._segment_s, self._segment_wall_s):
                 with self._condition:
                     if not self._stopping and self._pending is None:
-                        self._condition.wait(min(step_s - behind_s, 0.1))
+                        self._condition.wait(min(self._segment_s, self._segment_wall_s) - behind_s)
                 return True
-            target = min(target, run.now_s + behind_s)
+            # The segment starts at the next event (a lull before it costs nothing and, jumped
+            # in the same call, would make the first busy segment as long as the lull).
+            target = min(max(run.now_s, next_event_s) + self._segment_s, run.now_s + behind_s)
+        else:
+            target = run.now_s + self._segment_s
         began = time.perf_counter()
         run.advance(target)
         spent = time.perf_counter() - began
         # Next segment: the simulated time that takes ~segment_wall_s at this rate, changed at
-        # most 2x per step so one quiet or busy segment does not swing it. Paced, a segment is
-        # at most segment_wall_s of simulated time (the wall clock allows no more), so a run
-        # that was idle (every segment free) meets its first busy segment at that size.
+        # most 2x per step so one quiet or busy segment does not swing it. Paced, a segment is at
+        # most segment_wall_s of simulated time (the wall clock allows no more).
         factor = self._segment_wall_s / spent if spent > 0 else 2.0
         self._segment_s = max(1e-7, self._segment_s * min(2.0, max(0.5, factor)))
         if self._pace:

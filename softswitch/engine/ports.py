@@ -273,7 +273,9 @@ def queue_members(qi: Any, pki: Any, ports: Any, queues: Any, members: Any, coun
     for k in range(ports.size):
         count = 0
         packet = qi[ports[k], queues[k], QI_HEAD]
-        while packet >= 0:
+        # A list longer than every packet the caller expects is broken (a cycle would never end,
+        # in compiled code that Ctrl-C cannot stop): its count, one over, tells the caller.
+        while packet >= 0 and count <= members.size:
             if at < members.size:
                 members[at] = packet
             at += 1
