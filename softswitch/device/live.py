@@ -131,9 +131,7 @@ class LiveSimulation:
             return True
         run = self._run
         if run.done:
-            with self._condition:
-                if not self._stopping and self._pending is None:
-                    self._condition.wait(0.5)
+            self._idle(0.5)
             return True
         if self._pace:
             behind_s = (self._clock() - self._start_wall_s) - run.now_s
@@ -146,9 +144,7 @@ class LiveSimulation:
                 # (Advancing to "now" on every pass published a snapshot per pass, spinning a
                 # core and holding the GIL from the gRPC handlers.)
                 if behind_s < self._segment_wall_s:
-                    with self._condition:
-                        if not self._stopping and self._pending is None:
-                            self._condition.wait(min(self._segment_wall_s - behind_s, 0.1))
+                    self._idle(min(self._segment_wall_s - behind_s, 0.1))
                     return True
                 run.advance(run.now_s + behind_s)
                 with self._condition:
@@ -156,9 +152,7 @@ class LiveSimulation:
                 return True
             # A run that keeps up with the wall clock waits until it is a segment behind.
             if behind_s < min(self._segment_s, self._segment_wall_s):
-                with self._condition:
-                    if not self._stopping and self._pending is None:
-                        self._condition.wait(min(self._segment_s, self._segment_wall_s) - behind_s)
+                self._idle(min(self._segment_s, self._segment_wall_s) - behind_s)
                 return True
             # The segment starts at the next event (a lull before it costs nothing and, jumped
             # in the same call, would make the first busy segment as long as the lull).
@@ -178,6 +172,13 @@ class LiveSimulation:
         with self._condition:
             self._publish()
         return True
+
+    def _idle(self, seconds: float) -> None:
+        """Wait up to ``seconds`` in the run thread, unless a stop or a Set is already waiting
+        (either wakes the wait too)."""
+        with self._condition:
+            if not self._stopping and self._pending is None:
+                self._condition.wait(seconds)
 
     def stop(self) -> None:
         with self._condition:
